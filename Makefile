@@ -1,0 +1,118 @@
+# crate — build, test, install.  Run ./configure first (scripts/quickstart.sh does it all).
+#
+#   make                  build ./build/crate
+#   make check            every test (unit, integration on ../shared/corpus, tmux UI)
+#   make check-asan       the same suite built with -fsanitize=address,undefined
+#   make bench            performance benchmarks (report only, never pass/fail)
+#   make fuzz             libFuzzer targets, FUZZ_SECONDS each
+#   make install|uninstall PREFIX=/usr DESTDIR=/tmp/x
+#
+# Sources are found by wildcard: adding a file under src/, ui/ or tests/unit/ needs no edit here.
+
+ifeq ($(wildcard config.mk),)
+ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
+$(error config.mk is missing: run 'autoreconf -fi && ./configure' (or scripts/quickstart.sh))
+endif
+endif
+-include config.mk
+
+PREFIX ?= $(prefix)
+DESTDIR ?=
+BUILDDIR ?= build
+WERROR ?= -Werror
+SANITIZE ?=
+
+CFLAGS ?= -O2 -g
+WARN = -Wall -Wextra -Wvla -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wno-format-truncation $(WERROR)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"$(VERSION)"' -DCRATE_DATADIR='"$(datadir)/crate"' \
+	-Isrc -I. $(WARN) $(CFLAGS) $(DEP_CFLAGS) -MMD -MP -pthread
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ALL_LDFLAGS += -fsanitize=address,undefined
+endif
+LIBS = $(DEP_LIBS) -lm -pthread
+
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c ui/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILDDIR)/%.o)
+MAIN_OBJ := $(BUILDDIR)/src/main.o
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
+HARNESS_OBJ := $(BUILDDIR)/tests/harness.o
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILDDIR)/bench/%)
+
+.PHONY: all check check-unit check-asan bench bench-quick fuzz install uninstall clean distclean demo
+all: $(BUILDDIR)/crate
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+$(BUILDDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILDDIR)/libcrate.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILDDIR)/crate: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a
+	$(CC) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
+
+$(BUILDDIR)/tests/test_%: tests/unit/test_%.c $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIBS)
+
+$(BUILDDIR)/bench/%: bench/%.c $(BUILDDIR)/libcrate.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $< $(BUILDDIR)/libcrate.a $(LIBS)
+
+# One runner for everything: unit binaries, then shell integration and tmux UI tests.
+check: $(BUILDDIR)/crate $(UNIT_BIN)
+	@tests/run-tests.sh $(BUILDDIR)
+
+# Only the C unit tests (fast; used while hacking and by valgrind runs).
+check-unit: $(UNIT_BIN)
+	@TESTS_ONLY=unit tests/run-tests.sh $(BUILDDIR)
+
+check-asan:
+	@$(MAKE) --no-print-directory BUILDDIR=build-asan SANITIZE=1 CFLAGS='-O1 -g' check
+
+bench: $(BUILDDIR)/crate $(BENCH_BIN)
+	@bench/run-bench.sh $(BUILDDIR) full
+
+bench-quick: $(BUILDDIR)/crate $(BENCH_BIN)
+	@bench/run-bench.sh $(BUILDDIR) quick
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	@tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
+
+demo: $(BUILDDIR)/crate
+	@scripts/demo.sh $(BUILDDIR)/crate
+
+install: $(BUILDDIR)/crate
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/crate
+	install -m 755 $(BUILDDIR)/crate $(DESTDIR)$(PREFIX)/bin/crate
+	install -m 644 doc/crate.1 $(DESTDIR)$(PREFIX)/share/man/man1/crate.1
+	install -m 644 data/config.example $(DESTDIR)$(PREFIX)/share/crate/config.example
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/crate $(DESTDIR)$(PREFIX)/share/man/man1/crate.1
+	rm -f $(DESTDIR)$(PREFIX)/share/crate/config.example
+	-rmdir $(DESTDIR)$(PREFIX)/share/crate 2>/dev/null
+
+clean:
+	rm -rf build build-asan build-* tests/fuzz/build
+
+distclean: clean
+	rm -rf config.mk config.log config.status configure autom4te.cache aclocal.m4 bench/results/latest.json
+
+-include $(shell find $(BUILDDIR) -name '*.d' 2>/dev/null)

@@ -1,0 +1,37 @@
+/* The application: owns one library (database + in-memory index), one
+ * collection store and one playback engine. Every user action of the UI,
+ * the CLI and the control socket is one app_* call. Only the main thread
+ * calls into app. */
+#ifndef CRATE_APP_APP_H
+#define CRATE_APP_APP_H
+
+#include <stdbool.h>
+
+#include "base/config.h"
+#include "base/err.h"
+
+struct mlib_db;
+struct mlib_index;
+struct coll_store;
+struct engine;
+
+struct app_opts {
+	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
+	const char *config_path; /* NULL: $XDG_CONFIG_HOME/crate/config */
+	bool readonly;           /* open the database read-only (inspection commands) */
+};
+
+struct app {
+	struct config *cfg;
+	char *db_path;               /* owned, resolved path */
+	struct mlib_db *db;
+	struct mlib_index *index;    /* rebuilt from db; replaced after scans */
+	struct coll_store *store;    /* saved collections and playlists */
+	struct engine *engine;       /* NULL until playback is first used */
+};
+
+/* Open everything; on failure *err says what and nothing is left open. */
+int app_open(struct app **out, const struct app_opts *opts, struct crate_err *err);
+void app_close(struct app *app);
+
+#endif

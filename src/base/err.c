@@ -1,0 +1,109 @@
+#include "base/err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int crate_err_vset(struct crate_err *err, int code, const char *fmt, va_list ap)
+{
+	if (err) {
+		err->code = code;
+		err->pos = 0;
+		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	}
+	return -1;
+}
+
+int crate_err_set(struct crate_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	crate_err_vset(err, code, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int crate_err_prefix(struct crate_err *err, const char *fmt, ...)
+{
+	if (!err)
+		return -1;
+	char prefix[256], old[sizeof err->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof prefix, fmt, ap);
+	va_end(ap);
+	memcpy(old, err->msg, sizeof old);
+	snprintf(err->msg, sizeof err->msg, "%s%s", prefix, old);
+	return -1;
+}
+
+void crate_err_clear(struct crate_err *err)
+{
+	if (err) {
+		err->code = 0;
+		err->pos = 0;
+		err->msg[0] = '\0';
+	}
+}
+
+static void out_of_memory(size_t n)
+{
+	fprintf(stderr, "crate: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > (size_t)-1 / size)
+		out_of_memory((size_t)-1);
+	return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	int r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		out_of_memory(0);
+	return s;
+}

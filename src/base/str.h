@@ -1,0 +1,36 @@
+/* Growable strings, natural ordering, number parsing. */
+#ifndef CRATE_BASE_STR_H
+#define CRATE_BASE_STR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growable NUL-terminated buffer; owns buf until strbuf_steal/free. */
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+void strbuf_init(struct strbuf *b, size_t hint);
+void strbuf_free(struct strbuf *b);
+void strbuf_reset(struct strbuf *b);
+void strbuf_add(struct strbuf *b, const char *s, size_t n);
+void strbuf_adds(struct strbuf *b, const char *s);
+void strbuf_addc(struct strbuf *b, char c);
+void strbuf_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hand the buffer to the caller (who frees it); b is left empty. */
+char *strbuf_steal(struct strbuf *b);
+
+/* Natural order: digit runs compare by value ("Track 9" < "Track 10"), the
+ * rest byte-wise. Callers fold both sides first for case-insensitivity. */
+int str_natcmp(const char *a, const char *b);
+
+/* Parse a whole string as a number: optional '-', digits, optional '.'
+ * and digits. No spaces, no exponent. */
+bool str_parse_number(const char *s, size_t len, double *out);
+bool str_parse_int64(const char *s, size_t len, int64_t *out);
+
+bool str_has_prefix(const char *s, const char *prefix);
+
+#endif

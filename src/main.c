@@ -1,0 +1,137 @@
+/* crate: argv -> the terminal interface (default) or one CLI command. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "cli/cli.h"
+#include "ui/ui.h"
+
+static const struct cli_command *const groups[] = {
+	cli_library_commands, cli_coll_commands, cli_parse_commands,
+	cli_play_commands, cli_remote_commands,
+};
+#define NGROUPS (sizeof groups / sizeof groups[0])
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("crate: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return CLI_FAIL;
+}
+
+int cli_usage(const struct cli_command *cmd)
+{
+	fprintf(stderr, "usage: crate %s\n", cmd->usage);
+	return CLI_FAIL;
+}
+
+const struct cli_command *cli_find(const char *name)
+{
+	for (size_t g = 0; g < NGROUPS; g++)
+		for (const struct cli_command *c = groups[g]; c->name; c++)
+			if (strcmp(c->name, name) == 0)
+				return c;
+	return NULL;
+}
+
+struct app *cli_app(struct cli_ctx *ctx)
+{
+	if (ctx->app)
+		return ctx->app;
+	struct crate_err err = {0};
+	struct app_opts opts = {.db_path = ctx->db_path, .config_path = ctx->config_path};
+	if (app_open(&ctx->app, &opts, &err) != 0) {
+		cli_error("%s", err.msg);
+		return NULL;
+	}
+	return ctx->app;
+}
+
+static void print_help(FILE *f)
+{
+	fprintf(f, "crate %s, a terminal music player built on collections\n\n"
+		   "usage: crate [--db PATH] [--config PATH]            start the interface\n"
+		   "       crate [--db PATH] [--config PATH] COMMAND [ARGS...]\n\n"
+		   "commands:\n", CRATE_VERSION);
+	for (size_t g = 0; g < NGROUPS; g++)
+		for (const struct cli_command *c = groups[g]; c->name; c++)
+			fprintf(f, "  %-44s %s\n", c->usage, c->summary);
+	fprintf(f, "\noptions:\n"
+		   "  --db PATH       the library database (default $XDG_DATA_HOME/crate/library.db)\n"
+		   "  --config PATH   the configuration file (default $XDG_CONFIG_HOME/crate/config)\n"
+		   "  --version       print the version\n"
+		   "  --help          this text\n\n"
+		   "See crate(1) for key bindings and the query syntax.\n");
+}
+
+static const struct cli_command *dispatch(int argc, char **argv, int *consumed)
+{
+	if (argc >= 2) {
+		char two[256];
+		snprintf(two, sizeof two, "%s %s", argv[0], argv[1]);
+		const struct cli_command *c = cli_find(two);
+		if (c) {
+			*consumed = 1;
+			return c;
+		}
+	}
+	*consumed = 0;
+	return cli_find(argv[0]);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_ctx ctx = {0};
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--version") == 0) {
+			printf("crate %s\n", CRATE_VERSION);
+			return 0;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			print_help(stdout);
+			return 0;
+		} else if (strcmp(a, "--db") == 0 || strcmp(a, "--config") == 0) {
+			if (i + 1 >= argc)
+				return cli_error("%s needs a path", a);
+			if (a[2] == 'd')
+				ctx.db_path = argv[++i];
+			else
+				ctx.config_path = argv[++i];
+		} else if (strncmp(a, "--db=", 5) == 0) {
+			ctx.db_path = a + 5;
+		} else if (strncmp(a, "--config=", 9) == 0) {
+			ctx.config_path = a + 9;
+		} else if (a[0] == '-' && a[1]) {
+			cli_error("unknown option '%s'", a);
+			print_help(stderr);
+			return CLI_FAIL;
+		} else {
+			break;
+		}
+	}
+	int rc;
+	if (i == argc) {
+		struct app *app = cli_app(&ctx);
+		if (!app)
+			return CLI_FAIL;
+		struct crate_err err = {0};
+		rc = ui_run(app, &err) == 0 ? CLI_OK : cli_error("%s", err.msg);
+	} else {
+		int consumed;
+		const struct cli_command *cmd = dispatch(argc - i, argv + i, &consumed);
+		if (!cmd) {
+			cli_error("unknown command '%s' (see crate --help)", argv[i]);
+			return CLI_FAIL;
+		}
+		rc = cmd->run(&ctx, argc - i - consumed, argv + i + consumed);
+	}
+	app_close(ctx.app);
+	return rc;
+}

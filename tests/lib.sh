@@ -1,0 +1,32 @@
+# Shell test helpers: source this, call t_begin NAME, then t_pass / t_fail MSG / t_skip MSG,
+# and t_end at the end of the script. Output matches the C harness, so
+# tests/run-tests.sh counts shell and C tests the same way.
+#
+# Environment given by run-tests.sh: CRATE (the binary), SRCDIR, CORPUS (may
+# not exist), BUILDDIR.
+
+T_PASSED=0; T_FAILED=0; T_SKIPPED=0; T_NAME=""; T_STATE=""
+: "${SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${BUILDDIR:=build}"
+: "${CRATE:=$SRCDIR/$BUILDDIR/crate}"
+: "${CORPUS:=${CRATE_SHARED:-$SRCDIR/../shared}/corpus}"
+T_TMP=$(mktemp -d /tmp/crate-sh-XXXXXX)
+trap 'rm -rf "$T_TMP"' EXIT
+
+t_begin() { t_finish_current; T_NAME=$1; T_STATE=pass; }
+t_fail() { echo "    $T_NAME: $*" >&2; T_STATE=fail; }
+t_skip() { echo "    skipped: $*" >&2; T_STATE=skip; }
+t_finish_current() {
+	[ -n "$T_NAME" ] || return 0
+	case $T_STATE in
+	pass) echo "ok      $T_NAME"; T_PASSED=$((T_PASSED + 1)) ;;
+	skip) echo "skip    $T_NAME"; T_SKIPPED=$((T_SKIPPED + 1)) ;;
+	*) echo "FAIL    $T_NAME"; T_FAILED=$((T_FAILED + 1)) ;;
+	esac
+	T_NAME=""
+}
+t_end() { t_finish_current; echo "RESULT $T_PASSED $T_FAILED $T_SKIPPED"; [ "$T_FAILED" -eq 0 ]; }
+
+# t_check DESCRIPTION COMMAND... : fail the current test when the command fails.
+t_check() { local d=$1; shift; if ! "$@"; then t_fail "$d"; fi; }
+t_have_corpus() { [ -f "$CORPUS/MANIFEST.tsv" ]; }

@@ -1,0 +1,123 @@
+/* base/: UTF-8 decoding, folding, width, sanitising; natural order; numbers; config. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/config.h"
+#include "base/str.h"
+#include "base/utf8.h"
+#include "harness.h"
+
+static void check_fold(const char *in, const char *want)
+{
+	char *f = utf8_fold(in, strlen(in), NULL);
+	CHECK_STR(f, want);
+	free(f);
+}
+
+TEST(fold_case_and_accents)
+{
+	check_fold("Björk", "bjork");
+	check_fold("Straße", "strasse");
+	check_fold("ÉLAN vital", "elan vital");
+	check_fold("Øresund Æble Œuvre", "oresund aeble oeuvre");
+	check_fold("Łódź đ Þór", "lodz d thor");
+	check_fold("ДДТ", "ддт");
+	check_fold("e\xcc\x81", "e"); /* decomposed é */
+	check_fold("東京", "東京");
+	check_fold("한국어", "한국어");
+}
+
+TEST(fold_invalid_utf8_is_replaced)
+{
+	char *f = utf8_fold("a\xff" "b", 3, NULL);
+	CHECK_STR(f, "a\xef\xbf\xbd" "b");
+	free(f);
+	CHECK(!utf8_fold_is_identity("Abc", 3));
+	CHECK(utf8_fold_is_identity("abc 12", 6));
+	CHECK(!utf8_fold_is_identity("caf\xc3\xa9", 5));
+}
+
+TEST(decode_rejects_overlong_and_surrogates)
+{
+	uint32_t cp;
+	CHECK_INT(utf8_decode("\xc0\xaf", 2, &cp), 1);
+	CHECK_INT(cp, UTF8_REPLACEMENT);
+	CHECK_INT(utf8_decode("\xed\xa0\x80", 3, &cp), 1);
+	CHECK_INT(cp, UTF8_REPLACEMENT);
+	CHECK_INT(utf8_decode("\xf0\x9f\x8e\xb5", 4, &cp), 4);
+	CHECK_INT(cp, 0x1F3B5);
+	CHECK(utf8_valid("Bj\xc3\xb6rk", 6));
+	CHECK(!utf8_valid("Bj\xc3", 3));
+}
+
+TEST(width_of_wide_and_combining)
+{
+	CHECK_INT(utf8_width("abc", 3), 3);
+	CHECK_INT(utf8_width("東京", 6), 4);
+	CHECK_INT(utf8_width("e\xcc\x81", 3), 1);
+	size_t cols;
+	CHECK_INT(utf8_prefix_fitting("東京x", 7, 3, &cols), 3);
+	CHECK_INT(cols, 2);
+}
+
+TEST(sanitize_removes_terminal_controls)
+{
+	const char evil[] = "a\x1b[31mred\x07\x9b" "b\ttab";
+	char *s = utf8_sanitize(evil, sizeof evil - 1);
+	CHECK(strchr(s, 0x1b) == NULL);
+	CHECK(strchr(s, 0x07) == NULL);
+	CHECK(strchr(s, '\t') == NULL);
+	CHECK_STR(s, "a\xef\xbf\xbd[31mred\xef\xbf\xbd\xef\xbf\xbd" "b tab");
+	free(s);
+	/* C1 CSI encoded as UTF-8 (U+009B) is a control too. */
+	s = utf8_sanitize("x\xc2\x9by", 4);
+	CHECK_STR(s, "x\xef\xbf\xbdy");
+	free(s);
+}
+
+TEST(natural_order)
+{
+	CHECK(str_natcmp("track 9", "track 10") < 0);
+	CHECK(str_natcmp("a", "b") < 0);
+	CHECK(str_natcmp("007", "7") == 0);
+	CHECK(str_natcmp("abc", "ab") > 0);
+}
+
+TEST(parse_numbers)
+{
+	double d;
+	CHECK(str_parse_number("-12.5", 5, &d) && d == -12.5);
+	CHECK(!str_parse_number("1e5", 3, &d));
+	CHECK(!str_parse_number("-", 1, &d));
+	CHECK(!str_parse_number("1.", 2, &d));
+	int64_t v;
+	CHECK(str_parse_int64("9223372036854775807", 19, &v) && v == INT64_MAX);
+	CHECK(!str_parse_int64("9223372036854775808", 19, &v));
+}
+
+TEST(config_file_sections_and_errors)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/config", harness_tmpdir());
+	FILE *f = fopen(path, "w");
+	REQUIRE(f);
+	fputs("# comment\n[output]\ndevice = hw:0\n[keys]\nplay = Enter\nquote = \" x \"\n", f);
+	fclose(f);
+	struct config *cfg;
+	struct crate_err err = {0};
+	REQUIRE(config_load(path, &cfg, &err) == 0);
+	CHECK_STR(config_get(cfg, "output.device", NULL), "hw:0");
+	CHECK_STR(config_get(cfg, "keys.quote", NULL), " x ");
+	CHECK_INT(config_get_int(cfg, "player.size", 20), 20);
+	config_free(cfg);
+
+	f = fopen(path, "w");
+	fputs("[ok]\nthis line is wrong\n", f);
+	fclose(f);
+	CHECK(config_load(path, &cfg, &err) != 0);
+	CHECK_MSG(strstr(err.msg, ":2:") != NULL, "message names the line: %s", err.msg);
+
+	snprintf(path, sizeof path, "%s/missing", harness_tmpdir());
+	CHECK(config_load(path, &cfg, &err) == 0);
+	config_free(cfg);
+}
