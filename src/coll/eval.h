@@ -1,0 +1,43 @@
+/* Evaluating a collection against the media library: collection -> ordered
+ * list of media ids (spec/collections.md). */
+#ifndef CRATE_COLL_EVAL_H
+#define CRATE_COLL_EVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/vec.h"
+#include "coll/node.h"
+
+struct mlib_index;
+
+/* Resolves a reference node's target: the saved collection's root, borrowed.
+ * NULL when it does not exist (evaluation then fails with a message naming it). */
+typedef const struct coll_node *(*coll_resolve_fn)(void *ud, const char *ns, const char *name);
+
+struct coll_eval_ctx {
+	const struct mlib_index *index;
+	coll_resolve_fn resolve; /* may be NULL: references are then errors */
+	void *resolve_ud;
+	int64_t now;             /* Unix seconds, for ages like added<7d; 0 = time(NULL) */
+};
+
+struct coll_result {
+	struct u32vec ids;  /* owned; free with coll_result_free */
+	bool ordered;       /* a list (order and duplicates matter) or a set (library order) */
+};
+
+/* Evaluate. On success out->ids holds the result (sets in library order).
+ * Fails (with a message) on a missing reference, a cycle, or an invalid
+ * attribute (a "type=random" order without a usable seed is fine). */
+int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
+	      struct coll_result *out, struct crate_err *err);
+void coll_result_free(struct coll_result *r);
+
+/* Membership of one id without materialising a large result where the
+ * collection allows it (filters on the universe test the one item). */
+int coll_contains(const struct coll_eval_ctx *ctx, const struct coll_node *node, uint32_t id,
+		  bool *out, struct crate_err *err);
+
+#endif

@@ -1,0 +1,35 @@
+/* The query language (spec/query-syntax.md): text -> collection, and back. */
+#ifndef CRATE_COLL_PARSE_H
+#define CRATE_COLL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/err.h"
+#include "coll/node.h"
+
+/* Tells the parser whether in:NS/NAME exists (for "unknown collection" errors). */
+typedef bool (*coll_exists_fn)(void *ud, const char *ns, const char *name);
+
+struct coll_parse_opts {
+	/* Bare numbers are positions (1-based) when the query applies to a list
+	 * (the playlist view, `crate playlist remove 3-7`); otherwise words. */
+	bool list_context;
+	coll_exists_fn exists; /* NULL: references are not checked */
+	void *exists_ud;
+};
+
+/* Parse a query. Returns a new reference, or NULL with *err set:
+ * err->code CRATE_ERR_PARSE ("wrong at col N") or CRATE_ERR_INCOMPLETE
+ * ("incomplete at col N": a valid prefix of a query, e.g. `a:` or `x AND`),
+ * err->pos the 1-based column (in characters), err->msg "col N: ...".
+ * Nodes carry span_start/span_end into q. Never crashes on any bytes. */
+struct coll_node *coll_parse(const char *q, size_t len, const struct coll_parse_opts *opts,
+			     struct crate_err *err);
+
+/* Canonical query text for a collection, such that parsing it gives a
+ * collection with the same results. NULL with *err when the collection is
+ * not expressible as text (an unsaved list). Owned by the caller. */
+char *coll_print(const struct coll_node *node, struct crate_err *err);
+
+#endif

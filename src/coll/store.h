@@ -1,0 +1,63 @@
+/* Saved collections (spec/collections.md, "Saved collections"): namespaces
+ * Collections and Playlists, All Media built in, persisted to SQLite in
+ * the library database, every change in one transaction. */
+#ifndef CRATE_COLL_STORE_H
+#define CRATE_COLL_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/err.h"
+#include "coll/node.h"
+
+struct mlib_db;
+struct coll_store;
+
+#define COLL_NS_COLLECTIONS "Collections"
+#define COLL_NS_PLAYLISTS "Playlists"
+
+/* Load every saved collection from db (creating the tables and the Default
+ * playlist on first use). The store borrows db. */
+int coll_store_open(struct mlib_db *db, struct coll_store **out, struct crate_err *err);
+void coll_store_free(struct coll_store *st);
+
+/* Split "Playlists/Road Trip" or "Rock 90s" (-> Collections) into ns/name.
+ * Writes owned strings. Fails on an unknown namespace or empty name. */
+int coll_name_split(const char *full, char **ns, char **name, struct crate_err *err);
+
+/* The saved root, borrowed; NULL if absent. "All Media" is never stored. */
+const struct coll_node *coll_store_get(const struct coll_store *st, const char *ns,
+				       const char *name);
+/* Resolver for coll_eval_ctx / exists for coll_parse_opts (ud = store). */
+const struct coll_node *coll_store_resolve(void *store, const char *ns, const char *name);
+bool coll_store_exists(void *store, const char *ns, const char *name);
+
+/* Save (replace) ns/name = node. The store takes its own reference. Refuses
+ * cycles, references to missing collections, non-lists in Playlists. */
+int coll_store_save(struct coll_store *st, const char *ns, const char *name,
+		    struct coll_node *node, struct crate_err *err);
+/* Rename, rewriting every reference to the old name. */
+int coll_store_rename(struct coll_store *st, const char *ns, const char *old_name,
+		      const char *new_name, struct crate_err *err);
+/* Remove. With referrers: refused (message lists them) unless force, which
+ * replaces each referring reference by a copy of the removed definition. */
+int coll_store_remove(struct coll_store *st, const char *ns, const char *name, bool force,
+		      struct crate_err *err);
+/* Names in a namespace, sorted; the array and strings are owned by the caller
+ * (free each, then the array). */
+size_t coll_store_list(const struct coll_store *st, const char *ns, char ***names);
+
+/* The active playlist's name (in Playlists). Borrowed. */
+const char *coll_store_active_playlist(const struct coll_store *st);
+int coll_store_set_active_playlist(struct coll_store *st, const char *name, struct crate_err *err);
+
+/* Playlist edits, each persisted in one transaction. positions are 0-based. */
+int coll_store_playlist_insert(struct coll_store *st, const char *name, size_t pos,
+			       const uint32_t *ids, size_t n, struct crate_err *err);
+int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t pos, size_t n,
+			       struct crate_err *err);
+int coll_store_playlist_move(struct coll_store *st, const char *name, size_t from, size_t to,
+			     struct crate_err *err);
+/* Replace the whole idlist and/or attributes (position, ...): save the node. */
+
+#endif

@@ -1,0 +1,29 @@
+/* How filter values are read (spec/collections.md, "Comparison";
+ * spec/query-syntax.md). Shared by the parser (to validate '<' operands) and
+ * the evaluator (to compare). */
+#ifndef CRATE_COLL_VALUE_H
+#define CRATE_COLL_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum coll_value_kind {
+	COLL_VALUE_NUMBER, /* -12, 3.5 */
+	COLL_VALUE_AGE,    /* 7d, 3mo, 2y, 90s, 5m, 12h, 1w: seconds before now */
+	COLL_VALUE_DATE,   /* 2024-05-01, 2024-05, 2024 is a NUMBER; as a date for time fields */
+	COLL_VALUE_STRING, /* anything else: natural order */
+};
+
+struct coll_value {
+	enum coll_value_kind kind;
+	double number;   /* NUMBER */
+	int64_t seconds; /* AGE: length in seconds; DATE: Unix time of local midnight */
+};
+
+/* Classify a filter value. Never fails: unknown shapes are strings. */
+void coll_value_read(const char *text, struct coll_value *out);
+/* True for properties holding Unix seconds (added, lastplayed, mtime), where
+ * an AGE or a DATE (and a bare year) compare as moments. */
+bool coll_value_is_time_field(const char *field);
+
+#endif
