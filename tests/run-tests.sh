@@ -7,6 +7,9 @@ SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 export SRCDIR BUILDDIR CRATE_SRCDIR=$SRCDIR CRATE="$SRCDIR/$BUILDDIR/crate"
 export CORPUS=${CRATE_SHARED:-$SRCDIR/../shared}/corpus
 cd "$SRCDIR"
+export LSAN_OPTIONS="suppressions=$SRCDIR/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 passed=0 failed=0 skipped=0 failed_suites=""
 
 if [ ! -f "$CORPUS/MANIFEST.tsv" ]; then
