@@ -1,7 +1,668 @@
+/* The curses front end: start-up, the poll() loop and key dispatch.
+ *
+ * One poll() waits on the terminal, a SIGWINCH self-pipe, the player's
+ * event fd, the scanner's event fd and the control socket; nothing here
+ * waits on disk or audio. Input is drained, then one frame is drawn —
+ * only visible rows are formatted. CRATE_TRACE_FRAMES=FILE logs each
+ * frame's key-to-screen time as JSON lines (bench/bench_ui.sh). */
+#define _XOPEN_SOURCE_EXTENDED 1
 #include "ui/ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "app/app_library.h"
+#include "app/app_remote.h"
+#include "coll/store.h"
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+static int winch_pipe[2] = {-1, -1};
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	if (winch_pipe[1] >= 0 && write(winch_pipe[1], "w", 1) < 0) {
+		/* full pipe: a resize is already pending */
+	}
+	errno = saved;
+}
+
+double ui_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void ui_message(struct ui *ui, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
+	va_end(ap);
+	ui->msg_error = error;
+	clock_gettime(CLOCK_MONOTONIC, &ui->msg_until);
+	ui->msg_until.tv_sec += error ? 8 : 5;
+	ui->dirty = true;
+}
+
+static bool msg_expired(struct ui *ui)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > ui->msg_until.tv_sec ||
+	       (now.tv_sec == ui->msg_until.tv_sec && now.tv_nsec >= ui->msg_until.tv_nsec);
+}
+
+/* ---- drawing a frame ---- */
+
+static void compute_layout(struct ui *ui)
+{
+	ui->lopts.focus = ui->focus;
+	ui->lopts.search_bar = ui->view != UI_VIEW_HELP &&
+			       (ui->mode == UI_MODE_SEARCH || (ui->query.buf && ui->query.len));
+	struct ui_layout_opts o = ui->lopts;
+	if (ui->view != UI_VIEW_BROWSER)
+		o.sidebar_pct = 0;
+	ui_layout_compute(ui->w, ui->h, &o, &ui->L);
+}
+
+static void title_draw(struct ui *ui)
+{
+	const struct ui_rect *r = &ui->L.title;
+	if (!r->w)
+		return;
+	int attr = theme_attr(UR_TITLE);
+	draw_fill(r->y, 0, r->w, attr);
+	static const char *const tabs[] = {" 1 Browser ", " 2 Playlist ", " 3 Collections "};
+	int x = 0;
+	for (int i = 0; i < 3 && x < r->w; i++) {
+		int tw = (int)strlen(tabs[i]);
+		bool cur = (int)ui->view == i || (ui->view == UI_VIEW_HELP && (int)ui->view_before_help == i);
+		draw_text(ui, r->y, x, tw < r->w - x ? tw : r->w - x, tabs[i],
+			  cur ? theme_attr(UR_TITLE_ACTIVE) | (int)A_BOLD : attr);
+		x += tw + 1;
+	}
+	char what[600];
+	if (ui->view == UI_VIEW_HELP)
+		snprintf(what, sizeof what, "Help \xe2\x80\x93 q or Esc to go back ");
+	else if (ui->view == UI_VIEW_PLAYLIST)
+		snprintf(what, sizeof what, "%s ", playlist_shown_name(ui) ? playlist_shown_name(ui) : "");
+	else if (ui->base_ns)
+		snprintf(what, sizeof what, "%s/%s ", ui->base_ns, ui->base_name);
+	else
+		snprintf(what, sizeof what, "All Media ");
+	if (x < r->w)
+		draw_text_right(ui, r->y, x, r->w - x, what, attr);
+}
+
+static void msg_draw(struct ui *ui)
+{
+	const struct ui_rect *r = &ui->L.msg;
+	if (!r->w)
+		return;
+	draw_fill(r->y, 0, r->w, 0);
+	if (ui->mode == UI_MODE_COMMAND || ui->mode == UI_MODE_PROMPT) {
+		cmdline_draw(ui);
+		return;
+	}
+	if (ui->msg[0] && !msg_expired(ui)) {
+		draw_text(ui, r->y, 0, r->w, ui->msg, ui->msg_error ? theme_attr(UR_ERROR) : 0);
+		return;
+	}
+	ui->msg[0] = '\0';
+	if (ui->mode == UI_MODE_SEARCH)
+		draw_text(ui, r->y, 0, r->w, "Enter: keep the search   Esc: leave   Up/Down: move",
+			  theme_attr(UR_HINT));
+	else if (r->w >= 40)
+		draw_text(ui, r->y, 0, r->w, "? help  / search  : command  1 2 3 views  q quit",
+			  theme_attr(UR_HINT));
+}
+
+static void frame_draw(struct ui *ui)
+{
+	double t0 = ui_now_ms();
+	compute_layout(ui);
+	ui->cur_y = ui->cur_x = -1;
+	erase();
+	title_draw(ui);
+	if (ui->L.main.h > 0) {
+		switch (ui->view) {
+		case UI_VIEW_BROWSER:
+			browser_draw(ui);
+			break;
+		case UI_VIEW_PLAYLIST:
+			playlist_draw(ui);
+			break;
+		case UI_VIEW_COLLECTIONS:
+			coll_pane_draw(ui, &ui->L.main, true);
+			break;
+		case UI_VIEW_HELP:
+			help_draw(ui);
+			break;
+		}
+	}
+	if (ui->L.search.w)
+		search_draw(ui);
+	status_draw(ui);
+	msg_draw(ui);
+	if (ui->cur_y >= 0 && ui->cur_x >= 0 && ui->cur_y < ui->h && ui->cur_x < ui->w) {
+		move(ui->cur_y, ui->cur_x);
+		curs_set(1);
+	} else {
+		curs_set(0);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+	ui->dirty = false;
+	if (ui->trace && ui->t_key > 0) {
+		double t1 = ui_now_ms();
+		fprintf(ui->trace,
+			"{\"frame\":%lu,\"what\":\"%s\",\"key_to_screen_ms\":%.3f,\"eval_ms\":%.3f,"
+			"\"draw_ms\":%.3f,\"results\":%zu,\"query_bytes\":%zu}\n",
+			ui->frame_no, ui->trace_what ? ui->trace_what : "key", t1 - ui->t_key,
+			ui->eval_ms, t1 - t0, ui->results.n, ui->query.len);
+		fflush(ui->trace);
+	}
+	ui->frame_no++;
+	ui->t_key = 0;
+	ui->eval_ms = 0;
+}
+
+/* ---- input ---- */
+
+static int translate_key(int rc, wint_t wc)
+{
+	if (rc == OK) {
+		switch (wc) {
+		case '\r':
+		case '\n':
+			return KEY_C_ENTER;
+		case '\t':
+			return KEY_C_TAB;
+		case 27:
+			return KEY_C_ESC;
+		case 127:
+		case 8:
+			return KEY_C_BACKSPACE;
+		default:
+			return (int)wc;
+		}
+	}
+	switch (wc) {
+	case KEY_ENTER: return KEY_C_ENTER;
+	case KEY_BTAB: return KEY_C_BTAB;
+	case KEY_BACKSPACE: return KEY_C_BACKSPACE;
+	case KEY_DC: return KEY_C_DELETE;
+	case KEY_IC: return KEY_C_INSERT;
+	case KEY_UP: return KEY_C_UP;
+	case KEY_DOWN: return KEY_C_DOWN;
+	case KEY_LEFT: return KEY_C_LEFT;
+	case KEY_RIGHT: return KEY_C_RIGHT;
+	case KEY_PPAGE: return KEY_C_PGUP;
+	case KEY_NPAGE: return KEY_C_PGDN;
+	case KEY_HOME: return KEY_C_HOME;
+	case KEY_END: return KEY_C_END;
+	default:
+		break;
+	}
+	if (wc >= KEY_F(1) && wc <= KEY_F(12))
+		return KEY_C_F1 + (int)(wc - KEY_F(1));
+	return -1;
+}
+
+static void do_resize(struct ui *ui)
+{
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	ui->w = COLS;
+	ui->h = LINES;
+	clearok(curscr, TRUE);
+	ui->dirty = true;
+}
+
+void ui_switch_view(struct ui *ui, enum ui_view v)
+{
+	if (ui->view == UI_VIEW_HELP)
+		ui->view = ui->view_before_help;
+	if (ui->view == v)
+		return;
+	if (v == UI_VIEW_HELP) {
+		ui->view_before_help = ui->view;
+		ui->view = v;
+		ui->dirty = true;
+		return;
+	}
+	free(ui->view_query[ui->view]);
+	ui->view_query[ui->view] = xstrdup(ui->query.buf ? ui->query.buf : "");
+	ui->view = v;
+	strbuf_reset(&ui->query);
+	strbuf_adds(&ui->query, ui->view_query[v] ? ui->view_query[v] : "");
+	ui->qcur = ui->query.len;
+	if (ui->mode == UI_MODE_SEARCH)
+		ui->mode = UI_MODE_NORMAL;
+	search_apply(ui);
+	if (v == UI_VIEW_COLLECTIONS)
+		coll_pane_reload(ui);
+	ui->dirty = true;
+}
+
+static void quit_or_ask(struct ui *ui)
+{
+	if (act_scan_running(ui))
+		prompt_begin(ui, UI_PROMPT_QUIT, NULL, NULL);
+	else
+		ui->running = false;
+}
+
+static void handle_action(struct ui *ui, enum ui_action a)
+{
+	ui->dirty = true;
+	if (ui->view == UI_VIEW_HELP) {
+		if (help_key(ui, a))
+			return;
+		if (a == UA_QUIT || a == UA_HELP || a == UA_CLEAR_SEARCH) {
+			ui->view = ui->view_before_help;
+			return;
+		}
+	}
+	switch (a) {
+	case UA_NONE:
+		return;
+	case UA_QUIT:
+		quit_or_ask(ui);
+		return;
+	case UA_VIEW_BROWSER:
+		ui_switch_view(ui, UI_VIEW_BROWSER);
+		return;
+	case UA_VIEW_PLAYLIST:
+		ui_switch_view(ui, UI_VIEW_PLAYLIST);
+		return;
+	case UA_VIEW_COLLECTIONS:
+		ui_switch_view(ui, UI_VIEW_COLLECTIONS);
+		return;
+	case UA_HELP:
+		ui_switch_view(ui, UI_VIEW_HELP);
+		return;
+	case UA_COMMAND:
+		cmdline_begin(ui, NULL);
+		return;
+	case UA_SEARCH:
+		if (ui->view == UI_VIEW_HELP)
+			ui->view = ui->view_before_help;
+		search_begin(ui);
+		return;
+	case UA_CLEAR_SEARCH:
+		if (ui->query.len)
+			search_clear(ui);
+		return;
+	case UA_REDRAW:
+		clearok(curscr, TRUE);
+		coll_pane_reload(ui);
+		browser_refresh(ui);
+		return;
+	case UA_PAUSE:
+	case UA_STOP:
+	case UA_NEXT:
+	case UA_PREV:
+	case UA_SEEK_BACK:
+	case UA_SEEK_FWD:
+	case UA_VOL_UP:
+	case UA_VOL_DOWN:
+	case UA_REPEAT:
+	case UA_SHUFFLE:
+		act_player(ui, a);
+		return;
+	case UA_PLAY:
+		if (ui->view == UI_VIEW_COLLECTIONS)
+			coll_pane_key(ui, a);
+		else
+			act_play(ui);
+		return;
+	case UA_ADD:
+		act_add(ui, false);
+		return;
+	case UA_ENQUEUE:
+		act_add(ui, true);
+		return;
+	case UA_SAVE:
+		if (ui->view != UI_VIEW_BROWSER)
+			ui_message(ui, false, "s saves the browser's search (view 1)");
+		else
+			prompt_begin(ui, UI_PROMPT_SAVE, NULL, NULL);
+		return;
+	case UA_REMOVE:
+		act_remove(ui);
+		return;
+	default:
+		break;
+	}
+	/* Movement and matches belong to the view. */
+	if (ui->view == UI_VIEW_BROWSER)
+		browser_key(ui, a);
+	else if (ui->view == UI_VIEW_PLAYLIST)
+		playlist_key(ui, a);
+	else if (ui->view == UI_VIEW_COLLECTIONS)
+		coll_pane_key(ui, a);
+}
+
+static void handle_mouse(struct ui *ui)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	ui->dirty = true;
+	if (ev.bstate & BUTTON4_PRESSED) {
+		handle_action(ui, UA_UP);
+		handle_action(ui, UA_UP);
+		handle_action(ui, UA_UP);
+		return;
+	}
+#ifdef BUTTON5_PRESSED
+	if (ev.bstate & BUTTON5_PRESSED) {
+		handle_action(ui, UA_DOWN);
+		handle_action(ui, UA_DOWN);
+		handle_action(ui, UA_DOWN);
+		return;
+	}
+#endif
+	bool dbl = (ev.bstate & BUTTON1_DOUBLE_CLICKED) != 0;
+	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) && !dbl)
+		return;
+	if (ui->L.title.w && ev.y == ui->L.title.y) {
+		/* The tabs: " 1 Browser " " 2 Playlist " " 3 Collections " */
+		int v = ev.x < 12 ? 0 : ev.x < 25 ? 1 : ev.x < 41 ? 2 : -1;
+		if (v >= 0)
+			ui_switch_view(ui, (enum ui_view)v);
+		return;
+	}
+	const struct ui_rect *m = &ui->L.main;
+	if (ev.y < m->y || ev.y >= m->y + m->h)
+		return;
+	if (ui->view == UI_VIEW_BROWSER)
+		browser_click(ui, ev.y, ev.x, dbl);
+	else if (ui->view == UI_VIEW_PLAYLIST)
+		playlist_click(ui, ev.y, dbl);
+	else if (ui->view == UI_VIEW_COLLECTIONS)
+		coll_pane_click(ui, ev.y, dbl);
+}
+
+static void handle_key(struct ui *ui, int key)
+{
+	if (!ui->t_key)
+		ui->t_key = ui_now_ms();
+	ui->trace_what = ui->mode == UI_MODE_SEARCH ? "search_key" : "key";
+	ui->dirty = true;
+	if (ui->mode == UI_MODE_SEARCH) {
+		search_key(ui, key);
+		return;
+	}
+	if (ui->mode == UI_MODE_COMMAND || ui->mode == UI_MODE_PROMPT) {
+		cmdline_key(ui, key);
+		return;
+	}
+	handle_action(ui, keymap_lookup(&ui->km, key));
+}
+
+static void read_input(struct ui *ui)
+{
+	for (;;) {
+		wint_t wc;
+		int rc = get_wch(&wc);
+		if (rc == ERR)
+			return;
+		if (rc == KEY_CODE_YES && wc == KEY_RESIZE) {
+			do_resize(ui);
+			continue;
+		}
+		if (rc == KEY_CODE_YES && wc == KEY_MOUSE) {
+			handle_mouse(ui);
+			continue;
+		}
+		int key = translate_key(rc, wc);
+		if (key >= 0)
+			handle_key(ui, key);
+	}
+}
+
+/* ---- the control socket's hooks ---- */
+
+void ui_browser_search(struct ui *ui, const char *text)
+{
+	if (ui->view == UI_VIEW_HELP)
+		ui->view = ui->view_before_help;
+	if (ui->view != UI_VIEW_BROWSER) {
+		free(ui->view_query[UI_VIEW_BROWSER]);
+		ui->view_query[UI_VIEW_BROWSER] = xstrdup(text);
+		ui_switch_view(ui, UI_VIEW_BROWSER);
+		return;
+	}
+	strbuf_reset(&ui->query);
+	strbuf_adds(&ui->query, text);
+	ui->qcur = ui->query.len;
+	search_apply(ui);
+}
+
+static void remote_search(void *ud, const char *query)
+{
+	ui_browser_search(ud, query);
+}
+
+static void remote_changed(void *ud)
+{
+	struct ui *ui = ud;
+	ui->dirty = true;
+}
+
+/* ---- set-up and the loop ---- */
+
+static void ui_free(struct ui *ui)
+{
+	browser_free(ui);
+	coll_pane_free(ui);
+	playlist_free(ui);
+	coll_node_unref(ui->qnode);
+	strbuf_free(&ui->query);
+	strbuf_free(&ui->cmd);
+	free(ui->good_query);
+	free(ui->base_ns);
+	free(ui->base_name);
+	free(ui->prompt_arg);
+	for (int i = 0; i < 3; i++)
+		free(ui->view_query[i]);
+	if (ui->trace)
+		fclose(ui->trace);
+}
+
+static void poll_scan(struct ui *ui)
+{
+	struct app_scan_progress p;
+	int rc = app_scan_poll(ui->app, &p);
+	if (rc < 0)
+		return;
+	ui->dirty = true;
+	if (rc == 0) {
+		snprintf(ui->msg_scan, sizeof ui->msg_scan, "scan: %llu files (%llu new, %llu failed)",
+			 (unsigned long long)p.p.seen, (unsigned long long)p.p.added,
+			 (unsigned long long)p.p.failed);
+		return;
+	}
+	/* Finished: the index was replaced. */
+	browser_index_changed(ui);
+	playlist_find(ui);
+	if (p.rc != 0)
+		ui_message(ui, true, "scan failed: %s", p.msg);
+	else
+		ui_message(ui, p.nerrors > 0, "scan done: %llu added, %llu updated, %llu unchanged, %zu failed%s%s",
+			   (unsigned long long)p.p.added, (unsigned long long)p.p.updated,
+			   (unsigned long long)p.p.unchanged, p.nerrors, p.nerrors ? ": " : "",
+			   p.nerrors ? p.msg : "");
+}
+
+static int loop(struct ui *ui)
+{
+	ui->running = true;
+	while (ui->running) {
+		if (ui->dirty)
+			frame_draw(ui);
+		struct pollfd fds[4 + APP_REMOTE_MAX_CLIENTS + 1];
+		size_t n = 0;
+		fds[n++] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
+		fds[n++] = (struct pollfd){.fd = winch_pipe[0], .events = POLLIN};
+		int scan_fd = app_scan_event_fd(ui->app);
+		size_t scan_i = n;
+		if (scan_fd >= 0)
+			fds[n++] = (struct pollfd){.fd = scan_fd, .events = POLLIN};
+		int play_fd = ui_play_event_fd(ui);
+		size_t play_i = n;
+		if (play_fd >= 0)
+			fds[n++] = (struct pollfd){.fd = play_fd, .events = POLLIN};
+		size_t remote_i = n;
+		if (ui->remote)
+			n += app_remote_pollfds(ui->remote, fds + n, sizeof fds / sizeof fds[0] - n);
+		/* Wake up for an expiring message and the clock of a playing track. */
+		int timeout = ui->msg[0] ? 500 : 1000;
+		int rc = poll(fds, n, timeout);
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc <= 0) {
+			if (ui->msg[0] && msg_expired(ui))
+				ui->dirty = true;
+			if (ui_play_tick(ui))
+				ui->dirty = true;
+			continue;
+		}
+		if (fds[1].revents & POLLIN) {
+			char buf[64];
+			while (read(winch_pipe[0], buf, sizeof buf) > 0)
+				;
+			do_resize(ui);
+		}
+		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN))
+				return 0; /* the terminal went away */
+			read_input(ui);
+		}
+		if (scan_fd >= 0 && fds[scan_i].revents)
+			poll_scan(ui);
+		if (play_fd >= 0 && fds[play_i].revents) {
+			ui_play_events(ui);
+			ui->dirty = true;
+		}
+		if (ui->remote && n > remote_i)
+			app_remote_handle(ui->remote, fds + remote_i, n - remote_i);
+	}
+	return 0;
+}
+
+static void load_layout(struct ui *ui)
+{
+	const struct config *cfg = ui->app->cfg;
+	ui->lopts.sidebar_pct = (int)config_get_int(cfg, "layout.sidebar", 18);
+	ui->lopts.artist_pct = (int)config_get_int(cfg, "layout.artist", 25);
+	ui->lopts.album_pct = (int)config_get_int(cfg, "layout.album", 25);
+	const char *v = config_get(cfg, "layout.start_view", "browser");
+	ui->view = strcmp(v, "playlist") == 0 ? UI_VIEW_PLAYLIST
+		 : strcmp(v, "collections") == 0 ? UI_VIEW_COLLECTIONS : UI_VIEW_BROWSER;
+}
 
 int ui_run(struct app *app, struct crate_err *err)
 {
-	(void)app;
-	return crate_err_set(err, CRATE_ERR_INVALID, "the terminal interface is not built yet");
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "the interface needs a terminal (see crate --help for commands)");
+	setlocale(LC_ALL, "");
+	struct ui *ui = xcalloc(1, sizeof *ui);
+	ui->app = app;
+	const char *cs = nl_langinfo(CODESET);
+	ui->ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
+	keymap_init_default(&ui->km);
+	struct crate_err kerr = {0};
+	bool bad_keys = app->cfg && keymap_apply_config(&ui->km, app->cfg, &kerr) != 0;
+	load_layout(ui);
+	strbuf_init(&ui->query, 64);
+	strbuf_init(&ui->cmd, 64);
+	ui->good_query = xstrdup("");
+	const char *trace = getenv("CRATE_TRACE_FRAMES");
+	if (trace && *trace)
+		ui->trace = fopen(trace, "a");
+
+	if (pipe(winch_pipe) != 0) {
+		free(ui);
+		return crate_err_set(err, CRATE_ERR_IO, "pipe: %s", strerror(errno));
+	}
+	for (int i = 0; i < 2; i++) {
+		fcntl(winch_pipe[i], F_SETFL, O_NONBLOCK);
+		fcntl(winch_pipe[i], F_SETFD, FD_CLOEXEC);
+	}
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	if (!initscr()) {
+		free(ui);
+		return crate_err_set(err, CRATE_ERR_INVALID, "cannot initialise the terminal");
+	}
+	struct sigaction sa = {0};
+	sa.sa_handler = on_winch;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGWINCH, &sa, NULL);
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+		  | BUTTON5_PRESSED
+#endif
+		  , NULL);
+	mouseinterval(200);
+	const char *nc = getenv("NO_COLOR");
+	int bad_colors = theme_init(app->cfg, !(nc && *nc));
+	ui->w = COLS;
+	ui->h = LINES;
+
+	struct app_remote_hooks hooks = {remote_search, remote_changed, ui};
+	struct crate_err rerr = {0};
+	if (app_remote_open(app, &hooks, &ui->remote, &rerr) != 0)
+		ui_message(ui, true, "remote control off: %s", rerr.msg);
+	if (bad_keys)
+		ui_message(ui, true, "config: %s", kerr.msg);
+	else if (bad_colors)
+		ui_message(ui, true, "config: %d unknown colour name%s in [colors]", bad_colors,
+			   bad_colors == 1 ? "" : "s");
+	ui_play_init(ui);
+	coll_pane_reload(ui);
+	browser_refresh(ui);
+	ui->dirty = true;
+
+	int rc = loop(ui);
+	endwin();
+	app_remote_close(ui->remote);
+	signal(SIGWINCH, SIG_DFL);
+	close(winch_pipe[0]);
+	close(winch_pipe[1]);
+	winch_pipe[0] = winch_pipe[1] = -1;
+	ui_free(ui);
+	free(ui);
+	if (rc != 0)
+		return crate_err_set(err, CRATE_ERR_IO, "poll: %s", strerror(errno));
+	return 0;
 }

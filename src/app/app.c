@@ -1,4 +1,8 @@
 #include "app/app.h"
+#include "app/app_library.h"
+#include "app/app_play.h"
+#include "app/rules.h"
+#include "coll/store.h"
 
 #include <stdlib.h>
 
@@ -17,6 +21,10 @@ int app_open(struct app **out, const struct app_opts *opts, struct crate_err *er
 		free(dir);
 	}
 	/* Database, index and store are opened here as their modules land. */
+	if (app_library_open(app, opts->readonly, err) != 0)
+		goto fail;
+	if (coll_store_open(app->db, &app->store, err) != 0)
+		goto fail;
 	*out = app;
 	return 0;
 fail:
@@ -28,6 +36,11 @@ void app_close(struct app *app)
 {
 	if (!app)
 		return;
+	app_play_close(app); /* the engine first: nothing plays while the rest closes */
+	coll_store_free(app->store); /* before the database it borrows */
+	app->store = NULL;
+	rules_free(app->rules); /* before the database it borrows */
+	app_library_close(app);
 	config_free(app->cfg);
 	free(app->db_path);
 	free(app);

@@ -14,6 +14,9 @@ struct mlib_db;
 struct mlib_index;
 struct coll_store;
 struct engine;
+struct app_scan;
+struct app_play;
+struct rules;
 
 struct app_opts {
 	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
@@ -28,6 +31,9 @@ struct app {
 	struct mlib_index *index;    /* rebuilt from db; replaced after scans */
 	struct coll_store *store;    /* saved collections and playlists */
 	struct engine *engine;       /* NULL until playback is first used */
+	struct app_play *play;       /* player state (app/app_play.h); NULL until first used */
+	struct app_scan *scan;       /* background scan (app_library.c); NULL when idle */
+	struct rules *rules;         /* collection rules (app/rules.h); NULL until first used */
 };
 
 /* Open everything; on failure *err says what and nothing is left open. */

@@ -45,5 +45,6 @@ extern const struct cli_command cli_coll_commands[];    /* search, coll, playlis
 extern const struct cli_command cli_parse_commands[];   /* parse, explain */
 extern const struct cli_command cli_play_commands[];    /* play, pause, next, ... */
 extern const struct cli_command cli_remote_commands[];  /* remote */
+extern const struct cli_command cli_rule_commands[];    /* rule: collection rules */
 
 #endif

@@ -1,8 +1,957 @@
-/* Commands of the "coll" group: filled in by the module that owns them. */
-#include "cli/cli.h"
+/* Commands of the "coll" group, in the spirit of xmms2's collection
+ * commands: search, coll save/show/list/rename/remove/export/import,
+ * playlist new/add/insert/move/remove/list/clear/shuffle/sort/use, pshuffle. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include <stddef.h>
+#include "app/app.h"
+#include "app/app_coll.h"
+#include "base/str.h"
+#include "base/utf8.h"
+#include "cli/cli.h"
+#include "coll/json.h"
+#include "coll/parse.h"
+#include "coll/store.h"
+#include "medialib/index.h"
+
+#define DEFAULT_FORMAT "%artist% - %album% - %title%"
+
+/* ---- output helpers ---- */
+
+/* Print untrusted bytes (tags, names) made safe for a terminal. */
+static void put_safe(FILE *f, const char *s, size_t len)
+{
+	char *clean = utf8_sanitize(s, len);
+	fputs(clean, f);
+	free(clean);
+}
+
+/* "crate: <msg>" with untrusted parts (names, query text) sanitised. */
+static int fail_safe(const char *msg)
+{
+	char *clean = utf8_sanitize(msg, strlen(msg));
+	cli_error("%s", clean);
+	free(clean);
+	return CLI_FAIL;
+}
+
+/* A query error with the query shown and a caret under the column. */
+static int fail_query(const char *query, const struct crate_err *err)
+{
+	fail_safe(err->msg);
+	if (err->pos > 0 && (err->code == CRATE_ERR_PARSE || err->code == CRATE_ERR_INCOMPLETE)) {
+		char *clean = utf8_sanitize(query, strlen(query));
+		/* Columns count characters; sanitising keeps one per character. */
+		size_t len = strlen(clean), cols = 0, bytes = 0;
+		for (int c = 1; c < err->pos && bytes < len; c++) {
+			uint32_t cp;
+			bytes += utf8_decode(clean + bytes, len - bytes, &cp);
+		}
+		cols = utf8_width(clean, bytes);
+		fprintf(stderr, "  %s\n  %*s^\n", clean, (int)cols, "");
+		free(clean);
+	}
+	return CLI_FAIL;
+}
+
+/* The file name of an item, for display when it has no title. */
+static const char *item_file_name(const struct mlib_index *idx, uint32_t id, char *buf,
+				  size_t bufsize)
+{
+	const char *url = mlib_index_get_text(idx, id, "url", buf, bufsize);
+	if (!url)
+		return NULL;
+	const char *slash = strrchr(url, '/');
+	return slash ? slash + 1 : url;
+}
+
+/* Values of one property of an item into b (multi-values joined by ", ");
+ * false when the item lacks it. */
+static bool item_prop(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
+		      const char *name)
+{
+	if (strcmp(name, "id") == 0) {
+		strbuf_addf(b, "%u", id);
+		return true;
+	}
+	int prop = mlib_index_prop(idx, name);
+	if (prop < 0)
+		return false;
+	if (mlib_index_prop_kind(idx, prop) == MLIB_PROP_INT) {
+		int64_t v;
+		if (!mlib_index_int_value(idx, prop, id, &v))
+			return false;
+		strbuf_addf(b, "%" PRId64, v);
+		return true;
+	}
+	const uint32_t *vids;
+	size_t n = mlib_index_str_values(idx, prop, id, &vids);
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			strbuf_adds(b, ", ");
+		strbuf_adds(b, mlib_index_dict_text(idx, prop, vids[k]));
+	}
+	return n > 0;
+}
+
+/* One line for an item: fmt with %prop% placeholders ("%%" is a percent
+ * sign), %title% falling back to the file name. The default format leaves
+ * out absent parts with their separators. */
+static void item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
+		      const char *fmt)
+{
+	if (!mlib_index_has_media(idx, id)) {
+		strbuf_addf(b, "(#%u is no longer in the library)", id);
+		return;
+	}
+	char buf[32];
+	if (!fmt) {
+		static const char *const parts[] = {"artist", "album", "title"};
+		size_t start = b->len;
+		for (int i = 0; i < 3; i++) {
+			size_t before = b->len;
+			if (before > start)
+				strbuf_adds(b, " - ");
+			size_t mark = b->len;
+			if (!item_prop(b, idx, id, parts[i])) {
+				const char *file = i == 2 ? item_file_name(idx, id, buf, sizeof buf)
+							  : NULL;
+				if (file)
+					strbuf_adds(b, file);
+			}
+			if (b->len == mark) { /* nothing: drop the separator too */
+				b->len = before;
+				b->buf[before] = '\0';
+			}
+		}
+		return;
+	}
+	for (const char *p = fmt; *p;) {
+		const char *end = p[0] == '%' ? strchr(p + 1, '%') : NULL;
+		if (!end) {
+			strbuf_addc(b, *p++);
+			continue;
+		}
+		if (end == p + 1) {
+			strbuf_addc(b, '%');
+		} else {
+			char *name = xstrndup(p + 1, (size_t)(end - p - 1));
+			if (!item_prop(b, idx, id, name) && strcmp(name, "title") == 0) {
+				const char *file = item_file_name(idx, id, buf, sizeof buf);
+				if (file)
+					strbuf_adds(b, file);
+			}
+			free(name);
+		}
+		p = end + 1;
+	}
+}
+
+/* {"id": N, "prop": value or [values], ...}: every property of the item. */
+static void item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
+{
+	strbuf_addf(b, "{\"id\": %u", id);
+	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
+		const char *name = mlib_index_prop_name(idx, p);
+		if (mlib_index_prop_kind(idx, p) == MLIB_PROP_INT) {
+			int64_t v;
+			if (mlib_index_int_value(idx, p, id, &v)) {
+				strbuf_adds(b, ", ");
+				coll_json_add_string(b, name, strlen(name));
+				strbuf_addf(b, ": %" PRId64, v);
+			}
+			continue;
+		}
+		const uint32_t *vids;
+		size_t n = mlib_index_str_values(idx, p, id, &vids);
+		if (!n)
+			continue;
+		strbuf_adds(b, ", ");
+		coll_json_add_string(b, name, strlen(name));
+		strbuf_adds(b, n > 1 ? ": [" : ": ");
+		for (size_t k = 0; k < n; k++) {
+			const char *v = mlib_index_dict_text(idx, p, vids[k]);
+			if (k)
+				strbuf_adds(b, ", ");
+			coll_json_add_string(b, v, strlen(v));
+		}
+		if (n > 1)
+			strbuf_addc(b, ']');
+	}
+	strbuf_addc(b, '}');
+}
+
+struct item_out {
+	const char *fmt; /* NULL: the default */
+	bool json;
+	bool numbered;   /* playlist listing: "  3. ...", current marked '>' */
+	long current;    /* 0-based current entry, -1 none */
+};
+
+static void print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+			const struct item_out *o)
+{
+	struct strbuf b;
+	strbuf_init(&b, 256);
+	if (o->json)
+		fputs("[", stdout);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&b);
+		if (o->json) {
+			strbuf_adds(&b, i ? ",\n  " : "\n  ");
+			if (mlib_index_has_media(idx, ids[i]))
+				item_json(&b, idx, ids[i]);
+			else
+				strbuf_addf(&b, "{\"id\": %u, \"missing\": true}", ids[i]);
+			fwrite(b.buf, 1, b.len, stdout);
+			continue;
+		}
+		if (o->numbered)
+			printf("%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
+		item_line(&b, idx, ids[i], o->fmt);
+		put_safe(stdout, b.buf, b.len);
+		putchar('\n');
+	}
+	if (o->json)
+		fputs(n ? "\n]\n" : "]\n", stdout);
+	strbuf_free(&b);
+}
+
+/* ---- argument helpers ---- */
+
+/* Join argv[from..to) with spaces: a query given unquoted as several words. */
+static char *join_args(char **argv, int from, int to)
+{
+	struct strbuf b;
+	strbuf_init(&b, 64);
+	for (int i = from; i < to; i++) {
+		if (i > from)
+			strbuf_addc(&b, ' ');
+		strbuf_adds(&b, argv[i]);
+	}
+	return strbuf_steal(&b);
+}
+
+static bool parse_count(const char *s, long min, long *out)
+{
+	int64_t v;
+	if (!str_parse_int64(s, strlen(s), &v) || v < min || v > INT32_MAX)
+		return false;
+	*out = (long)v;
+	return true;
+}
+
+/* A playlist argument: "Road Trip" or "Playlists/Road Trip". Owned. */
+static char *playlist_arg(const char *arg)
+{
+	char *ns, *name;
+	struct crate_err err = {0};
+	if (str_has_prefix(arg, COLL_NS_PLAYLISTS "/"))
+		arg += strlen(COLL_NS_PLAYLISTS "/");
+	else if (strchr(arg, '/') && coll_name_split(arg, &ns, &name, &err) == 0) {
+		char *msg = xasprintf("%s/%s is not a playlist (playlists live in Playlists/)", ns,
+				      name);
+		fail_safe(msg);
+		free(msg);
+		free(ns);
+		free(name);
+		return NULL;
+	}
+	if (!*arg) {
+		cli_error("empty playlist name");
+		return NULL;
+	}
+	return xstrdup(arg);
+}
+
+/* Positions text ("3", "1,4-6", "5-"): only digits, commas and dashes. */
+static bool looks_like_positions(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || *s == ',' || *s == '-'))
+			return false;
+	return true;
+}
+
+static int fail_err(const struct crate_err *err)
+{
+	return fail_safe(err->msg);
+}
+
+/* ---- search ---- */
+
+static int cmd_search(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_command *self = cli_find("search");
+	struct item_out o = {.current = -1};
+	const char *order = NULL;
+	long limit = -1;
+	char **words = xcalloc((size_t)argc + 1, sizeof *words);
+	int nwords = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--json") == 0) {
+			o.json = true;
+		} else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+			o.fmt = argv[++i];
+		} else if (strcmp(a, "--order") == 0 && i + 1 < argc) {
+			order = argv[++i];
+		} else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
+			if (!parse_count(argv[++i], 0, &limit)) {
+				free(words);
+				return cli_error("--limit needs a count (0 or more), not '%s'",
+						 argv[i]);
+			}
+		} else if (strcmp(a, "--") == 0) {
+			while (++i < argc)
+				words[nwords++] = argv[i];
+		} else if (a[0] == '-' && a[1] == '-') {
+			free(words);
+			return cli_usage(self);
+		} else {
+			words[nwords++] = argv[i];
+		}
+	}
+	if (nwords == 0) {
+		free(words);
+		return cli_usage(self);
+	}
+	char *query = join_args(words, 0, nwords);
+	free(words);
+	struct app *app = cli_app(ctx);
+	if (!app) {
+		free(query);
+		return CLI_FAIL;
+	}
+	struct crate_err err = {0};
+	int status = CLI_OK;
+	struct coll_node *n = app_parse_query(app, query, false, &err);
+	if (!n) {
+		status = fail_query(query, &err);
+		goto out;
+	}
+	if (order) {
+		struct coll_node *o2 = app_order_by(n, order, &err);
+		coll_node_unref(n);
+		if (!(n = o2)) {
+			status = fail_err(&err);
+			goto out;
+		}
+	}
+	if (limit >= 0) {
+		struct coll_node *l = coll_node_new(COLL_LIMIT);
+		char buf[32];
+		snprintf(buf, sizeof buf, "%ld", limit);
+		coll_attr_set(l, "length", buf);
+		coll_node_add_operand(l, n);
+		coll_node_unref(n);
+		n = l;
+	}
+	struct coll_result r = {0};
+	if (app_eval_node(app, n, &r, &err) != 0)
+		status = fail_err(&err);
+	else
+		print_items(app->index, r.ids.v, r.ids.n, &o);
+	coll_result_free(&r);
+	coll_node_unref(n);
+out:
+	free(query);
+	return status;
+}
+
+/* ---- coll ---- */
+
+/* Split a full name, printing the error. */
+static int split_arg(const char *full, char **ns, char **name)
+{
+	struct crate_err err = {0};
+	if (coll_name_split(full, ns, name, &err) != 0)
+		return fail_err(&err);
+	return 0;
+}
+
+static int cmd_coll_save(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 3)
+		return cli_usage(cli_find("coll save"));
+	struct app *app = cli_app(ctx);
+	if (!app)
+		return CLI_FAIL;
+	char *query = join_args(argv, 2, argc);
+	struct crate_err err = {0};
+	int status = CLI_OK;
+	if (app_coll_save_query(app, argv[1], query, &err) != 0)
+		status = err.pos > 0 ? fail_query(query, &err) : fail_err(&err);
+	free(query);
+	return status;
+}
+
+static int cmd_coll_show(struct cli_ctx *ctx, int argc, char **argv)
+{
+	bool json = false;
+	const char *full = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else if (!full)
+			full = argv[i];
+		else
+			return cli_usage(cli_find("coll show"));
+	}
+	if (!full)
+		return cli_usage(cli_find("coll show"));
+	char *ns, *name;
+	if (split_arg(full, &ns, &name) != 0)
+		return CLI_FAIL;
+	int status = CLI_OK;
+	struct app *app = cli_app(ctx);
+	if (!app) {
+		status = CLI_FAIL;
+		goto out;
+	}
+	const struct coll_node *n = coll_store_resolve(app->store, ns, name);
+	if (!n) {
+		char *msg = xasprintf("%s/%s does not exist", ns, name);
+		status = fail_safe(msg);
+		free(msg);
+		goto out;
+	}
+	/* The canonical query when the collection has one, else its JSON. */
+	struct crate_err err = {0};
+	char *text = json ? NULL : coll_print(n, &err);
+	if (text) {
+		put_safe(stdout, text, strlen(text));
+		putchar('\n');
+	} else {
+		text = coll_to_json(n, true);
+		fputs(text, stdout);
+	}
+	free(text);
+out:
+	free(ns);
+	free(name);
+	return status;
+}
+
+static void list_ns(const struct coll_store *st, const char *ns, bool prefix)
+{
+	char **names;
+	size_t n = coll_store_list(st, ns, &names);
+	for (size_t i = 0; i < n; i++) {
+		if (prefix)
+			printf("%s/", ns);
+		put_safe(stdout, names[i], strlen(names[i]));
+		putchar('\n');
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int cmd_coll_list(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc > 2)
+		return cli_usage(cli_find("coll list"));
+	const char *ns = argc == 2 ? argv[1] : NULL;
+	if (ns && strcmp(ns, COLL_NS_COLLECTIONS) != 0 && strcmp(ns, COLL_NS_PLAYLISTS) != 0)
+		return fail_safe("unknown namespace (Collections or Playlists)");
+	struct app *app = cli_app(ctx);
+	if (!app)
+		return CLI_FAIL;
+	if (ns) {
+		list_ns(app->store, ns, false);
+	} else {
+		list_ns(app->store, COLL_NS_COLLECTIONS, true);
+		list_ns(app->store, COLL_NS_PLAYLISTS, true);
+	}
+	return CLI_OK;
+}
+
+static int cmd_coll_rename(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc != 3)
+		return cli_usage(cli_find("coll rename"));
+	char *ns = NULL, *name = NULL, *ns2 = NULL, *name2 = NULL;
+	int status = CLI_FAIL;
+	if (split_arg(argv[1], &ns, &name) != 0)
+		goto out;
+	/* NEW may repeat the namespace, or leave it out (same as OLD's). */
+	if (strchr(argv[2], '/')) {
+		if (split_arg(argv[2], &ns2, &name2) != 0)
+			goto out;
+		if (strcmp(ns, ns2) != 0) {
+			cli_error("rename cannot move a collection between namespaces");
+			goto out;
+		}
+	} else {
+		name2 = xstrdup(argv[2]);
+	}
+	struct app *app = cli_app(ctx);
+	if (!app)
+		goto out;
+	struct crate_err err = {0};
+	if (coll_store_rename(app->store, ns, name, name2, &err) != 0)
+		fail_err(&err);
+	else
+		status = CLI_OK;
+out:
+	free(ns);
+	free(name);
+	free(ns2);
+	free(name2);
+	return status;
+}
+
+static int cmd_coll_remove(struct cli_ctx *ctx, int argc, char **argv)
+{
+	bool force = false;
+	const char *full = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--force") == 0 || strcmp(argv[i], "-f") == 0)
+			force = true;
+		else if (!full)
+			full = argv[i];
+		else
+			return cli_usage(cli_find("coll remove"));
+	}
+	if (!full)
+		return cli_usage(cli_find("coll remove"));
+	char *ns, *name;
+	if (split_arg(full, &ns, &name) != 0)
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	if (app) {
+		if (coll_store_remove(app->store, ns, name, force, &err) != 0)
+			fail_err(&err);
+		else
+			status = CLI_OK;
+	}
+	free(ns);
+	free(name);
+	return status;
+}
+
+static int cmd_coll_export(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 2 || argc > 3)
+		return cli_usage(cli_find("coll export"));
+	char *ns, *name;
+	if (split_arg(argv[1], &ns, &name) != 0)
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	if (!app)
+		goto out;
+	const struct coll_node *n = coll_store_resolve(app->store, ns, name);
+	if (!n) {
+		char *msg = xasprintf("%s/%s does not exist", ns, name);
+		fail_safe(msg);
+		free(msg);
+		goto out;
+	}
+	char *text = coll_to_json(n, true);
+	const char *path = argc == 3 && strcmp(argv[2], "-") != 0 ? argv[2] : NULL;
+	if (!path) {
+		fputs(text, stdout);
+		status = CLI_OK;
+	} else {
+		FILE *f = fopen(path, "w");
+		if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
+			int e = errno;
+			char *msg = xasprintf("%s: %s", path, strerror(e));
+			fail_safe(msg);
+			free(msg);
+		} else {
+			status = CLI_OK;
+		}
+	}
+	free(text);
+out:
+	free(ns);
+	free(name);
+	return status;
+}
+
+/* Whole file (or stdin for "-") into an owned buffer. */
+static char *read_file(const char *path, size_t *len, struct crate_err *err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct strbuf b;
+	strbuf_init(&b, 4096);
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&b, chunk, n);
+	bool bad = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (bad) {
+		crate_err_set(err, CRATE_ERR_IO, "%s: read error", path);
+		strbuf_free(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return strbuf_steal(&b);
+}
+
+static int cmd_coll_import(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc != 3)
+		return cli_usage(cli_find("coll import"));
+	char *ns, *name;
+	if (split_arg(argv[1], &ns, &name) != 0)
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct crate_err err = {0};
+	size_t len = 0;
+	char *text = read_file(argv[2], &len, &err);
+	struct coll_node *n = NULL;
+	if (!text) {
+		fail_err(&err);
+		goto out;
+	}
+	n = coll_from_json(text, len, &err);
+	if (!n) {
+		crate_err_prefix(&err, "%s: ", argv[2]);
+		fail_err(&err);
+		goto out;
+	}
+	struct app *app = cli_app(ctx);
+	if (!app)
+		goto out;
+	if (coll_store_save(app->store, ns, name, n, &err) != 0)
+		fail_err(&err);
+	else
+		status = CLI_OK;
+out:
+	coll_node_unref(n);
+	free(text);
+	free(ns);
+	free(name);
+	return status;
+}
+
+/* ---- playlist ---- */
+
+static int cmd_playlist_new(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc != 2)
+		return cli_usage(cli_find("playlist new"));
+	char *name = playlist_arg(argv[1]);
+	if (!name)
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	if (app) {
+		if (app_playlist_new(app, name, &err) != 0)
+			fail_err(&err);
+		else
+			status = CLI_OK;
+	}
+	free(name);
+	return status;
+}
+
+/* add [NAME] QUERY / insert NAME POS QUERY */
+static int playlist_add_common(struct cli_ctx *ctx, const char *cmdname, const char *name_arg,
+			       long pos, char **qargv, int qargc)
+{
+	if (qargc < 1)
+		return cli_usage(cli_find(cmdname));
+	char *name = NULL;
+	if (name_arg && !(name = playlist_arg(name_arg)))
+		return CLI_FAIL;
+	char *query = join_args(qargv, 0, qargc);
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	if (app) {
+		struct crate_err err = {0};
+		size_t added;
+		int rc = pos < 0
+				 ? app_playlist_add_query(app, name, query, &added, &err)
+				 : app_playlist_insert_query(app, name, (size_t)pos, query, &added,
+							     &err);
+		if (rc != 0) {
+			if (err.pos > 0)
+				fail_query(query, &err);
+			else
+				fail_err(&err);
+		} else {
+			const char *shown_name = app_playlist_name(app, name);
+			fprintf(stderr, "added %zu %s to Playlists/", added,
+				added == 1 ? "entry" : "entries");
+			put_safe(stderr, shown_name, strlen(shown_name));
+			fputc('\n', stderr);
+			status = CLI_OK;
+		}
+	}
+	free(query);
+	free(name);
+	return status;
+}
+
+static int cmd_playlist_add(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage(cli_find("playlist add"));
+	/* Two or more words: the first names the playlist. */
+	if (argc == 2)
+		return playlist_add_common(ctx, "playlist add", NULL, -1, argv + 1, 1);
+	return playlist_add_common(ctx, "playlist add", argv[1], -1, argv + 2, argc - 2);
+}
+
+static int cmd_playlist_insert(struct cli_ctx *ctx, int argc, char **argv)
+{
+	long pos;
+	if (argc < 4)
+		return cli_usage(cli_find("playlist insert"));
+	if (!parse_count(argv[2], 1, &pos))
+		return cli_error("'%s' is not a position (1 is the first entry)", argv[2]);
+	return playlist_add_common(ctx, "playlist insert", argv[1], pos - 1, argv + 3, argc - 3);
+}
+
+static int cmd_playlist_move(struct cli_ctx *ctx, int argc, char **argv)
+{
+	long from, to;
+	if (argc != 4)
+		return cli_usage(cli_find("playlist move"));
+	if (!parse_count(argv[2], 1, &from) || !parse_count(argv[3], 1, &to))
+		return cli_error("positions are numbers from 1");
+	char *name = playlist_arg(argv[1]);
+	if (!name)
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	if (app) {
+		if (app_playlist_move(app, name, (size_t)from - 1, (size_t)to - 1, &err) != 0)
+			fail_err(&err);
+		else
+			status = CLI_OK;
+	}
+	free(name);
+	return status;
+}
+
+static int cmd_playlist_remove(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage(cli_find("playlist remove"));
+	int first = 1;
+	char *name = NULL;
+	if (argc >= 3 && !looks_like_positions(argv[1])) {
+		if (!(name = playlist_arg(argv[1])))
+			return CLI_FAIL;
+		first = 2;
+	}
+	char *positions = join_args(argv, first, argc);
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	size_t removed;
+	if (app) {
+		if (app_playlist_remove_positions(app, name, positions, &removed, &err) != 0) {
+			fail_err(&err);
+		} else {
+			fprintf(stderr, "removed %zu %s\n", removed, removed == 1 ? "entry" : "entries");
+			status = CLI_OK;
+		}
+	}
+	free(positions);
+	free(name);
+	return status;
+}
+
+static int cmd_playlist_list(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct item_out o = {.numbered = true, .current = -1};
+	const char *name_arg = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			o.json = true;
+		else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+			o.fmt = argv[++i];
+		else if (!name_arg && argv[i][0] != '-')
+			name_arg = argv[i];
+		else
+			return cli_usage(cli_find("playlist list"));
+	}
+	char *name = NULL;
+	if (name_arg && !(name = playlist_arg(name_arg)))
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	if (!app)
+		goto out;
+	const char *pl_name = app_playlist_name(app, name);
+	const struct coll_node *pl = coll_store_get(app->store, COLL_NS_PLAYLISTS, pl_name);
+	if (!pl) {
+		char *msg = xasprintf("Playlists/%s does not exist", pl_name);
+		fail_safe(msg);
+		free(msg);
+		goto out;
+	}
+	const char *p = coll_attr_get(pl, "position");
+	int64_t cur;
+	if (p && str_parse_int64(p, strlen(p), &cur) && cur >= 0)
+		o.current = (long)cur;
+	print_items(app->index, pl->idlist.v, pl->idlist.n, &o);
+	status = CLI_OK;
+out:
+	free(name);
+	return status;
+}
+
+/* clear / shuffle / use: one optional (use: required) playlist name. */
+static int playlist_simple(struct cli_ctx *ctx, int argc, char **argv, const char *cmdname,
+			   int (*fn)(struct app *, const char *, struct crate_err *),
+			   bool name_required)
+{
+	if (argc > 2 || (name_required && argc != 2))
+		return cli_usage(cli_find(cmdname));
+	char *name = NULL;
+	if (argc == 2 && !(name = playlist_arg(argv[1])))
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	if (app) {
+		if (fn(app, name, &err) != 0)
+			fail_err(&err);
+		else
+			status = CLI_OK;
+	}
+	free(name);
+	return status;
+}
+
+static int cmd_playlist_clear(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return playlist_simple(ctx, argc, argv, "playlist clear", app_playlist_clear, false);
+}
+
+static int cmd_playlist_shuffle(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return playlist_simple(ctx, argc, argv, "playlist shuffle", app_playlist_shuffle, false);
+}
+
+static int cmd_playlist_use(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return playlist_simple(ctx, argc, argv, "playlist use", app_playlist_use, true);
+}
+
+static int cmd_playlist_sort(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 2 || argc > 3)
+		return cli_usage(cli_find("playlist sort"));
+	char *name = NULL;
+	if (argc == 3 && !(name = playlist_arg(argv[1])))
+		return CLI_FAIL;
+	int status = CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	if (app) {
+		if (app_playlist_sort(app, name, argv[argc - 1], &err) != 0)
+			fail_err(&err);
+		else
+			status = CLI_OK;
+	}
+	free(name);
+	return status;
+}
+
+/* ---- pshuffle ---- */
+
+static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_command *self = cli_find("pshuffle");
+	long upcoming = 0;
+	const char *name_arg = NULL;
+	char **words = xcalloc((size_t)argc + 1, sizeof *words);
+	int nwords = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--upcoming") == 0 && i + 1 < argc) {
+			if (!parse_count(argv[++i], 1, &upcoming)) {
+				free(words);
+				return cli_error("--upcoming needs a count of 1 or more");
+			}
+		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+			free(words);
+			return cli_usage(self);
+		} else if (!name_arg) {
+			name_arg = argv[i];
+		} else {
+			words[nwords++] = argv[i];
+		}
+	}
+	if (!name_arg || nwords == 0) {
+		free(words);
+		return cli_usage(self);
+	}
+	char *query = join_args(words, 0, nwords);
+	free(words);
+	char *name = playlist_arg(name_arg);
+	int status = CLI_FAIL;
+	struct app *app = name ? cli_app(ctx) : NULL;
+	if (app) {
+		struct crate_err err = {0};
+		if (app_pshuffle_create(app, name, query, upcoming, &err) != 0) {
+			if (err.pos > 0)
+				fail_query(query, &err);
+			else
+				fail_err(&err);
+		} else {
+			status = CLI_OK;
+		}
+	}
+	free(name);
+	free(query);
+	return status;
+}
 
 const struct cli_command cli_coll_commands[] = {
+	{"search", "search QUERY [--format F] [--json] [--order FIELDS] [--limit N]",
+	 "print the library items a query matches", cmd_search},
+	{"coll save", "coll save NAME QUERY", "save a query as a collection (replaces)",
+	 cmd_coll_save},
+	{"coll show", "coll show [--json] NAME", "a saved collection as a query (or JSON)",
+	 cmd_coll_show},
+	{"coll list", "coll list [NAMESPACE]", "saved collections and playlists", cmd_coll_list},
+	{"coll rename", "coll rename OLD NEW", "rename, rewriting every reference",
+	 cmd_coll_rename},
+	{"coll remove", "coll remove [--force] NAME",
+	 "remove (--force: users get a copy of it)", cmd_coll_remove},
+	{"coll export", "coll export NAME [FILE]", "write a collection as JSON", cmd_coll_export},
+	{"coll import", "coll import NAME FILE", "save a collection from JSON (- = stdin)",
+	 cmd_coll_import},
+	{"playlist new", "playlist new NAME", "create an empty playlist", cmd_playlist_new},
+	{"playlist add", "playlist add [NAME] QUERY", "append the matches of a query",
+	 cmd_playlist_add},
+	{"playlist insert", "playlist insert NAME POS QUERY", "insert matches before POS",
+	 cmd_playlist_insert},
+	{"playlist move", "playlist move NAME FROM TO", "move one entry", cmd_playlist_move},
+	{"playlist remove", "playlist remove [NAME] POSITIONS",
+	 "remove entries (3, 3-7, 1,4-6, 5-)", cmd_playlist_remove},
+	{"playlist list", "playlist list [NAME] [--format F] [--json]",
+	 "the entries, current one marked '>'", cmd_playlist_list},
+	{"playlist clear", "playlist clear [NAME]", "remove every entry", cmd_playlist_clear},
+	{"playlist shuffle", "playlist shuffle [NAME]", "shuffle (the current entry goes first)",
+	 cmd_playlist_shuffle},
+	{"playlist sort", "playlist sort [NAME] FIELDS", "sort by fields ('artist,-year')",
+	 cmd_playlist_sort},
+	{"playlist use", "playlist use NAME", "make a playlist the active one", cmd_playlist_use},
+	{"pshuffle", "pshuffle NAME QUERY [--upcoming N]",
+	 "a Party Shuffle playlist over a query", cmd_pshuffle},
 	{NULL, NULL, NULL, NULL},
 };

@@ -8,6 +8,10 @@
 #include "base/err.h"
 #include "coll/node.h"
 
+/* Parentheses and NOTs nested deeper than this are an error, never a
+ * stack overflow. */
+#define COLL_PARSE_MAX_DEPTH 256
+
 /* Tells the parser whether in:NS/NAME exists (for "unknown collection" errors). */
 typedef bool (*coll_exists_fn)(void *ud, const char *ns, const char *name);
 

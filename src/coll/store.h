@@ -28,12 +28,15 @@ int coll_name_split(const char *full, char **ns, char **name, struct crate_err *
 /* The saved root, borrowed; NULL if absent. "All Media" is never stored. */
 const struct coll_node *coll_store_get(const struct coll_store *st, const char *ns,
 				       const char *name);
-/* Resolver for coll_eval_ctx / exists for coll_parse_opts (ud = store). */
+/* Resolver for coll_eval_ctx / exists for coll_parse_opts (ud = store).
+ * Collections/All Media resolves to a universe node owned by the store. */
 const struct coll_node *coll_store_resolve(void *store, const char *ns, const char *name);
 bool coll_store_exists(void *store, const char *ns, const char *name);
 
-/* Save (replace) ns/name = node. The store takes its own reference. Refuses
- * cycles, references to missing collections, non-lists in Playlists. */
+/* Save (replace) ns/name = node. The store takes its own reference (so do
+ * not change node afterwards: copy it first). Refuses cycles, references to
+ * missing collections, non-lists in Playlists, 'All Media', names with
+ * control characters. */
 int coll_store_save(struct coll_store *st, const char *ns, const char *name,
 		    struct coll_node *node, struct crate_err *err);
 /* Rename, rewriting every reference to the old name. */
@@ -43,15 +46,20 @@ int coll_store_rename(struct coll_store *st, const char *ns, const char *old_nam
  * replaces each referring reference by a copy of the removed definition. */
 int coll_store_remove(struct coll_store *st, const char *ns, const char *name, bool force,
 		      struct crate_err *err);
-/* Names in a namespace, sorted; the array and strings are owned by the caller
- * (free each, then the array). */
+/* Names in a namespace, in natural case-insensitive order; the built-in
+ * 'All Media' is not listed. The array (NULL-terminated) and strings are
+ * owned by the caller (free each, then the array). */
 size_t coll_store_list(const struct coll_store *st, const char *ns, char ***names);
 
 /* The active playlist's name (in Playlists). Borrowed. */
 const char *coll_store_active_playlist(const struct coll_store *st);
 int coll_store_set_active_playlist(struct coll_store *st, const char *name, struct crate_err *err);
 
-/* Playlist edits, each persisted in one transaction. positions are 0-based. */
+/* Playlist edits, each persisted in one transaction. Positions are 0-based.
+ * The list's "position" attribute (the current entry, 0-based) follows the
+ * current entry: inserting or removing before it shifts it; removing the
+ * current entry makes the entry after the removed ones current (position
+ * may then equal the length: nothing left to play); moving it moves it. */
 int coll_store_playlist_insert(struct coll_store *st, const char *name, size_t pos,
 			       const uint32_t *ids, size_t n, struct crate_err *err);
 int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t pos, size_t n,
@@ -59,5 +67,8 @@ int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t p
 int coll_store_playlist_move(struct coll_store *st, const char *name, size_t from, size_t to,
 			     struct crate_err *err);
 /* Replace the whole idlist and/or attributes (position, ...): save the node. */
+
+/* Bumped by every change, so views can tell when to re-evaluate. */
+unsigned coll_store_generation(const struct coll_store *st);
 
 #endif

@@ -18,12 +18,20 @@ struct coll_value {
 	enum coll_value_kind kind;
 	double number;   /* NUMBER */
 	int64_t seconds; /* AGE: length in seconds; DATE: Unix time of local midnight */
+	/* DATE: Unix time where the named period ends (exclusive): the next
+	 * day for 2024-05-01, the next month for 2024-05. */
+	int64_t seconds_end;
 };
 
-/* Classify a filter value. Never fails: unknown shapes are strings. */
+/* Classify a filter value. Never fails: unknown shapes are strings.
+ * Ages: a positive integer and a unit (s, m = minutes, h, d, w, mo = 30
+ * days, y = 365 days). Dates: YYYY-MM-DD or YYYY-MM with a valid month/day. */
 void coll_value_read(const char *text, struct coll_value *out);
 /* True for properties holding Unix seconds (added, lastplayed, mtime), where
  * an AGE or a DATE (and a bare year) compare as moments. */
 bool coll_value_is_time_field(const char *field);
+/* The local-time period [*start, *end) of a bare year (1000..9999) used on
+ * a time field; false when number is not such a year. */
+bool coll_value_year_period(double number, int64_t *start, int64_t *end);
 
 #endif

@@ -41,14 +41,19 @@ void mlib_index_add_media(struct mlib_index *idx, uint32_t id);
  * lower-case. value need not be NUL-terminated. */
 void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop,
 			const char *value, size_t len);
-/* Set an integer property (duration, tracknr, timesplayed, added, ...). */
+/* Set an integer property (duration, tracknr, timesplayed, added, ...).
+ * A property's kind is fixed by its first use: set_int on a string property
+ * stores the decimal text; add_str on an integer property stores the
+ * integer when the text is one, and otherwise turns the whole column into a
+ * string column (integers become their decimal text). */
 void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value);
 /* Call once after adding everything (and after later changes): builds the
  * sort ranks and the library order. */
 void mlib_index_finish(struct mlib_index *idx);
 
 /* Small in-place updates that do not need a reload (play statistics,
- * rating): the caller has already written them to SQLite. */
+ * rating): the caller has already written them to SQLite. The library
+ * order is not recomputed (these properties are not part of it). */
 void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value);
 
 /* ---- reading ---- */
@@ -59,6 +64,8 @@ uint32_t mlib_index_count(const struct mlib_index *idx);
 bool mlib_index_has_media(const struct mlib_index *idx, uint32_t id);
 /* Every existing media id, ascending. Borrowed. */
 const struct u32vec *mlib_index_all_ids(const struct mlib_index *idx);
+/* Every existing media id as a bitset over [0, id_bound). Borrowed. */
+const struct bitset *mlib_index_present_set(const struct mlib_index *idx);
 /* Every existing media id in library order (spec/collections.md, "Names and
  * order"). Borrowed; valid until the index changes. */
 const struct u32vec *mlib_index_library_order(const struct mlib_index *idx);
@@ -77,13 +84,36 @@ const char *mlib_index_dict_text(const struct mlib_index *idx, int prop, uint32_
 const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint32_t vid);
 /* The value's numeric reading; false when it is not a number. */
 bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid, double *out);
-/* Rank of the value in natural, case-insensitive order (for ORDER BY). */
+/* Rank of the value in natural, case-insensitive order (for ORDER BY):
+ * values that read as numbers come first, in numeric order; then the rest
+ * by str_natcmp on the folded text. Equal folded texts share a rank. Ranks
+ * of large dictionaries not needed for the library order are computed on
+ * first use (the index belongs to the main thread, so this is safe). */
 uint32_t mlib_index_dict_rank(const struct mlib_index *idx, int prop, uint32_t vid);
+/* All folded texts of a dictionary, NUL-terminated and contiguous in value-id
+ * order: value vid occupies base[offs[vid] .. offs[vid+1]-1) (the NUL is at
+ * offs[vid+1]-1). Lets the evaluator find substrings in every distinct value
+ * with one memmem pass. Borrowed; *n receives the dictionary size. */
+void mlib_index_dict_fold_span(const struct mlib_index *idx, int prop, const char **base,
+			       const uint32_t **offs, uint32_t *n);
 /* Value ids of one item for a string property; returns how many (0 = the
  * item lacks the property). *vids is borrowed. */
 size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id,
 			     const uint32_t **vids);
+/* Bulk selection for the evaluator: set in out (a bitset over at least
+ * id_bound bits) every item having the string property with ANY of its
+ * values' ids set in vals (none == false), or having the property with
+ * NONE of them set (none == true). */
+void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct bitset *vals,
+			   bool none, struct bitset *out);
+/* Ranks of every value of a string dictionary (mlib_index_dict_rank for all
+ * vids at once). Borrowed. */
+const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop);
 /* Integer columns. */
+#define MLIB_INT_MISSING INT64_MIN
+/* The raw column: values indexed by id, MLIB_INT_MISSING when absent, for
+ * ids below *len only. Borrowed. */
+const int64_t *mlib_index_int_column(const struct mlib_index *idx, int prop, size_t *len);
 bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, int64_t *out);
 
 /* Convenience for display and CLI output: the first value of a property as

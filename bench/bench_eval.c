@@ -1,0 +1,369 @@
+/* Micro-benchmark of the in-memory index and the evaluator.
+ *
+ * Builds a synthetic library (deterministic: Zipf-ish artists, albums of
+ * 8-15 tracks, years 1950-2026, genres, some accented / CJK / Cyrillic
+ * names) through the index builder, then times each query of the mix and
+ * prints one JSON line per measurement:
+ *   {"name":...,"median_ms":...,"min_ms":...,"max_ms":...,"n":TRACKS,"results":K}
+ * Usage: bench_eval [--tracks N] [--runs R] [--only QUERY]  */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/err.h"
+#include "coll/eval.h"
+#include "coll/node.h"
+#include "medialib/index.h"
+
+#define NOW 1750000000
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+static uint64_t rng(void)
+{
+	uint64_t x = rng_state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return rng_state = x;
+}
+
+static double rng_unit(void)
+{
+	return (double)(rng() >> 11) / 9007199254740992.0;
+}
+
+static size_t rng_below(size_t n)
+{
+	return (size_t)(rng() % n);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* CPU time of this thread: robust when other processes share the machine. */
+static double cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- vocabulary ---- */
+
+#define NWORDS 6000
+static char *words[NWORDS];
+
+static const char *const syllables[] = {
+	"la", "ve", "mo", "ri", "ta", "ko", "su", "ne", "da", "mi", "ro", "sa", "ki", "lu", "pe",
+	"to", "na", "el", "an", "or", "in", "us", "ar", "en", "bo", "che", "sto", "gra", "fin",
+	"bel", "dor", "mar", "sol", "tur", "wen", "zy", "qua", "ph", "th", "str",
+};
+static const char *const special[] = {
+	"love", "you", "night", "heart", "Björk", "Straße", "Café", "Ñandú", "Żółw", "Øresund",
+	"東京", "夜明け", "音楽", "Москва", "Любовь", "Ночь", "Sigur", "Rós", "naïve", "Mötley",
+	"(Morning", "mix)", "Remix", "Live", "Part", "II", "feat.", "&", "don't", "rock'n'roll",
+};
+
+static void make_words(void)
+{
+	size_t ns = sizeof special / sizeof special[0];
+	for (size_t i = 0; i < NWORDS; i++) {
+		if (i < ns) {
+			words[i] = xstrdup(special[i]);
+			continue;
+		}
+		char buf[32] = "";
+		size_t k = 2 + rng_below(3);
+		for (size_t j = 0; j < k; j++)
+			strcat(buf, syllables[rng_below(sizeof syllables / sizeof syllables[0])]);
+		if (rng_below(3) == 0)
+			buf[0] = (char)(buf[0] - 32); /* capitalised */
+		words[i] = xstrdup(buf);
+	}
+}
+
+/* Zipf-ish word choice: common words are much more frequent. */
+static const char *word(void)
+{
+	return words[(size_t)(NWORDS * pow(rng_unit(), 2.2))];
+}
+
+static void phrase(char *buf, size_t size, size_t nwords)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < nwords; i++) {
+		if (i)
+			strncat(buf, " ", size - strlen(buf) - 1);
+		strncat(buf, word(), size - strlen(buf) - 1);
+	}
+}
+
+static const char *const genres[] = {
+	"Rock", "Pop", "Jazz", "Classical", "Electronic", "Hip-Hop", "Metal", "Folk", "Blues",
+	"Reggae", "Soul", "Funk", "Country", "Punk", "Ambient", "Techno", "House", "Trance",
+	"Indie", "Alternative", "R&B", "Disco", "Latin", "World", "Soundtrack", "Chanson",
+	"J-Pop", "K-Pop", "Schlager", "Gospel",
+};
+#define NGENRES (sizeof genres / sizeof genres[0])
+
+/* ---- the library ---- */
+
+#define NARTISTS 40000
+static char *artists[NARTISTS];
+
+static void add(struct mlib_index *idx, uint32_t id, const char *prop, const char *v)
+{
+	mlib_index_add_str(idx, id, prop, v, strlen(v));
+}
+
+static struct mlib_index *build_library(uint32_t tracks)
+{
+	for (size_t a = 0; a < NARTISTS; a++) {
+		char buf[128];
+		if (a % 7 == 0)
+			snprintf(buf, sizeof buf, "The %s %s", word(), word());
+		else
+			phrase(buf, sizeof buf, 1 + rng_below(2));
+		if (a == 1)
+			snprintf(buf, sizeof buf, "Björk");
+		artists[a] = xstrdup(buf);
+	}
+	struct mlib_index *idx = mlib_index_new();
+	uint32_t id = 1;
+	while (id <= tracks) {
+		size_t a = (size_t)(NARTISTS * pow(rng_unit(), 3.0)); /* few artists, many albums */
+		char album[128], title[160], url[512];
+		phrase(album, sizeof album, 1 + rng_below(3));
+		int year = 1950 + (int)rng_below(77);
+		const char *genre = genres[(size_t)(NGENRES * pow(rng_unit(), 1.7))];
+		int ntracks = 8 + (int)rng_below(8);
+		bool various = rng_below(20) == 0;
+		for (int t = 1; t <= ntracks && id <= tracks; t++, id++) {
+			mlib_index_add_media(idx, id);
+			const char *artist = various ? artists[rng_below(NARTISTS)] : artists[a];
+			add(idx, id, "artist", artist);
+			if (various)
+				add(idx, id, "albumartist", "Various Artists");
+			add(idx, id, "album", album);
+			phrase(title, sizeof title, 1 + rng_below(4));
+			add(idx, id, "title", title);
+			add(idx, id, "genre", genre);
+			if (rng_below(50) == 0) /* a few multi-genre tracks */
+				add(idx, id, "genre", genres[rng_below(NGENRES)]);
+			mlib_index_set_int(idx, id, "year", year);
+			mlib_index_set_int(idx, id, "tracknr", t);
+			mlib_index_set_int(idx, id, "duration", 60000 + (int64_t)rng_below(480000));
+			mlib_index_set_int(idx, id, "added", NOW - (int64_t)rng_below(5 * 365 * 86400));
+			if (rng_below(3) == 0)
+				mlib_index_set_int(idx, id, "timesplayed", (int64_t)rng_below(200));
+			snprintf(url, sizeof url, "file:///music/%s/%s/%02d %s.flac", artist, album, t, title);
+			add(idx, id, "url", url);
+		}
+	}
+	mlib_index_finish(idx);
+	return idx;
+}
+
+/* ---- queries ---- */
+
+static struct coll_node *F(enum coll_type t, const char *field, const char *value)
+{
+	return coll_filter_new(t, field, value, NULL);
+}
+
+static struct coll_node *op(enum coll_type t, struct coll_node *a, struct coll_node *b)
+{
+	struct coll_node *n = coll_node_new(t);
+	coll_node_add_operand(n, a);
+	coll_node_unref(a);
+	if (b) {
+		coll_node_add_operand(n, b);
+		coll_node_unref(b);
+	}
+	return n;
+}
+
+static struct coll_node *word_search(const char *w)
+{
+	return op(COLL_UNION, op(COLL_UNION, F(COLL_TOKEN, "artist", w), F(COLL_TOKEN, "album", w)),
+		  F(COLL_TOKEN, "title", w));
+}
+
+static struct coll_node *top(const char *field, const char *length, struct coll_node *operand)
+{
+	struct coll_node *o = coll_node_new(COLL_ORDER);
+	coll_attr_set(o, "field", field);
+	coll_node_add_operand(o, operand);
+	coll_node_unref(operand);
+	struct coll_node *l = coll_node_new(COLL_LIMIT);
+	coll_attr_set(l, "length", length);
+	coll_node_add_operand(l, o);
+	coll_node_unref(o);
+	return l;
+}
+
+struct query {
+	const char *name;
+	struct coll_node *node;
+};
+
+static size_t make_queries(struct query *q)
+{
+	size_t n = 0;
+	const char *popular = artists[3];
+	q[n++] = (struct query){ "exact_artist", F(COLL_EQUALS, "artist", popular) };
+	q[n++] = (struct query){ "exact_title", F(COLL_EQUALS, "title", "love you") };
+	q[n++] = (struct query){ "title_contains", F(COLL_MATCH, "title", "*love*") };
+	q[n++] = (struct query){ "title_contains_rare", F(COLL_MATCH, "title", "*moskva*") };
+	q[n++] = (struct query){ "title_wildcard", F(COLL_MATCH, "title", "*l?ve*you*") };
+	q[n++] = (struct query){ "title_prefix", F(COLL_MATCH, "title", "la*") };
+	q[n++] = (struct query){ "word_search", word_search("night") };
+	q[n++] = (struct query){ "word_prefix_search", word_search("nig*") };
+	q[n++] = (struct query){ "year_range", op(COLL_INTERSECTION, F(COLL_GREATEREQ, "year", "1990"),
+						  F(COLL_SMALLEREQ, "year", "1999")) };
+	q[n++] = (struct query){ "genre_and_year", op(COLL_INTERSECTION, F(COLL_EQUALS, "genre", "rock"),
+						      F(COLL_GREATER, "year", "2000")) };
+	q[n++] = (struct query){ "negation", op(COLL_COMPLEMENT, F(COLL_EQUALS, "genre", "rock"), NULL) };
+	q[n++] = (struct query){ "or_artists",
+				 op(COLL_UNION,
+				    op(COLL_UNION, F(COLL_EQUALS, "artist", artists[1]),
+				       F(COLL_EQUALS, "artist", artists[2])),
+				    F(COLL_EQUALS, "artist", artists[5])) };
+	q[n++] = (struct query){ "added_last_week", F(COLL_SMALLER, "added", "7d") };
+	q[n++] = (struct query){ "order_limit_top20", top("-timesplayed", "20", coll_node_new(COLL_UNIVERSE)) };
+	q[n++] = (struct query){ "order_title_limit_top20",
+				 top("title", "20", F(COLL_GREATER, "year", "1960")) };
+	struct coll_node *nested = op(
+		COLL_INTERSECTION,
+		op(COLL_UNION,
+		   op(COLL_INTERSECTION, F(COLL_TOKEN, "title", "love"),
+		      op(COLL_COMPLEMENT, F(COLL_EQUALS, "genre", "pop"), NULL)),
+		   op(COLL_INTERSECTION, F(COLL_GREATEREQ, "year", "1970"),
+		      op(COLL_UNION, F(COLL_MATCH, "artist", "the *"), F(COLL_EQUALS, "genre", "jazz")))),
+		F(COLL_HAS, "timesplayed", NULL));
+	q[n++] = (struct query){ "nested_5_levels", nested };
+	q[n++] = (struct query){ "union_two_large", op(COLL_UNION, F(COLL_GREATER, "year", "1980"),
+						       F(COLL_SMALLER, "duration", "300000")) };
+	q[n++] = (struct query){ "intersection_two_large",
+				 op(COLL_INTERSECTION, F(COLL_GREATER, "year", "1980"),
+				    F(COLL_SMALLER, "duration", "300000")) };
+	q[n++] = (struct query){ "complement_large", op(COLL_COMPLEMENT, F(COLL_GREATER, "year", "1980"), NULL) };
+	q[n++] = (struct query){ "universe", coll_node_new(COLL_UNIVERSE) };
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static long rss_bytes(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	char line[256];
+	long kb = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb * 1024;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t tracks = 1000000;
+	int runs = 9;
+	const char *only = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--tracks") == 0 && i + 1 < argc)
+			tracks = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+			only = argv[++i];
+		else {
+			fprintf(stderr, "usage: %s [--tracks N] [--runs R] [--only QUERY]\n", argv[0]);
+			return 1;
+		}
+	}
+	if (runs < 1)
+		runs = 1;
+	make_words();
+	long rss0 = rss_bytes();
+	double t0 = now_ms();
+	struct mlib_index *idx = build_library(tracks);
+	double t1 = now_ms();
+	long rss1 = rss_bytes();
+	printf("{\"name\":\"index_build_with_generator\",\"ms\":%.1f,\"n\":%u}\n", t1 - t0, tracks);
+	printf("{\"name\":\"index_memory\",\"bytes\":%zu,\"rss_growth_bytes\":%ld,\"n\":%u}\n",
+	       mlib_index_memory(idx), rss1 - rss0, tracks);
+
+	struct query q[32];
+	size_t nq = make_queries(q);
+	struct coll_eval_ctx ctx = { .index = idx, .now = NOW };
+	double *ms = xmalloc((size_t)runs * sizeof *ms);
+	double *cpu = xmalloc((size_t)runs * sizeof *cpu);
+	for (size_t i = 0; i < nq; i++) {
+		size_t results = 0;
+		if (only && strcmp(only, q[i].name) != 0)
+			continue;
+		for (int r = -1; r < runs; r++) { /* run -1 warms caches (and lazy ranks) */
+			struct coll_result res;
+			struct crate_err err;
+			double a = now_ms(), ca = cpu_ms();
+			if (coll_eval(&ctx, q[i].node, &res, &err) < 0) {
+				fprintf(stderr, "%s: %s\n", q[i].name, err.msg);
+				return 1;
+			}
+			double b = now_ms(), cb = cpu_ms();
+			results = res.ids.n;
+			coll_result_free(&res);
+			if (r >= 0) {
+				ms[r] = b - a;
+				cpu[r] = cb - ca;
+			}
+		}
+		qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
+		qsort(cpu, (size_t)runs, sizeof *cpu, cmp_double);
+		printf("{\"name\":\"%s\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,"
+		       "\"cpu_median_ms\":%.3f,\"n\":%u,\"results\":%zu}\n",
+		       q[i].name, ms[runs / 2], ms[0], ms[runs - 1], cpu[runs / 2], tracks, results);
+		fflush(stdout);
+	}
+	/* coll_contains on a filter tree: microseconds, not a full evaluation. */
+	{
+		struct coll_node *tree = q[15].node;
+		double a = now_ms();
+		size_t hits = 0;
+		for (uint32_t id = 1; id <= 10000; id++) {
+			bool in;
+			struct crate_err err;
+			if (coll_contains(&ctx, tree, id * 97 % tracks + 1, &in, &err) == 0 && in)
+				hits++;
+		}
+		double b = now_ms();
+		printf("{\"name\":\"contains_nested_per_call\",\"median_ms\":%.5f,\"min_ms\":%.5f,"
+		       "\"max_ms\":%.5f,\"n\":%u,\"results\":%zu}\n",
+		       (b - a) / 10000, (b - a) / 10000, (b - a) / 10000, tracks, hits);
+	}
+	free(ms);
+	free(cpu);
+	for (size_t i = 0; i < nq; i++)
+		coll_node_unref(q[i].node);
+	mlib_index_free(idx);
+	for (size_t i = 0; i < NWORDS; i++)
+		free(words[i]);
+	for (size_t a = 0; a < NARTISTS; a++)
+		free(artists[a]);
+	return 0;
+}

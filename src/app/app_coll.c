@@ -1,0 +1,734 @@
+/* Collection actions of the application (see app_coll.h). */
+#include "app/app_coll.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/str.h"
+#include "base/utf8.h"
+#include "coll/parse.h"
+#include "coll/store.h"
+#include "medialib/index.h"
+
+#define PSHUFFLE_UPCOMING_DEFAULT 20
+#define PSHUFFLE_NOREPEAT_MAX 200
+
+/* ---- evaluation ---- */
+
+void app_eval_ctx(struct app *app, struct coll_eval_ctx *ctx)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->index = app->index;
+	ctx->resolve = coll_store_resolve;
+	ctx->resolve_ud = app->store;
+}
+
+struct coll_node *app_parse_query(struct app *app, const char *query, bool list_context,
+				  struct crate_err *err)
+{
+	struct coll_parse_opts opts = {
+		.list_context = list_context,
+		.exists = coll_store_exists,
+		.exists_ud = app->store,
+	};
+	return coll_parse(query, strlen(query), &opts, err);
+}
+
+int app_eval_node(struct app *app, const struct coll_node *node, struct coll_result *out,
+		  struct crate_err *err)
+{
+	struct coll_eval_ctx ctx;
+	app_eval_ctx(app, &ctx);
+	return coll_eval(&ctx, node, out, err);
+}
+
+int app_eval_query(struct app *app, const char *query, bool list_context,
+		   struct coll_result *out, struct crate_err *err)
+{
+	struct coll_node *n = app_parse_query(app, query, list_context, err);
+	if (!n)
+		return -1;
+	int rc = app_eval_node(app, n, out, err);
+	coll_node_unref(n);
+	return rc;
+}
+
+int app_eval_named(struct app *app, const char *ns, const char *name, struct coll_result *out,
+		   struct crate_err *err)
+{
+	const struct coll_node *n = coll_store_resolve(app->store, ns, name);
+	if (!n)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
+	return app_eval_node(app, n, out, err);
+}
+
+/* ---- ORDER BY fields ---- */
+
+struct order_key {
+	char *field; /* owned; NULL for id / random */
+	bool desc;
+	int kind;    /* 0 value, 1 id, 2 random */
+	char *seed;  /* owned, random only */
+};
+
+static void order_keys_free(struct order_key *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(k[i].field);
+		free(k[i].seed);
+	}
+	free(k);
+}
+
+/* One field spec ("-year", "random(42)", "id") into *k. */
+static int order_key_read(const char *s, size_t len, struct order_key *k, struct crate_err *err)
+{
+	memset(k, 0, sizeof *k);
+	if (len && s[0] == '-') {
+		k->desc = true;
+		s++;
+		len--;
+	}
+	if (len == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "sort: a field name is missing");
+	if (len == 2 && memcmp(s, "id", 2) == 0) {
+		k->kind = 1;
+		return 0;
+	}
+	if (len >= 6 && memcmp(s, "random", 6) == 0) {
+		k->kind = 2;
+		if (len == 6)
+			return 0;
+		int64_t seed;
+		if (s[6] == '(' && s[len - 1] == ')' && str_parse_int64(s + 7, len - 8, &seed)) {
+			k->seed = xstrndup(s + 7, len - 8);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80 && !(c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') ||
+				  (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+			char *shown = utf8_sanitize(s, len);
+			crate_err_set(err, CRATE_ERR_INVALID, "sort: '%s' is not a field name", shown);
+			free(shown);
+			return -1;
+		}
+	}
+	/* Property names are lower-case (tags are lower-cased at scan). */
+	k->field = xstrndup(s, len);
+	for (char *p = k->field; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return 0;
+}
+
+struct coll_node *app_order_by(struct coll_node *node, const char *fields,
+			       struct crate_err *err)
+{
+	struct order_key *keys = NULL;
+	size_t n = 0;
+	for (const char *p = fields; *p;) {
+		while (*p == ',' || *p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		const char *e = p;
+		while (*e && *e != ',' && *e != ' ' && *e != '\t')
+			e++;
+		keys = xreallocarray(keys, n + 1, sizeof *keys);
+		if (order_key_read(p, (size_t)(e - p), &keys[n], err) != 0) {
+			order_keys_free(keys, n);
+			return NULL;
+		}
+		n++;
+		p = e;
+	}
+	if (n == 0) {
+		free(keys);
+		crate_err_set(err, CRATE_ERR_INVALID, "sort: no fields given");
+		return NULL;
+	}
+	/* The shape the parser gives ORDER BY: one node, "a,-b" for value
+	 * keys; id and random only alone. */
+	struct coll_node *o = coll_node_new(COLL_ORDER);
+	struct strbuf b;
+	strbuf_init(&b, 32);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (keys[i].kind != 0 && n > 1) {
+			rc = crate_err_set(err, CRATE_ERR_INVALID, "sort: '%s' must be the only key",
+					   keys[i].kind == 1 ? "id" : "random");
+		} else if (keys[i].kind == 1) {
+			coll_attr_set(o, "type", "id");
+			if (keys[i].desc)
+				coll_attr_set(o, "direction", "DESC");
+		} else if (keys[i].kind == 2) {
+			coll_attr_set(o, "type", "random");
+			if (keys[i].seed)
+				coll_attr_set(o, "seed", keys[i].seed);
+		} else {
+			strbuf_addf(&b, "%s%s%s", i ? "," : "", keys[i].desc ? "-" : "",
+				    keys[i].field);
+		}
+	}
+	if (b.len)
+		coll_attr_set(o, "field", b.buf);
+	strbuf_free(&b);
+	order_keys_free(keys, n);
+	if (rc != 0) {
+		coll_node_unref(o);
+		return NULL;
+	}
+	coll_node_add_operand(o, node);
+	return o;
+}
+
+/* ---- saving ---- */
+
+int app_coll_save_query(struct app *app, const char *fullname, const char *query,
+			struct crate_err *err)
+{
+	char *ns, *name;
+	if (coll_name_split(fullname, &ns, &name, err) != 0)
+		return -1;
+	int rc = -1;
+	if (strcmp(ns, COLL_NS_PLAYLISTS) == 0) {
+		crate_err_set(err, CRATE_ERR_INVALID,
+			      "Playlists/%s: a query cannot be saved as a playlist (use "
+			      "'playlist add' to fill one, or 'pshuffle')", name);
+		goto out;
+	}
+	struct coll_node *n = app_parse_query(app, query, false, err);
+	if (!n)
+		goto out;
+	rc = coll_store_save(app->store, ns, name, n, err);
+	coll_node_unref(n);
+out:
+	free(ns);
+	free(name);
+	return rc;
+}
+
+/* ---- playlists ---- */
+
+const char *app_playlist_name(struct app *app, const char *name)
+{
+	return name ? name : coll_store_active_playlist(app->store);
+}
+
+static const struct coll_node *playlist_get(struct app *app, const char *name,
+					    struct crate_err *err)
+{
+	const struct coll_node *n = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
+	if (!n)
+		crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
+	return n;
+}
+
+int app_playlist_new(struct app *app, const char *name, struct crate_err *err)
+{
+	if (coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
+		return crate_err_set(err, CRATE_ERR_EXISTS, "Playlists/%s already exists", name);
+	struct coll_node *l = coll_node_new(COLL_IDLIST);
+	int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, l, err);
+	coll_node_unref(l);
+	return rc;
+}
+
+int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,
+			      size_t *added, struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	if (added)
+		*added = 0;
+	const struct coll_node *pl = playlist_get(app, name, err);
+	if (!pl)
+		return -1;
+	if (pos == SIZE_MAX)
+		pos = pl->idlist.n;
+	struct coll_result r = {0};
+	if (app_eval_query(app, query, false, &r, err) != 0)
+		return -1;
+	int rc = 0;
+	if (r.ids.n)
+		rc = coll_store_playlist_insert(app->store, name, pos, r.ids.v, r.ids.n, err);
+	if (rc == 0 && added)
+		*added = r.ids.n;
+	coll_result_free(&r);
+	return rc;
+}
+
+int app_playlist_add_query(struct app *app, const char *name, const char *query, size_t *added,
+			   struct crate_err *err)
+{
+	return app_playlist_insert_query(app, name, SIZE_MAX, query, added, err);
+}
+
+/* "3", "3-7", "5-", "-2" within a list of len entries -> [*a, *b] 1-based. */
+static int position_range(const char *s, size_t n, size_t len, size_t *a, size_t *b,
+			  struct crate_err *err)
+{
+	const char *dash = memchr(s, '-', n);
+	int64_t x = 1, y;
+	bool ok;
+	if (!dash) {
+		ok = str_parse_int64(s, n, &x);
+		y = x;
+	} else {
+		size_t left = (size_t)(dash - s), right = n - left - 1;
+		ok = (left || right) && (left == 0 || str_parse_int64(s, left, &x));
+		y = (int64_t)len;
+		if (ok && right)
+			ok = str_parse_int64(dash + 1, right, &y);
+	}
+	char *shown = utf8_sanitize(s, n);
+	int rc = 0;
+	if (!ok || x < 1 || y < 1)
+		rc = crate_err_set(err, CRATE_ERR_INVALID,
+				   "'%s' is not a position or range (1-based: 3, 3-7, 5-, -2)",
+				   shown);
+	else if (x > y)
+		rc = crate_err_set(err, CRATE_ERR_INVALID, "'%s' is a reversed range", shown);
+	else if ((uint64_t)y > len)
+		rc = crate_err_set(err, CRATE_ERR_INVALID,
+				   "position %lld is past the end (%zu entries)", (long long)y, len);
+	free(shown);
+	*a = (size_t)x;
+	*b = (size_t)y;
+	return rc;
+}
+
+int app_playlist_remove_positions(struct app *app, const char *name, const char *positions,
+				  size_t *removed, struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	if (removed)
+		*removed = 0;
+	const struct coll_node *pl = playlist_get(app, name, err);
+	if (!pl)
+		return -1;
+	size_t len = pl->idlist.n;
+	struct bitset del;
+	bitset_init(&del, len + 1);
+	size_t count = 0, parts = 0;
+	int rc = 0;
+	for (const char *p = positions; *p && rc == 0;) {
+		while (*p == ',' || *p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		const char *e = p;
+		while (*e && *e != ',' && *e != ' ' && *e != '\t')
+			e++;
+		size_t a, b;
+		rc = position_range(p, (size_t)(e - p), len, &a, &b, err);
+		for (size_t i = a; rc == 0 && i <= b; i++) {
+			if (!bitset_test(&del, i - 1))
+				count++;
+			bitset_set(&del, i - 1);
+		}
+		parts++;
+		p = e;
+	}
+	if (rc == 0 && parts == 0)
+		rc = crate_err_set(err, CRATE_ERR_INVALID, "no positions given");
+	if (rc == 0 && count) {
+		/* One save for the whole removal: a copy without the marked
+		 * entries, the current position following its entry. */
+		struct coll_node *c = coll_node_copy(pl);
+		const char *ps = coll_attr_get(pl, "position");
+		int64_t cur = -1;
+		if (ps && !str_parse_int64(ps, strlen(ps), &cur))
+			cur = -1;
+		size_t k = 0, newcur = 0;
+		for (size_t i = 0; i < len; i++) {
+			if (cur >= 0 && (size_t)cur == i)
+				newcur = k; /* the first kept entry at or after it */
+			if (!bitset_test(&del, i))
+				c->idlist.v[k++] = pl->idlist.v[i];
+		}
+		if (cur >= 0 && (size_t)cur >= len)
+			newcur = k;
+		c->idlist.n = k;
+		if (cur >= 0) {
+			char buf[32];
+			snprintf(buf, sizeof buf, "%zu", newcur);
+			coll_attr_set(c, "position", buf);
+		}
+		rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
+		coll_node_unref(c);
+	}
+	bitset_free(&del);
+	if (rc == 0 && removed)
+		*removed = count;
+	return rc;
+}
+
+int app_playlist_move(struct app *app, const char *name, size_t from, size_t to,
+		      struct crate_err *err)
+{
+	return coll_store_playlist_move(app->store, app_playlist_name(app, name), from, to, err);
+}
+
+int app_playlist_clear(struct app *app, const char *name, struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	const struct coll_node *pl = playlist_get(app, name, err);
+	if (!pl)
+		return -1;
+	struct coll_node *c = coll_node_copy(pl);
+	c->idlist.n = 0;
+	coll_attr_remove(c, "position");
+	int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
+	coll_node_unref(c);
+	return rc;
+}
+
+/* xorshift64*: a small private generator, seeded per call from the clock,
+ * so there is no global random state. */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static uint64_t rng_seed(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t s = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
+		     ((uint64_t)getpid() << 48);
+	return s ? s : 0x9E3779B97F4A7C15ULL;
+}
+
+static size_t rng_below(uint64_t *s, size_t n)
+{
+	return (size_t)(rng_next(s) % n);
+}
+
+static long node_position(const struct coll_node *n)
+{
+	const char *p = coll_attr_get(n, "position");
+	int64_t v;
+	if (!p || !str_parse_int64(p, strlen(p), &v) || v < 0 || (uint64_t)v >= n->idlist.n)
+		return -1;
+	return (long)v;
+}
+
+int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	const struct coll_node *pl = playlist_get(app, name, err);
+	if (!pl)
+		return -1;
+	struct coll_node *c = coll_node_copy(pl);
+	uint32_t *v = c->idlist.v;
+	size_t n = c->idlist.n, first = 0;
+	long cur = node_position(c);
+	if (cur >= 0) {
+		/* The playing entry goes to the top and stays current. */
+		uint32_t t = v[0];
+		v[0] = v[cur];
+		v[cur] = t;
+		first = 1;
+		coll_attr_set(c, "position", "0");
+	}
+	uint64_t s = rng_seed();
+	for (size_t i = n; i > first + 1; i--) {
+		size_t j = first + rng_below(&s, i - first);
+		uint32_t t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+	int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
+	coll_node_unref(c);
+	return rc;
+}
+
+int app_playlist_sort(struct app *app, const char *name, const char *fields,
+		      struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	const struct coll_node *pl = playlist_get(app, name, err);
+	if (!pl)
+		return -1;
+	/* Sort a bare copy of the list with the evaluator's ORDER, so the
+	 * playlist sorts exactly as a query would. */
+	struct coll_node *bare = coll_node_new(COLL_IDLIST);
+	for (size_t i = 0; i < pl->idlist.n; i++)
+		u32vec_push(&bare->idlist, pl->idlist.v[i]);
+	struct coll_node *o = app_order_by(bare, fields, err);
+	coll_node_unref(bare);
+	if (!o)
+		return -1;
+	struct coll_result r = {0};
+	int rc = app_eval_node(app, o, &r, err);
+	coll_node_unref(o);
+	if (rc != 0)
+		return -1;
+	/* Entries the evaluator skipped (media gone) go to the end. */
+	uint32_t bound = 0;
+	for (size_t i = 0; i < pl->idlist.n; i++)
+		if (pl->idlist.v[i] >= bound)
+			bound = pl->idlist.v[i] + 1;
+	uint32_t *seen = xcalloc((size_t)bound + 1, sizeof *seen);
+	for (size_t i = 0; i < r.ids.n; i++)
+		if (r.ids.v[i] < bound)
+			seen[r.ids.v[i]]++;
+	struct coll_node *c = coll_node_copy(pl);
+	c->idlist.n = 0;
+	for (size_t i = 0; i < r.ids.n; i++)
+		u32vec_push(&c->idlist, r.ids.v[i]);
+	for (size_t i = 0; i < pl->idlist.n; i++) {
+		uint32_t id = pl->idlist.v[i];
+		if (seen[id])
+			seen[id]--;
+		else
+			u32vec_push(&c->idlist, id);
+	}
+	free(seen);
+	coll_result_free(&r);
+	long cur = node_position(pl);
+	if (cur >= 0) {
+		/* The current entry keeps being current (first equal id). */
+		for (size_t i = 0; i < c->idlist.n; i++) {
+			if (c->idlist.v[i] == pl->idlist.v[cur]) {
+				char buf[32];
+				snprintf(buf, sizeof buf, "%zu", i);
+				coll_attr_set(c, "position", buf);
+				break;
+			}
+		}
+	}
+	rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
+	coll_node_unref(c);
+	return rc;
+}
+
+int app_playlist_use(struct app *app, const char *name, struct crate_err *err)
+{
+	return coll_store_set_active_playlist(app->store, name, err);
+}
+
+/* ---- Party Shuffle ---- */
+
+static bool is_pshuffle(const struct coll_node *n)
+{
+	const char *t = coll_attr_get(n, "type");
+	return n->type == COLL_IDLIST && t && strcmp(t, "pshuffle") == 0;
+}
+
+int app_pshuffle_create(struct app *app, const char *name, const char *query, long upcoming,
+			struct crate_err *err)
+{
+	const struct coll_node *old = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
+	if (old && !is_pshuffle(old))
+		return crate_err_set(err, CRATE_ERR_EXISTS,
+				     "Playlists/%s already exists and is not a Party Shuffle", name);
+	if (upcoming < 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "--upcoming must be positive");
+	struct coll_node *src = app_parse_query(app, query, false, err);
+	if (!src)
+		return -1;
+	/* Re-sourcing keeps the entries and the position. */
+	struct coll_node *ps = old ? coll_node_copy(old) : coll_node_new(COLL_IDLIST);
+	while (ps->noperands)
+		coll_node_remove_operand(ps, 0);
+	coll_node_add_operand(ps, src);
+	coll_node_unref(src);
+	coll_attr_set(ps, "type", "pshuffle");
+	if (upcoming > 0) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%ld", upcoming);
+		coll_attr_set(ps, "upcoming", buf);
+		coll_attr_remove(ps, "size");
+	}
+	int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, ps, err);
+	coll_node_unref(ps);
+	if (rc != 0)
+		return -1;
+	return app_pshuffle_refill(app, COLL_NS_PLAYLISTS, name, NULL, err);
+}
+
+static long attr_long(const struct coll_node *n, const char *key, long def)
+{
+	const char *v = coll_attr_get(n, key);
+	int64_t x;
+	if (!v || !str_parse_int64(v, strlen(v), &x) || x < 0 || x > 1000000)
+		return def;
+	return (long)x;
+}
+
+/* The artist used to spread picks: folded, so case variants count as one. */
+static char *artist_key(const struct mlib_index *idx, uint32_t id)
+{
+	char buf[32];
+	const char *a = mlib_index_get_text(idx, id, "artist", buf, sizeof buf);
+	return a ? utf8_fold(a, strlen(a), NULL) : NULL;
+}
+
+static bool same_artist(const struct mlib_index *idx, uint32_t id, const char *prev)
+{
+	if (!prev)
+		return false;
+	char *a = artist_key(idx, id);
+	bool same = a && strcmp(a, prev) == 0;
+	free(a);
+	return same;
+}
+
+/* An index into pool: random, preferring another artist than prev and
+ * another id than avoid (0: none); a few random tries, then a scan from a
+ * random start, then whatever the first try gave. */
+static size_t pshuffle_choose(const struct mlib_index *idx, const struct u32vec *pool,
+			      const char *prev, uint32_t avoid, uint64_t *rng)
+{
+	size_t first = rng_below(rng, pool->n);
+	for (int t = 0; t < 8; t++) {
+		size_t k = t ? rng_below(rng, pool->n) : first;
+		if (pool->v[k] != avoid && !same_artist(idx, pool->v[k], prev))
+			return k;
+	}
+	for (size_t i = 0, k = first; i < pool->n; i++, k = (k + 1) % pool->n)
+		if (pool->v[k] != avoid && !same_artist(idx, pool->v[k], prev))
+			return k;
+	for (size_t i = 0, k = first; i < pool->n; i++, k = (k + 1) % pool->n)
+		if (pool->v[k] != avoid)
+			return k;
+	return first;
+}
+
+/* Ids from the space-separated "picks" attribute. */
+static void picks_read(const struct coll_node *n, struct u32vec *out)
+{
+	const char *p = coll_attr_get(n, "picks");
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		int64_t v;
+		if (e > p && str_parse_int64(p, (size_t)(e - p), &v) && v > 0 && v <= UINT32_MAX)
+			u32vec_push(out, (uint32_t)v);
+		p = e;
+	}
+}
+
+int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_t *added,
+			struct crate_err *err)
+{
+	if (added)
+		*added = 0;
+	const struct coll_node *pl = coll_store_get(app->store, ns, name);
+	if (!pl)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
+	if (!is_pshuffle(pl) || pl->noperands != 1)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "%s/%s is not a Party Shuffle with a source", ns, name);
+	long upcoming = attr_long(pl, "upcoming", attr_long(pl, "size", PSHUFFLE_UPCOMING_DEFAULT));
+	const char *ps = coll_attr_get(pl, "position");
+	int64_t pos = -1;
+	if (ps && !str_parse_int64(ps, strlen(ps), &pos))
+		pos = -1;
+	size_t len = pl->idlist.n;
+	size_t after = pos < 0 ? len : (size_t)pos + 1 >= len ? 0 : len - (size_t)pos - 1;
+	if ((long)after >= upcoming)
+		return 0;
+	size_t need = (size_t)upcoming - after;
+
+	struct coll_result src = {0};
+	if (app_eval_node(app, pl->operands[0], &src, err) != 0)
+		return crate_err_prefix(err, "%s/%s: source: ", ns, name);
+	const struct mlib_index *idx = app->index;
+	uint32_t bound = mlib_index_id_bound(idx);
+	/* Candidates: the source as a set. */
+	struct bitset in_src;
+	bitset_init(&in_src, bound);
+	struct u32vec cand = {0};
+	for (size_t i = 0; i < src.ids.n; i++) {
+		uint32_t id = src.ids.v[i];
+		if (id < bound && !bitset_test(&in_src, id)) {
+			bitset_set(&in_src, id);
+			u32vec_push(&cand, id);
+		}
+	}
+	coll_result_free(&src);
+	long norepeat = attr_long(pl, "norepeat", (long)(cand.n / 2 < PSHUFFLE_NOREPEAT_MAX
+								    ? cand.n / 2
+								    : PSHUFFLE_NOREPEAT_MAX));
+	struct u32vec picks = {0};
+	picks_read(pl, &picks);
+	/* Exclusions: entries still in the list, and the recent picks. */
+	struct bitset in_list, recent;
+	bitset_init(&in_list, bound);
+	bitset_init(&recent, bound);
+	for (size_t i = 0; i < len; i++)
+		if (pl->idlist.v[i] < bound)
+			bitset_set(&in_list, pl->idlist.v[i]);
+	size_t rstart = picks.n > (size_t)norepeat ? picks.n - (size_t)norepeat : 0;
+	for (size_t i = rstart; i < picks.n; i++)
+		if (picks.v[i] < bound)
+			bitset_set(&recent, picks.v[i]);
+
+	struct coll_node *c = coll_node_copy(pl);
+	char *prev = len ? artist_key(idx, pl->idlist.v[len - 1]) : NULL;
+	uint64_t rng = rng_seed();
+	size_t got = 0;
+	/* Pools from strict to relaxed, so a small source still fills up:
+	 * 0 skips entries in the list and recent picks, 1 only entries in the
+	 * list, 2 allows repeats (the source is smaller than the list wants). */
+	for (int level = 0; level < 3 && got < need; level++) {
+		struct u32vec pool = {0};
+		for (size_t i = 0; i < cand.n; i++) {
+			uint32_t id = cand.v[i];
+			if (level < 2 && bitset_test(&in_list, id))
+				continue;
+			if (level < 1 && bitset_test(&recent, id))
+				continue;
+			u32vec_push(&pool, id);
+		}
+		while (got < need && pool.n) {
+			uint32_t last = c->idlist.n ? c->idlist.v[c->idlist.n - 1] : 0;
+			size_t pick = pshuffle_choose(idx, &pool, prev, level == 2 ? last : 0, &rng);
+			uint32_t id = pool.v[pick];
+			if (level < 2) /* now in the list: out of this pool */
+				pool.v[pick] = pool.v[--pool.n];
+			u32vec_push(&c->idlist, id);
+			u32vec_push(&picks, id);
+			bitset_set(&in_list, id);
+			free(prev);
+			prev = artist_key(idx, id);
+			got++;
+		}
+		u32vec_free(&pool);
+	}
+	free(prev);
+	/* Remember the recent picks, bounded. */
+	size_t keep = picks.n > PSHUFFLE_NOREPEAT_MAX ? picks.n - PSHUFFLE_NOREPEAT_MAX : 0;
+	struct strbuf b;
+	strbuf_init(&b, 16 * (picks.n - keep) + 1);
+	for (size_t i = keep; i < picks.n; i++)
+		strbuf_addf(&b, "%s%u", i > keep ? " " : "", (unsigned)picks.v[i]);
+	if (b.len)
+		coll_attr_set(c, "picks", b.buf);
+	strbuf_free(&b);
+	int rc = 0;
+	if (got)
+		rc = coll_store_save(app->store, ns, name, c, err);
+	coll_node_unref(c);
+	u32vec_free(&picks);
+	u32vec_free(&cand);
+	bitset_free(&in_list);
+	bitset_free(&recent);
+	bitset_free(&in_src);
+	if (rc == 0 && added)
+		*added = got;
+	return rc;
+}

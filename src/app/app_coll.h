@@ -1,0 +1,88 @@
+/* The application's collection actions, shared by the UI and the CLI:
+ * evaluating queries and saved collections against the library, saving
+ * queries, editing playlists, Party Shuffle refill. Playlist names are
+ * names in the Playlists namespace; NULL means the active playlist.
+ * Positions in this API are 0-based (the CLI converts from 1-based). */
+#ifndef CRATE_APP_APP_COLL_H
+#define CRATE_APP_APP_COLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/app.h"
+#include "coll/eval.h"
+#include "coll/node.h"
+
+/* Evaluation context over app's index with the store as resolver. */
+void app_eval_ctx(struct app *app, struct coll_eval_ctx *ctx);
+
+/* Parse a query (list_context: bare numbers are playlist positions) with
+ * references checked against the store. New reference, or NULL with *err
+ * (err->pos is the column). */
+struct coll_node *app_parse_query(struct app *app, const char *query, bool list_context,
+				  struct crate_err *err);
+/* Parse and evaluate. out is filled on success (coll_result_free). */
+int app_eval_query(struct app *app, const char *query, bool list_context,
+		   struct coll_result *out, struct crate_err *err);
+int app_eval_node(struct app *app, const struct coll_node *node, struct coll_result *out,
+		  struct crate_err *err);
+/* Evaluate a saved collection ("All Media" included). */
+int app_eval_named(struct app *app, const char *ns, const char *name, struct coll_result *out,
+		   struct crate_err *err);
+
+/* node sorted by "artist,-year" (comma or space separated, '-' =
+ * descending; "random", "random(42)" or "id" alone), the same order node
+ * the parser makes for ORDER BY. Returns a new reference (node gets one
+ * more), or NULL with *err on an empty or bad field. */
+struct coll_node *app_order_by(struct coll_node *node, const char *fields,
+			       struct crate_err *err);
+
+/* Save the query text as fullname ("Rock 90s", "Collections/x"; a query
+ * cannot be saved in Playlists). */
+int app_coll_save_query(struct app *app, const char *fullname, const char *query,
+			struct crate_err *err);
+
+/* The playlist a NULL name means (the active one), borrowed. */
+const char *app_playlist_name(struct app *app, const char *name);
+/* A new empty playlist; CRATE_ERR_EXISTS when the name is taken. */
+int app_playlist_new(struct app *app, const char *name, struct crate_err *err);
+/* Append (or insert at pos) everything the query matches, in result order.
+ * *added (may be NULL) receives the count. */
+int app_playlist_add_query(struct app *app, const char *name, const char *query, size_t *added,
+			   struct crate_err *err);
+int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,
+			      size_t *added, struct crate_err *err);
+/* Remove entries by 1-based positions text ("3", "3-7", "1,4-6,9", "5-",
+ * "-2"; several arguments joined by spaces). Positions past the end are an
+ * error naming them. *removed (may be NULL) receives the count. */
+int app_playlist_remove_positions(struct app *app, const char *name, const char *positions,
+				  size_t *removed, struct crate_err *err);
+int app_playlist_move(struct app *app, const char *name, size_t from, size_t to,
+		      struct crate_err *err);
+int app_playlist_clear(struct app *app, const char *name, struct crate_err *err);
+/* Shuffle; the current entry (if any) moves to the top and stays current. */
+int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *err);
+/* Stable sort by fields ("artist,-year", as app_order_by). Entries whose
+ * media is gone from the library keep their relative order at the end. */
+int app_playlist_sort(struct app *app, const char *name, const char *fields,
+		      struct crate_err *err);
+int app_playlist_use(struct app *app, const char *name, struct crate_err *err);
+
+/* Party Shuffle (spec/collections.md, "Lists"). Create (or re-source)
+ * Playlists/name as an idlist type=pshuffle over the query, with
+ * `upcoming` (0: default 20), then fill it. A name taken by a list that is
+ * not a Party Shuffle is refused. */
+int app_pshuffle_create(struct app *app, const char *name, const char *query, long upcoming,
+			struct crate_err *err);
+/* Top up ns/name so that at least `upcoming` entries follow the current
+ * position, picking at random from the source: never an item still in the
+ * list nor one of the last `norepeat` picks (attribute; default half the
+ * source, at most 200) unless the source is too small, and no two
+ * consecutive entries by the same artist when the source allows. The recent
+ * picks are kept in the list's "picks" attribute. Persisted in one
+ * transaction. *added (may be NULL) receives the count. */
+int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_t *added,
+			struct crate_err *err);
+
+#endif

@@ -1,0 +1,217 @@
+/* Library actions of the application. The background scan runs on its own
+ * thread with its own SQLite connection (WAL lets the main thread keep
+ * reading meanwhile); the main thread alone touches app->index. */
+#include "app/app_library.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "medialib/db.h"
+#include "medialib/index.h"
+#include "medialib/index_load.h"
+#include "medialib/media.h"
+
+struct app_scan {
+	pthread_t thread;
+	int pipe_rd, pipe_wr;
+	char *db_path;
+	char **paths;
+	size_t npaths;
+	atomic_int cancel;
+	pthread_mutex_t mu; /* guards the fields below */
+	struct app_scan_progress prog;
+	bool done;
+};
+
+int app_library_open(struct app *app, bool readonly, struct crate_err *err)
+{
+	int rc = mlib_db_open(app->db_path, readonly ? MLIB_DB_READONLY : 0, &app->db, err);
+	if (rc != 0 && !readonly && err && err->code == CRATE_ERR_REFUSED) {
+		/* A read-only file or directory: inspection commands still work;
+		 * writes report the read-only database. */
+		struct crate_err first = *err;
+		rc = mlib_db_open(app->db_path, MLIB_DB_READONLY, &app->db, err);
+		if (rc != 0 && err)
+			*err = first;
+	}
+	if (rc != 0)
+		return -1;
+	return mlib_index_load(app->db, &app->index, err);
+}
+
+void app_library_close(struct app *app)
+{
+	if (app->scan) {
+		app_scan_cancel(app);
+		struct app_scan_progress p;
+		while (app_scan_poll(app, &p) == 0)
+			usleep(10000);
+	}
+	mlib_index_free(app->index);
+	app->index = NULL;
+	mlib_db_close(app->db);
+	app->db = NULL;
+}
+
+int app_reload_index(struct app *app, struct crate_err *err)
+{
+	struct mlib_index *idx;
+	if (mlib_index_load(app->db, &idx, err) != 0)
+		return -1;
+	mlib_index_free(app->index);
+	app->index = idx;
+	return 0;
+}
+
+int app_scan(struct app *app, const char *const *paths, size_t n, mlib_scan_progress_fn cb,
+	     void *ud, struct mlib_scan_result *res, struct crate_err *err)
+{
+	struct mlib_scan_opts opts = {.progress = cb, .ud = ud};
+	if (mlib_scan(app->db, paths, n, &opts, res, err) != 0)
+		return -1;
+	return app_reload_index(app, err);
+}
+
+/* ---- background scan ---- */
+
+static void scan_notify(struct app_scan *s)
+{
+	char c = 1;
+	/* Non-blocking: a full pipe already says "look at me". */
+	ssize_t w = write(s->pipe_wr, &c, 1);
+	(void)w;
+}
+
+static void scan_progress_cb(void *ud, const struct mlib_scan_progress *p)
+{
+	struct app_scan *s = ud;
+	pthread_mutex_lock(&s->mu);
+	s->prog.p = *p;
+	pthread_mutex_unlock(&s->mu);
+	scan_notify(s);
+}
+
+static void *scan_thread(void *arg)
+{
+	struct app_scan *s = arg;
+	struct crate_err err = {0};
+	struct mlib_db *db = NULL;
+	struct mlib_scan_result res = {0};
+	int rc = mlib_db_open(s->db_path, 0, &db, &err);
+	if (rc == 0) {
+		struct mlib_scan_opts opts = {
+			.progress = scan_progress_cb, .ud = s, .progress_ms = 100, .cancel = &s->cancel};
+		rc = mlib_scan(db, (const char *const *)s->paths, s->npaths, &opts, &res, &err);
+	}
+	mlib_db_close(db);
+	pthread_mutex_lock(&s->mu);
+	s->prog.p = res.totals;
+	s->prog.rc = rc;
+	s->prog.nerrors = res.nerrors;
+	if (rc != 0)
+		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", err.msg);
+	else if (res.nerrors)
+		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", res.errors[res.nerrors - 1].msg);
+	s->done = true;
+	pthread_mutex_unlock(&s->mu);
+	mlib_scan_result_free(&res);
+	scan_notify(s);
+	return NULL;
+}
+
+static void scan_free(struct app_scan *s)
+{
+	if (s->pipe_rd >= 0)
+		close(s->pipe_rd);
+	if (s->pipe_wr >= 0)
+		close(s->pipe_wr);
+	for (size_t i = 0; i < s->npaths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	free(s->db_path);
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}
+
+int app_scan_start(struct app *app, const char *const *paths, size_t n, struct crate_err *err)
+{
+	if (app->scan)
+		return crate_err_set(err, CRATE_ERR_REFUSED, "a scan is already running");
+	if (mlib_db_readonly(app->db))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "%s: the database is read-only; cannot scan into it",
+				     mlib_db_path(app->db));
+	struct app_scan *s = xcalloc(1, sizeof *s);
+	int fds[2];
+	if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) {
+		free(s);
+		return crate_err_set(err, CRATE_ERR_IO, "cannot create a pipe: %s", strerror(errno));
+	}
+	s->pipe_rd = fds[0];
+	s->pipe_wr = fds[1];
+	pthread_mutex_init(&s->mu, NULL);
+	s->db_path = xstrdup(app->db_path);
+	s->paths = xcalloc(n ? n : 1, sizeof *s->paths);
+	for (size_t i = 0; i < n; i++)
+		s->paths[i] = xstrdup(paths[i]);
+	s->npaths = n;
+	s->prog.p.walking = 1;
+	if (pthread_create(&s->thread, NULL, scan_thread, s) != 0) {
+		scan_free(s);
+		return crate_err_set(err, CRATE_ERR_IO, "cannot start the scan thread");
+	}
+	app->scan = s;
+	return 0;
+}
+
+int app_scan_event_fd(const struct app *app)
+{
+	return app->scan ? app->scan->pipe_rd : -1;
+}
+
+int app_scan_poll(struct app *app, struct app_scan_progress *out)
+{
+	struct app_scan *s = app->scan;
+	if (!s)
+		return -1;
+	char buf[64];
+	while (read(s->pipe_rd, buf, sizeof buf) > 0)
+		;
+	pthread_mutex_lock(&s->mu);
+	*out = s->prog;
+	bool done = s->done;
+	pthread_mutex_unlock(&s->mu);
+	if (!done)
+		return 0;
+	pthread_join(s->thread, NULL);
+	app->scan = NULL;
+	scan_free(s);
+	struct crate_err err = {0};
+	if (app_reload_index(app, &err) != 0 && out->rc == 0) {
+		out->rc = -1;
+		snprintf(out->msg, sizeof out->msg, "%s", err.msg);
+	}
+	out->finished = true;
+	return 1;
+}
+
+void app_scan_cancel(struct app *app)
+{
+	if (app->scan)
+		atomic_store(&app->scan->cancel, 1);
+}
+
+int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err *err)
+{
+	return mlib_media_record_play(app->db, app->index, id, when, err);
+}
+
+int app_set_rating(struct app *app, uint32_t id, int rating, struct crate_err *err)
+{
+	return mlib_media_set_rating(app->db, app->index, id, rating, err);
+}

@@ -1,0 +1,55 @@
+/* The application's library actions: scanning (synchronously for the CLI,
+ * in a worker thread for the UI), reloading the index, play statistics. */
+#ifndef CRATE_APP_APP_LIBRARY_H
+#define CRATE_APP_APP_LIBRARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/app.h"
+#include "medialib/scan.h"
+
+/* Open app->db (read-write, falling back to read-only when the file or its
+ * directory cannot be written) and load app->index. Called by app_open. */
+int app_library_open(struct app *app, bool readonly, struct crate_err *err);
+/* Stop a background scan, free the index, close the database. */
+void app_library_close(struct app *app);
+
+/* Rebuild app->index from the database (after a scan). The old index is
+ * freed: callers must not keep pointers into it. */
+int app_reload_index(struct app *app, struct crate_err *err);
+
+/* Scan synchronously on this thread, then reload the index. res receives
+ * the counts and per-file errors (free with mlib_scan_result_free). */
+int app_scan(struct app *app, const char *const *paths, size_t n, mlib_scan_progress_fn cb,
+	     void *ud, struct mlib_scan_result *res, struct crate_err *err);
+
+/* ---- background scan (UI) ---- */
+
+struct app_scan_progress {
+	struct mlib_scan_progress p;
+	bool finished;      /* the worker is done and the index was reloaded */
+	int rc;             /* when finished: 0, or -1 with msg set (fatal error) */
+	size_t nerrors;     /* per-file errors so far */
+	char msg[512];      /* fatal error, or the latest per-file error */
+};
+
+/* Start scanning paths in a worker thread with its own database
+ * connection. Refused while another background scan runs. */
+int app_scan_start(struct app *app, const char *const *paths, size_t n, struct crate_err *err);
+/* A file descriptor that becomes readable when progress is available;
+ * -1 when no scan runs. Poll it together with the terminal. */
+int app_scan_event_fd(const struct app *app);
+/* Drain the event fd and copy the latest progress into *out. Returns 1
+ * when the scan has finished (the worker is joined and app->index was
+ * reloaded; the event fd is closed), 0 while it runs, -1 when none runs. */
+int app_scan_poll(struct app *app, struct app_scan_progress *out);
+/* Ask a running background scan to stop (what was committed stays). */
+void app_scan_cancel(struct app *app);
+
+/* Play statistics and rating, written through to SQLite and the index. */
+int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err *err);
+int app_set_rating(struct app *app, uint32_t id, int rating, struct crate_err *err);
+
+#endif

@@ -1,0 +1,84 @@
+/* What plays next: the active playlist (list, queue or Party Shuffle),
+ * repeat and shuffle, statistics, and the hand-over of tracks to the
+ * playback engine (created on first use from the [output]/[playback]
+ * configuration). Main thread only, like the rest of app. */
+#ifndef CRATE_APP_APP_PLAY_H
+#define CRATE_APP_APP_PLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "play/engine.h"
+
+struct app;
+
+enum app_repeat { APP_REPEAT_OFF, APP_REPEAT_ALL, APP_REPEAT_ONE };
+
+struct app_play_status {
+	enum engine_state state;
+	uint32_t id;             /* playing/paused media id; 0 for none (or a bare file) */
+	char path[1024];         /* the playing file, "" when none (untrusted text) */
+	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown */
+	int volume;              /* percent */
+	enum app_repeat repeat;
+	bool shuffle;
+	char playlist[256];      /* Playlists/<name> being played; "" for ad-hoc lists */
+	size_t position;         /* current entry of that list */
+	char error[512];         /* last error ("" none); untrusted text */
+};
+
+/* Things the front end may want to show, in the order they happen. */
+enum app_play_notice_type {
+	APP_PLAY_STARTED,  /* id/path started */
+	APP_PLAY_FAILED,   /* id/path was skipped: msg says why */
+	APP_PLAY_STOPPED,  /* nothing more to play (end of list, stop, device error) */
+	APP_PLAY_DEVICE,   /* the audio device failed: msg */
+};
+
+struct app_play_notice {
+	enum app_play_notice_type type;
+	uint32_t id;
+	const char *path;  /* borrowed for the call */
+	const char *msg;   /* borrowed for the call */
+};
+
+typedef void (*app_play_listener)(void *ud, const struct app_play_notice *n);
+/* One listener (NULL removes it); called from app_play_handle_events. */
+void app_play_set_listener(struct app *app, app_play_listener fn, void *ud);
+
+/* Make Playlists/name the active playlist and play it from entry start_pos.
+ * ns must be "Playlists" (a list collection). */
+int app_play_collection(struct app *app, const char *ns, const char *name, size_t start_pos,
+			struct crate_err *err);
+/* Play an ad-hoc list (not saved): media ids, or file paths with id 0
+ * (paths may be NULL when ids are given). Copies both. */
+int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths, size_t n,
+		  struct crate_err *err);
+/* Pause/resume; when stopped, play the active playlist from its position. */
+int app_play_toggle(struct app *app, struct crate_err *err);
+int app_play_stop(struct app *app, struct crate_err *err);
+int app_play_next(struct app *app, struct crate_err *err);
+int app_play_prev(struct app *app, struct crate_err *err);
+int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *err);
+/* relative: add value (may be negative); else set it. Clamped to 0..100. */
+int app_play_volume(struct app *app, int value, bool relative, struct crate_err *err);
+void app_play_set_repeat(struct app *app, enum app_repeat mode);
+void app_play_set_shuffle(struct app *app, bool on);
+/* "off", "all", "one"; -1 when unknown. */
+int app_repeat_parse(const char *s);
+const char *app_repeat_name(enum app_repeat r);
+
+/* The engine's event descriptor (starts the engine); -1 with *err when it
+ * cannot start. Poll it for reading, then call app_play_handle_events. */
+int app_play_event_fd(struct app *app, struct crate_err *err);
+/* Handle every waiting engine event: advance lists, pop queues, refill
+ * Party Shuffle, record statistics. Returns the number handled. */
+int app_play_handle_events(struct app *app);
+void app_play_status(struct app *app, struct app_play_status *st);
+
+/* Free the player (engine included); app_close calls it. */
+void app_play_close(struct app *app);
+
+#endif

@@ -1,0 +1,62 @@
+/* The control socket: a running crate listens on a Unix socket that only
+ * its user can reach ($XDG_RUNTIME_DIR/crate/socket, else
+ * /tmp/crate-$UID/socket; directory 0700, socket 0600), and `crate remote`
+ * sends it one command line. Protocol: the client writes one line (at most
+ * APP_REMOTE_MAX_LINE bytes, newline-terminated); the server answers with
+ * zero or more text lines, then a last line "OK" or "ERR message", and
+ * closes the connection. The server never blocks: clients are read and
+ * written from the front end's poll() loop. */
+#ifndef CRATE_APP_APP_REMOTE_H
+#define CRATE_APP_APP_REMOTE_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/err.h"
+#include "base/str.h"
+
+struct app;
+struct app_remote;
+
+#define APP_REMOTE_MAX_LINE 4096
+#define APP_REMOTE_MAX_CLIENTS 8
+
+/* What only the front end can do, called from app_remote_handle. */
+struct app_remote_hooks {
+	/* Show QUERY in the interface (`crate remote search QUERY`). */
+	void (*search)(void *ud, const char *query);
+	/* Player state or collections changed: redraw. */
+	void (*changed)(void *ud);
+	void *ud;
+};
+
+/* The socket's path (not created). Owned by the caller. */
+char *app_remote_socket_path(struct crate_err *err);
+
+/* Listen on the socket (creating its directory 0700). A live socket of
+ * another crate is refused (CRATE_ERR_EXISTS); a stale one is replaced. */
+int app_remote_open(struct app *app, const struct app_remote_hooks *hooks,
+		    struct app_remote **out, struct crate_err *err);
+/* Stop listening and remove the socket file. NULL is fine. */
+void app_remote_close(struct app_remote *r);
+const char *app_remote_path(const struct app_remote *r);
+
+/* Fill fds with the listening socket and the clients (at most max);
+ * returns how many. Call app_remote_handle with the polled result. */
+size_t app_remote_pollfds(struct app_remote *r, struct pollfd *fds, size_t max);
+void app_remote_handle(struct app_remote *r, const struct pollfd *fds, size_t n);
+
+/* Run one command line and write the reply (without the OK/ERR line) into
+ * reply. Returns 0, or -1 with *err set (the ERR line). Exposed for tests. */
+int app_remote_execute(struct app_remote *r, const char *line, struct strbuf *reply,
+		       struct crate_err *err);
+
+/* Client side: connect to path, send line, collect the reply lines (not the
+ * final OK/ERR) into reply. Returns 0 on OK; -1 with *err set: the server's
+ * ERR message (CRATE_ERR_INVALID), or CRATE_ERR_NOTFOUND when no crate
+ * listens there. Waits at most timeout_ms for the answer. */
+int app_remote_send(const char *path, const char *line, struct strbuf *reply, int timeout_ms,
+		    struct crate_err *err);
+
+#endif

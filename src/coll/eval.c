@@ -1,0 +1,685 @@
+/* The evaluator: collection DAG -> media ids (spec/collections.md).
+ *
+ * Sets are bitsets over media ids (set operators are word-wise), lists are
+ * id arrays (order and duplicates kept). Each node is evaluated once per
+ * coll_eval (memoised by node pointer: operands are shared), and a node met
+ * again while it is still being evaluated is a cycle. */
+#include "coll/eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/str.h"
+#include "coll/eval_filter.h"
+#include "coll/eval_order.h"
+#include "medialib/index.h"
+
+/* References nest; a chain this deep is taken for a runaway. */
+#define EVAL_MAX_DEPTH 1000
+
+struct eres {
+	bool ordered;
+	struct bitset bits;  /* set: valid when !ordered */
+	struct u32vec list;  /* list: valid when ordered */
+};
+
+struct memo {
+	const struct coll_node *node;
+	bool done;
+	struct eres *res;    /* owned, unless alias */
+	bool alias;          /* res belongs to another entry (references) */
+};
+
+struct ev {
+	const struct coll_eval_ctx *ctx;
+	const struct mlib_index *idx;
+	size_t nbits;        /* id bound */
+	int64_t now;
+	struct memo *memo;
+	size_t nmemo, memo_cap;
+	int depth;
+	struct crate_err *err;
+};
+
+/* ---- results ---- */
+
+static struct eres *eres_new_set(size_t nbits)
+{
+	struct eres *r = xcalloc(1, sizeof *r);
+	bitset_init(&r->bits, nbits);
+	return r;
+}
+
+static struct eres *eres_new_list(void)
+{
+	struct eres *r = xcalloc(1, sizeof *r);
+	r->ordered = true;
+	return r;
+}
+
+static void eres_free(struct eres *r)
+{
+	if (!r)
+		return;
+	bitset_free(&r->bits);
+	u32vec_free(&r->list);
+	free(r);
+}
+
+static void bits_from_list(const struct u32vec *l, struct bitset *out)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] < out->nbits)
+			bitset_set(out, l->v[i]);
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The members of a bitset in library order. */
+static void bits_to_library_list(const struct ev *e, const struct bitset *b, struct u32vec *out)
+{
+	size_t count = 0, nw = bitset_words(b);
+	for (size_t w = 0; w < nw; w++)
+		count += (size_t)__builtin_popcountll(b->w[w]);
+	u32vec_reserve(out, out->n + count + 1);
+	const struct u32vec *lib = mlib_index_library_order(e->idx);
+	if (count == lib->n) { /* everything: the library order itself */
+		memcpy(out->v + out->n, lib->v, lib->n * sizeof *lib->v);
+		out->n += lib->n;
+		return;
+	}
+	if (count > lib->n / 32) {
+		for (size_t i = 0; i < lib->n; i++)
+			if (bitset_test(b, lib->v[i]))
+				out->v[out->n++] = lib->v[i];
+		return;
+	}
+	/* Few members: collect them and sort by library rank. */
+	uint64_t *tmp = xmalloc((count + 1) * sizeof *tmp);
+	size_t k = 0;
+	for (size_t w = 0; w < nw; w++) {
+		uint64_t bits = b->w[w];
+		while (bits) {
+			uint32_t id = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+			bits &= bits - 1;
+			uint32_t rank = mlib_index_library_rank(e->idx, id);
+			if (rank != UINT32_MAX)
+				tmp[k++] = (uint64_t)rank << 32 | id;
+		}
+	}
+	qsort(tmp, k, sizeof *tmp, u64_cmp);
+	for (size_t i = 0; i < k; i++)
+		out->v[out->n++] = (uint32_t)tmp[i];
+	free(tmp);
+}
+
+/* r as a set. When r is a list, the set is built in *tmp (zeroed by the
+ * caller; free it with bitset_free afterwards). */
+static const struct bitset *as_bits(const struct ev *e, const struct eres *r, struct bitset *tmp)
+{
+	if (!r->ordered)
+		return &r->bits;
+	bitset_init(tmp, e->nbits);
+	bits_from_list(&r->list, tmp);
+	return tmp;
+}
+
+/* r as a list: its own order, or library order for a set (built in *tmp,
+ * zeroed by the caller; free it with u32vec_free afterwards). */
+static const struct u32vec *as_list(const struct ev *e, const struct eres *r, struct u32vec *tmp)
+{
+	if (r->ordered)
+		return &r->list;
+	bits_to_library_list(e, &r->bits, tmp);
+	return tmp;
+}
+
+static size_t bits_count(const struct bitset *b)
+{
+	size_t count = 0;
+	for (size_t w = 0; w < bitset_words(b); w++)
+		count += (size_t)__builtin_popcountll(b->w[w]);
+	return count;
+}
+
+/* ---- memo ---- */
+
+static const struct eres *eval_node(struct ev *e, const struct coll_node *n);
+
+static struct memo *memo_find(struct ev *e, const struct coll_node *n)
+{
+	for (size_t i = 0; i < e->nmemo; i++)
+		if (e->memo[i].node == n)
+			return &e->memo[i];
+	return NULL;
+}
+
+/* ---- operators ---- */
+
+static const struct eres *universe(struct ev *e)
+{
+	static const struct coll_node universe_key; /* memo key for the implicit universe */
+	struct memo *m = memo_find(e, &universe_key);
+	if (m)
+		return m->res;
+	struct eres *r = eres_new_set(e->nbits);
+	const struct bitset *present = mlib_index_present_set(e->idx);
+	size_t nw = bitset_words(present) < bitset_words(&r->bits) ? bitset_words(present)
+								   : bitset_words(&r->bits);
+	memcpy(r->bits.w, present->w, nw * sizeof *r->bits.w);
+	if (e->nmemo == e->memo_cap) {
+		e->memo_cap = e->memo_cap ? e->memo_cap * 2 : 16;
+		e->memo = xreallocarray(e->memo, e->memo_cap, sizeof *e->memo);
+	}
+	e->memo[e->nmemo++] = (struct memo){ &universe_key, true, r, false };
+	return r;
+}
+
+static const struct eres *operand(struct ev *e, const struct coll_node *n)
+{
+	return n->noperands ? eval_node(e, n->operands[0]) : universe(e);
+}
+
+static struct eres *op_filter(struct ev *e, const struct coll_node *n)
+{
+	const struct eres *op = operand(e, n);
+	if (!op)
+		return NULL;
+	struct coll_filter *f = coll_filter_compile(e->idx, n, e->now, e->err);
+	if (!f)
+		return NULL;
+	struct eres *r;
+	if (coll_filter_on_position(f)) {
+		struct u32vec tmp = { 0 };
+		const struct u32vec *l = as_list(e, op, &tmp);
+		r = op->ordered ? eres_new_list() : eres_new_set(e->nbits);
+		for (size_t i = 0; i < l->n; i++) {
+			if (!coll_filter_test_position(f, i + 1))
+				continue;
+			if (r->ordered)
+				u32vec_push(&r->list, l->v[i]);
+			else
+				bitset_set(&r->bits, l->v[i]);
+		}
+		u32vec_free(&tmp);
+	} else if (op->ordered) {
+		/* Search inside a list: keep its order and duplicates. */
+		r = eres_new_list();
+		if (op->list.n > 4096) {
+			struct bitset pass;
+			bitset_init(&pass, e->nbits);
+			coll_filter_fill(f, &pass);
+			for (size_t i = 0; i < op->list.n; i++)
+				if (bitset_test(&pass, op->list.v[i]))
+					u32vec_push(&r->list, op->list.v[i]);
+			bitset_free(&pass);
+		} else {
+			for (size_t i = 0; i < op->list.n; i++)
+				if (coll_filter_test_item(f, op->list.v[i]))
+					u32vec_push(&r->list, op->list.v[i]);
+		}
+	} else {
+		r = eres_new_set(e->nbits);
+		size_t members = bits_count(&op->bits);
+		if (members < e->nbits / 256) {
+			/* A small operand: testing its members beats scanning the library. */
+			for (size_t w = 0; w < bitset_words(&op->bits); w++) {
+				uint64_t bits = op->bits.w[w];
+				while (bits) {
+					uint32_t id = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+					bits &= bits - 1;
+					if (coll_filter_test_item(f, id))
+						bitset_set(&r->bits, id);
+				}
+			}
+		} else {
+			coll_filter_fill(f, &r->bits);
+			for (size_t w = 0; w < bitset_words(&r->bits); w++)
+				r->bits.w[w] &= op->bits.w[w];
+		}
+	}
+	coll_filter_free(f);
+	return r;
+}
+
+static struct eres *op_union(struct ev *e, const struct coll_node *n)
+{
+	const struct eres **ops = xcalloc(n->noperands + 1, sizeof *ops);
+	bool all_ordered = n->noperands > 0;
+	for (size_t i = 0; i < n->noperands; i++) {
+		ops[i] = eval_node(e, n->operands[i]);
+		if (!ops[i]) {
+			free(ops);
+			return NULL;
+		}
+		all_ordered = all_ordered && ops[i]->ordered;
+	}
+	struct eres *r;
+	if (all_ordered) { /* lists concatenate, duplicates kept */
+		r = eres_new_list();
+		for (size_t i = 0; i < n->noperands; i++)
+			for (size_t k = 0; k < ops[i]->list.n; k++)
+				u32vec_push(&r->list, ops[i]->list.v[k]);
+	} else {
+		r = eres_new_set(e->nbits);
+		for (size_t i = 0; i < n->noperands; i++) {
+			if (ops[i]->ordered) {
+				bits_from_list(&ops[i]->list, &r->bits);
+				continue;
+			}
+			for (size_t w = 0; w < bitset_words(&r->bits); w++)
+				r->bits.w[w] |= ops[i]->bits.w[w];
+		}
+	}
+	free(ops);
+	return r;
+}
+
+static struct eres *op_intersection(struct ev *e, const struct coll_node *n)
+{
+	if (n->noperands == 0)
+		return eres_new_set(e->nbits);
+	const struct eres *first = eval_node(e, n->operands[0]);
+	if (!first)
+		return NULL;
+	/* The others as one set. */
+	struct bitset others = { 0 };
+	for (size_t i = 1; i < n->noperands; i++) {
+		const struct eres *op = eval_node(e, n->operands[i]);
+		if (!op) {
+			bitset_free(&others);
+			return NULL;
+		}
+		struct bitset tmp = { 0 };
+		const struct bitset *b = as_bits(e, op, &tmp);
+		if (!others.w) {
+			bitset_init(&others, e->nbits);
+			memcpy(others.w, b->w, bitset_words(b) * sizeof *b->w);
+		} else {
+			for (size_t w = 0; w < bitset_words(&others); w++)
+				others.w[w] &= b->w[w];
+		}
+		bitset_free(&tmp);
+	}
+	struct eres *r;
+	if (first->ordered) { /* keeps the first operand's order */
+		r = eres_new_list();
+		for (size_t i = 0; i < first->list.n; i++)
+			if (!others.w || bitset_test(&others, first->list.v[i]))
+				u32vec_push(&r->list, first->list.v[i]);
+	} else {
+		r = eres_new_set(e->nbits);
+		for (size_t w = 0; w < bitset_words(&r->bits); w++)
+			r->bits.w[w] = first->bits.w[w] & (others.w ? others.w[w] : ~(uint64_t)0);
+	}
+	bitset_free(&others);
+	return r;
+}
+
+static struct eres *op_complement(struct ev *e, const struct coll_node *n)
+{
+	if (n->noperands != 1) {
+		crate_err_set(e->err, CRATE_ERR_INVALID, "complement needs exactly one operand, not %zu",
+			      n->noperands);
+		return NULL;
+	}
+	const struct eres *op = eval_node(e, n->operands[0]);
+	const struct eres *all = op ? universe(e) : NULL;
+	if (!all)
+		return NULL;
+	/* (fix) a list operand is complemented like any other: as a set. */
+	struct bitset tmp = { 0 };
+	const struct bitset *b = as_bits(e, op, &tmp);
+	struct eres *r = eres_new_set(e->nbits);
+	for (size_t w = 0; w < bitset_words(&r->bits); w++)
+		r->bits.w[w] = all->bits.w[w] & ~b->w[w];
+	bitset_free(&tmp);
+	return r;
+}
+
+static int read_count(struct ev *e, const struct coll_node *n, const char *key, size_t dflt,
+		      size_t *out)
+{
+	const char *s = coll_attr_get(n, key);
+	int64_t v;
+	if (!s || !*s) {
+		*out = dflt;
+		return 0;
+	}
+	if (!str_parse_int64(s, strlen(s), &v) || v < 0)
+		return crate_err_set(e->err, CRATE_ERR_INVALID,
+				     "limit: attribute '%s' must be a whole number >= 0, not '%s'", key, s);
+	*out = (size_t)v;
+	return 0;
+}
+
+static struct eres *op_order(struct ev *e, const struct coll_node *n, size_t keep)
+{
+	const struct eres *op = operand(e, n);
+	if (!op)
+		return NULL;
+	struct eres *r = eres_new_list();
+	struct u32vec tmp = { 0 };
+	const struct u32vec *l = as_list(e, op, &tmp);
+	u32vec_reserve(&r->list, l->n + 1);
+	memcpy(r->list.v, l->v, l->n * sizeof *l->v);
+	r->list.n = l->n;
+	u32vec_free(&tmp);
+	if (coll_order_sort(e->idx, n, r->list.v, r->list.n, keep, e->now, e->err) < 0) {
+		eres_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static struct eres *op_limit(struct ev *e, const struct coll_node *n)
+{
+	size_t start, length;
+	if (read_count(e, n, "start", 0, &start) < 0 || read_count(e, n, "length", SIZE_MAX, &length) < 0)
+		return NULL;
+	size_t end = length > SIZE_MAX - start ? SIZE_MAX : start + length;
+	const struct coll_node *child = n->noperands ? n->operands[0] : NULL;
+	struct eres *owned = NULL;
+	const struct eres *op;
+	if (child && child->type == COLL_ORDER && !memo_find(e, child)) {
+		/* limit over order: only the first `end` need sorting. The
+		 * partial result is not memoised under the order node. */
+		op = owned = op_order(e, child, end);
+	} else {
+		op = operand(e, n);
+	}
+	if (!op)
+		return NULL;
+	struct u32vec tmp = { 0 };
+	const struct u32vec *l = as_list(e, op, &tmp);
+	struct eres *r = op->ordered ? eres_new_list() : eres_new_set(e->nbits);
+	for (size_t i = start; i < l->n && i < end; i++) {
+		if (r->ordered)
+			u32vec_push(&r->list, l->v[i]);
+		else
+			bitset_set(&r->bits, l->v[i]);
+	}
+	u32vec_free(&tmp);
+	eres_free(owned);
+	return r;
+}
+
+static struct eres *op_mediaset(struct ev *e, const struct coll_node *n)
+{
+	const struct eres *op = operand(e, n);
+	if (!op)
+		return NULL;
+	struct eres *r = eres_new_set(e->nbits);
+	if (op->ordered)
+		bits_from_list(&op->list, &r->bits);
+	else
+		memcpy(r->bits.w, op->bits.w, bitset_words(&op->bits) * sizeof *op->bits.w);
+	return r;
+}
+
+static struct eres *op_idlist(struct ev *e, const struct coll_node *n)
+{
+	struct eres *r = eres_new_list();
+	for (size_t i = 0; i < n->idlist.n; i++)
+		if (mlib_index_has_media(e->idx, n->idlist.v[i])) /* removed media are skipped */
+			u32vec_push(&r->list, n->idlist.v[i]);
+	return r;
+}
+
+static bool is_all_media(const char *name)
+{
+	return strcmp(name, "All Media") == 0;
+}
+
+/* Resolve a reference node; NULL with *err when it cannot be. */
+static const struct coll_node *resolve(const struct coll_eval_ctx *ctx, const struct coll_node *n,
+				       struct crate_err *err)
+{
+	const char *ns = coll_attr_get(n, "namespace");
+	const char *name = coll_attr_get(n, "reference");
+	if (!ns || !*ns)
+		ns = "Collections";
+	if (!name || !*name) {
+		crate_err_set(err, CRATE_ERR_INVALID, "reference: attribute 'reference' is missing");
+		return NULL;
+	}
+	const struct coll_node *t = ctx->resolve ? ctx->resolve(ctx->resolve_ud, ns, name) : NULL;
+	if (!t)
+		crate_err_set(err, CRATE_ERR_NOTFOUND, "reference to %s/%s: no such collection", ns, name);
+	return t;
+}
+
+/* Returns the target's result, borrowed (*alias set). */
+static const struct eres *op_reference(struct ev *e, const struct coll_node *n)
+{
+	const char *name = coll_attr_get(n, "reference");
+	if (name && is_all_media(name))
+		return universe(e);
+	const struct coll_node *t = resolve(e->ctx, n, e->err);
+	if (!t)
+		return NULL;
+	struct memo *m = memo_find(e, t);
+	if (m && !m->done) {
+		const char *ns = coll_attr_get(n, "namespace");
+		crate_err_set(e->err, CRATE_ERR_REFUSED, "reference to %s/%s makes a cycle",
+			      ns && *ns ? ns : "Collections", name);
+		return NULL;
+	}
+	return eval_node(e, t);
+}
+
+static const struct eres *eval_node(struct ev *e, const struct coll_node *n)
+{
+	struct memo *m = memo_find(e, n);
+	if (m) {
+		if (!m->done) {
+			crate_err_set(e->err, CRATE_ERR_REFUSED, "the collection contains a cycle");
+			return NULL;
+		}
+		return m->res;
+	}
+	if (e->depth >= EVAL_MAX_DEPTH) {
+		crate_err_set(e->err, CRATE_ERR_INVALID, "collection nested deeper than %d levels",
+			      EVAL_MAX_DEPTH);
+		return NULL;
+	}
+	if (e->nmemo == e->memo_cap) {
+		e->memo_cap = e->memo_cap ? e->memo_cap * 2 : 16;
+		e->memo = xreallocarray(e->memo, e->memo_cap, sizeof *e->memo);
+	}
+	size_t slot = e->nmemo++;
+	e->memo[slot] = (struct memo){ n, false, NULL, false };
+	e->depth++;
+	const struct eres *borrowed = NULL;
+	struct eres *r = NULL;
+	switch (n->type) {
+	case COLL_UNIVERSE: borrowed = universe(e); break;
+	case COLL_REFERENCE: borrowed = op_reference(e, n); break;
+	case COLL_UNION: r = op_union(e, n); break;
+	case COLL_INTERSECTION: r = op_intersection(e, n); break;
+	case COLL_COMPLEMENT: r = op_complement(e, n); break;
+	case COLL_ORDER: r = op_order(e, n, SIZE_MAX); break;
+	case COLL_LIMIT: r = op_limit(e, n); break;
+	case COLL_MEDIASET: r = op_mediaset(e, n); break;
+	case COLL_IDLIST: r = op_idlist(e, n); break;
+	case COLL_TYPE_COUNT:
+		crate_err_set(e->err, CRATE_ERR_INVALID, "unknown collection type %d", (int)n->type);
+		break;
+	default:
+		if (coll_type_is_filter(n->type))
+			r = op_filter(e, n);
+		else
+			crate_err_set(e->err, CRATE_ERR_INVALID, "unknown collection type %d", (int)n->type);
+		break;
+	}
+	e->depth--;
+	if (!r && !borrowed)
+		return NULL;
+	/* The memo array may have grown meanwhile: index, not pointer. */
+	e->memo[slot].done = true;
+	e->memo[slot].res = r ? r : (struct eres *)borrowed;
+	e->memo[slot].alias = r == NULL;
+	return e->memo[slot].res;
+}
+
+static void ev_init(struct ev *e, const struct coll_eval_ctx *ctx, struct crate_err *err)
+{
+	memset(e, 0, sizeof *e);
+	e->ctx = ctx;
+	e->idx = ctx->index;
+	e->nbits = mlib_index_id_bound(ctx->index) + 1;
+	e->now = ctx->now ? ctx->now : (int64_t)time(NULL);
+	e->err = err;
+}
+
+static void ev_free(struct ev *e)
+{
+	for (size_t i = 0; i < e->nmemo; i++)
+		if (!e->memo[i].alias)
+			eres_free(e->memo[i].res);
+	free(e->memo);
+}
+
+int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
+	      struct coll_result *out, struct crate_err *err)
+{
+	memset(out, 0, sizeof *out);
+	struct ev e;
+	ev_init(&e, ctx, err);
+	const struct eres *r = eval_node(&e, node);
+	if (!r) {
+		ev_free(&e);
+		return -1;
+	}
+	out->ordered = r->ordered;
+	if (r->ordered) {
+		u32vec_reserve(&out->ids, r->list.n + 1);
+		memcpy(out->ids.v, r->list.v, r->list.n * sizeof *r->list.v);
+		out->ids.n = r->list.n;
+	} else {
+		bits_to_library_list(&e, &r->bits, &out->ids);
+	}
+	ev_free(&e);
+	return 0;
+}
+
+void coll_result_free(struct coll_result *r)
+{
+	u32vec_free(&r->ids);
+	r->ordered = false;
+}
+
+/* ---- membership ---- */
+
+#define CONTAINS_MAX_DEPTH 64
+
+/* 1: *out answered by testing the one item; 0: needs a full evaluation
+ * (limits, positions, deep reference chains); -1: error. */
+static int contains_fast(const struct coll_eval_ctx *ctx, int64_t now,
+			 const struct coll_node *n, uint32_t id, int depth, bool *out,
+			 struct crate_err *err)
+{
+	const struct mlib_index *idx = ctx->index;
+	if (depth > CONTAINS_MAX_DEPTH)
+		return 0;
+	switch (n->type) {
+	case COLL_UNIVERSE:
+		*out = mlib_index_has_media(idx, id);
+		return 1;
+	case COLL_REFERENCE: {
+		const char *name = coll_attr_get(n, "reference");
+		if (name && is_all_media(name)) {
+			*out = mlib_index_has_media(idx, id);
+			return 1;
+		}
+		const struct coll_node *t = resolve(ctx, n, err);
+		return t ? contains_fast(ctx, now, t, id, depth + 1, out, err) : -1;
+	}
+	case COLL_UNION:
+	case COLL_INTERSECTION: {
+		bool is_union = n->type == COLL_UNION;
+		*out = !is_union && n->noperands > 0;
+		for (size_t i = 0; i < n->noperands; i++) {
+			bool in;
+			int rc = contains_fast(ctx, now, n->operands[i], id, depth + 1, &in, err);
+			if (rc <= 0)
+				return rc;
+			if (in == is_union) {
+				*out = is_union;
+				return 1;
+			}
+		}
+		return 1;
+	}
+	case COLL_COMPLEMENT: {
+		if (n->noperands != 1)
+			return 0; /* let the evaluator report it */
+		bool in;
+		int rc = contains_fast(ctx, now, n->operands[0], id, depth + 1, &in, err);
+		if (rc <= 0)
+			return rc;
+		*out = !in && mlib_index_has_media(idx, id);
+		return 1;
+	}
+	case COLL_ORDER:
+	case COLL_MEDIASET: /* membership does not depend on order */
+		if (n->noperands == 0) {
+			*out = mlib_index_has_media(idx, id);
+			return 1;
+		}
+		return contains_fast(ctx, now, n->operands[0], id, depth + 1, out, err);
+	case COLL_IDLIST:
+		*out = false;
+		if (!mlib_index_has_media(idx, id))
+			return 1;
+		for (size_t i = 0; i < n->idlist.n && !*out; i++)
+			*out = n->idlist.v[i] == id;
+		return 1;
+	case COLL_LIMIT:
+	case COLL_TYPE_COUNT:
+		return 0;
+	default:
+		break;
+	}
+	if (!coll_type_is_filter(n->type))
+		return 0;
+	const char *type = coll_attr_get(n, "type");
+	if (type && strcmp(type, "position") == 0)
+		return 0;
+	if (n->noperands) {
+		int rc = contains_fast(ctx, now, n->operands[0], id, depth + 1, out, err);
+		if (rc <= 0 || !*out)
+			return rc;
+	} else if (!mlib_index_has_media(idx, id)) {
+		*out = false;
+		return 1;
+	}
+	struct coll_filter *f = coll_filter_compile(idx, n, now, err);
+	if (!f)
+		return -1;
+	*out = coll_filter_test_item(f, id);
+	coll_filter_free(f);
+	return 1;
+}
+
+int coll_contains(const struct coll_eval_ctx *ctx, const struct coll_node *node, uint32_t id,
+		  bool *out, struct crate_err *err)
+{
+	*out = false;
+	int64_t now = ctx->now ? ctx->now : (int64_t)time(NULL);
+	int rc = contains_fast(ctx, now, node, id, 0, out, err);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	struct coll_result r;
+	if (coll_eval(ctx, node, &r, err) < 0)
+		return -1;
+	for (size_t i = 0; i < r.ids.n && !*out; i++)
+		*out = r.ids.v[i] == id;
+	coll_result_free(&r);
+	return 0;
+}

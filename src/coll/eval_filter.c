@@ -1,0 +1,745 @@
+/* Filters (spec/collections.md, "Comparison"): equals, notequal, match,
+ * token, the four orderings and has, on a string column (test each
+ * distinct value once), an integer column, the media id or a position. */
+#include "coll/eval_filter.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "base/str.h"
+#include "base/utf8.h"
+#include "coll/value.h"
+#include "medialib/index.h"
+
+enum subject {
+	SUBJ_NONE, /* no item has the property: nothing matches */
+	SUBJ_ID,
+	SUBJ_POS,
+	SUBJ_STR,
+	SUBJ_INT,
+};
+
+enum time_mode {
+	TIME_NONE,
+	TIME_AGE,    /* t_lo: the moment `now - age` */
+	TIME_PERIOD, /* [t_lo, t_hi): a day, month or year in local time */
+};
+
+#define GLOB_STAR (-1)
+#define GLOB_ONE (-2)
+
+/* A whole word of a token filter's value: [off, off+len) of f->val. */
+struct word {
+	size_t off, len;
+};
+
+struct coll_filter {
+	enum coll_type op;
+	enum subject subj;
+	const struct mlib_index *idx;
+	int prop;
+	bool binary;          /* collation=BINARY: exact bytes, no folding */
+	char *val;            /* the value, folded unless binary; owned */
+	size_t vlen;
+	bool val_num;
+	double num;
+	enum time_mode time;
+	int64_t t_lo, t_hi;
+	bool int_text;        /* integer subjects need their decimal text */
+	int16_t *glob;        /* match: compiled pattern; owned */
+	size_t nglob;
+	struct word *words;   /* token: the value's words; owned */
+	size_t nwords;
+	bool prefix_last;     /* token: value ended in '*' */
+	const char *needle;   /* longest literal every match contains (points into val or a copy) */
+	char *needle_buf;     /* owned copy when the needle is not contiguous in val */
+	size_t nneedle;
+	bool contains_only;   /* match pattern is exactly *needle* */
+	bool prefix_only;     /* match pattern is exactly needle* */
+	bool exact_only;      /* match pattern has no wildcard at all */
+	/* Integer subjects compared numerically: passes iff ilo <= v <= ihi
+	 * (for notequal: the equals range, negated per item). */
+	bool int_range;
+	int64_t ilo, ihi;
+	/* The dictionary's folded texts (STR subjects). */
+	const char *fbase;
+	const uint32_t *foffs;
+	uint32_t ndict;
+	struct bitset vbits;  /* matching value ids, once built */
+	bool vbits_ready;
+};
+
+/* ---- words ---- */
+
+/* Letters and digits make words. Beyond ASCII everything counts as a
+ * letter except the punctuation and symbol blocks listed here: simple,
+ * locale-free, and right for the scripts tags are written in. */
+static bool cp_is_word(uint32_t cp)
+{
+	if (cp < 0x80)
+		return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+	if (cp <= 0xBF || cp == 0xD7 || cp == 0xF7)
+		return false; /* C1 controls, Latin-1 punctuation and signs, × ÷ */
+	if ((cp >= 0x2000 && cp <= 0x2BFF) ||  /* punctuation, symbols, arrows, math, shapes */
+	    (cp >= 0x2E00 && cp <= 0x2E7F) ||  /* supplemental punctuation */
+	    (cp >= 0x3000 && cp <= 0x303F) ||  /* CJK punctuation */
+	    (cp >= 0xFE10 && cp <= 0xFE6F) ||  /* vertical, compatibility and small forms */
+	    (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+	    (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65) ||
+	    cp == UTF8_REPLACEMENT || (cp >= 0x1F000 && cp <= 0x1FAFF)) /* emoji */
+		return false;
+	return true;
+}
+
+/* Find the next word in s[*pos..len); false when there is none. */
+static bool next_word(const char *s, size_t len, size_t *pos, size_t *start, size_t *wlen)
+{
+	size_t i = *pos;
+	uint32_t cp;
+	while (i < len) {
+		size_t n = utf8_decode(s + i, len - i, &cp);
+		if (cp_is_word(cp))
+			break;
+		i += n;
+	}
+	if (i >= len)
+		return false;
+	*start = i;
+	while (i < len) {
+		size_t n = utf8_decode(s + i, len - i, &cp);
+		if (!cp_is_word(cp))
+			break;
+		i += n;
+	}
+	*wlen = i - *start;
+	*pos = i;
+	return true;
+}
+
+static size_t split_words(const char *s, size_t len, struct word **out)
+{
+	size_t n = 0, cap = 0, pos = 0, start, wlen;
+	*out = NULL;
+	while (next_word(s, len, &pos, &start, &wlen)) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 4;
+			*out = xreallocarray(*out, cap, sizeof **out);
+		}
+		(*out)[n].off = start;
+		(*out)[n++].len = wlen;
+	}
+	return n;
+}
+
+static bool token_run(const char *val, const struct word *w, size_t nw, bool prefix_last,
+		      const char *s, size_t len)
+{
+	if (nw == 0)
+		return false;
+	size_t pos = 0, start, wlen;
+	while (next_word(s, len, &pos, &start, &wlen)) {
+		/* Try the value's words from this subject word on. */
+		size_t p2 = pos, k = 0, st = start, wl = wlen;
+		for (;;) {
+			bool last = k + 1 == nw;
+			bool ok = last && prefix_last
+					  ? wl >= w[k].len && memcmp(s + st, val + w[k].off, w[k].len) == 0
+					  : wl == w[k].len && memcmp(s + st, val + w[k].off, wl) == 0;
+			if (!ok)
+				break;
+			if (last)
+				return true;
+			k++;
+			if (!next_word(s, len, &p2, &st, &wl))
+				return false; /* the subject ran out: no later start can do better */
+		}
+	}
+	return false;
+}
+
+static bool value_prefix_star(const char *v, size_t len)
+{
+	/* A trailing unescaped '*' asks for a word prefix. */
+	if (len == 0 || v[len - 1] != '*')
+		return false;
+	size_t bs = 0;
+	while (bs + 1 < len && v[len - 2 - bs] == '\\')
+		bs++;
+	return bs % 2 == 0;
+}
+
+bool coll_token_match(const char *value, const char *text, size_t len)
+{
+	size_t vlen = strlen(value);
+	struct word *w;
+	size_t nw = split_words(value, vlen, &w);
+	bool r = token_run(value, w, nw, value_prefix_star(value, vlen), text, len);
+	free(w);
+	return r;
+}
+
+/* ---- glob ---- */
+
+static size_t glob_compile(const char *p, size_t len, int16_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = p[i];
+		if (c == '*') {
+			if (n == 0 || out[n - 1] != GLOB_STAR)
+				out[n++] = GLOB_STAR;
+		} else if (c == '?') {
+			out[n++] = GLOB_ONE;
+		} else if (c == '\\' && i + 1 < len) {
+			out[n++] = (unsigned char)p[++i]; /* continuation bytes follow as literals */
+		} else {
+			out[n++] = (unsigned char)c;
+		}
+	}
+	return n;
+}
+
+static size_t cp_len(const char *s, size_t len, size_t i)
+{
+	uint32_t cp;
+	return utf8_decode(s + i, len - i, &cp);
+}
+
+/* Iterative matcher: on a mismatch, the last '*' absorbs one more code point. */
+static bool glob_run(const int16_t *t, size_t nt, const char *s, size_t n)
+{
+	size_t p = 0, i = 0, star_p = SIZE_MAX, star_i = 0;
+	while (i < n) {
+		if (p < nt && t[p] == GLOB_STAR) {
+			star_p = ++p;
+			star_i = i;
+			continue;
+		}
+		if (p < nt && t[p] == GLOB_ONE) {
+			p++;
+			i += cp_len(s, n, i);
+			continue;
+		}
+		if (p < nt && t[p] == (unsigned char)s[i]) {
+			p++;
+			i++;
+			continue;
+		}
+		if (star_p == SIZE_MAX)
+			return false;
+		p = star_p;
+		star_i += cp_len(s, n, star_i);
+		i = star_i;
+	}
+	while (p < nt && t[p] == GLOB_STAR)
+		p++;
+	return p == nt;
+}
+
+bool coll_glob_match(const char *pattern, const char *text, size_t len)
+{
+	size_t plen = strlen(pattern);
+	int16_t *t = xmalloc((plen + 1) * sizeof *t);
+	size_t nt = glob_compile(pattern, plen, t);
+	bool r = glob_run(t, nt, text, len);
+	free(t);
+	return r;
+}
+
+/* The longest literal run of the compiled pattern, as bytes. */
+static void glob_needle(struct coll_filter *f)
+{
+	size_t best = 0, best_len = 0;
+	for (size_t i = 0; i < f->nglob;) {
+		if (f->glob[i] < 0) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < f->nglob && f->glob[j] >= 0)
+			j++;
+		if (j - i > best_len) {
+			best = i;
+			best_len = j - i;
+		}
+		i = j;
+	}
+	f->needle_buf = xmalloc(best_len + 1);
+	for (size_t k = 0; k < best_len; k++)
+		f->needle_buf[k] = (char)f->glob[best + k];
+	f->needle_buf[best_len] = '\0';
+	f->needle = f->needle_buf;
+	f->nneedle = best_len;
+	f->contains_only = best_len > 0 && f->nglob == best_len + 2 && f->glob[0] == GLOB_STAR &&
+			   f->glob[f->nglob - 1] == GLOB_STAR;
+	f->prefix_only = best == 0 && f->nglob == best_len + 1 && f->glob[f->nglob - 1] == GLOB_STAR;
+	f->exact_only = f->nglob == best_len;
+}
+
+/* memmem, faster for the short needles searches use: test the needle's
+ * first and last byte at 16 positions at once, verify the rest. */
+static const char *find_bytes(const char *h, size_t n, const char *nd, size_t m)
+{
+#ifdef __SSE2__
+	if (m >= 2 && n >= m + 15) {
+		const __m128i first = _mm_set1_epi8(nd[0]), last = _mm_set1_epi8(nd[m - 1]);
+		size_t i = 0;
+		for (; i + m - 1 + 16 <= n; i += 16) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(h + i));
+			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(h + i + m - 1));
+			unsigned mask = (unsigned)_mm_movemask_epi8(
+				_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+			while (mask) {
+				unsigned bit = (unsigned)__builtin_ctz(mask);
+				if (memcmp(h + i + bit + 1, nd + 1, m - 2) == 0)
+					return h + i + bit;
+				mask &= mask - 1;
+			}
+		}
+		return i < n ? memmem(h + i, n - i, nd, m) : NULL;
+	}
+#endif
+	return memmem(h, n, nd, m);
+}
+
+/* ---- comparing one value ---- */
+
+static bool cmp_holds(enum coll_type op, int c)
+{
+	switch (op) {
+	case COLL_SMALLER: return c < 0;
+	case COLL_SMALLEREQ: return c <= 0;
+	case COLL_GREATER: return c > 0;
+	case COLL_GREATEREQ: return c >= 0;
+	default: return false;
+	}
+}
+
+/* m is a moment (Unix seconds). */
+static bool time_test(const struct coll_filter *f, double m)
+{
+	double lo = (double)f->t_lo, hi = (double)f->t_hi;
+	if (f->time == TIME_AGE) {
+		/* added<7d: added less than 7 days ago, i.e. after now-7d. */
+		switch (f->op) {
+		case COLL_SMALLER: return m > lo;
+		case COLL_SMALLEREQ: return m >= lo;
+		case COLL_GREATER: return m < lo;
+		case COLL_GREATEREQ: return m <= lo;
+		default: return false;
+		}
+	}
+	switch (f->op) {
+	case COLL_EQUALS:
+	case COLL_NOTEQUAL: return m >= lo && m < hi; /* notequal negates later */
+	case COLL_SMALLER: return m < lo;
+	case COLL_SMALLEREQ: return m < hi;
+	case COLL_GREATER: return m >= hi;
+	case COLL_GREATEREQ: return m >= lo;
+	default: return false;
+	}
+}
+
+/* The filter's verdict on one value (text: folded unless binary; NUL-
+ * terminated). For notequal this is "equals": the caller negates per item. */
+static bool test_text(const struct coll_filter *f, const char *t, size_t len, bool has_num,
+		      double num)
+{
+	if (f->time != TIME_NONE && has_num)
+		return time_test(f, num);
+	switch (f->op) {
+	case COLL_HAS:
+		return true;
+	case COLL_EQUALS:
+	case COLL_NOTEQUAL:
+		if (!f->binary && has_num && f->val_num)
+			return num == f->num;
+		return len == f->vlen && memcmp(t, f->val, len) == 0;
+	case COLL_MATCH:
+		return glob_run(f->glob, f->nglob, t, len);
+	case COLL_TOKEN:
+		return token_run(f->val, f->words, f->nwords, f->prefix_last, t, len);
+	default: {
+		int c;
+		if (has_num && f->val_num)
+			c = num < f->num ? -1 : num > f->num ? 1 : 0;
+		else
+			c = str_natcmp(t, f->val);
+		return cmp_holds(f->op, c);
+	}
+	}
+}
+
+static bool test_int(const struct coll_filter *f, int64_t v)
+{
+	if (f->int_range)
+		return (uint64_t)v - (uint64_t)f->ilo <= (uint64_t)f->ihi - (uint64_t)f->ilo;
+	char buf[32];
+	size_t len = 0;
+	if (f->int_text)
+		len = (size_t)snprintf(buf, sizeof buf, "%" PRId64, v);
+	else
+		buf[0] = '\0';
+	return test_text(f, buf, len, true, (double)v);
+}
+
+static bool test_vid_direct(const struct coll_filter *f, uint32_t vid)
+{
+	double num;
+	bool has_num = mlib_index_dict_number(f->idx, f->prop, vid, &num);
+	if (f->binary) {
+		const char *t = mlib_index_dict_text(f->idx, f->prop, vid);
+		return test_text(f, t, strlen(t), has_num, num);
+	}
+	return test_text(f, f->fbase + f->foffs[vid], f->foffs[vid + 1] - f->foffs[vid] - 1, has_num,
+			 num);
+}
+
+static bool test_vid(const struct coll_filter *f, uint32_t vid)
+{
+	if (f->vbits_ready)
+		return bitset_test(&f->vbits, vid);
+	return test_vid_direct(f, vid);
+}
+
+/* ---- compiling ---- */
+
+static bool is_compare(enum coll_type t)
+{
+	return t == COLL_SMALLER || t == COLL_SMALLEREQ || t == COLL_GREATER || t == COLL_GREATEREQ;
+}
+
+static void compile_time(struct coll_filter *f, const char *field, const char *value, int64_t now)
+{
+	if (!coll_value_is_time_field(field))
+		return;
+	struct coll_value cv;
+	coll_value_read(value, &cv);
+	bool eq = f->op == COLL_EQUALS || f->op == COLL_NOTEQUAL;
+	if (cv.kind == COLL_VALUE_AGE && is_compare(f->op)) {
+		f->time = TIME_AGE;
+		f->t_lo = now - cv.seconds;
+	} else if (cv.kind == COLL_VALUE_DATE && (eq || is_compare(f->op))) {
+		f->time = TIME_PERIOD;
+		f->t_lo = cv.seconds;
+		f->t_hi = cv.seconds_end;
+	} else if (cv.kind == COLL_VALUE_NUMBER && (eq || is_compare(f->op)) &&
+		   coll_value_year_period(cv.number, &f->t_lo, &f->t_hi)) {
+		f->time = TIME_PERIOD;
+	}
+}
+
+static int64_t clamp_i64(double d)
+{
+	if (d <= -9.2e18)
+		return INT64_MIN + 1; /* INT64_MIN marks a missing value */
+	if (d >= 9.2e18)
+		return INT64_MAX;
+	return (int64_t)d;
+}
+
+/* Numeric filters on integers become one range check. */
+static void compile_int_range(struct coll_filter *f)
+{
+	int64_t lo = INT64_MIN + 1, hi = INT64_MAX;
+	bool eq = f->op == COLL_EQUALS || f->op == COLL_NOTEQUAL;
+	if (f->time == TIME_AGE) {
+		switch (f->op) {
+		case COLL_SMALLER: lo = f->t_lo + 1; break;
+		case COLL_SMALLEREQ: lo = f->t_lo; break;
+		case COLL_GREATER: hi = f->t_lo - 1; break;
+		case COLL_GREATEREQ: hi = f->t_lo; break;
+		default: return;
+		}
+	} else if (f->time == TIME_PERIOD) {
+		switch (f->op) {
+		case COLL_EQUALS:
+		case COLL_NOTEQUAL: lo = f->t_lo; hi = f->t_hi - 1; break;
+		case COLL_SMALLER: hi = f->t_lo - 1; break;
+		case COLL_SMALLEREQ: hi = f->t_hi - 1; break;
+		case COLL_GREATER: lo = f->t_hi; break;
+		case COLL_GREATEREQ: lo = f->t_lo; break;
+		default: return;
+		}
+	} else if (f->op == COLL_HAS) {
+		/* every value */
+	} else if (f->val_num && !(eq && f->binary) && (eq || is_compare(f->op))) {
+		double c = ceil(f->num), fl = floor(f->num);
+		switch (f->op) {
+		case COLL_EQUALS:
+		case COLL_NOTEQUAL: lo = clamp_i64(c); hi = clamp_i64(fl); break;
+		case COLL_SMALLER: hi = clamp_i64(c) - 1; break;
+		case COLL_SMALLEREQ: hi = clamp_i64(fl); break;
+		case COLL_GREATER: lo = clamp_i64(fl) + 1; break;
+		case COLL_GREATEREQ: lo = clamp_i64(c); break;
+		default: return;
+		}
+		if (lo > hi) { /* nothing passes: an empty range */
+			lo = 1;
+			hi = 0;
+		}
+	} else {
+		return;
+	}
+	if (lo > hi) {
+		lo = 1;
+		hi = 0;
+	}
+	f->int_range = true;
+	f->ilo = lo < INT64_MIN + 1 ? INT64_MIN + 1 : lo;
+	f->ihi = hi;
+}
+
+struct coll_filter *coll_filter_compile(const struct mlib_index *idx, const struct coll_node *n,
+					int64_t now, struct crate_err *err)
+{
+	const char *tname = coll_type_name(n->type);
+	const char *type = coll_attr_get(n, "type");
+	const char *field = coll_attr_get(n, "field");
+	const char *value = coll_attr_get(n, "value");
+	const char *coll = coll_attr_get(n, "collation");
+	enum subject subj = SUBJ_STR;
+	if (type && strcmp(type, "id") == 0)
+		subj = SUBJ_ID;
+	else if (type && strcmp(type, "position") == 0)
+		subj = SUBJ_POS;
+	else if (type && strcmp(type, "value") != 0) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s: unknown type '%s' (id, position or value)",
+			      tname, type);
+		return NULL;
+	}
+	if (subj == SUBJ_STR && (!field || !*field)) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s: attribute 'field' is missing", tname);
+		return NULL;
+	}
+	if (n->type != COLL_HAS && !value) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s on '%s': attribute 'value' is missing", tname,
+			      field ? field : type);
+		return NULL;
+	}
+	if (coll && strcasecmp(coll, "BINARY") != 0 && strcasecmp(coll, "NOCASE") != 0) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s: unknown collation '%s' (BINARY or NOCASE)",
+			      tname, coll);
+		return NULL;
+	}
+
+	struct coll_filter *f = xcalloc(1, sizeof *f);
+	f->op = n->type;
+	f->idx = idx;
+	f->prop = -1;
+	f->binary = coll && strcasecmp(coll, "BINARY") == 0;
+	if (subj == SUBJ_STR) {
+		f->prop = mlib_index_prop(idx, field);
+		if (f->prop < 0)
+			subj = SUBJ_NONE;
+		else if (mlib_index_prop_kind(idx, f->prop) == MLIB_PROP_INT)
+			subj = SUBJ_INT;
+		else
+			mlib_index_dict_fold_span(idx, f->prop, &f->fbase, &f->foffs, &f->ndict);
+	}
+	f->subj = subj;
+	if (!value)
+		value = "";
+	size_t rawlen = strlen(value);
+	f->val = f->binary ? xstrdup(value) : utf8_fold(value, rawlen, NULL);
+	f->vlen = strlen(f->val);
+	f->val_num = str_parse_number(value, rawlen, &f->num);
+	if (subj == SUBJ_STR || subj == SUBJ_INT)
+		compile_time(f, field, value, now);
+
+	if (f->op == COLL_MATCH) {
+		f->glob = xmalloc((f->vlen + 1) * sizeof *f->glob);
+		f->nglob = glob_compile(f->val, f->vlen, f->glob);
+		glob_needle(f);
+	} else if (f->op == COLL_TOKEN) {
+		f->prefix_last = value_prefix_star(f->val, f->vlen);
+		f->nwords = split_words(f->val, f->vlen, &f->words);
+		for (size_t i = 0; i < f->nwords; i++)
+			if (f->words[i].len > f->nneedle) {
+				f->needle = f->val + f->words[i].off;
+				f->nneedle = f->words[i].len;
+			}
+	}
+	compile_int_range(f);
+	bool eq = f->op == COLL_EQUALS || f->op == COLL_NOTEQUAL;
+	f->int_text = f->time == TIME_NONE &&
+		      (f->op == COLL_MATCH || f->op == COLL_TOKEN || (eq && (!f->val_num || f->binary)) ||
+		       (is_compare(f->op) && !f->val_num));
+	return f;
+}
+
+void coll_filter_free(struct coll_filter *f)
+{
+	if (!f)
+		return;
+	free(f->val);
+	free(f->glob);
+	free(f->words);
+	free(f->needle_buf);
+	bitset_free(&f->vbits);
+	free(f);
+}
+
+/* ---- testing items ---- */
+
+bool coll_filter_on_position(const struct coll_filter *f)
+{
+	return f->subj == SUBJ_POS;
+}
+
+bool coll_filter_test_position(const struct coll_filter *f, uint64_t pos)
+{
+	bool r = test_int(f, (int64_t)pos);
+	return f->op == COLL_NOTEQUAL ? !r : r;
+}
+
+bool coll_filter_test_item(const struct coll_filter *f, uint32_t id)
+{
+	switch (f->subj) {
+	case SUBJ_NONE:
+	case SUBJ_POS:
+		return false;
+	case SUBJ_ID: {
+		if (!mlib_index_has_media(f->idx, id))
+			return false;
+		bool r = test_int(f, id);
+		return f->op == COLL_NOTEQUAL ? !r : r;
+	}
+	case SUBJ_INT: {
+		int64_t v;
+		if (!mlib_index_int_value(f->idx, f->prop, id, &v))
+			return false;
+		bool r = test_int(f, v);
+		return f->op == COLL_NOTEQUAL ? !r : r;
+	}
+	case SUBJ_STR: {
+		const uint32_t *vids;
+		size_t n = mlib_index_str_values(f->idx, f->prop, id, &vids);
+		if (n == 0)
+			return false;
+		bool any = false;
+		for (size_t k = 0; k < n && !any; k++)
+			any = test_vid(f, vids[k]);
+		/* notequal: has the property and none of its values equals. */
+		return f->op == COLL_NOTEQUAL ? !any : any;
+	}
+	}
+	return false;
+}
+
+/* ---- testing the whole library ---- */
+
+/* The value whose folded text contains byte offset off. */
+static uint32_t vid_at(const uint32_t *offs, uint32_t n, size_t off)
+{
+	uint32_t lo = 0, hi = n; /* largest v with offs[v] <= off */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (offs[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One memmem pass over every folded text; values containing the needle are
+ * candidates (verified unless the needle is the whole condition). */
+static void vbits_scan(struct coll_filter *f, bool verify)
+{
+	const char *p = f->fbase, *end = f->fbase + f->foffs[f->ndict];
+	while (p < end) {
+		const char *h = find_bytes(p, (size_t)(end - p), f->needle, f->nneedle);
+		if (!h)
+			break;
+		uint32_t v = vid_at(f->foffs, f->ndict, (size_t)(h - f->fbase));
+		if (!verify || test_vid_direct(f, v))
+			bitset_set(&f->vbits, v);
+		p = f->fbase + f->foffs[v + 1];
+	}
+}
+
+static void vbits_build(struct coll_filter *f)
+{
+	if (f->vbits_ready)
+		return;
+	bitset_init(&f->vbits, f->ndict + 1);
+	bool eq = f->op == COLL_EQUALS || f->op == COLL_NOTEQUAL;
+	if (f->op == COLL_HAS) {
+		for (uint32_t v = 0; v < f->ndict; v++)
+			bitset_set(&f->vbits, v);
+	} else if (f->binary || f->time != TIME_NONE) {
+		for (uint32_t v = 0; v < f->ndict; v++)
+			if (test_vid_direct(f, v))
+				bitset_set(&f->vbits, v);
+	} else if (eq && !f->val_num) {
+		/* Exact folded text: compare lengths first, then bytes. */
+		for (uint32_t v = 0; v < f->ndict; v++)
+			if (f->foffs[v + 1] - f->foffs[v] - 1 == f->vlen &&
+			    memcmp(f->fbase + f->foffs[v], f->val, f->vlen) == 0)
+				bitset_set(&f->vbits, v);
+	} else if (f->op == COLL_MATCH && (f->prefix_only || f->exact_only)) {
+		for (uint32_t v = 0; v < f->ndict; v++) {
+			uint32_t len = f->foffs[v + 1] - f->foffs[v] - 1;
+			if ((f->exact_only ? len == f->nneedle : len >= f->nneedle) &&
+			    memcmp(f->fbase + f->foffs[v], f->needle, f->nneedle) == 0)
+				bitset_set(&f->vbits, v);
+		}
+	} else if ((f->op == COLL_MATCH || f->op == COLL_TOKEN) && f->nneedle > 0) {
+		vbits_scan(f, !(f->op == COLL_MATCH && f->contains_only));
+	} else {
+		for (uint32_t v = 0; v < f->ndict; v++)
+			if (test_vid_direct(f, v))
+				bitset_set(&f->vbits, v);
+	}
+	f->vbits_ready = true;
+}
+
+void coll_filter_fill(struct coll_filter *f, struct bitset *out)
+{
+	bool neq = f->op == COLL_NOTEQUAL;
+	switch (f->subj) {
+	case SUBJ_NONE:
+	case SUBJ_POS:
+		return;
+	case SUBJ_ID: {
+		const struct u32vec *all = mlib_index_all_ids(f->idx);
+		for (size_t i = 0; i < all->n; i++)
+			if (test_int(f, all->v[i]) != neq)
+				bitset_set(out, all->v[i]);
+		return;
+	}
+	case SUBJ_INT: {
+		size_t len;
+		const int64_t *col = mlib_index_int_column(f->idx, f->prop, &len);
+		if (len > out->nbits)
+			len = out->nbits;
+		if (f->int_range) {
+			/* One unsigned compare per item; INT64_MIN (missing) is never in range. */
+			uint64_t lo = (uint64_t)f->ilo, width = (uint64_t)f->ihi - lo;
+			for (size_t id = 0; id < len; id++) {
+				int64_t v = col[id];
+				bool in = (uint64_t)v - lo <= width;
+				if (v != MLIB_INT_MISSING && in != neq)
+					out->w[id >> 6] |= (uint64_t)1 << (id & 63);
+			}
+			return;
+		}
+		for (size_t id = 0; id < len; id++)
+			if (col[id] != MLIB_INT_MISSING && test_int(f, col[id]) != neq)
+				bitset_set(out, id);
+		return;
+	}
+	case SUBJ_STR:
+		vbits_build(f);
+		mlib_index_select_str(f->idx, f->prop, &f->vbits, neq, out);
+		return;
+	}
+}

@@ -1,0 +1,861 @@
+/* Saved collections: the in-memory DAG roots plus their SQLite rows.
+ *
+ * Persistence: each saved collection is ONE row holding its JSON text
+ * (coll_saved(ns, name, json)). A save, a rename with its rewritten
+ * referrers, a forced remove with its patched referrers, a playlist edit:
+ * each is one transaction over a few rows, so a crash leaves every
+ * collection either wholly old or wholly new. Rewriting a whole row for a
+ * playlist edit costs ~60 KB of JSON for a 10,000-entry list, which SQLite
+ * writes in well under a millisecond; per-entry tables would buy nothing
+ * but code. References are stored by name and resolved at evaluation, so a
+ * save is seen by every collection that refers to it.
+ *
+ * Memory: the store holds one reference on each root and never mutates a
+ * root in place (copy, change, persist, swap), so a caller holding a root
+ * it got earlier keeps a consistent (if old) collection. */
+#include "coll/store.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/str.h"
+#include "base/utf8.h"
+#include "coll/json.h"
+#include "medialib/db.h"
+
+#define ALL_MEDIA "All Media"
+#define DEFAULT_PLAYLIST "Default"
+#define NAME_MAX_BYTES 1024
+
+struct coll_entry {
+	char *ns, *name;        /* owned */
+	struct coll_node *root; /* one reference */
+};
+
+struct coll_store {
+	struct mlib_db *db; /* borrowed */
+	struct coll_entry *v;
+	size_t n, cap;
+	char *active;               /* owned: the active playlist's name */
+	struct coll_node *universe; /* what "All Media" resolves to */
+	unsigned generation;
+};
+
+/* Version 1 of the "collections" tables. The Default playlist and the
+ * active-playlist setting are part of the schema's birth, so they exist
+ * from the first start and are created exactly once. */
+static const char *const schema_steps[] = {
+	"CREATE TABLE coll_saved("
+	"  ns TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  json TEXT NOT NULL,"
+	"  PRIMARY KEY (ns, name));"
+	"CREATE TABLE coll_setting(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"INSERT INTO coll_saved VALUES ('Playlists', 'Default', '{\"type\":\"idlist\"}');"
+	"INSERT INTO coll_setting VALUES ('active_playlist', 'Default');",
+};
+
+/* ---- names ---- */
+
+static bool ns_known(const char *ns)
+{
+	return ns && (strcmp(ns, COLL_NS_COLLECTIONS) == 0 || strcmp(ns, COLL_NS_PLAYLISTS) == 0);
+}
+
+static bool is_all_media(const char *ns, const char *name)
+{
+	return strcmp(ns, COLL_NS_COLLECTIONS) == 0 && strcmp(name, ALL_MEDIA) == 0;
+}
+
+/* Names reach terminals and file names: valid UTF-8, no control characters. */
+static int name_check(const char *ns, const char *name, struct crate_err *err)
+{
+	if (!ns_known(ns))
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "unknown namespace '%s' (Collections or Playlists)",
+				     ns ? ns : "");
+	size_t len = strlen(name);
+	if (len == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s/: empty collection name", ns);
+	if (len > NAME_MAX_BYTES)
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%.40s...: name too long", ns,
+				     name);
+	if (!utf8_valid(name, len))
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s: name is not valid UTF-8", ns);
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		i += utf8_decode(name + i, len - i, &cp);
+		if (utf8_is_control(cp))
+			return crate_err_set(err, CRATE_ERR_INVALID,
+					     "%s: a collection name cannot hold control characters",
+					     ns);
+	}
+	return 0;
+}
+
+int coll_name_split(const char *full, char **ns, char **name, struct crate_err *err)
+{
+	*ns = *name = NULL;
+	const char *slash = strchr(full, '/');
+	char *n, *s;
+	if (slash) {
+		s = xstrndup(full, (size_t)(slash - full));
+		if (!ns_known(s)) {
+			char *shown = utf8_sanitize(s, strlen(s));
+			crate_err_set(err, CRATE_ERR_INVALID,
+				      "unknown namespace '%s' in '%s/...' (Collections or Playlists)",
+				      shown, shown);
+			free(shown);
+			free(s);
+			return -1;
+		}
+		n = xstrdup(slash + 1);
+	} else {
+		s = xstrdup(COLL_NS_COLLECTIONS);
+		n = xstrdup(full);
+	}
+	if (name_check(s, n, err) != 0) {
+		free(s);
+		free(n);
+		return -1;
+	}
+	*ns = s;
+	*name = n;
+	return 0;
+}
+
+/* ---- lookup ---- */
+
+static struct coll_entry *entry_find(const struct coll_store *st, const char *ns,
+				     const char *name)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (strcmp(st->v[i].name, name) == 0 && strcmp(st->v[i].ns, ns) == 0)
+			return &st->v[i];
+	return NULL;
+}
+
+const struct coll_node *coll_store_get(const struct coll_store *st, const char *ns,
+				       const char *name)
+{
+	const struct coll_entry *e = entry_find(st, ns, name);
+	return e ? e->root : NULL;
+}
+
+const struct coll_node *coll_store_resolve(void *store, const char *ns, const char *name)
+{
+	struct coll_store *st = store;
+	if (!ns)
+		ns = COLL_NS_COLLECTIONS;
+	if (is_all_media(ns, name))
+		return st->universe;
+	return coll_store_get(st, ns, name);
+}
+
+bool coll_store_exists(void *store, const char *ns, const char *name)
+{
+	return coll_store_resolve(store, ns, name) != NULL;
+}
+
+unsigned coll_store_generation(const struct coll_store *st)
+{
+	return st->generation;
+}
+
+/* The namespace a reference node names ("Collections" when unset). */
+static const char *ref_ns(const struct coll_node *n)
+{
+	const char *ns = coll_attr_get(n, "namespace");
+	return ns ? ns : COLL_NS_COLLECTIONS;
+}
+
+static const char *ref_name(const struct coll_node *n)
+{
+	const char *name = coll_attr_get(n, "reference");
+	return name ? name : "";
+}
+
+static bool ref_is(const struct coll_node *n, const char *ns, const char *name)
+{
+	return n->type == COLL_REFERENCE && strcmp(ref_ns(n), ns) == 0 &&
+	       strcmp(ref_name(n), name) == 0;
+}
+
+/* Does the tree under n hold a reference to ns/name (directly)? */
+static bool tree_refers(const struct coll_node *n, const char *ns, const char *name)
+{
+	if (ref_is(n, ns, name))
+		return true;
+	for (size_t i = 0; i < n->noperands; i++)
+		if (tree_refers(n->operands[i], ns, name))
+			return true;
+	return false;
+}
+
+/* ---- cycles and dangling references ---- */
+
+struct walk {
+	const struct coll_store *st;
+	const char *ns, *name; /* the collection being saved */
+	bool *seen;            /* per entry, so shared targets are walked once */
+};
+
+/* True when entry e's definition reaches ns/name through references. */
+static bool entry_reaches(struct walk *w, const struct coll_node *n);
+
+static bool ref_reaches(struct walk *w, const struct coll_node *ref)
+{
+	const char *ns = ref_ns(ref), *name = ref_name(ref);
+	if (strcmp(ns, w->ns) == 0 && strcmp(name, w->name) == 0)
+		return true;
+	const struct coll_entry *e = entry_find(w->st, ns, name);
+	if (!e)
+		return false;
+	size_t k = (size_t)(e - w->st->v);
+	if (w->seen[k])
+		return false;
+	w->seen[k] = true;
+	return entry_reaches(w, e->root);
+}
+
+static bool entry_reaches(struct walk *w, const struct coll_node *n)
+{
+	if (n->type == COLL_REFERENCE)
+		return ref_reaches(w, n);
+	for (size_t i = 0; i < n->noperands; i++)
+		if (entry_reaches(w, n->operands[i]))
+			return true;
+	return false;
+}
+
+/* Every reference in node must name an existing collection that does not
+ * lead back to ns/name. */
+static int refs_check(const struct coll_store *st, const char *ns, const char *name,
+		      const struct coll_node *n, struct crate_err *err)
+{
+	if (n->type == COLL_REFERENCE) {
+		const char *rns = ref_ns(n), *rname = ref_name(n);
+		if (!ns_known(rns))
+			return crate_err_set(err, CRATE_ERR_INVALID,
+					     "%s/%s: a reference names the unknown namespace '%s'",
+					     ns, name, rns);
+		if (is_all_media(rns, rname))
+			return 0;
+		if (strcmp(rns, ns) == 0 && strcmp(rname, name) == 0)
+			return crate_err_set(err, CRATE_ERR_REFUSED,
+					     "%s/%s cannot refer to itself", ns, name);
+		if (!entry_find(st, rns, rname))
+			return crate_err_set(err, CRATE_ERR_NOTFOUND,
+					     "%s/%s refers to %s/%s, which does not exist", ns,
+					     name, rns, rname);
+		struct walk w = {st, ns, name, xcalloc(st->n + 1, sizeof(bool))};
+		bool cycle = ref_reaches(&w, n);
+		free(w.seen);
+		if (cycle)
+			return crate_err_set(err, CRATE_ERR_REFUSED,
+					     "saving %s/%s would make a cycle: %s/%s refers back "
+					     "to it",
+					     ns, name, rns, rname);
+		return 0;
+	}
+	for (size_t i = 0; i < n->noperands; i++)
+		if (refs_check(st, ns, name, n->operands[i], err) != 0)
+			return -1;
+	return 0;
+}
+
+/* ---- SQLite ---- */
+
+static int db_fail(struct coll_store *st, const char *what, struct crate_err *err)
+{
+	return mlib_db_error(st->db, what, err);
+}
+
+static int db_put(struct coll_store *st, const char *ns, const char *name,
+		  const struct coll_node *root, struct crate_err *err)
+{
+	sqlite3 *db = mlib_db_sqlite(st->db);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO coll_saved(ns, name, json) "
+				   "VALUES (?1, ?2, ?3)", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "cannot save a collection", err);
+	char *json = coll_to_json(root, false);
+	sqlite3_bind_text(s, 1, ns, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, json, -1, free);
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "cannot save a collection", err);
+	return 0;
+}
+
+static int db_delete(struct coll_store *st, const char *ns, const char *name,
+		     struct crate_err *err)
+{
+	sqlite3 *db = mlib_db_sqlite(st->db);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "DELETE FROM coll_saved WHERE ns = ?1 AND name = ?2", -1, &s,
+			       NULL) != SQLITE_OK)
+		return db_fail(st, "cannot remove a collection", err);
+	sqlite3_bind_text(s, 1, ns, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "cannot remove a collection", err);
+	return 0;
+}
+
+static int db_set_setting(struct coll_store *st, const char *key, const char *value,
+			  struct crate_err *err)
+{
+	sqlite3 *db = mlib_db_sqlite(st->db);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO coll_setting(key, value) "
+				   "VALUES (?1, ?2)", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "cannot store a setting", err);
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "cannot store a setting", err);
+	return 0;
+}
+
+/* ---- in-memory changes (after the transaction committed) ---- */
+
+static void entry_set_root(struct coll_entry *e, struct coll_node *root)
+{
+	coll_node_ref(root);
+	coll_node_unref(e->root);
+	e->root = root;
+}
+
+static void entry_add(struct coll_store *st, const char *ns, const char *name,
+		      struct coll_node *root)
+{
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 16;
+		st->v = xreallocarray(st->v, st->cap, sizeof *st->v);
+	}
+	st->v[st->n].ns = xstrdup(ns);
+	st->v[st->n].name = xstrdup(name);
+	st->v[st->n].root = coll_node_ref(root);
+	st->n++;
+}
+
+static void entry_drop(struct coll_store *st, struct coll_entry *e)
+{
+	free(e->ns);
+	free(e->name);
+	coll_node_unref(e->root);
+	size_t k = (size_t)(e - st->v);
+	memmove(st->v + k, st->v + k + 1, (st->n - k - 1) * sizeof *st->v);
+	st->n--;
+}
+
+/* ---- open / free ---- */
+
+static int load_rows(struct coll_store *st, struct crate_err *err)
+{
+	sqlite3 *db = mlib_db_sqlite(st->db);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "SELECT ns, name, json FROM coll_saved", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return db_fail(st, "cannot read saved collections", err);
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *ns = (const char *)sqlite3_column_text(s, 0);
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+		const char *json = (const char *)sqlite3_column_text(s, 2);
+		if (!ns || !name || !json || name_check(ns, name, err) != 0) {
+			sqlite3_finalize(s);
+			return crate_err_prefix(err, "%s: saved collection: ",
+						mlib_db_path(st->db));
+		}
+		struct coll_node *root =
+			coll_from_json_db(db, json, (size_t)sqlite3_column_bytes(s, 2), err);
+		if (!root) {
+			char *shown = utf8_sanitize(name, strlen(name));
+			crate_err_prefix(err, "%s: saved collection %s/%s: ",
+					 mlib_db_path(st->db), ns, shown);
+			free(shown);
+			sqlite3_finalize(s);
+			return -1;
+		}
+		entry_add(st, ns, name, root);
+		coll_node_unref(root);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "cannot read saved collections", err);
+	return 0;
+}
+
+static int load_active(struct coll_store *st, struct crate_err *err)
+{
+	sqlite3 *db = mlib_db_sqlite(st->db);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM coll_setting WHERE key = 'active_playlist'",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "cannot read the active playlist", err);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		st->active = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (st->active && entry_find(st, COLL_NS_PLAYLISTS, st->active))
+		return 0;
+	/* The setting names nothing usable (edited by hand?): fall back to
+	 * Default, recreating it if it is gone. */
+	free(st->active);
+	st->active = xstrdup(DEFAULT_PLAYLIST);
+	if (mlib_db_readonly(st->db))
+		return 0;
+	bool need_default = !entry_find(st, COLL_NS_PLAYLISTS, DEFAULT_PLAYLIST);
+	struct coll_node *empty = coll_node_new(COLL_IDLIST);
+	int rc = -1;
+	if (mlib_db_begin(st->db, err) != 0)
+		goto out;
+	if ((need_default && db_put(st, COLL_NS_PLAYLISTS, DEFAULT_PLAYLIST, empty, err) != 0) ||
+	    db_set_setting(st, "active_playlist", DEFAULT_PLAYLIST, err) != 0 ||
+	    mlib_db_commit(st->db, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		goto out;
+	}
+	if (need_default)
+		entry_add(st, COLL_NS_PLAYLISTS, DEFAULT_PLAYLIST, empty);
+	rc = 0;
+out:
+	coll_node_unref(empty);
+	return rc;
+}
+
+int coll_store_open(struct mlib_db *db, struct coll_store **out, struct crate_err *err)
+{
+	*out = NULL;
+	struct coll_store *st = xcalloc(1, sizeof *st);
+	st->db = db;
+	st->universe = coll_node_new(COLL_UNIVERSE);
+	if (mlib_db_readonly(db) && mlib_db_version(db, "collections", NULL) == 0) {
+		/* A read-only library that never had collections: show the empty
+		 * Default playlist; changes fail with the database's error. */
+		struct coll_node *empty = coll_node_new(COLL_IDLIST);
+		entry_add(st, COLL_NS_PLAYLISTS, DEFAULT_PLAYLIST, empty);
+		coll_node_unref(empty);
+		st->active = xstrdup(DEFAULT_PLAYLIST);
+		*out = st;
+		return 0;
+	}
+	if (mlib_db_migrate(db, "collections", schema_steps,
+			    (int)(sizeof schema_steps / sizeof schema_steps[0]), err) != 0 ||
+	    load_rows(st, err) != 0 || load_active(st, err) != 0) {
+		coll_store_free(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+void coll_store_free(struct coll_store *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->n; i++) {
+		free(st->v[i].ns);
+		free(st->v[i].name);
+		coll_node_unref(st->v[i].root);
+	}
+	free(st->v);
+	free(st->active);
+	coll_node_unref(st->universe);
+	free(st);
+}
+
+/* ---- rewriting references ---- */
+
+/* Produces the node that replaces a reference to the target. */
+typedef struct coll_node *(*ref_replace_fn)(void *ud, const struct coll_node *ref);
+
+/* n with every reference to ns/name replaced by replace(): a new tree
+ * (owned), n untouched. Subtrees without such references are shared. */
+static struct coll_node *tree_rewrite(struct coll_node *n, const char *ns, const char *name,
+				      ref_replace_fn replace, void *ud)
+{
+	if (ref_is(n, ns, name))
+		return replace(ud, n);
+	if (!tree_refers(n, ns, name))
+		return coll_node_ref(n);
+	struct coll_node *c = coll_node_new(n->type);
+	for (size_t i = 0; i < n->nattrs; i++)
+		coll_attr_set(c, n->attrs[i].key, n->attrs[i].value);
+	for (size_t i = 0; i < n->noperands; i++) {
+		struct coll_node *op = tree_rewrite(n->operands[i], ns, name, replace, ud);
+		coll_node_add_operand(c, op);
+		coll_node_unref(op);
+	}
+	for (size_t i = 0; i < n->idlist.n; i++)
+		u32vec_push(&c->idlist, n->idlist.v[i]);
+	return c;
+}
+
+static struct coll_node *rename_ref(void *ud, const struct coll_node *ref)
+{
+	struct coll_node *c = coll_node_copy(ref);
+	coll_attr_set(c, "reference", ud);
+	return c;
+}
+
+static struct coll_node *inline_def(void *ud, const struct coll_node *ref)
+{
+	(void)ref;
+	return coll_node_copy(ud);
+}
+
+/* ---- save / rename / remove ---- */
+
+int coll_store_save(struct coll_store *st, const char *ns, const char *name,
+		    struct coll_node *node, struct crate_err *err)
+{
+	if (name_check(ns, name, err) != 0)
+		return -1;
+	if (is_all_media(ns, name))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "'All Media' is built in and cannot be saved over");
+	if (strcmp(ns, COLL_NS_PLAYLISTS) == 0 && !coll_type_is_list(node))
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "Playlists/%s: only lists can be saved in Playlists "
+				     "(save queries in Collections)", name);
+	if (refs_check(st, ns, name, node, err) != 0)
+		return -1;
+	if (mlib_db_begin(st->db, err) != 0)
+		return -1;
+	if (db_put(st, ns, name, node, err) != 0 || mlib_db_commit(st->db, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		return -1;
+	}
+	struct coll_entry *e = entry_find(st, ns, name);
+	if (e)
+		entry_set_root(e, node);
+	else
+		entry_add(st, ns, name, node);
+	st->generation++;
+	return 0;
+}
+
+/* Roots (new, owned) for every saved collection that refers to ns/name,
+ * rewritten by replace(); rewritten[i] NULL when entry i is unchanged. */
+static struct coll_node **rewrite_referrers(struct coll_store *st, const char *ns,
+					    const char *name, ref_replace_fn replace, void *ud,
+					    size_t *count)
+{
+	struct coll_node **out = xcalloc(st->n + 1, sizeof *out);
+	*count = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		if (!tree_refers(st->v[i].root, ns, name))
+			continue;
+		out[i] = tree_rewrite(st->v[i].root, ns, name, replace, ud);
+		(*count)++;
+	}
+	return out;
+}
+
+static void rewritten_free(struct coll_node **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		coll_node_unref(v[i]);
+	free(v);
+}
+
+int coll_store_rename(struct coll_store *st, const char *ns, const char *old_name,
+		      const char *new_name, struct crate_err *err)
+{
+	if (name_check(ns, old_name, err) != 0 || name_check(ns, new_name, err) != 0)
+		return -1;
+	if (is_all_media(ns, old_name) || is_all_media(ns, new_name))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "'All Media' is built in and cannot be renamed");
+	struct coll_entry *e = entry_find(st, ns, old_name);
+	if (!e)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns,
+				     old_name);
+	if (strcmp(old_name, new_name) == 0)
+		return 0;
+	if (entry_find(st, ns, new_name))
+		return crate_err_set(err, CRATE_ERR_EXISTS, "%s/%s already exists", ns, new_name);
+	size_t n = st->n, count;
+	struct coll_node **rw =
+		rewrite_referrers(st, ns, old_name, rename_ref, (void *)new_name, &count);
+	bool active = strcmp(ns, COLL_NS_PLAYLISTS) == 0 && strcmp(st->active, old_name) == 0;
+	if (mlib_db_begin(st->db, err) != 0)
+		goto fail;
+	if (db_delete(st, ns, old_name, err) != 0 || db_put(st, ns, new_name, e->root, err) != 0)
+		goto rollback;
+	for (size_t i = 0; i < n; i++)
+		if (rw[i] && &st->v[i] != e &&
+		    db_put(st, st->v[i].ns, st->v[i].name, rw[i], err) != 0)
+			goto rollback;
+	if (active && db_set_setting(st, "active_playlist", new_name, err) != 0)
+		goto rollback;
+	if (mlib_db_commit(st->db, err) != 0)
+		goto rollback;
+	for (size_t i = 0; i < n; i++)
+		if (rw[i])
+			entry_set_root(&st->v[i], rw[i]);
+	free(e->name);
+	e->name = xstrdup(new_name);
+	if (active) {
+		free(st->active);
+		st->active = xstrdup(new_name);
+	}
+	rewritten_free(rw, n);
+	st->generation++;
+	return 0;
+rollback:
+	mlib_db_rollback(st->db, NULL);
+fail:
+	rewritten_free(rw, n);
+	return -1;
+}
+
+int coll_store_remove(struct coll_store *st, const char *ns, const char *name, bool force,
+		      struct crate_err *err)
+{
+	if (name_check(ns, name, err) != 0)
+		return -1;
+	if (is_all_media(ns, name))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "'All Media' is built in and cannot be removed");
+	struct coll_entry *e = entry_find(st, ns, name);
+	if (!e)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
+	if (strcmp(ns, COLL_NS_PLAYLISTS) == 0 && strcmp(st->active, name) == 0)
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "Playlists/%s is the active playlist and cannot be removed "
+				     "(switch to another first)", name);
+	size_t n = st->n, count;
+	struct coll_node **rw = rewrite_referrers(st, ns, name, inline_def, e->root, &count);
+	if (count && !force) {
+		struct strbuf b;
+		strbuf_init(&b, 128);
+		for (size_t i = 0; i < n; i++)
+			if (rw[i])
+				strbuf_addf(&b, "%s%s/%s", b.len ? ", " : "", st->v[i].ns,
+					    st->v[i].name);
+		crate_err_set(err, CRATE_ERR_REFUSED,
+			      "%s/%s is used by %s (remove those first, or force: each use is "
+			      "replaced by a copy)", ns, name, b.buf);
+		strbuf_free(&b);
+		rewritten_free(rw, n);
+		return -1;
+	}
+	if (mlib_db_begin(st->db, err) != 0)
+		goto fail;
+	if (db_delete(st, ns, name, err) != 0)
+		goto rollback;
+	for (size_t i = 0; i < n; i++)
+		if (rw[i] && db_put(st, st->v[i].ns, st->v[i].name, rw[i], err) != 0)
+			goto rollback;
+	if (mlib_db_commit(st->db, err) != 0)
+		goto rollback;
+	for (size_t i = 0; i < n; i++)
+		if (rw[i])
+			entry_set_root(&st->v[i], rw[i]);
+	rewritten_free(rw, n);
+	entry_drop(st, e);
+	st->generation++;
+	return 0;
+rollback:
+	mlib_db_rollback(st->db, NULL);
+fail:
+	rewritten_free(rw, n);
+	return -1;
+}
+
+/* ---- listing ---- */
+
+struct sort_key {
+	char *folded, *name;
+};
+
+static int sort_key_cmp(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+	int c = str_natcmp(x->folded, y->folded);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+size_t coll_store_list(const struct coll_store *st, const char *ns, char ***names)
+{
+	struct sort_key *keys = xcalloc(st->n + 1, sizeof *keys);
+	size_t k = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		if (strcmp(st->v[i].ns, ns) != 0)
+			continue;
+		keys[k].name = xstrdup(st->v[i].name);
+		keys[k].folded = utf8_fold(keys[k].name, strlen(keys[k].name), NULL);
+		k++;
+	}
+	qsort(keys, k, sizeof *keys, sort_key_cmp);
+	char **out = xcalloc(k + 1, sizeof *out);
+	for (size_t i = 0; i < k; i++) {
+		out[i] = keys[i].name;
+		free(keys[i].folded);
+	}
+	free(keys);
+	*names = out;
+	return k;
+}
+
+/* ---- the active playlist ---- */
+
+const char *coll_store_active_playlist(const struct coll_store *st)
+{
+	return st->active;
+}
+
+int coll_store_set_active_playlist(struct coll_store *st, const char *name,
+				   struct crate_err *err)
+{
+	if (!entry_find(st, COLL_NS_PLAYLISTS, name))
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
+	if (strcmp(st->active, name) == 0)
+		return 0;
+	if (mlib_db_begin(st->db, err) != 0)
+		return -1;
+	if (db_set_setting(st, "active_playlist", name, err) != 0 ||
+	    mlib_db_commit(st->db, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		return -1;
+	}
+	free(st->active);
+	st->active = xstrdup(name);
+	st->generation++;
+	return 0;
+}
+
+/* ---- playlist edits ---- */
+
+/* A private copy of Playlists/name to edit, or NULL with *err. */
+static struct coll_node *playlist_copy(struct coll_store *st, const char *name,
+				       struct crate_err *err)
+{
+	const struct coll_entry *e = entry_find(st, COLL_NS_PLAYLISTS, name);
+	if (!e) {
+		crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
+		return NULL;
+	}
+	return coll_node_copy(e->root);
+}
+
+/* Persist an edited playlist and swap it in. Consumes copy. */
+static int playlist_commit(struct coll_store *st, const char *name, struct coll_node *copy,
+			   struct crate_err *err)
+{
+	int rc = coll_store_save(st, COLL_NS_PLAYLISTS, name, copy, err);
+	coll_node_unref(copy);
+	return rc;
+}
+
+/* The "position" attribute (current entry, 0-based), -1 when unset. */
+static long list_position(const struct coll_node *n)
+{
+	const char *p = coll_attr_get(n, "position");
+	int64_t v;
+	if (!p || !str_parse_int64(p, strlen(p), &v) || v < 0 || v > UINT32_MAX)
+		return -1;
+	return (long)v;
+}
+
+static void list_set_position(struct coll_node *n, long pos)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", pos);
+	coll_attr_set(n, "position", buf);
+}
+
+int coll_store_playlist_insert(struct coll_store *st, const char *name, size_t pos,
+			       const uint32_t *ids, size_t n, struct crate_err *err)
+{
+	struct coll_node *c = playlist_copy(st, name, err);
+	if (!c)
+		return -1;
+	size_t len = c->idlist.n;
+	if (pos > len) {
+		coll_node_unref(c);
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "Playlists/%s: position %zu is past the end (%zu entries)",
+				     name, pos + 1, len);
+	}
+	u32vec_reserve(&c->idlist, len + n);
+	memmove(c->idlist.v + pos + n, c->idlist.v + pos, (len - pos) * sizeof *c->idlist.v);
+	if (n)
+		memcpy(c->idlist.v + pos, ids, n * sizeof *ids);
+	c->idlist.n = len + n;
+	long cur = list_position(c);
+	if (cur >= 0 && (size_t)cur >= pos && cur < (long)len)
+		list_set_position(c, cur + (long)n);
+	return playlist_commit(st, name, c, err);
+}
+
+int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t pos, size_t n,
+			       struct crate_err *err)
+{
+	struct coll_node *c = playlist_copy(st, name, err);
+	if (!c)
+		return -1;
+	size_t len = c->idlist.n;
+	if (pos > len || n > len - pos) {
+		coll_node_unref(c);
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "Playlists/%s: entries %zu-%zu are past the end (%zu entries)",
+				     name, pos + 1, pos + n, len);
+	}
+	memmove(c->idlist.v + pos, c->idlist.v + pos + n, (len - pos - n) * sizeof *c->idlist.v);
+	c->idlist.n = len - n;
+	long cur = list_position(c);
+	if (cur >= 0 && (size_t)cur >= pos + n)
+		list_set_position(c, cur - (long)n);
+	else if (cur >= 0 && (size_t)cur >= pos)
+		list_set_position(c, (long)pos); /* the entry after the removed ones */
+	return playlist_commit(st, name, c, err);
+}
+
+int coll_store_playlist_move(struct coll_store *st, const char *name, size_t from, size_t to,
+			     struct crate_err *err)
+{
+	struct coll_node *c = playlist_copy(st, name, err);
+	if (!c)
+		return -1;
+	size_t len = c->idlist.n;
+	if (from >= len || to >= len) {
+		coll_node_unref(c);
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "Playlists/%s: position %zu is past the end (%zu entries)",
+				     name, (from >= len ? from : to) + 1, len);
+	}
+	uint32_t id = c->idlist.v[from];
+	if (from < to)
+		memmove(c->idlist.v + from, c->idlist.v + from + 1,
+			(to - from) * sizeof *c->idlist.v);
+	else
+		memmove(c->idlist.v + to + 1, c->idlist.v + to, (from - to) * sizeof *c->idlist.v);
+	c->idlist.v[to] = id;
+	long cur = list_position(c);
+	if (cur >= 0 && (size_t)cur < len) {
+		size_t p = (size_t)cur;
+		if (p == from)
+			p = to;
+		else if (from < p && p <= to)
+			p--;
+		else if (to <= p && p < from)
+			p++;
+		if (p != (size_t)cur)
+			list_set_position(c, (long)p);
+	}
+	return playlist_commit(st, name, c, err);
+}

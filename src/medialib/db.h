@@ -1,0 +1,52 @@
+/* The library database: one SQLite file (WAL mode) shared by the media
+ * library and the collection store. Each component versions its own tables
+ * through mlib_db_migrate(). */
+#ifndef CRATE_MEDIALIB_DB_H
+#define CRATE_MEDIALIB_DB_H
+
+#include <sqlite3.h>
+
+#include "base/err.h"
+
+struct mlib_db;
+
+enum {
+	MLIB_DB_READONLY = 1u << 0, /* never write: inspection commands, read-only files */
+	MLIB_DB_CHECK = 1u << 1,    /* run PRAGMA quick_check on open (costs a full read) */
+};
+
+/* Open (or create, unless read-only) the database at path and bring the
+ * media library's tables up to date. A file that is not a database, fails
+ * the check, is newer than this program, or cannot be written is an error
+ * naming the file; the file is never modified or "repaired" then.
+ * *out is owned by the caller (mlib_db_close). */
+int mlib_db_open(const char *path, unsigned flags, struct mlib_db **out, struct crate_err *err);
+void mlib_db_close(struct mlib_db *db);
+
+sqlite3 *mlib_db_sqlite(struct mlib_db *db);
+const char *mlib_db_path(const struct mlib_db *db);
+int mlib_db_readonly(const struct mlib_db *db);
+
+int mlib_db_begin(struct mlib_db *db, struct crate_err *err);
+int mlib_db_commit(struct mlib_db *db, struct crate_err *err);
+int mlib_db_rollback(struct mlib_db *db, struct crate_err *err);
+
+/* Bring component's tables to version nsteps: steps[i] (SQL, may hold
+ * several statements) upgrades version i to i+1, each in its own
+ * transaction. A stored version above nsteps is refused untouched. On a
+ * read-only database an out-of-date schema is an error. */
+int mlib_db_migrate(struct mlib_db *db, const char *component, const char *const *steps,
+		    int nsteps, struct crate_err *err);
+/* The stored version of component (0 when it has none), or -1 on error. */
+int mlib_db_version(struct mlib_db *db, const char *component, struct crate_err *err);
+
+/* Run PRAGMA quick_check; an error naming the file when it fails. */
+int mlib_db_check(struct mlib_db *db, struct crate_err *err);
+
+/* Fill err from the connection's last SQLite error: "<file>: <what>: <sqlite msg>". */
+int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err);
+
+/* Execute SQL without parameters (schema text, pragmas). */
+int mlib_db_exec(struct mlib_db *db, const char *sql, struct crate_err *err);
+
+#endif

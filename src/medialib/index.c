@@ -1,0 +1,866 @@
+/* The in-memory index: columns per property, dictionaries of distinct
+ * string values with folded twins, the library order. See index.h. */
+#include "medialib/index.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/str.h"
+#include "base/utf8.h"
+
+#define STR_MISSING UINT32_MAX      /* string column: the item lacks the property */
+#define STR_MULTI 0x80000000u       /* string column: offset into prop->multi */
+#define INT_MISSING INT64_MIN       /* integer column: the item lacks the property */
+#define RAW_SAME UINT32_MAX         /* dict raw_off: the text equals its folded form */
+
+/* Distinct values of one string property. Texts live in two arenas (one
+ * allocation each, growing by doubling, addressed by offsets so growth is
+ * free): every folded form in `fold`, and the original text in `raw` only
+ * when it differs from the folded form. */
+struct dict {
+	char *fold;
+	size_t fold_len, fold_cap;
+	char *raw;
+	size_t raw_len, raw_cap;
+	uint32_t *fold_off;  /* n+1 entries */
+	uint32_t *raw_off;   /* RAW_SAME or offset into raw */
+	uint32_t *hash;      /* hash of the original text, for probing and rehashing */
+	double *num;         /* numeric reading, NAN when not a number */
+	uint32_t *rank;      /* natural-order rank; NULL until computed */
+	uint32_t n, cap;
+	uint32_t *slots;     /* open addressing: vid+1, 0 = empty */
+	uint32_t nslots;
+};
+
+struct prop {
+	char *name;
+	enum mlib_prop_kind kind;
+	uint32_t *scol;      /* STRING: vid, STR_MISSING or STR_MULTI|offset */
+	int64_t *icol;       /* INT: value or INT_MISSING */
+	size_t col_cap;
+	struct dict d;
+	/* Multi-valued items: groups [count, vid, vid, ...]. */
+	uint32_t *multi;
+	size_t multi_len, multi_cap;
+};
+
+struct mlib_index {
+	struct prop *props;
+	int nprops, props_cap;
+	int last_prop;             /* lookup cache: loaders add props in a cycle */
+	struct bitset present;     /* ids declared with add_media */
+	uint32_t bound, count;
+	struct u32vec all_ids;     /* ascending */
+	struct u32vec lib_order;
+	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
+};
+
+/* ---- small helpers ---- */
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		s += 8;
+		n -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+static void *grow_array(void *p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return p;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	p = xreallocarray(p, c, elem);
+	*cap = c;
+	return p;
+}
+
+static size_t arena_add(char **arena, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	*arena = grow_array(*arena, cap, *len + n + 1, 1);
+	size_t off = *len;
+	memcpy(*arena + off, s, n);
+	(*arena)[off + n] = '\0';
+	*len += n + 1;
+	return off;
+}
+
+/* ---- dictionaries ---- */
+
+static const char *dict_text(const struct dict *d, uint32_t vid)
+{
+	return d->raw_off[vid] == RAW_SAME ? d->fold + d->fold_off[vid] : d->raw + d->raw_off[vid];
+}
+
+static void dict_rehash(struct dict *d, uint32_t nslots)
+{
+	free(d->slots);
+	d->slots = xcalloc(nslots, sizeof *d->slots);
+	d->nslots = nslots;
+	for (uint32_t v = 0; v < d->n; v++) {
+		uint32_t i = d->hash[v] & (nslots - 1);
+		while (d->slots[i])
+			i = (i + 1) & (nslots - 1);
+		d->slots[i] = v + 1;
+	}
+}
+
+/* Append the folded form of s to the fold arena; true when it differs. */
+static bool dict_add_folded(struct dict *d, const char *s, size_t len)
+{
+	bool ascii = true, upper = false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x80) {
+			ascii = false;
+			break;
+		}
+		if (c >= 'A' && c <= 'Z')
+			upper = true;
+	}
+	if (ascii) {
+		size_t off = arena_add(&d->fold, &d->fold_len, &d->fold_cap, s, len);
+		if (upper) /* lower-case in place: no temporary allocation */
+			for (size_t i = 0; i < len; i++)
+				if (d->fold[off + i] >= 'A' && d->fold[off + i] <= 'Z')
+					d->fold[off + i] = (char)(d->fold[off + i] + 32);
+		return upper;
+	}
+	if (utf8_fold_is_identity(s, len)) {
+		arena_add(&d->fold, &d->fold_len, &d->fold_cap, s, len);
+		return false;
+	}
+	size_t flen;
+	char *f = utf8_fold(s, len, &flen);
+	arena_add(&d->fold, &d->fold_len, &d->fold_cap, f, flen);
+	free(f);
+	return true;
+}
+
+static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
+{
+	len = strnlen(s, len); /* a NUL inside a tag ends it */
+	uint32_t h = hash_bytes(s, len);
+	if (d->nslots) {
+		uint32_t i = h & (d->nslots - 1);
+		while (d->slots[i]) {
+			uint32_t v = d->slots[i] - 1;
+			if (d->hash[v] == h) {
+				const char *t = dict_text(d, v);
+				if (memcmp(t, s, len) == 0 && t[len] == '\0')
+					return v;
+			}
+			i = (i + 1) & (d->nslots - 1);
+		}
+	}
+	if (d->n == d->cap) {
+		uint32_t c = d->cap ? d->cap * 2 : 64;
+		d->fold_off = xreallocarray(d->fold_off, (size_t)c + 1, sizeof *d->fold_off);
+		d->raw_off = xreallocarray(d->raw_off, c, sizeof *d->raw_off);
+		d->hash = xreallocarray(d->hash, c, sizeof *d->hash);
+		d->num = xreallocarray(d->num, c, sizeof *d->num);
+		d->cap = c;
+	}
+	uint32_t v = d->n++;
+	d->fold_off[v] = (uint32_t)d->fold_len;
+	if (dict_add_folded(d, s, len))
+		d->raw_off[v] = (uint32_t)arena_add(&d->raw, &d->raw_len, &d->raw_cap, s, len);
+	else
+		d->raw_off[v] = RAW_SAME;
+	d->fold_off[v + 1] = (uint32_t)d->fold_len;
+	d->hash[v] = h;
+	double num;
+	d->num[v] = str_parse_number(s, len, &num) ? num : NAN;
+	free(d->rank); /* a new value invalidates the ranks */
+	d->rank = NULL;
+	if ((uint64_t)d->n * 2 > d->nslots)
+		dict_rehash(d, d->nslots ? d->nslots * 2 : 128);
+	else {
+		uint32_t i = h & (d->nslots - 1);
+		while (d->slots[i])
+			i = (i + 1) & (d->nslots - 1);
+		d->slots[i] = v + 1;
+	}
+	return v;
+}
+
+static void dict_free(struct dict *d)
+{
+	free(d->fold);
+	free(d->raw);
+	free(d->fold_off);
+	free(d->raw_off);
+	free(d->hash);
+	free(d->num);
+	free(d->rank);
+	free(d->slots);
+}
+
+/* ---- natural-order ranks ---- */
+
+struct rank_entry {
+	uint64_t key;      /* natural-order prefix of the folded text */
+	double num;
+	const char *fold;
+	uint32_t slot;     /* where the rank goes */
+};
+
+/* First 8 bytes of an encoding of s whose byte order agrees with
+ * str_natcmp: a digit run becomes '0', its length without leading zeros,
+ * then its digits (a non-digit byte never lies in '0'..'9', so the marker
+ * compares against it as any digit would). Ties are settled by str_natcmp. */
+static uint64_t natural_key(const char *s)
+{
+	unsigned char out[8];
+	size_t o = 0;
+	while (*s && o < 8) {
+		if (*s >= '0' && *s <= '9') {
+			while (*s == '0')
+				s++;
+			size_t l = 0;
+			while (s[l] >= '0' && s[l] <= '9')
+				l++;
+			out[o++] = '0';
+			if (o < 8)
+				out[o++] = (unsigned char)(l > 255 ? 255 : l);
+			for (size_t i = 0; i < l && o < 8; i++)
+				out[o++] = (unsigned char)s[i];
+			s += l;
+		} else {
+			out[o++] = (unsigned char)*s++;
+		}
+	}
+	uint64_t k = 0;
+	for (size_t i = 0; i < 8; i++)
+		k = (k << 8) | (i < o ? out[i] : 0);
+	return k;
+}
+
+static int rank_cmp(const void *pa, const void *pb)
+{
+	const struct rank_entry *a = pa, *b = pb;
+	bool an = !isnan(a->num), bn = !isnan(b->num);
+	if (an != bn)
+		return an ? -1 : 1;
+	if (an && a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return str_natcmp(a->fold, b->fold);
+}
+
+static void rank_entry_fill(struct rank_entry *e, const struct dict *d, uint32_t vid, uint32_t slot)
+{
+	e->fold = d->fold + d->fold_off[vid];
+	e->key = natural_key(e->fold);
+	e->num = d->num[vid];
+	e->slot = slot;
+}
+
+/* Sort entries and write ranks[slot]; equal values share a rank. */
+static void rank_entries(struct rank_entry *e, size_t n, uint32_t *ranks)
+{
+	qsort(e, n, sizeof *e, rank_cmp);
+	uint32_t r = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && rank_cmp(&e[i - 1], &e[i]) != 0)
+			r++;
+		ranks[e[i].slot] = r;
+	}
+}
+
+static void dict_compute_ranks(struct dict *d)
+{
+	if (d->rank || d->n == 0)
+		return;
+	struct rank_entry *e = xmalloc((size_t)d->n * sizeof *e);
+	for (uint32_t v = 0; v < d->n; v++)
+		rank_entry_fill(&e[v], d, v, v);
+	d->rank = xmalloc((size_t)d->n * sizeof *d->rank);
+	rank_entries(e, d->n, d->rank);
+	free(e);
+}
+
+/* ---- properties and columns ---- */
+
+static int prop_find(const struct mlib_index *idx, const char *name)
+{
+	if (idx->last_prop < idx->nprops && strcmp(idx->props[idx->last_prop].name, name) == 0)
+		return idx->last_prop;
+	for (int i = 0; i < idx->nprops; i++)
+		if (strcmp(idx->props[i].name, name) == 0) {
+			((struct mlib_index *)idx)->last_prop = i; /* cache only */
+			return i;
+		}
+	return -1;
+}
+
+static struct prop *prop_get(struct mlib_index *idx, const char *name, enum mlib_prop_kind kind)
+{
+	int i = prop_find(idx, name);
+	if (i >= 0)
+		return &idx->props[i];
+	if (idx->nprops == idx->props_cap) {
+		idx->props_cap = idx->props_cap ? idx->props_cap * 2 : 16;
+		idx->props = xreallocarray(idx->props, (size_t)idx->props_cap, sizeof *idx->props);
+	}
+	struct prop *p = &idx->props[idx->nprops];
+	memset(p, 0, sizeof *p);
+	p->name = xstrdup(name);
+	p->kind = kind;
+	idx->last_prop = idx->nprops++;
+	return p;
+}
+
+static void prop_ensure(struct prop *p, uint32_t id)
+{
+	if (id < p->col_cap)
+		return;
+	size_t c = p->col_cap ? p->col_cap : 1024;
+	while (c <= id)
+		c *= 2;
+	if (p->kind == MLIB_PROP_STRING) {
+		p->scol = xreallocarray(p->scol, c, sizeof *p->scol);
+		for (size_t i = p->col_cap; i < c; i++)
+			p->scol[i] = STR_MISSING;
+	} else {
+		p->icol = xreallocarray(p->icol, c, sizeof *p->icol);
+		for (size_t i = p->col_cap; i < c; i++)
+			p->icol[i] = INT_MISSING;
+	}
+	p->col_cap = c;
+}
+
+static size_t prop_str_values(const struct prop *p, uint32_t id, const uint32_t **vids)
+{
+	if (p->kind != MLIB_PROP_STRING || id >= p->col_cap || p->scol[id] == STR_MISSING)
+		return 0;
+	if (p->scol[id] & STR_MULTI) {
+		const uint32_t *g = p->multi + (p->scol[id] & ~STR_MULTI);
+		*vids = g + 1;
+		return g[0];
+	}
+	*vids = &p->scol[id];
+	return 1;
+}
+
+static void prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
+{
+	prop_ensure(p, id);
+	uint32_t cur = p->scol[id];
+	if (cur == STR_MISSING) {
+		p->scol[id] = vid;
+		return;
+	}
+	const uint32_t *have = NULL;
+	size_t n = prop_str_values(p, id, &have);
+	for (size_t i = 0; i < n; i++)
+		if (have[i] == vid)
+			return; /* the same value twice adds nothing */
+	if (cur & STR_MULTI) {
+		size_t off = cur & ~STR_MULTI;
+		if (off + 1 + p->multi[off] == p->multi_len) { /* last group: extend in place */
+			p->multi = grow_array(p->multi, &p->multi_cap, p->multi_len + 1, sizeof *p->multi);
+			p->multi[p->multi_len++] = vid;
+			p->multi[off]++;
+			return;
+		}
+	}
+	/* Copy the group to the end with room for one more (the old copy is
+	 * abandoned: multi-values are rare and added item by item). */
+	size_t off = p->multi_len;
+	p->multi = grow_array(p->multi, &p->multi_cap, p->multi_len + n + 2, sizeof *p->multi);
+	n = prop_str_values(p, id, &have); /* re-read: multi may have moved */
+	p->multi[off] = (uint32_t)(n + 1);
+	memcpy(p->multi + off + 1, have, n * sizeof *have);
+	p->multi[off + 1 + n] = vid;
+	p->multi_len = off + n + 2;
+	p->scol[id] = STR_MULTI | (uint32_t)off;
+}
+
+/* An integer column that received a non-integer text becomes a string column. */
+static void prop_convert_to_string(struct prop *p)
+{
+	int64_t *icol = p->icol;
+	size_t cap = p->col_cap;
+	p->icol = NULL;
+	p->col_cap = 0;
+	p->kind = MLIB_PROP_STRING;
+	if (cap)
+		prop_ensure(p, (uint32_t)(cap - 1));
+	for (size_t i = 0; i < cap; i++) {
+		if (icol[i] == INT_MISSING)
+			continue;
+		char buf[32];
+		int n = snprintf(buf, sizeof buf, "%" PRId64, icol[i]);
+		p->scol[i] = dict_intern(&p->d, buf, (size_t)n);
+	}
+	free(icol);
+}
+
+static void prop_free(struct prop *p)
+{
+	free(p->name);
+	free(p->scol);
+	free(p->icol);
+	free(p->multi);
+	dict_free(&p->d);
+}
+
+/* ---- building ---- */
+
+struct mlib_index *mlib_index_new(void)
+{
+	struct mlib_index *idx = xcalloc(1, sizeof *idx);
+	bitset_init(&idx->present, 1024);
+	return idx;
+}
+
+void mlib_index_free(struct mlib_index *idx)
+{
+	if (!idx)
+		return;
+	for (int i = 0; i < idx->nprops; i++)
+		prop_free(&idx->props[i]);
+	free(idx->props);
+	bitset_free(&idx->present);
+	u32vec_free(&idx->all_ids);
+	u32vec_free(&idx->lib_order);
+	free(idx->lib_rank);
+	free(idx);
+}
+
+void mlib_index_add_media(struct mlib_index *idx, uint32_t id)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	if (id >= idx->present.nbits) {
+		size_t nb = idx->present.nbits;
+		while (nb <= id)
+			nb *= 2;
+		size_t old = bitset_words(&idx->present);
+		idx->present.w = xreallocarray(idx->present.w, (nb + 63) / 64, sizeof(uint64_t));
+		memset(idx->present.w + old, 0, ((nb + 63) / 64 - old) * sizeof(uint64_t));
+		idx->present.nbits = nb;
+	}
+	if (!bitset_test(&idx->present, id)) {
+		bitset_set(&idx->present, id);
+		idx->count++;
+	}
+	if (id + 1 > idx->bound)
+		idx->bound = id + 1;
+}
+
+static void set_int_in(struct prop *p, uint32_t id, int64_t value)
+{
+	prop_ensure(p, id);
+	p->icol[id] = value == INT_MISSING ? INT_MISSING + 1 : value;
+}
+
+static void set_str_single(struct prop *p, uint32_t id, const char *value, size_t len)
+{
+	prop_ensure(p, id);
+	p->scol[id] = dict_intern(&p->d, value, len);
+}
+
+void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop, const char *value,
+			size_t len)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	struct prop *p = prop_get(idx, prop, MLIB_PROP_STRING);
+	if (p->kind == MLIB_PROP_INT) {
+		int64_t v;
+		if (str_parse_int64(value, strnlen(value, len), &v)) {
+			set_int_in(p, id, v);
+			return;
+		}
+		prop_convert_to_string(p);
+	}
+	prop_add_vid(p, id, dict_intern(&p->d, value, len));
+}
+
+void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	struct prop *p = prop_get(idx, prop, MLIB_PROP_INT);
+	if (p->kind == MLIB_PROP_STRING) {
+		char buf[32];
+		int n = snprintf(buf, sizeof buf, "%" PRId64, value);
+		set_str_single(p, id, buf, (size_t)n);
+		return;
+	}
+	set_int_in(p, id, value);
+}
+
+void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)
+{
+	mlib_index_set_int(idx, id, prop, value);
+}
+
+/* ---- finishing: ranks and the library order ---- */
+
+struct lib_key {
+	uint64_t k0; /* artist rank << 32 | year */
+	uint64_t k1; /* album rank << 32 | disc << 16 | track */
+	const char *url;
+	uint32_t id;
+};
+
+static int lib_key_cmp(const void *pa, const void *pb)
+{
+	const struct lib_key *a = pa, *b = pb;
+	if (a->k0 != b->k0)
+		return a->k0 < b->k0 ? -1 : 1;
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1 ? -1 : 1;
+	if (a->url != b->url) {
+		if (!a->url || !b->url)
+			return a->url ? 1 : -1;
+		int c = str_natcmp(a->url, b->url);
+		if (c)
+			return c;
+	}
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static const struct prop *prop_by_name(const struct mlib_index *idx, const char *name)
+{
+	int i = prop_find(idx, name);
+	return i < 0 ? NULL : &idx->props[i];
+}
+
+/* Sort key of an item's value for a library-order component, in [0, max];
+ * 0 when missing. String values use their rank. */
+static uint64_t component_key(const struct prop *p, uint32_t id, uint64_t max)
+{
+	if (!p)
+		return 0;
+	if (p->kind == MLIB_PROP_INT) {
+		if (id >= p->col_cap || p->icol[id] == INT_MISSING)
+			return 0;
+		int64_t v = p->icol[id];
+		/* Bias so negatives order below positives, then clamp. */
+		int64_t lo = -(int64_t)(max / 2) + 1, hi = (int64_t)(max / 2) - 1;
+		if (v < lo)
+			v = lo;
+		if (v > hi)
+			v = hi;
+		return (uint64_t)(v - lo) + 1;
+	}
+	const uint32_t *vids;
+	if (!prop_str_values(p, id, &vids))
+		return 0;
+	uint64_t r = (uint64_t)p->d.rank[vids[0]] + 1;
+	return r > max ? max : r;
+}
+
+/* albumartist and artist are one sort key ("albumartist, else artist"), so
+ * their values are ranked together in one sort. */
+static void artist_ranks(const struct prop *aa, const struct prop *ar, uint32_t **aa_rank,
+			 uint32_t **ar_rank)
+{
+	size_t naa = aa && aa->kind == MLIB_PROP_STRING ? aa->d.n : 0;
+	size_t nar = ar && ar->kind == MLIB_PROP_STRING ? ar->d.n : 0;
+	struct rank_entry *e = xmalloc((naa + nar + 1) * sizeof *e);
+	uint32_t *ranks = xmalloc((naa + nar + 1) * sizeof *ranks);
+	for (size_t v = 0; v < naa; v++)
+		rank_entry_fill(&e[v], &aa->d, (uint32_t)v, (uint32_t)v);
+	for (size_t v = 0; v < nar; v++)
+		rank_entry_fill(&e[naa + v], &ar->d, (uint32_t)v, (uint32_t)(naa + v));
+	rank_entries(e, naa + nar, ranks);
+	free(e);
+	*aa_rank = ranks;
+	*ar_rank = ranks + naa;
+}
+
+static uint64_t artist_key(const struct prop *p, const uint32_t *ranks, uint32_t id)
+{
+	const uint32_t *vids;
+	if (!p || p->kind != MLIB_PROP_STRING || !prop_str_values(p, id, &vids))
+		return 0;
+	return (uint64_t)ranks[vids[0]] + 1;
+}
+
+static void build_library_order(struct mlib_index *idx)
+{
+	const struct prop *aa = prop_by_name(idx, "albumartist");
+	const struct prop *ar = prop_by_name(idx, "artist");
+	const struct prop *year = prop_by_name(idx, "year");
+	const struct prop *album = prop_by_name(idx, "album");
+	const struct prop *disc = prop_by_name(idx, "discnr");
+	const struct prop *track = prop_by_name(idx, "tracknr");
+	const struct prop *url = prop_by_name(idx, "url");
+	const struct prop *parts[] = { year, album, disc, track };
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		if (parts[i] && parts[i]->kind == MLIB_PROP_STRING)
+			dict_compute_ranks((struct dict *)&parts[i]->d);
+	uint32_t *aa_rank, *ar_rank;
+	artist_ranks(aa, ar, &aa_rank, &ar_rank);
+
+	size_t n = idx->all_ids.n;
+	struct lib_key *keys = xmalloc((n + 1) * sizeof *keys);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = idx->all_ids.v[i];
+		uint64_t a = artist_key(aa, aa_rank, id);
+		if (!a)
+			a = artist_key(ar, ar_rank, id);
+		keys[i].k0 = a << 32 | component_key(year, id, UINT32_MAX);
+		keys[i].k1 = component_key(album, id, UINT32_MAX) << 32 |
+			     component_key(disc, id, UINT16_MAX) << 16 | component_key(track, id, UINT16_MAX);
+		const uint32_t *vids;
+		keys[i].url = url && url->kind == MLIB_PROP_STRING && prop_str_values(url, id, &vids)
+				      ? url->d.fold + url->d.fold_off[vids[0]]
+				      : NULL;
+		keys[i].id = id;
+	}
+	free(aa_rank); /* ar_rank points into the same block */
+	qsort(keys, n, sizeof *keys, lib_key_cmp);
+
+	idx->lib_order.n = 0;
+	u32vec_reserve(&idx->lib_order, n);
+	free(idx->lib_rank);
+	idx->lib_rank = xmalloc((size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
+	memset(idx->lib_rank, 0xff, (size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
+	for (size_t i = 0; i < n; i++) {
+		idx->lib_order.v[i] = keys[i].id;
+		idx->lib_rank[keys[i].id] = (uint32_t)i;
+	}
+	idx->lib_order.n = n;
+	free(keys);
+}
+
+/* Dictionaries at most this large get their ranks at finish; larger ones
+ * (titles, urls: one value per track) when something first sorts by them. */
+#define EAGER_RANK_LIMIT 65536
+
+void mlib_index_finish(struct mlib_index *idx)
+{
+	idx->all_ids.n = 0;
+	u32vec_reserve(&idx->all_ids, idx->count + 1);
+	for (size_t w = 0; w < bitset_words(&idx->present); w++) {
+		uint64_t bits = idx->present.w[w];
+		while (bits) {
+			int b = __builtin_ctzll(bits);
+			idx->all_ids.v[idx->all_ids.n++] = (uint32_t)(w * 64 + (size_t)b);
+			bits &= bits - 1;
+		}
+	}
+	for (int i = 0; i < idx->nprops; i++)
+		if (idx->props[i].kind == MLIB_PROP_STRING && idx->props[i].d.n <= EAGER_RANK_LIMIT)
+			dict_compute_ranks(&idx->props[i].d);
+	build_library_order(idx);
+}
+
+/* ---- reading ---- */
+
+uint32_t mlib_index_id_bound(const struct mlib_index *idx)
+{
+	return idx->bound;
+}
+
+uint32_t mlib_index_count(const struct mlib_index *idx)
+{
+	return idx->count;
+}
+
+bool mlib_index_has_media(const struct mlib_index *idx, uint32_t id)
+{
+	return bitset_test(&idx->present, id);
+}
+
+const struct u32vec *mlib_index_all_ids(const struct mlib_index *idx)
+{
+	return &idx->all_ids;
+}
+
+const struct u32vec *mlib_index_library_order(const struct mlib_index *idx)
+{
+	return &idx->lib_order;
+}
+
+uint32_t mlib_index_library_rank(const struct mlib_index *idx, uint32_t id)
+{
+	if (!idx->lib_rank || id >= idx->bound)
+		return UINT32_MAX;
+	return idx->lib_rank[id];
+}
+
+int mlib_index_prop(const struct mlib_index *idx, const char *name)
+{
+	return prop_find(idx, name);
+}
+
+enum mlib_prop_kind mlib_index_prop_kind(const struct mlib_index *idx, int prop)
+{
+	return idx->props[prop].kind;
+}
+
+const char *mlib_index_prop_name(const struct mlib_index *idx, int prop)
+{
+	return idx->props[prop].name;
+}
+
+int mlib_index_prop_count(const struct mlib_index *idx)
+{
+	return idx->nprops;
+}
+
+uint32_t mlib_index_dict_size(const struct mlib_index *idx, int prop)
+{
+	return idx->props[prop].kind == MLIB_PROP_STRING ? idx->props[prop].d.n : 0;
+}
+
+const char *mlib_index_dict_text(const struct mlib_index *idx, int prop, uint32_t vid)
+{
+	return dict_text(&idx->props[prop].d, vid);
+}
+
+const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint32_t vid)
+{
+	const struct dict *d = &idx->props[prop].d;
+	return d->fold + d->fold_off[vid];
+}
+
+bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid, double *out)
+{
+	double v = idx->props[prop].d.num[vid];
+	if (isnan(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+uint32_t mlib_index_dict_rank(const struct mlib_index *idx, int prop, uint32_t vid)
+{
+	struct dict *d = (struct dict *)&idx->props[prop].d; /* lazily filled cache */
+	dict_compute_ranks(d);
+	return d->rank[vid];
+}
+
+void mlib_index_dict_fold_span(const struct mlib_index *idx, int prop, const char **base,
+			       const uint32_t **offs, uint32_t *n)
+{
+	const struct dict *d = &idx->props[prop].d;
+	*base = d->fold;
+	*offs = d->fold_off;
+	*n = idx->props[prop].kind == MLIB_PROP_STRING ? d->n : 0;
+}
+
+size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id,
+			     const uint32_t **vids)
+{
+	return prop_str_values(&idx->props[prop], id, vids);
+}
+
+bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, int64_t *out)
+{
+	const struct prop *p = &idx->props[prop];
+	if (p->kind != MLIB_PROP_INT || id >= p->col_cap || p->icol[id] == INT_MISSING)
+		return false;
+	*out = p->icol[id];
+	return true;
+}
+
+const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const char *prop,
+				char *buf, size_t bufsize)
+{
+	int pi = prop_find(idx, prop);
+	if (pi < 0 || !mlib_index_has_media(idx, id))
+		return NULL;
+	const struct prop *p = &idx->props[pi];
+	if (p->kind == MLIB_PROP_INT) {
+		int64_t v;
+		if (!mlib_index_int_value(idx, pi, id, &v) || !buf || bufsize == 0)
+			return NULL;
+		snprintf(buf, bufsize, "%" PRId64, v);
+		return buf;
+	}
+	const uint32_t *vids;
+	if (!prop_str_values(p, id, &vids))
+		return NULL;
+	return dict_text(&p->d, vids[0]);
+}
+
+size_t mlib_index_memory(const struct mlib_index *idx)
+{
+	size_t total = sizeof *idx + (size_t)idx->props_cap * sizeof *idx->props;
+	total += bitset_words(&idx->present) * 8 + idx->all_ids.cap * 4 + idx->lib_order.cap * 4;
+	total += idx->lib_rank ? (size_t)(idx->bound + 1) * 4 : 0;
+	for (int i = 0; i < idx->nprops; i++) {
+		const struct prop *p = &idx->props[i];
+		const struct dict *d = &p->d;
+		total += p->col_cap * (p->kind == MLIB_PROP_STRING ? 4 : 8) + p->multi_cap * 4;
+		total += d->fold_cap + d->raw_cap + (size_t)d->nslots * 4;
+		total += (size_t)d->cap * (4 + 4 + 4 + 8) + (d->rank ? (size_t)d->n * 4 : 0);
+	}
+	return total;
+}
+
+void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct bitset *vals,
+			   bool none, struct bitset *out)
+{
+	const struct prop *p = &idx->props[prop];
+	if (p->kind != MLIB_PROP_STRING)
+		return;
+	size_t n = p->col_cap < idx->bound ? p->col_cap : idx->bound;
+	if (n > out->nbits)
+		n = out->nbits;
+	const uint32_t *col = p->scol;
+	const uint64_t *vw = vals->w;
+	for (size_t id = 0; id < n; id++) {
+		uint32_t c = col[id];
+		if (c == STR_MISSING)
+			continue;
+		bool any;
+		if (c & STR_MULTI) {
+			const uint32_t *g = p->multi + (c & ~STR_MULTI);
+			any = false;
+			for (uint32_t k = 1; k <= g[0] && !any; k++)
+				any = (vw[g[k] >> 6] >> (g[k] & 63)) & 1;
+		} else {
+			any = (vw[c >> 6] >> (c & 63)) & 1;
+		}
+		if (any != none)
+			out->w[id >> 6] |= (uint64_t)1 << (id & 63);
+	}
+}
+
+const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop)
+{
+	struct dict *d = (struct dict *)&idx->props[prop].d; /* lazily filled cache */
+	dict_compute_ranks(d);
+	return d->rank;
+}
+
+const int64_t *mlib_index_int_column(const struct mlib_index *idx, int prop, size_t *len)
+{
+	const struct prop *p = &idx->props[prop];
+	if (p->kind != MLIB_PROP_INT) {
+		*len = 0;
+		return NULL;
+	}
+	*len = p->col_cap < idx->bound ? p->col_cap : idx->bound;
+	return p->icol;
+}
+
+const struct bitset *mlib_index_present_set(const struct mlib_index *idx)
+{
+	return &idx->present;
+}

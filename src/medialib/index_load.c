@@ -1,0 +1,122 @@
+/* SQLite -> index: one sequential scan of `media` (first values in
+ * columns), one of `media_tag` (the rest), see the schema comment in
+ * media.c. */
+#include "medialib/index_load.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Column order of the SELECT below; kind says how to feed the index. */
+enum col_kind { COL_BLOB, COL_TEXT, COL_INT };
+static const struct {
+	const char *name;
+	enum col_kind kind;
+} cols[] = {
+	{"url", COL_BLOB},	 {"filesize", COL_INT},	   {"mtime", COL_INT},
+	{"added", COL_INT},	 {"duration", COL_INT},	   {"bitrate", COL_INT},
+	{"samplerate", COL_INT}, {"channels", COL_INT},	   {"format", COL_TEXT},
+	{"lastplayed", COL_INT}, {"timesplayed", COL_INT}, {"rating", COL_INT},
+	{"artist", COL_TEXT},	 {"album", COL_TEXT},	   {"albumartist", COL_TEXT},
+	{"title", COL_TEXT},	 {"tracknr", COL_INT},	   {"tracktotal", COL_INT},
+	{"discnr", COL_INT},	 {"disctotal", COL_INT},   {"date", COL_TEXT},
+	{"year", COL_INT},	 {"genre", COL_TEXT},	   {"composer", COL_TEXT},
+	{"comment", COL_TEXT},
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+static int load_media(struct mlib_db *db, struct mlib_index *idx, struct bitset *present,
+		      struct crate_err *err)
+{
+	char sql[512] = "SELECT id";
+	size_t len = 9;
+	for (size_t i = 0; i < NCOLS; i++)
+		len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s", cols[i].name);
+	snprintf(sql + len, sizeof sql - len, " FROM media WHERE missing=0 ORDER BY id");
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the library", err);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id64 = sqlite3_column_int64(st, 0);
+		if (id64 < 1 || id64 > UINT32_MAX - 1)
+			continue;
+		uint32_t id = (uint32_t)id64;
+		mlib_index_add_media(idx, id);
+		if (id >= present->nbits) {
+			size_t nb = present->nbits ? present->nbits : 1024;
+			while (nb <= id)
+				nb *= 2;
+			size_t oldw = bitset_words(present);
+			present->w = xreallocarray(present->w, (nb + 63) / 64, sizeof *present->w);
+			memset(present->w + oldw, 0, ((nb + 63) / 64 - oldw) * sizeof *present->w);
+			present->nbits = nb;
+		}
+		bitset_set(present, id);
+		for (size_t c = 0; c < NCOLS; c++) {
+			int sc = (int)c + 1;
+			if (sqlite3_column_type(st, sc) == SQLITE_NULL)
+				continue;
+			if (cols[c].kind == COL_INT) {
+				mlib_index_set_int(idx, id, cols[c].name, sqlite3_column_int64(st, sc));
+			} else {
+				const char *v = cols[c].kind == COL_BLOB
+							? sqlite3_column_blob(st, sc)
+							: (const char *)sqlite3_column_text(st, sc);
+				int n = sqlite3_column_bytes(st, sc);
+				if (v && n > 0)
+					mlib_index_add_str(idx, id, cols[c].name, v, (size_t)n);
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return mlib_db_error(db, "cannot read the library", err);
+	return 0;
+}
+
+static int load_tags(struct mlib_db *db, struct mlib_index *idx, const struct bitset *present,
+		     struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	/* Primary-key order (media_id, key, seq): values keep their file order. */
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT media_id, key, value FROM media_tag",
+			       -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read tags", err);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (id < 1 || !bitset_test(present, (size_t)id))
+			continue; /* missing file */
+		const char *key = (const char *)sqlite3_column_text(st, 1);
+		const char *v = (const char *)sqlite3_column_text(st, 2);
+		int n = sqlite3_column_bytes(st, 2);
+		if (key && v && n > 0)
+			mlib_index_add_str(idx, (uint32_t)id, key, v, (size_t)n);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return mlib_db_error(db, "cannot read tags", err);
+	return 0;
+}
+
+int mlib_index_load(struct mlib_db *db, struct mlib_index **out, struct crate_err *err)
+{
+	struct mlib_index *idx = mlib_index_new();
+	struct bitset present = {0};
+	/* One read transaction: a scan committing meanwhile cannot make the
+	 * two passes disagree. */
+	sqlite3_exec(mlib_db_sqlite(db), "BEGIN", NULL, NULL, NULL);
+	int rc = load_media(db, idx, &present, err);
+	if (rc == 0)
+		rc = load_tags(db, idx, &present, err);
+	sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
+	bitset_free(&present);
+	if (rc != 0) {
+		mlib_index_free(idx);
+		*out = NULL;
+		return -1;
+	}
+	mlib_index_finish(idx);
+	*out = idx;
+	return 0;
+}

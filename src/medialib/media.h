@@ -1,0 +1,56 @@
+/* Media rows: the schema of the media library, writing scanned files,
+ * play statistics. */
+#ifndef CRATE_MEDIALIB_MEDIA_H
+#define CRATE_MEDIALIB_MEDIA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "medialib/db.h"
+
+struct mlib_tags;
+struct mlib_index;
+
+/* Create or upgrade the media library's tables (component "medialib").
+ * Called by mlib_db_open. */
+int mlib_media_migrate(struct mlib_db *db, struct crate_err *err);
+
+/* Prepared statements for writing many files (the scanner); owned by the
+ * caller, used by one thread, freed before the database is closed. */
+struct mlib_media_writer;
+struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate_err *err);
+void mlib_media_writer_free(struct mlib_media_writer *w);
+
+/* Insert the file at url (raw path bytes) or update it in place (same id)
+ * from its tags and stat; clears the missing flag. `added` is only set for
+ * new rows; play statistics and rating are kept. *id receives the row id. */
+int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
+		   int64_t mtime, int64_t now, const struct mlib_tags *t, uint32_t *id,
+		   struct crate_err *err);
+/* Mark a row missing (1: gone from disk; not in the index) or present (0). */
+int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing,
+			   struct crate_err *err);
+
+/* Find the id of url (raw path bytes); CRATE_ERR_NOTFOUND when absent. */
+int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint32_t *id,
+			struct crate_err *err);
+/* 1 when a present (not missing) row has this id, 0 when not, -1 on error. */
+int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err);
+
+/* Play statistics, written to SQLite and (when idx is not NULL) to the
+ * index: timesplayed+1 and lastplayed=when (Unix seconds). */
+int mlib_media_record_play(struct mlib_db *db, struct mlib_index *idx, uint32_t id, int64_t when,
+			   struct crate_err *err);
+/* rating 0..5 (0 clears it: the property becomes absent). */
+int mlib_media_set_rating(struct mlib_db *db, struct mlib_index *idx, uint32_t id, int rating,
+			  struct crate_err *err);
+
+/* Parse a track/disc number "3", "03/12", " 3 / 12": number and total
+ * (0 when absent). Returns 0 when no leading number was found. */
+int mlib_media_parse_number_pair(const char *s, int64_t *num, int64_t *total);
+/* The first 4-digit run of a date ("2004-05-01" -> 2004, "May 1999" -> 1999);
+ * 0 when none. */
+int64_t mlib_media_year_of(const char *date);
+
+#endif

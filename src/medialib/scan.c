@@ -1,0 +1,673 @@
+/* The scanner.
+ *
+ * 1. Load (url, size, mtime, missing) of every known row in one query into
+ *    a hash table, so unchanged files are recognised by a stat alone.
+ * 2. Walk the roots (sorted names, so ids follow directory order), keeping
+ *    only new and changed files as jobs.
+ * 3. Worker threads read tags (FFmpeg/TagLib) of the jobs; the scanning
+ *    thread consumes results in job order and writes them in transactions
+ *    of `batch` files or one second, whichever comes first: a kill -9 loses
+ *    at most the open transaction.
+ * 4. Known rows under a scanned root that the walk did not see are marked
+ *    missing (except under directories that could not be read). */
+#include "medialib/scan.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/str.h"
+#include "medialib/media.h"
+#include "medialib/tags.h"
+
+/* ---- known rows: a hash table keyed by url bytes ---- */
+
+struct known {
+	char *url;
+	size_t len;
+	uint32_t id;
+	int64_t size, mtime;
+	bool missing, seen;
+};
+
+struct known_set {
+	struct known *v;
+	size_t n, cap;
+	uint32_t *slot; /* index+1 into v, 0 = empty */
+	size_t nslot;   /* power of two */
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static void known_insert_slot(struct known_set *k, size_t idx)
+{
+	size_t mask = k->nslot - 1;
+	size_t h = hash_bytes(k->v[idx].url, k->v[idx].len) & mask;
+	while (k->slot[h])
+		h = (h + 1) & mask;
+	k->slot[h] = (uint32_t)idx + 1;
+}
+
+static void known_add(struct known_set *k, const struct known *e)
+{
+	if (k->n == k->cap) {
+		k->cap = k->cap ? k->cap * 2 : 1024;
+		k->v = xreallocarray(k->v, k->cap, sizeof *k->v);
+	}
+	k->v[k->n++] = *e;
+	if (k->n * 2 > k->nslot) {
+		free(k->slot);
+		k->nslot = k->nslot ? k->nslot * 2 : 2048;
+		while (k->n * 2 > k->nslot)
+			k->nslot *= 2;
+		k->slot = xcalloc(k->nslot, sizeof *k->slot);
+		for (size_t i = 0; i < k->n; i++)
+			known_insert_slot(k, i);
+	} else {
+		known_insert_slot(k, k->n - 1);
+	}
+}
+
+static struct known *known_find(struct known_set *k, const char *url, size_t len)
+{
+	if (!k->nslot)
+		return NULL;
+	size_t mask = k->nslot - 1;
+	for (size_t h = hash_bytes(url, len) & mask; k->slot[h]; h = (h + 1) & mask) {
+		struct known *e = &k->v[k->slot[h] - 1];
+		if (e->len == len && memcmp(e->url, url, len) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void known_free(struct known_set *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->v[i].url);
+	free(k->v);
+	free(k->slot);
+	memset(k, 0, sizeof *k);
+}
+
+static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT id, url, filesize, mtime, missing FROM media", -1, &st,
+			       NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the library", err);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct known e = {0};
+		e.id = (uint32_t)sqlite3_column_int64(st, 0);
+		const void *u = sqlite3_column_blob(st, 1);
+		e.len = (size_t)sqlite3_column_bytes(st, 1);
+		e.url = xmalloc(e.len + 1);
+		if (e.len)
+			memcpy(e.url, u, e.len);
+		e.url[e.len] = '\0';
+		e.size = sqlite3_column_int64(st, 2);
+		e.mtime = sqlite3_column_int64(st, 3);
+		e.missing = sqlite3_column_int(st, 4) != 0;
+		known_add(k, &e);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return mlib_db_error(db, "cannot read the library", err);
+	return 0;
+}
+
+/* ---- visited directories: (dev, ino) set ---- */
+
+struct dir_key {
+	dev_t dev;
+	ino_t ino;
+};
+
+struct dir_set {
+	struct dir_key *v; /* open addressing; ino 0 = empty (no real dir has inode 0) */
+	size_t n, nslot;
+};
+
+static size_t dir_hash(struct dir_key k)
+{
+	return (size_t)(((uint64_t)k.ino * 0x9E3779B97F4A7C15ull) ^ (uint64_t)k.dev);
+}
+
+static bool dir_set_add(struct dir_set *s, struct dir_key k) /* false if present */
+{
+	if ((s->n + 1) * 2 > s->nslot) {
+		struct dir_set ns = {NULL, 0, s->nslot ? s->nslot * 2 : 256};
+		ns.v = xcalloc(ns.nslot, sizeof *ns.v);
+		for (size_t i = 0; i < s->nslot; i++)
+			if (s->v[i].ino)
+				dir_set_add(&ns, s->v[i]);
+		free(s->v);
+		*s = ns;
+	}
+	size_t mask = s->nslot - 1;
+	for (size_t h = dir_hash(k) & mask;; h = (h + 1) & mask) {
+		if (!s->v[h].ino) {
+			s->v[h] = k;
+			s->n++;
+			return true;
+		}
+		if (s->v[h].ino == k.ino && s->v[h].dev == k.dev)
+			return false;
+	}
+}
+
+/* ---- the scan state ---- */
+
+struct job {
+	char *path; /* owned */
+	size_t len;
+	int64_t size, mtime;
+	struct known *known; /* NULL for a new file */
+	struct mlib_tags tags;
+	struct crate_err err;
+	int rc;
+	bool done;
+};
+
+struct scan {
+	struct mlib_db *db;
+	const struct mlib_scan_opts *opts;
+	struct mlib_scan_result *res;
+	struct known_set known;
+	struct dir_set dirs;
+	struct dir_key *stack; /* ancestors of the directory being walked */
+	size_t nstack, capstack;
+	char **bad_dirs; /* directories that could not be read: nothing under them goes missing */
+	size_t nbad;
+	struct job *jobs;
+	size_t njobs, capjobs;
+	struct timespec t0, last_report;
+	/* worker pool */
+	pthread_mutex_t mu;
+	pthread_cond_t job_done, window_moved;
+	size_t next_job, consumed;
+	bool stop;
+};
+
+#define WINDOW 512 /* workers run at most this far ahead of the writer */
+
+static double since(const struct timespec *a)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - a->tv_sec) + (double)(now.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static bool cancelled(const struct scan *s)
+{
+	return s->opts->cancel && atomic_load(s->opts->cancel);
+}
+
+static void report(struct scan *s, bool force)
+{
+	struct mlib_scan_progress *p = &s->res->totals;
+	p->elapsed = since(&s->t0);
+	uint64_t done = p->added + p->updated + p->unchanged + p->failed;
+	p->files_per_sec = p->elapsed > 0 ? (double)done / p->elapsed : 0;
+	if (!s->opts->progress)
+		return;
+	int ms = s->opts->progress_ms > 0 ? s->opts->progress_ms : 200;
+	if (!force && since(&s->last_report) * 1000 < ms)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &s->last_report);
+	s->opts->progress(s->opts->ud, p);
+}
+
+static void add_error(struct scan *s, const char *path, const struct crate_err *e)
+{
+	struct mlib_scan_result *r = s->res;
+	r->errors = xreallocarray(r->errors, r->nerrors + 1, sizeof *r->errors);
+	r->errors[r->nerrors].path = xstrdup(path);
+	r->errors[r->nerrors].msg = xstrdup(e->msg);
+	r->nerrors++;
+	r->totals.failed++;
+}
+
+static void add_error_str(struct scan *s, const char *path, const char *reason)
+{
+	struct crate_err e;
+	crate_err_set(&e, CRATE_ERR_IO, "%s: %s", path, reason);
+	add_error(s, path, &e);
+}
+
+/* Files that are never audio: skipped silently (not errors), so a normal
+ * album folder with cover.jpg and a cue sheet scans clean. */
+static bool ignored_name(const char *name)
+{
+	static const char *const ext[] = {
+		"jpg", "jpeg", "png", "gif", "bmp", "webp", "cue", "m3u", "m3u8", "pls",
+		"nfo", "log", "sfv", "md5", "ffp", "accurip", "pdf", "db", "ini", "lrc",
+	};
+	const char *dot = strrchr(name, '.');
+	if (!dot)
+		return false;
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+		if (strcasecmp(dot + 1, ext[i]) == 0)
+			return true;
+	return false;
+}
+
+static void visit_file(struct scan *s, const char *path, const struct stat *st)
+{
+	struct mlib_scan_progress *p = &s->res->totals;
+	p->seen++;
+	size_t len = strlen(path);
+	struct known *k = known_find(&s->known, path, len);
+	if (k) {
+		if (k->seen)
+			return; /* reached twice (two roots, or a link): one row */
+		k->seen = true;
+		if (!k->missing && k->size == (int64_t)st->st_size &&
+		    k->mtime == (int64_t)st->st_mtime) {
+			p->unchanged++;
+			return;
+		}
+	}
+	if (s->njobs == s->capjobs) {
+		s->capjobs = s->capjobs ? s->capjobs * 2 : 1024;
+		s->jobs = xreallocarray(s->jobs, s->capjobs, sizeof *s->jobs);
+	}
+	struct job *j = &s->jobs[s->njobs++];
+	memset(j, 0, sizeof *j);
+	j->path = xstrdup(path);
+	j->len = len;
+	j->size = st->st_size;
+	j->mtime = st->st_mtime;
+	j->known = k;
+	mlib_tags_init(&j->tags);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void mark_bad_dir(struct scan *s, const char *path)
+{
+	s->bad_dirs = xreallocarray(s->bad_dirs, s->nbad + 1, sizeof *s->bad_dirs);
+	s->bad_dirs[s->nbad++] = xstrdup(path);
+}
+
+static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst);
+
+/* One directory entry (or a root): path->buf is its path. */
+static void walk_entry(struct scan *s, struct strbuf *path)
+{
+	struct stat st;
+	if (stat(path->buf, &st) != 0) {
+		int e = errno;
+		struct stat lst;
+		if (lstat(path->buf, &lst) == 0 && S_ISLNK(lst.st_mode))
+			add_error_str(s, path->buf,
+				      e == ELOOP ? "symlink loop" : "broken symbolic link");
+		else
+			add_error_str(s, path->buf, strerror(e));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		walk_dir(s, path, &st);
+	} else if (S_ISREG(st.st_mode)) {
+		const char *slash = strrchr(path->buf, '/');
+		if (ignored_name(slash ? slash + 1 : path->buf))
+			s->res->totals.ignored++;
+		else
+			visit_file(s, path->buf, &st);
+	} else {
+		/* FIFOs, sockets, devices: opening a FIFO would block forever. */
+		s->res->totals.seen++;
+		add_error_str(s, path->buf, S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)"
+								 : "not a regular file");
+	}
+	report(s, false);
+}
+
+static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst)
+{
+	struct dir_key key = {dst->st_dev, dst->st_ino};
+	for (size_t i = 0; i < s->nstack; i++)
+		if (s->stack[i].dev == key.dev && s->stack[i].ino == key.ino) {
+			add_error_str(s, path->buf, "symlink loop (a directory containing itself)");
+			return;
+		}
+	if (!dir_set_add(&s->dirs, key))
+		return; /* already walked through another link: its files are there */
+	DIR *d = opendir(path->buf);
+	if (!d) {
+		add_error_str(s, path->buf, strerror(errno));
+		mark_bad_dir(s, path->buf);
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = xreallocarray(names, cap, sizeof *names);
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_names);
+	if (s->nstack == s->capstack) {
+		s->capstack = s->capstack ? s->capstack * 2 : 32;
+		s->stack = xreallocarray(s->stack, s->capstack, sizeof *s->stack);
+	}
+	s->stack[s->nstack++] = key;
+	size_t base = path->len;
+	for (size_t i = 0; i < n; i++) {
+		if (!cancelled(s)) {
+			if (base == 0 || path->buf[base - 1] != '/')
+				strbuf_addc(path, '/');
+			strbuf_adds(path, names[i]);
+			walk_entry(s, path);
+			path->len = base;
+			path->buf[base] = '\0';
+		}
+		free(names[i]);
+	}
+	free(names);
+	s->nstack--;
+}
+
+/* ---- workers ---- */
+
+static void *worker_main(void *arg)
+{
+	struct scan *s = arg;
+	int timeout = s->opts->timeout_ms > 0 ? s->opts->timeout_ms : 5000;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (!s->stop && s->next_job < s->njobs && s->next_job >= s->consumed + WINDOW)
+			pthread_cond_wait(&s->window_moved, &s->mu);
+		if (s->stop || s->next_job >= s->njobs)
+			break;
+		struct job *j = &s->jobs[s->next_job++];
+		pthread_mutex_unlock(&s->mu);
+		j->rc = mlib_tags_read(j->path, timeout, &j->tags, &j->err);
+		pthread_mutex_lock(&s->mu);
+		j->done = true;
+		pthread_cond_broadcast(&s->job_done);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+static int nthreads(const struct mlib_scan_opts *o)
+{
+	if (o->threads > 0)
+		return o->threads;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 4 ? 4 : (int)n;
+}
+
+/* ---- writing ---- */
+
+struct writer {
+	struct mlib_media_writer *w;
+	bool in_tx;
+	size_t in_batch;
+	struct timespec tx_start;
+};
+
+static int tx_ensure(struct scan *s, struct writer *wr, struct crate_err *err)
+{
+	if (wr->in_tx)
+		return 0;
+	if (mlib_db_begin(s->db, err) != 0)
+		return -1;
+	wr->in_tx = true;
+	wr->in_batch = 0;
+	clock_gettime(CLOCK_MONOTONIC, &wr->tx_start);
+	return 0;
+}
+
+static int tx_maybe_commit(struct scan *s, struct writer *wr, bool force, struct crate_err *err)
+{
+	if (!wr->in_tx)
+		return 0;
+	size_t batch = s->opts->batch > 0 ? (size_t)s->opts->batch : 500;
+	if (!force && wr->in_batch < batch && since(&wr->tx_start) < 1.0)
+		return 0;
+	wr->in_tx = false;
+	return mlib_db_commit(s->db, err);
+}
+
+static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t now,
+		     struct crate_err *err)
+{
+	struct mlib_scan_progress *p = &s->res->totals;
+	if (tx_ensure(s, wr, err) != 0)
+		return -1;
+	wr->in_batch++;
+	if (j->rc != 0) {
+		add_error(s, j->path, &j->err);
+		/* A known file that became unreadable is not playable: out of
+		 * the index, but its row (id, statistics) is kept. */
+		if (j->known && !j->known->missing) {
+			if (mlib_media_set_missing(wr->w, j->known->id, 1, err) != 0)
+				return -1;
+			p->missing++;
+		}
+		return 0;
+	}
+	uint32_t id;
+	if (mlib_media_put(wr->w, j->path, j->len, j->size, j->mtime, now, &j->tags, &id, err) != 0)
+		return -1;
+	if (j->known)
+		p->updated++;
+	else
+		p->added++;
+	return 0;
+}
+
+static bool under_prefix(const char *url, size_t len, const char *root)
+{
+	size_t rl = strlen(root);
+	if (rl == 1 && root[0] == '/')
+		return true;
+	return len >= rl && memcmp(url, root, rl) == 0 && (len == rl || url[rl] == '/');
+}
+
+static int mark_missing(struct scan *s, struct writer *wr, char **roots, size_t nroots,
+			struct crate_err *err)
+{
+	for (size_t i = 0; i < s->known.n; i++) {
+		struct known *k = &s->known.v[i];
+		if (k->seen || k->missing)
+			continue;
+		bool under = false;
+		for (size_t r = 0; r < nroots && !under; r++)
+			under = roots[r] && under_prefix(k->url, k->len, roots[r]);
+		for (size_t b = 0; b < s->nbad && under; b++)
+			if (under_prefix(k->url, k->len, s->bad_dirs[b]))
+				under = false;
+		if (!under)
+			continue;
+		if (tx_ensure(s, wr, err) != 0 || mlib_media_set_missing(wr->w, k->id, 1, err) != 0)
+			return -1;
+		s->res->totals.missing++;
+	}
+	return 0;
+}
+
+static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err)
+{
+	int nt = nthreads(s->opts);
+	if ((size_t)nt > s->njobs)
+		nt = (int)s->njobs;
+	pthread_t *th = xcalloc((size_t)(nt ? nt : 1), sizeof *th);
+	int started = 0;
+	for (int i = 0; i < nt; i++)
+		if (pthread_create(&th[i], NULL, worker_main, s) == 0)
+			started++;
+		else
+			break;
+	int64_t now = (int64_t)time(NULL);
+	int rc = 0;
+	for (size_t i = 0; i < s->njobs; i++) {
+		struct job *j = &s->jobs[i];
+		pthread_mutex_lock(&s->mu);
+		if (started == 0 && !j->done) {
+			/* No thread could be started: read on this thread. */
+			pthread_mutex_unlock(&s->mu);
+			j->rc = mlib_tags_read(j->path, s->opts->timeout_ms > 0 ? s->opts->timeout_ms
+									 : 5000,
+					       &j->tags, &j->err);
+			j->done = true;
+			pthread_mutex_lock(&s->mu);
+		}
+		while (!j->done)
+			pthread_cond_wait(&s->job_done, &s->mu);
+		pthread_mutex_unlock(&s->mu);
+		if (rc == 0 && !cancelled(s))
+			rc = write_job(s, wr, j, now, err);
+		mlib_tags_free(&j->tags);
+		pthread_mutex_lock(&s->mu);
+		s->consumed = i + 1;
+		if (rc != 0 || cancelled(s))
+			s->stop = true;
+		pthread_cond_broadcast(&s->window_moved);
+		pthread_mutex_unlock(&s->mu);
+		if (rc != 0 || cancelled(s))
+			break;
+		if (tx_maybe_commit(s, wr, false, err) != 0) {
+			rc = -1;
+			pthread_mutex_lock(&s->mu);
+			s->stop = true;
+			pthread_cond_broadcast(&s->window_moved);
+			pthread_mutex_unlock(&s->mu);
+			break;
+		}
+		report(s, false);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	return rc;
+}
+
+static void scan_free(struct scan *s)
+{
+	known_free(&s->known);
+	free(s->dirs.v);
+	free(s->stack);
+	for (size_t i = 0; i < s->nbad; i++)
+		free(s->bad_dirs[i]);
+	free(s->bad_dirs);
+	for (size_t i = 0; i < s->njobs; i++) {
+		free(s->jobs[i].path);
+		mlib_tags_free(&s->jobs[i].tags);
+	}
+	free(s->jobs);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->job_done);
+	pthread_cond_destroy(&s->window_moved);
+}
+
+int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
+	      const struct mlib_scan_opts *opts, struct mlib_scan_result *res,
+	      struct crate_err *err)
+{
+	static const struct mlib_scan_opts defaults = {0};
+	memset(res, 0, sizeof *res);
+	if (mlib_db_readonly(db))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "%s: the database is open read-only; cannot scan into it",
+				     mlib_db_path(db));
+	mlib_tags_global_init();
+	struct scan s = {0};
+	s.db = db;
+	s.opts = opts ? opts : &defaults;
+	s.res = res;
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_cond_init(&s.job_done, NULL);
+	pthread_cond_init(&s.window_moved, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &s.t0);
+	s.last_report = s.t0;
+
+	struct writer wr = {0};
+	char **roots = xcalloc(npaths ? npaths : 1, sizeof *roots);
+	int rc = -1;
+	if (known_load(db, &s.known, err) != 0)
+		goto out;
+	wr.w = mlib_media_writer_new(db, err);
+	if (!wr.w)
+		goto out;
+
+	res->totals.walking = 1;
+	struct strbuf path;
+	strbuf_init(&path, PATH_MAX);
+	for (size_t i = 0; i < npaths && !cancelled(&s); i++) {
+		/* Roots are made absolute and canonical; below them names are kept
+		 * as found, so a file's url is stable across scans. */
+		roots[i] = realpath(paths[i], NULL);
+		if (!roots[i]) {
+			add_error_str(&s, paths[i], strerror(errno));
+			continue;
+		}
+		strbuf_reset(&path);
+		strbuf_adds(&path, roots[i]);
+		s.nstack = 0;
+		walk_entry(&s, &path);
+	}
+	strbuf_free(&path);
+	res->totals.walking = 0;
+	report(&s, true);
+
+	if (process_jobs(&s, &wr, err) != 0)
+		goto out;
+	if (cancelled(&s)) {
+		res->cancelled = 1;
+	} else if (mark_missing(&s, &wr, roots, npaths, err) != 0) {
+		goto out;
+	}
+	if (tx_maybe_commit(&s, &wr, true, err) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc != 0 && wr.in_tx)
+		mlib_db_rollback(db, NULL);
+	mlib_media_writer_free(wr.w);
+	for (size_t i = 0; i < npaths; i++)
+		free(roots[i]);
+	free(roots);
+	res->totals.finished = 1;
+	report(&s, true);
+	scan_free(&s);
+	return rc;
+}
+
+void mlib_scan_result_free(struct mlib_scan_result *res)
+{
+	for (size_t i = 0; i < res->nerrors; i++) {
+		free(res->errors[i].path);
+		free(res->errors[i].msg);
+	}
+	free(res->errors);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,63 @@
+/* The scanner: walks directories (and files), reads new and changed files
+ * with worker threads, writes them to the database in batched transactions,
+ * and marks vanished files missing. Per-file problems never stop a scan;
+ * each is reported with its path and reason. */
+#ifndef CRATE_MEDIALIB_SCAN_H
+#define CRATE_MEDIALIB_SCAN_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "medialib/db.h"
+
+struct mlib_scan_progress {
+	uint64_t seen;      /* files found by the walk so far */
+	uint64_t added;     /* new rows */
+	uint64_t updated;   /* changed files rewritten in place (same id), or files back from missing */
+	uint64_t unchanged; /* same size and mtime: skipped without opening */
+	uint64_t failed;    /* per-file errors (see mlib_scan_result.errors) */
+	uint64_t ignored;   /* files skipped by extension (cover art, playlists, cue sheets) */
+	uint64_t missing;   /* rows newly marked missing (file gone) */
+	double elapsed;     /* seconds since the scan started */
+	double files_per_sec; /* (added+updated+unchanged+failed) / elapsed */
+	int walking;        /* 1 while the directory walk is still running */
+	int finished;       /* 1 in the last report */
+};
+
+typedef void (*mlib_scan_progress_fn)(void *ud, const struct mlib_scan_progress *p);
+
+struct mlib_scan_opts {
+	mlib_scan_progress_fn progress; /* may be NULL; called on the scanning thread */
+	void *ud;
+	int progress_ms;   /* minimum interval between reports; 0: 200 ms */
+	int timeout_ms;    /* per-file probe deadline; 0: 5000 ms */
+	int threads;       /* tag-reading threads; 0: one per CPU, at most 4 */
+	int batch;         /* files per transaction; 0: 500 (also committed every second) */
+	atomic_int *cancel; /* may be NULL; set to 1 to stop soon (committed work is kept) */
+};
+
+struct mlib_scan_error {
+	char *path; /* owned, raw bytes of the file or directory */
+	char *msg;  /* owned, "<path>: <reason>" (untrusted bytes: sanitise for display) */
+};
+
+struct mlib_scan_result {
+	struct mlib_scan_progress totals;
+	struct mlib_scan_error *errors;
+	size_t nerrors;
+	int cancelled;
+};
+
+/* Scan paths (directories are walked recursively, symlinks followed with
+ * loop detection). Returns 0 when the scan ran (even if files failed; see
+ * res->errors), -1 on a fatal error (database unwritable...) with *err set;
+ * work committed before a fatal error stays. res is owned by the caller
+ * (mlib_scan_result_free). */
+int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
+	      const struct mlib_scan_opts *opts, struct mlib_scan_result *res,
+	      struct crate_err *err);
+void mlib_scan_result_free(struct mlib_scan_result *res);
+
+#endif

@@ -1,0 +1,409 @@
+/* Tags and stream properties of one file.
+ *
+ * FFmpeg is the primary reader: its probe gives duration, codec, sample
+ * rate, channels and bitrate, and its metadata dictionaries give every tag
+ * the container holds (free-form ones and ReplayGain included). The
+ * installed taglib_c (1.13) has no property-map API, only the seven basic
+ * fields, joined into one string when multi-valued; so TagLib fills the
+ * basic fields FFmpeg did not find (and the duration when FFmpeg has none).
+ *
+ * FFmpeg joins repeated Vorbis comments with ';' ("piman;jzig"): for
+ * Vorbis-comment containers (FLAC, Ogg) such values are split back into
+ * separate values. ID3v2.4 null-separated lists reach us with their first
+ * value only (FFmpeg drops the rest).
+ *
+ * Hostile files: the probe has a per-file deadline enforced through
+ * FFmpeg's interrupt callback, and bounded probesize / analyzeduration. */
+#include "medialib/tags.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/time.h>
+#include <taglib/tag_c.h>
+
+#include "base/str.h"
+
+/* The last error FFmpeg logged on this thread, for the error text. */
+static _Thread_local char ff_last_msg[200];
+
+static void ff_log_cb(void *avcl, int level, const char *fmt, va_list ap)
+{
+	(void)avcl;
+	if (level > AV_LOG_ERROR)
+		return;
+	vsnprintf(ff_last_msg, sizeof ff_last_msg, fmt, ap);
+	size_t n = strlen(ff_last_msg);
+	while (n && (ff_last_msg[n - 1] == '\n' || ff_last_msg[n - 1] == ' '))
+		ff_last_msg[--n] = '\0';
+}
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+
+static void global_init_once(void)
+{
+	/* TagLib's C binding otherwise records every returned string in a
+	 * global list (not thread-safe); we free each string ourselves. */
+	taglib_set_string_management_enabled(0);
+	taglib_set_strings_unicode(1);
+	av_log_set_level(AV_LOG_ERROR);
+	av_log_set_callback(ff_log_cb);
+}
+
+void mlib_tags_global_init(void)
+{
+	pthread_once(&global_once, global_init_once);
+}
+
+void mlib_tags_init(struct mlib_tags *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void mlib_tags_free(struct mlib_tags *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].key);
+		free(t->v[i].value);
+	}
+	free(t->v);
+	free(t->format);
+	memset(t, 0, sizeof *t);
+}
+
+/* Tag names FFmpeg or containers use for the same thing. */
+static const struct {
+	const char *from, *to;
+} key_alias[] = {
+	{"album_artist", "albumartist"}, {"album artist", "albumartist"},
+	{"track", "tracknr"},            {"tracknumber", "tracknr"},
+	{"disc", "discnr"},              {"discnumber", "discnr"},
+	{"totaltracks", "tracktotal"},   {"totaldiscs", "disctotal"},
+	{"year", "date"},                {"icy-genre", "genre"},
+};
+
+/* Names that are library properties computed by crate, or container
+ * bookkeeping that is not a tag. */
+static const char *const key_dropped[] = {
+	"url",		  "id",		    "duration",	   "bitrate",	       "samplerate",
+	"channels",	  "format",	    "filesize",	   "mtime",	       "added",
+	"lastplayed",	  "timesplayed",    "rating",	   "missing",	       "major_brand",
+	"minor_version",  "compatible_brands", "handler_name", "vendor_id", "tlen",
+	"iTunSMPB",	  "itunsmpb",	    "itunnorm",	   "itunes_cddb_1",
+};
+
+const char *mlib_tags_norm_key(const char *key, char *out, size_t outsize)
+{
+	size_t n = 0;
+	for (const char *p = key; *p && n + 1 < outsize; p++) {
+		unsigned char c = (unsigned char)*p;
+		out[n++] = c == ' ' ? '_' : (char)tolower(c);
+	}
+	out[n] = '\0';
+	if (n == 0 || strncmp(out, "id3v2_priv.", 11) == 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof key_alias / sizeof key_alias[0]; i++)
+		if (strcmp(out, key_alias[i].from) == 0) {
+			snprintf(out, outsize, "%s", key_alias[i].to);
+			break;
+		}
+	for (size_t i = 0; i < sizeof key_dropped / sizeof key_dropped[0]; i++)
+		if (strcmp(out, key_dropped[i]) == 0)
+			return NULL;
+	return out;
+}
+
+/* A file with more tag values than this is abuse (the corpus has 1000
+ * repeated comments); the rest are dropped. */
+#define MAX_TAG_VALUES 256
+
+static void tags_push(struct mlib_tags *t, const char *key, const char *value, size_t len)
+{
+	if (t->n >= MAX_TAG_VALUES)
+		return;
+	/* A value repeated under one key says nothing new. */
+	for (size_t i = 0; i < t->n; i++)
+		if (strncmp(t->v[i].value, value, len) == 0 && t->v[i].value[len] == '\0' &&
+		    strcmp(t->v[i].key, key) == 0)
+			return;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->v = xreallocarray(t->v, t->cap, sizeof *t->v);
+	}
+	t->v[t->n].key = xstrdup(key);
+	t->v[t->n].value = xstrndup(value, len);
+	t->n++;
+}
+
+/* Values are trimmed of surrounding spaces; an empty value is no value
+ * (missing tags are absent, never ""). */
+static void tags_add_norm(struct mlib_tags *t, const char *nkey, const char *value, size_t len)
+{
+	while (len && isspace((unsigned char)*value)) {
+		value++;
+		len--;
+	}
+	while (len && isspace((unsigned char)value[len - 1]))
+		len--;
+	if (len)
+		tags_push(t, nkey, value, len);
+}
+
+void mlib_tags_add(struct mlib_tags *t, const char *key, const char *value)
+{
+	char k[128];
+	if (!value || !mlib_tags_norm_key(key, k, sizeof k))
+		return;
+	tags_add_norm(t, k, value, strlen(value));
+}
+
+const char *mlib_tags_get(const struct mlib_tags *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->v[i].key, key) == 0)
+			return t->v[i].value;
+	return NULL;
+}
+
+static int tags_has(const struct mlib_tags *t, const char *key)
+{
+	return mlib_tags_get(t, key) != NULL;
+}
+
+/* ---- FFmpeg ---- */
+
+struct deadline {
+	int64_t until_us;
+};
+
+static int interrupt_cb(void *opaque)
+{
+	const struct deadline *d = opaque;
+	return av_gettime_relative() > d->until_us;
+}
+
+static void add_dict(struct mlib_tags *t, const AVDictionary *dict, size_t skip_from,
+		     int split_semicolons)
+{
+	const AVDictionaryEntry *e = NULL;
+	char k[128];
+	while ((e = av_dict_get(dict, "", e, AV_DICT_IGNORE_SUFFIX))) {
+		if (!mlib_tags_norm_key(e->key, k, sizeof k))
+			continue;
+		/* The container's tags win over the stream's (as ffprobe shows). */
+		int dup = 0;
+		for (size_t i = 0; i < skip_from && !dup; i++)
+			dup = strcmp(t->v[i].key, k) == 0;
+		if (dup)
+			continue;
+		const char *v = e->value;
+		if (!split_semicolons) {
+			tags_add_norm(t, k, v, strlen(v));
+			continue;
+		}
+		for (;;) {
+			const char *semi = strchr(v, ';');
+			size_t len = semi ? (size_t)(semi - v) : strlen(v);
+			tags_add_norm(t, k, v, len);
+			if (!semi)
+				break;
+			v = semi + 1;
+		}
+	}
+}
+
+static int is_vorbis_comment_container(const AVFormatContext *fmt, enum AVCodecID codec)
+{
+	const char *name = fmt->iformat ? fmt->iformat->name : "";
+	return strcmp(name, "flac") == 0 || strcmp(name, "ogg") == 0 || codec == AV_CODEC_ID_OPUS ||
+	       codec == AV_CODEC_ID_VORBIS;
+}
+
+static int ff_error(struct crate_err *err, int code, const char *path, const char *what, int averr)
+{
+	char buf[AV_ERROR_MAX_STRING_SIZE] = "";
+	if (averr)
+		av_strerror(averr, buf, sizeof buf);
+	if (ff_last_msg[0])
+		return crate_err_set(err, code, "%s: %s%s%s (%s)", path, what, buf[0] ? ": " : "",
+				     buf, ff_last_msg);
+	return crate_err_set(err, code, "%s: %s%s%s", path, what, buf[0] ? ": " : "", buf);
+}
+
+/* Containers without a length in their header (FLAC without a sample
+ * count, raw streams, trackers): read the packets and take the end of the
+ * last one; packets without timing (Shorten) are decoded to count samples.
+ * Bounded by the file's deadline. */
+static int64_t ff_demux_duration(AVFormatContext *fmt, int si, const struct deadline *dl)
+{
+	const AVStream *st = fmt->streams[si];
+	AVPacket *pkt = av_packet_alloc();
+	AVFrame *frame = NULL;
+	AVCodecContext *dec = NULL;
+	bool dec_failed = false;
+	int64_t end = 0, summed = 0, samples = 0;
+	while (av_gettime_relative() <= dl->until_us && av_read_frame(fmt, pkt) >= 0) {
+		if (pkt->stream_index != si) {
+			av_packet_unref(pkt);
+			continue;
+		}
+		if (pkt->pts != AV_NOPTS_VALUE && pkt->pts + pkt->duration > end)
+			end = pkt->pts + pkt->duration;
+		summed += pkt->duration;
+		if (pkt->duration <= 0 && !dec && !dec_failed) {
+			const AVCodec *codec = avcodec_find_decoder(st->codecpar->codec_id);
+			dec = codec ? avcodec_alloc_context3(codec) : NULL;
+			if (!dec || avcodec_parameters_to_context(dec, st->codecpar) < 0 ||
+			    avcodec_open2(dec, codec, NULL) < 0) {
+				avcodec_free_context(&dec);
+				dec_failed = true;
+			}
+			frame = av_frame_alloc();
+		}
+		if (dec && pkt->duration <= 0 && avcodec_send_packet(dec, pkt) >= 0)
+			while (avcodec_receive_frame(dec, frame) >= 0)
+				samples += frame->nb_samples;
+		av_packet_unref(pkt);
+	}
+	int sr = dec ? dec->sample_rate : 0;
+	avcodec_free_context(&dec);
+	av_frame_free(&frame);
+	av_packet_free(&pkt);
+	int64_t ticks = end > 0 ? end : summed;
+	if (ticks > 0 && st->time_base.den)
+		return av_rescale_q(ticks, st->time_base, (AVRational){1, 1000});
+	if (samples > 0 && sr > 0)
+		return samples * 1000 / sr;
+	return 0;
+}
+
+static int ff_probe(const char *path, int timeout_ms, struct mlib_tags *t, struct crate_err *err)
+{
+	struct deadline dl = {av_gettime_relative() + (int64_t)timeout_ms * 1000};
+	AVFormatContext *fmt = avformat_alloc_context();
+	fmt->interrupt_callback.callback = interrupt_cb;
+	fmt->interrupt_callback.opaque = &dl;
+	/* Bounded probing: enough for any sane header, small enough that a
+	 * hostile file cannot make us read or decode much. */
+	fmt->probesize = 2 * 1024 * 1024;
+	fmt->max_analyze_duration = 5 * AV_TIME_BASE;
+	ff_last_msg[0] = '\0';
+	int rc = avformat_open_input(&fmt, path, NULL, NULL);
+	if (rc < 0) {
+		if (rc == AVERROR(EACCES))
+			return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(EACCES));
+		if (rc == AVERROR_EXIT)
+			return crate_err_set(err, CRATE_ERR_MEDIA, "%s: gave up after %d ms", path,
+					     timeout_ms);
+		return ff_error(err, CRATE_ERR_MEDIA, path, "not audio (FFmpeg cannot open it)", rc);
+	}
+	rc = avformat_find_stream_info(fmt, NULL);
+	int ret = 0;
+	if (av_gettime_relative() > dl.until_us) {
+		ret = crate_err_set(err, CRATE_ERR_MEDIA, "%s: gave up after %d ms", path,
+				    timeout_ms);
+		goto out;
+	}
+	int si = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, NULL, 0);
+	if (si < 0) {
+		ret = ff_error(err, CRATE_ERR_MEDIA, path, "not audio (no audio stream)",
+			       rc < 0 ? rc : 0);
+		goto out;
+	}
+	const AVStream *st = fmt->streams[si];
+	const AVCodecParameters *par = st->codecpar;
+	if (par->codec_id == AV_CODEC_ID_NONE || !avcodec_find_decoder(par->codec_id)) {
+		ret = crate_err_set(err, CRATE_ERR_MEDIA, "%s: not playable (no decoder for codec '%s')",
+				    path, avcodec_get_name(par->codec_id));
+		goto out;
+	}
+	if (fmt->duration > 0)
+		t->duration_ms = fmt->duration / 1000;
+	else if (st->duration > 0 && st->time_base.den)
+		t->duration_ms = av_rescale_q(st->duration, st->time_base, (AVRational){1, 1000});
+	if (t->duration_ms <= 0)
+		t->duration_ms = ff_demux_duration(fmt, si, &dl);
+	t->bitrate = par->bit_rate > 0 ? par->bit_rate : (fmt->bit_rate > 0 ? fmt->bit_rate : 0);
+	t->samplerate = par->sample_rate > 0 ? par->sample_rate : 0;
+	t->channels = par->ch_layout.nb_channels > 0 ? par->ch_layout.nb_channels : 0;
+	t->format = xstrdup(avcodec_get_name(par->codec_id));
+	int split = is_vorbis_comment_container(fmt, par->codec_id);
+	add_dict(t, fmt->metadata, 0, split);
+	add_dict(t, st->metadata, t->n, split);
+out:
+	avformat_close_input(&fmt);
+	return ret;
+}
+
+/* ---- TagLib (fallback for the basic fields) ---- */
+
+static void tl_add(struct mlib_tags *t, const char *key, char *value)
+{
+	if (value && !tags_has(t, key))
+		tags_add_norm(t, key, value, strlen(value));
+	taglib_free(value);
+}
+
+static void tl_read(const char *path, struct mlib_tags *t)
+{
+	int need = !tags_has(t, "artist") && !tags_has(t, "title") && !tags_has(t, "album");
+	if (!need && t->duration_ms > 0)
+		return;
+	TagLib_File *f = taglib_file_new(path);
+	if (!f)
+		return;
+	if (taglib_file_is_valid(f)) {
+		TagLib_Tag *tag = need ? taglib_file_tag(f) : NULL;
+		if (tag) {
+			tl_add(t, "title", taglib_tag_title(tag));
+			tl_add(t, "artist", taglib_tag_artist(tag));
+			tl_add(t, "album", taglib_tag_album(tag));
+			tl_add(t, "genre", taglib_tag_genre(tag));
+			tl_add(t, "comment", taglib_tag_comment(tag));
+			char num[16];
+			unsigned y = taglib_tag_year(tag), n = taglib_tag_track(tag);
+			if (y && !tags_has(t, "date")) {
+				snprintf(num, sizeof num, "%u", y);
+				tags_add_norm(t, "date", num, strlen(num));
+			}
+			if (n && !tags_has(t, "tracknr")) {
+				snprintf(num, sizeof num, "%u", n);
+				tags_add_norm(t, "tracknr", num, strlen(num));
+			}
+		}
+		const TagLib_AudioProperties *ap = taglib_file_audioproperties(f);
+		if (ap && t->duration_ms <= 0 && taglib_audioproperties_length(ap) > 0)
+			t->duration_ms = (int64_t)taglib_audioproperties_length(ap) * 1000;
+	}
+	taglib_file_free(f);
+}
+
+int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, struct crate_err *err)
+{
+	mlib_tags_global_init();
+	struct stat stb;
+	if (stat(path, &stb) != 0)
+		return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(stb.st_mode))
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: not a regular file", path);
+	if (stb.st_size == 0)
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: empty file (0 bytes)", path);
+	/* Open once ourselves first: FFmpeg reports EACCES as a generic
+	 * failure on some paths, and TagLib not at all. */
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
+	fclose(f);
+	if (ff_probe(path, timeout_ms, out, err) != 0)
+		return -1;
+	tl_read(path, out);
+	return 0;
+}

@@ -1,0 +1,491 @@
+/* FFmpeg decode path: demux (libavformat), decode (libavcodec), convert
+ * (libswresample) into a small buffer that decoder_read() drains. */
+#include "play/decoder.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Consecutive bad packets/frames after which the rest of the file is
+ * treated as missing (a garbage tail must not spin forever). */
+#define MAX_CONSECUTIVE_ERRORS 200
+
+struct decoder {
+	char *path;
+	AVFormatContext *fmt;
+	AVCodecContext *ctx;
+	int sidx;
+	AVPacket *pkt;
+	AVFrame *frame;
+	bool have_frame;     /* frame holds decoded samples not yet converted */
+	bool pkt_pending;    /* pkt was refused with EAGAIN; resend it */
+	bool flushing;       /* NULL packet sent: draining the decoder */
+	bool eof;
+
+	SwrContext *swr;     /* converts frames of in_* to out */
+	int in_sfmt, in_rate;
+	AVChannelLayout in_layout;
+	struct play_format out, native;
+
+	uint8_t *buf;        /* converted frames [buf_off, buf_frames) */
+	size_t buf_cap_frames, buf_frames, buf_off;
+
+	int64_t base_ms;     /* position of pos_frames == 0 (start or seek target) */
+	int64_t pos_frames;  /* frames returned since base */
+	int64_t seek_ms;     /* drop decoded audio before this time; -1 none */
+
+	unsigned skipped;
+	int consecutive;
+	int last_averr;
+	bool produced;
+};
+
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+
+/* Library code never prints: FFmpeg's own log would go to stderr. */
+static void quiet_ffmpeg_log(void)
+{
+	av_log_set_level(AV_LOG_QUIET);
+}
+
+static const char *averr(int e, char *buf, size_t n)
+{
+	av_strerror(e, buf, n);
+	return buf;
+}
+
+static enum play_sfmt sfmt_from_av(int f)
+{
+	switch (f) {
+	case AV_SAMPLE_FMT_U8: case AV_SAMPLE_FMT_U8P:
+	case AV_SAMPLE_FMT_S16: case AV_SAMPLE_FMT_S16P:
+		return PLAY_SFMT_S16;
+	case AV_SAMPLE_FMT_S32: case AV_SAMPLE_FMT_S32P:
+	case AV_SAMPLE_FMT_S64: case AV_SAMPLE_FMT_S64P:
+		return PLAY_SFMT_S32;
+	default:
+		return PLAY_SFMT_FLOAT;
+	}
+}
+
+static enum AVSampleFormat sfmt_to_av(enum play_sfmt f)
+{
+	switch (f) {
+	case PLAY_SFMT_S32: return AV_SAMPLE_FMT_S32;
+	case PLAY_SFMT_FLOAT: return AV_SAMPLE_FMT_FLT;
+	default: return AV_SAMPLE_FMT_S16;
+	}
+}
+
+/* A frame's layout, with unspecified orders replaced by the default for
+ * the channel count (as the ffmpeg tool does), so swresample can mix. */
+static void frame_layout(const AVFrame *f, AVChannelLayout *out)
+{
+	if (f->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || f->ch_layout.nb_channels <= 0) {
+		av_channel_layout_default(out, f->ch_layout.nb_channels > 0 ? f->ch_layout.nb_channels : 2);
+		return;
+	}
+	av_channel_layout_copy(out, &f->ch_layout);
+}
+
+/* Decode the next frame into d->frame: 1 got one, 0 end of stream, -1 fatal. */
+static int decode_frame(struct decoder *d, struct crate_err *err)
+{
+	for (;;) {
+		int r = avcodec_receive_frame(d->ctx, d->frame);
+		if (r == 0) {
+			if (d->frame->nb_samples <= 0) {
+				av_frame_unref(d->frame);
+				continue;
+			}
+			d->produced = true;
+			d->consecutive = 0;
+			return 1;
+		}
+		if (r == AVERROR_EOF)
+			break;
+		if (r != AVERROR(EAGAIN)) {
+			/* A corrupt frame: skip it and keep decoding. */
+			d->skipped++;
+			d->last_averr = r;
+			if (++d->consecutive > MAX_CONSECUTIVE_ERRORS)
+				break;
+			continue;
+		}
+		if (d->flushing)
+			break;
+		if (!d->pkt_pending) {
+			r = av_read_frame(d->fmt, d->pkt);
+			if (r < 0) {
+				bool end = r == AVERROR_EOF || (d->fmt->pb && avio_feof(d->fmt->pb));
+				if (!end && r != AVERROR(EAGAIN)) {
+					d->skipped++;
+					d->last_averr = r;
+					end = ++d->consecutive > MAX_CONSECUTIVE_ERRORS;
+				}
+				if (end) {
+					avcodec_send_packet(d->ctx, NULL);
+					d->flushing = true;
+				}
+				continue;
+			}
+			if (d->pkt->stream_index != d->sidx) {
+				av_packet_unref(d->pkt);
+				continue;
+			}
+		}
+		r = avcodec_send_packet(d->ctx, d->pkt);
+		if (r == AVERROR(EAGAIN)) {
+			d->pkt_pending = true;
+			continue;
+		}
+		d->pkt_pending = false;
+		av_packet_unref(d->pkt);
+		if (r < 0) {
+			d->skipped++;
+			d->last_averr = r;
+			if (++d->consecutive > MAX_CONSECUTIVE_ERRORS) {
+				avcodec_send_packet(d->ctx, NULL);
+				d->flushing = true;
+			}
+		}
+	}
+	d->eof = true;
+	if (!d->produced && d->skipped) {
+		char e[128];
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: cannot decode: %s", d->path,
+				     averr(d->last_averr, e, sizeof e));
+	}
+	return 0;
+}
+
+static void ensure_buf(struct decoder *d, size_t frames)
+{
+	if (frames > d->buf_cap_frames) {
+		d->buf = xrealloc(d->buf, frames * play_frame_bytes(&d->out));
+		d->buf_cap_frames = frames;
+	}
+}
+
+/* Drain what the resampler still holds (rate conversion keeps a tail)
+ * into the buffer, after any frames already there. */
+static int drain_swr(struct decoder *d)
+{
+	if (!d->swr)
+		return 0;
+	int64_t delay = swr_get_delay(d->swr, d->out.rate);
+	if (delay <= 0)
+		return 0;
+	size_t fb = play_frame_bytes(&d->out);
+	ensure_buf(d, d->buf_frames + (size_t)delay + 16);
+	uint8_t *dst = d->buf + d->buf_frames * fb;
+	int n = swr_convert(d->swr, &dst, (int)delay + 16, NULL, 0);
+	if (n > 0)
+		d->buf_frames += (size_t)n;
+	return 0;
+}
+
+static int setup_swr(struct decoder *d, const AVFrame *f, struct crate_err *err)
+{
+	AVChannelLayout in_layout = {0}, out_layout = {0};
+	frame_layout(f, &in_layout);
+	/* Same channel count: keep the source layout so nothing is remixed. */
+	if (in_layout.nb_channels == d->out.channels)
+		av_channel_layout_copy(&out_layout, &in_layout);
+	else
+		av_channel_layout_default(&out_layout, d->out.channels);
+	swr_free(&d->swr);
+	int r = swr_alloc_set_opts2(&d->swr, &out_layout, sfmt_to_av(d->out.sfmt), d->out.rate,
+				    &in_layout, f->format, f->sample_rate, 0, NULL);
+	if (r >= 0)
+		r = swr_init(d->swr);
+	av_channel_layout_uninit(&d->in_layout);
+	av_channel_layout_copy(&d->in_layout, &in_layout);
+	d->in_sfmt = f->format;
+	d->in_rate = f->sample_rate;
+	av_channel_layout_uninit(&in_layout);
+	av_channel_layout_uninit(&out_layout);
+	if (r < 0) {
+		char e[128];
+		swr_free(&d->swr);
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: cannot convert audio: %s", d->path,
+				     averr(r, e, sizeof e));
+	}
+	return 0;
+}
+
+/* Convert d->frame into the buffer, reconfiguring the resampler when the
+ * stream changes format mid-way (rate, channels, sample format). */
+static int convert_frame(struct decoder *d, struct crate_err *err)
+{
+	AVFrame *f = d->frame;
+	AVChannelLayout lay = {0};
+	frame_layout(f, &lay);
+	bool same = d->swr && f->format == d->in_sfmt && f->sample_rate == d->in_rate &&
+		    av_channel_layout_compare(&lay, &d->in_layout) == 0;
+	av_channel_layout_uninit(&lay);
+	d->buf_frames = d->buf_off = 0;
+	if (!same) {
+		drain_swr(d);
+		if (setup_swr(d, f, err) != 0)
+			return -1;
+	}
+	int skip = 0;
+	if (d->seek_ms >= 0) {
+		/* Accurate seek: drop what precedes the target in this frame. */
+		int64_t ts = f->best_effort_timestamp;
+		AVRational tb = d->fmt->streams[d->sidx]->time_base;
+		if (ts != AV_NOPTS_VALUE) {
+			int64_t start = av_rescale_q(ts, tb, (AVRational){1, f->sample_rate});
+			int64_t target = av_rescale(d->seek_ms, f->sample_rate, 1000);
+			if (target - start >= f->nb_samples) {
+				av_frame_unref(f);
+				return 0;
+			}
+			if (target > start)
+				skip = (int)(target - start);
+		}
+		d->seek_ms = -1;
+	}
+	const uint8_t *in[AV_NUM_DATA_POINTERS * 8];
+	int planes = av_sample_fmt_is_planar(f->format) ? f->ch_layout.nb_channels : 1;
+	if (planes > (int)(sizeof in / sizeof in[0])) {
+		av_frame_unref(f);
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: too many channels (%d)", d->path,
+				     planes);
+	}
+	int step = av_get_bytes_per_sample(f->format) *
+		   (av_sample_fmt_is_planar(f->format) ? 1 : f->ch_layout.nb_channels);
+	for (int i = 0; i < planes; i++)
+		in[i] = f->extended_data[i] + (size_t)skip * (size_t)step;
+	int nin = f->nb_samples - skip;
+	int cap = swr_get_out_samples(d->swr, nin);
+	if (cap < 0)
+		cap = nin * 2 + 64;
+	size_t fb = play_frame_bytes(&d->out);
+	ensure_buf(d, d->buf_frames + (size_t)cap);
+	uint8_t *dst = d->buf + d->buf_frames * fb;
+	int n = swr_convert(d->swr, &dst, cap, in, nin);
+	av_frame_unref(f);
+	if (n < 0) {
+		char e[128];
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: cannot convert audio: %s", d->path,
+				     averr(n, e, sizeof e));
+	}
+	d->buf_frames += (size_t)n;
+	return 0;
+}
+
+int decoder_open(const char *path, struct decoder **out, struct crate_err *err)
+{
+	char e[128];
+	pthread_once(&log_once, quiet_ffmpeg_log);
+	struct decoder *d = xcalloc(1, sizeof *d);
+	d->path = xstrdup(path);
+	d->seek_ms = -1;
+	d->sidx = -1;
+	int r = avformat_open_input(&d->fmt, path, NULL, NULL);
+	if (r < 0) {
+		crate_err_set(err, r == AVERROR(ENOENT) ? CRATE_ERR_NOTFOUND : CRATE_ERR_MEDIA,
+			      "%s: %s", path, averr(r, e, sizeof e));
+		goto fail;
+	}
+	r = avformat_find_stream_info(d->fmt, NULL);
+	if (r < 0) {
+		crate_err_set(err, CRATE_ERR_MEDIA, "%s: %s", path, averr(r, e, sizeof e));
+		goto fail;
+	}
+	const AVCodec *codec = NULL;
+	d->sidx = av_find_best_stream(d->fmt, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0);
+	if (d->sidx < 0 || !codec) {
+		crate_err_set(err, CRATE_ERR_MEDIA, "%s: %s", path,
+			      d->sidx == AVERROR_DECODER_NOT_FOUND ? "no decoder for its audio"
+								    : "no audio stream");
+		goto fail;
+	}
+	for (unsigned i = 0; i < d->fmt->nb_streams; i++)
+		if ((int)i != d->sidx)
+			d->fmt->streams[i]->discard = AVDISCARD_ALL;
+	AVStream *st = d->fmt->streams[d->sidx];
+	d->ctx = avcodec_alloc_context3(codec);
+	r = avcodec_parameters_to_context(d->ctx, st->codecpar);
+	if (r >= 0) {
+		d->ctx->pkt_timebase = st->time_base;
+		r = avcodec_open2(d->ctx, codec, NULL);
+	}
+	if (r < 0) {
+		crate_err_set(err, CRATE_ERR_MEDIA, "%s: cannot open %s decoder: %s", path,
+			      codec->name, averr(r, e, sizeof e));
+		goto fail;
+	}
+	d->pkt = av_packet_alloc();
+	d->frame = av_frame_alloc();
+	/* Decode one frame now: containers often describe the audio wrongly
+	 * or not at all, the first frame does not. */
+	r = decode_frame(d, err);
+	if (r < 0)
+		goto fail;
+	d->have_frame = r == 1;
+	if (d->have_frame) {
+		d->native.rate = d->frame->sample_rate;
+		d->native.channels = d->frame->ch_layout.nb_channels;
+		d->native.sfmt = sfmt_from_av(d->frame->format);
+	} else {
+		d->native.rate = d->ctx->sample_rate;
+		d->native.channels = d->ctx->ch_layout.nb_channels;
+		d->native.sfmt = sfmt_from_av(d->ctx->sample_fmt);
+	}
+	if (d->native.rate <= 0)
+		d->native.rate = 44100;
+	if (d->native.channels <= 0)
+		d->native.channels = 2;
+	d->out = d->native;
+	*out = d;
+	return 0;
+fail:
+	decoder_free(d);
+	return -1;
+}
+
+void decoder_free(struct decoder *d)
+{
+	if (!d)
+		return;
+	swr_free(&d->swr);
+	av_channel_layout_uninit(&d->in_layout);
+	av_frame_free(&d->frame);
+	av_packet_free(&d->pkt);
+	avcodec_free_context(&d->ctx);
+	avformat_close_input(&d->fmt);
+	free(d->buf);
+	free(d->path);
+	free(d);
+}
+
+void decoder_native_format(const struct decoder *d, struct play_format *out)
+{
+	*out = d->native;
+}
+
+void decoder_output_format(const struct decoder *d, struct play_format *out)
+{
+	*out = d->out;
+}
+
+int64_t decoder_duration_ms(const struct decoder *d)
+{
+	if (d->fmt->duration != AV_NOPTS_VALUE && d->fmt->duration > 0)
+		return d->fmt->duration / 1000;
+	AVStream *st = d->fmt->streams[d->sidx];
+	if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
+		return av_rescale_q(st->duration, st->time_base, (AVRational){1, 1000});
+	return -1;
+}
+
+const char *decoder_path(const struct decoder *d)
+{
+	return d->path;
+}
+
+unsigned decoder_skipped(const struct decoder *d)
+{
+	return d->skipped;
+}
+
+int decoder_set_output(struct decoder *d, const struct play_format *fmt, struct crate_err *err)
+{
+	if (fmt->rate <= 0 || fmt->channels <= 0 || play_sfmt_bytes(fmt->sfmt) == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s: invalid output format", d->path);
+	if (play_format_equal(fmt, &d->out))
+		return 0;
+	d->out = *fmt;
+	/* Pending converted frames were in the old format: they are dropped
+	 * (callers set the format before reading or right after a seek). */
+	d->pos_frames = 0;
+	d->base_ms = decoder_position_ms(d);
+	d->buf_frames = d->buf_off = 0;
+	free(d->buf);
+	d->buf = NULL;
+	d->buf_cap_frames = 0;
+	swr_free(&d->swr);
+	return 0;
+}
+
+long decoder_read(struct decoder *d, void *buf, size_t max_frames, struct crate_err *err)
+{
+	size_t fb = play_frame_bytes(&d->out);
+	size_t done = 0;
+	while (done < max_frames) {
+		if (d->buf_off < d->buf_frames) {
+			size_t n = d->buf_frames - d->buf_off;
+			if (n > max_frames - done)
+				n = max_frames - done;
+			memcpy((uint8_t *)buf + done * fb, d->buf + d->buf_off * fb, n * fb);
+			d->buf_off += n;
+			done += n;
+			continue;
+		}
+		d->buf_frames = d->buf_off = 0;
+		if (!d->have_frame) {
+			if (d->eof)
+				break;
+			int r = decode_frame(d, err);
+			if (r < 0)
+				return done ? (long)done : -1;
+			if (r == 0) {
+				drain_swr(d);
+				continue;
+			}
+			d->have_frame = true;
+		}
+		d->have_frame = false;
+		if (convert_frame(d, err) != 0)
+			return done ? (long)done : -1;
+	}
+	d->pos_frames += (int64_t)done;
+	return (long)done;
+}
+
+int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err)
+{
+	if (ms < 0)
+		ms = 0;
+	int64_t ts = av_rescale(ms, AV_TIME_BASE, 1000);
+	if (d->fmt->start_time != AV_NOPTS_VALUE)
+		ts += d->fmt->start_time;
+	int r = avformat_seek_file(d->fmt, -1, INT64_MIN, ts, ts, AVSEEK_FLAG_BACKWARD);
+	if (r < 0)
+		r = av_seek_frame(d->fmt, -1, ts, AVSEEK_FLAG_BACKWARD);
+	if (r < 0) {
+		char e[128];
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: cannot seek to %lld ms: %s", d->path,
+				     (long long)ms, averr(r, e, sizeof e));
+	}
+	avcodec_flush_buffers(d->ctx);
+	if (d->have_frame)
+		av_frame_unref(d->frame);
+	if (d->pkt_pending)
+		av_packet_unref(d->pkt);
+	d->have_frame = d->pkt_pending = d->flushing = d->eof = false;
+	d->consecutive = 0;
+	d->buf_frames = d->buf_off = 0;
+	swr_free(&d->swr); /* drop the resampler's tail from before the seek */
+	int64_t start = 0;
+	if (d->fmt->start_time != AV_NOPTS_VALUE)
+		start = av_rescale(d->fmt->start_time, 1000, AV_TIME_BASE);
+	d->seek_ms = ms + start;
+	d->base_ms = ms;
+	d->pos_frames = 0;
+	return 0;
+}
+
+int64_t decoder_position_ms(const struct decoder *d)
+{
+	return d->base_ms + (d->out.rate > 0 ? d->pos_frames * 1000 / d->out.rate : 0);
+}

@@ -1,0 +1,45 @@
+/* One audio file decoded to interleaved PCM in a format the caller picks:
+ * FFmpeg demuxes and decodes, libswresample converts (sample format,
+ * channel count, rate). Not thread-safe; the engine thread owns it. */
+#ifndef CRATE_PLAY_DECODER_H
+#define CRATE_PLAY_DECODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "play/pcm.h"
+
+struct decoder;
+
+/* Open path and decode its first frame, so the native format is known.
+ * Errors name the file and the reason. *out is owned by the caller. */
+int decoder_open(const char *path, struct decoder **out, struct crate_err *err);
+void decoder_free(struct decoder *d);
+
+/* The stream's own format: its rate and channels, and the sample format
+ * closest to what the codec produces (s16 for 8/16-bit, s32 for 24/32-bit,
+ * float for lossy codecs). */
+void decoder_native_format(const struct decoder *d, struct play_format *out);
+/* Container duration in ms, -1 when unknown (it can be wrong: trust EOF). */
+int64_t decoder_duration_ms(const struct decoder *d);
+const char *decoder_path(const struct decoder *d);
+
+/* Choose the output format (call before the first read; may be called
+ * again, e.g. after a device reopen). Defaults to the native format. */
+int decoder_set_output(struct decoder *d, const struct play_format *fmt, struct crate_err *err);
+void decoder_output_format(const struct decoder *d, struct play_format *out);
+
+/* Read up to max_frames frames into buf. Returns the frames written, 0 at
+ * the end of the stream, -1 on a fatal error (bad packets are skipped;
+ * only a stream that yields nothing at all is fatal). */
+long decoder_read(struct decoder *d, void *buf, size_t max_frames, struct crate_err *err);
+
+/* Seek to ms from the start, sample-accurately where timestamps allow. */
+int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err);
+/* Position of the next frame decoder_read will return, in ms. */
+int64_t decoder_position_ms(const struct decoder *d);
+/* Bad packets/frames skipped so far (for reports and tests). */
+unsigned decoder_skipped(const struct decoder *d);
+
+#endif

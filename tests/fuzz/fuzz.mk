@@ -1,0 +1,34 @@
+# Builds the libFuzzer targets with clang: every project source except
+# src/main.c, instrumented for coverage + ASan + UBSan, into one archive, and
+# one binary per tests/fuzz/fuzz_<target>.c.  Invoked by tests/fuzz/run-fuzz.sh
+# (make -f tests/fuzz/fuzz.mk TARGETS="parse json ...").  Kept apart from the
+# main Makefile so the gcc build never needs clang.
+-include config.mk
+
+FUZZ_BUILD ?= tests/fuzz/build
+FUZZ_CC ?= clang
+TARGETS ?= parse
+
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"fuzz"' -DCRATE_DATADIR='"/nonexistent"' \
+	-Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP -w
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+
+all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/libcrate-fuzz.a: $(LIB_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libcrate-fuzz.a
+	@echo "  FUZZLD  $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -DCRATE_FUZZ_MAIN -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_BUILD)/libcrate-fuzz.a $(DEP_LIBS) -lm -pthread
+
+-include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target (tests/fuzz/fuzz_*.c, with clang and
+# -fsanitize=fuzzer,address,undefined, see tests/fuzz/fuzz.mk) and runs each
+# for SECONDS.  Prints the executions per target and ends with
+# "N passed, N failed, N skipped": a target passes when it ran its time
+# without a crash; a crash fails it, and the crashing input is kept in
+# tests/fuzz/build/crashes/<target>/ and printed.
+#
+#   tests/fuzz/run-fuzz.sh [SECONDS] [TARGET...]      (default 60 s, all targets)
+#
+# A target whose module is not in the tree yet is skipped with a note.
+# Inputs found interesting are kept in tests/fuzz/build/corpus/<target>/
+# between runs (gitignored); to turn a crash into a regression test copy it
+# to tests/fuzz/regress/<target>/ (tests/unit/test_fuzz_regress.c replays it).
+set -u
+SECONDS_EACH=${1:-60}
+shift || true
+cd "$(dirname "$0")/../.."
+SRCDIR=$PWD
+B=tests/fuzz/build
+SHARED=${CRATE_SHARED:-$SRCDIR/../shared}
+
+# target -> sources that must exist for it to make sense
+declare -A NEEDS=(
+	[parse]="src/coll/parse.c src/coll/print.c"
+	[json]="src/coll/json.c"
+	[tags]="src/medialib/tags.c"
+)
+ALL_TARGETS=(parse json tags)
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
+
+passed=0 failed=0 skipped=0
+if ! command -v clang >/dev/null; then
+	echo "clang not found: cannot build the fuzzers"
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+runnable=()
+for t in "${TARGETS[@]}"; do
+	if [ ! -f "tests/fuzz/fuzz_$t.c" ]; then
+		echo "skip    $t (no tests/fuzz/fuzz_$t.c)"; skipped=$((skipped + 1)); continue
+	fi
+	missing=""
+	for f in ${NEEDS[$t]:-}; do [ -f "$f" ] || missing="$missing $f"; done
+	if [ -n "$missing" ]; then
+		echo "skip    $t (not in the tree yet:$missing)"; skipped=$((skipped + 1)); continue
+	fi
+	runnable+=("$t")
+done
+
+# ---- seeds: committed ones, regressions, and ones made from project data ----
+make_seeds() { # target dir
+	local t=$1 d=$2 i=0
+	rm -rf "$d"; mkdir -p "$d"
+	cp tests/fuzz/seeds/"$t"/* "$d"/ 2>/dev/null
+	cp tests/fuzz/regress/"$t"/* "$d"/ 2>/dev/null
+	case $t in
+	parse)
+		# every `code` span of the query spec, and the example block's queries
+		for md in "$SHARED"/spec/*.md; do
+			[ -f "$md" ] || continue
+			grep -o '`[^`]*`' "$md" | sed 's/^`//; s/`$//' | while IFS= read -r q; do
+				i=$((i + 1)); printf '%s' "$q" > "$d/spec-$(basename "$md" .md)-$i"
+			done
+		done
+		if [ -f "$SHARED/spec/query-syntax.md" ]; then
+			sed -n '/^## Examples/,$p' "$SHARED/spec/query-syntax.md" | grep -v '^```' |
+				sed 's/   .*//' | while IFS= read -r q; do
+				[ -n "$q" ] || continue
+				i=$((i + 1)); printf '%s' "$q" > "$d/example-$i"
+			done
+		fi
+		# the parser's own test table: first tab-separated column
+		for tsv in tests/data/*.tsv tests/data/*/*.tsv; do
+			[ -f "$tsv" ] || continue
+			grep -v '^#' "$tsv" | cut -f1 | head -2000 | while IFS= read -r q; do
+				i=$((i + 1)); printf '%s' "$q" > "$d/table-$i"
+			done
+		done ;;
+	json)
+		find tests/data -name '*.json' -size -64k 2>/dev/null | head -200 | while read -r f; do
+			i=$((i + 1)); cp "$f" "$d/data-$i.json"
+		done ;;
+	tags)
+		# small, varied files from the shared corpus (never committed here),
+		# each prefixed with the byte that picks its extension in fuzz_tags.c
+		local exts=(mp3 flac ogg m4a wav aif wv ape mpc opus wma spx tta oga mp4 aiff dsf webm mka xx)
+		if [ -d "$SHARED/corpus" ]; then
+			find "$SHARED/corpus" -type f -size -24k ! -name '*.md' ! -name '*.tsv' |
+				sort | head -150 | while read -r f; do
+				local ext=${f##*.} k=19 j
+				for j in "${!exts[@]}"; do [ "${exts[$j]}" = "$ext" ] && k=$j; done
+				{ printf "\\$(printf %03o "$k")"; cat "$f"; } >"$d/$(basename "$f")"
+			done
+		fi ;;
+	esac
+}
+
+if [ ${#runnable[@]} -gt 0 ]; then
+	echo "building fuzz targets: ${runnable[*]}"
+	if ! make -s -f tests/fuzz/fuzz.mk -j"$(nproc)" TARGETS="${runnable[*]}" FUZZ_BUILD=$B; then
+		echo "FAIL    build of the fuzz targets"
+		echo "$passed passed, $((failed + ${#runnable[@]})) failed, $skipped skipped"
+		exit 1
+	fi
+fi
+
+export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1:allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$SRCDIR/tests/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+for t in "${runnable[@]}"; do
+	seeds=$B/seeds/$t corpus=$B/corpus/$t crashes=$B/crashes/$t
+	make_seeds "$t" "$seeds"
+	mkdir -p "$corpus" "$crashes"
+	dict=()
+	[ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
+	log=$B/$t.log
+	echo "== fuzz_$t: $SECONDS_EACH s, $(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) kept inputs"
+	"$B/fuzz_$t" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2560 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/" \
+		"${dict[@]}" "$corpus" "$seeds" >"$log" 2>&1
+	rc=$?
+	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+	cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -o 'cov: [0-9]*')
+	if [ $rc -eq 0 ]; then
+		echo "ok      fuzz_$t: ${execs:-?} executions${cov:+, $cov}"
+		passed=$((passed + 1))
+	else
+		artifact=$(grep -o 'Test unit written to .*' "$log" | tail -1 | sed 's/Test unit written to //')
+		echo "FAIL    fuzz_$t (exit $rc) after ${execs:-?} executions"
+		{ grep -aE 'ERROR: |oracle:|SUMMARY|runtime error' "$log" | head -8
+			grep -aE '^ *#[0-9]+ 0x.* (/[^ ]*)?(src|tests/fuzz)/' "$log" | head -10; } | sed 's/^/    /'
+		if [ -n "$artifact" ] && [ -f "$artifact" ]; then
+			echo "    crashing input ($(wc -c <"$artifact") bytes): $artifact"
+			od -An -c "$artifact" | head -8 | sed 's/^/    /'
+		else
+			echo "    (no input saved; full log: $log)"
+		fi
+		failed=$((failed + 1))
+	fi
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# The collection commands end to end on a library scanned from data/demo:
+# search, coll save/show/list/rename/remove/export/import, playlist
+# new/add/insert/move/remove/list/clear/shuffle/sort/use, pshuffle. Checks
+# output and exit statuses (0 ok, 1 bad input), and that nothing from a
+# tag or name reaches the terminal raw.
+. "$(dirname "$0")/../lib.sh"
+
+DB=$T_TMP/coll.db
+c() { "$CRATE" --db "$DB" --config /dev/null "$@"; }
+# run CMD...: stdout in $OUT, stderr in $ERR, status in $RC.
+run() { c "$@" >"$T_TMP/out" 2>"$T_TMP/err"; RC=$?; OUT=$(cat "$T_TMP/out"); ERR=$(cat "$T_TMP/err"); }
+expect_rc() { [ "$RC" -eq "$1" ] || t_fail "$2: exit $RC, expected $1 (stderr: $(head -c 300 "$T_TMP/err"))"; }
+lines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
+has_ctl() { LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$1"; }
+json_ok() { [ "$(sqlite3 :memory: "SELECT json_valid(readfile('$1'))")" = 1 ]; }
+
+t_begin coll_setup_library
+if ! command -v sqlite3 >/dev/null; then t_skip "needs the sqlite3 command-line tool"; t_end; exit $?; fi
+MUSIC=$SRCDIR/data/demo
+if [ ! -d "$MUSIC" ]; then
+	# No demo library: a few tagged files made on the spot.
+	if ! command -v ffmpeg >/dev/null; then t_skip "needs data/demo or ffmpeg"; t_end; exit $?; fi
+	MUSIC=$T_TMP/music; mkdir -p "$MUSIC"
+	mk() { ffmpeg -v error -y -f lavfi -i "sine=frequency=$1:duration=0.3" -ac 1 \
+		-metadata artist="$2" -metadata album="$3" -metadata title="$4" -metadata genre="$5" \
+		-metadata date="$6" -metadata track="$7" "$MUSIC/$8"; }
+	mk 300 "Mira Sol" "Late Trains" "Stairway Down" Pop 2001 1 a1.mp3
+	mk 310 "Mira Sol" "Late Trains" "Track 10" Pop 2001 2 a2.mp3
+	mk 320 "The Lanterns" "Harbour Lights" "Harbour Lights" Rock 1994 1 b1.flac
+	mk 330 "The Lanterns" "Harbour Lights" "Salt Wind" Rock 1994 2 b2.flac
+	mk 340 "The Lanterns" "Harbour Lights" "Morning (Morning mix)" Rock 1994 3 b3.ogg
+	mk 350 "The Beatniks" "Circuit Songs" "Beat Street" Electronic 2024 2 c2.ogg
+fi
+c scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
+run search '*'
+expect_rc 0 "search *"
+NALL=$(lines "$OUT")
+[ "$NALL" -ge 6 ] || t_fail "only $NALL items in the library"
+
+t_begin coll_search_prints_matches
+run search 'a:"Mira Sol"'
+expect_rc 0 "search Mira Sol"
+[ "$(lines "$OUT")" -eq 2 ] || t_fail "expected 2 Mira Sol tracks, got: $OUT"
+case $OUT in *"Mira Sol - Late Trains - "*) ;; *) t_fail "default format: $OUT" ;; esac
+run search 'a:"mira sol"' --format '%title%|%tracknr%'
+[ "$(printf '%s\n' "$OUT" | head -1)" = "Stairway Down|1" ] || t_fail "--format: $OUT"
+run search '*' --order -title --limit 2 --format '%title%'
+expect_rc 0 "order/limit"
+[ "$(lines "$OUT")" -eq 2 ] || t_fail "--limit 2 gave: $OUT"
+first=$(c search '*' --format '%title%' | sort -r | head -1)
+[ "$(printf '%s\n' "$OUT" | head -1)" = "$first" ] || t_fail "--order -title: $OUT (want $first first)"
+c search '*' --json >"$T_TMP/s.json"
+json_ok "$T_TMP/s.json" || t_fail "search --json is not valid JSON"
+n=$(sqlite3 :memory: "SELECT json_array_length(readfile('$T_TMP/s.json'))")
+[ "$n" -eq "$NALL" ] || t_fail "--json has $n items, expected $NALL"
+# Two words unquoted are one query.
+run search Harbour Lights
+[ "$(lines "$OUT")" -ge 1 ] || t_fail "search Harbour Lights found nothing"
+
+t_begin coll_search_bad_input_exits_1
+run search 'artist:'
+expect_rc 1 "incomplete query"
+case $ERR in *"col "*) ;; *) t_fail "no column in: $ERR" ;; esac
+run search 'in:Nope'
+expect_rc 1 "missing reference"
+case $ERR in *Nope*) ;; *) t_fail "missing collection not named: $ERR" ;; esac
+run search
+expect_rc 1 "no query"
+case $ERR in *usage:*) ;; *) t_fail "no usage line: $ERR" ;; esac
+run search '*' --limit lots
+expect_rc 1 "--limit lots"
+run search '*' --order ''
+expect_rc 1 "--order ''"
+run search $'a:\e[31mred('
+expect_rc 1 "query with an escape"
+has_ctl "$T_TMP/err" && t_fail "control bytes echoed to the terminal"
+
+t_begin coll_save_show_list
+run coll save "Rock 90s" 'g:Rock y:1990..1999'
+expect_rc 0 "coll save"
+run coll show "Rock 90s"
+expect_rc 0 "coll show"
+SHOWN=$OUT
+[ -n "$SHOWN" ] || t_fail "coll show printed nothing"
+a=$(c search 'in:"Rock 90s"'); b=$(c search "$SHOWN")
+[ -n "$a" ] && [ "$a" = "$b" ] || t_fail "shown query '$SHOWN' differs from the saved one"
+run coll list
+expect_rc 0 "coll list"
+printf '%s\n' "$OUT" | grep -qx 'Collections/Rock 90s' || t_fail "coll list: $OUT"
+printf '%s\n' "$OUT" | grep -qx 'Playlists/Default' || t_fail "no Default playlist: $OUT"
+run coll list Playlists
+[ "$OUT" = Default ] || t_fail "coll list Playlists: $OUT"
+run coll list Elsewhere
+expect_rc 1 "unknown namespace"
+run coll show --json "Rock 90s"
+printf '%s' "$OUT" >"$T_TMP/r.json"
+json_ok "$T_TMP/r.json" || t_fail "coll show --json: $OUT"
+# Save replaces.
+c coll save "Rock 90s" 'g:Rock' || t_fail "re-save"
+[ "$(c coll list Collections | grep -c 'Rock 90s')" -eq 1 ] || t_fail "save duplicated"
+c coll save "Rock 90s" 'g:Rock y:1990..1999'
+run coll save "Bad" 'a:'
+expect_rc 1 "saving a bad query"
+run coll save "Bad" 'in:Nowhere'
+expect_rc 1 "saving a dangling reference"
+run coll save $'Esc\e[2J' '*'
+expect_rc 1 "name with control characters"
+has_ctl "$T_TMP/err" && t_fail "control bytes echoed"
+run coll save
+expect_rc 1 "coll save without arguments"
+
+t_begin coll_rename_rewrites_references
+c coll save Sub 'in:"Rock 90s" t~light' || t_fail "save Sub"
+before=$(c search in:Sub)
+run coll rename "Rock 90s" Nineties
+expect_rc 0 "rename"
+run coll show Sub
+case $OUT in *Nineties*) ;; *) t_fail "reference not rewritten: $OUT" ;; esac
+[ "$(c search in:Sub)" = "$before" ] || t_fail "results of Sub changed after rename"
+run coll show "Rock 90s"
+expect_rc 1 "old name still there"
+run coll rename Nineties Sub
+expect_rc 1 "rename onto an existing name"
+run coll rename Nineties Playlists/Nineties
+expect_rc 1 "rename across namespaces"
+
+t_begin coll_remove_refused_then_forced
+run coll remove Nineties
+expect_rc 1 "remove with referrers"
+case $ERR in *Collections/Sub*) ;; *) t_fail "referrer not listed: $ERR" ;; esac
+run coll remove --force Nineties
+expect_rc 0 "remove --force"
+[ "$(c search in:Sub)" = "$before" ] || t_fail "results of Sub changed after forced remove"
+c coll list | grep -q Nineties && t_fail "Nineties still listed"
+run coll remove Nineties
+expect_rc 1 "remove a missing collection"
+
+t_begin coll_all_media_and_cycles
+run coll save "All Media" 'a:x'
+expect_rc 1 "save over All Media"
+run coll remove "All Media"
+expect_rc 1 "remove All Media"
+run coll show "All Media"
+expect_rc 0 "show All Media"
+c coll save A '*' && c coll save B 'in:A a:x' || t_fail "save A, B"
+run coll save A 'in:B'
+expect_rc 1 "indirect cycle"
+case $ERR in *cycle*) ;; *) t_fail "cycle not explained: $ERR" ;; esac
+run coll save A 'in:A'
+expect_rc 1 "direct cycle"
+
+t_begin coll_export_import_round_trip
+run coll export Sub "$T_TMP/sub.json"
+expect_rc 0 "export to a file"
+json_ok "$T_TMP/sub.json" || t_fail "exported file is not JSON"
+run coll import Copy "$T_TMP/sub.json"
+expect_rc 0 "import"
+[ "$(c coll show Copy)" = "$(c coll show Sub)" ] || t_fail "import differs from export"
+[ "$(c coll export Copy)" = "$(cat "$T_TMP/sub.json")" ] || t_fail "export to stdout differs"
+c coll export Copy | c coll import FromStdin - || t_fail "import from stdin"
+printf '{"type":"union","operands":[{"type":"foo"}]}' >"$T_TMP/bad.json"
+run coll import Bad "$T_TMP/bad.json"
+expect_rc 1 "import of a bad type"
+case $ERR in *bad.json*"operands[0].type: unknown type 'foo'"*) ;; *) t_fail "import error: $ERR" ;; esac
+run coll import Bad "$T_TMP/missing.json"
+expect_rc 1 "import of a missing file"
+run coll import Playlists/Q "$T_TMP/sub.json"
+expect_rc 1 "a query imported as a playlist"
+printf '{"type":"pshuffle","operands":[{"type":"universe"}],"idlist":[1,2]}' >"$T_TMP/ps.json"
+run coll import Playlists/FromXmms2 "$T_TMP/ps.json"
+expect_rc 0 "XMMS2 pshuffle shape"
+run coll export "$T_TMP/x.json"
+expect_rc 1 "export of a namespace-less path name"
+
+t_begin coll_playlist_edits
+run playlist new Road
+expect_rc 0 "playlist new"
+run playlist new Road
+expect_rc 1 "playlist new twice"
+run playlist add Road 'a:"Mira Sol"'
+expect_rc 0 "playlist add"
+run playlist insert Road 1 't:"Salt Wind"'
+expect_rc 0 "playlist insert"
+run playlist list Road --format '%title%'
+[ "$(printf '%s\n' "$OUT" | sed 's/^ *[0-9]*\. //')" = "Salt Wind
+Stairway Down
+Track 10" ] || t_fail "after add+insert: $OUT"
+run playlist move Road 1 3
+expect_rc 0 "move"
+run playlist list Road --format '%title%'
+[ "$(printf '%s\n' "$OUT" | sed 's/^ *[0-9]*\. //' | tail -1)" = "Salt Wind" ] || t_fail "move: $OUT"
+run playlist sort Road -title
+expect_rc 0 "sort"
+run playlist list Road --format '%title%'
+[ "$(printf '%s\n' "$OUT" | sed 's/^ *[0-9]*\. //' | head -1)" = "Track 10" ] || t_fail "sort -title: $OUT"
+run playlist remove Road 1,3
+expect_rc 0 "remove 1,3"
+run playlist list Road --format '%title%'
+[ "$(lines "$OUT")" -eq 1 ] || t_fail "after remove: $OUT"
+run playlist remove Road 5
+expect_rc 1 "remove past the end"
+run playlist remove Road 2-1
+expect_rc 1 "reversed range"
+run playlist add Nope '*'
+expect_rc 1 "add to a missing playlist"
+run playlist add Collections/Sub '*'
+expect_rc 1 "a collection is not a playlist"
+run playlist list Road --json
+printf '%s' "$OUT" >"$T_TMP/pl.json"
+json_ok "$T_TMP/pl.json" || t_fail "playlist list --json: $OUT"
+run playlist clear Road
+expect_rc 0 "clear"
+run playlist list Road
+[ -z "$OUT" ] || t_fail "clear left: $OUT"
+run playlist move Road 1 2
+expect_rc 1 "move in an empty list"
+
+t_begin coll_active_playlist
+run playlist add '*'
+expect_rc 0 "add to the active playlist"
+[ "$(c playlist list Default | wc -l)" -eq "$NALL" ] || t_fail "Default is not the active playlist"
+run playlist use Road
+expect_rc 0 "use"
+c playlist add 't:"Beat Street"' 2>/dev/null
+[ "$(c playlist list Road | wc -l)" -eq 1 ] || t_fail "add did not go to the active Road"
+run coll remove Playlists/Road
+expect_rc 1 "remove the active playlist"
+run playlist use Nope
+expect_rc 1 "use a missing playlist"
+run playlist shuffle
+expect_rc 0 "shuffle the active playlist"
+c playlist use Default
+run playlist shuffle Default
+[ "$(c playlist list Default --format '%id%' | sed 's/^ *[0-9]*\. //' | sort -n)" = \
+  "$(c search '*' --format '%id%' | sort -n)" ] || t_fail "shuffle lost or added entries"
+
+t_begin coll_pshuffle_fills_without_repeats
+run pshuffle Party '*' --upcoming 5
+expect_rc 0 "pshuffle"
+ids=$(c playlist list Party --format '%id%' | sed 's/^ *[0-9]*\. //')
+[ "$(lines "$ids")" -eq 5 ] || t_fail "Party has $(lines "$ids") entries, expected 5"
+[ "$(printf '%s\n' "$ids" | sort -u | wc -l)" -eq 5 ] || t_fail "duplicates in Party: $ids"
+run coll show Playlists/Party
+case $OUT in *pshuffle*) ;; *) t_fail "not a pshuffle: $OUT" ;; esac
+# A source smaller than the list: fills anyway, never the same twice in a row.
+run pshuffle Small 'a:"Mira Sol"' --upcoming 5
+expect_rc 0 "pshuffle over 2 tracks"
+ids=$(c playlist list Small --format '%id%' | sed 's/^ *[0-9]*\. //')
+[ "$(lines "$ids")" -eq 5 ] || t_fail "Small has $(lines "$ids") entries"
+[ -z "$(printf '%s\n' "$ids" | uniq -d)" ] || t_fail "same track twice in a row: $ids"
+run pshuffle Road '*'
+expect_rc 1 "pshuffle over an ordinary playlist"
+run pshuffle Party2 'a:'
+expect_rc 1 "pshuffle with a bad query"
+run pshuffle Party2 '*' --upcoming 0
+expect_rc 1 "--upcoming 0"
+
+t_end

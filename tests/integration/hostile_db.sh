@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# A corrupt or foreign database: every command fails with a clear message
+# naming the file (exit 1, never a crash), and the file stays byte-identical:
+# crate never "repairs" or overwrites a database it cannot trust.
+. "$(dirname "$0")/../lib.sh"
+
+D=$T_TMP/music
+GOOD=$T_TMP/good.db
+mkdir -p "$D"
+
+sum() { cksum <"$1"; }
+
+# try_all DB WHAT: run the commands that open a library; each must fail
+# cleanly naming DB and leave its bytes alone.
+try_all() {
+	local db=$1 what=$2 before after cmd rc
+	before=$(sum "$db")
+	local cmds=("list" "scan --quiet $D" "info 1")
+	"$CRATE" --help 2>&1 | grep -q '^  coll list' && cmds+=("coll list")
+	"$CRATE" --help 2>&1 | grep -q '^  search ' && cmds+=("search x")
+	"$CRATE" --help 2>&1 | grep -q '^  coll save ' && cmds+=("coll save Saved a:x")
+	for cmd in "${cmds[@]}"; do
+		# shellcheck disable=SC2086
+		"$CRATE" --db "$db" $cmd >"$T_TMP/out" 2>"$T_TMP/err"
+		rc=$?
+		if [ $rc -ge 128 ]; then
+			t_fail "$what: crate $cmd crashed (exit $rc)"
+		elif [ $rc -eq 0 ]; then
+			t_fail "$what: crate $cmd succeeded on it"
+		elif ! grep -qF "$(basename "$db")" "$T_TMP/err"; then
+			t_fail "$what: crate $cmd's message does not name the file: $(head -2 "$T_TMP/err")"
+		fi
+		after=$(sum "$db")
+		if [ "$before" != "$after" ]; then
+			t_fail "$what: crate $cmd changed the file"
+			return
+		fi
+	done
+	[ ! -s "$db-wal" ] || t_fail "$what: a non-empty -wal file appeared next to it"
+}
+
+t_begin hostile_db_setup
+if ! command -v sqlite3 >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_skip "needs the sqlite3 and ffmpeg command-line tools"; t_end; exit $?
+fi
+for i in 1 2 3 4 5 6; do
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=$((200 * i)):duration=0.2:sample_rate=22050" -ac 1 \
+		-metadata title="Tone $i" -metadata artist="Artist $i" "$D/t$i.flac" || t_fail "ffmpeg failed"
+done
+"$CRATE" --db "$GOOD" scan --quiet "$D" >/dev/null 2>&1 || t_fail "scanning the fixtures failed"
+# make the database big enough that a damaged page sits past the header
+for i in $(seq 1 300); do printf 'INSERT INTO media(url, title, artist) VALUES(CAST(%s AS BLOB), %s, %s);\n' \
+	"'/x/$i.flac'" "'$(printf 'T%.0s' $(seq 1 60)) $i'" "'A $i'"; done >"$T_TMP/fill.sql"
+sqlite3 "$GOOD" <"$T_TMP/fill.sql" 2>"$T_TMP/err" || echo "    (could not pad the database: $(head -1 "$T_TMP/err"))" >&2
+# everything in the main file (the -wal empty), still in WAL mode as crate
+# leaves it, so a copy of the main file is the whole database
+"$CRATE" --db "$GOOD" list >/dev/null 2>&1 || t_fail "the good database does not list"
+sqlite3 "$GOOD" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
+SIZE=$(stat -c %s "$GOOD")
+[ "$SIZE" -gt 16384 ] || t_fail "the good database is only $SIZE bytes"
+
+t_begin hostile_db_random_bytes
+head -c 65536 /dev/urandom >"$T_TMP/random.db"
+try_all "$T_TMP/random.db" "random bytes"
+
+t_begin hostile_db_text_file
+printf 'this is not a database\n' >"$T_TMP/text.db"
+try_all "$T_TMP/text.db" "a text file"
+
+t_begin hostile_db_bad_header
+cp "$GOOD" "$T_TMP/header.db"
+printf 'XXXXXXXXXXXXXXXX' | dd of="$T_TMP/header.db" bs=1 seek=0 conv=notrunc status=none
+try_all "$T_TMP/header.db" "a damaged header"
+
+t_begin hostile_db_damaged_page
+cp "$GOOD" "$T_TMP/page.db"
+# overwrite the middle of the file (b-tree pages) with garbage
+head -c 4096 /dev/urandom | dd of="$T_TMP/page.db" bs=1 seek=$((SIZE / 2 / 4096 * 4096)) conv=notrunc status=none
+if sqlite3 "$T_TMP/page.db" 'PRAGMA quick_check' 2>&1 | grep -qx ok; then
+	t_skip "the damage landed on a free page (quick_check still ok)"
+else
+	try_all "$T_TMP/page.db" "a damaged page"
+fi
+
+t_begin hostile_db_truncated
+cp "$GOOD" "$T_TMP/trunc.db"
+truncate -s $((SIZE / 2 / 4096 * 4096 - 1000)) "$T_TMP/trunc.db"
+try_all "$T_TMP/trunc.db" "a truncated file"
+
+t_begin hostile_db_newer_schema
+cp "$GOOD" "$T_TMP/newer.db"
+sqlite3 "$T_TMP/newer.db" "UPDATE schema_version SET version = 999 WHERE component = 'medialib';
+	PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null 2>"$T_TMP/err" ||
+	t_fail "cannot fake a newer schema: $(head -1 "$T_TMP/err")"
+try_all "$T_TMP/newer.db" "a newer schema"
+
+t_begin hostile_db_good_still_fine
+before=$(sum "$GOOD")
+"$CRATE" --db "$GOOD" list >"$T_TMP/out" 2>&1 || t_fail "the good database no longer lists: $(head -2 "$T_TMP/out")"
+grep -q 'Tone 3' "$T_TMP/out" || t_fail "the good database lost its items"
+
+t_end

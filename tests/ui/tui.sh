@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# The terminal interface, driven through tmux: the real binary on a library
+# scanned from data/demo (plus a file whose title holds terminal escapes),
+# a private tmux server, a temporary HOME whose .asoundrc sends audio to a
+# file. Screens are read with capture-pane; every wait polls with a timeout.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_begin tui_setup
+	t_skip "needs tmux and ffmpeg"
+	t_end
+	exit $?
+fi
+
+H=$T_TMP/home
+export HOME=$H XDG_CONFIG_HOME=$H/.config XDG_DATA_HOME=$H/.local/share XDG_RUNTIME_DIR=$T_TMP/run
+mkdir -p "$H" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+cat >"$H/.asoundrc" <<ASOUND
+pcm.!default { type file; slave.pcm "null"; file "$H/out.raw"; format "raw" }
+ASOUND
+DB=$T_TMP/lib.db
+MUSIC=$T_TMP/music
+TM="tmux -L crate-ui-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+
+screen() { $TM capture-pane -p -t ui "$@" 2>/dev/null; }
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
+wait_for() {
+	local i n=$(( ${2:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+	done
+	echo "    --- screen while waiting for '$1':" >&2
+	screen | sed 's/^/    | /' >&2
+	return 1
+}
+wait_gone() {
+	local i n=$(( ${2:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		screen | grep -qF -- "$1" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+keys() { $TM send-keys -t ui "$@"; }
+typed() { $TM send-keys -t ui -l -- "$1"; }
+start_ui() { # [extra env...]
+	$TM kill-server 2>/dev/null
+	$TM new-session -d -s ui -x 100 -y 30 \
+		"env $* LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB'; sleep 30"
+	$TM set-option -t ui remain-on-exit on >/dev/null 2>&1
+	wait_for "1 Browser" 5
+}
+remote() { "$CRATE" --db "$DB" remote "$@"; }
+
+t_begin tui_setup
+mkdir -p "$MUSIC"
+cp "$SRCDIR"/data/demo/* "$MUSIC"/ 2>/dev/null
+ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=1" -ac 2 -ar 44100 \
+	-metadata artist="Evil Tags" -metadata album="Escapes" \
+	-metadata title=$'\e[31mRED\a and \e]0;pwned\a' "$MUSIC/evil.flac" || t_fail "ffmpeg"
+"$CRATE" --db "$DB" scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
+n=$("$CRATE" --db "$DB" list --format '%title%' | wc -l)
+[ "$n" -ge 13 ] || t_fail "library has $n tracks"
+
+t_begin tui_starts_and_browses
+start_ui || t_fail "no title bar"
+wait_for "Mira Sol" || t_fail "artist column"
+wait_for "All artists" || t_fail "All artists row"
+# Down to "Mira Sol"'s row: artists are in library order.
+row=$(screen | grep -n 'All artists' | cut -d: -f1)
+keys End
+wait_for "Synthetic Tones" 2 || true
+keys g
+for i in 1 2 3 4 5 6 7 8; do
+	screen | grep -q '^.*Late Trains' && break
+	keys j; sleep 0.05
+done
+wait_for "Late Trains (1979)" || t_fail "album of the selected artist"
+keys l
+wait_for "Stairway Down" || t_fail "tracks of the album"
+
+t_begin tui_search_refreshes_as_you_type
+keys /
+typed "t~street"
+wait_for "Beat Street" || t_fail "result not shown"
+wait_gone "Harbour Lights" 2 || t_fail "non-matching track still shown"
+wait_for "1 track" || t_fail "result count"
+
+t_begin tui_malformed_query_keeps_results
+typed " y<<"
+wait_for "error: col" || t_fail "no error with a column"
+screen | grep -q "Beat Street" || t_fail "old results were dropped"
+keys BSpace BSpace BSpace BSpace
+wait_gone "error: col" 2 || t_fail "error stays after fixing the query"
+typed " AND"
+wait_gone "error:" 1 || t_fail "an incomplete query shows as an error"
+keys C-u
+typed "t~street"
+wait_for "1 track" || t_fail "search back"
+
+t_begin tui_save_search_shows_in_collections
+keys Enter
+keys s
+wait_for "Save search as:" || t_fail "no prompt"
+typed "Street songs"
+keys Enter
+wait_for "saved Collections/Street songs" || t_fail "not saved"
+keys 3
+wait_for "Street songs" || t_fail "not in the collections view"
+screen | grep "Street songs" | grep -q "t~street" || t_fail "query not shown next to it"
+"$CRATE" --db "$DB" coll list 2>/dev/null | grep -q "Street songs" || t_fail "not in the database"
+keys 1
+
+t_begin tui_escape_sequences_are_harmless
+keys /
+keys C-u
+typed "a:\"Evil Tags\""
+wait_for "RED" || t_fail "track not found"
+keys Enter
+sleep 0.1
+raw=$(screen -e)
+# Our own SGR colours are fine; an injected red foreground, BEL or OSC is not.
+printf '%s' "$raw" | grep -q $'\e\\[31m' && t_fail "injected SGR 31 reached the terminal"
+printf '%s' "$raw" | grep -q $'\a' && t_fail "BEL reached the terminal"
+printf '%s' "$raw" | grep -q $'\e\\]0;' && t_fail "OSC reached the terminal"
+screen | grep -q '\[31mRED' || t_fail "escaped text not shown as text"
+keys Escape Escape
+keys /
+keys C-u
+keys Enter
+
+t_begin tui_socket_is_private
+sock=$XDG_RUNTIME_DIR/crate/socket
+[ -S "$sock" ] || t_fail "no socket at $sock"
+[ "$(stat -c %a "$sock")" = 600 ] || t_fail "socket mode $(stat -c %a "$sock")"
+[ "$(stat -c %a "$XDG_RUNTIME_DIR/crate")" = 700 ] || t_fail "directory mode"
+
+t_begin tui_remote_commands
+out=$(remote status 2>&1) || t_fail "remote status failed: $out"
+echo "$out" | grep -q "state:" || t_fail "status without state: $out"
+out=$(remote search 'a:"Mira Sol"' 2>&1) || t_fail "remote search: $out"
+[ "$out" = "2 tracks" ] || t_fail "remote search said: $out"
+wait_for 'a:"Mira Sol"' || t_fail "UI does not show the remote search"
+out=$(remote search 'a:(' 2>&1) && t_fail "malformed query accepted"
+echo "$out" | grep -q "col" || t_fail "malformed query error: $out"
+big=$(head -c 5000 /dev/zero | tr '\0' x)
+out=$(remote search "$big" 2>&1) && t_fail "oversized line accepted"
+out=$(printf '%s\n' "$(head -c 6000 /dev/zero | tr '\0' y)" | timeout 5 socat - "UNIX-CONNECT:$sock" 2>/dev/null || true)
+remote ping >/dev/null 2>&1 || t_fail "player unusable after bad input"
+out=$(remote frobnicate 2>&1) && t_fail "unknown command accepted"
+
+t_begin tui_resize_small_and_back
+$TM resize-window -t ui -x 20 -y 6
+sleep 0.3
+lines=$(screen | wc -l)
+[ "$lines" -le 6 ] || t_fail "$lines lines at 20x6"
+wide=$(screen | awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }')
+[ "$wide" -le 20 ] || t_fail "a line of $wide columns at 20x6"
+$TM resize-window -t ui -x 30 -y 8
+sleep 0.2
+$TM resize-window -t ui -x 100 -y 30
+wait_for "1 Browser" || t_fail "no title bar after resizing back"
+wait_for "Mira Sol" || t_fail "browser after resizing back"
+remote ping >/dev/null 2>&1 || t_fail "crate died while resizing"
+
+t_begin tui_help_lists_bindings
+keys '?'
+wait_for "vol_up" || t_fail "help"
+screen | grep -q "Space c" || t_fail "pause keys not listed"
+keys q
+wait_gone "vol_up" || t_fail "help does not close"
+
+t_begin tui_no_running_crate
+keys q
+sleep 0.3
+out=$(remote status 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "exit $rc"
+echo "$out" | grep -q "crate: no running crate (socket " || t_fail "message: $out"
+
+t_begin tui_no_color_and_vt100
+start_ui NO_COLOR=1 || t_fail "no start with NO_COLOR"
+raw=$(screen -e)
+printf '%s' "$raw" | grep -q $'\e\\[3[0-7]m' && t_fail "colours despite NO_COLOR"
+keys q
+sleep 0.2
+$TM kill-server 2>/dev/null
+$TM new-session -d -s ui -x 80 -y 24 "env LANG=C TERM=vt100 '$CRATE' --db '$DB'; sleep 30"
+wait_for "1 Browser" || t_fail "vt100 / C locale"
+wait_for "???" || t_fail "CJK not replaced in an ASCII locale"
+keys q
+
+t_end

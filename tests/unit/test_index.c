@@ -1,0 +1,268 @@
+/* medialib/index: the builder, dictionaries with folded twins and numbers,
+ * multi-valued items, integer columns, ranks and the library order. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "medialib/index.h"
+
+static void add(struct mlib_index *idx, uint32_t id, const char *prop, const char *v)
+{
+	mlib_index_add_str(idx, id, prop, v, strlen(v));
+}
+
+static uint32_t vid_of(struct mlib_index *idx, int prop, uint32_t id)
+{
+	const uint32_t *vids;
+	return mlib_index_str_values(idx, prop, id, &vids) ? vids[0] : UINT32_MAX;
+}
+
+TEST(builder_counts_and_ids)
+{
+	struct mlib_index *idx = mlib_index_new();
+	mlib_index_add_media(idx, 5);
+	mlib_index_add_media(idx, 2);
+	mlib_index_add_media(idx, 5);
+	mlib_index_add_media(idx, 0); /* ids start at 1 */
+	mlib_index_finish(idx);
+	CHECK_INT(mlib_index_count(idx), 2);
+	CHECK_INT(mlib_index_id_bound(idx), 6);
+	CHECK(mlib_index_has_media(idx, 2));
+	CHECK(!mlib_index_has_media(idx, 3));
+	CHECK(!mlib_index_has_media(idx, 100000));
+	const struct u32vec *all = mlib_index_all_ids(idx);
+	REQUIRE(all->n == 2);
+	CHECK_INT(all->v[0], 2);
+	CHECK_INT(all->v[1], 5);
+	CHECK_INT(mlib_index_prop(idx, "artist"), -1);
+	CHECK_INT(mlib_index_library_rank(idx, 3), UINT32_MAX);
+	mlib_index_free(idx);
+}
+
+TEST(dictionary_interns_once_with_folded_twin)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= 4; id++)
+		mlib_index_add_media(idx, id);
+	add(idx, 1, "artist", "Björk");
+	add(idx, 2, "artist", "Björk");
+	add(idx, 3, "artist", "björk");  /* a different value with the same fold */
+	add(idx, 4, "artist", "kraftwerk");
+	mlib_index_finish(idx);
+	int p = mlib_index_prop(idx, "artist");
+	REQUIRE(p >= 0);
+	CHECK_INT(mlib_index_prop_kind(idx, p), MLIB_PROP_STRING);
+	CHECK_STR(mlib_index_prop_name(idx, p), "artist");
+	CHECK_INT(mlib_index_dict_size(idx, p), 3);
+	uint32_t v1 = vid_of(idx, p, 1);
+	CHECK_INT(vid_of(idx, p, 2), v1);
+	CHECK_STR(mlib_index_dict_text(idx, p, v1), "Björk");
+	CHECK_STR(mlib_index_dict_folded(idx, p, v1), "bjork");
+	uint32_t v4 = vid_of(idx, p, 4);
+	/* identical fold: the twin is not stored, text and fold are one string */
+	CHECK(mlib_index_dict_text(idx, p, v4) == mlib_index_dict_folded(idx, p, v4));
+	/* same folded text -> same rank */
+	CHECK_INT(mlib_index_dict_rank(idx, p, v1), mlib_index_dict_rank(idx, p, vid_of(idx, p, 3)));
+	CHECK(mlib_index_dict_rank(idx, p, v1) < mlib_index_dict_rank(idx, p, v4));
+	char buf[8];
+	CHECK_STR(mlib_index_get_text(idx, 1, "artist", buf, sizeof buf), "Björk");
+	CHECK(mlib_index_get_text(idx, 1, "album", buf, sizeof buf) == NULL);
+	mlib_index_free(idx);
+}
+
+TEST(fold_covers_special_letters)
+{
+	struct mlib_index *idx = mlib_index_new();
+	mlib_index_add_media(idx, 1);
+	mlib_index_add_media(idx, 2);
+	add(idx, 1, "title", "Straße ØÆ");
+	add(idx, 2, "title", "ÀÉÎÕÜ");
+	mlib_index_finish(idx);
+	int p = mlib_index_prop(idx, "title");
+	CHECK_STR(mlib_index_dict_folded(idx, p, vid_of(idx, p, 1)), "strasse oae");
+	CHECK_STR(mlib_index_dict_folded(idx, p, vid_of(idx, p, 2)), "aeiou");
+	mlib_index_free(idx);
+}
+
+TEST(numbers_and_natural_ranks)
+{
+	struct mlib_index *idx = mlib_index_new();
+	const char *vals[] = { "Track 10", "track 9", "10", "-2.5", "9", "Track 09", "abc", "" };
+	for (uint32_t i = 0; i < 8; i++) {
+		mlib_index_add_media(idx, i + 1);
+		add(idx, i + 1, "title", vals[i]);
+	}
+	mlib_index_finish(idx);
+	int p = mlib_index_prop(idx, "title");
+	double d;
+	CHECK(mlib_index_dict_number(idx, p, vid_of(idx, p, 4), &d) && d == -2.5);
+	CHECK(mlib_index_dict_number(idx, p, vid_of(idx, p, 3), &d) && d == 10);
+	CHECK(!mlib_index_dict_number(idx, p, vid_of(idx, p, 1), &d));
+#define R(id) mlib_index_dict_rank(idx, p, vid_of(idx, p, id))
+	/* numbers first, numerically: -2.5 < 9 < 10 */
+	CHECK(R(4) < R(5));
+	CHECK(R(5) < R(3));
+	CHECK(R(3) < R(8)); /* then texts: "" first */
+	CHECK(R(8) < R(7));
+	CHECK(R(7) < R(2)); /* "abc" < "track 9" */
+	CHECK(R(2) < R(1)); /* "track 9" < "track 10" */
+	CHECK_INT(R(6), R(2)); /* "track 09" == "track 9" naturally */
+#undef R
+	const uint32_t *ranks = mlib_index_dict_ranks(idx, p);
+	CHECK_INT(ranks[vid_of(idx, p, 1)], mlib_index_dict_rank(idx, p, vid_of(idx, p, 1)));
+	mlib_index_free(idx);
+}
+
+TEST(multi_valued_items)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= 3; id++)
+		mlib_index_add_media(idx, id);
+	add(idx, 1, "genre", "Rock");
+	add(idx, 2, "genre", "Pop");
+	add(idx, 1, "genre", "Jazz");
+	add(idx, 2, "genre", "Rock");
+	add(idx, 1, "genre", "Blues");
+	add(idx, 1, "genre", "Rock"); /* repeated: no second copy */
+	add(idx, 3, "genre", "Pop");
+	mlib_index_finish(idx);
+	int p = mlib_index_prop(idx, "genre");
+	const uint32_t *vids;
+	REQUIRE(mlib_index_str_values(idx, p, 1, &vids) == 3);
+	CHECK_STR(mlib_index_dict_text(idx, p, vids[0]), "Rock");
+	CHECK_STR(mlib_index_dict_text(idx, p, vids[1]), "Jazz");
+	CHECK_STR(mlib_index_dict_text(idx, p, vids[2]), "Blues");
+	REQUIRE(mlib_index_str_values(idx, p, 2, &vids) == 2);
+	CHECK_STR(mlib_index_dict_text(idx, p, vids[1]), "Rock");
+	CHECK_INT(mlib_index_str_values(idx, p, 3, &vids), 1);
+	CHECK_INT(mlib_index_dict_size(idx, p), 4);
+	mlib_index_free(idx);
+}
+
+TEST(integer_columns_and_kind_changes)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= 3; id++)
+		mlib_index_add_media(idx, id);
+	mlib_index_set_int(idx, 1, "duration", 185000);
+	mlib_index_set_int(idx, 2, "duration", -1);
+	mlib_index_set_int(idx, 1, "tracknr", 3);
+	add(idx, 2, "tracknr", "7");   /* an integer text stays an integer */
+	add(idx, 3, "tracknr", "A1");  /* vinyl side: the column becomes text */
+	add(idx, 1, "year", "1999");
+	mlib_index_set_int(idx, 2, "year", 2001); /* string column: stored as text */
+	mlib_index_finish(idx);
+	int d = mlib_index_prop(idx, "duration");
+	CHECK_INT(mlib_index_prop_kind(idx, d), MLIB_PROP_INT);
+	int64_t v;
+	CHECK(mlib_index_int_value(idx, d, 1, &v) && v == 185000);
+	CHECK(mlib_index_int_value(idx, d, 2, &v) && v == -1);
+	CHECK(!mlib_index_int_value(idx, d, 3, &v));
+	size_t len;
+	const int64_t *col = mlib_index_int_column(idx, d, &len);
+	CHECK(len >= 3 && col[3] == MLIB_INT_MISSING);
+	int t = mlib_index_prop(idx, "tracknr");
+	CHECK_INT(mlib_index_prop_kind(idx, t), MLIB_PROP_STRING);
+	char buf[32];
+	CHECK_STR(mlib_index_get_text(idx, 1, "tracknr", buf, sizeof buf), "3");
+	CHECK_STR(mlib_index_get_text(idx, 2, "tracknr", buf, sizeof buf), "7");
+	CHECK_STR(mlib_index_get_text(idx, 3, "tracknr", buf, sizeof buf), "A1");
+	CHECK_STR(mlib_index_get_text(idx, 2, "year", buf, sizeof buf), "2001");
+	CHECK_STR(mlib_index_get_text(idx, 1, "duration", buf, sizeof buf), "185000");
+	mlib_index_update_int(idx, 1, "timesplayed", 4);
+	int tp = mlib_index_prop(idx, "timesplayed");
+	CHECK(tp >= 0 && mlib_index_int_value(idx, tp, 1, &v) && v == 4);
+	CHECK(mlib_index_memory(idx) > 0);
+	mlib_index_free(idx);
+}
+
+TEST(library_order)
+{
+	/* albumartist (else artist), year, album, discnr, tracknr, url */
+	struct mlib_index *idx = mlib_index_new();
+	struct {
+		const char *aa, *artist, *album, *url;
+		int year, disc, track;
+	} rows[] = {
+		/* 1 */ { NULL, "Zappa", "Apostrophe", "/z/1", 1974, 0, 1 },
+		/* 2 */ { "Various", "Abba", "Hits", "/v/2", 1990, 1, 2 },
+		/* 3 */ { NULL, "abba", "Arrival", "/a/3", 1976, 0, 10 },
+		/* 4 */ { NULL, "Abba", "Arrival", "/a/4", 1976, 0, 9 },
+		/* 5 */ { NULL, "ABBA", "Waterloo", "/a/5", 1974, 0, 1 },
+		/* 6 */ { NULL, NULL, "Unknown", "/u/6", 0, 0, 0 },
+		/* 7 */ { "Various", "Zappa", "Hits", "/v/7", 1990, 1, 1 },
+		/* 8 */ { "Various", "Abba", "Hits", "/v/8", 1990, 2, 1 },
+		/* 9 */ { NULL, "Abba", "Arrival", "/a/9b", 1976, 0, 9 },
+	};
+	for (uint32_t i = 0; i < 9; i++) {
+		uint32_t id = i + 1;
+		mlib_index_add_media(idx, id);
+		if (rows[i].aa)
+			add(idx, id, "albumartist", rows[i].aa);
+		if (rows[i].artist)
+			add(idx, id, "artist", rows[i].artist);
+		add(idx, id, "album", rows[i].album);
+		add(idx, id, "url", rows[i].url);
+		if (rows[i].year)
+			mlib_index_set_int(idx, id, "year", rows[i].year);
+		if (rows[i].disc)
+			mlib_index_set_int(idx, id, "discnr", rows[i].disc);
+		if (rows[i].track)
+			mlib_index_set_int(idx, id, "tracknr", rows[i].track);
+	}
+	mlib_index_finish(idx);
+	const struct u32vec *o = mlib_index_library_order(idx);
+	char got[64] = "";
+	for (size_t i = 0; i < o->n; i++)
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%u ", o->v[i]);
+	/* 6 (no artist); abba: 5 (1974), 4, 9 (1976 Arrival track 9, url), 3 (track 10);
+	 * various: 7, 2 (disc 1), 8 (disc 2); zappa: 1 */
+	CHECK_STR(got, "6 5 4 9 3 7 2 8 1 ");
+	for (size_t i = 0; i < o->n; i++)
+		CHECK_INT(mlib_index_library_rank(idx, o->v[i]), i);
+	mlib_index_free(idx);
+}
+
+TEST(fold_span_is_contiguous)
+{
+	struct mlib_index *idx = mlib_index_new();
+	mlib_index_add_media(idx, 1);
+	mlib_index_add_media(idx, 2);
+	add(idx, 1, "title", "ABC");
+	add(idx, 2, "title", "dé");
+	mlib_index_finish(idx);
+	int p = mlib_index_prop(idx, "title");
+	const char *base;
+	const uint32_t *offs;
+	uint32_t n;
+	mlib_index_dict_fold_span(idx, p, &base, &offs, &n);
+	REQUIRE(n == 2);
+	CHECK_STR(base + offs[0], "abc");
+	CHECK_STR(base + offs[1], "de");
+	CHECK_INT(offs[2] - offs[1], 3);
+	mlib_index_free(idx);
+}
+
+TEST(bulk_build_is_consistent)
+{
+	/* Enough values to force several rehashes and arena moves. */
+	struct mlib_index *idx = mlib_index_new();
+	char buf[64];
+	for (uint32_t id = 1; id <= 50000; id++) {
+		mlib_index_add_media(idx, id);
+		int n = snprintf(buf, sizeof buf, "Title %u É", id % 20000);
+		mlib_index_add_str(idx, id, "title", buf, (size_t)n);
+		n = snprintf(buf, sizeof buf, "Artist %u", id % 700);
+		mlib_index_add_str(idx, id, "artist", buf, (size_t)n);
+	}
+	mlib_index_finish(idx);
+	int t = mlib_index_prop(idx, "title");
+	CHECK_INT(mlib_index_dict_size(idx, t), 20000);
+	CHECK_INT(mlib_index_dict_size(idx, mlib_index_prop(idx, "artist")), 700);
+	for (uint32_t id = 1; id <= 50000; id += 997) {
+		snprintf(buf, sizeof buf, "title %u e", id % 20000);
+		CHECK_STR(mlib_index_dict_folded(idx, t, vid_of(idx, t, id)), buf);
+	}
+	CHECK_INT(mlib_index_library_order(idx)->n, 50000);
+	mlib_index_free(idx);
+}

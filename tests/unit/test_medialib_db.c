@@ -1,0 +1,315 @@
+/* medialib/db.c and media.c on a real SQLite file: schema, migrations,
+ * refusing newer/corrupt/read-only files, media rows, play statistics. */
+#include <sqlite3.h>
+
+#include "medialib/db.h"
+#include "medialib/index.h"
+#include "medialib/index_load.h"
+#include "medialib/media.h"
+#include "medialib/tags.h"
+#include "test_medialib_util.h"
+
+static struct mlib_db *open_ok(const char *path, unsigned flags)
+{
+	struct mlib_db *db = NULL;
+	struct crate_err err = {0};
+	int rc = mlib_db_open(path, flags, &db, &err);
+	CHECK_MSG(rc == 0, "open %s: %s", path, err.msg);
+	REQUIRE(db != NULL);
+	return db;
+}
+
+/* Put one fake file (no real audio needed for the row) and return its id. */
+static uint32_t put_fake(struct mlib_db *db, const char *url, const char *artist, const char *title)
+{
+	struct crate_err err = {0};
+	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
+	REQUIRE(w != NULL);
+	struct mlib_tags t;
+	mlib_tags_init(&t);
+	t.duration_ms = 1234;
+	t.format = xstrdup("flac");
+	if (artist)
+		mlib_tags_add(&t, "ARTIST", artist);
+	if (title)
+		mlib_tags_add(&t, "title", title);
+	mlib_tags_add(&t, "track", "3/12");
+	mlib_tags_add(&t, "date", "2004-05-01");
+	mlib_tags_add(&t, "artist", "Second Artist");
+	mlib_tags_add(&t, "REPLAYGAIN_TRACK_GAIN", "-6.5 dB");
+	mlib_tags_add(&t, "comment", "   ");
+	uint32_t id = 0;
+	CHECK(mlib_media_put(w, url, strlen(url), 100, 200, 300, &t, &id, &err) == 0);
+	mlib_tags_free(&t);
+	mlib_media_writer_free(w);
+	return id;
+}
+
+TEST(schema_created_wal_and_versioned)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('media','media_tag')"), 2);
+	CHECK_INT(tm_query_int(db, "PRAGMA foreign_keys"), 1);
+	sqlite3_stmt *st;
+	REQUIRE(sqlite3_prepare_v2(mlib_db_sqlite(db), "PRAGMA journal_mode", -1, &st, NULL) == SQLITE_OK);
+	REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+	CHECK_STR((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	CHECK_STR(mlib_db_path(db), path);
+	mlib_db_close(db);
+	/* Reopening an up-to-date database changes nothing. */
+	db = open_ok(path, 0);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM schema_version"), 1);
+	mlib_db_close(db);
+	free(path);
+}
+
+TEST(migration_steps_run_in_order_once)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	struct crate_err err = {0};
+	const char *steps[] = {
+		"CREATE TABLE t1(x INTEGER)",
+		"INSERT INTO t1 VALUES(1); CREATE TABLE t2(y)",
+		"INSERT INTO t1 VALUES(2)",
+	};
+	CHECK(mlib_db_migrate(db, "test", steps, 2, &err) == 0);
+	CHECK_INT(mlib_db_version(db, "test", &err), 2);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM t1"), 1);
+	/* Later program version adds a step: only that one runs. */
+	CHECK(mlib_db_migrate(db, "test", steps, 3, &err) == 0);
+	CHECK(mlib_db_migrate(db, "test", steps, 3, &err) == 0);
+	CHECK_INT(mlib_db_version(db, "test", &err), 3);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM t1"), 2);
+	/* Components are independent. */
+	CHECK_INT(mlib_db_version(db, "medialib", &err), 1);
+	mlib_db_close(db);
+	free(path);
+}
+
+TEST(failing_migration_step_rolls_back)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	struct crate_err err = {0};
+	const char *steps[] = {"CREATE TABLE a(x)", "CREATE TABLE b(y); CREATE TABLE oops("};
+	CHECK(mlib_db_migrate(db, "test", steps, 2, &err) != 0);
+	CHECK(strstr(err.msg, "version 2") != NULL);
+	CHECK(strstr(err.msg, path) != NULL);
+	CHECK_INT(mlib_db_version(db, "test", &err), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM sqlite_master WHERE name='b'"), 0);
+	mlib_db_close(db);
+	free(path);
+}
+
+TEST(newer_version_refused_file_untouched)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	put_fake(db, "/music/a.flac", "A", "T");
+	CHECK(mlib_db_exec(db, "UPDATE schema_version SET version=99 WHERE component='medialib'",
+			   NULL) == 0);
+	mlib_db_close(db);
+	size_t len1, len2;
+	char *before = tm_read_file(path, &len1);
+	struct crate_err err = {0};
+	CHECK(mlib_db_open(path, 0, &db, &err) != 0);
+	CHECK(db == NULL);
+	CHECK(strstr(err.msg, "newer") != NULL);
+	CHECK(strstr(err.msg, path) != NULL);
+	CHECK(mlib_db_open(path, MLIB_DB_READONLY, &db, &err) != 0);
+	char *after = tm_read_file(path, &len2);
+	CHECK(len1 == len2 && memcmp(before, after, len1) == 0);
+	free(before);
+	free(after);
+	free(path);
+}
+
+TEST(not_a_database_refused_file_untouched)
+{
+	char *path = tm_path("garbage.db");
+	char junk[8192];
+	for (size_t i = 0; i < sizeof junk; i++)
+		junk[i] = (char)(i * 37 + 11);
+	tm_write_file(path, junk, sizeof junk);
+	struct mlib_db *db = NULL;
+	struct crate_err err = {0};
+	CHECK(mlib_db_open(path, 0, &db, &err) != 0);
+	CHECK(strstr(err.msg, path) != NULL);
+	CHECK(strstr(err.msg, "not a database") != NULL);
+	size_t len;
+	char *after = tm_read_file(path, &len);
+	CHECK(len == sizeof junk && memcmp(after, junk, len) == 0);
+	free(after);
+	char *wal = xasprintf("%s-wal", path);
+	CHECK(access(wal, F_OK) != 0);
+	free(wal);
+	free(path);
+}
+
+TEST(corrupt_pages_refused_file_untouched)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	char url[64];
+	for (int i = 0; i < 300; i++) {
+		snprintf(url, sizeof url, "/music/file-%04d.flac", i);
+		put_fake(db, url, "Artist with a long enough name to fill pages", "Title");
+	}
+	mlib_db_close(db);
+	size_t len;
+	char *bytes = tm_read_file(path, &len);
+	REQUIRE(len > 4096 * 6);
+	/* Smash the b-tree page headers of pages 3 to 6 (media and its url
+	 * index live there): an invalid page type is what quick_check sees. */
+	for (int pg = 2; pg < 6; pg++)
+		memset(bytes + 4096 * pg, 0x5a, 12);
+	tm_write_file(path, bytes, len);
+	struct crate_err err = {0};
+	CHECK(mlib_db_open(path, 0, &db, &err) != 0);
+	CHECK(strstr(err.msg, path) != NULL);
+	CHECK_MSG(strstr(err.msg, "corrupt") != NULL || strstr(err.msg, "malformed") != NULL,
+		  "message: %s", err.msg);
+	size_t len2;
+	char *after = tm_read_file(path, &len2);
+	CHECK(len2 == len && memcmp(after, bytes, len) == 0);
+	free(after);
+	free(bytes);
+	free(path);
+}
+
+TEST(readonly_open_reads_but_refuses_writes)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	uint32_t id = put_fake(db, "/music/a.flac", "A", "T");
+	mlib_db_close(db);
+	db = open_ok(path, MLIB_DB_READONLY);
+	CHECK(mlib_db_readonly(db));
+	struct mlib_index *idx = NULL;
+	struct crate_err err = {0};
+	CHECK(mlib_index_load(db, &idx, &err) == 0);
+	CHECK(idx && mlib_index_has_media(idx, id));
+	CHECK(mlib_media_record_play(db, NULL, id, 5, &err) != 0);
+	CHECK_MSG(strstr(err.msg, "read-only") != NULL, "message: %s", err.msg);
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	/* Read-only open never creates a file. */
+	char *none = tm_path("none.db");
+	CHECK(mlib_db_open(none, MLIB_DB_READONLY, &db, &err) != 0);
+	CHECK(strstr(err.msg, none) != NULL);
+	CHECK(access(none, F_OK) != 0);
+	free(none);
+	free(path);
+}
+
+TEST(readonly_file_permissions)
+{
+	if (geteuid() == 0)
+		harness_skip("running as root: file permissions do not apply (covered by "
+			     "readonly_open_reads_but_refuses_writes)");
+	char *dir = tm_path("ro");
+	mkdir(dir, 0755);
+	char *path = xasprintf("%s/lib.db", dir);
+	struct mlib_db *db = open_ok(path, 0);
+	put_fake(db, "/music/a.flac", "A", "T");
+	mlib_db_close(db);
+	chmod(path, 0444);
+	chmod(dir, 0555);
+	struct crate_err err = {0};
+	CHECK(mlib_db_open(path, 0, &db, &err) != 0);
+	CHECK(strstr(err.msg, path) != NULL && strstr(err.msg, "read-only") != NULL);
+	db = open_ok(path, MLIB_DB_READONLY);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media"), 1);
+	mlib_db_close(db);
+	chmod(dir, 0755);
+	free(path);
+	free(dir);
+}
+
+TEST(media_row_columns_and_extra_values)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	uint32_t id = put_fake(db, "/music/a.flac", "First Artist", "Song");
+	CHECK(id >= 1);
+	CHECK_INT(tm_query_int(db, "SELECT tracknr FROM media"), 3);
+	CHECK_INT(tm_query_int(db, "SELECT tracktotal FROM media"), 12);
+	CHECK_INT(tm_query_int(db, "SELECT year FROM media"), 2004);
+	CHECK_INT(tm_query_int(db, "SELECT comment IS NULL FROM media"), 1); /* blank -> absent */
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_tag WHERE key='artist' AND seq=1"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_tag WHERE key='replaygain_track_gain'"), 1);
+	/* Updating the same url keeps the id and replaces the extra tags. */
+	uint32_t id2 = put_fake(db, "/music/a.flac", "Other", NULL);
+	CHECK_INT(id2, id);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT title IS NULL FROM media"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_tag WHERE key='artist'"), 1);
+
+	struct mlib_index *idx = NULL;
+	struct crate_err err = {0};
+	REQUIRE(mlib_index_load(db, &idx, &err) == 0);
+	int p = mlib_index_prop(idx, "artist");
+	REQUIRE(p >= 0);
+	const uint32_t *vids;
+	CHECK_INT(mlib_index_str_values(idx, p, id, &vids), 2);
+	CHECK_STR(mlib_index_dict_text(idx, p, vids[0]), "Other");
+	CHECK_STR(mlib_index_dict_text(idx, p, vids[1]), "Second Artist");
+	char buf[32];
+	CHECK_STR(mlib_index_get_text(idx, id, "url", buf, sizeof buf), "/music/a.flac");
+	CHECK_STR(mlib_index_get_text(idx, id, "duration", buf, sizeof buf), "1234");
+	CHECK_STR(mlib_index_get_text(idx, id, "replaygain_track_gain", buf, sizeof buf), "-6.5 dB");
+	CHECK(mlib_index_get_text(idx, id, "title", buf, sizeof buf) == NULL);
+	CHECK(mlib_index_get_text(idx, id, "timesplayed", buf, sizeof buf) == NULL);
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	free(path);
+}
+
+TEST(play_statistics_and_rating_written_through)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	uint32_t id = put_fake(db, "/music/a.flac", "A", "T");
+	struct mlib_index *idx = NULL;
+	struct crate_err err = {0};
+	REQUIRE(mlib_index_load(db, &idx, &err) == 0);
+	CHECK(mlib_media_record_play(db, idx, id, 1700000000, &err) == 0);
+	CHECK(mlib_media_record_play(db, idx, id, 1700000100, &err) == 0);
+	CHECK(mlib_media_set_rating(db, idx, id, 4, &err) == 0);
+	CHECK(mlib_media_set_rating(db, idx, id, 9, &err) != 0);
+	CHECK(mlib_media_record_play(db, idx, 999, 1, &err) != 0);
+	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
+	int64_t v = 0;
+	CHECK(mlib_index_int_value(idx, mlib_index_prop(idx, "timesplayed"), id, &v) && v == 2);
+	CHECK(mlib_index_int_value(idx, mlib_index_prop(idx, "lastplayed"), id, &v) && v == 1700000100);
+	CHECK(mlib_index_int_value(idx, mlib_index_prop(idx, "rating"), id, &v) && v == 4);
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	/* And they are in SQLite, for the next start. */
+	db = open_ok(path, MLIB_DB_READONLY);
+	CHECK_INT(tm_query_int(db, "SELECT timesplayed FROM media"), 2);
+	CHECK_INT(tm_query_int(db, "SELECT rating FROM media"), 4);
+	mlib_db_close(db);
+	free(path);
+}
+
+TEST(number_and_year_parsing)
+{
+	int64_t n, t;
+	CHECK(mlib_media_parse_number_pair("03/12", &n, &t) && n == 3 && t == 12);
+	CHECK(mlib_media_parse_number_pair(" 7 ", &n, &t) && n == 7 && t == 0);
+	CHECK(mlib_media_parse_number_pair("4 / 9", &n, &t) && n == 4 && t == 9);
+	CHECK(!mlib_media_parse_number_pair("A1", &n, &t));
+	CHECK_INT(mlib_media_year_of("2004-05-01"), 2004);
+	CHECK_INT(mlib_media_year_of("May 1999"), 1999);
+	CHECK_INT(mlib_media_year_of("20041"), 0);
+	CHECK_INT(mlib_media_year_of("12/03/1987"), 1987);
+	char k[64];
+	CHECK_STR(mlib_tags_norm_key("ALBUM_ARTIST", k, sizeof k), "albumartist");
+	CHECK_STR(mlib_tags_norm_key("MusicBrainz Album Id", k, sizeof k), "musicbrainz_album_id");
+	CHECK(mlib_tags_norm_key("duration", k, sizeof k) == NULL);
+}

@@ -1,0 +1,602 @@
+/* The engine thread through real ALSA (the file plugin writing raw frames)
+ * and real FFmpeg: exact output, gapless hand-over, seek, pause, volume,
+ * broken tracks, a missing device. */
+#include <math.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "play/engine.h"
+#include "test_play_util.h"
+
+/* Events seen so far, for assertions on their order. */
+struct evlog {
+	struct engine_event ev[256];
+	int n;
+};
+
+/* Wait (up to timeout_ms) for an event of type (and id, unless 0), logging
+ * every event. Calls on_need(ud, ev) for NEED_NEXT events. */
+static bool wait_event(struct engine *e, struct evlog *log, enum engine_event_type type,
+		       uint32_t id, int timeout_ms,
+		       void (*on_need)(void *ud, struct engine *e, uint32_t id), void *ud)
+{
+	for (int waited = 0; waited < timeout_ms;) {
+		struct engine_event ev;
+		while (engine_next_event(e, &ev)) {
+			if (log->n < 256)
+				log->ev[log->n++] = ev;
+			if (ev.type == ENGINE_EV_NEED_NEXT) {
+				if (on_need)
+					on_need(ud, e, ev.id);
+				else
+					engine_set_next(e, NULL); /* nothing follows */
+			}
+			if (ev.type == type && (id == 0 || ev.id == id))
+				return true;
+		}
+		struct pollfd p = {.fd = engine_event_fd(e), .events = POLLIN};
+		poll(&p, 1, 50);
+		waited += 50;
+	}
+	return false;
+}
+
+static int count_events(const struct evlog *log, enum engine_event_type type, uint32_t id)
+{
+	int n = 0;
+	for (int i = 0; i < log->n; i++)
+		n += log->ev[i].type == type && (id == 0 || log->ev[i].id == id);
+	return n;
+}
+
+static struct engine *start_engine(bool pace, enum play_sfmt sfmt, int volume)
+{
+	struct engine_opts o = {.device = NULL, .pace = pace, .sfmt = sfmt, .volume = volume};
+	struct engine *e = NULL;
+	struct crate_err err = {0};
+	REQUIRE(engine_new(&o, &e, &err) == 0);
+	return e;
+}
+
+static struct engine_track track(const char *path, uint32_t id)
+{
+	return (struct engine_track){.path = path, .id = id, .rg = play_rg_none()};
+}
+
+static bool same_bytes(const char *a, size_t alen, const char *b, size_t blen, const char *what)
+{
+	if (alen != blen) {
+		fprintf(stderr, "    %s: %zu bytes, expected %zu\n", what, alen, blen);
+		return false;
+	}
+	if (a && b && memcmp(a, b, alen) != 0) {
+		size_t i = 0;
+		while (a[i] == b[i])
+			i++;
+		fprintf(stderr, "    %s: first difference at byte %zu\n", what, i);
+		return false;
+	}
+	return true;
+}
+
+TEST(plays_wav_bit_exact_through_alsa_file_plugin)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *wav = xasprintf("%s/tone.wav", dir);
+	REQUIRE(tp_make_tone(wav, 440, 1.5, 44100, NULL));
+	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
+	struct evlog log = {0};
+	struct engine_track t = track(wav, 7);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 7, 10000, NULL, NULL));
+	CHECK(wait_event(e, &log, ENGINE_EV_STATE, 0, 2000, NULL, NULL));
+	CHECK_INT(count_events(&log, ENGINE_EV_STARTED, 7), 1);
+	struct engine_status st;
+	engine_get_status(e, &st);
+	CHECK_INT(st.state, ENGINE_STOPPED);
+	engine_free(e);
+	size_t len = 0, rlen = 0;
+	char *got = tp_read_file(out, &len);
+	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
+	CHECK_INT(rlen, 66150 * 4);
+	CHECK(same_bytes(got, len, ref, rlen, "wav"));
+	free(got);
+	free(ref);
+	free(wav);
+}
+
+/* Lossy sources play as float by default; forcing s16 matches ffmpeg's
+ * own s16 conversion exactly (no dither in either). */
+TEST(corpus_mp3_and_vorbis_exact_in_float_and_s16)
+{
+	const char *corpus = harness_corpus_dir();
+	if (!corpus)
+		harness_skip("../shared/corpus not found");
+	const char *files[] = {"taglib-lame_cbr.mp3", "taglib-test.ogg", "mutagen-example.opus",
+			       "taglib-has-tags.m4a"};
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+			char *sub = xasprintf("%s/%d-%zu", harness_tmpdir(), k, i);
+			mkdir(sub, 0700);
+			char *rc = xasprintf("%s/.asoundrc", sub);
+			char *outp = xasprintf("%s/out.raw", sub);
+			FILE *f = fopen(rc, "w");
+			REQUIRE(f);
+			fprintf(f, "pcm.t%d%zu { type file; slave.pcm \"null\"; file \"%s\"; format \"raw\" }\n",
+				k, i, outp);
+			fclose(f);
+			/* One process reads ALSA's config once: name each PCM in the main rc. */
+			char *line = xasprintf("cat '%s' >> '%s/.asoundrc'", rc, harness_tmpdir());
+			CHECK(system(line) == 0);
+			free(line);
+			free(rc);
+			free(outp);
+			free(sub);
+		}
+	}
+	setenv("HOME", harness_tmpdir(), 1);
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+			char dev[32];
+			snprintf(dev, sizeof dev, "t%d%zu", k, i);
+			struct engine_opts o = {.device = dev, .sfmt = k ? PLAY_SFMT_S16 : PLAY_SFMT_AUTO,
+						.volume = 100};
+			struct engine *e;
+			struct crate_err err = {0};
+			REQUIRE(engine_new(&o, &e, &err) == 0);
+			char *path = xasprintf("%s/%s", corpus, files[i]);
+			struct engine_track t = track(path, 1);
+			struct evlog log = {0};
+			engine_play(e, &t);
+			CHECK_MSG(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 20000, NULL, NULL),
+				  "%s finished", files[i]);
+			struct engine_status st;
+			engine_get_status(e, &st);
+			engine_free(e);
+			char *outp = xasprintf("%s/%d-%zu/out.raw", harness_tmpdir(), k, i);
+			size_t len = 0, rlen = 0;
+			char *got = tp_read_file(outp, &len);
+			/* Status after the end keeps no format; read it from ffprobe-free
+			 * knowledge: these files are 44.1/48 kHz; ask the decoder through
+			 * ffmpeg with the rate the engine would have used. */
+			char *cmd = xasprintf("ffprobe -v quiet -select_streams a:0 -show_entries "
+					      "stream=sample_rate,channels -of csv=p=0 '%s'", path);
+			FILE *p = popen(cmd, "r");
+			int rate = 0, ch = 0;
+			if (p) {
+				if (fscanf(p, "%d,%d", &rate, &ch) != 2)
+					rate = ch = 0;
+				pclose(p);
+			}
+			char *ref = tp_ffmpeg_decode(path, k ? "s16le" : "f32le", ch, rate, &rlen);
+			CHECK_MSG(same_bytes(got, len, ref, rlen, files[i]), "%s as %s", files[i],
+				  k ? "s16" : "float");
+			free(cmd);
+			free(got);
+			free(ref);
+			free(outp);
+			free(path);
+		}
+	}
+}
+
+struct chain {
+	const char **paths;
+	int n, next;
+};
+
+static void hand_next(void *ud, struct engine *e, uint32_t id)
+{
+	struct chain *c = ud;
+	(void)id;
+	if (c->next < c->n) {
+		struct engine_track t = track(c->paths[c->next], (uint32_t)c->next + 1);
+		c->next++;
+		engine_set_next(e, &t);
+	} else {
+		engine_set_next(e, NULL);
+	}
+}
+
+/* Three tracks whose lengths are not multiples of any block size play as
+ * exactly the concatenation of their decodings. */
+static void check_gapless(const char *ext, const char *enc, const char *reffmt, int tolerance)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *p[3];
+	const double secs[3] = {1.2345, 0.777, 2.05};
+	for (int i = 0; i < 3; i++) {
+		p[i] = xasprintf("%s/part%d.%s", dir, i, ext);
+		REQUIRE(tp_make_tone(p[i], 300 + 200 * i, secs[i], 44100, enc));
+	}
+	struct engine *e = start_engine(false, PLAY_SFMT_S16, 100);
+	struct chain c = {.paths = (const char **)p, .n = 3, .next = 1};
+	struct evlog log = {0};
+	struct engine_track t = track(p[0], 1);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 3, 20000, hand_next, &c));
+	engine_free(e);
+	/* finished(1) directly followed by started(2), and so on. */
+	int order_ok = 0;
+	for (int i = 0; i + 1 < log.n; i++)
+		if (log.ev[i].type == ENGINE_EV_FINISHED && log.ev[i + 1].type == ENGINE_EV_STARTED &&
+		    log.ev[i + 1].id == log.ev[i].id + 1)
+			order_ok++;
+	CHECK_INT(order_ok, 2);
+	size_t len, total = 0;
+	char *got = tp_read_file(out, &len);
+	char *ref = xmalloc(1);
+	for (int i = 0; i < 3; i++) {
+		size_t rl = 0;
+		char *r = tp_ffmpeg_decode(p[i], reffmt, 2, 44100, &rl);
+		ref = xrealloc(ref, total + rl + 1);
+		memcpy(ref + total, r, rl);
+		total += rl;
+		free(r);
+		free(p[i]);
+	}
+	if (tolerance == 0) {
+		CHECK(same_bytes(got, len, ref, total, ext));
+	} else {
+		CHECK_INT(len, total);
+	}
+	free(got);
+	free(ref);
+}
+
+TEST(gapless_flac_is_exact_concatenation)
+{
+	check_gapless("flac", NULL, "s16le", 0);
+}
+
+TEST(gapless_wav_is_exact_concatenation)
+{
+	check_gapless("wav", NULL, "s16le", 0);
+}
+
+/* LAME writes encoder delay/padding in its header; FFmpeg trims them
+ * (skip_samples), so MP3 tracks join without the usual gap. */
+TEST(gapless_mp3_is_exact_concatenation)
+{
+	check_gapless("mp3", "-c:a libmp3lame -b:a 192k", "s16le", 0);
+}
+
+/* A format change at the boundary reopens the device: the file plugin
+ * (truncate false) then starts a second file. */
+TEST(format_change_reopens_device_at_boundary)
+{
+	const char *dir = harness_tmpdir();
+	char *rc = xasprintf("%s/.asoundrc", dir);
+	char *out = xasprintf("%s/out.raw", dir);
+	FILE *f = fopen(rc, "w");
+	REQUIRE(f);
+	fprintf(f, "pcm.!default { type file; slave.pcm \"null\"; file \"%s\"; format \"raw\"; truncate false }\n", out);
+	fclose(f);
+	setenv("HOME", dir, 1);
+	char *a = xasprintf("%s/a.wav", dir), *b = xasprintf("%s/b.wav", dir);
+	REQUIRE(tp_make_tone(a, 440, 0.5, 44100, NULL));
+	REQUIRE(tp_make_tone(b, 440, 0.5, 48000, NULL));
+	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
+	const char *paths[] = {a, b};
+	struct chain c = {.paths = paths, .n = 2, .next = 1};
+	struct evlog log = {0};
+	struct engine_track t = track(a, 1);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 2, 10000, hand_next, &c));
+	engine_free(e);
+	size_t l1, l2;
+	char *o2 = xasprintf("%s.0001", out);
+	char *g1 = tp_read_file(out, &l1), *g2 = tp_read_file(o2, &l2);
+	CHECK_INT(l1, 22050 * 4);
+	CHECK_INT(l2, 24000 * 4);
+	free(g1);
+	free(g2);
+	free(o2);
+	free(a);
+	free(b);
+	free(rc);
+	free(out);
+}
+
+TEST(start_offset_and_seek_are_sample_accurate)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *fl = xasprintf("%s/t.flac", dir);
+	REQUIRE(tp_make_tone(fl, 500, 3.0, 44100, NULL));
+	size_t rlen = 0;
+	char *ref = tp_ffmpeg_decode(fl, "s16le", 2, 44100, &rlen);
+	REQUIRE(rlen == 132300 * 4);
+	/* Start at 1 s: exactly the tail from frame 44100. */
+	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
+	struct evlog log = {0};
+	struct engine_track t = track(fl, 1);
+	t.start_ms = 1000;
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
+	engine_free(e);
+	size_t len;
+	char *got = tp_read_file(out, &len);
+	CHECK(same_bytes(got, len, ref + 44100 * 4, rlen - 44100 * 4, "start at 1s"));
+	free(got);
+
+	/* Seek while playing in real time: whatever played first, the output
+	 * ends with exactly the audio from 2.5 s on. */
+	unlink(out);
+	struct engine_opts o = {.pace = true, .volume = 100};
+	struct crate_err err = {0};
+	REQUIRE(engine_new(&o, &e, &err) == 0);
+	log.n = 0;
+	t.start_ms = 0;
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_STARTED, 1, 5000, NULL, NULL));
+	engine_seek(e, 2500, false);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
+	engine_free(e);
+	got = tp_read_file(out, &len);
+	size_t tail = rlen - 110250 * 4;
+	CHECK(len >= tail && len < rlen);
+	if (len >= tail)
+		CHECK(same_bytes(got + len - tail, tail, ref + 110250 * 4, tail, "after seek"));
+	free(got);
+	free(ref);
+	free(fl);
+}
+
+TEST(pause_stops_output_and_resume_continues_without_loss)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *wav = xasprintf("%s/t.wav", dir);
+	REQUIRE(tp_make_tone(wav, 600, 1.5, 44100, NULL));
+	struct engine *e = start_engine(true, PLAY_SFMT_AUTO, 100);
+	struct evlog log = {0};
+	struct engine_track t = track(wav, 3);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_STARTED, 3, 5000, NULL, NULL));
+	usleep(300 * 1000);
+	engine_pause(e);
+	CHECK(wait_event(e, &log, ENGINE_EV_STATE, 0, 2000, NULL, NULL));
+	struct engine_status st;
+	engine_get_status(e, &st);
+	CHECK_INT(st.state, ENGINE_PAUSED);
+	usleep(100 * 1000);
+	struct stat s1, s2;
+	CHECK(stat(out, &s1) == 0);
+	usleep(400 * 1000);
+	CHECK(stat(out, &s2) == 0);
+	CHECK_INT(s1.st_size, s2.st_size); /* nothing written while paused */
+	CHECK(s1.st_size < 66150 * 4);
+	engine_toggle(e);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 3, 10000, NULL, NULL));
+	engine_free(e);
+	size_t len = 0, rlen = 0;
+	char *got = tp_read_file(out, &len);
+	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
+	CHECK(same_bytes(got, len, ref, rlen, "paused track"));
+	CHECK(count_events(&log, ENGINE_EV_POSITION, 3) >= 3);
+	free(got);
+	free(ref);
+	free(wav);
+}
+
+TEST(volume_scales_samples)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *wav = xasprintf("%s/t.wav", dir);
+	REQUIRE(tp_make_tone(wav, 440, 0.5, 44100, NULL));
+	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
+	engine_set_volume(e, 50);
+	struct evlog log = {0};
+	struct engine_track t = track(wav, 1);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
+	struct engine_status st;
+	engine_get_status(e, &st);
+	CHECK_INT(st.volume, 50);
+	engine_free(e);
+	size_t len = 0, rlen = 0;
+	char *got = tp_read_file(out, &len);
+	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
+	REQUIRE(len == rlen && len > 0);
+	int bad = 0, nonzero = 0;
+	for (size_t i = 0; i < len / 2; i++) {
+		int16_t x, y;
+		memcpy(&x, ref + 2 * i, 2);
+		memcpy(&y, got + 2 * i, 2);
+		bad += y != (int16_t)nearbyint(x * 0.5);
+		nonzero += x != 0;
+	}
+	CHECK_INT(bad, 0);
+	CHECK(nonzero > 1000);
+	free(got);
+	free(ref);
+	free(wav);
+}
+
+TEST(replaygain_track_gain_with_clipping_prevention)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *wav = xasprintf("%s/t.wav", dir);
+	REQUIRE(tp_make_tone(wav, 440, 0.3, 44100, NULL));
+	struct engine_opts o = {.rg_mode = PLAY_RG_TRACK, .volume = 100};
+	struct engine *e;
+	struct crate_err err = {0};
+	REQUIRE(engine_new(&o, &e, &err) == 0);
+	struct evlog log = {0};
+	struct engine_track t = track(wav, 1);
+	t.rg.track_gain_db = +12.0; /* x3.98, but the peak 0.5 caps it at x2 */
+	t.rg.track_peak = 0.5;
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
+	engine_free(e);
+	size_t len = 0, rlen = 0;
+	char *got = tp_read_file(out, &len);
+	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
+	REQUIRE(len == rlen && len > 0);
+	int bad = 0;
+	for (size_t i = 0; i < len / 2; i++) {
+		int16_t x, y;
+		memcpy(&x, ref + 2 * i, 2);
+		memcpy(&y, got + 2 * i, 2);
+		long want = lrint(x * 2.0);
+		want = want > 32767 ? 32767 : want < -32768 ? -32768 : want;
+		bad += y != want;
+	}
+	CHECK_INT(bad, 0);
+	free(got);
+	free(ref);
+	free(wav);
+}
+
+TEST(deleted_next_track_is_reported_by_name)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	char *a = xasprintf("%s/a.wav", dir), *b = xasprintf("%s/gone.wav", dir);
+	REQUIRE(tp_make_tone(a, 440, 0.4, 44100, NULL));
+	REQUIRE(tp_make_tone(b, 440, 0.4, 44100, NULL));
+	unlink(b);
+	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
+	const char *paths[] = {a, b};
+	struct chain c = {.paths = paths, .n = 2, .next = 1};
+	struct evlog log = {0};
+	struct engine_track t = track(a, 1);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_ERROR, 2, 10000, hand_next, &c));
+	CHECK_INT(count_events(&log, ENGINE_EV_FINISHED, 1), 1);
+	struct engine_event *last = &log.ev[log.n - 1];
+	CHECK(strstr(last->msg, "gone.wav") != NULL);
+	CHECK(!last->device);
+	/* Playing a missing file directly: an error, the engine stays usable. */
+	struct engine_track g = track(b, 9);
+	engine_play(e, &g);
+	CHECK(wait_event(e, &log, ENGINE_EV_ERROR, 9, 5000, NULL, NULL));
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 5000, NULL, NULL));
+	engine_free(e);
+	free(a);
+	free(b);
+}
+
+TEST(truncated_file_plays_what_it_has)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	char *fl = xasprintf("%s/t.flac", dir);
+	REQUIRE(tp_make_tone(fl, 440, 2.0, 44100, NULL));
+	REQUIRE(tp_sh("truncate -s 60000 '%s'", fl));
+	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
+	struct evlog log = {0};
+	struct engine_track t = track(fl, 4);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_STATE, 0, 10000, NULL, NULL));
+	bool ended = wait_event(e, &log, ENGINE_EV_FINISHED, 4, 10000, NULL, NULL) ||
+		     count_events(&log, ENGINE_EV_ERROR, 4) > 0;
+	CHECK(ended);
+	engine_free(e);
+	free(fl);
+}
+
+TEST(missing_device_is_a_clear_error)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	char *wav = xasprintf("%s/t.wav", dir);
+	REQUIRE(tp_make_tone(wav, 440, 0.3, 44100, NULL));
+	const char *devs[] = {"broken", "nosuchpcm"};
+	for (int i = 0; i < 2; i++) {
+		struct engine_opts o = {.device = devs[i], .volume = 100};
+		struct engine *e;
+		struct crate_err err = {0};
+		REQUIRE(engine_new(&o, &e, &err) == 0);
+		struct evlog log = {0};
+		struct engine_track t = track(wav, 1);
+		engine_play(e, &t);
+		CHECK(wait_event(e, &log, ENGINE_EV_ERROR, 0, 5000, NULL, NULL));
+		struct engine_event *ev = &log.ev[log.n - 1];
+		CHECK(ev->device);
+		CHECK_MSG(strstr(ev->msg, devs[i]) != NULL, "message names the device: %s", ev->msg);
+		struct engine_status st;
+		engine_get_status(e, &st);
+		CHECK_INT(st.state, ENGINE_STOPPED);
+		engine_free(e);
+	}
+	free(wav);
+}
+
+/* The DSP hook sees every block in the device format, per track. */
+struct inv_dsp {
+	struct play_dsp base;
+	int configured;
+	size_t frames;
+};
+
+static int inv_configure(void *ud, const struct play_format *fmt)
+{
+	struct inv_dsp *d = ud;
+	d->configured += fmt->sfmt == PLAY_SFMT_S16;
+	return 0;
+}
+
+static void inv_process(void *ud, void *frames, size_t n, const struct play_format *fmt)
+{
+	struct inv_dsp *d = ud;
+	int16_t *s = frames;
+	for (size_t i = 0; i < n * (size_t)fmt->channels; i++)
+		s[i] = (int16_t)(s[i] == -32768 ? 32767 : -s[i]);
+	d->frames += n;
+}
+
+static int dsp_destroyed;
+
+static void inv_destroy(struct play_dsp *p)
+{
+	struct inv_dsp *d = (struct inv_dsp *)p;
+	dsp_destroyed += d->configured == 1 && d->frames == 22050;
+	free(d);
+}
+
+TEST(dsp_stage_applies_per_track)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *wav = xasprintf("%s/t.wav", dir);
+	REQUIRE(tp_make_tone(wav, 440, 0.5, 44100, NULL));
+	struct engine *e = start_engine(false, PLAY_SFMT_S16, 100);
+	struct inv_dsp *d = xcalloc(1, sizeof *d);
+	d->base = (struct play_dsp){.ud = d, .configure = inv_configure, .process = inv_process,
+				    .destroy = inv_destroy};
+	struct evlog log = {0};
+	struct engine_track t = track(wav, 1);
+	t.dsp = &d->base;
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
+	engine_free(e);
+	CHECK_INT(dsp_destroyed, 1);
+	size_t len = 0, rlen = 0;
+	char *got = tp_read_file(out, &len);
+	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
+	REQUIRE(len == rlen);
+	int bad = 0;
+	for (size_t i = 0; i < len / 2; i++) {
+		int16_t x, y;
+		memcpy(&x, ref + 2 * i, 2);
+		memcpy(&y, got + 2 * i, 2);
+		bad += y != (x == -32768 ? 32767 : -x);
+	}
+	CHECK_INT(bad, 0);
+	free(got);
+	free(ref);
+	free(wav);
+}

@@ -1,0 +1,99 @@
+/* Helpers shared by the test_play*.c suites (static: each suite is its own
+ * binary): reference decoding with the ffmpeg tool, generated test tones,
+ * and an ALSA configuration that sends "default" to a raw file. */
+#ifndef CRATE_TEST_PLAY_UTIL_H
+#define CRATE_TEST_PLAY_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/err.h"
+
+/* Whole file (or command output) into memory; *len its size. NULL on failure. */
+static inline char *tp_slurp_stream(FILE *f, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap);
+	size_t r;
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	*len = n;
+	return buf;
+}
+
+static inline char *tp_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*len = 0;
+		return NULL;
+	}
+	char *b = tp_slurp_stream(f, len);
+	fclose(f);
+	return b;
+}
+
+/* The ffmpeg tool's own decoding of path to raw fmt ("s16le", "f32le",
+ * "s32le") with ch channels at rate. Paths here never hold quotes. */
+static inline char *tp_ffmpeg_decode(const char *path, const char *fmt, int ch, int rate,
+				     size_t *len)
+{
+	*len = 0;
+	char *cmd = xasprintf("ffmpeg -nostdin -v quiet -i '%s' -f %s -ac %d -ar %d -", path, fmt,
+			      ch, rate);
+	FILE *p = popen(cmd, "r");
+	free(cmd);
+	if (!p)
+		return NULL;
+	char *b = tp_slurp_stream(p, len);
+	pclose(p);
+	return b;
+}
+
+/* Run a shell command quietly; true on success. */
+static inline bool tp_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline bool tp_sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	return system(cmd) == 0;
+}
+
+/* A sine tone of secs seconds at rate (stereo), encoded by extension. */
+static inline bool tp_make_tone(const char *path, int freq, double secs, int rate,
+				const char *extra)
+{
+	return tp_sh("ffmpeg -nostdin -v quiet -y -f lavfi -i 'sine=f=%d:d=%g:r=%d' -ac 2 %s '%s'",
+		     freq, secs, rate, extra ? extra : "", path);
+}
+
+/* HOME=dir with an .asoundrc whose default PCM writes raw frames to
+ * dir/out.raw through the null plugin (which takes any format and rate
+ * and consumes instantly). Call before anything touches ALSA. Returns
+ * the output path (static storage). */
+static inline const char *tp_alsa_to_file(const char *dir)
+{
+	static char out[4096];
+	snprintf(out, sizeof out, "%s/out.raw", dir);
+	char *rc = xasprintf("%s/.asoundrc", dir);
+	FILE *f = fopen(rc, "w");
+	if (f) {
+		fprintf(f, "pcm.!default { type file; slave.pcm \"null\"; file \"%s\"; format \"raw\" }\n",
+			out);
+		fprintf(f, "pcm.broken { type hw; card 42; device 0 }\n");
+		fclose(f);
+	}
+	free(rc);
+	setenv("HOME", dir, 1);
+	return out;
+}
+
+#endif

@@ -1,0 +1,232 @@
+/* ui/: the pure helpers: key names and the key map, text fitting, layout math. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/config.h"
+#include "base/utf8.h"
+#include "harness.h"
+#include "ui/keymap.h"
+#include "ui/layout.h"
+#include "ui/text.h"
+
+TEST(key_names_parse_and_print)
+{
+	CHECK_INT(keymap_key_parse("Enter"), KEY_C_ENTER);
+	CHECK_INT(keymap_key_parse("return"), KEY_C_ENTER);
+	CHECK_INT(keymap_key_parse("PgDn"), KEY_C_PGDN);
+	CHECK_INT(keymap_key_parse("Space"), ' ');
+	CHECK_INT(keymap_key_parse("x"), 'x');
+	CHECK_INT(keymap_key_parse("G"), 'G');
+	CHECK_INT(keymap_key_parse("C-l"), 12);
+	CHECK_INT(keymap_key_parse("^L"), 12);
+	CHECK_INT(keymap_key_parse("F5"), KEY_C_F1 + 4);
+	CHECK_INT(keymap_key_parse("F13"), -1);
+	CHECK_INT(keymap_key_parse("\xc3\xa9"), 0xe9); /* é */
+	CHECK_INT(keymap_key_parse("Hash"), '#');
+	CHECK_INT(keymap_key_parse("xy"), -1);
+	CHECK_INT(keymap_key_parse(""), -1);
+	CHECK_INT(keymap_key_parse("\x1b"), -1);
+	CHECK_INT(keymap_key_parse("C-1"), -1);
+	char buf[32];
+	CHECK_STR(keymap_key_name(KEY_C_ENTER, buf, sizeof buf), "Enter");
+	CHECK_STR(keymap_key_name(' ', buf, sizeof buf), "Space");
+	CHECK_STR(keymap_key_name('#', buf, sizeof buf), "#");
+	CHECK_STR(keymap_key_name(12, buf, sizeof buf), "C-l");
+	CHECK_STR(keymap_key_name(KEY_C_F1 + 11, buf, sizeof buf), "F12");
+	CHECK_STR(keymap_key_name(0xe9, buf, sizeof buf), "\xc3\xa9");
+	/* Every canonical name parses back to its key. */
+	for (int k = 1; k < KEY_C_MAX; k++) {
+		if (k > 0x7e && k < KEY_C_ENTER)
+			k = KEY_C_ENTER;
+		if (k == 9 || k == 13 || k == 27 || (k > 26 && k <= ' '))
+			continue;
+		keymap_key_name(k, buf, sizeof buf);
+		CHECK_MSG(keymap_key_parse(buf) == k, "key %d named '%s'", k, buf);
+	}
+}
+
+TEST(default_keymap_matches_readme)
+{
+	struct keymap km;
+	keymap_init_default(&km);
+	CHECK_INT(keymap_lookup(&km, KEY_C_ENTER), UA_PLAY);
+	CHECK_INT(keymap_lookup(&km, ' '), UA_PAUSE);
+	CHECK_INT(keymap_lookup(&km, 'c'), UA_PAUSE);
+	CHECK_INT(keymap_lookup(&km, 'j'), UA_DOWN);
+	CHECK_INT(keymap_lookup(&km, 'h'), UA_COL_PREV);
+	CHECK_INT(keymap_lookup(&km, KEY_C_LEFT), UA_SEEK_BACK);
+	CHECK_INT(keymap_lookup(&km, 'b'), UA_NEXT);
+	CHECK_INT(keymap_lookup(&km, 'z'), UA_PREV);
+	CHECK_INT(keymap_lookup(&km, 's'), UA_SAVE);
+	CHECK_INT(keymap_lookup(&km, KEY_C_DELETE), UA_REMOVE);
+	CHECK_INT(keymap_lookup(&km, '3'), UA_VIEW_COLLECTIONS);
+	CHECK_INT(keymap_lookup(&km, 'q'), UA_QUIT);
+	CHECK_INT(keymap_lookup(&km, 'Q'), UA_NONE);
+	/* Every action except "none" has a key and a name that maps back. */
+	for (int a = 1; a < UA_COUNT; a++) {
+		char desc[64];
+		keymap_describe(&km, (enum ui_action)a, desc, sizeof desc);
+		CHECK_MSG(desc[0] != '\0', "action %s has no key", keymap_action_name(a));
+		CHECK_INT(keymap_action_from_name(keymap_action_name(a)), a);
+	}
+	char desc[64];
+	keymap_describe(&km, UA_PAUSE, desc, sizeof desc);
+	CHECK_STR(desc, "Space c");
+}
+
+TEST(config_rebinds_keys)
+{
+	const char *dir = harness_tmpdir();
+	char path[512];
+	snprintf(path, sizeof path, "%s/config", dir);
+	FILE *f = fopen(path, "w");
+	REQUIRE(f);
+	fputs("[keys]\nplay = p Enter\npause = Space\nquit = Q\nnone = z\n", f);
+	fclose(f);
+	struct config *cfg = NULL;
+	struct crate_err err = {0};
+	REQUIRE(config_load(path, &cfg, &err) == 0);
+	struct keymap km;
+	keymap_init_default(&km);
+	CHECK_INT(keymap_apply_config(&km, cfg, &err), 0);
+	CHECK_INT(keymap_lookup(&km, 'p'), UA_PLAY);
+	CHECK_INT(keymap_lookup(&km, KEY_C_ENTER), UA_PLAY);
+	CHECK_INT(keymap_lookup(&km, 'c'), UA_NONE); /* pause lost its default 'c' */
+	CHECK_INT(keymap_lookup(&km, 'Q'), UA_QUIT);
+	CHECK_INT(keymap_lookup(&km, 'q'), UA_NONE);
+	CHECK_INT(keymap_lookup(&km, 'z'), UA_NONE); /* unbound */
+	config_free(cfg);
+
+	cfg = config_new_empty();
+	config_set(cfg, "keys.jump", "x");
+	config_set(cfg, "keys.stop", "NoSuchKey");
+	keymap_init_default(&km);
+	CHECK_INT(keymap_apply_config(&km, cfg, &err), -1);
+	CHECK(strstr(err.msg, "jump") != NULL);
+	CHECK_INT(keymap_lookup(&km, 'v'), UA_STOP); /* a bad key name keeps the default */
+	config_free(cfg);
+}
+
+TEST(text_fit_measures_wide_and_combining)
+{
+	size_t w;
+	char *s = ui_text_fit("abc", 10, 0, &w);
+	CHECK_STR(s, "abc");
+	CHECK_INT(w, 3);
+	free(s);
+	s = ui_text_fit("abcdef", 4, 0, &w);
+	CHECK_STR(s, "abc\xe2\x80\xa6");
+	CHECK_INT(w, 4);
+	free(s);
+	s = ui_text_fit("abcdef", 4, 1, &w);
+	CHECK_STR(s, "abc~");
+	free(s);
+	/* 夜の街: three wide characters, 6 columns; 5 columns keep two of them + mark. */
+	s = ui_text_fit("\xe5\xa4\x9c\xe3\x81\xae\xe8\xa1\x97", 5, 0, &w);
+	CHECK_STR(s, "\xe5\xa4\x9c\xe3\x81\xae\xe2\x80\xa6");
+	CHECK_INT(w, 5);
+	free(s);
+	s = ui_text_fit("\xe5\xa4\x9c\xe3\x81\xae\xe8\xa1\x97", 4, 0, &w);
+	CHECK_INT(w, 3); /* one wide char + mark: a second would overflow */
+	free(s);
+	/* e + combining acute is one column. */
+	s = ui_text_fit("e\xcc\x81tude", 5, 0, &w);
+	CHECK_INT(w, 5);
+	CHECK_STR(s, "e\xcc\x81tude");
+	free(s);
+	s = ui_text_fit("abc", 0, 0, &w);
+	CHECK_STR(s, "");
+	CHECK_INT(w, 0);
+	free(s);
+	s = ui_text_fit_pad("\xe5\xa4\x9c", 5, 0);
+	CHECK_STR(s, "\xe5\xa4\x9c   ");
+	free(s);
+}
+
+TEST(text_fit_sanitises_escapes)
+{
+	size_t w;
+	char *s = ui_text_fit("\x1b[31mRED\a", 40, 0, &w);
+	CHECK(strchr(s, '\x1b') == NULL);
+	CHECK(strchr(s, '\a') == NULL);
+	CHECK(strstr(s, "[31mRED") != NULL);
+	CHECK_INT(w, ui_text_width(s));
+	free(s);
+	/* C1 CSI (U+009B) too */
+	s = ui_text_fit("a\xc2\x9b" "31mb", 40, 0, &w);
+	CHECK(strstr(s, "\xc2\x9b") == NULL);
+	free(s);
+}
+
+TEST(time_and_progress)
+{
+	char b[32];
+	CHECK_STR(ui_fmt_time(0, b, sizeof b), "0:00");
+	CHECK_STR(ui_fmt_time(65500, b, sizeof b), "1:05");
+	CHECK_STR(ui_fmt_time(3723000, b, sizeof b), "1:02:03");
+	CHECK_STR(ui_fmt_time(-1, b, sizeof b), "-:--");
+	CHECK_INT(ui_progress_cells(50, 100, 10), 5);
+	CHECK_INT(ui_progress_cells(0, 100, 10), 0);
+	CHECK_INT(ui_progress_cells(200, 100, 10), 10);
+	CHECK_INT(ui_progress_cells(10, 0, 10), 0);
+	CHECK_INT(ui_text_col_of_char("a:\xe5\xa4\x9c x", 4), 4);
+	CHECK_INT(ui_text_col_of_char("abc", 1), 0);
+	CHECK_STR(ui_text_basename("/music/a/01 x.flac"), "01 x.flac");
+}
+
+static bool inside(const struct ui_rect *r, int w, int h)
+{
+	if (!r->w || !r->h)
+		return true;
+	return r->x >= 0 && r->y >= 0 && r->x + r->w <= w && r->y + r->h <= h;
+}
+
+TEST(layout_fits_every_size)
+{
+	struct ui_layout_opts o = {.sidebar_pct = 18, .artist_pct = 25, .album_pct = 25};
+	for (int w = 1; w <= 220; w += 3) {
+		for (int h = 1; h <= 70; h++) {
+			for (int sb = 0; sb < 2; sb++) {
+				o.search_bar = sb;
+				o.focus = (w + h) % 3;
+				struct ui_layout L;
+				ui_layout_compute(w, h, &o, &L);
+				const struct ui_rect *all[] = {&L.title, &L.search, &L.main, &L.sidebar,
+							       &L.col[0], &L.col[1], &L.col[2],
+							       &L.status1, &L.status2, &L.msg};
+				for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+					CHECK_MSG(inside(all[i], w, h), "rect %zu outside %dx%d", i, w, h);
+				/* The focused column is always shown when there is room for a view. */
+				if (L.main.h)
+					CHECK(L.col[o.focus].w > 0);
+			}
+		}
+	}
+}
+
+TEST(layout_degrades_at_small_sizes)
+{
+	struct ui_layout_opts o = {.sidebar_pct = 18, .artist_pct = 25, .album_pct = 25};
+	struct ui_layout L;
+	ui_layout_compute(120, 40, &o, &L);
+	CHECK_INT(L.ncols, 3);
+	CHECK(L.sidebar.w > 0);
+	CHECK(L.title.h == 1 && L.status1.h == 1 && L.status2.h == 1);
+	CHECK_INT(L.col[2].x + L.col[2].w, 120);
+	ui_layout_compute(80, 24, &o, &L);
+	CHECK_INT(L.ncols, 3);
+	CHECK_INT(L.sidebar.w, 0);
+	ui_layout_compute(40, 24, &o, &L);
+	CHECK_INT(L.ncols, 2);
+	o.search_bar = true;
+	o.focus = 2;
+	ui_layout_compute(20, 6, &o, &L);
+	CHECK_INT(L.ncols, 1);
+	CHECK(L.col[2].w == 20);
+	CHECK_INT(L.title.h, 0);
+	CHECK_INT(L.status1.h, 0);
+	CHECK_INT(L.status2.y, 4);
+	CHECK_INT(L.msg.y, 5);
+	CHECK_INT(L.search.y, 0);
+	CHECK_INT(L.main.h, 3);
+}

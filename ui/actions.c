@@ -1,0 +1,220 @@
+/* What keys do: each user action is one app_* call (DESIGN.md); this file
+ * is where the interface meets the application. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "app/app_coll.h"
+#include "app/app_library.h"
+#include "coll/eval.h"
+#include "coll/parse.h"
+#include "coll/store.h"
+#include "medialib/index.h"
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+void ui_eval_ctx(struct ui *ui, struct coll_eval_ctx *ctx)
+{
+	app_eval_ctx(ui->app, ctx);
+}
+
+const char *ui_prop(struct ui *ui, uint32_t id, const char *prop, char *buf, size_t size)
+{
+	if (!ui->app->index || !id)
+		return NULL;
+	return mlib_index_get_text(ui->app->index, id, prop, buf, size);
+}
+
+const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size)
+{
+	char tmp[512];
+	const char *t = ui_prop(ui, id, "title", tmp, sizeof tmp);
+	if (!t) {
+		/* No title tag: show the file name (the property stays absent). */
+		const char *url = ui_prop(ui, id, "url", tmp, sizeof tmp);
+		t = url ? ui_text_basename(url) : "?";
+	}
+	snprintf(buf, size, "%s", t);
+	return buf;
+}
+
+/* ---- the player ---- */
+
+uint32_t act_playing_id(struct ui *ui)
+{
+	struct ui_status st;
+	act_status(ui, &st);
+	return st.id;
+}
+
+void act_status(struct ui *ui, struct ui_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->volume = -1;
+	if (ui->app->scan) {
+		st->scanning = true;
+		snprintf(st->scan, sizeof st->scan, "%s", ui->msg_scan);
+	}
+}
+
+void act_player(struct ui *ui, enum ui_action a)
+{
+	(void)a;
+	ui_message(ui, true, "playback is not available yet");
+}
+
+void act_play(struct ui *ui)
+{
+	ui_message(ui, true, "playback is not available yet");
+}
+
+/* The selection of the current view: the browser's track column (or the
+ * selected track), the playlist's selected entry. */
+static void selection(struct ui *ui, struct u32vec *ids, size_t *start, bool one)
+{
+	ids->n = 0;
+	*start = 0;
+	if (ui->view == UI_VIEW_BROWSER) {
+		browser_selection(ui, ids, start);
+		if (one && ui->focus == 2 && *start < ids->n) {
+			ids->v[0] = ids->v[*start];
+			ids->n = 1;
+			*start = 0;
+		}
+	} else if (ui->view == UI_VIEW_PLAYLIST) {
+		const char *name = playlist_shown_name(ui);
+		const struct coll_node *n = name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+		if (n && ui->pl_list.cur < n->idlist.n)
+			u32vec_push(ids, n->idlist.v[ui->pl_list.cur]);
+	}
+}
+
+void act_add(struct ui *ui, bool enqueue)
+{
+	if (!ui->app->store)
+		return;
+	struct u32vec ids = {0};
+	size_t start;
+	selection(ui, &ids, &start, true);
+	const char *name = app_playlist_name(ui->app, NULL);
+	const struct coll_node *pl = name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+	if (!ids.n || !pl) {
+		ui_message(ui, true, ids.n ? "there is no active playlist" : "nothing selected");
+		u32vec_free(&ids);
+		return;
+	}
+	size_t pos = pl->idlist.n;
+	if (enqueue) {
+		/* Right after the current entry: plays next. */
+		const char *p = coll_attr_get(pl, "position");
+		long cur = p ? strtol(p, NULL, 10) : -1;
+		pos = cur >= 0 && (size_t)cur < pl->idlist.n ? (size_t)cur + 1 : pl->idlist.n;
+	}
+	struct crate_err err = {0};
+	if (coll_store_playlist_insert(ui->app->store, name, pos, ids.v, ids.n, &err) != 0)
+		ui_message(ui, true, "%s", err.msg);
+	else
+		ui_message(ui, false, "%s %zu track%s %s %s", enqueue ? "queued" : "added", ids.n,
+			   ids.n == 1 ? "" : "s", enqueue ? "next in" : "to", name);
+	u32vec_free(&ids);
+}
+
+void act_command(struct ui *ui, const char *line)
+{
+	(void)line;
+	ui_message(ui, true, "playback is not available yet");
+}
+
+/* ---- collections ---- */
+
+void act_save(struct ui *ui, const char *name)
+{
+	if (!name || !*name) {
+		ui_message(ui, true, "save: a name is needed");
+		return;
+	}
+	if (!ui->app->store) {
+		ui_message(ui, true, "the collection store is not open");
+		return;
+	}
+	struct crate_err err = {0};
+	char *ns = NULL, *nm = NULL;
+	if (coll_name_split(name, &ns, &nm, &err) != 0) {
+		ui_message(ui, true, "%s", err.msg);
+		return;
+	}
+	/* The view's collection: the browsed collection AND the query. */
+	struct coll_node *view = browser_view_node(ui);
+	struct coll_node *copy = coll_node_copy(view);
+	coll_node_unref(view);
+	if (coll_store_save(ui->app->store, ns, nm, copy, &err) != 0)
+		ui_message(ui, true, "save %s: %s", name, err.msg);
+	else
+		ui_message(ui, false, "saved %s/%s", ns, nm);
+	coll_node_unref(copy);
+	free(ns);
+	free(nm);
+	coll_pane_reload(ui);
+}
+
+void act_remove(struct ui *ui)
+{
+	if (ui->view == UI_VIEW_COLLECTIONS) {
+		coll_pane_remove_selected(ui);
+		return;
+	}
+	if (ui->view == UI_VIEW_PLAYLIST) {
+		const char *name = playlist_shown_name(ui);
+		const struct coll_node *n = name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+		if (!n || ui->pl_list.cur >= n->idlist.n)
+			return;
+		struct crate_err err = {0};
+		if (coll_store_playlist_remove(ui->app->store, name, ui->pl_list.cur, 1, &err) != 0)
+			ui_message(ui, true, "%s", err.msg);
+		ui->dirty = true;
+		return;
+	}
+	ui_message(ui, false, "d removes entries in the playlist (2) and collections (3) views");
+}
+
+/* ---- scanning ---- */
+
+bool act_scan_running(struct ui *ui)
+{
+	return ui->app->scan != NULL;
+}
+
+void act_scan(struct ui *ui, const char *dir)
+{
+	struct crate_err err = {0};
+	const char *paths[1] = {dir};
+	if (app_scan_start(ui->app, paths, 1, &err) != 0) {
+		ui_message(ui, true, "scan: %s", err.msg);
+		return;
+	}
+	snprintf(ui->msg_scan, sizeof ui->msg_scan, "scanning %s", dir);
+	ui_message(ui, false, "scanning %s in the background", dir);
+}
+
+void ui_play_init(struct ui *ui)
+{
+	(void)ui;
+}
+
+int ui_play_event_fd(struct ui *ui)
+{
+	(void)ui;
+	return -1;
+}
+
+void ui_play_events(struct ui *ui)
+{
+	(void)ui;
+}
+
+bool ui_play_tick(struct ui *ui)
+{
+	(void)ui;
+	return false;
+}

@@ -1,0 +1,296 @@
+/* The bottom row as an editor: the ':' command line and the prompts
+ * (save as, quit?, remove?). Commands are the CLI's own (cli/ tables),
+ * run in-process on the open app with their output captured into the
+ * message line; the few that would block or that the UI does better
+ * (scan in the background, search into the browser, play control) are
+ * handled here. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "base/utf8.h"
+#include "cli/cli.h"
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+char **cmdline_split(const char *line, int *argc, struct crate_err *err)
+{
+	size_t cap = 8, n = 0;
+	char **argv = xcalloc(cap, sizeof *argv);
+	const char *p = line;
+	struct strbuf w;
+	strbuf_init(&w, 64);
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		strbuf_reset(&w);
+		while (*p && *p != ' ' && *p != '\t') {
+			if (*p == '\'') {
+				const char *end = strchr(p + 1, '\'');
+				if (!end)
+					goto unterminated;
+				strbuf_add(&w, p + 1, (size_t)(end - p - 1));
+				p = end + 1;
+			} else if (*p == '"') {
+				p++;
+				while (*p && *p != '"') {
+					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+						p++;
+					strbuf_addc(&w, *p++);
+				}
+				if (*p != '"')
+					goto unterminated;
+				p++;
+			} else if (*p == '\\' && p[1]) {
+				strbuf_addc(&w, p[1]);
+				p += 2;
+			} else {
+				strbuf_addc(&w, *p++);
+			}
+		}
+		if (n + 2 > cap) {
+			cap *= 2;
+			argv = xreallocarray(argv, cap, sizeof *argv);
+		}
+		argv[n++] = xstrdup(w.buf ? w.buf : "");
+	}
+	argv[n] = NULL;
+	strbuf_free(&w);
+	*argc = (int)n;
+	return argv;
+unterminated:
+	strbuf_free(&w);
+	argv[n] = NULL;
+	cmdline_free_argv(argv);
+	crate_err_set(err, CRATE_ERR_PARSE, "col %d: unterminated quote", (int)(p - line) + 1);
+	return NULL;
+}
+
+void cmdline_free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+void cmdline_begin(struct ui *ui, const char *initial)
+{
+	if (!ui->cmd.buf)
+		strbuf_init(&ui->cmd, 64);
+	strbuf_reset(&ui->cmd);
+	if (initial)
+		strbuf_adds(&ui->cmd, initial);
+	ui->ccur = ui->cmd.len;
+	ui->mode = UI_MODE_COMMAND;
+	ui->dirty = true;
+}
+
+void prompt_begin(struct ui *ui, enum ui_prompt_kind kind, const char *arg, const char *initial)
+{
+	cmdline_begin(ui, initial);
+	ui->mode = UI_MODE_PROMPT;
+	ui->prompt = kind;
+	free(ui->prompt_arg);
+	ui->prompt_arg = arg ? xstrdup(arg) : NULL;
+}
+
+/* Run a CLI command in-process; its stdout/stderr become the message. */
+static void run_cli(struct ui *ui, const struct cli_command *cmd, int argc, char **argv)
+{
+	FILE *tmp = tmpfile();
+	if (!tmp) {
+		ui_message(ui, true, "cannot capture the command's output");
+		return;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	int save1 = dup(1), save2 = dup(2);
+	dup2(fileno(tmp), 1);
+	dup2(fileno(tmp), 2);
+	struct cli_ctx ctx = {.app = ui->app};
+	int rc = cmd->run(&ctx, argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(save1, 1);
+	dup2(save2, 2);
+	close(save1);
+	close(save2);
+	/* Show the last line (errors and summaries come last). */
+	char line[1024], last[1024] = "";
+	int nlines = 0;
+	rewind(tmp);
+	while (fgets(line, sizeof line, tmp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0]) {
+			snprintf(last, sizeof last, "%s", line);
+			nlines++;
+		}
+	}
+	fclose(tmp);
+	if (rc != 0)
+		ui_message(ui, true, "%s", last[0] ? last : "command failed");
+	else if (nlines > 1)
+		ui_message(ui, false, "%s  (%d lines)", last, nlines);
+	else
+		ui_message(ui, false, "%s", last[0] ? last : "done");
+	/* The command may have changed collections or playlists. */
+	coll_pane_reload(ui);
+	browser_refresh(ui);
+	if (ui->view == UI_VIEW_PLAYLIST)
+		playlist_find(ui);
+}
+
+static bool is(const char *a, const char *b)
+{
+	return strcmp(a, b) == 0;
+}
+
+void cmdline_run(struct ui *ui, const char *line)
+{
+	struct crate_err err = {0};
+	int argc;
+	char **argv = cmdline_split(line, &argc, &err);
+	if (!argv) {
+		ui_message(ui, true, "%s", err.msg);
+		return;
+	}
+	if (argc == 0)
+		goto out;
+	const char *c = argv[0];
+	if (is(c, "q") || is(c, "quit")) {
+		ui->running = false;
+	} else if (is(c, "scan") || is(c, "add")) {
+		if (argc < 2)
+			ui_message(ui, true, "usage: scan DIR...");
+		for (int i = 1; i < argc; i++)
+			act_scan(ui, argv[i]);
+	} else if (is(c, "save") && argc == 2) {
+		act_save(ui, argv[1]);
+	} else if (is(c, "search") || is(c, "filter")) {
+		struct strbuf q;
+		strbuf_init(&q, 64);
+		for (int i = 1; i < argc; i++) {
+			if (i > 1)
+				strbuf_addc(&q, ' ');
+			strbuf_adds(&q, argv[i]);
+		}
+		ui_browser_search(ui, q.buf);
+		strbuf_free(&q);
+	} else if (is(c, "play") && argc == 1) {
+		act_player(ui, UA_PLAY);
+	} else if (is(c, "pause") || is(c, "toggle")) {
+		act_player(ui, UA_PAUSE);
+	} else if (is(c, "stop")) {
+		act_player(ui, UA_STOP);
+	} else if (is(c, "next")) {
+		act_player(ui, UA_NEXT);
+	} else if (is(c, "prev")) {
+		act_player(ui, UA_PREV);
+	} else if (is(c, "help")) {
+		ui_switch_view(ui, UI_VIEW_HELP);
+	} else if ((is(c, "vol") || is(c, "volume") || is(c, "seek")) && argc == 2) {
+		char full[300];
+		snprintf(full, sizeof full, "%s %s", c, argv[1]);
+		act_command(ui, full);
+	} else if (is(c, "remote") || is(c, "play")) {
+		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
+	} else {
+		const struct cli_command *cmd = NULL;
+		int skip = 0;
+		if (argc >= 2) {
+			char two[256];
+			snprintf(two, sizeof two, "%s %s", argv[0], argv[1]);
+			cmd = cli_find(two);
+			skip = cmd ? 1 : 0;
+		}
+		if (!cmd)
+			cmd = cli_find(argv[0]);
+		if (!cmd)
+			ui_message(ui, true, "unknown command '%s' (? lists them)", c);
+		else
+			run_cli(ui, cmd, argc - skip, argv + skip);
+	}
+out:
+	cmdline_free_argv(argv);
+}
+
+static void prompt_answer(struct ui *ui, bool yes)
+{
+	ui->mode = UI_MODE_NORMAL;
+	if (!yes) {
+		ui_message(ui, false, "cancelled");
+		return;
+	}
+	if (ui->prompt == UI_PROMPT_QUIT)
+		ui->running = false;
+	else if (ui->prompt == UI_PROMPT_REMOVE_COLL)
+		coll_pane_remove_confirmed(ui);
+}
+
+bool cmdline_key(struct ui *ui, int key)
+{
+	if (ui->mode == UI_MODE_PROMPT && ui->prompt != UI_PROMPT_SAVE) {
+		prompt_answer(ui, key == 'y' || key == 'Y');
+		return true;
+	}
+	if (key == KEY_C_ESC || (key == KEY_C_BACKSPACE && ui->cmd.len == 0)) {
+		ui->mode = UI_MODE_NORMAL;
+		return true;
+	}
+	if (key == KEY_C_ENTER) {
+		char *line = xstrdup(ui->cmd.buf ? ui->cmd.buf : "");
+		enum ui_mode was = ui->mode;
+		ui->mode = UI_MODE_NORMAL;
+		if (was == UI_MODE_PROMPT)
+			act_save(ui, line);
+		else
+			cmdline_run(ui, line);
+		free(line);
+		return true;
+	}
+	return edit_key(&ui->cmd, &ui->ccur, key);
+}
+
+void cmdline_draw(struct ui *ui)
+{
+	const struct ui_rect *r = &ui->L.msg;
+	if (!r->w)
+		return;
+	const char *label = ":";
+	char q[700];
+	if (ui->mode == UI_MODE_PROMPT) {
+		if (ui->prompt == UI_PROMPT_SAVE)
+			label = "Save search as: ";
+		else if (ui->prompt == UI_PROMPT_QUIT)
+			label = "A scan is running. Quit anyway? (y/n) ";
+		else {
+			snprintf(q, sizeof q, "Remove %s? (y/n) ", ui->prompt_arg ? ui->prompt_arg : "");
+			label = q;
+		}
+	}
+	int lw = (int)ui_text_width(label);
+	if (lw > r->w - 1)
+		lw = r->w - 1;
+	draw_text(ui, r->y, r->x, lw, label, A_BOLD);
+	const char *text = ui->cmd.buf ? ui->cmd.buf : "";
+	/* Keep the cursor visible: show the tail when the line is long. */
+	size_t ccol = ui_text_width(text) - ui_text_width(text + ui->ccur);
+	int avail = r->w - lw;
+	size_t skip = 0, got = 0;
+	if (avail > 1 && (int)ccol >= avail - 1) {
+		skip = utf8_prefix_fitting(text, strlen(text), ccol - (size_t)(avail - 2), &got);
+	}
+	draw_text(ui, r->y, r->x + lw, avail, text + skip, 0);
+	if (ui->mode == UI_MODE_COMMAND || ui->prompt == UI_PROMPT_SAVE) {
+		ui->cur_y = r->y;
+		ui->cur_x = r->x + lw + (int)(ccol - got);
+		if (ui->cur_x >= r->w)
+			ui->cur_x = r->w - 1;
+	}
+}

@@ -1,0 +1,77 @@
+#include "ui/layout.h"
+
+#include <string.h>
+
+static int clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static struct ui_rect rect(int y, int x, int h, int w)
+{
+	struct ui_rect r = {y, x, h > 0 ? h : 0, w > 0 ? w : 0};
+	if (!r.h || !r.w)
+		r.h = r.w = 0;
+	return r;
+}
+
+void ui_layout_compute(int w, int h, const struct ui_layout_opts *o, struct ui_layout *L)
+{
+	memset(L, 0, sizeof *L);
+	if (w <= 0 || h <= 0)
+		return;
+	int top = 0, bottom = h;
+	if (h >= 2) {
+		L->msg = rect(h - 1, 0, 1, w);
+		bottom--;
+	}
+	if (h >= 3) {
+		L->status2 = rect(bottom - 1, 0, 1, w);
+		bottom--;
+	}
+	if (h >= 12) {
+		L->status1 = rect(bottom - 1, 0, 1, w);
+		bottom--;
+	}
+	if (h >= 10) {
+		L->title = rect(0, 0, 1, w);
+		top++;
+	}
+	if (o->search_bar && bottom - top >= 3) {
+		L->search = rect(top, 0, 1, w);
+		top++;
+	}
+	L->main = rect(top, 0, bottom - top, w);
+	if (!L->main.h)
+		return;
+
+	int x = 0, avail = w;
+	int sb = clampi(o->sidebar_pct, 0, 50);
+	if (sb > 0 && w >= 100) {
+		int sw = clampi(w * sb / 100, 12, w / 3);
+		L->sidebar = rect(top, 0, L->main.h, sw);
+		x = sw;
+		avail = w - sw;
+	}
+	int ap = clampi(o->artist_pct, 5, 80), lp = clampi(o->album_pct, 5, 80);
+	if (ap + lp > 90)
+		ap = lp = 45;
+	int focus = clampi(o->focus, 0, 2);
+	if (avail >= 60) {
+		int aw = avail * ap / 100, lw = avail * lp / 100;
+		L->col[0] = rect(top, x, L->main.h, aw);
+		L->col[1] = rect(top, x + aw, L->main.h, lw);
+		L->col[2] = rect(top, x + aw + lw, L->main.h, avail - aw - lw);
+		L->ncols = 3;
+	} else if (avail >= 36) {
+		/* Two columns: the focused one and its neighbour (tracks keep the wider half). */
+		int first = focus == 0 ? 0 : focus - 1;
+		int fw = avail * 2 / 5;
+		L->col[first] = rect(top, x, L->main.h, fw);
+		L->col[first + 1] = rect(top, x + fw, L->main.h, avail - fw);
+		L->ncols = 2;
+	} else {
+		L->col[focus] = rect(top, x, L->main.h, avail);
+		L->ncols = 1;
+	}
+}

@@ -1,0 +1,571 @@
+/* View 1: the browser. Three columns — artist, album, tracks — built from
+ * the current collection (the one chosen in the collections pane, AND the
+ * search query), so browsing inside a saved collection or inside search
+ * results is the same thing. Groups are made in one pass over the result
+ * with per-dictionary lookup arrays, so it stays fast at a million tracks,
+ * and only visible rows are formatted. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "coll/eval.h"
+#include "medialib/index.h"
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+#define NO_GROUP UINT32_MAX
+
+/* ---- a tiny open-addressing map: 64-bit key -> group index ---- */
+struct gmap {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+static void gmap_init(struct gmap *m, size_t expect)
+{
+	m->cap = 64;
+	while (m->cap < expect * 2)
+		m->cap *= 2;
+	m->keys = xmalloc(m->cap * sizeof *m->keys);
+	m->vals = xmalloc(m->cap * sizeof *m->vals);
+	memset(m->vals, 0xff, m->cap * sizeof *m->vals);
+	m->n = 0;
+}
+
+static void gmap_free(struct gmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint32_t *gmap_slot(struct gmap *m, uint64_t key, bool *found);
+
+static void gmap_grow(struct gmap *m)
+{
+	struct gmap old = *m;
+	m->cap *= 2;
+	m->keys = xmalloc(m->cap * sizeof *m->keys);
+	m->vals = xmalloc(m->cap * sizeof *m->vals);
+	memset(m->vals, 0xff, m->cap * sizeof *m->vals);
+	m->n = 0;
+	for (size_t i = 0; i < old.cap; i++) {
+		if (old.vals[i] == NO_GROUP)
+			continue;
+		bool f;
+		*gmap_slot(m, old.keys[i], &f) = old.vals[i];
+	}
+	gmap_free(&old);
+}
+
+/* The value slot for key (NO_GROUP in it when new). */
+static uint32_t *gmap_slot(struct gmap *m, uint64_t key, bool *found)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		gmap_grow(m);
+	size_t i = mix64(key) & (m->cap - 1);
+	while (m->vals[i] != NO_GROUP) {
+		if (m->keys[i] == key) {
+			*found = true;
+			return &m->vals[i];
+		}
+		i = (i + 1) & (m->cap - 1);
+	}
+	*found = false;
+	m->keys[i] = key;
+	m->n++;
+	return &m->vals[i];
+}
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* ---- groups ---- */
+
+static uint32_t groups_add(struct ui_groups *gs, const char *text, uint32_t year)
+{
+	if (gs->n == gs->cap) {
+		gs->cap = gs->cap ? gs->cap * 2 : 64;
+		gs->g = xreallocarray(gs->g, gs->cap, sizeof *gs->g);
+	}
+	gs->g[gs->n] = (struct ui_group){text, 0, year};
+	return (uint32_t)gs->n++;
+}
+
+static void groups_reset(struct ui_groups *gs)
+{
+	gs->n = 0;
+	groups_add(gs, "", 0); /* "All" */
+}
+
+static const char *group_text(const struct ui_groups *gs, size_t i)
+{
+	return i < gs->n ? gs->g[i].text : NULL;
+}
+
+/* Find the group with this text again after a rebuild (NULL text = unknown). */
+static size_t groups_find(const struct ui_groups *gs, const char *text, bool had)
+{
+	if (!had)
+		return 0;
+	for (size_t i = 1; i < gs->n; i++) {
+		const char *t = gs->g[i].text;
+		if ((!t && !text) || (t && text && strcmp(t, text) == 0))
+			return i;
+	}
+	return 0;
+}
+
+struct coll_node *ui_base_node(struct ui *ui)
+{
+	if (!ui->base_ns)
+		return coll_node_new(COLL_UNIVERSE);
+	struct coll_node *r = coll_node_new(COLL_REFERENCE);
+	coll_attr_set(r, "namespace", ui->base_ns);
+	coll_attr_set(r, "reference", ui->base_name);
+	return r;
+}
+
+struct coll_node *browser_view_node(struct ui *ui)
+{
+	struct coll_node *base = ui_base_node(ui);
+	if (!ui->qnode || ui->qlist)
+		return base;
+	if (base->type == COLL_UNIVERSE) {
+		coll_node_unref(base);
+		return coll_node_ref(ui->qnode);
+	}
+	struct coll_node *both = coll_node_new(COLL_INTERSECTION);
+	coll_node_add_operand(both, base);
+	coll_node_add_operand(both, ui->qnode);
+	coll_node_unref(base);
+	return both;
+}
+
+static bool first_str(const struct mlib_index *idx, int prop, uint32_t id, uint32_t *vid)
+{
+	if (prop < 0)
+		return false;
+	const uint32_t *v;
+	if (mlib_index_str_values(idx, prop, id, &v) == 0)
+		return false;
+	*vid = v[0];
+	return true;
+}
+
+static void build_artists(struct ui *ui)
+{
+	const struct mlib_index *idx = ui->app->index;
+	if (idx != ui->index_seen) {
+		ui->artists.n = ui->albums.n = 0;
+		ui->artists.list.cur = ui->albums.list.cur = 0;
+		ui->index_seen = idx;
+	}
+	const char *old = group_text(&ui->artists, ui->artists.list.cur);
+	bool had = ui->artists.list.cur > 0;
+	char *keep = old ? xstrdup(old) : NULL;
+
+	groups_reset(&ui->artists);
+	free(ui->res_artist);
+	ui->res_artist = xmalloc((ui->results.n + 1) * sizeof *ui->res_artist);
+	if (!idx || ui->results.n == 0)
+		goto done;
+
+	int pa = mlib_index_prop(idx, "albumartist"), pr = mlib_index_prop(idx, "artist");
+	uint32_t na = pa >= 0 ? mlib_index_dict_size(idx, pa) : 0;
+	uint32_t nr = pr >= 0 ? mlib_index_dict_size(idx, pr) : 0;
+	/* Per dictionary value: its group + 1 (0 = not seen yet). */
+	uint32_t *map_a = xcalloc(na + 1, sizeof *map_a), *map_r = xcalloc(nr + 1, sizeof *map_r);
+	struct gmap bytext;
+	gmap_init(&bytext, 256);
+	uint32_t unknown = NO_GROUP;
+
+	for (size_t i = 0; i < ui->results.n; i++) {
+		uint32_t id = ui->results.v[i], vid, g;
+		uint32_t *slot = NULL;
+		int prop = -1;
+		if (first_str(idx, pa, id, &vid)) {
+			slot = &map_a[vid];
+			prop = pa;
+		} else if (first_str(idx, pr, id, &vid)) {
+			slot = &map_r[vid];
+			prop = pr;
+		}
+		if (!slot) {
+			if (unknown == NO_GROUP)
+				unknown = groups_add(&ui->artists, NULL, 0);
+			g = unknown;
+		} else if (*slot) {
+			g = *slot - 1;
+		} else {
+			/* First sight of this value: the same text in the other
+			 * dictionary is the same artist. */
+			const char *text = mlib_index_dict_text(idx, prop, vid);
+			uint64_t h = hash_text(text);
+			bool found;
+			for (;;) {
+				uint32_t *gs = gmap_slot(&bytext, h, &found);
+				if (!found) {
+					*gs = g = groups_add(&ui->artists, text, 0);
+					break;
+				}
+				if (strcmp(ui->artists.g[*gs].text, text) == 0) {
+					g = *gs;
+					break;
+				}
+				h++; /* hash collision between different texts */
+			}
+			*slot = g + 1;
+		}
+		ui->res_artist[i] = g;
+		ui->artists.g[g].count++;
+	}
+	free(map_a);
+	free(map_r);
+	gmap_free(&bytext);
+done:
+	ui->artists.g[0].count = (uint32_t)ui->results.n;
+	ui->artists.list.cur = groups_find(&ui->artists, keep, had);
+	free(keep);
+}
+
+void browser_rebuild_albums(struct ui *ui)
+{
+	const struct mlib_index *idx = ui->app->index;
+	const char *old = group_text(&ui->albums, ui->albums.list.cur);
+	bool had = ui->albums.list.cur > 0;
+	char *keep = old ? xstrdup(old) : NULL;
+	uint32_t sel = (uint32_t)ui->artists.list.cur;
+
+	groups_reset(&ui->albums);
+	free(ui->res_album);
+	ui->res_album = xcalloc(ui->results.n + 1, sizeof *ui->res_album);
+	uint32_t total = 0;
+	if (idx && ui->results.n) {
+		int pl = mlib_index_prop(idx, "album"), py = mlib_index_prop(idx, "year");
+		struct gmap m;
+		gmap_init(&m, 256);
+		for (size_t i = 0; i < ui->results.n; i++) {
+			if (sel && ui->res_artist[i] != sel)
+				continue;
+			uint32_t id = ui->results.v[i], vid = NO_GROUP;
+			first_str(idx, pl, id, &vid);
+			/* Under "All" artists an album title alone would merge every
+			 * "Greatest Hits": key on (artist, album). */
+			uint64_t key = ((uint64_t)ui->res_artist[i] << 32) | vid;
+			bool found;
+			uint32_t *slot = gmap_slot(&m, key, &found);
+			if (!found) {
+				int64_t y = 0;
+				if (py >= 0 && mlib_index_prop_kind(idx, py) == MLIB_PROP_INT) {
+					mlib_index_int_value(idx, py, id, &y);
+				} else if (py >= 0) {
+					uint32_t yv;
+					double d;
+					if (first_str(idx, py, id, &yv) &&
+					    mlib_index_dict_number(idx, py, yv, &d))
+						y = (int64_t)d;
+				}
+				*slot = groups_add(&ui->albums,
+						   vid == NO_GROUP ? NULL : mlib_index_dict_text(idx, pl, vid),
+						   y > 0 && y < 100000 ? (uint32_t)y : 0);
+			}
+			ui->res_album[i] = *slot;
+			ui->albums.g[*slot].count++;
+			total++;
+		}
+		gmap_free(&m);
+	}
+	ui->albums.g[0].count = total;
+	ui->albums.list.cur = groups_find(&ui->albums, keep, had);
+	free(keep);
+	browser_rebuild_tracks(ui);
+}
+
+void browser_rebuild_tracks(struct ui *ui)
+{
+	uint32_t as = (uint32_t)ui->artists.list.cur, ls = (uint32_t)ui->albums.list.cur;
+	size_t keep_id = ui->track_list.cur < ui->tracks.n
+			       ? ui->results.v[ui->tracks.v[ui->track_list.cur]] : 0;
+	ui->tracks.n = 0;
+	for (size_t i = 0; i < ui->results.n; i++) {
+		if (as && ui->res_artist[i] != as)
+			continue;
+		if (ls && ui->res_album[i] != ls)
+			continue;
+		u32vec_push(&ui->tracks, (uint32_t)i);
+	}
+	ui->track_list.cur = 0;
+	for (size_t i = 0; keep_id && i < ui->tracks.n; i++) {
+		if (ui->results.v[ui->tracks.v[i]] == keep_id) {
+			ui->track_list.cur = i;
+			break;
+		}
+	}
+}
+
+void browser_refresh(struct ui *ui)
+{
+	double t0 = ui_now_ms();
+	if (!ui->app->index)
+		ui->results.n = 0;
+	if (ui->app->index) {
+		struct coll_node *node = browser_view_node(ui);
+		struct coll_eval_ctx ctx;
+		ui_eval_ctx(ui, &ctx);
+		struct coll_result res = {0};
+		struct crate_err err = {0};
+		if (coll_eval(&ctx, node, &res, &err) == 0) {
+			u32vec_free(&ui->results);
+			ui->results = res.ids;
+			ui->results_ordered = res.ordered;
+		} else {
+			ui_message(ui, true, "%s", err.msg);
+		}
+		coll_node_unref(node);
+	}
+	build_artists(ui);
+	browser_rebuild_albums(ui);
+	ui->eval_ms += ui_now_ms() - t0;
+	ui->dirty = true;
+}
+
+void browser_index_changed(struct ui *ui)
+{
+	/* Group texts point into the old index: forget them (the selection
+	 * falls back to "All"), then rebuild from the new one. */
+	ui->artists.n = ui->albums.n = 0;
+	ui->artists.list.cur = ui->albums.list.cur = 0;
+	ui->tracks.n = 0;
+	ui->results.n = 0;
+	ui->index_seen = ui->app->index;
+	browser_refresh(ui);
+}
+
+void browser_free(struct ui *ui)
+{
+	u32vec_free(&ui->results);
+	u32vec_free(&ui->tracks);
+	free(ui->res_artist);
+	free(ui->res_album);
+	free(ui->artists.g);
+	free(ui->albums.g);
+}
+
+/* ---- drawing ---- */
+
+static void draw_group_col(struct ui *ui, const struct ui_rect *r, struct ui_groups *gs,
+			   bool focused, const char *all_label, bool albums)
+{
+	ui_list_fix(&gs->list, gs->n, r->h);
+	for (int row = 0; row < r->h; row++) {
+		size_t i = gs->list.top + (size_t)row;
+		int y = r->y + row;
+		if (i >= gs->n) {
+			draw_fill(y, r->x, r->w, 0);
+			continue;
+		}
+		int attr = i == gs->list.cur ? theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) : 0;
+		char label[600], count[32];
+		const struct ui_group *g = &gs->g[i];
+		if (i == 0)
+			snprintf(label, sizeof label, " %s", all_label);
+		else if (albums && g->year)
+			snprintf(label, sizeof label, " %s (%u)", g->text ? g->text : "(no album)", g->year);
+		else
+			snprintf(label, sizeof label, " %s",
+				 g->text ? g->text : albums ? "(no album)" : "(no artist)");
+		if (i == 0)
+			attr |= A_BOLD;
+		snprintf(count, sizeof count, " %u ", g->count);
+		int cw = r->w >= 24 ? (int)strlen(count) : 0;
+		draw_text(ui, y, r->x, r->w - cw, label, attr);
+		if (cw)
+			draw_text(ui, y, r->x + r->w - cw, cw, count,
+				  attr | (i == gs->list.cur ? 0 : theme_attr(UR_HINT)));
+	}
+}
+
+static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
+{
+	uint32_t playing = act_playing_id(ui);
+	bool all_albums = ui->albums.list.cur == 0;
+	ui_list_fix(&ui->track_list, ui->tracks.n, r->h);
+	for (int row = 0; row < r->h; row++) {
+		size_t i = ui->track_list.top + (size_t)row;
+		int y = r->y + row;
+		if (i >= ui->tracks.n) {
+			draw_fill(y, r->x, r->w, 0);
+			continue;
+		}
+		uint32_t id = ui->results.v[ui->tracks.v[i]];
+		char nr[32], title[512], dur[32], line[1200], b2[256];
+		const char *n = ui_prop(ui, id, "tracknr", nr, sizeof nr);
+		ui_title(ui, id, title, sizeof title);
+		const char *artist = ui_prop(ui, id, "artist", b2, sizeof b2);
+		int64_t ms = -1;
+		const char *d = ui_prop(ui, id, "duration", dur, sizeof dur);
+		if (d)
+			ms = strtoll(d, NULL, 10);
+		char tbuf[32];
+		ui_fmt_time(ms, tbuf, sizeof tbuf);
+		if (all_albums && artist && ui->artists.list.cur == 0)
+			snprintf(line, sizeof line, "%c%2s%s %s \xe2\x80\x93 %s", id == playing ? '>' : ' ',
+				 n ? n : "", n ? "." : " ", artist, title);
+		else
+			snprintf(line, sizeof line, "%c%2s%s %s", id == playing ? '>' : ' ', n ? n : "",
+				 n ? "." : " ", title);
+		int attr = id == playing ? theme_attr(UR_PLAYING) : 0;
+		if (i == ui->track_list.cur)
+			attr = theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) | (id == playing ? A_BOLD : 0);
+		int tw = r->w >= 20 ? 7 : 0;
+		draw_text(ui, y, r->x, r->w - tw, line, attr);
+		if (tw) {
+			char t7[16];
+			snprintf(t7, sizeof t7, "%6s ", tbuf);
+			draw_text(ui, y, r->x + r->w - tw, tw, t7, attr);
+		}
+	}
+}
+
+void browser_draw(struct ui *ui)
+{
+	char all_a[64], all_l[64];
+	snprintf(all_a, sizeof all_a, "All artists");
+	snprintf(all_l, sizeof all_l, "All albums");
+	if (ui->L.sidebar.w)
+		coll_pane_draw(ui, &ui->L.sidebar, false);
+	if (ui->L.col[0].w)
+		draw_group_col(ui, &ui->L.col[0], &ui->artists, ui->focus == 0, all_a, false);
+	if (ui->L.col[1].w)
+		draw_group_col(ui, &ui->L.col[1], &ui->albums, ui->focus == 1, all_l, true);
+	if (ui->L.col[2].w)
+		draw_tracks(ui, &ui->L.col[2], ui->focus == 2);
+	if (ui->results.n == 0 && ui->L.col[2].w && ui->L.col[2].h) {
+		const char *why = !ui->app->index || mlib_index_count(ui->app->index) == 0
+					  ? " The library is empty: :scan DIR adds music."
+					  : " Nothing matches.";
+		draw_text(ui, ui->L.col[2].y, ui->L.col[2].x, ui->L.col[2].w, why, theme_attr(UR_HINT));
+	}
+}
+
+/* ---- keys and mouse ---- */
+
+static void next_match(struct ui *ui, bool back)
+{
+	/* Step through every result in order, moving artist/album along. */
+	if (ui->results.n == 0)
+		return;
+	size_t pos = ui->track_list.cur < ui->tracks.n ? ui->tracks.v[ui->track_list.cur] : 0;
+	if (ui->focus != 2 && ui->tracks.n) {
+		ui->focus = 2;
+	} else {
+		pos = back ? (pos == 0 ? ui->results.n - 1 : pos - 1) : (pos + 1) % ui->results.n;
+	}
+	uint32_t id = ui->results.v[pos];
+	if (ui->artists.list.cur && ui->res_artist[pos] != ui->artists.list.cur) {
+		ui->artists.list.cur = ui->res_artist[pos];
+		ui->albums.list.cur = 0;
+		browser_rebuild_albums(ui);
+	}
+	if (ui->albums.list.cur && ui->res_album[pos] != ui->albums.list.cur) {
+		ui->albums.list.cur = ui->res_album[pos];
+		browser_rebuild_tracks(ui);
+	}
+	for (size_t i = 0; i < ui->tracks.n; i++) {
+		if (ui->tracks.v[i] == pos && ui->results.v[pos] == id) {
+			ui->track_list.cur = i;
+			break;
+		}
+	}
+	ui->focus = 2;
+}
+
+bool browser_key(struct ui *ui, enum ui_action a)
+{
+	int h = ui->L.col[ui->focus].h;
+	switch (a) {
+	case UA_COL_PREV:
+		if (ui->focus > 0)
+			ui->focus--;
+		return true;
+	case UA_COL_NEXT:
+		if (ui->focus < 2)
+			ui->focus++;
+		return true;
+	case UA_MATCH_NEXT:
+	case UA_MATCH_PREV:
+		next_match(ui, a == UA_MATCH_PREV);
+		return true;
+	default:
+		break;
+	}
+	if (ui->focus == 0) {
+		if (ui_list_move(&ui->artists.list, ui->artists.n, h, a)) {
+			ui->albums.list.cur = 0;
+			browser_rebuild_albums(ui);
+			return true;
+		}
+	} else if (ui->focus == 1) {
+		if (ui_list_move(&ui->albums.list, ui->albums.n, h, a)) {
+			browser_rebuild_tracks(ui);
+			return true;
+		}
+	} else if (ui_list_move(&ui->track_list, ui->tracks.n, h, a)) {
+		return true;
+	}
+	return a == UA_UP || a == UA_DOWN || a == UA_PAGE_UP || a == UA_PAGE_DOWN ||
+	       a == UA_TOP || a == UA_BOTTOM;
+}
+
+void browser_selection(struct ui *ui, struct u32vec *out, size_t *start)
+{
+	out->n = 0;
+	for (size_t i = 0; i < ui->tracks.n; i++)
+		u32vec_push(out, ui->results.v[ui->tracks.v[i]]);
+	*start = ui->focus == 2 && ui->track_list.cur < ui->tracks.n ? ui->track_list.cur : 0;
+}
+
+bool browser_click(struct ui *ui, int y, int x, bool dbl)
+{
+	for (int c = 0; c < 3; c++) {
+		const struct ui_rect *r = &ui->L.col[c];
+		if (!r->w || x < r->x || x >= r->x + r->w || y < r->y || y >= r->y + r->h)
+			continue;
+		ui->focus = c;
+		size_t row = (size_t)(y - r->y);
+		if (c == 0 && ui->artists.list.top + row < ui->artists.n) {
+			ui->artists.list.cur = ui->artists.list.top + row;
+			ui->albums.list.cur = 0;
+			browser_rebuild_albums(ui);
+		} else if (c == 1 && ui->albums.list.top + row < ui->albums.n) {
+			ui->albums.list.cur = ui->albums.list.top + row;
+			browser_rebuild_tracks(ui);
+		} else if (c == 2 && ui->track_list.top + row < ui->tracks.n) {
+			ui->track_list.cur = ui->track_list.top + row;
+		} else {
+			return true;
+		}
+		if (dbl)
+			act_play(ui);
+		return true;
+	}
+	const struct ui_rect *s = &ui->L.sidebar;
+	if (s->w && x >= s->x && x < s->x + s->w && y >= s->y && y < s->y + s->h)
+		return coll_pane_click(ui, y, dbl);
+	return false;
+}

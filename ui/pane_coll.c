@@ -1,0 +1,286 @@
+/* The collections list: All Media, saved collections, playlists (Party
+ * Shuffle and queues marked, the active playlist starred). View 3 shows it
+ * full width with each collection's query; on wide screens it is also a
+ * sidebar of view 1. Enter browses a collection or opens a playlist. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "base/utf8.h"
+#include "coll/parse.h"
+#include "coll/store.h"
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+static void rows_free(struct ui *ui)
+{
+	for (size_t i = 0; i < ui->ncolls; i++) {
+		free(ui->colls[i].ns);
+		free(ui->colls[i].name);
+		free(ui->colls[i].label);
+	}
+	free(ui->colls);
+	ui->colls = NULL;
+	ui->ncolls = 0;
+}
+
+void coll_pane_free(struct ui *ui)
+{
+	rows_free(ui);
+}
+
+static void row_add(struct ui *ui, const char *ns, const char *name, const char *label)
+{
+	ui->colls = xreallocarray(ui->colls, ui->ncolls + 1, sizeof *ui->colls);
+	struct ui_coll_row *r = &ui->colls[ui->ncolls++];
+	memset(r, 0, sizeof *r);
+	r->ns = ns ? xstrdup(ns) : NULL;
+	r->name = name ? xstrdup(name) : NULL;
+	r->label = xstrdup(label);
+}
+
+void coll_pane_reload(struct ui *ui)
+{
+	char *keep_ns = NULL, *keep_name = NULL;
+	if (ui->coll_list.cur < ui->ncolls) {
+		struct ui_coll_row *r = &ui->colls[ui->coll_list.cur];
+		keep_ns = r->ns ? xstrdup(r->ns) : NULL;
+		keep_name = r->name ? xstrdup(r->name) : NULL;
+	}
+	rows_free(ui);
+	row_add(ui, NULL, "All Media", "All Media");
+	struct coll_store *st = ui->app->store;
+	if (st) {
+		const char *active = coll_store_active_playlist(st);
+		static const char *const nss[] = {COLL_NS_COLLECTIONS, COLL_NS_PLAYLISTS};
+		for (int k = 0; k < 2; k++) {
+			char **names = NULL;
+			size_t n = coll_store_list(st, nss[k], &names);
+			row_add(ui, "", NULL, nss[k]);
+			for (size_t i = 0; i < n; i++) {
+				if (names[i][0] == '_') { /* internal entries such as _active */
+					free(names[i]);
+					continue;
+				}
+				row_add(ui, nss[k], names[i], names[i]);
+				struct ui_coll_row *r = &ui->colls[ui->ncolls - 1];
+				const struct coll_node *node = coll_store_get(st, nss[k], names[i]);
+				const char *type = node && node->type == COLL_IDLIST ? coll_attr_get(node, "type") : NULL;
+				r->pshuffle = type && strcmp(type, "pshuffle") == 0;
+				r->queue = type && strcmp(type, "queue") == 0;
+				r->active = k == 1 && active && strcmp(active, names[i]) == 0;
+				free(names[i]);
+			}
+			free(names);
+		}
+	}
+	ui->coll_list.cur = 0;
+	for (size_t i = 0; i < ui->ncolls; i++) {
+		struct ui_coll_row *r = &ui->colls[i];
+		bool ns_eq = (!r->ns && !keep_ns) || (r->ns && keep_ns && strcmp(r->ns, keep_ns) == 0);
+		bool name_eq = (!r->name && !keep_name) || (r->name && keep_name && strcmp(r->name, keep_name) == 0);
+		if (ns_eq && name_eq && (keep_ns || keep_name)) {
+			ui->coll_list.cur = i;
+			break;
+		}
+	}
+	free(keep_ns);
+	free(keep_name);
+	ui->dirty = true;
+}
+
+static bool row_is_current(struct ui *ui, const struct ui_coll_row *r)
+{
+	if (!r->ns)
+		return !ui->base_ns;
+	return ui->base_ns && r->name && strcmp(r->ns, ui->base_ns) == 0 &&
+	       strcmp(r->name, ui->base_name) == 0;
+}
+
+static bool row_matches_find(struct ui *ui, const struct ui_coll_row *r)
+{
+	const char *q = ui->good_query;
+	if (ui->view != UI_VIEW_COLLECTIONS || !q || !*q || !r->name)
+		return false;
+	char *fq = utf8_fold(q, strlen(q), NULL), *fn = utf8_fold(r->name, strlen(r->name), NULL);
+	bool m = strstr(fn, fq) != NULL;
+	free(fq);
+	free(fn);
+	return m;
+}
+
+void coll_pane_draw(struct ui *ui, const struct ui_rect *r, bool full)
+{
+	if (!ui->colls)
+		coll_pane_reload(ui);
+	ui_list_fix(&ui->coll_list, ui->ncolls, r->h);
+	bool focused = full;
+	for (int row = 0; row < r->h; row++) {
+		size_t i = ui->coll_list.top + (size_t)row;
+		int y = r->y + row;
+		if (i >= ui->ncolls) {
+			draw_fill(y, r->x, r->w, 0);
+			if (!full)
+				draw_text(ui, y, r->x + r->w - 1, 1, "\xe2\x94\x82", theme_attr(UR_HINT));
+			continue;
+		}
+		const struct ui_coll_row *c = &ui->colls[i];
+		char line[700];
+		int attr = 0;
+		if (c->ns && !c->ns[0]) {
+			snprintf(line, sizeof line, "%s", c->label);
+			attr = theme_attr(UR_HEADER);
+		} else {
+			const char *mark = c->pshuffle ? " [party]" : c->queue ? " [queue]" : "";
+			snprintf(line, sizeof line, "%c%s%s%s", row_is_current(ui, c) ? '>' : ' ',
+				 c->ns ? " " : "", c->label, mark);
+			if (c->active)
+				snprintf(line + strlen(line), sizeof line - strlen(line), " *");
+			if (row_matches_find(ui, c))
+				attr |= theme_attr(UR_MATCH);
+			if (row_is_current(ui, c))
+				attr |= A_BOLD;
+		}
+		if (full && i == ui->coll_list.cur)
+			attr = theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM);
+		else if (!full && row_is_current(ui, c))
+			attr = theme_attr(UR_SELECTED_DIM);
+		int lw = full ? r->w * 2 / 5 : r->w - 1;
+		if (lw < 12)
+			lw = r->w;
+		draw_text(ui, y, r->x, lw, line, attr);
+		if (!full) {
+			draw_text(ui, y, r->x + r->w - 1, 1, "\xe2\x94\x82", theme_attr(UR_HINT));
+			continue;
+		}
+		if (lw >= r->w)
+			continue;
+		/* View 3: what the collection is, as a query. */
+		char desc[800] = "";
+		const struct coll_node *node = c->ns && c->ns[0] && ui->app->store
+						       ? coll_store_get(ui->app->store, c->ns, c->name) : NULL;
+		if (!c->ns) {
+			snprintf(desc, sizeof desc, "*  (the whole library)");
+		} else if (node && node->type == COLL_IDLIST) {
+			const char *up = coll_attr_get(node, "upcoming");
+			if (!up)
+				up = coll_attr_get(node, "size");
+			char *src = c->pshuffle && node->noperands ? coll_print(node->operands[0], NULL) : NULL;
+			if (c->pshuffle)
+				snprintf(desc, sizeof desc, "%zu entries, refilled from: %s (upcoming %s)",
+					 node->idlist.n, src ? src : "?", up ? up : "20");
+			else
+				snprintf(desc, sizeof desc, "%zu entries", node->idlist.n);
+			free(src);
+		} else if (node) {
+			char *q = coll_print(node, NULL);
+			snprintf(desc, sizeof desc, "%s", q ? q : "(not expressible as text)");
+			free(q);
+		}
+		draw_text(ui, y, r->x + lw, r->w - lw, desc,
+			  i == ui->coll_list.cur ? attr : theme_attr(UR_HINT));
+	}
+}
+
+static void open_row(struct ui *ui, size_t i)
+{
+	if (i >= ui->ncolls)
+		return;
+	struct ui_coll_row *c = &ui->colls[i];
+	if (c->ns && !c->ns[0])
+		return;
+	if (c->ns && strcmp(c->ns, COLL_NS_PLAYLISTS) == 0) {
+		free(ui->pl_name);
+		ui->pl_name = xstrdup(c->name);
+		ui->pl_list.cur = ui->pl_list.top = 0;
+		ui_switch_view(ui, UI_VIEW_PLAYLIST);
+		ui->dirty = true;
+		return;
+	}
+	free(ui->base_ns);
+	free(ui->base_name);
+	ui->base_ns = c->ns ? xstrdup(c->ns) : NULL;
+	ui->base_name = c->ns ? xstrdup(c->name) : NULL;
+	ui->artists.list.cur = ui->albums.list.cur = 0;
+	/* The browser's search applies to the new collection. */
+	if (ui->view == UI_VIEW_BROWSER)
+		browser_refresh(ui);
+	else
+		ui_switch_view(ui, UI_VIEW_BROWSER);
+}
+
+bool coll_pane_key(struct ui *ui, enum ui_action a)
+{
+	int h = ui->L.main.h;
+	if (a == UA_PLAY) {
+		open_row(ui, ui->coll_list.cur);
+		return true;
+	}
+	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV) {
+		for (size_t k = 1; k <= ui->ncolls; k++) {
+			size_t i = a == UA_MATCH_NEXT ? (ui->coll_list.cur + k) % ui->ncolls
+						      : (ui->coll_list.cur + ui->ncolls - k) % ui->ncolls;
+			if (row_matches_find(ui, &ui->colls[i])) {
+				ui->coll_list.cur = i;
+				break;
+			}
+		}
+		return true;
+	}
+	return ui_list_move(&ui->coll_list, ui->ncolls, h, a);
+}
+
+bool coll_pane_click(struct ui *ui, int y, bool dbl)
+{
+	const struct ui_rect *r = ui->view == UI_VIEW_COLLECTIONS ? &ui->L.main : &ui->L.sidebar;
+	size_t i = ui->coll_list.top + (size_t)(y - r->y);
+	if (i >= ui->ncolls)
+		return true;
+	ui->coll_list.cur = i;
+	if (dbl || ui->view != UI_VIEW_COLLECTIONS)
+		open_row(ui, i);
+	ui->dirty = true;
+	return true;
+}
+
+/* The selected row, for removal: returns false for All Media and headings. */
+static struct ui_coll_row *selected_row(struct ui *ui)
+{
+	if (ui->coll_list.cur >= ui->ncolls)
+		return NULL;
+	struct ui_coll_row *c = &ui->colls[ui->coll_list.cur];
+	return c->ns && c->ns[0] ? c : NULL;
+}
+
+void coll_pane_remove_confirmed(struct ui *ui)
+{
+	struct ui_coll_row *c = selected_row(ui);
+	if (!c || !ui->app->store)
+		return;
+	struct crate_err err = {0};
+	if (coll_store_remove(ui->app->store, c->ns, c->name, false, &err) != 0) {
+		ui_message(ui, true, "%s", err.msg);
+		return;
+	}
+	ui_message(ui, false, "removed %s/%s", c->ns, c->name);
+	if (ui->base_ns && strcmp(ui->base_ns, c->ns) == 0 && strcmp(ui->base_name, c->name) == 0) {
+		free(ui->base_ns);
+		free(ui->base_name);
+		ui->base_ns = ui->base_name = NULL;
+		browser_refresh(ui);
+	}
+	coll_pane_reload(ui);
+}
+
+void coll_pane_remove_selected(struct ui *ui)
+{
+	struct ui_coll_row *c = selected_row(ui);
+	if (!c) {
+		ui_message(ui, true, "All Media is built in and cannot be removed");
+		return;
+	}
+	char q[600];
+	snprintf(q, sizeof q, "%s/%s", c->ns, c->name);
+	prompt_begin(ui, UI_PROMPT_REMOVE_COLL, q, NULL);
+}

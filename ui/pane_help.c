@@ -1,0 +1,88 @@
+/* The help view: every binding, generated from the key map as configured,
+ * then the command line's commands and a query cheat sheet. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/ui_priv.h"
+
+static const char *const extra[] = {
+	"",
+	"Views: 1 browser (artist / album / tracks of the current collection),",
+	"       2 playlist or Party Shuffle, 3 collections.  Left/Right seek; h/l or",
+	"       Tab move between browser columns.",
+	"",
+	"Command line (:)  the CLI's commands, e.g.",
+	"  :scan DIR                 add a folder (in the background)",
+	"  :save NAME                save the current search as a collection",
+	"  :coll save NAME QUERY     :coll rename OLD NEW   :coll remove NAME",
+	"  :playlist new NAME        :playlist use NAME     :playlist add NAME QUERY",
+	"  :pshuffle NAME QUERY [--upcoming N]              a Party Shuffle playlist",
+	"  :search QUERY             :vol N    :seek [+-]SECONDS    :quit",
+	"",
+	"Queries:  word  beat*  a:Bjork  t~love  y:1990..1999  +genre  NOT g:Pop",
+	"          x OR y   x AND y   ( ... )   in:\"Rock 90s\"   ORDER BY -year LIMIT 20",
+};
+
+#define NEXTRA (sizeof extra / sizeof extra[0])
+
+static size_t help_rows(void)
+{
+	return (UA_COUNT - 1) + NEXTRA;
+}
+
+void help_draw(struct ui *ui)
+{
+	const struct ui_rect *r = &ui->L.main;
+	ui_list_fix(&ui->help_list, help_rows(), r->h);
+	/* The list is scrolled by its top row; the cursor is not shown. */
+	for (int row = 0; row < r->h; row++) {
+		size_t i = ui->help_list.top + (size_t)row;
+		char line[300];
+		int attr = 0;
+		if (i < UA_COUNT - 1) {
+			enum ui_action a = (enum ui_action)(i + 1);
+			char keys[96];
+			keymap_describe(&ui->km, a, keys, sizeof keys);
+			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
+				 keymap_action_name(a), keymap_action_help(a));
+		} else if (i < help_rows()) {
+			snprintf(line, sizeof line, " %s", extra[i - (UA_COUNT - 1)]);
+			attr = theme_attr(UR_HINT);
+		} else {
+			line[0] = '\0';
+		}
+		draw_text(ui, r->y + row, r->x, r->w, line, attr);
+	}
+}
+
+bool help_key(struct ui *ui, enum ui_action a)
+{
+	size_t n = help_rows();
+	int h = ui->L.main.h;
+	size_t maxtop = n > (size_t)h ? n - (size_t)h : 0;
+	switch (a) {
+	case UA_UP:
+		if (ui->help_list.top)
+			ui->help_list.top--;
+		break;
+	case UA_DOWN:
+		if (ui->help_list.top < maxtop)
+			ui->help_list.top++;
+		break;
+	case UA_PAGE_UP:
+	case UA_TOP:
+		ui->help_list.top = a == UA_TOP || ui->help_list.top < (size_t)h ? 0 : ui->help_list.top - (size_t)h;
+		break;
+	case UA_PAGE_DOWN:
+	case UA_BOTTOM:
+		ui->help_list.top = a == UA_BOTTOM ? maxtop
+				  : ui->help_list.top + (size_t)h > maxtop ? maxtop : ui->help_list.top + (size_t)h;
+		break;
+	default:
+		return false;
+	}
+	/* Keep cur == top so ui_list_fix does not scroll back. */
+	ui->help_list.cur = ui->help_list.top;
+	return true;
+}

@@ -1,0 +1,192 @@
+/* View 2: a playlist (the active one unless another was opened from the
+ * collections view), Party Shuffle included: its header names the source
+ * collection, and the list refills as tracks are played. The search bar
+ * here is a find: matching rows are marked and n/N jump between them. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "coll/eval.h"
+#include "coll/parse.h"
+#include "coll/store.h"
+#include "medialib/index.h"
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+const char *playlist_shown_name(struct ui *ui)
+{
+	if (ui->pl_name && ui->app->store &&
+	    coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, ui->pl_name))
+		return ui->pl_name;
+	return ui->app->store ? coll_store_active_playlist(ui->app->store) : NULL;
+}
+
+static const struct coll_node *shown_node(struct ui *ui)
+{
+	const char *name = playlist_shown_name(ui);
+	return name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+}
+
+void playlist_free(struct ui *ui)
+{
+	free(ui->pl_name);
+	bitset_free(&ui->pl_match);
+}
+
+void playlist_find(struct ui *ui)
+{
+	double t0 = ui_now_ms();
+	bitset_free(&ui->pl_match);
+	ui->pl_have_match = false;
+	const char *name = playlist_shown_name(ui);
+	if (!ui->qnode || !name || !ui->app->index)
+		return;
+	struct coll_node *ref = coll_node_new(COLL_REFERENCE);
+	coll_attr_set(ref, "namespace", COLL_NS_PLAYLISTS);
+	coll_attr_set(ref, "reference", name);
+	struct coll_node *both = coll_node_new(COLL_INTERSECTION);
+	coll_node_add_operand(both, ref);
+	coll_node_add_operand(both, ui->qnode);
+	coll_node_unref(ref);
+	struct coll_eval_ctx ctx;
+	ui_eval_ctx(ui, &ctx);
+	struct coll_result res = {0};
+	struct crate_err err = {0};
+	if (coll_eval(&ctx, both, &res, &err) == 0) {
+		bitset_init(&ui->pl_match, mlib_index_id_bound(ui->app->index));
+		for (size_t i = 0; i < res.ids.n; i++)
+			bitset_set(&ui->pl_match, res.ids.v[i]);
+		ui->pl_have_match = true;
+		coll_result_free(&res);
+	} else {
+		ui_message(ui, true, "%s", err.msg);
+	}
+	coll_node_unref(both);
+	ui->eval_ms += ui_now_ms() - t0;
+	ui->dirty = true;
+}
+
+static long current_pos(const struct coll_node *n)
+{
+	const char *p = coll_attr_get(n, "position");
+	return p ? strtol(p, NULL, 10) : -1;
+}
+
+void playlist_draw(struct ui *ui)
+{
+	const struct ui_rect *r = &ui->L.main;
+	const struct coll_node *n = shown_node(ui);
+	const char *name = playlist_shown_name(ui);
+	int y = r->y, h = r->h;
+	if (h <= 0)
+		return;
+	char head[900];
+	if (!n) {
+		draw_text(ui, y, r->x, r->w, " No playlist (the collection store is not open).",
+			  theme_attr(UR_HINT));
+		for (int i = 1; i < h; i++)
+			draw_fill(y + i, r->x, r->w, 0);
+		return;
+	}
+	const char *type = coll_attr_get(n, "type");
+	bool party = type && strcmp(type, "pshuffle") == 0;
+	bool active = ui->app->store && coll_store_active_playlist(ui->app->store) &&
+		      strcmp(coll_store_active_playlist(ui->app->store), name) == 0;
+	if (party) {
+		char *src = n->noperands ? coll_print(n->operands[0], NULL) : NULL;
+		snprintf(head, sizeof head, " Party Shuffle %s%s \xe2\x80\x93 %zu entries \xe2\x80\x93 from: %s",
+			 name, active ? " (active)" : "", n->idlist.n, src ? src : "?");
+		free(src);
+	} else {
+		snprintf(head, sizeof head, " Playlist %s%s%s \xe2\x80\x93 %zu entries", name,
+			 type && strcmp(type, "queue") == 0 ? " [queue]" : "",
+			 active ? " (active)" : "", n->idlist.n);
+	}
+	if (h >= 4) {
+		draw_text(ui, y, r->x, r->w, head, theme_attr(UR_HEADER));
+		y++;
+		h--;
+	}
+	long cur = current_pos(n);
+	uint32_t playing = act_playing_id(ui);
+	ui_list_fix(&ui->pl_list, n->idlist.n, h);
+	for (int row = 0; row < h; row++) {
+		size_t i = ui->pl_list.top + (size_t)row;
+		if (i >= n->idlist.n) {
+			draw_fill(y + row, r->x, r->w, 0);
+			continue;
+		}
+		uint32_t id = n->idlist.v[i];
+		char line[1200], title[512], art[256], dur[32], t[32];
+		const char *artist = ui_prop(ui, id, "artist", art, sizeof art);
+		ui_title(ui, id, title, sizeof title);
+		const char *d = ui_prop(ui, id, "duration", dur, sizeof dur);
+		ui_fmt_time(d ? strtoll(d, NULL, 10) : -1, t, sizeof t);
+		bool here = (long)i == cur;
+		bool missing = ui->app->index && !mlib_index_has_media(ui->app->index, id);
+		snprintf(line, sizeof line, "%c%4zu. %s%s%s%s", here ? '>' : ' ', i + 1,
+			 artist ? artist : "", artist ? " \xe2\x80\x93 " : "", title,
+			 missing ? "  (missing)" : "");
+		int attr = 0;
+		if (here || (playing && id == playing && cur < 0))
+			attr = theme_attr(UR_PLAYING);
+		else if (party && cur >= 0 && (long)i < cur)
+			attr = theme_attr(UR_HINT); /* already played */
+		if (ui->pl_have_match && bitset_test(&ui->pl_match, id))
+			attr |= theme_attr(UR_MATCH);
+		if (i == ui->pl_list.cur)
+			attr = theme_attr(UR_SELECTED) | (here ? A_BOLD : 0);
+		int tw = r->w >= 24 ? 8 : 0;
+		draw_text(ui, y + row, r->x, r->w - tw, line, attr);
+		if (tw) {
+			char t8[16];
+			snprintf(t8, sizeof t8, "%7s ", t);
+			draw_text(ui, y + row, r->x + r->w - tw, tw, t8, attr);
+		}
+	}
+	if (n->idlist.n == 0 && h > 0)
+		draw_text(ui, y, r->x, r->w,
+			  party ? " (empty: the source matches nothing yet)"
+				: " (empty: 'a' in the browser adds tracks here)", theme_attr(UR_HINT));
+}
+
+bool playlist_key(struct ui *ui, enum ui_action a)
+{
+	const struct coll_node *n = shown_node(ui);
+	if (!n)
+		return false;
+	int h = ui->L.main.h >= 4 ? ui->L.main.h - 1 : ui->L.main.h;
+	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV) {
+		if (!ui->pl_have_match || !n->idlist.n)
+			return true;
+		for (size_t k = 1; k <= n->idlist.n; k++) {
+			size_t i = a == UA_MATCH_NEXT ? (ui->pl_list.cur + k) % n->idlist.n
+						      : (ui->pl_list.cur + n->idlist.n - k) % n->idlist.n;
+			if (bitset_test(&ui->pl_match, n->idlist.v[i])) {
+				ui->pl_list.cur = i;
+				ui_list_fix(&ui->pl_list, n->idlist.n, h);
+				break;
+			}
+		}
+		return true;
+	}
+	return ui_list_move(&ui->pl_list, n->idlist.n, h, a);
+}
+
+bool playlist_click(struct ui *ui, int y, bool dbl)
+{
+	const struct coll_node *n = shown_node(ui);
+	if (!n)
+		return false;
+	int top = ui->L.main.y + (ui->L.main.h >= 4 ? 1 : 0);
+	if (y < top)
+		return true;
+	size_t i = ui->pl_list.top + (size_t)(y - top);
+	if (i < n->idlist.n) {
+		ui->pl_list.cur = i;
+		if (dbl)
+			act_play(ui);
+	}
+	return true;
+}

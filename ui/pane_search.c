@@ -1,0 +1,298 @@
+/* The search bar. Every keystroke re-parses the query with the collection
+ * parser: a good query re-evaluates the view at once; an incomplete one
+ * (`a:`, `x AND`) shows a quiet hint; a malformed one shows the error with
+ * its column marked, and the last good results stay on screen. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "base/utf8.h"
+#include "coll/parse.h"
+#include "coll/store.h"
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+/* Byte offset of the code point before/after off. */
+static size_t cp_prev(const char *s, size_t off)
+{
+	while (off > 0 && ((unsigned char)s[--off] & 0xc0) == 0x80)
+		;
+	return off;
+}
+
+static size_t cp_next(const char *s, size_t len, size_t off)
+{
+	if (off >= len)
+		return len;
+	uint32_t cp;
+	return off + utf8_decode(s + off, len - off, &cp);
+}
+
+static void sb_erase(struct strbuf *b, size_t from, size_t to)
+{
+	memmove(b->buf + from, b->buf + to, b->len - to + 1);
+	b->len -= to - from;
+}
+
+bool edit_key(struct strbuf *b, size_t *cur, int key)
+{
+	if (!b->buf)
+		strbuf_init(b, 64);
+	switch (key) {
+	case KEY_C_BACKSPACE:
+	case 8:
+		if (*cur > 0) {
+			size_t p = cp_prev(b->buf, *cur);
+			sb_erase(b, p, *cur);
+			*cur = p;
+		}
+		return true;
+	case KEY_C_DELETE:
+	case 4: /* C-d */
+		if (*cur < b->len)
+			sb_erase(b, *cur, cp_next(b->buf, b->len, *cur));
+		return true;
+	case KEY_C_LEFT:
+	case 2: /* C-b */
+		*cur = cp_prev(b->buf, *cur);
+		return true;
+	case KEY_C_RIGHT:
+	case 6: /* C-f */
+		*cur = cp_next(b->buf, b->len, *cur);
+		return true;
+	case KEY_C_HOME:
+	case 1: /* C-a */
+		*cur = 0;
+		return true;
+	case KEY_C_END:
+	case 5: /* C-e */
+		*cur = b->len;
+		return true;
+	case 21: /* C-u */
+		sb_erase(b, 0, *cur);
+		*cur = 0;
+		return true;
+	case 11: /* C-k */
+		b->len = *cur;
+		b->buf[b->len] = '\0';
+		return true;
+	case 23: { /* C-w: the word before the cursor */
+		size_t p = *cur;
+		while (p > 0 && b->buf[p - 1] == ' ')
+			p--;
+		while (p > 0 && b->buf[p - 1] != ' ')
+			p--;
+		sb_erase(b, p, *cur);
+		*cur = p;
+		return true;
+	}
+	default:
+		break;
+	}
+	if (key >= ' ' && key < 0x110000 && key != 0x7f && !utf8_is_control((uint32_t)key)) {
+		char enc[4];
+		size_t n = utf8_encode((uint32_t)key, enc);
+		if (b->len + n > 4000) /* the control socket's limit; plenty for a query */
+			return true;
+		strbuf_add(b, enc, n); /* grow, then move the tail right */
+		memmove(b->buf + *cur + n, b->buf + *cur, b->len - n - *cur);
+		memcpy(b->buf + *cur, enc, n);
+		b->buf[b->len] = '\0';
+		*cur += n;
+		return true;
+	}
+	return false;
+}
+
+static bool blank(const char *s)
+{
+	for (; s && *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n')
+			return false;
+	return true;
+}
+
+void search_apply(struct ui *ui)
+{
+	double t0 = ui_now_ms();
+	const char *q = ui->query.buf ? ui->query.buf : "";
+	bool list = ui->view == UI_VIEW_PLAYLIST;
+	crate_err_clear(&ui->qerr);
+	if (ui->view == UI_VIEW_COLLECTIONS) {
+		/* The collections list is found by name: no query language. */
+		free(ui->good_query);
+		ui->good_query = xstrdup(q);
+		ui->dirty = true;
+		return;
+	}
+	if (blank(q)) {
+		/* The empty query shows the whole view. */
+		coll_node_unref(ui->qnode);
+		ui->qnode = NULL;
+		free(ui->good_query);
+		ui->good_query = xstrdup("");
+	} else {
+		struct coll_parse_opts opts = {.list_context = list,
+					       .exists = ui->app->store ? coll_store_exists : NULL,
+					       .exists_ud = ui->app->store};
+		struct crate_err err = {0};
+		struct coll_node *n = coll_parse(q, strlen(q), &opts, &err);
+		if (!n) {
+			ui->qerr = err;
+			if (!ui->qerr.code)
+				ui->qerr.code = CRATE_ERR_PARSE;
+			ui->eval_ms += ui_now_ms() - t0;
+			ui->dirty = true;
+			return;
+		}
+		coll_node_unref(ui->qnode);
+		ui->qnode = n;
+		ui->qlist = list;
+		free(ui->good_query);
+		ui->good_query = xstrdup(q);
+	}
+	ui->eval_ms += ui_now_ms() - t0;
+	if (ui->view == UI_VIEW_PLAYLIST)
+		playlist_find(ui);
+	else
+		browser_refresh(ui);
+	ui->dirty = true;
+}
+
+void search_begin(struct ui *ui)
+{
+	if (!ui->query.buf)
+		strbuf_init(&ui->query, 64);
+	ui->qcur = ui->query.len;
+	ui->mode = UI_MODE_SEARCH;
+	ui->dirty = true;
+}
+
+void search_clear(struct ui *ui)
+{
+	if (!ui->query.buf)
+		strbuf_init(&ui->query, 64);
+	strbuf_reset(&ui->query);
+	ui->qcur = 0;
+	search_apply(ui);
+}
+
+bool search_key(struct ui *ui, int key)
+{
+	if (key == KEY_C_ENTER) {
+		ui->mode = UI_MODE_NORMAL;
+		return true;
+	}
+	if (key == KEY_C_ESC) {
+		/* Leave the bar; a query that does not parse is dropped back to the good one. */
+		ui->mode = UI_MODE_NORMAL;
+		if (ui->qerr.code) {
+			strbuf_reset(&ui->query);
+			strbuf_adds(&ui->query, ui->good_query ? ui->good_query : "");
+			ui->qcur = ui->query.len;
+			crate_err_clear(&ui->qerr);
+		}
+		return true;
+	}
+	if (key == KEY_C_UP || key == KEY_C_DOWN || key == KEY_C_PGUP || key == KEY_C_PGDN ||
+	    key == KEY_C_TAB) {
+		/* Move in the results without leaving the bar. */
+		enum ui_action a = key == KEY_C_UP ? UA_UP : key == KEY_C_DOWN ? UA_DOWN
+				 : key == KEY_C_PGUP ? UA_PAGE_UP : key == KEY_C_PGDN ? UA_PAGE_DOWN
+				 : UA_COL_NEXT;
+		if (ui->view == UI_VIEW_BROWSER)
+			browser_key(ui, a);
+		else if (ui->view == UI_VIEW_PLAYLIST)
+			playlist_key(ui, a);
+		else
+			coll_pane_key(ui, a);
+		return true;
+	}
+	size_t before = ui->query.len;
+	char *old = xstrdup(ui->query.buf ? ui->query.buf : "");
+	bool handled = edit_key(&ui->query, &ui->qcur, key);
+	if (handled && (ui->query.len != before || strcmp(old, ui->query.buf) != 0))
+		search_apply(ui);
+	free(old);
+	return handled;
+}
+
+void search_draw(struct ui *ui)
+{
+	const struct ui_rect *r = &ui->L.search;
+	if (!r->w)
+		return;
+	const char *q = ui->query.buf ? ui->query.buf : "";
+	bool editing = ui->mode == UI_MODE_SEARCH;
+	draw_fill(r->y, r->x, r->w, 0);
+	const char *label = ui->view == UI_VIEW_BROWSER ? "/" : "find: ";
+	int lw = (int)strlen(label);
+	draw_text(ui, r->y, r->x, lw, label, A_BOLD);
+
+	/* Right side: the error, the hint or the number of results. */
+	char info[700];
+	int iattr = theme_attr(UR_HINT);
+	if (ui->qerr.code == CRATE_ERR_INCOMPLETE) {
+		snprintf(info, sizeof info, "\xe2\x80\xa6 %s", ui->qerr.msg);
+	} else if (ui->qerr.code) {
+		snprintf(info, sizeof info, "error: %s", ui->qerr.msg);
+		iattr = theme_attr(UR_ERROR);
+	} else if (ui->view == UI_VIEW_BROWSER) {
+		snprintf(info, sizeof info, "%zu track%s", ui->results.n, ui->results.n == 1 ? "" : "s");
+	} else {
+		info[0] = '\0';
+	}
+	char *qs = utf8_sanitize(q, strlen(q));
+	int qw = (int)ui_text_width(qs);
+	int avail = r->w - lw;
+	int iw = (int)ui_text_width(info) + 2;
+	if (iw > avail - qw - 1)
+		iw = avail - qw - 1 > avail / 2 ? avail - qw - 1 : avail / 2;
+	if (iw < 0 || r->w < 30)
+		iw = ui->qerr.code && ui->qerr.code != CRATE_ERR_INCOMPLETE && r->w >= 16 ? avail / 2 : 0;
+	int qavail = avail - iw;
+
+	/* Scroll the query so the cursor (and an error column) stays visible. */
+	size_t curcol = ui_text_col_of_char(qs, (int)utf8_count(q, ui->qcur) + 1);
+	size_t skip_cols = 0;
+	if (qavail > 1 && (int)curcol >= qavail - 1)
+		skip_cols = curcol - (size_t)(qavail - 2);
+	size_t off = 0, got = 0;
+	if (skip_cols)
+		off = utf8_prefix_fitting(qs, strlen(qs), skip_cols, &got);
+	draw_text(ui, r->y, r->x + lw, qavail, qs + off, editing ? A_BOLD : 0);
+
+	/* Mark the error position. */
+	if (ui->qerr.code == CRATE_ERR_PARSE && ui->qerr.pos > 0) {
+		size_t col = ui_text_col_of_char(qs, ui->qerr.pos);
+		if (col >= got && (int)(col - got) < qavail) {
+			const char *p = qs;
+			size_t len = strlen(qs), pos = 0;
+			for (int i = 1; i < ui->qerr.pos && pos < len; i++) {
+				uint32_t cp;
+				pos += utf8_decode(p + pos, len - pos, &cp);
+			}
+			char ch[8] = " ";
+			if (pos < len) {
+				uint32_t cp;
+				size_t n = utf8_decode(p + pos, len - pos, &cp);
+				memcpy(ch, p + pos, n);
+				ch[n] = '\0';
+			}
+			int cw = (int)ui_text_width(ch);
+			draw_text(ui, r->y, r->x + lw + (int)(col - got), cw ? cw : 1, ch,
+				  theme_attr(UR_ERROR) | A_REVERSE);
+		}
+	}
+	if (iw > 0)
+		draw_text_right(ui, r->y, r->x + r->w - iw, iw, info, iattr);
+	free(qs);
+	if (editing) {
+		int cx = r->x + lw + (int)(curcol - got);
+		if (cx >= r->x + r->w)
+			cx = r->x + r->w - 1;
+		ui->cur_y = r->y;
+		ui->cur_x = cx;
+	}
+}

@@ -1,0 +1,84 @@
+/* The status lines: what plays (state, artist – title), where (elapsed /
+ * total with a progress bar), and the player's modes (volume, repeat,
+ * shuffle), scan progress while a scan runs, and the active collection
+ * rule. Two rows on tall screens, one on small ones. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/text.h"
+#include "ui/ui_priv.h"
+
+static const char *state_text(int s, bool ascii)
+{
+	if (ascii)
+		return s == 1 ? ">" : s == 2 ? "||" : "[]";
+	return s == 1 ? "\xe2\x96\xb6" : s == 2 ? "\xe2\x80\x96" : "\xe2\x96\xa0";
+}
+
+void status_draw(struct ui *ui)
+{
+	struct ui_status st;
+	act_status(ui, &st);
+	int attr = theme_attr(UR_STATUS);
+
+	char what[1200] = "";
+	if (st.id) {
+		char ab[256], tb[512], lb[256];
+		const char *artist = ui_prop(ui, st.id, "artist", ab, sizeof ab);
+		const char *album = ui_prop(ui, st.id, "album", lb, sizeof lb);
+		ui_title(ui, st.id, tb, sizeof tb);
+		snprintf(what, sizeof what, " %s %s%s%s%s%s%s", state_text(st.state, ui->ascii),
+			 artist ? artist : "", artist ? " \xe2\x80\x93 " : "", tb,
+			 album ? " (" : "", album ? album : "", album ? ")" : "");
+	} else {
+		snprintf(what, sizeof what, " %s %s", state_text(st.state, ui->ascii),
+			 st.available ? "stopped" : "playback not available yet");
+	}
+
+	char modes[400], t1[32], t2[32];
+	ui_fmt_time(st.id ? st.pos_ms : -1, t1, sizeof t1);
+	ui_fmt_time(st.id ? st.dur_ms : -1, t2, sizeof t2);
+	char vol[16] = "vol --";
+	if (st.volume >= 0)
+		snprintf(vol, sizeof vol, "vol %d%%", st.volume);
+	snprintf(modes, sizeof modes, " %s%s%s  repeat %s  %s%s%s ", st.scanning ? st.scan : "",
+		 st.scanning ? "  " : "", vol, st.repeat == 1 ? "all" : st.repeat == 2 ? "one" : "off",
+		 st.shuffle ? "shuffle" : "in order", st.rule[0] ? "  rule: " : "", st.rule);
+
+	const struct ui_rect *r1 = &ui->L.status1, *r2 = &ui->L.status2;
+	if (r1->w) {
+		draw_text(ui, r1->y, 0, r1->w, what, attr | A_BOLD);
+	}
+	if (!r2->w)
+		return;
+	/* Row 2 (or the only row): time, bar, modes. */
+	char times[80];
+	snprintf(times, sizeof times, " %s / %s ", t1, t2);
+	int w = r2->w, x = 0;
+	draw_fill(r2->y, 0, w, attr);
+	if (!r1->w) {
+		/* One row: state + title first, then the times. */
+		int tw = (int)strlen(times);
+		int ww = w - tw > 0 ? w - tw : w;
+		draw_text(ui, r2->y, 0, ww, what, attr | A_BOLD);
+		if (ww < w)
+			draw_text(ui, r2->y, ww, tw, times, attr);
+		return;
+	}
+	int tw = (int)strlen(times);
+	draw_text(ui, r2->y, x, tw, times, attr);
+	x += tw;
+	int mw = (int)ui_text_width(modes);
+	int bar = w - x - mw - 2;
+	if (bar >= 8) {
+		size_t fill = ui_progress_cells(st.pos_ms, st.dur_ms, (size_t)bar);
+		draw_text(ui, r2->y, x, 1, "[", attr);
+		for (int i = 0; i < bar; i++)
+			draw_text(ui, r2->y, x + 1 + i, 1, (size_t)i < fill ? "=" : (size_t)i == fill && st.id ? ">" : "-",
+				  (size_t)i < fill ? theme_attr(UR_PROGRESS) | (int)A_BOLD : attr);
+		draw_text(ui, r2->y, x + 1 + bar, 1, "]", attr);
+		x += bar + 2;
+	}
+	draw_text_right(ui, r2->y, x, w - x, modes, attr);
+}

@@ -1,0 +1,100 @@
+#include "ui/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/utf8.h"
+
+size_t ui_text_width(const char *s)
+{
+	return s ? utf8_width(s, strlen(s)) : 0;
+}
+
+char *ui_text_fit(const char *s, size_t cols, int ascii_only, size_t *width)
+{
+	if (!s)
+		s = "";
+	char *clean = utf8_sanitize(s, strlen(s));
+	size_t len = strlen(clean);
+	size_t w = utf8_width(clean, len);
+	if (w <= cols) {
+		if (width)
+			*width = w;
+		return clean;
+	}
+	/* Too wide: keep what fits in cols-1 and add a one-column mark. */
+	const char *mark = ascii_only ? "~" : "\xe2\x80\xa6";
+	size_t got = 0, keep = 0;
+	if (cols > 0)
+		keep = utf8_prefix_fitting(clean, len, cols - 1, &got);
+	char *out = xmalloc(keep + 4);
+	memcpy(out, clean, keep);
+	out[keep] = '\0';
+	if (cols > 0) {
+		strcat(out, mark);
+		got++;
+	}
+	free(clean);
+	if (width)
+		*width = got;
+	return out;
+}
+
+char *ui_text_fit_pad(const char *s, size_t cols, int ascii_only)
+{
+	size_t w;
+	char *fit = ui_text_fit(s, cols, ascii_only, &w);
+	size_t len = strlen(fit);
+	char *out = xmalloc(len + (cols - w) + 1);
+	memcpy(out, fit, len);
+	memset(out + len, ' ', cols - w);
+	out[len + cols - w] = '\0';
+	free(fit);
+	return out;
+}
+
+const char *ui_text_basename(const char *s)
+{
+	if (!s)
+		return "";
+	const char *slash = strrchr(s, '/');
+	return slash && slash[1] ? slash + 1 : s;
+}
+
+const char *ui_fmt_time(int64_t ms, char *buf, size_t size)
+{
+	if (ms < 0) {
+		snprintf(buf, size, "-:--");
+		return buf;
+	}
+	int64_t s = ms / 1000;
+	if (s >= 3600)
+		snprintf(buf, size, "%lld:%02lld:%02lld", (long long)(s / 3600),
+			 (long long)(s / 60 % 60), (long long)(s % 60));
+	else
+		snprintf(buf, size, "%lld:%02lld", (long long)(s / 60), (long long)(s % 60));
+	return buf;
+}
+
+size_t ui_progress_cells(int64_t pos, int64_t total, size_t width)
+{
+	if (total <= 0 || pos <= 0)
+		return 0;
+	if (pos >= total)
+		return width;
+	return (size_t)((double)pos / (double)total * (double)width);
+}
+
+size_t ui_text_col_of_char(const char *s, int pos)
+{
+	size_t len = strlen(s), off = 0, cols = 0;
+	for (int i = 1; i < pos && off < len; i++) {
+		uint32_t cp;
+		size_t n = utf8_decode(s + off, len - off, &cp);
+		cols += utf8_is_control(cp) ? 1 : (size_t)utf8_cp_width(cp);
+		off += n;
+	}
+	return cols;
+}
