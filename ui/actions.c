@@ -7,6 +7,8 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
+#include "app/app_play.h"
+#include "app/rules.h"
 #include "coll/eval.h"
 #include "coll/parse.h"
 #include "coll/store.h"
@@ -41,32 +43,167 @@ const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size)
 
 /* ---- the player ---- */
 
-uint32_t act_playing_id(struct ui *ui)
-{
-	struct ui_status st;
-	act_status(ui, &st);
-	return st.id;
-}
-
 void act_status(struct ui *ui, struct ui_status *st)
 {
 	memset(st, 0, sizeof *st);
-	st->volume = -1;
+	struct app_play_status ps;
+	app_play_status(ui->app, &ps);
+	st->available = true;
+	st->state = ps.state == ENGINE_PLAYING ? 1 : ps.state == ENGINE_PAUSED ? 2 : 0;
+	st->id = st->state ? ps.id : 0;
+	st->pos_ms = ps.pos_ms;
+	st->dur_ms = ps.dur_ms;
+	st->volume = ps.volume;
+	st->repeat = ps.repeat == APP_REPEAT_ALL ? 1 : ps.repeat == APP_REPEAT_ONE ? 2 : 0;
+	st->shuffle = ps.shuffle;
+	const char *rule = app_rules_active_name(ui->app);
+	if (rule)
+		snprintf(st->rule, sizeof st->rule, "%s", rule);
 	if (ui->app->scan) {
 		st->scanning = true;
 		snprintf(st->scan, sizeof st->scan, "%s", ui->msg_scan);
 	}
 }
 
+uint32_t act_playing_id(struct ui *ui)
+{
+	struct app_play_status ps;
+	app_play_status(ui->app, &ps);
+	return ps.state != ENGINE_STOPPED ? ps.id : 0;
+}
+
+static void report(struct ui *ui, int rc, const struct crate_err *err)
+{
+	if (rc != 0)
+		ui_message(ui, true, "%s", err->msg);
+	ui->dirty = true;
+}
+
 void act_player(struct ui *ui, enum ui_action a)
 {
-	(void)a;
-	ui_message(ui, true, "playback is not available yet");
+	struct crate_err err = {0};
+	struct app *app = ui->app;
+	struct app_play_status ps;
+	int rc = 0;
+	switch (a) {
+	case UA_PLAY:
+	case UA_PAUSE:
+		rc = app_play_toggle(app, &err);
+		break;
+	case UA_STOP:
+		rc = app_play_stop(app, &err);
+		break;
+	case UA_NEXT:
+		rc = app_play_next(app, &err);
+		break;
+	case UA_PREV:
+		rc = app_play_prev(app, &err);
+		break;
+	case UA_SEEK_BACK:
+	case UA_SEEK_FWD:
+		rc = app_play_seek(app, a == UA_SEEK_FWD ? 5000 : -5000, true, &err);
+		break;
+	case UA_VOL_UP:
+	case UA_VOL_DOWN:
+		rc = app_play_volume(app, a == UA_VOL_UP ? 5 : -5, true, &err);
+		break;
+	case UA_REPEAT:
+		app_play_status(app, &ps);
+		app_play_set_repeat(app, ps.repeat == APP_REPEAT_OFF ? APP_REPEAT_ALL
+				    : ps.repeat == APP_REPEAT_ALL ? APP_REPEAT_ONE : APP_REPEAT_OFF);
+		app_play_status(app, &ps);
+		ui_message(ui, false, "repeat %s", app_repeat_name(ps.repeat));
+		break;
+	case UA_SHUFFLE:
+		app_play_status(app, &ps);
+		app_play_set_shuffle(app, !ps.shuffle);
+		ui_message(ui, false, "shuffle %s", ps.shuffle ? "off" : "on");
+		break;
+	default:
+		break;
+	}
+	report(ui, rc, &err);
 }
 
 void act_play(struct ui *ui)
 {
-	ui_message(ui, true, "playback is not available yet");
+	struct crate_err err = {0};
+	int rc = 0;
+	if (ui->view == UI_VIEW_PLAYLIST) {
+		const char *name = playlist_shown_name(ui);
+		if (!name)
+			return;
+		rc = app_play_collection(ui->app, COLL_NS_PLAYLISTS, name, ui->pl_list.cur, &err);
+	} else if (ui->view == UI_VIEW_BROWSER) {
+		/* The track column as an ad-hoc list, from the selected track on
+		 * (the active playlist is left alone; 'a' adds to it). */
+		struct u32vec ids = {0};
+		size_t start;
+		browser_selection(ui, &ids, &start);
+		if (start < ids.n)
+			rc = app_play_list(ui->app, ids.v + start, NULL, ids.n - start, &err);
+		u32vec_free(&ids);
+	}
+	report(ui, rc, &err);
+}
+
+void act_command(struct ui *ui, const char *line)
+{
+	char word[16];
+	char arg[64];
+	struct crate_err err = {0};
+	int rc = 0;
+	if (sscanf(line, "%15s %63s", word, arg) != 2) {
+		ui_message(ui, true, "usage: vol [+-]N | seek [+-]SECONDS");
+		return;
+	}
+	char *end;
+	long v = strtol(arg, &end, 10);
+	bool rel = arg[0] == '+' || arg[0] == '-';
+	if (*end) {
+		ui_message(ui, true, "%s: '%s' is not a number", word, arg);
+		return;
+	}
+	if (strcmp(word, "seek") == 0)
+		rc = app_play_seek(ui->app, (int64_t)v * 1000, rel, &err);
+	else
+		rc = app_play_volume(ui->app, (int)v, rel, &err);
+	report(ui, rc, &err);
+}
+
+static void on_notice(void *ud, const struct app_play_notice *n)
+{
+	struct ui *ui = ud;
+	ui->dirty = true;
+	if (n->type == APP_PLAY_FAILED || n->type == APP_PLAY_DEVICE) {
+		char t[512];
+		const char *what = n->id ? ui_title(ui, n->id, t, sizeof t) : ui_text_basename(n->path);
+		ui_message(ui, true, "%s%s%s", n->type == APP_PLAY_FAILED ? "skipped " : "audio device: ",
+			   n->type == APP_PLAY_FAILED && what ? what : "", n->msg ? n->msg : "");
+	}
+}
+
+void ui_play_init(struct ui *ui)
+{
+	app_play_set_listener(ui->app, on_notice, ui);
+}
+
+int ui_play_event_fd(struct ui *ui)
+{
+	if (!ui->app->engine)
+		return -1; /* the engine starts with the first play */
+	struct crate_err err = {0};
+	return app_play_event_fd(ui->app, &err);
+}
+
+void ui_play_events(struct ui *ui)
+{
+	app_play_handle_events(ui->app);
+}
+
+bool ui_play_tick(struct ui *ui)
+{
+	return act_playing_id(ui) != 0;
 }
 
 /* The selection of the current view: the browser's track column (or the
@@ -118,12 +255,6 @@ void act_add(struct ui *ui, bool enqueue)
 		ui_message(ui, false, "%s %zu track%s %s %s", enqueue ? "queued" : "added", ids.n,
 			   ids.n == 1 ? "" : "s", enqueue ? "next in" : "to", name);
 	u32vec_free(&ids);
-}
-
-void act_command(struct ui *ui, const char *line)
-{
-	(void)line;
-	ui_message(ui, true, "playback is not available yet");
 }
 
 /* ---- collections ---- */
@@ -197,24 +328,3 @@ void act_scan(struct ui *ui, const char *dir)
 	ui_message(ui, false, "scanning %s in the background", dir);
 }
 
-void ui_play_init(struct ui *ui)
-{
-	(void)ui;
-}
-
-int ui_play_event_fd(struct ui *ui)
-{
-	(void)ui;
-	return -1;
-}
-
-void ui_play_events(struct ui *ui)
-{
-	(void)ui;
-}
-
-bool ui_play_tick(struct ui *ui)
-{
-	(void)ui;
-	return false;
-}

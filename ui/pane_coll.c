@@ -228,7 +228,19 @@ bool coll_pane_key(struct ui *ui, enum ui_action a)
 		}
 		return true;
 	}
-	return ui_list_move(&ui->coll_list, ui->ncolls, h, a);
+	size_t before = ui->coll_list.cur;
+	bool moved = ui_list_move(&ui->coll_list, ui->ncolls, h, a);
+	/* Headings are not rows to stand on: step over them. */
+	struct ui_coll_row *c = ui->coll_list.cur < ui->ncolls ? &ui->colls[ui->coll_list.cur] : NULL;
+	if (c && c->ns && !c->ns[0]) {
+		bool up = ui->coll_list.cur < before;
+		if (up && ui->coll_list.cur > 0)
+			ui->coll_list.cur--;
+		else if (!up && ui->coll_list.cur + 1 < ui->ncolls)
+			ui->coll_list.cur++;
+		ui_list_fix(&ui->coll_list, ui->ncolls, h);
+	}
+	return moved;
 }
 
 bool coll_pane_click(struct ui *ui, int y, bool dbl)

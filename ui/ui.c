@@ -427,7 +427,10 @@ static void read_input(struct ui *ui)
 		if (rc == ERR)
 			return;
 		if (rc == KEY_CODE_YES && wc == KEY_RESIZE) {
-			do_resize(ui);
+			/* curses has resized already (resizeterm queues this key). */
+			ui->w = COLS;
+			ui->h = LINES;
+			ui->dirty = true;
 			continue;
 		}
 		if (rc == KEY_CODE_YES && wc == KEY_MOUSE) {
@@ -514,10 +517,28 @@ static void poll_scan(struct ui *ui)
 			   p.nerrors ? p.msg : "");
 }
 
+/* Collections or playlists changed under us (Party Shuffle refill, the
+ * command line, the control socket): reload what shows them. */
+static void check_store(struct ui *ui, unsigned *gen)
+{
+	if (!ui->app->store)
+		return;
+	unsigned g = coll_store_generation(ui->app->store);
+	if (g == *gen)
+		return;
+	*gen = g;
+	coll_pane_reload(ui);
+	if (ui->base_ns)
+		browser_refresh(ui); /* the browsed collection may have changed */
+	ui->dirty = true;
+}
+
 static int loop(struct ui *ui)
 {
+	unsigned gen = ui->app->store ? coll_store_generation(ui->app->store) : 0;
 	ui->running = true;
 	while (ui->running) {
+		check_store(ui, &gen);
 		if (ui->dirty)
 			frame_draw(ui);
 		struct pollfd fds[4 + APP_REMOTE_MAX_CLIENTS + 1];

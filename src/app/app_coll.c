@@ -316,23 +316,28 @@ int app_playlist_remove_positions(struct app *app, const char *name, const char 
 	bitset_init(&del, len + 1);
 	size_t count = 0, parts = 0;
 	int rc = 0;
+	/* Words separated by blanks, each a comma list with no empty element. */
 	for (const char *p = positions; *p && rc == 0;) {
-		while (*p == ',' || *p == ' ' || *p == '\t')
+		if (*p == ' ' || *p == '\t') {
 			p++;
-		if (!*p)
-			break;
+			continue;
+		}
 		const char *e = p;
 		while (*e && *e != ',' && *e != ' ' && *e != '\t')
 			e++;
-		size_t a, b;
-		rc = position_range(p, (size_t)(e - p), len, &a, &b, err);
+		size_t a = 0, b = 0;
+		if (e == p || (*e == ',' && (e[1] == '\0' || e[1] == ',')))
+			rc = crate_err_set(err, CRATE_ERR_INVALID,
+					   "an empty position in a list (write 1,3 or 1 3)");
+		else
+			rc = position_range(p, (size_t)(e - p), len, &a, &b, err);
 		for (size_t i = a; rc == 0 && i <= b; i++) {
 			if (!bitset_test(&del, i - 1))
 				count++;
 			bitset_set(&del, i - 1);
 		}
 		parts++;
-		p = e;
+		p = *e == ',' ? e + 1 : e;
 	}
 	if (rc == 0 && parts == 0)
 		rc = crate_err_set(err, CRATE_ERR_INVALID, "no positions given");

@@ -74,6 +74,9 @@ int app_scan(struct app *app, const char *const *paths, size_t n, mlib_scan_prog
 	struct mlib_scan_opts opts = {.progress = cb, .ud = ud};
 	if (mlib_scan(app->db, paths, n, &opts, res, err) != 0)
 		return -1;
+	const struct mlib_scan_progress *t = &res->totals;
+	if (t->added + t->updated + t->missing == 0 && app->index)
+		return 0; /* nothing changed: the index is current */
 	return app_reload_index(app, err);
 }
 

@@ -166,8 +166,10 @@ static long attr_long(const struct coll_node *n, const char *key, long def)
 static const char *entry_path(struct app *app, size_t i, char *buf, size_t size)
 {
 	struct app_play *p = player(app);
-	if (!p->playlist && p->adhoc_paths && i < p->adhoc_ids.n && p->adhoc_paths[i])
-		return p->adhoc_paths[i];
+	if (!p->playlist && p->adhoc_paths && i < p->adhoc_ids.n && p->adhoc_paths[i]) {
+		snprintf(buf, size, "%s", p->adhoc_paths[i]);
+		return buf;
+	}
 	uint32_t id = list_id(app, i);
 	if (!id || !app->index || !mlib_index_has_media(app->index, id))
 		return NULL;
@@ -426,20 +428,19 @@ static void on_track_error(struct app *app, const struct engine_event *ev)
 	struct app_play *p = player(app);
 	snprintf(p->error, sizeof p->error, "%s", ev->msg);
 	size_t failed;
-	if (p->next_pos != NONE && ev->id == p->next_id)
-		failed = p->next_pos;
-	else if (p->started_pos != NONE && ev->id == p->started_id)
-		failed = p->started_pos;
-	else
-		failed = p->cur;
-	p->next_pos = p->started_pos = NONE;
 	notify(p, APP_PLAY_FAILED, ev->id, NULL, ev->msg);
-	if (++p->failures > list_len(app) || failed == NONE)
+	if (p->next_pos != NONE && ev->id == p->next_id) {
+		failed = p->next_pos;
+	} else if (p->started_pos != NONE && ev->id == p->started_id) {
+		failed = p->started_pos;
+	} else {
+		/* The playing track broke off mid-way: the engine goes on to the
+		 * next track it was given, or stops at the end of the list. */
 		return;
-	struct engine_status st;
-	engine_get_status(p->engine, &st);
-	if (st.state != ENGINE_STOPPED && st.id == p->cur_id)
-		return; /* the current track failed mid-way; the engine went on to next */
+	}
+	p->next_pos = p->started_pos = NONE;
+	if (++p->failures > list_len(app))
+		return;
 	if (p->playlist && list_pops(app))
 		failed = pop_played(app, failed);
 	p->cur = failed;
@@ -464,7 +465,13 @@ int app_play_handle_events(struct app *app)
 		case ENGINE_EV_STARTED: on_started(app, &ev); break;
 		case ENGINE_EV_NEED_NEXT: on_need_next(app); break;
 		case ENGINE_EV_POSITION: on_position(app, &ev); break;
-		case ENGINE_EV_FINISHED: break;
+		case ENGINE_EV_FINISHED: {
+			/* Played to its end: that counts, however short the track. */
+			struct engine_event end = ev;
+			end.pos_ms = end.dur_ms > 0 ? end.dur_ms : COUNT_AFTER_MS;
+			on_position(app, &end);
+			break;
+		}
 		case ENGINE_EV_STATE: {
 			bool was = p->state != ENGINE_STOPPED;
 			p->state = ev.state;
@@ -478,7 +485,7 @@ int app_play_handle_events(struct app *app)
 			break;
 		}
 		case ENGINE_EV_ERROR:
-			if (ev.device || ev.id == 0) {
+			if (ev.device) {
 				snprintf(p->error, sizeof p->error, "%s", ev.msg);
 				notify(p, ev.device ? APP_PLAY_DEVICE : APP_PLAY_FAILED, 0, NULL, ev.msg);
 				if (ev.device) {

@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/app_play.h"
+#include "medialib/index.h"
 #include "coll/eval.h"
 #include "coll/parse.h"
 #include "coll/store.h"
@@ -314,17 +316,88 @@ void app_remote_handle(struct app_remote *r, const struct pollfd *fds, size_t n)
 		accept_all(r);
 }
 
+static void fmt_time(int64_t ms, char *buf, size_t size)
+{
+	if (ms < 0) {
+		snprintf(buf, size, "-:--");
+		return;
+	}
+	long long sec = (long long)(ms / 1000);
+	snprintf(buf, size, "%lld:%02lld", sec / 60, sec % 60);
+}
+
+static int remote_status(struct app_remote *r, struct strbuf *reply)
+{
+	struct app *app = r->app;
+	struct app_play_status st;
+	app_play_status(app, &st);
+	strbuf_addf(reply, "state: %s\n", engine_state_name(st.state));
+	if (st.state != ENGINE_STOPPED) {
+		char ab[512], tb[512];
+		const char *artist = NULL, *title = NULL;
+		if (st.id && app->index) {
+			artist = mlib_index_get_text(app->index, st.id, "artist", ab, sizeof ab);
+			title = mlib_index_get_text(app->index, st.id, "title", tb, sizeof tb);
+		}
+		if (!title) {
+			const char *slash = strrchr(st.path, '/');
+			title = slash ? slash + 1 : st.path;
+		}
+		/* Tag text is untrusted: the reply is sanitised here and again by the client. */
+		char *line = xasprintf("%s%s%s", artist ? artist : "", artist ? " - " : "", title);
+		char *clean = utf8_sanitize(line, strlen(line));
+		strbuf_addf(reply, "track: %s\n", clean);
+		free(clean);
+		free(line);
+		char p1[32], p2[32];
+		fmt_time(st.pos_ms, p1, sizeof p1);
+		fmt_time(st.dur_ms, p2, sizeof p2);
+		strbuf_addf(reply, "position: %s / %s\n", p1, p2);
+	}
+	if (st.playlist[0])
+		strbuf_addf(reply, "playlist: %s (entry %zu)\n", st.playlist, st.position + 1);
+	strbuf_addf(reply, "volume: %d%%\nrepeat: %s\nshuffle: %s\n", st.volume,
+		    app_repeat_name(st.repeat), st.shuffle ? "on" : "off");
+	return 0;
+}
+
 static int remote_player(struct app_remote *r, const char *word, const char *arg,
 			 struct strbuf *reply, struct crate_err *err)
 {
-	(void)r;
-	(void)arg;
-	(void)reply;
-	static const char *const known[] = {"play", "pause", "toggle", "next", "prev",
-					    "stop", "status", "vol"};
+	struct app *app = r->app;
+	struct app_play_status st;
+	app_play_status(app, &st);
+	bool noarg = *arg == '\0';
+	if (strcmp(word, "status") == 0 && noarg)
+		return remote_status(r, reply);
+	if (strcmp(word, "play") == 0 && noarg)
+		return st.state == ENGINE_PLAYING ? 0 : app_play_toggle(app, err);
+	if (strcmp(word, "pause") == 0 && noarg)
+		return st.state == ENGINE_PLAYING ? app_play_toggle(app, err) : 0;
+	if (strcmp(word, "toggle") == 0 && noarg)
+		return app_play_toggle(app, err);
+	if (strcmp(word, "next") == 0 && noarg)
+		return app_play_next(app, err);
+	if (strcmp(word, "prev") == 0 && noarg)
+		return app_play_prev(app, err);
+	if (strcmp(word, "stop") == 0 && noarg)
+		return app_play_stop(app, err);
+	if (strcmp(word, "vol") == 0) {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		if (noarg || *end || v < -100 || v > 100 || (v < 0 && arg[0] != '-'))
+			return crate_err_set(err, CRATE_ERR_INVALID, "usage: vol N | vol +N | vol -N (0-100)");
+		bool rel = arg[0] == '+' || arg[0] == '-';
+		if (app_play_volume(app, (int)v, rel, err) != 0)
+			return -1;
+		app_play_status(app, &st);
+		strbuf_addf(reply, "volume: %d%%\n", st.volume);
+		return 0;
+	}
+	static const char *const known[] = {"play", "pause", "toggle", "next", "prev", "stop", "status"};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (strcmp(word, known[i]) == 0)
-			return crate_err_set(err, CRATE_ERR_INVALID, "%s: playback is not available yet", word);
+			return crate_err_set(err, CRATE_ERR_INVALID, "%s takes no argument", word);
 	return crate_err_set(err, CRATE_ERR_INVALID,
 			     "unknown command '%s' (play pause toggle next prev stop status search vol)", word);
 }

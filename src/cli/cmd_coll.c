@@ -622,7 +622,7 @@ static int cmd_coll_import(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	n = coll_from_json(text, len, &err);
 	if (!n) {
-		crate_err_prefix(&err, "%s: ", argv[2]);
+		crate_err_prefix(&err, "%s: ", strcmp(argv[2], "-") == 0 ? "stdin" : argv[2]);
 		fail_err(&err);
 		goto out;
 	}

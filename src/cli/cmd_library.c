@@ -27,11 +27,16 @@ static void put_safe(FILE *f, const char *s, size_t len)
 
 struct scan_ui {
 	int tty;
+	double last; /* elapsed time of the last line printed */
 };
 
 static void scan_progress(void *ud, const struct mlib_scan_progress *p)
 {
-	const struct scan_ui *ui = ud;
+	struct scan_ui *ui = ud;
+	/* A log file gets a line every 2 s, a terminal one line redrawn. */
+	if (!ui->tty && !p->finished && p->elapsed - ui->last < 2.0)
+		return;
+	ui->last = p->elapsed;
 	if (ui->tty)
 		fputs("\r\033[K", stderr);
 	fprintf(stderr,
@@ -62,7 +67,7 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
-	struct scan_ui ui = {isatty(2)};
+	struct scan_ui ui = {isatty(2), 0};
 	struct mlib_scan_result res;
 	struct crate_err err = {0};
 	int rc = app_scan(app, (const char *const *)argv + i, (size_t)(argc - i),

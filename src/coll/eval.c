@@ -86,17 +86,26 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 	size_t count = 0, nw = bitset_words(b);
 	for (size_t w = 0; w < nw; w++)
 		count += (size_t)__builtin_popcountll(b->w[w]);
-	u32vec_reserve(out, out->n + count + 1);
 	const struct u32vec *lib = mlib_index_library_order(e->idx);
-	if (count == lib->n) { /* everything: the library order itself */
+	/* the branch-free scan below may write one slot past the last member */
+	u32vec_reserve(out, out->n + count + (count > lib->n / 32 ? 1 : 0) + 1);
+	if (count == lib->n && count > 0) { /* everything: the library order itself */
 		memcpy(out->v + out->n, lib->v, lib->n * sizeof *lib->v);
 		out->n += lib->n;
 		return;
 	}
 	if (count > lib->n / 32) {
-		for (size_t i = 0; i < lib->n; i++)
-			if (bitset_test(b, lib->v[i]))
-				out->v[out->n++] = lib->v[i];
+		/* Branch-free: write every id, advance only past members (a
+		 * mispredicted branch per item would cost more than the store). */
+		uint32_t *o = out->v + out->n;
+		size_t k = 0;
+		const uint64_t *w = b->w;
+		for (size_t i = 0; i < lib->n; i++) {
+			uint32_t id = lib->v[i];
+			o[k] = id;
+			k += (w[id >> 6] >> (id & 63)) & 1;
+		}
+		out->n += k;
 		return;
 	}
 	/* Few members: collect them and sort by library rank. */
@@ -367,7 +376,8 @@ static struct eres *op_order(struct ev *e, const struct coll_node *n, size_t kee
 	struct u32vec tmp = { 0 };
 	const struct u32vec *l = as_list(e, op, &tmp);
 	u32vec_reserve(&r->list, l->n + 1);
-	memcpy(r->list.v, l->v, l->n * sizeof *l->v);
+	if (l->n)
+		memcpy(r->list.v, l->v, l->n * sizeof *l->v);
 	r->list.n = l->n;
 	u32vec_free(&tmp);
 	if (coll_order_sort(e->idx, n, r->list.v, r->list.n, keep, e->now, e->err) < 0) {
@@ -559,7 +569,8 @@ int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
 	out->ordered = r->ordered;
 	if (r->ordered) {
 		u32vec_reserve(&out->ids, r->list.n + 1);
-		memcpy(out->ids.v, r->list.v, r->list.n * sizeof *r->list.v);
+		if (r->list.n)
+			memcpy(out->ids.v, r->list.v, r->list.n * sizeof *r->list.v);
 		out->ids.n = r->list.n;
 	} else {
 		bits_to_library_list(&e, &r->bits, &out->ids);

@@ -99,13 +99,27 @@ static bool cp_is_word(uint32_t cp)
 }
 
 /* Find the next word in s[*pos..len); false when there is none. */
+/* Length of the code point at s[i] and whether it is a word character. */
+static size_t word_char(const char *s, size_t len, size_t i, bool *is_word)
+{
+	unsigned char c = (unsigned char)s[i];
+	if (c < 0x80) { /* the common case, without decoding */
+		*is_word = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+		return 1;
+	}
+	uint32_t cp;
+	size_t n = utf8_decode(s + i, len - i, &cp);
+	*is_word = cp_is_word(cp);
+	return n;
+}
+
 static bool next_word(const char *s, size_t len, size_t *pos, size_t *start, size_t *wlen)
 {
 	size_t i = *pos;
-	uint32_t cp;
+	bool w;
 	while (i < len) {
-		size_t n = utf8_decode(s + i, len - i, &cp);
-		if (cp_is_word(cp))
+		size_t n = word_char(s, len, i, &w);
+		if (w)
 			break;
 		i += n;
 	}
@@ -113,8 +127,8 @@ static bool next_word(const char *s, size_t len, size_t *pos, size_t *start, siz
 		return false;
 	*start = i;
 	while (i < len) {
-		size_t n = utf8_decode(s + i, len - i, &cp);
-		if (!cp_is_word(cp))
+		size_t n = word_char(s, len, i, &w);
+		if (!w)
 			break;
 		i += n;
 	}
@@ -636,10 +650,17 @@ bool coll_filter_test_item(const struct coll_filter *f, uint32_t id)
 
 /* ---- testing the whole library ---- */
 
-/* The value whose folded text contains byte offset off. */
-static uint32_t vid_at(const uint32_t *offs, uint32_t n, size_t off)
+/* The value whose folded text contains byte offset off, searching from
+ * value `from` on (hits come in increasing order and are often close, so
+ * gallop forward before bisecting). */
+static uint32_t vid_at(const uint32_t *offs, uint32_t n, uint32_t from, size_t off)
 {
-	uint32_t lo = 0, hi = n; /* largest v with offs[v] <= off */
+	uint32_t lo = from, step = 1;
+	while (lo + step < n && offs[lo + step] <= off) {
+		lo += step;
+		step *= 2;
+	}
+	uint32_t hi = lo + step < n ? lo + step : n; /* largest v in [lo, hi) with offs[v] <= off */
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (offs[mid] <= off)
@@ -655,11 +676,12 @@ static uint32_t vid_at(const uint32_t *offs, uint32_t n, size_t off)
 static void vbits_scan(struct coll_filter *f, bool verify)
 {
 	const char *p = f->fbase, *end = f->fbase + f->foffs[f->ndict];
+	uint32_t v = 0;
 	while (p < end) {
 		const char *h = find_bytes(p, (size_t)(end - p), f->needle, f->nneedle);
 		if (!h)
 			break;
-		uint32_t v = vid_at(f->foffs, f->ndict, (size_t)(h - f->fbase));
+		v = vid_at(f->foffs, f->ndict, v, (size_t)(h - f->fbase));
 		if (!verify || test_vid_direct(f, v))
 			bitset_set(&f->vbits, v);
 		p = f->fbase + f->foffs[v + 1];
@@ -723,12 +745,17 @@ void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 			len = out->nbits;
 		if (f->int_range) {
 			/* One unsigned compare per item; INT64_MIN (missing) is never in range. */
-			uint64_t lo = (uint64_t)f->ilo, width = (uint64_t)f->ihi - lo;
-			for (size_t id = 0; id < len; id++) {
-				int64_t v = col[id];
-				bool in = (uint64_t)v - lo <= width;
-				if (v != MLIB_INT_MISSING && in != neq)
-					out->w[id >> 6] |= (uint64_t)1 << (id & 63);
+			uint64_t lo = (uint64_t)f->ilo, width = (uint64_t)f->ihi - lo, flip = neq;
+			for (size_t base = 0; base < len; base += 64) {
+				size_t lim = len - base < 64 ? len - base : 64;
+				const int64_t *c = col + base;
+				uint64_t word = 0;
+				for (size_t b = 0; b < lim; b++) {
+					uint64_t in = (uint64_t)c[b] - lo <= width;
+					uint64_t has = c[b] != MLIB_INT_MISSING;
+					word |= ((in ^ flip) & has) << b;
+				}
+				out->w[base >> 6] |= word;
 			}
 			return;
 		}

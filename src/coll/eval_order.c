@@ -40,13 +40,7 @@ static void fill_keys(const struct mlib_index *idx, const char *field, bool desc
 	} else if (prop < 0) {
 		memset(out, 0, n * sizeof *out);
 	} else if (mlib_index_prop_kind(idx, prop) == MLIB_PROP_STRING) {
-		const uint32_t *ranks = mlib_index_dict_ranks(idx, prop);
-		for (size_t i = 0; i < n; i++) {
-			const uint32_t *vids;
-			out[i] = mlib_index_str_values(idx, prop, ids[i], &vids)
-					 ? (uint64_t)ranks[vids[0]] + 1 /* multi-valued: the first value */
-					 : 0;
-		}
+		mlib_index_first_ranks(idx, prop, ids, n, out); /* multi-valued: the first value */
 	} else {
 		size_t len;
 		const int64_t *col = mlib_index_int_column(idx, prop, &len);

@@ -120,6 +120,9 @@ static const char *const keywords[] = {
 
 enum coll_kw coll_lex_keyword(const char *s, size_t len)
 {
+	/* Cheap rejection first: this runs at every term. */
+	if (len < 2 || len > 6 || !strchr("AOBLN", s[0]) || s[0] == '\0')
+		return COLL_KW_NONE;
 	for (int k = COLL_KW_AND; k <= COLL_KW_OFFSET; k++)
 		if (strlen(keywords[k]) == len && memcmp(keywords[k], s, len) == 0)
 			return (enum coll_kw)k;

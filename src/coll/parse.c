@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/str.h"
 #include "base/utf8.h"
@@ -30,6 +31,9 @@ struct parser {
 	struct crate_err *err;
 	int depth;
 	bool failed;
+	/* Scratch for scan_value, reused from term to term (one value is
+	 * scanned at a time), which saves two allocations per term. */
+	struct strbuf lit, pat;
 };
 
 /* ---- errors ---- */
@@ -180,19 +184,22 @@ struct value {
 	size_t op_at;      /* first unescaped operator character (bare words), or NONE */
 };
 
-static void value_init(struct value *v)
+/* The value borrows the parser's scratch buffers until value_done. */
+static void value_init(struct parser *p, struct value *v)
 {
 	memset(v, 0, sizeof *v);
-	strbuf_init(&v->lit, 16);
-	strbuf_init(&v->pat, 16);
+	v->lit = p->lit;
+	v->pat = p->pat;
+	strbuf_reset(&v->lit);
+	strbuf_reset(&v->pat);
 	v->slash = v->dotdot = -1;
 	v->op_at = NONE;
 }
 
-static void value_free(struct value *v)
+static void value_done(struct parser *p, struct value *v)
 {
-	strbuf_free(&v->lit);
-	strbuf_free(&v->pat);
+	p->lit = v->lit;
+	p->pat = v->pat;
 }
 
 /* Scan a value at pos: a quoted string (when allow_quote and it starts with
@@ -552,21 +559,19 @@ static struct coll_node *parse_field_term(struct parser *p, size_t start, size_t
 	char sn[64];
 	const char *q = p->q;
 	/* The operator as typed, for messages: 'artist:' or '<='. */
-	char shown[80];
-	snprintf(shown, sizeof shown, "%s%.*s", snippet(q + start, nlen, sn, sizeof sn),
-		 (int)oplen, q + start + nlen);
+#define SHOWN snippet(q + start, nlen, sn, sizeof sn), (int)oplen, q + start + nlen
 	p->pos = start + nlen + oplen;
 	if (is_sep(p, p->pos))
-		return fail_at(p, end_code(p), p->pos, "expected a value after '%s'", shown);
+		return fail_at(p, end_code(p), p->pos, "expected a value after '%s%.*s'", SHOWN);
 	struct value v;
-	value_init(&v);
+	value_init(p, &v);
 	struct coll_node *n = NULL;
 	char *field = nlen ? coll_lex_field_dup(q + start, nlen) : NULL;
 	if (scan_value(p, &v, true) != 0)
 		goto out;
 	if (v.lit.len == 0) {
 		fail_at(p, v.quoted && !v.closed ? CRATE_ERR_INCOMPLETE : CRATE_ERR_PARSE,
-			v.start, "expected a value after '%s'", shown);
+			v.start, "expected a value after '%s%.*s'", SHOWN);
 		goto out;
 	}
 	if (!field) { /* :value, ~value on artist, album, title */
@@ -624,8 +629,9 @@ out:
 	if (n)
 		set_span(n, start, v.end);
 	free(field);
-	value_free(&v);
+	value_done(p, &v);
 	return n;
+#undef SHOWN
 }
 
 static struct coll_node *parse_has(struct parser *p)
@@ -670,11 +676,11 @@ static struct coll_node *parse_term(struct parser *p)
 			return parse_field_term(p, start, nlen, op, oplen);
 	}
 	struct value v;
-	value_init(&v);
+	value_init(p, &v);
 	struct coll_node *n = NULL;
 	if (scan_value(p, &v, true) == 0)
 		n = finish_word(p, &v);
-	value_free(&v);
+	value_done(p, &v);
 	return n;
 }
 
@@ -724,7 +730,9 @@ static int parse_sort_key(struct parser *p, struct strbuf *fields, enum key_kind
 	p->pos += nlen;
 	*kind = KEY_FIELD;
 	seed[0] = '\0';
-	if (nlen == 6 && memcmp(name, "random", 6) == 0) {
+	/* keywords in any case: field names are lower-cased, so a field
+	 * "Random" could not be told from the keyword when printed back */
+	if (nlen == 6 && strncasecmp(name, "random", 6) == 0) {
 		*kind = KEY_RANDOM;
 		if (*desc) {
 			fail_at(p, CRATE_ERR_PARSE, ks, "'random' cannot be descending");
@@ -743,7 +751,7 @@ static int parse_sort_key(struct parser *p, struct strbuf *fields, enum key_kind
 			snprintf(seed, seedsize, "%.*s", (int)(p->pos - ds), q + ds);
 			p->pos++;
 		}
-	} else if (nlen == 2 && memcmp(name, "id", 2) == 0) {
+	} else if (nlen == 2 && strncasecmp(name, "id", 2) == 0) {
 		*kind = KEY_ID;
 	} else {
 		char *f = coll_lex_field_dup(name, nlen);
@@ -1085,5 +1093,10 @@ struct coll_node *coll_parse(const char *q, size_t len, const struct coll_parse_
 			err->pos = 1;
 		return NULL;
 	}
-	return parse_body(&p, NONE);
+	strbuf_init(&p.lit, 64);
+	strbuf_init(&p.pat, 64);
+	struct coll_node *n = parse_body(&p, NONE);
+	strbuf_free(&p.lit);
+	strbuf_free(&p.pat);
+	return n;
 }

@@ -233,7 +233,9 @@ static int open_conn(struct mlib_db *db, const char *uri, int oflags, struct cra
 	if (db->sql)
 		sqlite3_close(db->sql);
 	db->sql = NULL;
-	int rc = sqlite3_open_v2(uri, &db->sql, oflags | SQLITE_OPEN_URI, NULL);
+	/* NOMUTEX: a connection is used by one thread (the scan worker opens its
+	 * own); SQLite's per-call mutex costs ~7 % of an index load. */
+	int rc = sqlite3_open_v2(uri, &db->sql, oflags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		crate_err_set(err, CRATE_ERR_DB, "%s: cannot open the database: %s", db->path,
 			      db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(rc));

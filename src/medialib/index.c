@@ -670,6 +670,8 @@ void mlib_index_finish(struct mlib_index *idx)
 
 /* ---- reading ---- */
 
+const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop);
+
 uint32_t mlib_index_id_bound(const struct mlib_index *idx)
 {
 	return idx->bound;
@@ -824,21 +826,47 @@ void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct 
 		n = out->nbits;
 	const uint32_t *col = p->scol;
 	const uint64_t *vw = vals->w;
-	for (size_t id = 0; id < n; id++) {
-		uint32_t c = col[id];
-		if (c == STR_MISSING)
-			continue;
-		bool any;
-		if (c & STR_MULTI) {
-			const uint32_t *g = p->multi + (c & ~STR_MULTI);
-			any = false;
-			for (uint32_t k = 1; k <= g[0] && !any; k++)
-				any = (vw[g[k] >> 6] >> (g[k] & 63)) & 1;
-		} else {
-			any = (vw[c >> 6] >> (c & 63)) & 1;
+	uint64_t flip = none;
+	for (size_t base = 0; base < n; base += 64) {
+		size_t lim = n - base < 64 ? n - base : 64;
+		uint64_t word = 0;
+		for (size_t b = 0; b < lim; b++) {
+			uint32_t c = col[base + b];
+			uint64_t any;
+			if (c & STR_MULTI) { /* rare: several values, or missing */
+				if (c == STR_MISSING)
+					continue;
+				const uint32_t *g = p->multi + (c & ~STR_MULTI);
+				any = 0;
+				for (uint32_t k = 1; k <= g[0] && !any; k++)
+					any = (vw[g[k] >> 6] >> (g[k] & 63)) & 1;
+			} else {
+				any = (vw[c >> 6] >> (c & 63)) & 1;
+			}
+			word |= (any ^ flip) << b;
 		}
-		if (any != none)
-			out->w[id >> 6] |= (uint64_t)1 << (id & 63);
+		out->w[base >> 6] |= word;
+	}
+}
+
+void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
+			    uint64_t *out)
+{
+	const struct prop *p = &idx->props[prop];
+	if (p->kind != MLIB_PROP_STRING) {
+		memset(out, 0, n * sizeof *out);
+		return;
+	}
+	const uint32_t *ranks = mlib_index_dict_ranks(idx, prop);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = ids[i];
+		uint32_t c = id < p->col_cap ? p->scol[id] : STR_MISSING;
+		if (c == STR_MISSING)
+			out[i] = 0;
+		else if (c & STR_MULTI)
+			out[i] = (uint64_t)ranks[p->multi[(c & ~STR_MULTI) + 1]] + 1;
+		else
+			out[i] = (uint64_t)ranks[c] + 1;
 	}
 }
 

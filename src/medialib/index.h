@@ -106,6 +106,10 @@ size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id
  * NONE of them set (none == true). */
 void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct bitset *vals,
 			   bool none, struct bitset *out);
+/* Sort keys for ORDER BY on a string property: out[i] = 1 + the rank of
+ * the first value of ids[i], 0 when it lacks the property. */
+void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
+			    uint64_t *out);
 /* Ranks of every value of a string dictionary (mlib_index_dict_rank for all
  * vids at once). Borrowed. */
 const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop);

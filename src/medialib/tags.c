@@ -285,6 +285,59 @@ static int64_t ff_demux_duration(AVFormatContext *fmt, int si, const struct dead
 	return 0;
 }
 
+struct header_info {
+	int samplerate, channels;
+	int64_t duration_ms;
+};
+
+/* FLAC keeps rate, channels and length in STREAMINFO (FFmpeg's extradata),
+ * which FFmpeg only reads during avformat_find_stream_info. */
+static void flac_streaminfo(const AVCodecParameters *par, struct header_info *hi)
+{
+	if (par->codec_id != AV_CODEC_ID_FLAC || par->extradata_size < 34)
+		return;
+	const uint8_t *b = par->extradata;
+	int sr = (b[10] << 12) | (b[11] << 4) | (b[12] >> 4);
+	int ch = ((b[12] >> 1) & 7) + 1;
+	uint64_t total = ((uint64_t)(b[13] & 0x0f) << 32) | ((uint64_t)b[14] << 24) |
+			 ((uint64_t)b[15] << 16) | ((uint64_t)b[16] << 8) | b[17];
+	if (sr > 0) {
+		hi->samplerate = sr;
+		hi->channels = ch;
+		if (total)
+			hi->duration_ms = (int64_t)(total * 1000 / (uint64_t)sr);
+	}
+}
+
+/* True when the container header already gives an audio stream with codec,
+ * rate, channels and length: then avformat_find_stream_info, which opens a
+ * decoder and decodes frames (most of a cold scan's CPU), is skipped. */
+static bool header_complete(const AVFormatContext *fmt, int *si, struct header_info *hi)
+{
+	for (unsigned i = 0; i < fmt->nb_streams; i++) {
+		const AVStream *st = fmt->streams[i];
+		const AVCodecParameters *par = st->codecpar;
+		if (par->codec_type != AVMEDIA_TYPE_AUDIO || par->codec_id == AV_CODEC_ID_NONE)
+			continue;
+		memset(hi, 0, sizeof *hi);
+		flac_streaminfo(par, hi);
+		if (!hi->samplerate && par->sample_rate > 0 && par->ch_layout.nb_channels > 0) {
+			hi->samplerate = par->sample_rate;
+			hi->channels = par->ch_layout.nb_channels;
+			if (st->duration > 0 && st->time_base.den)
+				hi->duration_ms = av_rescale_q(st->duration, st->time_base,
+							       (AVRational){1, 1000});
+		}
+		if (hi->samplerate && hi->duration_ms > 0) {
+			*si = (int)i;
+			return true;
+		}
+		break; /* the first audio stream decides */
+	}
+	memset(hi, 0, sizeof *hi);
+	return false;
+}
+
 static int ff_probe(const char *path, int timeout_ms, struct mlib_tags *t, struct crate_err *err)
 {
 	struct deadline dl = {av_gettime_relative() + (int64_t)timeout_ms * 1000};
@@ -305,18 +358,23 @@ static int ff_probe(const char *path, int timeout_ms, struct mlib_tags *t, struc
 					     timeout_ms);
 		return ff_error(err, CRATE_ERR_MEDIA, path, "not audio (FFmpeg cannot open it)", rc);
 	}
-	rc = avformat_find_stream_info(fmt, NULL);
-	int ret = 0;
-	if (av_gettime_relative() > dl.until_us) {
-		ret = crate_err_set(err, CRATE_ERR_MEDIA, "%s: gave up after %d ms", path,
-				    timeout_ms);
-		goto out;
-	}
-	int si = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, NULL, 0);
-	if (si < 0) {
-		ret = ff_error(err, CRATE_ERR_MEDIA, path, "not audio (no audio stream)",
-			       rc < 0 ? rc : 0);
-		goto out;
+	int si = -1, ret = 0;
+	struct header_info hi = {0};
+	if (!header_complete(fmt, &si, &hi)) {
+		/* The header alone does not say enough (MP3, raw streams):
+		 * FFmpeg decodes the first frames to find out. */
+		rc = avformat_find_stream_info(fmt, NULL);
+		if (av_gettime_relative() > dl.until_us) {
+			ret = crate_err_set(err, CRATE_ERR_MEDIA, "%s: gave up after %d ms", path,
+					    timeout_ms);
+			goto out;
+		}
+		si = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, NULL, 0);
+		if (si < 0) {
+			ret = ff_error(err, CRATE_ERR_MEDIA, path, "not audio (no audio stream)",
+				       rc < 0 ? rc : 0);
+			goto out;
+		}
 	}
 	const AVStream *st = fmt->streams[si];
 	const AVCodecParameters *par = st->codecpar;
@@ -325,15 +383,23 @@ static int ff_probe(const char *path, int timeout_ms, struct mlib_tags *t, struc
 				    path, avcodec_get_name(par->codec_id));
 		goto out;
 	}
-	if (fmt->duration > 0)
+	if (hi.duration_ms > 0)
+		t->duration_ms = hi.duration_ms;
+	else if (fmt->duration > 0)
 		t->duration_ms = fmt->duration / 1000;
 	else if (st->duration > 0 && st->time_base.den)
 		t->duration_ms = av_rescale_q(st->duration, st->time_base, (AVRational){1, 1000});
 	if (t->duration_ms <= 0)
 		t->duration_ms = ff_demux_duration(fmt, si, &dl);
 	t->bitrate = par->bit_rate > 0 ? par->bit_rate : (fmt->bit_rate > 0 ? fmt->bit_rate : 0);
-	t->samplerate = par->sample_rate > 0 ? par->sample_rate : 0;
-	t->channels = par->ch_layout.nb_channels > 0 ? par->ch_layout.nb_channels : 0;
+	t->samplerate = hi.samplerate ? hi.samplerate : par->sample_rate > 0 ? par->sample_rate : 0;
+	t->channels = hi.channels ? hi.channels
+				  : par->ch_layout.nb_channels > 0 ? par->ch_layout.nb_channels : 0;
+	if (!t->bitrate && t->duration_ms > 0 && fmt->pb) {
+		int64_t size = avio_size(fmt->pb);
+		if (size > 0)
+			t->bitrate = size * 8 * 1000 / t->duration_ms; /* the file's average */
+	}
 	t->format = xstrdup(avcodec_get_name(par->codec_id));
 	int split = is_vorbis_comment_container(fmt, par->codec_id);
 	add_dict(t, fmt->metadata, 0, split);

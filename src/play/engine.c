@@ -272,8 +272,8 @@ static int start_track(struct engine *e, struct etrack *t)
 		e->cur = NULL;
 		etrack_free(t);
 		close_device(e, true);
-		set_state(e, ENGINE_STOPPED);
 		emit_error(e, 0, true, err.msg);
+		set_state(e, ENGINE_STOPPED);
 		return -1;
 	}
 	recompute_gain(e);
@@ -315,11 +315,13 @@ static void track_boundary(struct engine *e)
 	if (e->out)
 		alsa_out_drain(e->out, NULL);
 	emit(e, ENGINE_EV_FINISHED, done);
-	stop_all(e, false);
+	/* The error before the state change, so the app can go on to the
+	 * entry after the failed one before it sees "stopped". */
 	if (n) {
 		emit_error(e, n->id, false, n->err.msg);
 		etrack_free(n);
 	}
+	stop_all(e, false);
 }
 
 /* Block until a command is queued or ms pass. */
@@ -354,11 +356,11 @@ static void play_chunk(struct engine *e)
 		if (nx && nx->dec) {
 			start_track(e, nx);
 		} else {
-			stop_all(e, false);
 			if (nx) {
 				emit_error(e, nx->id, false, nx->err.msg);
 				etrack_free(nx);
 			}
+			stop_all(e, false);
 		}
 		return;
 	}
@@ -375,8 +377,8 @@ static void play_chunk(struct engine *e)
 		t->dsp->process(t->dsp->ud, e->buf, (size_t)n, &e->dev_got);
 	play_gain_apply(e->buf, (size_t)n, &e->dev_got, e->gain);
 	if (alsa_out_write(e->out, e->buf, (size_t)n, &err) != 0) {
-		stop_all(e, true);
 		emit_error(e, 0, true, err.msg);
+		stop_all(e, true);
 		return;
 	}
 	if (now_s() - e->last_pos_t >= POSITION_EVERY_S)
@@ -393,9 +395,9 @@ static void do_play(struct engine *e, struct etrack *t)
 		alsa_out_drop(e->out);
 	etrack_open(e, t);
 	if (!t->dec) {
-		stop_all(e, true);
 		emit_error(e, t->id, false, t->err.msg);
 		etrack_free(t);
+		stop_all(e, true);
 		return;
 	}
 	start_track(e, t);
@@ -413,7 +415,7 @@ static void do_seek(struct engine *e, int64_t ms, bool relative)
 		target = 0;
 	struct crate_err err = {0};
 	if (decoder_seek(e->cur->dec, target, &err) != 0) {
-		emit_error(e, 0, false, err.msg);
+		emit_error(e, e->cur->id, false, err.msg);
 		return;
 	}
 	if (e->out) {

@@ -11,6 +11,7 @@
  * tests/unit/test_fuzz_regress.c includes this file to replay saved inputs. */
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,14 @@
 
 static char fuzz_json_why[1024];
 
-static const char *fuzz_json_fail(const char *fmt, const char *a)
+static const char *fuzz_json_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static const char *fuzz_json_fail(const char *fmt, ...)
 {
-	snprintf(fuzz_json_why, sizeof fuzz_json_why, fmt, a ? a : "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(fuzz_json_why, sizeof fuzz_json_why, fmt, ap);
+	va_end(ap);
 	return fuzz_json_why;
 }
 
@@ -77,7 +83,7 @@ static const char *fuzz_json_check(const uint8_t *data, size_t size)
 		if (err.code != CRATE_ERR_PARSE && err.code != CRATE_ERR_INVALID)
 			return fuzz_json_fail("import failed with an unexpected error code: %s", err.msg);
 		if (err.msg[0] == '\0')
-			return fuzz_json_fail("import failed without a message%s", NULL);
+			return fuzz_json_fail("import failed without a message");
 		return NULL;
 	}
 	const char *why = NULL;
@@ -88,7 +94,7 @@ static const char *fuzz_json_check(const uint8_t *data, size_t size)
 		goto out;
 	}
 	if (fuzz_json_all_utf8(n, 0) && !coll_node_equal(n, n2)) {
-		why = fuzz_json_fail("export + import changed the collection%s", NULL);
+		why = fuzz_json_fail("export + import changed the collection");
 		goto out;
 	}
 	crate_err_clear(&err);

@@ -10,6 +10,7 @@
  *
  * Built as a libFuzzer binary with -DCRATE_FUZZ_MAIN (tests/fuzz/fuzz.mk);
  * tests/unit/test_fuzz_regress.c includes this file to replay saved inputs. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,14 @@
 /* The oracle's complaint, for the crash report. */
 static char fuzz_parse_why[1024];
 
-static const char *fuzz_parse_fail(const char *fmt, const char *a, const char *b)
+static const char *fuzz_parse_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static const char *fuzz_parse_fail(const char *fmt, ...)
 {
-	snprintf(fuzz_parse_why, sizeof fuzz_parse_why, fmt, a ? a : "", b ? b : "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(fuzz_parse_why, sizeof fuzz_parse_why, fmt, ap);
+	va_end(ap);
 	return fuzz_parse_why;
 }
 
@@ -52,25 +58,25 @@ static const char *fuzz_parse_one(const char *q, size_t len, int list_context)
 	if (!n) {
 		long chars = (long)utf8_count(q, len);
 		if (err.code != CRATE_ERR_PARSE && err.code != CRATE_ERR_INCOMPLETE)
-			return fuzz_parse_fail("parse failed with an unexpected error code: %s%s",
-					       err.msg, NULL);
+			return fuzz_parse_fail("parse failed with an unexpected error code: %s",
+					       err.msg);
 		if (err.msg[0] == '\0')
-			return fuzz_parse_fail("parse failed without a message%s%s", NULL, NULL);
+			return fuzz_parse_fail("parse failed without a message");
 		if (err.pos < 1 || err.pos > chars + 1)
-			return fuzz_parse_fail("error column outside the query: %s%s", err.msg, NULL);
+			return fuzz_parse_fail("error column outside the query: %s", err.msg);
 		return NULL;
 	}
 	const char *why = NULL;
 	char *p1 = NULL, *p2 = NULL;
 	struct coll_node *n2 = NULL;
 	if (!fuzz_parse_spans_ok(n, len, 0)) {
-		why = fuzz_parse_fail("a node span lies outside the query%s%s", NULL, NULL);
+		why = fuzz_parse_fail("a node span lies outside the query");
 		goto out;
 	}
 	crate_err_clear(&err);
 	p1 = coll_print(n, &err);
 	if (!p1) {
-		why = fuzz_parse_fail("a parsed query does not print: %s%s", err.msg, NULL);
+		why = fuzz_parse_fail("a parsed query does not print: %s", err.msg);
 		goto out;
 	}
 	crate_err_clear(&err);

@@ -19,11 +19,15 @@ cat >"$H/.asoundrc" <<ASOUND
 pcm.!default { type file; slave.pcm "null"; file "$H/out.raw"; format "raw" }
 ASOUND
 DB=$T_TMP/lib.db
+CONF=$H/config
+# The file device is not a clock: pace playback in real time so "playing" lasts.
+printf '[output]\npace = true\n' >"$CONF"
 MUSIC=$T_TMP/music
 TM="tmux -L crate-ui-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 
-screen() { $TM capture-pane -p -t ui "$@" 2>/dev/null; }
+S=ui0; NS=0
+screen() { $TM capture-pane -p -t $S "$@" 2>/dev/null; }
 # wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
 wait_for() {
 	local i n=$(( ${2:-5} * 20 ))
@@ -32,7 +36,7 @@ wait_for() {
 		sleep 0.05
 	done
 	echo "    --- screen while waiting for '$1':" >&2
-	screen | sed 's/^/    | /' >&2
+	screen | grep -v '^ *$' | sed 's/^/    | /' >&2
 	return 1
 }
 wait_gone() {
@@ -43,13 +47,16 @@ wait_gone() {
 	done
 	return 1
 }
-keys() { $TM send-keys -t ui "$@"; }
-typed() { $TM send-keys -t ui -l -- "$1"; }
+keys() { $TM send-keys -t $S "$@"; }
+typed() { $TM send-keys -t $S -l -- "$1"; }
+# new_session W H COMMAND: a fresh session (the old one is closed).
+new_session() {
+	$TM kill-session -t $S 2>/dev/null
+	NS=$((NS + 1)); S=ui$NS
+	$TM new-session -d -s $S -x "$1" -y "$2" "$3; sleep 30"
+}
 start_ui() { # [extra env...]
-	$TM kill-server 2>/dev/null
-	$TM new-session -d -s ui -x 100 -y 30 \
-		"env $* LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB'; sleep 30"
-	$TM set-option -t ui remain-on-exit on >/dev/null 2>&1
+	new_session 100 30 "env $* LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
 	wait_for "1 Browser" 5
 }
 remote() { "$CRATE" --db "$DB" remote "$@"; }
@@ -69,17 +76,30 @@ start_ui || t_fail "no title bar"
 wait_for "Mira Sol" || t_fail "artist column"
 wait_for "All artists" || t_fail "All artists row"
 # Down to "Mira Sol"'s row: artists are in library order.
-row=$(screen | grep -n 'All artists' | cut -d: -f1)
-keys End
-wait_for "Synthetic Tones" 2 || true
-keys g
-for i in 1 2 3 4 5 6 7 8; do
-	screen | grep -q '^.*Late Trains' && break
-	keys j; sleep 0.05
-done
+# Artists are in library order: All, Björk, Evil Tags, Mira Sol, ...
+keys j j j
 wait_for "Late Trains (1979)" || t_fail "album of the selected artist"
+wait_gone "Harbour Lights" || t_fail "tracks of other artists shown"
 keys l
 wait_for "Stairway Down" || t_fail "tracks of the album"
+keys l
+
+t_begin tui_play_album
+keys Enter
+for i in $(seq 50); do [ -s "$H/out.raw" ] && break; sleep 0.1; done
+[ -s "$H/out.raw" ] || t_fail "nothing written to the audio device"
+wait_for "Mira Sol – Stairway Down (Late Trains)" || t_fail "status line"
+out=$(remote status 2>&1)
+echo "$out" | grep -q "state: playing" || t_fail "remote status: $out"
+echo "$out" | grep -q "track: Mira Sol - Stairway Down" || t_fail "remote status track: $out"
+echo "$out" | grep -q "position: 0:0" || t_fail "remote status position: $out"
+sleep 1.1
+out2=$(remote status 2>&1)
+[ "$(echo "$out" | grep position)" != "$(echo "$out2" | grep position)" ] || t_fail "position does not move"
+keys b
+wait_for "Mira Sol – Track 10" || t_fail "next track"
+keys v
+wait_for "stopped" || t_fail "stop"
 
 t_begin tui_search_refreshes_as_you_type
 keys /
@@ -89,10 +109,11 @@ wait_gone "Harbour Lights" 2 || t_fail "non-matching track still shown"
 wait_for "1 track" || t_fail "result count"
 
 t_begin tui_malformed_query_keeps_results
-typed " y<<"
-wait_for "error: col" || t_fail "no error with a column"
+# One keystroke that breaks the query: the results must stay.
+typed ")"
+wait_for "error: col 9: unbalanced ')'" || t_fail "no error with its column"
 screen | grep -q "Beat Street" || t_fail "old results were dropped"
-keys BSpace BSpace BSpace BSpace
+keys BSpace
 wait_gone "error: col" 2 || t_fail "error stays after fixing the query"
 typed " AND"
 wait_gone "error:" 1 || t_fail "an incomplete query shows as an error"
@@ -109,8 +130,30 @@ keys Enter
 wait_for "saved Collections/Street songs" || t_fail "not saved"
 keys 3
 wait_for "Street songs" || t_fail "not in the collections view"
-screen | grep "Street songs" | grep -q "t~street" || t_fail "query not shown next to it"
+screen | grep "Street songs" | grep -q "~street" || t_fail "query not shown next to it"
 "$CRATE" --db "$DB" coll list 2>/dev/null | grep -q "Street songs" || t_fail "not in the database"
+keys 1
+
+t_begin tui_party_shuffle_refills
+keys :
+typed "pshuffle Party * --upcoming 5"
+keys Enter
+keys 3
+wait_for "Party [party]" || t_fail "not in the collections"
+keys G Enter
+wait_for "Party Shuffle Party" || t_fail "playlist view"
+first=$(screen | grep -m1 '^ *>\? *1\. ' | sed 's/^[ >]*1\. //; s/ *[0-9]:[0-9][0-9] *$//')
+[ -n "$first" ] || t_fail "no first entry"
+keys Enter
+wait_for "(active)" || t_fail "not active"
+keys b
+keys b
+sleep 0.5
+now=$(screen | grep -m1 '^ *>\? *1\. ' | sed 's/^[ >]*1\. //; s/ *[0-9]:[0-9][0-9] *$//')
+[ "$now" != "$first" ] || t_fail "played entries were not popped ($first)"
+n=$(screen | grep -c '^ *>\? *[0-9]\+\. ')
+[ "$n" -ge 6 ] || t_fail "only $n entries after refill"
+keys v
 keys 1
 
 t_begin tui_escape_sequences_are_harmless
@@ -152,15 +195,15 @@ remote ping >/dev/null 2>&1 || t_fail "player unusable after bad input"
 out=$(remote frobnicate 2>&1) && t_fail "unknown command accepted"
 
 t_begin tui_resize_small_and_back
-$TM resize-window -t ui -x 20 -y 6
+$TM resize-window -t $S -x 20 -y 6
 sleep 0.3
 lines=$(screen | wc -l)
 [ "$lines" -le 6 ] || t_fail "$lines lines at 20x6"
-wide=$(screen | awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }')
+wide=$(screen | LC_ALL=C.UTF-8 wc -L)
 [ "$wide" -le 20 ] || t_fail "a line of $wide columns at 20x6"
-$TM resize-window -t ui -x 30 -y 8
+$TM resize-window -t $S -x 30 -y 8
 sleep 0.2
-$TM resize-window -t ui -x 100 -y 30
+$TM resize-window -t $S -x 100 -y 30
 wait_for "1 Browser" || t_fail "no title bar after resizing back"
 wait_for "Mira Sol" || t_fail "browser after resizing back"
 remote ping >/dev/null 2>&1 || t_fail "crate died while resizing"
@@ -185,8 +228,7 @@ raw=$(screen -e)
 printf '%s' "$raw" | grep -q $'\e\\[3[0-7]m' && t_fail "colours despite NO_COLOR"
 keys q
 sleep 0.2
-$TM kill-server 2>/dev/null
-$TM new-session -d -s ui -x 80 -y 24 "env LANG=C TERM=vt100 '$CRATE' --db '$DB'; sleep 30"
+new_session 80 24 "env LANG=C TERM=vt100 '$CRATE' --db '$DB'"
 wait_for "1 Browser" || t_fail "vt100 / C locale"
 wait_for "???" || t_fail "CJK not replaced in an ASCII locale"
 keys q

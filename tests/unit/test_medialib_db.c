@@ -209,8 +209,8 @@ TEST(readonly_open_reads_but_refuses_writes)
 TEST(readonly_file_permissions)
 {
 	if (geteuid() == 0)
-		harness_skip("running as root: file permissions do not apply (covered by "
-			     "readonly_open_reads_but_refuses_writes)");
+		harness_skip("running as root: file permissions do not apply (test_medialib_scan "
+			     "drops root to cover them)");
 	char *dir = tm_path("ro");
 	mkdir(dir, 0755);
 	char *path = xasprintf("%s/lib.db", dir);

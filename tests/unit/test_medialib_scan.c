@@ -236,19 +236,37 @@ TEST(per_file_problems_reported_scan_goes_on)
 	free(fifo); free(loop); free(dangling); free(cover); free(dir);
 }
 
+/* As root, EACCES never happens: give the files to "nobody" and drop to
+ * that user for the rest of this (forked) test. */
+static void drop_root(const char *const *paths, size_t n)
+{
+	if (geteuid() != 0)
+		return;
+	const uid_t nobody = 65534;
+	chmod(harness_tmpdir(), 0755);
+	for (size_t i = 0; i < n; i++)
+		REQUIRE(chown(paths[i], nobody, nobody) == 0);
+	if (setgid(nobody) != 0 || setuid(nobody) != 0)
+		harness_skip("cannot drop root privileges to test EACCES");
+}
+
 TEST(unreadable_folder_reported_nothing_marked_missing)
 {
-	if (geteuid() == 0)
-		harness_skip("running as root: EACCES cannot happen (the FIFO and broken-link "
-			     "cases cover unreadable entries)");
-	char dir[512], sub[600], f[700];
+	char dir[512], sub[600], f[700], dbdir[600], dbpath[700];
 	snprintf(dir, sizeof dir, "%s/music", harness_tmpdir());
 	snprintf(sub, sizeof sub, "%s/locked", dir);
 	snprintf(f, sizeof f, "%s/a.flac", sub);
+	snprintf(dbdir, sizeof dbdir, "%s/db", harness_tmpdir());
+	snprintf(dbpath, sizeof dbpath, "%s/lib.db", dbdir);
 	mkdir(dir, 0755);
 	mkdir(sub, 0755);
+	mkdir(dbdir, 0755);
 	tm_make_audio(f, 0.2, meta_a);
-	struct mlib_db *db = open_db();
+	const char *owned[] = {dir, sub, f, dbdir};
+	drop_root(owned, 4);
+	struct mlib_db *db = NULL;
+	struct crate_err err = {0};
+	REQUIRE(mlib_db_open(dbpath, 0, &db, &err) == 0);
 	struct mlib_scan_result res;
 	scan_ok(db, dir, &res);
 	CHECK_INT(res.totals.added, 1);
@@ -256,9 +274,23 @@ TEST(unreadable_folder_reported_nothing_marked_missing)
 	chmod(sub, 0);
 	scan_ok(db, dir, &res);
 	CHECK(has_error(&res, "locked", "Permission denied"));
-	CHECK_INT(res.totals.missing, 0);
+	CHECK_INT(res.totals.missing, 0); /* unreadable is not gone */
 	mlib_scan_result_free(&res);
+	/* An unreadable file is reported too. */
 	chmod(sub, 0755);
+	chmod(f, 0);
+	struct utimbuf ut = {1000000000, 1000000000};
+	utime(f, &ut); /* changed, so the scanner must open it */
+	scan_ok(db, dir, &res);
+	CHECK(has_error(&res, "a.flac", "Permission denied"));
+	mlib_scan_result_free(&res);
+	mlib_db_close(db);
+	/* A read-only database file: refused for writing, readable read-only. */
+	chmod(dbpath, 0444);
+	CHECK(mlib_db_open(dbpath, 0, &db, &err) != 0);
+	CHECK(strstr(err.msg, "read-only") != NULL);
+	REQUIRE(mlib_db_open(dbpath, MLIB_DB_READONLY, &db, &err) == 0);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media"), 1);
 	mlib_db_close(db);
 }
 
@@ -314,6 +346,7 @@ TEST(kill_9_during_scan_leaves_a_sound_database)
 		 * with ids 1..n, and a later kill never loses earlier commits. */
 		long long n = tm_query_int(db, "SELECT count(*) FROM media");
 		CHECK_MSG(n >= prev, "rows went from %lld to %lld", prev, n);
+		fprintf(stderr, "    killed after %d ms: %lld of %d rows committed\n", delays[k], n, N);
 		prev = n;
 		CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media WHERE id > (SELECT count(*) FROM media)"), 0);
 		sqlite3_stmt *q;

@@ -289,8 +289,10 @@ TEST(printed_table_queries_find_the_same_ids)
 		line[strcspn(line, "\n")] = '\0';
 		char *tab = strchr(line, '\t');
 		if (!tab || strncmp(line, "--- ", 4) == 0 || strncmp(line, "@list ", 6) == 0 ||
-		    strchr(line, '%') || strstr(line, "in:"))
-			continue; /* references need a store; escapes handled in test_parse */
+		    strchr(line, '%') || strstr(line, "in:") ||
+		    (strstr(line, "random") && !strstr(line, "random(")))
+			continue; /* references need a store, unseeded random differs,
+				   * escapes are handled in test_parse */
 		*tab = '\0';
 		struct crate_err err;
 		struct coll_node *c = coll_parse(line, strlen(line), NULL, &err);

@@ -8,6 +8,7 @@
 #include "ui/keymap.h"
 #include "ui/layout.h"
 #include "ui/text.h"
+#include "ui/theme.h"
 
 TEST(key_names_parse_and_print)
 {
@@ -229,4 +230,21 @@ TEST(layout_degrades_at_small_sizes)
 	CHECK_INT(L.msg.y, 5);
 	CHECK_INT(L.search.y, 0);
 	CHECK_INT(L.main.h, 3);
+}
+
+TEST(theme_colour_specs)
+{
+	int fg, bg;
+	CHECK(theme_parse_colors("black,cyan", &fg, &bg));
+	CHECK_INT(fg, 0);
+	CHECK_INT(bg, 6);
+	CHECK(theme_parse_colors("default, 208", &fg, &bg));
+	CHECK_INT(fg, -1);
+	CHECK_INT(bg, 208);
+	CHECK(theme_parse_colors("Yellow", &fg, &bg));
+	CHECK_INT(fg, 3);
+	CHECK_INT(bg, -1);
+	CHECK(!theme_parse_colors("mauve,black", &fg, &bg));
+	CHECK(!theme_parse_colors("300", &fg, &bg));
+	CHECK(!theme_parse_colors("1,2x", &fg, &bg));
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Keystroke-to-screen while typing a query in the search bar: crate runs in
+# tmux on a generated library, with CRATE_TRACE_FRAMES logging each frame
+# (time from the key's arrival to the end of doupdate, which includes the
+# parse, the evaluation, regrouping the browser columns and drawing). The
+# query is typed one key at a time; every prefix is evaluated (or shown as
+# incomplete/wrong). Prints JSON lines like the C benchmarks:
+#   {"name":"ui_search_key_to_screen_1000000","median_ms":..,"min_ms":..,"max_ms":..,"p95_ms":..,"n":..}
+#
+#   bench/bench_ui.sh BUILDDIR [TRACKS]      (default 1000000; needs tmux)
+set -u
+BUILDDIR=${1:-build}
+TRACKS=${2:-1000000}
+SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
+CRATE=$SRCDIR/$BUILDDIR/crate
+GEN=$SRCDIR/$BUILDDIR/bench/gen_library
+command -v tmux >/dev/null || { echo "bench_ui: tmux missing: skipped" >&2; exit 0; }
+[ -x "$CRATE" ] && [ -x "$GEN" ] || { echo "bench_ui: build crate and bench/gen_library first" >&2; exit 1; }
+
+W=$(mktemp -d /tmp/crate-bench-ui-XXXXXX)
+TM="tmux -L crate-bench-ui-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$W"' EXIT
+DB=${CRATE_BENCH_DB:-$W/lib.db}
+[ -f "$DB" ] || "$GEN" db "$DB" "$TRACKS" 42 >/dev/null 2>&1 || { echo "bench_ui: gen_library failed" >&2; exit 1; }
+
+export HOME=$W XDG_RUNTIME_DIR=$W/run XDG_CONFIG_HOME=$W/cfg XDG_DATA_HOME=$W/data
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+TRACE=$W/frames.jsonl
+$TM new-session -d -s b -x 160 -y 50 \
+	"env CRATE_TRACE_FRAMES='$TRACE' LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB'"
+for i in $(seq 1200); do # start-up loads the index: up to 120 s
+	$TM capture-pane -p -t b 2>/dev/null | grep -q "1 Browser" && break
+	sleep 0.1
+done
+: >"$TRACE"
+QUERY='a~the OR t~love y>1990 NOT g:Pop'
+$TM send-keys -t b /
+sleep 0.3
+for ((i = 0; i < ${#QUERY}; i++)); do
+	$TM send-keys -t b -l -- "${QUERY:i:1}"
+	sleep 0.15 # one key per frame: measure each, not a burst
+done
+for ((i = 0; i < 8; i++)); do
+	$TM send-keys -t b BSpace
+	sleep 0.15
+done
+sleep 0.5
+$TM send-keys -t b Escape q
+sleep 0.3
+
+grep '"what":"search_key"' "$TRACE" | sed 's/.*"key_to_screen_ms":\([0-9.]*\).*/\1/' | sort -n >"$W/ms"
+n=$(wc -l <"$W/ms")
+[ "$n" -gt 0 ] || { echo "bench_ui: no frames traced" >&2; exit 1; }
+awk -v n="$n" -v t="$TRACKS" '
+	{ v[NR] = $1 }
+	END {
+		med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		p95 = v[int(n * 0.95 + 0.999)]
+		printf "{\"name\":\"ui_search_key_to_screen_%d\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"p95_ms\":%.3f,\"n\":%d}\n", t, med, v[1], v[n], p95, n
+	}' "$W/ms"
+grep '"what":"search_key"' "$TRACE" | sed 's/.*"eval_ms":\([0-9.]*\).*/\1/' | sort -n |
+	awk -v t="$TRACKS" '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+		printf "{\"name\":\"ui_search_eval_%d\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"n\":%d}\n", t, m, v[1], v[NR], NR }'

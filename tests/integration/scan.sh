@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# crate scan / info / list through the real binary: exit statuses, progress
+# and per-file errors on stderr, JSON and --format output, sanitised text,
+# refusing a corrupt database.
+. "$(dirname "$0")/../lib.sh"
+
+DB=$T_TMP/lib.db
+M=$T_TMP/music
+mkdir -p "$M/sub"
+have_ffmpeg=1
+gen() { # file, metadata...
+	local f=$1; shift
+	local md=() kv
+	for kv in "$@"; do md+=(-metadata "$kv"); done
+	ffmpeg -nostdin -v error -y -f lavfi -i "sine=d=0.3" "${md[@]}" "$f" || have_ffmpeg=0
+}
+gen "$M/a.flac" artist=Kraftwerk title=Nummern album=Computerwelt track=3 date=1981
+gen "$M/sub/b.mp3" artist=Can "title=$(printf 'Vitamin \033[31mC')"
+printf 'not audio\n' >"$M/notes.txt"
+
+t_begin scan_reports_failures_exit_2
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	"$CRATE" --db "$DB" scan "$M" >"$T_TMP/out" 2>"$T_TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] || t_fail "exit $rc, want 2"
+	grep -q "notes.txt: not audio" "$T_TMP/err" || t_fail "no error line for notes.txt: $(cat "$T_TMP/err")"
+	grep -q "2 added" "$T_TMP/err" || t_fail "no progress summary: $(cat "$T_TMP/err")"
+	[ -s "$T_TMP/out" ] && t_fail "scan wrote to stdout"
+fi
+
+t_begin rescan_unchanged_exit_0
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	rm "$M/notes.txt"
+	"$CRATE" --db "$DB" scan "$M" 2>"$T_TMP/err"
+	rc=$?
+	[ $rc -eq 0 ] || t_fail "exit $rc, want 0: $(cat "$T_TMP/err")"
+	grep -q "2 unchanged" "$T_TMP/err" || t_fail "not incremental: $(cat "$T_TMP/err")"
+	"$CRATE" --db "$DB" scan --quiet "$M" 2>"$T_TMP/err"
+	[ -s "$T_TMP/err" ] && t_fail "--quiet printed: $(cat "$T_TMP/err")"
+fi
+
+t_begin list_format_and_order
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	out=$("$CRATE" --db "$DB" list --format '%artist%|%title%|%tracknr%|%year%|%%|%nosuch%')
+	want=$(printf 'Can|Vitamin \357\277\275[31mC|||%%|\nKraftwerk|Nummern|3|1981|%%|')
+	[ "$out" = "$want" ] || t_fail "got [$out] want [$want]"
+	printf '%s' "$out" | grep -q $'\033' && t_fail "escape character reached the terminal"
+fi
+
+t_begin list_json
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	"$CRATE" --db "$DB" list --json >"$T_TMP/json" || t_fail "exit $?"
+	grep -q '"artist": "Kraftwerk"' "$T_TMP/json" || t_fail "no artist in JSON"
+	grep -q '"tracknr": 3' "$T_TMP/json" || t_fail "tracknr not a number"
+	grep -q '\\u001b' "$T_TMP/json" || t_fail "control character not escaped in JSON"
+	if command -v python3 >/dev/null; then
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==2 and d[1]["title"]=="Nummern"' "$T_TMP/json" ||
+			t_fail "invalid JSON: $(cat "$T_TMP/json")"
+	fi
+fi
+
+t_begin info_by_id_and_path
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	out=$("$CRATE" --db "$DB" info "$M/a.flac") || t_fail "info PATH exit $?"
+	printf '%s\n' "$out" | grep -qx "artist = Kraftwerk" || t_fail "no artist line: $out"
+	printf '%s\n' "$out" | grep -q "^duration = " || t_fail "no duration: $out"
+	id=$(printf '%s\n' "$out" | sed -n 's/^id = //p')
+	out2=$("$CRATE" --db "$DB" info "$id") || t_fail "info ID exit $?"
+	[ "$out" = "$out2" ] || t_fail "info by id and by path differ"
+	"$CRATE" --db "$DB" info 999 2>"$T_TMP/err"
+	[ $? -eq 1 ] || t_fail "unknown id: want exit 1"
+	grep -q "#999" "$T_TMP/err" || t_fail "message does not name the id"
+fi
+
+t_begin missing_path_reported
+"$CRATE" --db "$DB" scan "$T_TMP/nonexistent" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc, want 2"
+grep -q "nonexistent: No such file" "$T_TMP/err" || t_fail "$(cat "$T_TMP/err")"
+
+t_begin corrupt_database_refused_untouched
+head -c 5000 /dev/urandom >"$T_TMP/bad.db"
+cp "$T_TMP/bad.db" "$T_TMP/bad.copy"
+"$CRATE" --db "$T_TMP/bad.db" list 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 1 ] || t_fail "exit $rc, want 1"
+grep -q "bad.db" "$T_TMP/err" || t_fail "message does not name the file: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/bad.db" "$T_TMP/bad.copy" || t_fail "the corrupt file was modified"
+
+t_begin corpus_scan_completes
+if ! t_have_corpus; then t_skip "corpus not found"; else
+	timeout 300 "$CRATE" --db "$T_TMP/corpus.db" scan --quiet "$CORPUS" 2>"$T_TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] || t_fail "exit $rc, want 2 (some corpus files are not audio)"
+	n=$("$CRATE" --db "$T_TMP/corpus.db" list --format '%id%' | wc -l)
+	[ "$n" -ge 207 ] || t_fail "only $n items indexed"
+	nerr=$(grep -c '^crate: ' "$T_TMP/err")
+	[ $((n + nerr)) -ge 331 ] || t_fail "$n items + $nerr errors < 331 files"
+fi
+
+t_end
