@@ -113,9 +113,12 @@ static int table_exists(struct mlib_db *db, const char *name, int *exists, struc
 		return mlib_db_error(db, "cannot read the schema", err);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		mlib_db_error(db, "cannot read the schema", err); /* before finalize clears it */
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return mlib_db_error(db, "cannot read the schema", err);
 	*exists = rc == SQLITE_ROW;
 	return 0;
 }
@@ -134,9 +137,12 @@ int mlib_db_version(struct mlib_db *db, const char *component, struct crate_err 
 	sqlite3_bind_text(st, 1, component, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	int v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		mlib_db_error(db, "cannot read schema_version", err); /* before finalize clears it */
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return mlib_db_error(db, "cannot read schema_version", err);
 	return v;
 }
 
@@ -151,10 +157,9 @@ static int set_version(struct mlib_db *db, const char *component, int v, struct 
 	sqlite3_bind_text(st, 1, component, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, v);
 	int rc = sqlite3_step(st);
+	int ret = rc == SQLITE_DONE ? 0 : mlib_db_error(db, "cannot write schema_version", err);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(db, "cannot write schema_version", err);
-	return 0;
+	return ret;
 }
 
 static int refuse_newer(struct mlib_db *db, const char *component, int have, int known,
@@ -324,9 +329,12 @@ static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *e
 		if (sqlite3_prepare_v2(db->sql, "PRAGMA journal_mode=WAL", -1, &st, NULL) != SQLITE_OK)
 			return mlib_db_error(db, "cannot set WAL mode", err);
 		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW) {
+			mlib_db_error(db, "cannot set WAL mode", err); /* before finalize clears it */
+			sqlite3_finalize(st);
+			return -1;
+		}
 		sqlite3_finalize(st);
-		if (rc != SQLITE_ROW)
-			return mlib_db_error(db, "cannot set WAL mode", err);
 		if (mlib_db_exec(db, "PRAGMA synchronous=NORMAL", err) != 0)
 			return -1;
 	}

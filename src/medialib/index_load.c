@@ -68,9 +68,12 @@ static int load_media(struct mlib_db *db, struct mlib_index *idx, struct bitset 
 			}
 		}
 	}
+	if (rc != SQLITE_DONE) {
+		mlib_db_error(db, "cannot read the library", err); /* before finalize clears it */
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(db, "cannot read the library", err);
 	return 0;
 }
 
@@ -93,9 +96,12 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, const struct bi
 		if (key && v && n > 0)
 			mlib_index_add_str(idx, (uint32_t)id, key, v, (size_t)n);
 	}
+	if (rc != SQLITE_DONE) {
+		mlib_db_error(db, "cannot read tags", err); /* before finalize clears it */
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(db, "cannot read tags", err);
 	return 0;
 }
 

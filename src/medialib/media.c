@@ -168,6 +168,17 @@ static int text_col_index(const char *key)
 	return -1;
 }
 
+/* Step a write statement to completion and reset it; the error (taken
+ * before the reset clears it) names what failed. */
+static int step_done(struct mlib_db *db, sqlite3_stmt *st, const char *what,
+		     struct crate_err *err)
+{
+	int rc = sqlite3_step(st);
+	int ret = rc == SQLITE_DONE ? 0 : mlib_db_error(db, what, err);
+	sqlite3_reset(st);
+	return ret;
+}
+
 static int put_tag(struct mlib_media_writer *w, uint32_t id, const char *key, int seq,
 		   const char *value, struct crate_err *err)
 {
@@ -176,11 +187,7 @@ static int put_tag(struct mlib_media_writer *w, uint32_t id, const char *key, in
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 3, seq);
 	sqlite3_bind_text(st, 4, value, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(w->db, "cannot write a tag", err);
-	return 0;
+	return step_done(w->db, st, "cannot write a tag", err);
 }
 
 /* Sequence number of the next value of key (counting values already
@@ -235,21 +242,24 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 	v = mlib_tags_get(t, "date");
 	bind_int_or_null(st, 22, v ? mlib_media_year_of(v) : 0);
 
+	/* The error text must be taken before sqlite3_reset, which clears it. */
 	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
 		*id = (uint32_t)sqlite3_column_int64(st, 0);
-	int rc2 = sqlite3_step(st);
-	(void)rc2;
+		rc = sqlite3_step(st); /* runs the statement to its end */
+	}
+	if (rc != SQLITE_DONE) {
+		mlib_db_error(w->db, "cannot write a media row", err);
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return -1;
+	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_ROW)
-		return mlib_db_error(w->db, "cannot write a media row", err);
 
 	sqlite3_bind_int64(w->del_tags, 1, *id);
-	rc = sqlite3_step(w->del_tags);
-	sqlite3_reset(w->del_tags);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(w->db, "cannot clear old tags", err);
+	if (step_done(w->db, w->del_tags, "cannot clear old tags", err) != 0)
+		return -1;
 	for (size_t i = 0; i < t->n; i++) {
 		const char *key = t->v[i].key;
 		if (strcmp(key, "tracknr") == 0 || strcmp(key, "discnr") == 0 ||
@@ -269,11 +279,7 @@ int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing
 {
 	sqlite3_bind_int(w->missing, 1, missing);
 	sqlite3_bind_int64(w->missing, 2, id);
-	int rc = sqlite3_step(w->missing);
-	sqlite3_reset(w->missing);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(w->db, "cannot mark a file missing", err);
-	return 0;
+	return step_done(w->db, w->missing, "cannot mark a file missing", err);
 }
 
 int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint32_t *id,
@@ -324,9 +330,12 @@ static int update_row(struct mlib_db *db, const char *sql, uint32_t id, int64_t 
 		sqlite3_bind_int64(st, p++, a);
 	sqlite3_bind_int64(st, p, id);
 	int rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE) {
+		mlib_db_error(db, what, err);
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(db, what, err);
 	if (sqlite3_changes(mlib_db_sqlite(db)) == 0)
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "media #%u does not exist", id);
 	return 0;
