@@ -293,13 +293,12 @@ int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*id = (uint32_t)sqlite3_column_int64(st, 0);
+	int ret = rc == SQLITE_ROW ? 0
+		  : rc == SQLITE_DONE ? crate_err_set(err, CRATE_ERR_NOTFOUND,
+						      "%.*s: not in the library", (int)urllen, url)
+				      : mlib_db_error(db, "cannot look up a file", err);
 	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW)
-		return 0;
-	if (rc == SQLITE_DONE)
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%.*s: not in the library",
-				     (int)urllen, url);
-	return mlib_db_error(db, "cannot look up a file", err);
+	return ret;
 }
 
 int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err)
@@ -310,12 +309,10 @@ int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err)
 		return mlib_db_error(db, "cannot look up a media id", err);
 	sqlite3_bind_int64(st, 1, id);
 	int rc = sqlite3_step(st);
+	int ret = rc == SQLITE_ROW ? 1
+		  : rc == SQLITE_DONE ? 0 : mlib_db_error(db, "cannot look up a media id", err);
 	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return mlib_db_error(db, "cannot look up a media id", err);
+	return ret;
 }
 
 /* Run an UPDATE on one row; CRATE_ERR_NOTFOUND when the id does not exist. */
