@@ -22,6 +22,7 @@ struct app_opts {
 	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
 	const char *config_path; /* NULL: $XDG_CONFIG_HOME/crate/config */
 	bool readonly;           /* open the database read-only (inspection commands) */
+	bool no_index;           /* start with an empty index: `crate scan` never reads it */
 };
 
 struct app {

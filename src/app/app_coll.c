@@ -9,6 +9,7 @@
 
 #include "base/str.h"
 #include "base/utf8.h"
+#include "app/rules.h"
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -213,20 +214,37 @@ out:
 	return rc;
 }
 
+int app_coll_rename(struct app *app, const char *ns, const char *old_name, const char *new_name,
+		    struct crate_err *err)
+{
+	if (coll_store_rename(app->store, ns, old_name, new_name, err) != 0)
+		return -1;
+	/* Rules name collections too (app/rules.h); a separate table, so a
+	 * separate transaction: if it fails the rule is left inactive and
+	 * the error says so. */
+	if (app_rules_coll_renamed(app, ns, old_name, new_name, err) != 0)
+		return crate_err_prefix(err, "renamed, but the rules were not updated: ");
+	return 0;
+}
+
+int app_coll_remove(struct app *app, const char *ns, const char *name, bool force,
+		    struct crate_err *err)
+{
+	/* Without force, a rule using it refuses first (nothing changes). */
+	if (!force && app_rules_coll_removing(app, ns, name, false, err) != 0)
+		return -1;
+	if (coll_store_remove(app->store, ns, name, force, err) != 0)
+		return -1;
+	if (force && app_rules_coll_removing(app, ns, name, true, err) != 0)
+		return crate_err_prefix(err, "removed, but the rules were not updated: ");
+	return 0;
+}
+
 /* ---- playlists ---- */
 
 const char *app_playlist_name(struct app *app, const char *name)
 {
 	return name ? name : coll_store_active_playlist(app->store);
-}
-
-static const struct coll_node *playlist_get(struct app *app, const char *name,
-					    struct crate_err *err)
-{
-	const struct coll_node *n = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
-	if (!n)
-		crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
-	return n;
 }
 
 int app_playlist_new(struct app *app, const char *name, struct crate_err *err)
@@ -239,17 +257,18 @@ int app_playlist_new(struct app *app, const char *name, struct crate_err *err)
 	return rc;
 }
 
+/* Every edit below runs through coll_store_playlist_edit: it computes the
+ * change from the list as it is in the database at that moment, inside the
+ * write transaction, so edits made by other processes are never undone. */
+
 int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,
 			      size_t *added, struct crate_err *err)
 {
 	name = app_playlist_name(app, name);
 	if (added)
 		*added = 0;
-	const struct coll_node *pl = playlist_get(app, name, err);
-	if (!pl)
-		return -1;
-	if (pos == SIZE_MAX)
-		pos = pl->idlist.n;
+	if (!coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
 	struct coll_result r = {0};
 	if (app_eval_query(app, query, false, &r, err) != 0)
 		return -1;
@@ -302,22 +321,21 @@ static int position_range(const char *s, size_t n, size_t len, size_t *a, size_t
 	return rc;
 }
 
-int app_playlist_remove_positions(struct app *app, const char *name, const char *positions,
-				  size_t *removed, struct crate_err *err)
+struct remove_args {
+	const char *positions;
+	size_t removed;
+};
+
+static int edit_remove_positions(void *ud, struct coll_node *c, struct crate_err *err)
 {
-	name = app_playlist_name(app, name);
-	if (removed)
-		*removed = 0;
-	const struct coll_node *pl = playlist_get(app, name, err);
-	if (!pl)
-		return -1;
-	size_t len = pl->idlist.n;
+	struct remove_args *a = ud;
+	size_t len = c->idlist.n;
 	struct bitset del;
 	bitset_init(&del, len + 1);
 	size_t count = 0, parts = 0;
 	int rc = 0;
 	/* Words separated by blanks, each a comma list with no empty element. */
-	for (const char *p = positions; *p && rc == 0;) {
+	for (const char *p = a->positions; *p && rc == 0;) {
 		if (*p == ' ' || *p == '\t') {
 			p++;
 			continue;
@@ -325,13 +343,13 @@ int app_playlist_remove_positions(struct app *app, const char *name, const char 
 		const char *e = p;
 		while (*e && *e != ',' && *e != ' ' && *e != '\t')
 			e++;
-		size_t a = 0, b = 0;
+		size_t x = 0, y = 0;
 		if (e == p || (*e == ',' && (e[1] == '\0' || e[1] == ',')))
 			rc = crate_err_set(err, CRATE_ERR_INVALID,
 					   "an empty position in a list (write 1,3 or 1 3)");
 		else
-			rc = position_range(p, (size_t)(e - p), len, &a, &b, err);
-		for (size_t i = a; rc == 0 && i <= b; i++) {
+			rc = position_range(p, (size_t)(e - p), len, &x, &y, err);
+		for (size_t i = x; rc == 0 && i <= y; i++) {
 			if (!bitset_test(&del, i - 1))
 				count++;
 			bitset_set(&del, i - 1);
@@ -342,19 +360,17 @@ int app_playlist_remove_positions(struct app *app, const char *name, const char 
 	if (rc == 0 && parts == 0)
 		rc = crate_err_set(err, CRATE_ERR_INVALID, "no positions given");
 	if (rc == 0 && count) {
-		/* One save for the whole removal: a copy without the marked
-		 * entries, the current position following its entry. */
-		struct coll_node *c = coll_node_copy(pl);
-		const char *ps = coll_attr_get(pl, "position");
+		/* The current entry: the first kept entry at or after it. */
+		const char *ps = coll_attr_get(c, "position");
 		int64_t cur = -1;
 		if (ps && !str_parse_int64(ps, strlen(ps), &cur))
 			cur = -1;
 		size_t k = 0, newcur = 0;
 		for (size_t i = 0; i < len; i++) {
 			if (cur >= 0 && (size_t)cur == i)
-				newcur = k; /* the first kept entry at or after it */
+				newcur = k;
 			if (!bitset_test(&del, i))
-				c->idlist.v[k++] = pl->idlist.v[i];
+				c->idlist.v[k++] = c->idlist.v[i];
 		}
 		if (cur >= 0 && (size_t)cur >= len)
 			newcur = k;
@@ -364,12 +380,20 @@ int app_playlist_remove_positions(struct app *app, const char *name, const char 
 			snprintf(buf, sizeof buf, "%zu", newcur);
 			coll_attr_set(c, "position", buf);
 		}
-		rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
-		coll_node_unref(c);
 	}
 	bitset_free(&del);
-	if (rc == 0 && removed)
-		*removed = count;
+	a->removed = count;
+	return rc < 0 ? -1 : count ? 0 : 1;
+}
+
+int app_playlist_remove_positions(struct app *app, const char *name, const char *positions,
+				  size_t *removed, struct crate_err *err)
+{
+	struct remove_args a = {.positions = positions};
+	int rc = coll_store_playlist_edit(app->store, app_playlist_name(app, name),
+					  edit_remove_positions, &a, err);
+	if (removed)
+		*removed = rc == 0 ? a.removed : 0;
 	return rc;
 }
 
@@ -379,18 +403,19 @@ int app_playlist_move(struct app *app, const char *name, size_t from, size_t to,
 	return coll_store_playlist_move(app->store, app_playlist_name(app, name), from, to, err);
 }
 
-int app_playlist_clear(struct app *app, const char *name, struct crate_err *err)
+static int edit_clear(void *ud, struct coll_node *c, struct crate_err *err)
 {
-	name = app_playlist_name(app, name);
-	const struct coll_node *pl = playlist_get(app, name, err);
-	if (!pl)
-		return -1;
-	struct coll_node *c = coll_node_copy(pl);
+	(void)ud;
+	(void)err;
 	c->idlist.n = 0;
 	coll_attr_remove(c, "position");
-	int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
-	coll_node_unref(c);
-	return rc;
+	return 0;
+}
+
+int app_playlist_clear(struct app *app, const char *name, struct crate_err *err)
+{
+	return coll_store_playlist_edit(app->store, app_playlist_name(app, name), edit_clear, NULL,
+					err);
 }
 
 /* xorshift64*: a small private generator, seeded per call from the clock,
@@ -426,13 +451,10 @@ static long node_position(const struct coll_node *n)
 	return (long)v;
 }
 
-int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *err)
+static int edit_shuffle(void *ud, struct coll_node *c, struct crate_err *err)
 {
-	name = app_playlist_name(app, name);
-	const struct coll_node *pl = playlist_get(app, name, err);
-	if (!pl)
-		return -1;
-	struct coll_node *c = coll_node_copy(pl);
+	(void)ud;
+	(void)err;
 	uint32_t *v = c->idlist.v;
 	size_t n = c->idlist.n, first = 0;
 	long cur = node_position(c);
@@ -451,59 +473,64 @@ int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *er
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
-	int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
-	coll_node_unref(c);
-	return rc;
+	return 0;
 }
 
-int app_playlist_sort(struct app *app, const char *name, const char *fields,
-		      struct crate_err *err)
+int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *err)
 {
-	name = app_playlist_name(app, name);
-	const struct coll_node *pl = playlist_get(app, name, err);
-	if (!pl)
-		return -1;
+	return coll_store_playlist_edit(app->store, app_playlist_name(app, name), edit_shuffle,
+					NULL, err);
+}
+
+struct sort_args {
+	struct app *app;
+	const char *fields;
+};
+
+static int edit_sort(void *ud, struct coll_node *c, struct crate_err *err)
+{
+	struct sort_args *a = ud;
 	/* Sort a bare copy of the list with the evaluator's ORDER, so the
 	 * playlist sorts exactly as a query would. */
 	struct coll_node *bare = coll_node_new(COLL_IDLIST);
-	for (size_t i = 0; i < pl->idlist.n; i++)
-		u32vec_push(&bare->idlist, pl->idlist.v[i]);
-	struct coll_node *o = app_order_by(bare, fields, err);
+	for (size_t i = 0; i < c->idlist.n; i++)
+		u32vec_push(&bare->idlist, c->idlist.v[i]);
+	struct coll_node *o = app_order_by(bare, a->fields, err);
 	coll_node_unref(bare);
 	if (!o)
 		return -1;
 	struct coll_result r = {0};
-	int rc = app_eval_node(app, o, &r, err);
+	int rc = app_eval_node(a->app, o, &r, err);
 	coll_node_unref(o);
 	if (rc != 0)
 		return -1;
 	/* Entries the evaluator skipped (media gone) go to the end. */
+	struct u32vec old = c->idlist;
 	uint32_t bound = 0;
-	for (size_t i = 0; i < pl->idlist.n; i++)
-		if (pl->idlist.v[i] >= bound)
-			bound = pl->idlist.v[i] + 1;
+	for (size_t i = 0; i < old.n; i++)
+		if (old.v[i] >= bound)
+			bound = old.v[i] + 1;
 	uint32_t *seen = xcalloc((size_t)bound + 1, sizeof *seen);
 	for (size_t i = 0; i < r.ids.n; i++)
 		if (r.ids.v[i] < bound)
 			seen[r.ids.v[i]]++;
-	struct coll_node *c = coll_node_copy(pl);
-	c->idlist.n = 0;
+	struct u32vec sorted = {0};
+	u32vec_reserve(&sorted, old.n);
 	for (size_t i = 0; i < r.ids.n; i++)
-		u32vec_push(&c->idlist, r.ids.v[i]);
-	for (size_t i = 0; i < pl->idlist.n; i++) {
-		uint32_t id = pl->idlist.v[i];
-		if (seen[id])
-			seen[id]--;
+		u32vec_push(&sorted, r.ids.v[i]);
+	for (size_t i = 0; i < old.n; i++) {
+		if (seen[old.v[i]])
+			seen[old.v[i]]--;
 		else
-			u32vec_push(&c->idlist, id);
+			u32vec_push(&sorted, old.v[i]);
 	}
 	free(seen);
 	coll_result_free(&r);
-	long cur = node_position(pl);
+	long cur = node_position(c);
 	if (cur >= 0) {
 		/* The current entry keeps being current (first equal id). */
-		for (size_t i = 0; i < c->idlist.n; i++) {
-			if (c->idlist.v[i] == pl->idlist.v[cur]) {
+		for (size_t i = 0; i < sorted.n; i++) {
+			if (sorted.v[i] == old.v[cur]) {
 				char buf[32];
 				snprintf(buf, sizeof buf, "%zu", i);
 				coll_attr_set(c, "position", buf);
@@ -511,9 +538,17 @@ int app_playlist_sort(struct app *app, const char *name, const char *fields,
 			}
 		}
 	}
-	rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, c, err);
-	coll_node_unref(c);
-	return rc;
+	u32vec_free(&c->idlist);
+	c->idlist = sorted;
+	return 0;
+}
+
+int app_playlist_sort(struct app *app, const char *name, const char *fields,
+		      struct crate_err *err)
+{
+	struct sort_args a = {app, fields};
+	return coll_store_playlist_edit(app->store, app_playlist_name(app, name), edit_sort, &a,
+					err);
 }
 
 int app_playlist_use(struct app *app, const char *name, struct crate_err *err)
@@ -626,32 +661,33 @@ static void picks_read(const struct coll_node *n, struct u32vec *out)
 	}
 }
 
-int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_t *added,
-			struct crate_err *err)
+struct refill_args {
+	struct app *app;
+	const char *name;
+	size_t added;
+};
+
+static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 {
-	if (added)
-		*added = 0;
-	const struct coll_node *pl = coll_store_get(app->store, ns, name);
-	if (!pl)
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
-	if (!is_pshuffle(pl) || pl->noperands != 1)
+	struct refill_args *a = ud;
+	if (!is_pshuffle(c) || c->noperands != 1)
 		return crate_err_set(err, CRATE_ERR_INVALID,
-				     "%s/%s is not a Party Shuffle with a source", ns, name);
-	long upcoming = attr_long(pl, "upcoming", attr_long(pl, "size", PSHUFFLE_UPCOMING_DEFAULT));
-	const char *ps = coll_attr_get(pl, "position");
+				     "Playlists/%s is not a Party Shuffle with a source", a->name);
+	long upcoming = attr_long(c, "upcoming", attr_long(c, "size", PSHUFFLE_UPCOMING_DEFAULT));
+	const char *ps = coll_attr_get(c, "position");
 	int64_t pos = -1;
 	if (ps && !str_parse_int64(ps, strlen(ps), &pos))
 		pos = -1;
-	size_t len = pl->idlist.n;
+	size_t len = c->idlist.n;
 	size_t after = pos < 0 ? len : (size_t)pos + 1 >= len ? 0 : len - (size_t)pos - 1;
 	if ((long)after >= upcoming)
-		return 0;
+		return 1;
 	size_t need = (size_t)upcoming - after;
 
 	struct coll_result src = {0};
-	if (app_eval_node(app, pl->operands[0], &src, err) != 0)
-		return crate_err_prefix(err, "%s/%s: source: ", ns, name);
-	const struct mlib_index *idx = app->index;
+	if (app_eval_node(a->app, c->operands[0], &src, err) != 0)
+		return crate_err_prefix(err, "Playlists/%s: source: ", a->name);
+	const struct mlib_index *idx = a->app->index;
 	uint32_t bound = mlib_index_id_bound(idx);
 	/* Candidates: the source as a set. */
 	struct bitset in_src;
@@ -665,25 +701,25 @@ int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_
 		}
 	}
 	coll_result_free(&src);
-	long norepeat = attr_long(pl, "norepeat", (long)(cand.n / 2 < PSHUFFLE_NOREPEAT_MAX
-								    ? cand.n / 2
-								    : PSHUFFLE_NOREPEAT_MAX));
+	bitset_free(&in_src);
+	long half = (long)(cand.n / 2);
+	long norepeat = attr_long(c, "norepeat",
+				  half < PSHUFFLE_NOREPEAT_MAX ? half : PSHUFFLE_NOREPEAT_MAX);
 	struct u32vec picks = {0};
-	picks_read(pl, &picks);
+	picks_read(c, &picks);
 	/* Exclusions: entries still in the list, and the recent picks. */
 	struct bitset in_list, recent;
 	bitset_init(&in_list, bound);
 	bitset_init(&recent, bound);
 	for (size_t i = 0; i < len; i++)
-		if (pl->idlist.v[i] < bound)
-			bitset_set(&in_list, pl->idlist.v[i]);
+		if (c->idlist.v[i] < bound)
+			bitset_set(&in_list, c->idlist.v[i]);
 	size_t rstart = picks.n > (size_t)norepeat ? picks.n - (size_t)norepeat : 0;
 	for (size_t i = rstart; i < picks.n; i++)
 		if (picks.v[i] < bound)
 			bitset_set(&recent, picks.v[i]);
 
-	struct coll_node *c = coll_node_copy(pl);
-	char *prev = len ? artist_key(idx, pl->idlist.v[len - 1]) : NULL;
+	char *prev = len ? artist_key(idx, c->idlist.v[len - 1]) : NULL;
 	uint64_t rng = rng_seed();
 	size_t got = 0;
 	/* Pools from strict to relaxed, so a small source still fills up:
@@ -705,6 +741,12 @@ int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_
 			uint32_t id = pool.v[pick];
 			if (level < 2) /* now in the list: out of this pool */
 				pool.v[pick] = pool.v[--pool.n];
+			if (!app_rules_pshuffle_allows(a->app, id)) {
+				/* A rule keeps its collection out of Party Shuffle. */
+				if (level == 2)
+					pool.v[pick] = pool.v[--pool.n];
+				continue;
+			}
 			u32vec_push(&c->idlist, id);
 			u32vec_push(&picks, id);
 			bitset_set(&in_list, id);
@@ -724,16 +766,25 @@ int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_
 	if (b.len)
 		coll_attr_set(c, "picks", b.buf);
 	strbuf_free(&b);
-	int rc = 0;
-	if (got)
-		rc = coll_store_save(app->store, ns, name, c, err);
-	coll_node_unref(c);
 	u32vec_free(&picks);
 	u32vec_free(&cand);
 	bitset_free(&in_list);
 	bitset_free(&recent);
-	bitset_free(&in_src);
+	a->added = got;
+	return got ? 0 : 1;
+}
+
+int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_t *added,
+			struct crate_err *err)
+{
+	if (added)
+		*added = 0;
+	if (strcmp(ns, COLL_NS_PLAYLISTS) != 0)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "%s/%s: a Party Shuffle lives in Playlists", ns, name);
+	struct refill_args a = {app, name, 0};
+	int rc = coll_store_playlist_edit(app->store, name, edit_refill, &a, err);
 	if (rc == 0 && added)
-		*added = got;
+		*added = a.added;
 	return rc;
 }

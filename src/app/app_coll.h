@@ -43,6 +43,15 @@ struct coll_node *app_order_by(struct coll_node *node, const char *fields,
 int app_coll_save_query(struct app *app, const char *fullname, const char *query,
 			struct crate_err *err);
 
+/* Rename / remove a saved collection (coll_store_rename/_remove) and keep
+ * the collection rules (app/rules.h) in step: a rule on the old name
+ * follows the rename; a rule using a removed collection refuses the
+ * removal unless force, which drops the rule. */
+int app_coll_rename(struct app *app, const char *ns, const char *old_name, const char *new_name,
+		    struct crate_err *err);
+int app_coll_remove(struct app *app, const char *ns, const char *name, bool force,
+		    struct crate_err *err);
+
 /* The playlist a NULL name means (the active one), borrowed. */
 const char *app_playlist_name(struct app *app, const char *name);
 /* A new empty playlist; CRATE_ERR_EXISTS when the name is taken. */
@@ -80,8 +89,9 @@ int app_pshuffle_create(struct app *app, const char *name, const char *query, lo
  * list nor one of the last `norepeat` picks (attribute; default half the
  * source, at most 200) unless the source is too small, and no two
  * consecutive entries by the same artist when the source allows. The recent
- * picks are kept in the list's "picks" attribute. Persisted in one
- * transaction. *added (may be NULL) receives the count. */
+ * picks are kept in the list's "picks" attribute. Items whose collection
+ * rule says "no Party Shuffle" (app/rules.h) are never picked. Computed
+ * from the list as it is in the database, persisted in one transaction. *added (may be NULL) receives the count. */
 int app_pshuffle_refill(struct app *app, const char *ns, const char *name, size_t *added,
 			struct crate_err *err);
 

@@ -28,7 +28,7 @@ struct app_scan {
 	bool done;
 };
 
-int app_library_open(struct app *app, bool readonly, struct crate_err *err)
+int app_library_open(struct app *app, bool readonly, bool no_index, struct crate_err *err)
 {
 	int rc = mlib_db_open(app->db_path, readonly ? MLIB_DB_READONLY : 0, &app->db, err);
 	if (rc != 0 && !readonly && err && err->code == CRATE_ERR_REFUSED) {
@@ -41,6 +41,11 @@ int app_library_open(struct app *app, bool readonly, struct crate_err *err)
 	}
 	if (rc != 0)
 		return -1;
+	if (no_index) {
+		app->index = mlib_index_new();
+		mlib_index_finish(app->index);
+		return 0;
+	}
 	return mlib_index_load(app->db, &app->index, err);
 }
 

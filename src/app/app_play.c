@@ -219,12 +219,12 @@ static void save_position(struct app *app, size_t pos)
 	const char *old = coll_attr_get(n, "position");
 	if (old && strcmp(old, buf) == 0)
 		return;
-	struct coll_node *c = coll_node_copy(n);
-	coll_attr_set(c, "position", buf);
+	/* Only the attribute: saving a copy would undo edits that another
+	 * process (crate playlist add ...) committed meanwhile. */
 	struct crate_err err = {0};
-	if (coll_store_save(app->store, COLL_NS_PLAYLISTS, player(app)->playlist, c, &err) != 0)
+	if (coll_store_playlist_set_attr(app->store, player(app)->playlist, "position", buf,
+					 &err) != 0)
 		snprintf(player(app)->error, sizeof player(app)->error, "%s", err.msg);
-	coll_node_unref(c);
 }
 
 /* Queue and Party Shuffle: drop entries before pos beyond `history`, then

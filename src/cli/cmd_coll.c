@@ -494,7 +494,7 @@ static int cmd_coll_rename(struct cli_ctx *ctx, int argc, char **argv)
 	if (!app)
 		goto out;
 	struct crate_err err = {0};
-	if (coll_store_rename(app->store, ns, name, name2, &err) != 0)
+	if (app_coll_rename(app, ns, name, name2, &err) != 0)
 		fail_err(&err);
 	else
 		status = CLI_OK;
@@ -527,7 +527,7 @@ static int cmd_coll_remove(struct cli_ctx *ctx, int argc, char **argv)
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
 	if (app) {
-		if (coll_store_remove(app->store, ns, name, force, &err) != 0)
+		if (app_coll_remove(app, ns, name, force, &err) != 0)
 			fail_err(&err);
 		else
 			status = CLI_OK;

@@ -64,9 +64,16 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (i >= argc)
 		return cli_usage(cli_find("scan"));
-	struct app *app = cli_app(ctx);
-	if (!app)
-		return CLI_FAIL;
+	if (!ctx->app) {
+		/* Open without loading the index: a warm rescan of a big library
+		 * would spend most of its time building an index nobody reads. */
+		struct crate_err oerr = {0};
+		struct app_opts opts = {.db_path = ctx->db_path, .config_path = ctx->config_path,
+					.no_index = true};
+		if (app_open(&ctx->app, &opts, &oerr) != 0)
+			return cli_error("%s", oerr.msg);
+	}
+	struct app *app = ctx->app;
 	struct scan_ui ui = {isatty(2), 0};
 	struct mlib_scan_result res;
 	struct crate_err err = {0};

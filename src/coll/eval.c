@@ -40,6 +40,8 @@ struct ev {
 	size_t nmemo, memo_cap;
 	int depth;
 	struct crate_err *err;
+	const struct coll_node **restricted; /* nodes evaluated within a candidate set */
+	size_t nrestricted, restricted_cap;
 };
 
 /* ---- results ---- */
@@ -256,6 +258,179 @@ static struct eres *op_filter(struct ev *e, const struct coll_node *n)
 	return r;
 }
 
+/* ---- evaluation restricted to candidates ----
+ *
+ * An intersection only needs its later operands on the items that are
+ * still in: "a~the y>1990 NOT g:Pop" tests the year and genre of the few
+ * thousand "the" artists instead of scanning the whole library twice.
+ * Subtrees made only of filters, set operators and the universe (no lists,
+ * orders, limits, positions or references) can be evaluated within a
+ * candidate set W: the result is exactly (full result) AND W. Such results
+ * are not memoised; a node asked for twice that way is evaluated in full
+ * (memoised) instead, so shared operands never cost more than twice. */
+
+#define RESTRICT_MAX_DEPTH 64
+
+static bool is_position_filter(const struct coll_node *n)
+{
+	const char *type = coll_attr_get(n, "type");
+	return type && strcmp(type, "position") == 0;
+}
+
+static bool restrictable(const struct coll_node *n, int depth)
+{
+	if (depth > RESTRICT_MAX_DEPTH)
+		return false;
+	switch (n->type) {
+	case COLL_UNIVERSE:
+		return true;
+	case COLL_UNION:
+	case COLL_INTERSECTION:
+		if (n->noperands == 0)
+			return false;
+		for (size_t i = 0; i < n->noperands; i++)
+			if (!restrictable(n->operands[i], depth + 1))
+				return false;
+		return true;
+	case COLL_COMPLEMENT:
+		return n->noperands == 1 && restrictable(n->operands[0], depth + 1);
+	default:
+		if (!coll_type_is_filter(n->type) || is_position_filter(n))
+			return false;
+		return n->noperands == 0 || restrictable(n->operands[0], depth + 1);
+	}
+}
+
+/* Members below this share of the library are tested one by one; above it
+ * a filter scans the whole column (a few ns per item) and is masked. */
+static bool sparse(const struct ev *e, size_t members)
+{
+	return members < e->nbits / 64;
+}
+
+static void bits_and(struct bitset *r, const struct bitset *a)
+{
+	for (size_t w = 0; w < bitset_words(r); w++)
+		r->w[w] &= a->w[w];
+}
+
+/* out = the members of w that pass f. */
+static void filter_within(struct ev *e, struct coll_filter *f, const struct bitset *w,
+			  struct bitset *out)
+{
+	if (sparse(e, bits_count(w))) {
+		for (size_t k = 0; k < bitset_words(w); k++) {
+			uint64_t bits = w->w[k];
+			while (bits) {
+				uint32_t id = (uint32_t)(k * 64 + (size_t)__builtin_ctzll(bits));
+				bits &= bits - 1;
+				if (coll_filter_test_item(f, id))
+					bitset_set(out, id);
+			}
+		}
+		return;
+	}
+	coll_filter_fill(f, out);
+	bits_and(out, w);
+}
+
+static bool restricted_before(struct ev *e, const struct coll_node *n)
+{
+	for (size_t i = 0; i < e->nrestricted; i++)
+		if (e->restricted[i] == n)
+			return true;
+	if (e->nrestricted == e->restricted_cap) {
+		e->restricted_cap = e->restricted_cap ? e->restricted_cap * 2 : 16;
+		e->restricted = xreallocarray(e->restricted, e->restricted_cap, sizeof *e->restricted);
+	}
+	e->restricted[e->nrestricted++] = n;
+	return false;
+}
+
+/* (full result of n) AND w, as an owned set; NULL with *e->err on failure.
+ * n must be restrictable(). */
+static struct eres *eval_within(struct ev *e, const struct coll_node *n, const struct bitset *w)
+{
+	struct memo *m = memo_find(e, n);
+	if ((m && m->done) || (!m && restricted_before(e, n))) {
+		const struct eres *full = eval_node(e, n);
+		if (!full)
+			return NULL;
+		struct eres *r = eres_new_set(e->nbits);
+		for (size_t k = 0; k < bitset_words(&r->bits); k++)
+			r->bits.w[k] = full->bits.w[k] & w->w[k];
+		return r;
+	}
+	struct eres *r = NULL;
+	if (n->type == COLL_UNIVERSE) {
+		const struct eres *all = universe(e);
+		r = eres_new_set(e->nbits);
+		for (size_t k = 0; k < bitset_words(&r->bits); k++)
+			r->bits.w[k] = all->bits.w[k] & w->w[k];
+	} else if (n->type == COLL_UNION) {
+		/* Later operands need not look at what earlier ones found. */
+		struct bitset rest;
+		bitset_init(&rest, e->nbits);
+		memcpy(rest.w, w->w, bitset_words(&rest) * sizeof *rest.w);
+		r = eres_new_set(e->nbits);
+		for (size_t i = 0; i < n->noperands; i++) {
+			struct eres *sub = eval_within(e, n->operands[i], &rest);
+			if (!sub) {
+				eres_free(r);
+				r = NULL;
+				break;
+			}
+			for (size_t k = 0; k < bitset_words(&r->bits); k++) {
+				r->bits.w[k] |= sub->bits.w[k];
+				rest.w[k] &= ~sub->bits.w[k];
+			}
+			eres_free(sub);
+		}
+		bitset_free(&rest);
+	} else if (n->type == COLL_INTERSECTION) {
+		const struct bitset *cur = w;
+		for (size_t i = 0; i < n->noperands; i++) {
+			struct eres *sub = eval_within(e, n->operands[i], cur);
+			eres_free(r);
+			r = sub;
+			if (!r)
+				break;
+			cur = &r->bits;
+		}
+	} else if (n->type == COLL_COMPLEMENT) {
+		struct eres *sub = eval_within(e, n->operands[0], w);
+		const struct eres *all = sub ? universe(e) : NULL;
+		if (all) {
+			r = eres_new_set(e->nbits);
+			for (size_t k = 0; k < bitset_words(&r->bits); k++)
+				r->bits.w[k] = all->bits.w[k] & w->w[k] & ~sub->bits.w[k];
+		}
+		eres_free(sub);
+	} else { /* a filter */
+		struct eres *base = n->noperands ? eval_within(e, n->operands[0], w) : NULL;
+		if (n->noperands && !base)
+			return NULL;
+		struct coll_filter *f = coll_filter_compile(e->idx, n, e->now, e->err);
+		if (f) {
+			r = eres_new_set(e->nbits);
+			if (base) {
+				filter_within(e, f, &base->bits, &r->bits);
+			} else {
+				struct bitset in;
+				const struct eres *all = universe(e);
+				bitset_init(&in, e->nbits);
+				for (size_t k = 0; k < bitset_words(&in); k++)
+					in.w[k] = all->bits.w[k] & w->w[k];
+				filter_within(e, f, &in, &r->bits);
+				bitset_free(&in);
+			}
+			coll_filter_free(f);
+		}
+		eres_free(base);
+	}
+	return r;
+}
+
 static struct eres *op_union(struct ev *e, const struct coll_node *n)
 {
 	const struct eres **ops = xcalloc(n->noperands + 1, sizeof *ops);
@@ -296,37 +471,40 @@ static struct eres *op_intersection(struct ev *e, const struct coll_node *n)
 	const struct eres *first = eval_node(e, n->operands[0]);
 	if (!first)
 		return NULL;
-	/* The others as one set. */
-	struct bitset others = { 0 };
+	/* The items still in, narrowed operand by operand; later operands that
+	 * allow it are evaluated only on those (see eval_within). */
+	struct bitset tmp = { 0 };
+	const struct bitset *fb = as_bits(e, first, &tmp);
+	struct eres *cur = eres_new_set(e->nbits);
+	memcpy(cur->bits.w, fb->w, bitset_words(fb) * sizeof *fb->w);
+	bitset_free(&tmp);
 	for (size_t i = 1; i < n->noperands; i++) {
-		const struct eres *op = eval_node(e, n->operands[i]);
+		const struct coll_node *o = n->operands[i];
+		if (restrictable(o, 0)) {
+			struct eres *sub = eval_within(e, o, &cur->bits);
+			eres_free(cur);
+			cur = sub;
+			if (!cur)
+				return NULL;
+			continue;
+		}
+		const struct eres *op = eval_node(e, o);
 		if (!op) {
-			bitset_free(&others);
+			eres_free(cur);
 			return NULL;
 		}
-		struct bitset tmp = { 0 };
-		const struct bitset *b = as_bits(e, op, &tmp);
-		if (!others.w) {
-			bitset_init(&others, e->nbits);
-			memcpy(others.w, b->w, bitset_words(b) * sizeof *b->w);
-		} else {
-			for (size_t w = 0; w < bitset_words(&others); w++)
-				others.w[w] &= b->w[w];
-		}
-		bitset_free(&tmp);
+		struct bitset t2 = { 0 };
+		bits_and(&cur->bits, as_bits(e, op, &t2));
+		bitset_free(&t2);
 	}
-	struct eres *r;
-	if (first->ordered) { /* keeps the first operand's order */
-		r = eres_new_list();
-		for (size_t i = 0; i < first->list.n; i++)
-			if (!others.w || bitset_test(&others, first->list.v[i]))
-				u32vec_push(&r->list, first->list.v[i]);
-	} else {
-		r = eres_new_set(e->nbits);
-		for (size_t w = 0; w < bitset_words(&r->bits); w++)
-			r->bits.w[w] = first->bits.w[w] & (others.w ? others.w[w] : ~(uint64_t)0);
-	}
-	bitset_free(&others);
+	if (!first->ordered)
+		return cur;
+	/* Keeps the first operand's order (and its duplicates). */
+	struct eres *r = eres_new_list();
+	for (size_t i = 0; i < first->list.n; i++)
+		if (bitset_test(&cur->bits, first->list.v[i]))
+			u32vec_push(&r->list, first->list.v[i]);
+	eres_free(cur);
 	return r;
 }
 
@@ -553,6 +731,7 @@ static void ev_free(struct ev *e)
 		if (!e->memo[i].alias)
 			eres_free(e->memo[i].res);
 	free(e->memo);
+	free(e->restricted);
 }
 
 int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,

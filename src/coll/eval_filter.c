@@ -688,6 +688,115 @@ static void vbits_scan(struct coll_filter *f, bool verify)
 	}
 }
 
+/* Is the code point that ends just before byte p of a value (which starts
+ * at `start`) a word character? Start of the value: no. */
+static bool word_before(const char *start, const char *p)
+{
+	if (p == start)
+		return false;
+	unsigned char c = (unsigned char)p[-1];
+	if (c < 0x80)
+		return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	const char *q = p - 1;
+	while (q > start && ((unsigned char)*q & 0xc0) == 0x80)
+		q--;
+	bool w;
+	word_char(q, (size_t)(p - q), 0, &w);
+	return w;
+}
+
+/* Does the single-word token value occur as a whole word (or a word prefix)
+ * at h[0..) inside the value [start, end)? h already holds the word's bytes. */
+static bool token_at(const struct coll_filter *f, const char *start, const char *end,
+		     const char *h, size_t m)
+{
+	if (word_before(start, h))
+		return false;
+	if (f->prefix_last || h + m >= end)
+		return true;
+	bool w;
+	word_char(h, (size_t)(end - h), m, &w);
+	return !w;
+}
+
+/* A token filter of one word over every folded text: candidates are
+ * positions where the word's first and last bytes sit and the byte before
+ * is not an ASCII letter or digit (so mostly word starts); each is checked
+ * exactly. One pass, no per-value tokenising: short words such as "a"
+ * cost no more than long ones. */
+static void vbits_scan_token1(struct coll_filter *f)
+{
+	const char *nd = f->val + f->words[0].off;
+	size_t m = f->words[0].len;
+	const char *base = f->fbase, *end = base + f->foffs[f->ndict];
+	size_t n = (size_t)(end - base), i = 0;
+	uint32_t v = 0;
+#ifdef __SSE2__
+	const __m128i first = _mm_set1_epi8(nd[0]), last = _mm_set1_epi8(nd[m - 1]);
+	const __m128i c0 = _mm_set1_epi8('0' - 1), c9 = _mm_set1_epi8('9' + 1);
+	const __m128i ca = _mm_set1_epi8('a' - 1), cz = _mm_set1_epi8('z' + 1);
+	const __m128i cA = _mm_set1_epi8('A' - 1), cZ = _mm_set1_epi8('Z' + 1);
+	if (n > 0) {
+		/* position 0 starts the first value: check it on its own */
+		if (memcmp(base, nd, m < n ? m : n) == 0 && m <= n &&
+		    token_at(f, base, base + f->foffs[1] - 1, base, m)) {
+			bitset_set(&f->vbits, 0);
+			i = f->foffs[1];
+			v = 1;
+		} else {
+			i = 1;
+		}
+	}
+	while (i + m - 1 + 16 <= n) {
+		__m128i cur = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
+		__m128i lst = _mm_loadu_si128((const __m128i *)(const void *)(base + i + m - 1));
+		__m128i prv = _mm_loadu_si128((const __m128i *)(const void *)(base + i - 1));
+		/* signed compares: bytes >= 0x80 are negative, hence never "word" here
+		 * (token_at checks those exactly) */
+		__m128i word = _mm_or_si128(
+			_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(prv, c0), _mm_cmplt_epi8(prv, c9)),
+				     _mm_and_si128(_mm_cmpgt_epi8(prv, ca), _mm_cmplt_epi8(prv, cz))),
+			_mm_and_si128(_mm_cmpgt_epi8(prv, cA), _mm_cmplt_epi8(prv, cZ)));
+		__m128i hit = _mm_andnot_si128(word, _mm_and_si128(_mm_cmpeq_epi8(cur, first),
+								   _mm_cmpeq_epi8(lst, last)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+		size_t next = i + 16;
+		while (mask) {
+			size_t p = i + (size_t)__builtin_ctz(mask);
+			mask &= mask - 1;
+			if (m > 2 && memcmp(base + p + 1, nd + 1, m - 2) != 0)
+				continue;
+			v = vid_at(f->foffs, f->ndict, v, p);
+			const char *vs = base + f->foffs[v], *ve = base + f->foffs[v + 1] - 1;
+			if (base + p + m > ve || !token_at(f, vs, ve, base + p, m))
+				continue;
+			bitset_set(&f->vbits, v);
+			next = f->foffs[v + 1]; /* on to the next value */
+			break;
+		}
+		i = next;
+	}
+#endif
+	/* The tail (and builds without SSE2): value by value. */
+	if (i < n) {
+		v = vid_at(f->foffs, f->ndict, v, i);
+		for (; v < f->ndict; v++) {
+			const char *vs = base + f->foffs[v], *ve = base + f->foffs[v + 1] - 1;
+			const char *p = vs > base + i ? vs : base + i;
+			while (p + m <= ve) {
+				const char *h = memmem(p, (size_t)(ve - p), nd, m);
+				if (!h)
+					break;
+				if (token_at(f, vs, ve, h, m)) {
+					bitset_set(&f->vbits, v);
+					break;
+				}
+				p = h + 1;
+			}
+		}
+	}
+}
+
 static void vbits_build(struct coll_filter *f)
 {
 	if (f->vbits_ready)
@@ -714,6 +823,8 @@ static void vbits_build(struct coll_filter *f)
 			    memcmp(f->fbase + f->foffs[v], f->needle, f->nneedle) == 0)
 				bitset_set(&f->vbits, v);
 		}
+	} else if (f->op == COLL_TOKEN && f->nwords == 1 && f->nneedle > 0) {
+		vbits_scan_token1(f);
 	} else if ((f->op == COLL_MATCH || f->op == COLL_TOKEN) && f->nneedle > 0) {
 		vbits_scan(f, !(f->op == COLL_MATCH && f->contains_only));
 	} else {

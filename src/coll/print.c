@@ -492,11 +492,30 @@ static char *contains_inner(const char *pat)
 	return NULL;
 }
 
+/* Does the pattern start and end with a wildcard star? */
+static bool star_bounded(const char *pat)
+{
+	size_t i = 0;
+	bool first = true, first_star = false, last_star = false;
+	struct vchar c;
+	while (next_vchar(pat, &i, true, &c)) {
+		last_star = c.wild && c.s[0] == '*';
+		if (first)
+			first_star = last_star;
+		first = false;
+	}
+	return first_star && last_star;
+}
+
 /* A match pattern: field~X when it is *X*, else field:PATTERN; without a
  * field, the artist/album/title forms ~X and :PATTERN. */
 static int put_match(struct printer *pr, const char *field, const char *pat)
 {
 	char *inner = contains_inner(pat);
+	/* `in:` is a reference, but `in~P` gives back any P that starts and
+	 * ends with a wildcard star. */
+	if (!inner && field && strcmp(field, "in") == 0 && star_bounded(pat))
+		inner = xstrdup(pat);
 	if (field && put_field_op(pr, field, !inner) != 0) {
 		free(inner);
 		return -1;

@@ -43,6 +43,11 @@ struct coll_store {
 	char *active;               /* owned: the active playlist's name */
 	struct coll_node *universe; /* what "All Media" resolves to */
 	unsigned generation;
+	/* PRAGMA data_version when memory last matched the file: another
+	 * process's commit changes it, and the next write (or a refresh)
+	 * reloads first, so no change is computed from a stale copy. */
+	int64_t data_version;
+	bool detached; /* read-only file without our tables: memory only */
 };
 
 /* Version 1 of the "collections" tables. The Default playlist and the
@@ -362,7 +367,21 @@ static void entry_drop(struct coll_store *st, struct coll_entry *e)
 
 /* ---- open / free ---- */
 
-static int load_rows(struct coll_store *st, struct crate_err *err)
+static void entries_free(struct coll_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].ns);
+		free(v[i].name);
+		coll_node_unref(v[i].root);
+	}
+	free(v);
+}
+
+/* Read every row into st (empty before). Where old holds an equal root
+ * under the same name, that root is kept, so pointers callers borrowed stay
+ * valid for collections that did not change. */
+static int load_rows(struct coll_store *st, const struct coll_entry *old, size_t nold,
+		     struct crate_err *err)
 {
 	sqlite3 *db = mlib_db_sqlite(st->db);
 	sqlite3_stmt *s;
@@ -389,6 +408,15 @@ static int load_rows(struct coll_store *st, struct crate_err *err)
 			sqlite3_finalize(s);
 			return -1;
 		}
+		for (size_t i = 0; i < nold; i++) {
+			if (strcmp(old[i].name, name) == 0 && strcmp(old[i].ns, ns) == 0) {
+				if (coll_node_equal(old[i].root, root)) {
+					coll_node_unref(root);
+					root = coll_node_ref(old[i].root);
+				}
+				break;
+			}
+		}
 		entry_add(st, ns, name, root);
 		coll_node_unref(root);
 	}
@@ -398,16 +426,93 @@ static int load_rows(struct coll_store *st, struct crate_err *err)
 	return 0;
 }
 
-static int load_active(struct coll_store *st, struct crate_err *err)
+/* The stored active playlist's name (owned), NULL when unset. */
+static int read_active(struct coll_store *st, char **out, struct crate_err *err)
 {
+	*out = NULL;
 	sqlite3 *db = mlib_db_sqlite(st->db);
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(db, "SELECT value FROM coll_setting WHERE key = 'active_playlist'",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "cannot read the active playlist", err);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		st->active = xstrdup((const char *)sqlite3_column_text(s, 0));
+		*out = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
+	return 0;
+}
+
+static int read_data_version(struct coll_store *st, int64_t *out, struct crate_err *err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(st->db), "PRAGMA data_version", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return db_fail(st, "cannot read the data version", err);
+	int rc = sqlite3_step(s);
+	*out = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, "cannot read the data version", err);
+}
+
+/* Reload from the file if another connection committed since we looked. */
+static int store_sync(struct coll_store *st, bool *changed, struct crate_err *err)
+{
+	int64_t v;
+	if (changed)
+		*changed = false;
+	if (st->detached)
+		return 0;
+	if (read_data_version(st, &v, err) != 0)
+		return -1;
+	if (v == st->data_version)
+		return 0;
+	struct coll_entry *ov = st->v;
+	size_t on = st->n, ocap = st->cap;
+	st->v = NULL;
+	st->n = st->cap = 0;
+	char *active = NULL;
+	if (load_rows(st, ov, on, err) != 0 || read_active(st, &active, err) != 0) {
+		entries_free(st->v, st->n);
+		st->v = ov;
+		st->n = on;
+		st->cap = ocap;
+		return -1;
+	}
+	entries_free(ov, on);
+	if (active && entry_find(st, COLL_NS_PLAYLISTS, active)) {
+		free(st->active);
+		st->active = active;
+	} else {
+		free(active);
+	}
+	st->data_version = v;
+	st->generation++;
+	if (changed)
+		*changed = true;
+	return 0;
+}
+
+int coll_store_refresh(struct coll_store *st, bool *changed, struct crate_err *err)
+{
+	return store_sync(st, changed, err);
+}
+
+/* Start a write: take the write lock, then catch up with other writers, so
+ * checks and edits below see the file as it is. */
+static int tx_begin(struct coll_store *st, struct crate_err *err)
+{
+	if (mlib_db_begin(st->db, err) != 0)
+		return -1;
+	if (store_sync(st, NULL, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_active(struct coll_store *st, struct crate_err *err)
+{
+	if (read_active(st, &st->active, err) != 0)
+		return -1;
 	if (st->active && entry_find(st, COLL_NS_PLAYLISTS, st->active))
 		return 0;
 	/* The setting names nothing usable (edited by hand?): fall back to
@@ -448,12 +553,14 @@ int coll_store_open(struct mlib_db *db, struct coll_store **out, struct crate_er
 		entry_add(st, COLL_NS_PLAYLISTS, DEFAULT_PLAYLIST, empty);
 		coll_node_unref(empty);
 		st->active = xstrdup(DEFAULT_PLAYLIST);
+		st->detached = true;
 		*out = st;
 		return 0;
 	}
 	if (mlib_db_migrate(db, "collections", schema_steps,
 			    (int)(sizeof schema_steps / sizeof schema_steps[0]), err) != 0 ||
-	    load_rows(st, err) != 0 || load_active(st, err) != 0) {
+	    read_data_version(st, &st->data_version, err) != 0 || load_rows(st, NULL, 0, err) != 0 ||
+	    load_active(st, err) != 0) {
 		coll_store_free(st);
 		return -1;
 	}
@@ -465,12 +572,7 @@ void coll_store_free(struct coll_store *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->n; i++) {
-		free(st->v[i].ns);
-		free(st->v[i].name);
-		coll_node_unref(st->v[i].root);
-	}
-	free(st->v);
+	entries_free(st->v, st->n);
 	free(st->active);
 	coll_node_unref(st->universe);
 	free(st);
@@ -518,8 +620,9 @@ static struct coll_node *inline_def(void *ud, const struct coll_node *ref)
 
 /* ---- save / rename / remove ---- */
 
-int coll_store_save(struct coll_store *st, const char *ns, const char *name,
-		    struct coll_node *node, struct crate_err *err)
+/* Checks that need no database. */
+static int save_precheck(const char *ns, const char *name, const struct coll_node *node,
+			 struct crate_err *err)
 {
 	if (name_check(ns, name, err) != 0)
 		return -1;
@@ -530,20 +633,40 @@ int coll_store_save(struct coll_store *st, const char *ns, const char *name,
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "Playlists/%s: only lists can be saved in Playlists "
 				     "(save queries in Collections)", name);
+	return 0;
+}
+
+/* Inside a transaction: check references, write the row. */
+static int save_in_tx(struct coll_store *st, const char *ns, const char *name,
+		      const struct coll_node *node, struct crate_err *err)
+{
 	if (refs_check(st, ns, name, node, err) != 0)
 		return -1;
-	if (mlib_db_begin(st->db, err) != 0)
-		return -1;
-	if (db_put(st, ns, name, node, err) != 0 || mlib_db_commit(st->db, err) != 0) {
-		mlib_db_rollback(st->db, NULL);
-		return -1;
-	}
+	return db_put(st, ns, name, node, err);
+}
+
+/* After the commit. */
+static void save_apply(struct coll_store *st, const char *ns, const char *name,
+		       struct coll_node *node)
+{
 	struct coll_entry *e = entry_find(st, ns, name);
 	if (e)
 		entry_set_root(e, node);
 	else
 		entry_add(st, ns, name, node);
 	st->generation++;
+}
+
+int coll_store_save(struct coll_store *st, const char *ns, const char *name,
+		    struct coll_node *node, struct crate_err *err)
+{
+	if (save_precheck(ns, name, node, err) != 0 || tx_begin(st, err) != 0)
+		return -1;
+	if (save_in_tx(st, ns, name, node, err) != 0 || mlib_db_commit(st->db, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		return -1;
+	}
+	save_apply(st, ns, name, node);
 	return 0;
 }
 
@@ -579,20 +702,25 @@ int coll_store_rename(struct coll_store *st, const char *ns, const char *old_nam
 	if (is_all_media(ns, old_name) || is_all_media(ns, new_name))
 		return crate_err_set(err, CRATE_ERR_REFUSED,
 				     "'All Media' is built in and cannot be renamed");
-	struct coll_entry *e = entry_find(st, ns, old_name);
-	if (!e)
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns,
-				     old_name);
-	if (strcmp(old_name, new_name) == 0)
-		return 0;
-	if (entry_find(st, ns, new_name))
-		return crate_err_set(err, CRATE_ERR_EXISTS, "%s/%s already exists", ns, new_name);
+	if (tx_begin(st, err) != 0)
+		return -1;
+	struct coll_node **rw = NULL;
 	size_t n = st->n, count;
-	struct coll_node **rw =
-		rewrite_referrers(st, ns, old_name, rename_ref, (void *)new_name, &count);
+	struct coll_entry *e = entry_find(st, ns, old_name);
+	if (!e) {
+		crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, old_name);
+		goto rollback;
+	}
+	if (strcmp(old_name, new_name) == 0) {
+		mlib_db_rollback(st->db, NULL);
+		return 0;
+	}
+	if (entry_find(st, ns, new_name)) {
+		crate_err_set(err, CRATE_ERR_EXISTS, "%s/%s already exists", ns, new_name);
+		goto rollback;
+	}
+	rw = rewrite_referrers(st, ns, old_name, rename_ref, (void *)new_name, &count);
 	bool active = strcmp(ns, COLL_NS_PLAYLISTS) == 0 && strcmp(st->active, old_name) == 0;
-	if (mlib_db_begin(st->db, err) != 0)
-		goto fail;
 	if (db_delete(st, ns, old_name, err) != 0 || db_put(st, ns, new_name, e->root, err) != 0)
 		goto rollback;
 	for (size_t i = 0; i < n; i++)
@@ -617,8 +745,8 @@ int coll_store_rename(struct coll_store *st, const char *ns, const char *old_nam
 	return 0;
 rollback:
 	mlib_db_rollback(st->db, NULL);
-fail:
-	rewritten_free(rw, n);
+	if (rw)
+		rewritten_free(rw, n);
 	return -1;
 }
 
@@ -630,15 +758,22 @@ int coll_store_remove(struct coll_store *st, const char *ns, const char *name, b
 	if (is_all_media(ns, name))
 		return crate_err_set(err, CRATE_ERR_REFUSED,
 				     "'All Media' is built in and cannot be removed");
-	struct coll_entry *e = entry_find(st, ns, name);
-	if (!e)
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
-	if (strcmp(ns, COLL_NS_PLAYLISTS) == 0 && strcmp(st->active, name) == 0)
-		return crate_err_set(err, CRATE_ERR_REFUSED,
-				     "Playlists/%s is the active playlist and cannot be removed "
-				     "(switch to another first)", name);
+	if (tx_begin(st, err) != 0)
+		return -1;
+	struct coll_node **rw = NULL;
 	size_t n = st->n, count;
-	struct coll_node **rw = rewrite_referrers(st, ns, name, inline_def, e->root, &count);
+	struct coll_entry *e = entry_find(st, ns, name);
+	if (!e) {
+		crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
+		goto rollback;
+	}
+	if (strcmp(ns, COLL_NS_PLAYLISTS) == 0 && strcmp(st->active, name) == 0) {
+		crate_err_set(err, CRATE_ERR_REFUSED,
+			      "Playlists/%s is the active playlist and cannot be removed "
+			      "(switch to another first)", name);
+		goto rollback;
+	}
+	rw = rewrite_referrers(st, ns, name, inline_def, e->root, &count);
 	if (count && !force) {
 		struct strbuf b;
 		strbuf_init(&b, 128);
@@ -650,11 +785,8 @@ int coll_store_remove(struct coll_store *st, const char *ns, const char *name, b
 			      "%s/%s is used by %s (remove those first, or force: each use is "
 			      "replaced by a copy)", ns, name, b.buf);
 		strbuf_free(&b);
-		rewritten_free(rw, n);
-		return -1;
+		goto rollback;
 	}
-	if (mlib_db_begin(st->db, err) != 0)
-		goto fail;
 	if (db_delete(st, ns, name, err) != 0)
 		goto rollback;
 	for (size_t i = 0; i < n; i++)
@@ -671,8 +803,8 @@ int coll_store_remove(struct coll_store *st, const char *ns, const char *name, b
 	return 0;
 rollback:
 	mlib_db_rollback(st->db, NULL);
-fail:
-	rewritten_free(rw, n);
+	if (rw)
+		rewritten_free(rw, n);
 	return -1;
 }
 
@@ -721,12 +853,12 @@ const char *coll_store_active_playlist(const struct coll_store *st)
 int coll_store_set_active_playlist(struct coll_store *st, const char *name,
 				   struct crate_err *err)
 {
-	if (!entry_find(st, COLL_NS_PLAYLISTS, name))
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
-	if (strcmp(st->active, name) == 0)
-		return 0;
-	if (mlib_db_begin(st->db, err) != 0)
+	if (tx_begin(st, err) != 0)
 		return -1;
+	if (!entry_find(st, COLL_NS_PLAYLISTS, name)) {
+		mlib_db_rollback(st->db, NULL);
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
+	}
 	if (db_set_setting(st, "active_playlist", name, err) != 0 ||
 	    mlib_db_commit(st->db, err) != 0) {
 		mlib_db_rollback(st->db, NULL);
@@ -740,25 +872,35 @@ int coll_store_set_active_playlist(struct coll_store *st, const char *name,
 
 /* ---- playlist edits ---- */
 
-/* A private copy of Playlists/name to edit, or NULL with *err. */
-static struct coll_node *playlist_copy(struct coll_store *st, const char *name,
-				       struct crate_err *err)
+int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store_edit_fn fn,
+			     void *ud, struct crate_err *err)
 {
+	if (tx_begin(st, err) != 0)
+		return -1;
 	const struct coll_entry *e = entry_find(st, COLL_NS_PLAYLISTS, name);
 	if (!e) {
-		crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
-		return NULL;
+		mlib_db_rollback(st->db, NULL);
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
 	}
-	return coll_node_copy(e->root);
-}
-
-/* Persist an edited playlist and swap it in. Consumes copy. */
-static int playlist_commit(struct coll_store *st, const char *name, struct coll_node *copy,
-			   struct crate_err *err)
-{
-	int rc = coll_store_save(st, COLL_NS_PLAYLISTS, name, copy, err);
-	coll_node_unref(copy);
-	return rc;
+	/* Edit a private copy of the current list, so a failure leaves the
+	 * saved one as it was, in memory and on disk. */
+	struct coll_node *c = coll_node_copy(e->root);
+	int rc = fn(ud, c, err);
+	if (rc > 0) { /* nothing to change */
+		mlib_db_rollback(st->db, NULL);
+		coll_node_unref(c);
+		return 0;
+	}
+	if (rc < 0 || save_precheck(COLL_NS_PLAYLISTS, name, c, err) != 0 ||
+	    save_in_tx(st, COLL_NS_PLAYLISTS, name, c, err) != 0 ||
+	    mlib_db_commit(st->db, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		coll_node_unref(c);
+		return -1;
+	}
+	save_apply(st, COLL_NS_PLAYLISTS, name, c);
+	coll_node_unref(c);
+	return 0;
 }
 
 /* The "position" attribute (current entry, 0-based), -1 when unset. */
@@ -778,43 +920,47 @@ static void list_set_position(struct coll_node *n, long pos)
 	coll_attr_set(n, "position", buf);
 }
 
-int coll_store_playlist_insert(struct coll_store *st, const char *name, size_t pos,
-			       const uint32_t *ids, size_t n, struct crate_err *err)
+struct edit_args {
+	const char *name;
+	size_t pos, n, to;
+	const uint32_t *ids;
+	const char *key, *value;
+};
+
+static int edit_insert(void *ud, struct coll_node *c, struct crate_err *err)
 {
-	struct coll_node *c = playlist_copy(st, name, err);
-	if (!c)
-		return -1;
-	size_t len = c->idlist.n;
-	if (pos > len) {
-		coll_node_unref(c);
+	const struct edit_args *a = ud;
+	size_t len = c->idlist.n, pos = a->pos == SIZE_MAX ? len : a->pos, n = a->n;
+	if (pos > len)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "Playlists/%s: position %zu is past the end (%zu entries)",
-				     name, pos + 1, len);
-	}
+				     a->name, pos + 1, len);
 	u32vec_reserve(&c->idlist, len + n);
 	memmove(c->idlist.v + pos + n, c->idlist.v + pos, (len - pos) * sizeof *c->idlist.v);
 	if (n)
-		memcpy(c->idlist.v + pos, ids, n * sizeof *ids);
+		memcpy(c->idlist.v + pos, a->ids, n * sizeof *a->ids);
 	c->idlist.n = len + n;
 	long cur = list_position(c);
 	if (cur >= 0 && (size_t)cur >= pos && cur < (long)len)
 		list_set_position(c, cur + (long)n);
-	return playlist_commit(st, name, c, err);
+	return 0;
 }
 
-int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t pos, size_t n,
-			       struct crate_err *err)
+int coll_store_playlist_insert(struct coll_store *st, const char *name, size_t pos,
+			       const uint32_t *ids, size_t n, struct crate_err *err)
 {
-	struct coll_node *c = playlist_copy(st, name, err);
-	if (!c)
-		return -1;
-	size_t len = c->idlist.n;
-	if (pos > len || n > len - pos) {
-		coll_node_unref(c);
+	struct edit_args a = {.name = name, .pos = pos, .ids = ids, .n = n};
+	return coll_store_playlist_edit(st, name, edit_insert, &a, err);
+}
+
+static int edit_remove(void *ud, struct coll_node *c, struct crate_err *err)
+{
+	const struct edit_args *a = ud;
+	size_t len = c->idlist.n, pos = a->pos, n = a->n;
+	if (pos > len || n > len - pos)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "Playlists/%s: entries %zu-%zu are past the end (%zu entries)",
-				     name, pos + 1, pos + n, len);
-	}
+				     a->name, pos + 1, pos + n, len);
 	memmove(c->idlist.v + pos, c->idlist.v + pos + n, (len - pos - n) * sizeof *c->idlist.v);
 	c->idlist.n = len - n;
 	long cur = list_position(c);
@@ -822,22 +968,24 @@ int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t p
 		list_set_position(c, cur - (long)n);
 	else if (cur >= 0 && (size_t)cur >= pos)
 		list_set_position(c, (long)pos); /* the entry after the removed ones */
-	return playlist_commit(st, name, c, err);
+	return 0;
 }
 
-int coll_store_playlist_move(struct coll_store *st, const char *name, size_t from, size_t to,
-			     struct crate_err *err)
+int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t pos, size_t n,
+			       struct crate_err *err)
 {
-	struct coll_node *c = playlist_copy(st, name, err);
-	if (!c)
-		return -1;
-	size_t len = c->idlist.n;
-	if (from >= len || to >= len) {
-		coll_node_unref(c);
+	struct edit_args a = {.name = name, .pos = pos, .n = n};
+	return coll_store_playlist_edit(st, name, edit_remove, &a, err);
+}
+
+static int edit_move(void *ud, struct coll_node *c, struct crate_err *err)
+{
+	const struct edit_args *a = ud;
+	size_t len = c->idlist.n, from = a->pos, to = a->to;
+	if (from >= len || to >= len)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "Playlists/%s: position %zu is past the end (%zu entries)",
-				     name, (from >= len ? from : to) + 1, len);
-	}
+				     a->name, (from >= len ? from : to) + 1, len);
 	uint32_t id = c->idlist.v[from];
 	if (from < to)
 		memmove(c->idlist.v + from, c->idlist.v + from + 1,
@@ -857,5 +1005,36 @@ int coll_store_playlist_move(struct coll_store *st, const char *name, size_t fro
 		if (p != (size_t)cur)
 			list_set_position(c, (long)p);
 	}
-	return playlist_commit(st, name, c, err);
+	return 0;
+}
+
+int coll_store_playlist_move(struct coll_store *st, const char *name, size_t from, size_t to,
+			     struct crate_err *err)
+{
+	struct edit_args a = {.name = name, .pos = from, .to = to};
+	return coll_store_playlist_edit(st, name, edit_move, &a, err);
+}
+
+static int edit_attr(void *ud, struct coll_node *c, struct crate_err *err)
+{
+	const struct edit_args *a = ud;
+	(void)err;
+	const char *old = coll_attr_get(c, a->key);
+	if (a->value ? old && strcmp(old, a->value) == 0 : !old)
+		return 1;
+	if (a->value)
+		coll_attr_set(c, a->key, a->value);
+	else
+		coll_attr_remove(c, a->key);
+	return 0;
+}
+
+int coll_store_playlist_set_attr(struct coll_store *st, const char *name, const char *key,
+				 const char *value, struct crate_err *err)
+{
+	if (strcmp(key, "type") == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "Playlists/%s: the list type is not a setting", name);
+	struct edit_args a = {.name = name, .key = key, .value = value};
+	return coll_store_playlist_edit(st, name, edit_attr, &a, err);
 }

@@ -33,7 +33,8 @@ const struct coll_node *coll_store_get(const struct coll_store *st, const char *
 const struct coll_node *coll_store_resolve(void *store, const char *ns, const char *name);
 bool coll_store_exists(void *store, const char *ns, const char *name);
 
-/* Save (replace) ns/name = node. The store takes its own reference (so do
+/* Save (replace) ns/name = node. Borrowed roots of other collections stay
+ * valid unless another process changed them (see coll_store_refresh). The store takes its own reference (so do
  * not change node afterwards: copy it first). Refuses cycles, references to
  * missing collections, non-lists in Playlists, 'All Media', names with
  * control characters. */
@@ -66,9 +67,28 @@ int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t p
 			       struct crate_err *err);
 int coll_store_playlist_move(struct coll_store *st, const char *name, size_t from, size_t to,
 			     struct crate_err *err);
+/* Set (value NULL: remove) one attribute of a playlist, e.g. the player's
+ * "position", without touching its entries: use this rather than saving a
+ * copy, which would undo edits another process made meanwhile. */
+int coll_store_playlist_set_attr(struct coll_store *st, const char *name, const char *key,
+				 const char *value, struct crate_err *err);
+/* The general form: fn edits a private copy of the playlist as it is in the
+ * database right now (inside the write transaction) and returns 0 to save
+ * it, 1 when there is nothing to change, -1 (with *err) to abandon. */
+typedef int (*coll_store_edit_fn)(void *ud, struct coll_node *list, struct crate_err *err);
+int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store_edit_fn fn,
+			     void *ud, struct crate_err *err);
 /* Replace the whole idlist and/or attributes (position, ...): save the node. */
 
 /* Bumped by every change, so views can tell when to re-evaluate. */
 unsigned coll_store_generation(const struct coll_store *st);
+
+/* Several processes may share the database (the UI, `crate playlist add`).
+ * Every change above first catches up with what others committed, inside
+ * its transaction. Readers call this (e.g. once a second, or when idle) to
+ * pick up others' changes; *changed (may be NULL) tells whether anything
+ * was reloaded. Roots borrowed earlier stay valid only for collections that
+ * did not change. */
+int coll_store_refresh(struct coll_store *st, bool *changed, struct crate_err *err);
 
 #endif

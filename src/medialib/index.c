@@ -14,6 +14,7 @@
 #define STR_MISSING UINT32_MAX      /* string column: the item lacks the property */
 #define STR_MULTI 0x80000000u       /* string column: offset into prop->multi */
 #define INT_MISSING INT64_MIN       /* integer column: the item lacks the property */
+#define INT32_MISSING INT32_MIN     /* the same in a narrow (32-bit) integer column */
 #define RAW_SAME UINT32_MAX         /* dict raw_off: the text equals its folded form */
 
 /* Distinct values of one string property. Texts live in two arenas (one
@@ -39,12 +40,18 @@ struct prop {
 	char *name;
 	enum mlib_prop_kind kind;
 	uint32_t *scol;      /* STRING: vid, STR_MISSING or STR_MULTI|offset */
-	int64_t *icol;       /* INT: value or INT_MISSING */
+	/* INT: 32 bits per item while every value fits (years, durations,
+	 * counts, Unix times before 2038), widened to 64 on the first that does
+	 * not: half the memory, and filters scan half the bytes. */
+	int32_t *icol32;     /* narrow: value or INT32_MISSING */
+	int64_t *icol;       /* wide: value or INT_MISSING */
+	bool wide;
 	size_t col_cap;
 	struct dict d;
 	/* Multi-valued items: groups [count, vid, vid, ...]. */
 	uint32_t *multi;
 	size_t multi_len, multi_cap;
+	struct u32vec multi_ids; /* the items holding a group, ascending or not */
 };
 
 struct mlib_index {
@@ -327,6 +334,27 @@ static struct prop *prop_get(struct mlib_index *idx, const char *name, enum mlib
 	return p;
 }
 
+static int64_t icol_get(const struct prop *p, size_t id)
+{
+	if (id >= p->col_cap)
+		return INT_MISSING;
+	if (p->wide)
+		return p->icol[id];
+	return p->icol32[id] == INT32_MISSING ? INT_MISSING : p->icol32[id];
+}
+
+/* Turn a narrow integer column into a wide one. */
+static void icol_widen(struct prop *p)
+{
+	int64_t *w = xmalloc((p->col_cap ? p->col_cap : 1) * sizeof *w);
+	for (size_t i = 0; i < p->col_cap; i++)
+		w[i] = p->icol32[i] == INT32_MISSING ? INT_MISSING : p->icol32[i];
+	free(p->icol32);
+	p->icol32 = NULL;
+	p->icol = w;
+	p->wide = true;
+}
+
 static void prop_ensure(struct prop *p, uint32_t id)
 {
 	if (id < p->col_cap)
@@ -338,10 +366,14 @@ static void prop_ensure(struct prop *p, uint32_t id)
 		p->scol = xreallocarray(p->scol, c, sizeof *p->scol);
 		for (size_t i = p->col_cap; i < c; i++)
 			p->scol[i] = STR_MISSING;
-	} else {
+	} else if (p->wide) {
 		p->icol = xreallocarray(p->icol, c, sizeof *p->icol);
 		for (size_t i = p->col_cap; i < c; i++)
 			p->icol[i] = INT_MISSING;
+	} else {
+		p->icol32 = xreallocarray(p->icol32, c, sizeof *p->icol32);
+		for (size_t i = p->col_cap; i < c; i++)
+			p->icol32[i] = INT32_MISSING;
 	}
 	p->col_cap = c;
 }
@@ -390,15 +422,20 @@ static void prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
 	memcpy(p->multi + off + 1, have, n * sizeof *have);
 	p->multi[off + 1 + n] = vid;
 	p->multi_len = off + n + 2;
+	if (!(cur & STR_MULTI))
+		u32vec_push(&p->multi_ids, id);
 	p->scol[id] = STR_MULTI | (uint32_t)off;
 }
 
 /* An integer column that received a non-integer text becomes a string column. */
 static void prop_convert_to_string(struct prop *p)
 {
+	if (!p->wide)
+		icol_widen(p);
 	int64_t *icol = p->icol;
 	size_t cap = p->col_cap;
 	p->icol = NULL;
+	p->wide = false;
 	p->col_cap = 0;
 	p->kind = MLIB_PROP_STRING;
 	if (cap)
@@ -418,7 +455,9 @@ static void prop_free(struct prop *p)
 	free(p->name);
 	free(p->scol);
 	free(p->icol);
+	free(p->icol32);
 	free(p->multi);
+	u32vec_free(&p->multi_ids);
 	dict_free(&p->d);
 }
 
@@ -469,7 +508,14 @@ void mlib_index_add_media(struct mlib_index *idx, uint32_t id)
 static void set_int_in(struct prop *p, uint32_t id, int64_t value)
 {
 	prop_ensure(p, id);
-	p->icol[id] = value == INT_MISSING ? INT_MISSING + 1 : value;
+	if (value == INT_MISSING)
+		value = INT_MISSING + 1;
+	if (!p->wide && (value <= INT32_MISSING || value > INT32_MAX))
+		icol_widen(p);
+	if (p->wide)
+		p->icol[id] = value;
+	else
+		p->icol32[id] = (int32_t)value;
 }
 
 static void set_str_single(struct prop *p, uint32_t id, const char *value, size_t len)
@@ -553,9 +599,9 @@ static uint64_t component_key(const struct prop *p, uint32_t id, uint64_t max)
 	if (!p)
 		return 0;
 	if (p->kind == MLIB_PROP_INT) {
-		if (id >= p->col_cap || p->icol[id] == INT_MISSING)
+		int64_t v = icol_get(p, id);
+		if (v == INT_MISSING)
 			return 0;
-		int64_t v = p->icol[id];
 		/* Bias so negatives order below positives, then clamp. */
 		int64_t lo = -(int64_t)(max / 2) + 1, hi = (int64_t)(max / 2) - 1;
 		if (v < lo)
@@ -774,9 +820,12 @@ size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id
 bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, int64_t *out)
 {
 	const struct prop *p = &idx->props[prop];
-	if (p->kind != MLIB_PROP_INT || id >= p->col_cap || p->icol[id] == INT_MISSING)
+	if (p->kind != MLIB_PROP_INT)
 		return false;
-	*out = p->icol[id];
+	int64_t v = icol_get(p, id);
+	if (v == INT_MISSING)
+		return false;
+	*out = v;
 	return true;
 }
 
@@ -808,7 +857,8 @@ size_t mlib_index_memory(const struct mlib_index *idx)
 	for (int i = 0; i < idx->nprops; i++) {
 		const struct prop *p = &idx->props[i];
 		const struct dict *d = &p->d;
-		total += p->col_cap * (p->kind == MLIB_PROP_STRING ? 4 : 8) + p->multi_cap * 4;
+		total += p->col_cap * (p->kind == MLIB_PROP_INT && p->wide ? 8 : 4) + p->multi_cap * 4;
+		total += p->multi_ids.cap * 4;
 		total += d->fold_cap + d->raw_cap + (size_t)d->nslots * 4;
 		total += (size_t)d->cap * (4 + 4 + 4 + 8) + (d->rank ? (size_t)d->n * 4 : 0);
 	}
@@ -877,15 +927,18 @@ const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop)
 	return d->rank;
 }
 
-const int64_t *mlib_index_int_column(const struct mlib_index *idx, int prop, size_t *len)
+bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_int_column *out)
 {
 	const struct prop *p = &idx->props[prop];
-	if (p->kind != MLIB_PROP_INT) {
-		*len = 0;
-		return NULL;
-	}
-	*len = p->col_cap < idx->bound ? p->col_cap : idx->bound;
-	return p->icol;
+	memset(out, 0, sizeof *out);
+	if (p->kind != MLIB_PROP_INT)
+		return false;
+	out->len = p->col_cap < idx->bound ? p->col_cap : idx->bound;
+	if (p->wide)
+		out->v64 = p->icol;
+	else
+		out->v32 = p->icol32;
+	return true;
 }
 
 const struct bitset *mlib_index_present_set(const struct mlib_index *idx)

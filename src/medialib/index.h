@@ -115,9 +115,26 @@ void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32
 const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop);
 /* Integer columns. */
 #define MLIB_INT_MISSING INT64_MIN
-/* The raw column: values indexed by id, MLIB_INT_MISSING when absent, for
- * ids below *len only. Borrowed. */
-const int64_t *mlib_index_int_column(const struct mlib_index *idx, int prop, size_t *len);
+/* The raw column, indexed by id, for ids below len only. Narrow columns
+ * (every value fits 32 bits) set v32 with MLIB_INT32_MISSING for absent
+ * values; wide ones set v64 with MLIB_INT_MISSING. Borrowed. False (and
+ * all zero) for a string property. */
+#define MLIB_INT32_MISSING INT32_MIN
+struct mlib_int_column {
+	const int32_t *v32;
+	const int64_t *v64;
+	size_t len;
+};
+bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_int_column *out);
+/* One value of such a column: MLIB_INT_MISSING when absent. */
+static inline int64_t mlib_int_column_get(const struct mlib_int_column *c, size_t id)
+{
+	if (id >= c->len)
+		return MLIB_INT_MISSING;
+	if (c->v64)
+		return c->v64[id];
+	return c->v32[id] == MLIB_INT32_MISSING ? MLIB_INT_MISSING : c->v32[id];
+}
 bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, int64_t *out);
 
 /* Convenience for display and CLI output: the first value of a property as

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <libavcodec/avcodec.h>
@@ -338,7 +339,45 @@ static bool header_complete(const AVFormatContext *fmt, int *si, struct header_i
 	return false;
 }
 
-static int ff_probe(const char *path, int timeout_ms, struct mlib_tags *t, struct crate_err *err)
+/* MP3: ID3v2 or an MPEG audio frame header (sync, and a layer that is not
+ * ADTS's reserved 00, so AAC named .mp3 goes through the full probe). */
+static bool looks_like_mp3(const unsigned char *head, size_t n)
+{
+	if (n >= 3 && memcmp(head, "ID3", 3) == 0)
+		return true;
+	return n >= 2 && head[0] == 0xff && (head[1] & 0xe0) == 0xe0 && (head[1] & 0x06) != 0;
+}
+
+static const AVInputFormat *demuxer_for(const char *path, const unsigned char *head, size_t n)
+{
+	/* Extension, demuxer, and the magic bytes the file must start with
+	 * (at offset `at`) for the hint to be trusted. */
+	static const struct {
+		const char *ext, *demuxer;
+		size_t at;
+		const char *magic;
+	} map[] = {
+		{"flac", "flac", 0, "fLaC"}, {"ogg", "ogg", 0, "OggS"}, {"oga", "ogg", 0, "OggS"},
+		{"opus", "ogg", 0, "OggS"},  {"m4a", "mov", 4, "ftyp"}, {"wav", "wav", 0, "RIFF"},
+		{"wv", "wv", 0, "wvpk"},
+	};
+	const char *dot = strrchr(path, '.');
+	if (!dot || strchr(dot, '/'))
+		return NULL;
+	if (strcasecmp(dot + 1, "mp3") == 0)
+		return looks_like_mp3(head, n) ? av_find_input_format("mp3") : NULL;
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcasecmp(dot + 1, map[i].ext) == 0) {
+			size_t ml = strlen(map[i].magic);
+			if (n < map[i].at + ml || memcmp(head + map[i].at, map[i].magic, ml) != 0)
+				return NULL;
+			return av_find_input_format(map[i].demuxer);
+		}
+	return NULL;
+}
+
+static int ff_probe(const char *path, const unsigned char *head, size_t nhead, int timeout_ms,
+		    struct mlib_tags *t, struct crate_err *err)
 {
 	struct deadline dl = {av_gettime_relative() + (int64_t)timeout_ms * 1000};
 	AVFormatContext *fmt = avformat_alloc_context();
@@ -349,7 +388,20 @@ static int ff_probe(const char *path, int timeout_ms, struct mlib_tags *t, struc
 	fmt->probesize = 2 * 1024 * 1024;
 	fmt->max_analyze_duration = 5 * AV_TIME_BASE;
 	ff_last_msg[0] = '\0';
-	int rc = avformat_open_input(&fmt, path, NULL, NULL);
+	/* A common extension whose magic bytes match names its demuxer:
+	 * skipping the probe of every demuxer saves a good part of a cold
+	 * scan. Anything else (a file whose extension lies) is probed. */
+	const AVInputFormat *hint = demuxer_for(path, head, nhead);
+	int rc = avformat_open_input(&fmt, path, hint, NULL);
+	if (rc < 0 && hint && rc != AVERROR(EACCES) && rc != AVERROR_EXIT) {
+		fmt = avformat_alloc_context();
+		fmt->interrupt_callback.callback = interrupt_cb;
+		fmt->interrupt_callback.opaque = &dl;
+		fmt->probesize = 2 * 1024 * 1024;
+		fmt->max_analyze_duration = 5 * AV_TIME_BASE;
+		ff_last_msg[0] = '\0';
+		rc = avformat_open_input(&fmt, path, NULL, NULL);
+	}
 	if (rc < 0) {
 		if (rc == AVERROR(EACCES))
 			return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(EACCES));
@@ -467,8 +519,10 @@ int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, stru
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
+	unsigned char head[12];
+	size_t nhead = fread(head, 1, sizeof head, f);
 	fclose(f);
-	if (ff_probe(path, timeout_ms, out, err) != 0)
+	if (ff_probe(path, head, nhead, timeout_ms, out, err) != 0)
 		return -1;
 	tl_read(path, out);
 	return 0;

@@ -122,13 +122,13 @@ for t in "${runnable[@]}"; do
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/" \
 		"${dict[@]}" "$corpus" "$seeds" >"$log" 2>&1
 	rc=$?
-	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-	cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -o 'cov: [0-9]*')
+	execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+	cov=$(grep -aE '^#[0-9]+' "$log" | tail -1 | grep -o 'cov: [0-9]*')
 	if [ $rc -eq 0 ]; then
 		echo "ok      fuzz_$t: ${execs:-?} executions${cov:+, $cov}"
 		passed=$((passed + 1))
 	else
-		artifact=$(grep -o 'Test unit written to .*' "$log" | tail -1 | sed 's/Test unit written to //')
+		artifact=$(grep -ao 'Test unit written to .*' "$log" | tail -1 | sed 's/Test unit written to //')
 		echo "FAIL    fuzz_$t (exit $rc) after ${execs:-?} executions"
 		{ grep -aE 'ERROR: |oracle:|SUMMARY|runtime error' "$log" | head -8
 			grep -aE '^ *#[0-9]+ 0x.* (/[^ ]*)?(src|tests/fuzz)/' "$log" | head -10; } | sed 's/^/    /'

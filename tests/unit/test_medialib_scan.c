@@ -206,11 +206,18 @@ TEST(per_file_problems_reported_scan_goes_on)
 	CHECK(symlink("/nonexistent/crate/x.flac", dangling) == 0);
 	char *cover = xasprintf("%s/cover.jpg", dir);
 	tm_write_file(cover, "jpeg", 4);
+	/* A FLAC named .mp3 (and an MP3 named .flac) are read for what they are. */
+	char *lies = xasprintf("%s/lies.mp3", dir);
+	tm_copy_file(good, lies);
+	char *mp3 = xasprintf("%s/real.mp3", dir), *lies2 = xasprintf("%s/lies2.flac", dir);
+	const char *mt[] = {"title=Real", NULL};
+	tm_make_audio(mp3, 0.2, mt);
+	rename(mp3, lies2);
 
 	struct mlib_db *db = open_db();
 	struct mlib_scan_result res;
 	scan_ok(db, dir, &res);
-	CHECK_INT(res.totals.added, 2);
+	CHECK_INT(res.totals.added, 4);
 	CHECK_INT(res.totals.ignored, 1);
 	CHECK(has_error(&res, "empty.mp3", "empty"));
 	CHECK(has_error(&res, "notes.mp3", "not audio"));
@@ -230,10 +237,13 @@ TEST(per_file_problems_reported_scan_goes_on)
 	char buf[32];
 	const char *url = mlib_index_get_text(idx, id, "url", buf, sizeof buf);
 	CHECK(url && strstr(url, "caf\xe9.flac"));
+	CHECK_STR(mlib_index_get_text(idx, id_of(db, lies), "format", buf, sizeof buf), "flac");
+	CHECK_STR(mlib_index_get_text(idx, id_of(db, lies2), "format", buf, sizeof buf), "mp3");
 	mlib_index_free(idx);
 	mlib_db_close(db);
 	free(sub); free(good); free(latin1); free(empty); free(text); free(trunc);
 	free(fifo); free(loop); free(dangling); free(cover); free(dir);
+	free(lies); free(mp3); free(lies2);
 }
 
 /* As root, EACCES never happens: give the files to "nobody" and drop to

@@ -470,3 +470,63 @@ TEST(store_references_seen_by_other_connections)
 	fx_done(&g);
 	fx_done(&f);
 }
+
+TEST(store_writes_catch_up_with_other_processes)
+{
+	/* f holds a stale view while g (another process, as far as SQLite
+	 * is concerned) changes things: f's writes must build on g's. */
+	struct fixture f = {0}, g = {0};
+	fx_open(&f);
+	g.path = xstrdup(f.path);
+	fx_open(&g);
+	struct crate_err err = {0};
+	save_ok(&f, COLL_NS_COLLECTIONS, "Stable", coll_node_new(COLL_UNIVERSE));
+	bool changed = false;
+	REQUIRE(coll_store_refresh(g.st, &changed, &err) == 0);
+	CHECK(changed);
+	const struct coll_node *stable = coll_store_get(f.st, COLL_NS_COLLECTIONS, "Stable");
+
+	uint32_t a[] = {1, 2, 3}, nine = 9, four = 4;
+	REQUIRE(coll_store_playlist_insert(g.st, "Default", 0, a, 3, &err) == 0);
+	REQUIRE(coll_store_playlist_insert(f.st, "Default", SIZE_MAX, &nine, 1, &err) == 0);
+	uint32_t e1[] = {1, 2, 3, 9};
+	CHECK(ids_are(coll_store_get(f.st, COLL_NS_PLAYLISTS, "Default"), e1, 4));
+	/* The player's position update must not undo g's next insert. */
+	REQUIRE(coll_store_playlist_set_attr(f.st, "Default", "position", "1", &err) == 0);
+	REQUIRE(coll_store_playlist_insert(g.st, "Default", 0, &four, 1, &err) == 0);
+	REQUIRE(coll_store_playlist_set_attr(f.st, "Default", "position", "3", &err) == 0);
+	const struct coll_node *d = coll_store_get(f.st, COLL_NS_PLAYLISTS, "Default");
+	uint32_t e2[] = {4, 1, 2, 3, 9};
+	CHECK(ids_are(d, e2, 5));
+	CHECK_STR(coll_attr_get(d, "position"), "3");
+	CHECK_INT(coll_store_playlist_set_attr(f.st, "Default", "type", "queue", &err), -1);
+
+	/* A reference to what only g saved is accepted by f. */
+	save_ok(&g, COLL_NS_COLLECTIONS, "From g", coll_filter_new(COLL_HAS, "title", NULL, NULL));
+	save_ok(&f, COLL_NS_COLLECTIONS, "Uses g", ref_new(COLL_NS_COLLECTIONS, "From g"));
+	/* g sees f's reference: a cycle through it is refused. */
+	CHECK_INT(save(&g, COLL_NS_COLLECTIONS, "From g", ref_new(COLL_NS_COLLECTIONS, "Uses g"),
+		       &err),
+		  -1);
+	CHECK_MSG(strstr(err.msg, "cycle") != NULL, "%s", err.msg);
+	save_ok(&g, COLL_NS_COLLECTIONS, "From g", coll_filter_new(COLL_HAS, "album", NULL, NULL));
+	const char *field = coll_attr_get(coll_store_get(f.st, COLL_NS_COLLECTIONS, "From g"),
+					  "field");
+	CHECK_STR(field, "title"); /* f has not looked yet */
+	REQUIRE(coll_store_refresh(f.st, &changed, &err) == 0);
+	CHECK(changed);
+	field = coll_attr_get(coll_store_get(f.st, COLL_NS_COLLECTIONS, "From g"), "field");
+	CHECK_STR(field, "album");
+	/* Unchanged collections keep their root across a reload. */
+	CHECK(coll_store_get(f.st, COLL_NS_COLLECTIONS, "Stable") == stable);
+	REQUIRE(coll_store_refresh(f.st, &changed, &err) == 0);
+	CHECK(!changed);
+	/* Active playlist and removal seen through the reload. */
+	save_ok(&g, COLL_NS_PLAYLISTS, "Other", coll_node_new(COLL_IDLIST));
+	REQUIRE(coll_store_set_active_playlist(g.st, "Other", &err) == 0);
+	CHECK_INT(coll_store_remove(f.st, COLL_NS_PLAYLISTS, "Other", false, &err), -1);
+	CHECK_INT(err.code, CRATE_ERR_REFUSED);
+	CHECK_STR(coll_store_active_playlist(f.st), "Other");
+	fx_done(&g);
+	fx_done(&f);
+}

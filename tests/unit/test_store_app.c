@@ -8,6 +8,7 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/rules.h"
 #include "base/err.h"
 #include "coll/eval.h"
 #include "coll/store.h"
@@ -49,6 +50,7 @@ static struct app *app_fixture(void)
 
 static void app_fixture_free(struct app *app)
 {
+	rules_free(app->rules);
 	coll_store_free(app->store);
 	mlib_index_free(app->index);
 	mlib_db_close(app->db);
