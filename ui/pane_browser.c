@@ -193,15 +193,30 @@ static void build_artists(struct ui *ui)
 	struct gmap bytext;
 	gmap_init(&bytext, 256);
 	uint32_t unknown = NO_GROUP;
+	/* Each item's albumartist and artist value, fetched a column at a
+	 * time; a set arrives in library order, where an artist's tracks are
+	 * neighbours, so most items just repeat the previous item's group. */
+	size_t n = ui->results.n;
+	uint32_t *va = xmalloc(n * sizeof *va), *vr = xmalloc(n * sizeof *vr);
+	mlib_index_first_vids(idx, pa, ui->results.v, n, va);
+	mlib_index_first_vids(idx, pr, ui->results.v, n, vr);
+	uint32_t prev_g = NO_GROUP;
 
-	for (size_t i = 0; i < ui->results.n; i++) {
-		uint32_t id = ui->results.v[i], vid, g;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t g;
+		if (i > 0 && va[i] == va[i - 1] && (va[i] != UINT32_MAX || vr[i] == vr[i - 1])) {
+			g = prev_g;
+			goto counted;
+		}
+		uint32_t vid = UINT32_MAX;
 		uint32_t *slot = NULL;
 		int prop = -1;
-		if (first_str(idx, pa, id, &vid)) {
+		if (va[i] != UINT32_MAX) {
+			vid = va[i];
 			slot = &map_a[vid];
 			prop = pa;
-		} else if (first_str(idx, pr, id, &vid)) {
+		} else if (vr[i] != UINT32_MAX) {
+			vid = vr[i];
 			slot = &map_r[vid];
 			prop = pr;
 		}
@@ -231,9 +246,13 @@ static void build_artists(struct ui *ui)
 			}
 			*slot = g + 1;
 		}
+		prev_g = g;
+counted:
 		ui->res_artist[i] = g;
 		ui->artists.g[g].count++;
 	}
+	free(va);
+	free(vr);
 	free(map_a);
 	free(map_r);
 	gmap_free(&bytext);
@@ -259,14 +278,24 @@ void browser_rebuild_albums(struct ui *ui)
 		int pl = mlib_index_prop(idx, "album"), py = mlib_index_prop(idx, "year");
 		struct gmap m;
 		gmap_init(&m, 256);
-		for (size_t i = 0; i < ui->results.n; i++) {
+		size_t n = ui->results.n;
+		uint32_t *vl = xmalloc(n * sizeof *vl);
+		mlib_index_first_vids(idx, pl, ui->results.v, n, vl);
+		uint64_t prev_key = UINT64_MAX;
+		uint32_t prev_slot = NO_GROUP;
+		for (size_t i = 0; i < n; i++) {
 			if (sel && ui->res_artist[i] != sel)
 				continue;
-			uint32_t id = ui->results.v[i], vid = NO_GROUP;
-			first_str(idx, pl, id, &vid);
+			uint32_t id = ui->results.v[i], vid = vl[i] == UINT32_MAX ? NO_GROUP : vl[i];
 			/* Under "All" artists an album title alone would merge every
 			 * "Greatest Hits": key on (artist, album). */
 			uint64_t key = ((uint64_t)ui->res_artist[i] << 32) | vid;
+			if (key == prev_key) { /* the album's next track (library order) */
+				ui->res_album[i] = prev_slot;
+				ui->albums.g[prev_slot].count++;
+				total++;
+				continue;
+			}
 			bool found;
 			uint32_t *slot = gmap_slot(&m, key, &found);
 			if (!found) {
@@ -284,10 +313,13 @@ void browser_rebuild_albums(struct ui *ui)
 						   vid == NO_GROUP ? NULL : mlib_index_dict_text(idx, pl, vid),
 						   y > 0 && y < 100000 ? (uint32_t)y : 0);
 			}
+			prev_key = key;
+			prev_slot = *slot;
 			ui->res_album[i] = *slot;
 			ui->albums.g[*slot].count++;
 			total++;
 		}
+		free(vl);
 		gmap_free(&m);
 	}
 	ui->albums.g[0].count = total;
@@ -302,13 +334,18 @@ void browser_rebuild_tracks(struct ui *ui)
 	size_t keep_id = ui->track_list.cur < ui->tracks.n
 			       ? ui->results.v[ui->tracks.v[ui->track_list.cur]] : 0;
 	ui->tracks.n = 0;
-	for (size_t i = 0; i < ui->results.n; i++) {
-		if (as && ui->res_artist[i] != as)
-			continue;
-		if (ls && ui->res_album[i] != ls)
-			continue;
-		u32vec_push(&ui->tracks, (uint32_t)i);
+	u32vec_reserve(&ui->tracks, ui->results.n + 1);
+	uint32_t *t = ui->tracks.v;
+	size_t k = 0;
+	if (!as && !ls) { /* everything: no tests */
+		for (size_t i = 0; i < ui->results.n; i++)
+			t[k++] = (uint32_t)i;
+	} else {
+		for (size_t i = 0; i < ui->results.n; i++)
+			if ((!as || ui->res_artist[i] == as) && (!ls || ui->res_album[i] == ls))
+				t[k++] = (uint32_t)i;
 	}
+	ui->tracks.n = k;
 	ui->track_list.cur = 0;
 	for (size_t i = 0; keep_id && i < ui->tracks.n; i++) {
 		if (ui->results.v[ui->tracks.v[i]] == keep_id) {

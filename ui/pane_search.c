@@ -113,9 +113,16 @@ static bool blank(const char *s)
 	return true;
 }
 
+void search_flush(struct ui *ui)
+{
+	if (ui->search_pending)
+		search_apply(ui);
+}
+
 void search_apply(struct ui *ui)
 {
 	double t0 = ui_now_ms();
+	ui->search_pending = false;
 	const char *q = ui->query.buf ? ui->query.buf : "";
 	bool list = ui->view == UI_VIEW_PLAYLIST;
 	crate_err_clear(&ui->qerr);
@@ -180,6 +187,9 @@ void search_clear(struct ui *ui)
 
 bool search_key(struct ui *ui, int key)
 {
+	if (key == KEY_C_ENTER || key == KEY_C_ESC || key == KEY_C_UP || key == KEY_C_DOWN ||
+	    key == KEY_C_PGUP || key == KEY_C_PGDN || key == KEY_C_TAB)
+		search_flush(ui); /* these act on the results: bring them up to date */
 	if (key == KEY_C_ENTER) {
 		ui->mode = UI_MODE_NORMAL;
 		return true;
@@ -212,8 +222,12 @@ bool search_key(struct ui *ui, int key)
 	size_t before = ui->query.len;
 	char *old = xstrdup(ui->query.buf ? ui->query.buf : "");
 	bool handled = edit_key(&ui->query, &ui->qcur, key);
-	if (handled && (ui->query.len != before || strcmp(old, ui->query.buf) != 0))
-		search_apply(ui);
+	/* Typing evaluates once per batch of keys read together (a paste, fast
+	 * typing), not once per key: ui.c calls search_flush after reading. */
+	if (handled && (ui->query.len != before || strcmp(old, ui->query.buf) != 0)) {
+		ui->search_pending = true;
+		ui->dirty = true;
+	}
 	free(old);
 	return handled;
 }

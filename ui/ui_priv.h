@@ -74,6 +74,7 @@ struct ui {
 	char *view_query[3];         /* each view keeps its own search text */
 	struct coll_node *qnode;     /* good_query parsed; NULL when empty */
 	bool qlist;                  /* qnode was parsed in list context */
+	bool search_pending;         /* the text changed: apply once the pending keys are read */
 
 	/* View 1: results of base AND query, and the columns built from them. */
 	struct u32vec results;
@@ -164,6 +165,7 @@ void search_begin(struct ui *ui);
 bool search_key(struct ui *ui, int key);    /* in UI_MODE_SEARCH */
 void search_draw(struct ui *ui);            /* the bar (view 1) */
 void search_apply(struct ui *ui);           /* parse + evaluate the current text */
+void search_flush(struct ui *ui);           /* search_apply if a change is pending */
 void search_clear(struct ui *ui);
 /* Line editing shared with the command line. Returns true if handled. */
 bool edit_key(struct strbuf *b, size_t *cur, int key);

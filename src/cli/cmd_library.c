@@ -157,7 +157,9 @@ static int cmd_info(struct cli_ctx *ctx, int argc, char **argv)
 			size_t n = mlib_index_str_values(idx, p, id, &vids);
 			for (size_t k = 0; k < n; k++) {
 				const char *v = mlib_index_dict_text(idx, p, vids[k]);
-				printf("%s = ", name);
+				/* free-form tag names come from files too */
+				put_safe(stdout, name, strlen(name));
+				fputs(" = ", stdout);
 				put_safe(stdout, v, strlen(v));
 				putchar('\n');
 			}

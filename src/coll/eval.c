@@ -301,13 +301,6 @@ static bool restrictable(const struct coll_node *n, int depth)
 	}
 }
 
-/* Members below this share of the library are tested one by one; above it
- * a filter scans the whole column (a few ns per item) and is masked. */
-static bool sparse(const struct ev *e, size_t members)
-{
-	return members < e->nbits / 64;
-}
-
 static void bits_and(struct bitset *r, const struct bitset *a)
 {
 	for (size_t w = 0; w < bitset_words(r); w++)
@@ -315,23 +308,9 @@ static void bits_and(struct bitset *r, const struct bitset *a)
 }
 
 /* out = the members of w that pass f. */
-static void filter_within(struct ev *e, struct coll_filter *f, const struct bitset *w,
-			  struct bitset *out)
+static void filter_within(struct coll_filter *f, const struct bitset *w, struct bitset *out)
 {
-	if (sparse(e, bits_count(w))) {
-		for (size_t k = 0; k < bitset_words(w); k++) {
-			uint64_t bits = w->w[k];
-			while (bits) {
-				uint32_t id = (uint32_t)(k * 64 + (size_t)__builtin_ctzll(bits));
-				bits &= bits - 1;
-				if (coll_filter_test_item(f, id))
-					bitset_set(out, id);
-			}
-		}
-		return;
-	}
-	coll_filter_fill(f, out);
-	bits_and(out, w);
+	coll_filter_fill_within(f, w, out);
 }
 
 static bool restricted_before(struct ev *e, const struct coll_node *n)
@@ -414,14 +393,14 @@ static struct eres *eval_within(struct ev *e, const struct coll_node *n, const s
 		if (f) {
 			r = eres_new_set(e->nbits);
 			if (base) {
-				filter_within(e, f, &base->bits, &r->bits);
+				filter_within(f, &base->bits, &r->bits);
 			} else {
 				struct bitset in;
 				const struct eres *all = universe(e);
 				bitset_init(&in, e->nbits);
 				for (size_t k = 0; k < bitset_words(&in); k++)
 					in.w[k] = all->bits.w[k] & w->w[k];
-				filter_within(e, f, &in, &r->bits);
+				filter_within(f, &in, &r->bits);
 				bitset_free(&in);
 			}
 			coll_filter_free(f);

@@ -835,6 +835,49 @@ static void vbits_build(struct coll_filter *f)
 	f->vbits_ready = true;
 }
 
+/* Narrow integer column: set every item with lo <= v <= hi (or, for
+ * notequal, every item having a value outside). Four items per compare. */
+static void fill_range32(const int32_t *col, size_t len, int64_t lo64, int64_t hi64, bool neq,
+			 struct bitset *out)
+{
+	/* Clamp to the values a narrow column holds; INT32_MIN means missing. */
+	int64_t lo = lo64 < INT32_MIN + 1 ? INT32_MIN + 1 : lo64;
+	int64_t hi = hi64 > INT32_MAX ? INT32_MAX : hi64;
+	bool empty = lo > hi || lo > INT32_MAX || hi < INT32_MIN + 1;
+	if (empty) {
+		lo = 1;
+		hi = 0;
+	}
+	size_t base = 0;
+#ifdef __SSE2__
+	const __m128i vlo = _mm_set1_epi32((int32_t)(lo - 1)), vhi = _mm_set1_epi32((int32_t)hi);
+	const __m128i vmiss = _mm_set1_epi32(INT32_MIN);
+	const unsigned flip = neq ? 0xf : 0;
+	for (; base + 64 <= len; base += 64) {
+		uint64_t word = 0;
+		for (size_t b = 0; b < 64; b += 4) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(col + base + b));
+			__m128i in = _mm_andnot_si128(_mm_cmpgt_epi32(v, vhi), _mm_cmpgt_epi32(v, vlo));
+			__m128i has = _mm_cmpeq_epi32(v, vmiss); /* all ones when missing */
+			unsigned m_in = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(in));
+			unsigned m_miss = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(has));
+			if (empty)
+				m_in = 0;
+			word |= (uint64_t)((m_in ^ flip) & ~m_miss & 0xf) << b;
+		}
+		out->w[base >> 6] |= word;
+	}
+#endif
+	for (size_t id = base; id < len; id++) {
+		int32_t v = col[id];
+		if (v == INT32_MIN)
+			continue;
+		bool in = !empty && v >= lo && v <= hi;
+		if (in != neq)
+			bitset_set(out, id);
+	}
+}
+
 void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 {
 	bool neq = f->op == COLL_NOTEQUAL;
@@ -850,16 +893,19 @@ void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 		return;
 	}
 	case SUBJ_INT: {
-		size_t len;
-		const int64_t *col = mlib_index_int_column(f->idx, f->prop, &len);
-		if (len > out->nbits)
-			len = out->nbits;
+		struct mlib_int_column col;
+		mlib_index_int_column(f->idx, f->prop, &col);
+		size_t len = col.len < out->nbits ? col.len : out->nbits;
+		if (f->int_range && col.v32) {
+			fill_range32(col.v32, len, f->ilo, f->ihi, neq, out);
+			return;
+		}
 		if (f->int_range) {
 			/* One unsigned compare per item; INT64_MIN (missing) is never in range. */
 			uint64_t lo = (uint64_t)f->ilo, width = (uint64_t)f->ihi - lo, flip = neq;
 			for (size_t base = 0; base < len; base += 64) {
 				size_t lim = len - base < 64 ? len - base : 64;
-				const int64_t *c = col + base;
+				const int64_t *c = col.v64 + base;
 				uint64_t word = 0;
 				for (size_t b = 0; b < lim; b++) {
 					uint64_t in = (uint64_t)c[b] - lo <= width;
@@ -870,9 +916,11 @@ void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 			}
 			return;
 		}
-		for (size_t id = 0; id < len; id++)
-			if (col[id] != MLIB_INT_MISSING && test_int(f, col[id]) != neq)
+		for (size_t id = 0; id < len; id++) {
+			int64_t v = mlib_int_column_get(&col, id);
+			if (v != MLIB_INT_MISSING && test_int(f, v) != neq)
 				bitset_set(out, id);
+		}
 		return;
 	}
 	case SUBJ_STR:
@@ -880,4 +928,41 @@ void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 		mlib_index_select_str(f->idx, f->prop, &f->vbits, neq, out);
 		return;
 	}
+}
+
+void coll_filter_fill_within(struct coll_filter *f, const struct bitset *within, struct bitset *out)
+{
+	size_t members = 0, nw = bitset_words(within);
+	for (size_t k = 0; k < nw; k++)
+		members += (size_t)__builtin_popcountll(within->w[k]);
+	/* Rough costs in ns: a whole-library pass is a few ns per item (less
+	 * for narrow integers), testing one item a few ns with the matching
+	 * values known and tens of ns without. Small dictionaries are cheap
+	 * to test value by value first. */
+	double per_item = 5, pass = 2.0 * (double)out->nbits;
+	if (f->subj == SUBJ_STR) {
+		if (!f->vbits_ready && (size_t)f->ndict <= members * 4)
+			vbits_build(f);
+		if (!f->vbits_ready) {
+			per_item = 40;
+			pass += 5.0 * f->ndict;
+		}
+	} else if (f->subj == SUBJ_INT) {
+		pass = 0.7 * (double)out->nbits;
+	}
+	if ((double)members * per_item < pass) {
+		for (size_t k = 0; k < nw; k++) {
+			uint64_t bits = within->w[k];
+			while (bits) {
+				uint32_t id = (uint32_t)(k * 64 + (size_t)__builtin_ctzll(bits));
+				bits &= bits - 1;
+				if (coll_filter_test_item(f, id))
+					bitset_set(out, id);
+			}
+		}
+		return;
+	}
+	coll_filter_fill(f, out);
+	for (size_t k = 0; k < bitset_words(out) && k < nw; k++)
+		out->w[k] &= within->w[k];
 }

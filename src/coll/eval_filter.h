@@ -29,6 +29,9 @@ bool coll_filter_test_position(const struct coll_filter *f, uint64_t pos);
 bool coll_filter_test_item(const struct coll_filter *f, uint32_t id);
 /* Set in out (zeroed, >= id bound bits) every library item that passes. */
 void coll_filter_fill(struct coll_filter *f, struct bitset *out);
+/* Set in out (zeroed, same size as within) the members of within that pass:
+ * item by item or by a whole-library pass, whichever costs less. */
+void coll_filter_fill_within(struct coll_filter *f, const struct bitset *within, struct bitset *out);
 
 /* Exposed for unit tests: glob (`*`, `?`, backslash escapes; both ends
  * anchored) and whole-word matching as the evaluator applies them to

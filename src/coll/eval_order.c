@@ -42,10 +42,10 @@ static void fill_keys(const struct mlib_index *idx, const char *field, bool desc
 	} else if (mlib_index_prop_kind(idx, prop) == MLIB_PROP_STRING) {
 		mlib_index_first_ranks(idx, prop, ids, n, out); /* multi-valued: the first value */
 	} else {
-		size_t len;
-		const int64_t *col = mlib_index_int_column(idx, prop, &len);
+		struct mlib_int_column col;
+		mlib_index_int_column(idx, prop, &col);
 		for (size_t i = 0; i < n; i++) {
-			int64_t v = ids[i] < len ? col[ids[i]] : MLIB_INT_MISSING;
+			int64_t v = mlib_int_column_get(&col, ids[i]);
 			/* biased: INT64_MIN (missing) becomes 0, the smallest key */
 			out[i] = (uint64_t)v ^ (1ull << 63);
 		}

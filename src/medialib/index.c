@@ -876,26 +876,34 @@ void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct 
 		n = out->nbits;
 	const uint32_t *col = p->scol;
 	const uint64_t *vw = vals->w;
+	uint32_t nd = p->d.n < vals->nbits ? p->d.n : (uint32_t)vals->nbits;
+	const uint64_t zero = 0;
 	uint64_t flip = none;
+	/* Single values without a branch per item (a mispredicted branch costs
+	 * more than the work); items with several values are done after. */
 	for (size_t base = 0; base < n; base += 64) {
 		size_t lim = n - base < 64 ? n - base : 64;
+		const uint32_t *c = col + base;
 		uint64_t word = 0;
 		for (size_t b = 0; b < lim; b++) {
-			uint32_t c = col[base + b];
-			uint64_t any;
-			if (c & STR_MULTI) { /* rare: several values, or missing */
-				if (c == STR_MISSING)
-					continue;
-				const uint32_t *g = p->multi + (c & ~STR_MULTI);
-				any = 0;
-				for (uint32_t k = 1; k <= g[0] && !any; k++)
-					any = (vw[g[k] >> 6] >> (g[k] & 63)) & 1;
-			} else {
-				any = (vw[c >> 6] >> (c & 63)) & 1;
-			}
-			word |= (any ^ flip) << b;
+			uint32_t v = c[b];
+			const uint64_t *wp = v < nd ? vw + (v >> 6) : &zero;
+			uint64_t any = (*wp >> (v & 63)) & 1;
+			uint64_t single = (v & STR_MULTI) == 0;
+			word |= ((any ^ flip) & single) << b;
 		}
 		out->w[base >> 6] |= word;
+	}
+	for (size_t i = 0; i < p->multi_ids.n; i++) {
+		uint32_t id = p->multi_ids.v[i];
+		if (id >= n || !(col[id] & STR_MULTI) || col[id] == STR_MISSING)
+			continue;
+		const uint32_t *g = p->multi + (col[id] & ~STR_MULTI);
+		bool any = false;
+		for (uint32_t k = 1; k <= g[0] && !any; k++)
+			any = g[k] < nd && ((vw[g[k] >> 6] >> (g[k] & 63)) & 1);
+		if (any != none)
+			bitset_set(out, id);
 	}
 }
 
@@ -944,4 +952,21 @@ bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_i
 const struct bitset *mlib_index_present_set(const struct mlib_index *idx)
 {
 	return &idx->present;
+}
+
+void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
+			   uint32_t *out)
+{
+	const struct prop *p = prop >= 0 ? &idx->props[prop] : NULL;
+	if (!p || p->kind != MLIB_PROP_STRING) {
+		memset(out, 0xff, n * sizeof *out);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = ids[i];
+		uint32_t c = id < p->col_cap ? p->scol[id] : STR_MISSING;
+		if (c != STR_MISSING && (c & STR_MULTI))
+			c = p->multi[(c & ~STR_MULTI) + 1];
+		out[i] = c;
+	}
 }

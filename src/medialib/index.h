@@ -110,6 +110,11 @@ void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct 
  * the first value of ids[i], 0 when it lacks the property. */
 void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
 			    uint64_t *out);
+/* The first value id of each of ids[0..n) (UINT32_MAX when the item lacks
+ * the property, or prop is not a string property / is -1): one call per
+ * column instead of one per item, for grouping large results. */
+void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
+			   uint32_t *out);
 /* Ranks of every value of a string dictionary (mlib_index_dict_rank for all
  * vids at once). Borrowed. */
 const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop);

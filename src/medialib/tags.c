@@ -106,6 +106,10 @@ const char *mlib_tags_norm_key(const char *key, char *out, size_t outsize)
 	size_t n = 0;
 	for (const char *p = key; *p && n + 1 < outsize; p++) {
 		unsigned char c = (unsigned char)*p;
+		/* a name with control characters (ESC, newline) could reach a
+		 * terminal through `crate info` and cannot be typed in a query */
+		if (c < 0x20 || c == 0x7f)
+			return NULL;
 		out[n++] = c == ' ' ? '_' : (char)tolower(c);
 	}
 	out[n] = '\0';

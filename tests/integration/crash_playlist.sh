@@ -10,7 +10,7 @@
 ROUNDS=${CRASH_ROUNDS:-10}
 DB=$T_TMP/pl.db
 LOG=$T_TMP/done.log
-integrity() { sqlite3 "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
+integrity() { sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
 pl_len() { "$CRATE" --db "$DB" playlist list Mix 2>/dev/null | grep -c .; }
 
 t_begin crash_playlist_setup
@@ -36,7 +36,7 @@ PLAY=0
 cat >"$T_TMP/loop.sh" <<'EOF'
 len=$1
 while :; do
-	"$CRATE" --db "$DB" playlist add Mix 't~Song' >/dev/null 2>&1 && len=$((len + 3)) && echo "add $len" >>"$LOG"
+	"$CRATE" --db "$DB" playlist add Mix 't~Song' >/dev/null 2>>"$T_TMP/loop.err" && len=$((len + 3)) && echo "add $len" >>"$LOG"
 	"$CRATE" --db "$DB" playlist move Mix 1 2 >/dev/null 2>&1 && echo "move $len" >>"$LOG"
 	"$CRATE" --db "$DB" playlist remove Mix 2 >/dev/null 2>&1 && len=$((len - 1)) && echo "remove $len" >>"$LOG"
 	if [ "$len" -gt 40 ]; then
@@ -90,6 +90,8 @@ kill_rounds() {
 			return
 		fi
 		len=$now
+		# nothing got done before the kill: give the next round more time
+		[ -s "$LOG" ] || ONE_MS=$((ONE_MS * 2))
 	done
 }
 

@@ -11,7 +11,7 @@ LIB=$T_TMP/lib
 DB=$T_TMP/crash.db
 
 now_ms() { date +%s%3N; }
-integrity() { sqlite3 "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
+integrity() { sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
 listed() { "$CRATE" --db "$1" list --format '%url%' 2>/dev/null | wc -l; }
 
 # 1,530 small tagged files: 3 encoded templates copied into 30 folders.

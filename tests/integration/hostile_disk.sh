@@ -23,7 +23,7 @@ mount_tmpfs() { # dir size [ro]
 	mount -t tmpfs -o "size=$2" tmpfs "$1" 2>/dev/null || return 1
 	MNT+=("$1")
 }
-integrity() { sqlite3 "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
+integrity() { sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
 
 D=$T_TMP/music
 BIG=$T_TMP/big

@@ -18,7 +18,7 @@ rep() { # rep N STRING: STRING N times
 	done
 	printf '%s' "$out"
 }
-integrity() { sqlite3 "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
+integrity() { sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
 have() { "$CRATE" --help 2>&1 | grep -q "^  $1 "; }
 
 # q_ok WHAT RC ERRFILE: results (0) or a clear error naming a column (1)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hostile tags: terminal escape sequences, C0/C1 control characters, invalid
-# UTF-8, newlines, a 1 MB value and NUL bytes inside tag values. Scanning
+# UTF-8, newlines, a 1 MB value and NUL bytes inside tag values, and escape
+# sequences and newlines in free-form tag names. Scanning
 # must not crash, and nothing crate prints (list, info, search, --json) may
 # carry a raw control byte to the terminal: no ESC, no C0 other than the
 # newline that ends a record, no C1.
@@ -47,7 +48,9 @@ sine -metadata title="$ESC_TITLE" -metadata artist=$'ctl\x01\x02\x7f and C1 \xc2
 	-metadata album=$'bad \xff\xfe\xc3 utf8 \xed\xa0\x80 surrogate' -metadata genre=$'line1\nline2\rline3\ttab' \
 	"$D/escapes.mp3" || t_fail "ffmpeg could not write escapes.mp3"
 sine -metadata title=$'\e[6n query the terminal' -metadata artist=$'\x9b31m raw C1 byte' \
-	-metadata comment=$'\e]52;c;cGF5bG9hZA==\a clipboard' "$D/escapes.flac" ||
+	-metadata comment=$'\e]52;c;cGF5bG9hZA==\a clipboard' \
+	-metadata $'\e[31mEVIL\e[0m'="escape in the tag name" -metadata $'new\nline'="newline in the tag name" \
+	"$D/escapes.flac" ||
 	t_fail "ffmpeg could not write escapes.flac"
 # a 1 MB title (too long for a command-line argument: through an ffmetadata file)
 {

@@ -158,9 +158,9 @@ TEST(integer_columns_and_kind_changes)
 	CHECK(mlib_index_int_value(idx, d, 1, &v) && v == 185000);
 	CHECK(mlib_index_int_value(idx, d, 2, &v) && v == -1);
 	CHECK(!mlib_index_int_value(idx, d, 3, &v));
-	size_t len;
-	const int64_t *col = mlib_index_int_column(idx, d, &len);
-	CHECK(len >= 3 && col[3] == MLIB_INT_MISSING);
+	struct mlib_int_column col;
+	CHECK(mlib_index_int_column(idx, d, &col));
+	CHECK(col.len >= 3 && mlib_int_column_get(&col, 3) == MLIB_INT_MISSING);
 	int t = mlib_index_prop(idx, "tracknr");
 	CHECK_INT(mlib_index_prop_kind(idx, t), MLIB_PROP_STRING);
 	char buf[32];
