@@ -19,6 +19,11 @@
 void ui_eval_ctx(struct ui *ui, struct coll_eval_ctx *ctx)
 {
 	app_eval_ctx(ui->app, ctx);
+	if (ui->ecache_index != ui->app->index) { /* a new index: nothing kept applies */
+		coll_eval_cache_clear(ui->ecache);
+		ui->ecache_index = ui->app->index;
+	}
+	ctx->cache = ui->ecache;
 }
 
 const char *ui_prop(struct ui *ui, uint32_t id, const char *prop, char *buf, size_t size)

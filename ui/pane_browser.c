@@ -167,6 +167,114 @@ static bool first_str(const struct mlib_index *idx, int prop, uint32_t id, uint3
 	return true;
 }
 
+static void libgroups_free(struct ui_libgroups *lg)
+{
+	free(lg->artist_of);
+	free(lg->album_of);
+	free(lg->artist_text);
+	free(lg->album_vid);
+	free(lg->local);
+	memset(lg, 0, sizeof *lg);
+}
+
+static uint32_t lg_add_artist(struct ui_libgroups *lg, const char *text, size_t *cap)
+{
+	if (lg->nartists == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		lg->artist_text = xreallocarray(lg->artist_text, *cap, sizeof *lg->artist_text);
+	}
+	lg->artist_text[lg->nartists] = text;
+	return lg->nartists++;
+}
+
+/* Group every item of the library once: artist = albumartist, else artist,
+ * the same text in either dictionary being the same artist; album = (artist,
+ * album title), so "Greatest Hits" of two artists stay apart. */
+static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *idx)
+{
+	libgroups_free(lg);
+	lg->index = idx;
+	lg->bound = mlib_index_id_bound(idx);
+	lg->artist_of = xcalloc((size_t)lg->bound + 1, sizeof *lg->artist_of);
+	lg->album_of = xcalloc((size_t)lg->bound + 1, sizeof *lg->album_of);
+	const struct u32vec *all = mlib_index_library_order(idx);
+	size_t n = all->n, acap = 0, lcap = 0;
+	int pa = mlib_index_prop(idx, "albumartist"), pr = mlib_index_prop(idx, "artist");
+	int pl = mlib_index_prop(idx, "album");
+	uint32_t na = pa >= 0 ? mlib_index_dict_size(idx, pa) : 0;
+	uint32_t nr = pr >= 0 ? mlib_index_dict_size(idx, pr) : 0;
+	/* Per dictionary value: its group + 1 (0 = not seen yet). */
+	uint32_t *map_a = xcalloc(na + 1, sizeof *map_a), *map_r = xcalloc(nr + 1, sizeof *map_r);
+	uint32_t *va = xmalloc((n + 1) * sizeof *va), *vr = xmalloc((n + 1) * sizeof *vr);
+	uint32_t *vl = xmalloc((n + 1) * sizeof *vl);
+	mlib_index_first_vids(idx, pa, all->v, n, va);
+	mlib_index_first_vids(idx, pr, all->v, n, vr);
+	mlib_index_first_vids(idx, pl, all->v, n, vl);
+	struct gmap bytext, albums;
+	gmap_init(&bytext, 256);
+	gmap_init(&albums, 1024);
+	uint32_t unknown = NO_GROUP;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t g, vid = UINT32_MAX, *slot = NULL;
+		int prop = -1;
+		if (va[i] != UINT32_MAX) {
+			vid = va[i];
+			slot = &map_a[vid];
+			prop = pa;
+		} else if (vr[i] != UINT32_MAX) {
+			vid = vr[i];
+			slot = &map_r[vid];
+			prop = pr;
+		}
+		if (!slot) {
+			if (unknown == NO_GROUP)
+				unknown = lg_add_artist(lg, NULL, &acap);
+			g = unknown;
+		} else if (*slot) {
+			g = *slot - 1;
+		} else {
+			const char *text = mlib_index_dict_text(idx, prop, vid);
+			uint64_t h = hash_text(text);
+			bool found;
+			for (;;) {
+				uint32_t *gs = gmap_slot(&bytext, h, &found);
+				if (!found) {
+					*gs = g = lg_add_artist(lg, text, &acap);
+					break;
+				}
+				if (strcmp(lg->artist_text[*gs], text) == 0) {
+					g = *gs;
+					break;
+				}
+				h++; /* hash collision between different texts */
+			}
+			*slot = g + 1;
+		}
+		uint32_t id = all->v[i];
+		lg->artist_of[id] = g;
+		bool found;
+		uint32_t *as = gmap_slot(&albums, (uint64_t)g << 32 | vl[i], &found);
+		if (!found) {
+			if (lg->nalbums == lcap) {
+				lcap = lcap ? lcap * 2 : 1024;
+				lg->album_vid = xreallocarray(lg->album_vid, lcap, sizeof *lg->album_vid);
+			}
+			lg->album_vid[lg->nalbums] = vl[i];
+			*as = lg->nalbums++;
+		}
+		lg->album_of[id] = *as;
+	}
+	size_t nl = lg->nartists > lg->nalbums ? lg->nartists : lg->nalbums;
+	lg->local = xcalloc(nl + 1, sizeof *lg->local);
+	gmap_free(&bytext);
+	gmap_free(&albums);
+	free(map_a);
+	free(map_r);
+	free(va);
+	free(vr);
+	free(vl);
+}
+
 static void build_artists(struct ui *ui)
 {
 	const struct mlib_index *idx = ui->app->index;
@@ -184,78 +292,28 @@ static void build_artists(struct ui *ui)
 	ui->res_artist = xmalloc((ui->results.n + 1) * sizeof *ui->res_artist);
 	if (!idx || ui->results.n == 0)
 		goto done;
-
-	int pa = mlib_index_prop(idx, "albumartist"), pr = mlib_index_prop(idx, "artist");
-	uint32_t na = pa >= 0 ? mlib_index_dict_size(idx, pa) : 0;
-	uint32_t nr = pr >= 0 ? mlib_index_dict_size(idx, pr) : 0;
-	/* Per dictionary value: its group + 1 (0 = not seen yet). */
-	uint32_t *map_a = xcalloc(na + 1, sizeof *map_a), *map_r = xcalloc(nr + 1, sizeof *map_r);
-	struct gmap bytext;
-	gmap_init(&bytext, 256);
-	uint32_t unknown = NO_GROUP;
-	/* Each item's albumartist and artist value, fetched a column at a
-	 * time; a set arrives in library order, where an artist's tracks are
-	 * neighbours, so most items just repeat the previous item's group. */
+	struct ui_libgroups *lg = &ui->lg;
+	if (lg->index != idx)
+		libgroups_build(lg, idx);
+	/* Rows in order of first appearance in the result; lg->local maps a
+	 * library group to its row meanwhile (reset from `seen` after). */
+	struct u32vec seen = { 0 };
 	size_t n = ui->results.n;
-	uint32_t *va = xmalloc(n * sizeof *va), *vr = xmalloc(n * sizeof *vr);
-	mlib_index_first_vids(idx, pa, ui->results.v, n, va);
-	mlib_index_first_vids(idx, pr, ui->results.v, n, vr);
-	uint32_t prev_g = NO_GROUP;
-
 	for (size_t i = 0; i < n; i++) {
-		uint32_t g;
-		if (i > 0 && va[i] == va[i - 1] && (va[i] != UINT32_MAX || vr[i] == vr[i - 1])) {
-			g = prev_g;
-			goto counted;
+		uint32_t id = ui->results.v[i];
+		uint32_t ga = id < lg->bound ? lg->artist_of[id] : 0;
+		uint32_t row = lg->local[ga];
+		if (!row) {
+			row = (uint32_t)groups_add(&ui->artists, lg->artist_text[ga], 0) + 1;
+			lg->local[ga] = row;
+			u32vec_push(&seen, ga);
 		}
-		uint32_t vid = UINT32_MAX;
-		uint32_t *slot = NULL;
-		int prop = -1;
-		if (va[i] != UINT32_MAX) {
-			vid = va[i];
-			slot = &map_a[vid];
-			prop = pa;
-		} else if (vr[i] != UINT32_MAX) {
-			vid = vr[i];
-			slot = &map_r[vid];
-			prop = pr;
-		}
-		if (!slot) {
-			if (unknown == NO_GROUP)
-				unknown = groups_add(&ui->artists, NULL, 0);
-			g = unknown;
-		} else if (*slot) {
-			g = *slot - 1;
-		} else {
-			/* First sight of this value: the same text in the other
-			 * dictionary is the same artist. */
-			const char *text = mlib_index_dict_text(idx, prop, vid);
-			uint64_t h = hash_text(text);
-			bool found;
-			for (;;) {
-				uint32_t *gs = gmap_slot(&bytext, h, &found);
-				if (!found) {
-					*gs = g = groups_add(&ui->artists, text, 0);
-					break;
-				}
-				if (strcmp(ui->artists.g[*gs].text, text) == 0) {
-					g = *gs;
-					break;
-				}
-				h++; /* hash collision between different texts */
-			}
-			*slot = g + 1;
-		}
-		prev_g = g;
-counted:
-		ui->res_artist[i] = g;
-		ui->artists.g[g].count++;
+		ui->res_artist[i] = row - 1;
+		ui->artists.g[row - 1].count++;
 	}
-	free(va);
-	free(vr);
-	free(map_a);
-	free(map_r);
-	gmap_free(&bytext);
+	for (size_t k = 0; k < seen.n; k++)
+		lg->local[seen.v[k]] = 0;
+	u32vec_free(&seen);
 done:
 	ui->artists.g[0].count = (uint32_t)ui->results.n;
 	ui->artists.list.cur = groups_find(&ui->artists, keep, had);
@@ -274,33 +332,22 @@ void browser_rebuild_albums(struct ui *ui)
 	free(ui->res_album);
 	ui->res_album = xcalloc(ui->results.n + 1, sizeof *ui->res_album);
 	uint32_t total = 0;
-	if (idx && ui->results.n) {
+	struct ui_libgroups *lg = &ui->lg;
+	if (idx && ui->results.n && lg->index == idx) {
 		int pl = mlib_index_prop(idx, "album"), py = mlib_index_prop(idx, "year");
-		struct gmap m;
-		gmap_init(&m, 256);
-		size_t n = ui->results.n;
-		uint32_t *vl = xmalloc(n * sizeof *vl);
-		mlib_index_first_vids(idx, pl, ui->results.v, n, vl);
-		uint64_t prev_key = UINT64_MAX;
-		uint32_t prev_slot = NO_GROUP;
-		for (size_t i = 0; i < n; i++) {
+		bool int_year = py >= 0 && mlib_index_prop_kind(idx, py) == MLIB_PROP_INT;
+		/* Rows' library album groups, to reset lg->local afterwards. */
+		struct u32vec seen = { 0 };
+		for (size_t i = 0; i < ui->results.n; i++) {
 			if (sel && ui->res_artist[i] != sel)
 				continue;
-			uint32_t id = ui->results.v[i], vid = vl[i] == UINT32_MAX ? NO_GROUP : vl[i];
-			/* Under "All" artists an album title alone would merge every
-			 * "Greatest Hits": key on (artist, album). */
-			uint64_t key = ((uint64_t)ui->res_artist[i] << 32) | vid;
-			if (key == prev_key) { /* the album's next track (library order) */
-				ui->res_album[i] = prev_slot;
-				ui->albums.g[prev_slot].count++;
-				total++;
-				continue;
-			}
-			bool found;
-			uint32_t *slot = gmap_slot(&m, key, &found);
-			if (!found) {
+			uint32_t id = ui->results.v[i];
+			uint32_t gl = id < lg->bound ? lg->album_of[id] : 0;
+			uint32_t row = lg->local[gl];
+			if (!row) {
+				/* The year of the album's first track in the result. */
 				int64_t y = 0;
-				if (py >= 0 && mlib_index_prop_kind(idx, py) == MLIB_PROP_INT) {
+				if (int_year) {
 					mlib_index_int_value(idx, py, id, &y);
 				} else if (py >= 0) {
 					uint32_t yv;
@@ -309,18 +356,21 @@ void browser_rebuild_albums(struct ui *ui)
 					    mlib_index_dict_number(idx, py, yv, &d))
 						y = (int64_t)d;
 				}
-				*slot = groups_add(&ui->albums,
-						   vid == NO_GROUP ? NULL : mlib_index_dict_text(idx, pl, vid),
-						   y > 0 && y < 100000 ? (uint32_t)y : 0);
+				uint32_t vid = lg->album_vid[gl];
+				row = (uint32_t)groups_add(&ui->albums,
+							   vid == UINT32_MAX ? NULL
+									     : mlib_index_dict_text(idx, pl, vid),
+							   y > 0 && y < 100000 ? (uint32_t)y : 0) + 1;
+				lg->local[gl] = row;
+				u32vec_push(&seen, gl);
 			}
-			prev_key = key;
-			prev_slot = *slot;
-			ui->res_album[i] = *slot;
-			ui->albums.g[*slot].count++;
+			ui->res_album[i] = row - 1;
+			ui->albums.g[row - 1].count++;
 			total++;
 		}
-		free(vl);
-		gmap_free(&m);
+		for (size_t k = 0; k < seen.n; k++)
+			lg->local[seen.v[k]] = 0;
+		u32vec_free(&seen);
 	}
 	ui->albums.g[0].count = total;
 	ui->albums.list.cur = groups_find(&ui->albums, keep, had);
@@ -390,11 +440,14 @@ void browser_index_changed(struct ui *ui)
 	ui->tracks.n = 0;
 	ui->results.n = 0;
 	ui->index_seen = ui->app->index;
+	libgroups_free(&ui->lg); /* a new index may sit at the old one's address */
+	coll_eval_cache_clear(ui->ecache);
 	browser_refresh(ui);
 }
 
 void browser_free(struct ui *ui)
 {
+	libgroups_free(&ui->lg);
 	u32vec_free(&ui->results);
 	u32vec_free(&ui->tracks);
 	free(ui->res_artist);

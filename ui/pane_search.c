@@ -153,11 +153,20 @@ void search_apply(struct ui *ui)
 			ui->dirty = true;
 			return;
 		}
+		/* Same collection as shown (a space typed, a keyword completed
+		 * back to what it was): the results stand. */
+		bool same = ui->view == UI_VIEW_BROWSER && ui->qnode && ui->qlist == list &&
+			    coll_node_equal(ui->qnode, n);
 		coll_node_unref(ui->qnode);
 		ui->qnode = n;
 		ui->qlist = list;
 		free(ui->good_query);
 		ui->good_query = xstrdup(q);
+		if (same) {
+			ui->eval_ms += ui_now_ms() - t0;
+			ui->dirty = true;
+			return;
+		}
 	}
 	ui->eval_ms += ui_now_ms() - t0;
 	if (ui->view == UI_VIEW_PLAYLIST)

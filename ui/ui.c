@@ -26,6 +26,7 @@
 #include "app/app.h"
 #include "app/app_library.h"
 #include "app/app_remote.h"
+#include "coll/eval.h"
 #include "coll/store.h"
 #include "ui/text.h"
 #include "ui/ui_priv.h"
@@ -486,6 +487,7 @@ static void ui_free(struct ui *ui)
 	coll_pane_free(ui);
 	playlist_free(ui);
 	coll_node_unref(ui->qnode);
+	coll_eval_cache_free(ui->ecache);
 	strbuf_free(&ui->query);
 	strbuf_free(&ui->cmd);
 	free(ui->good_query);
@@ -633,6 +635,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	strbuf_init(&ui->query, 64);
 	strbuf_init(&ui->cmd, 64);
 	ui->good_query = xstrdup("");
+	ui->ecache = coll_eval_cache_new();
 	const char *trace = getenv("CRATE_TRACE_FRAMES");
 	if (trace && *trace)
 		ui->trace = fopen(trace, "a");

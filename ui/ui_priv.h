@@ -41,6 +41,19 @@ struct ui_groups {
 	struct ui_list list;
 };
 
+/* Artist and album groups of the whole library, computed once per index:
+ * grouping a search result is then one array read per item. */
+struct ui_libgroups {
+	const struct mlib_index *index; /* what they were built from; NULL = not built */
+	uint32_t bound;                 /* ids below this have an entry */
+	uint32_t *artist_of;            /* by media id: artist group */
+	uint32_t *album_of;             /* by media id: album group (artist, album) */
+	const char **artist_text;       /* by artist group: borrowed text, NULL = unknown */
+	uint32_t *album_vid;            /* by album group: album value id, UINT32_MAX = none */
+	uint32_t nartists, nalbums;
+	uint32_t *local;                /* scratch: group -> row + 1, all 0 between uses */
+};
+
 /* One row of the collections list. */
 struct ui_coll_row {
 	char *ns;           /* NULL: All Media; "" : a heading */
@@ -74,6 +87,8 @@ struct ui {
 	char *view_query[3];         /* each view keeps its own search text */
 	struct coll_node *qnode;     /* good_query parsed; NULL when empty */
 	bool qlist;                  /* qnode was parsed in list context */
+	struct coll_eval_cache *ecache; /* filter work kept between keystrokes */
+	const struct mlib_index *ecache_index; /* the index ecache belongs to */
 	bool search_pending;         /* the text changed: apply once the pending keys are read */
 
 	/* View 1: results of base AND query, and the columns built from them. */
@@ -82,6 +97,7 @@ struct ui {
 	uint32_t *res_artist;        /* per result position: artist group */
 	uint32_t *res_album;         /* per result position: album group (within artist sel.) */
 	struct ui_groups artists, albums;
+	struct ui_libgroups lg;
 	struct u32vec tracks;        /* result positions shown in the track column */
 	struct ui_list track_list;
 	int focus;                   /* 0 artist, 1 album, 2 tracks */

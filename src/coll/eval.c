@@ -76,12 +76,6 @@ static void bits_from_list(const struct u32vec *l, struct bitset *out)
 			bitset_set(out, l->v[i]);
 }
 
-static int u64_cmp(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
 /* The members of a bitset in library order. */
 static void bits_to_library_list(const struct ev *e, const struct bitset *b, struct u32vec *out)
 {
@@ -96,7 +90,7 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 		out->n += lib->n;
 		return;
 	}
-	if (count > lib->n / 32) {
+	if (count > lib->n / 4) {
 		/* Branch-free: write every id, advance only past members (a
 		 * mispredicted branch per item would cost more than the store). */
 		uint32_t *o = out->v + out->n;
@@ -110,9 +104,10 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 		out->n += k;
 		return;
 	}
-	/* Few members: collect them and sort by library rank. */
-	uint64_t *tmp = xmalloc((count + 1) * sizeof *tmp);
-	size_t k = 0;
+	/* Fewer members: mark their library ranks in a bitset and read it in
+	 * order (no sort). */
+	struct bitset ranks;
+	bitset_init(&ranks, lib->n + 1);
 	for (size_t w = 0; w < nw; w++) {
 		uint64_t bits = b->w[w];
 		while (bits) {
@@ -120,13 +115,18 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 			bits &= bits - 1;
 			uint32_t rank = mlib_index_library_rank(e->idx, id);
 			if (rank != UINT32_MAX)
-				tmp[k++] = (uint64_t)rank << 32 | id;
+				bitset_set(&ranks, rank);
 		}
 	}
-	qsort(tmp, k, sizeof *tmp, u64_cmp);
-	for (size_t i = 0; i < k; i++)
-		out->v[out->n++] = (uint32_t)tmp[i];
-	free(tmp);
+	for (size_t w = 0; w < bitset_words(&ranks); w++) {
+		uint64_t bits = ranks.w[w];
+		while (bits) {
+			size_t r = w * 64 + (size_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+			out->v[out->n++] = lib->v[r];
+		}
+	}
+	bitset_free(&ranks);
 }
 
 /* r as a set. When r is a list, the set is built in *tmp (zeroed by the
@@ -204,6 +204,7 @@ static struct eres *op_filter(struct ev *e, const struct coll_node *n)
 	struct coll_filter *f = coll_filter_compile(e->idx, n, e->now, e->err);
 	if (!f)
 		return NULL;
+	coll_filter_set_cache(f, e->ctx->cache);
 	struct eres *r;
 	if (coll_filter_on_position(f)) {
 		struct u32vec tmp = { 0 };
@@ -391,6 +392,7 @@ static struct eres *eval_within(struct ev *e, const struct coll_node *n, const s
 			return NULL;
 		struct coll_filter *f = coll_filter_compile(e->idx, n, e->now, e->err);
 		if (f) {
+			coll_filter_set_cache(f, e->ctx->cache);
 			r = eres_new_set(e->nbits);
 			if (base) {
 				filter_within(f, &base->bits, &r->bits);

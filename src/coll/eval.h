@@ -21,7 +21,16 @@ struct coll_eval_ctx {
 	coll_resolve_fn resolve; /* may be NULL: references are then errors */
 	void *resolve_ud;
 	int64_t now;             /* Unix seconds, for ages like added<7d; 0 = time(NULL) */
+	/* Optional: work kept between evaluations by one owner (the search bar
+	 * evaluates after every key). NULL: nothing kept. */
+	struct coll_eval_cache *cache;
 };
+
+/* A cache for coll_eval_ctx.cache, owned by the caller. Clear it when the
+ * index is replaced (entries also check the index's address and sizes). */
+struct coll_eval_cache *coll_eval_cache_new(void);
+void coll_eval_cache_clear(struct coll_eval_cache *c);
+void coll_eval_cache_free(struct coll_eval_cache *c);
 
 struct coll_result {
 	struct u32vec ids;  /* owned; free with coll_result_free */

@@ -15,6 +15,7 @@
 
 #include "base/str.h"
 #include "base/utf8.h"
+#include "coll/eval_cache.h"
 #include "coll/value.h"
 #include "medialib/index.h"
 
@@ -74,6 +75,8 @@ struct coll_filter {
 	uint32_t ndict;
 	struct bitset vbits;  /* matching value ids, once built */
 	bool vbits_ready;
+	struct coll_eval_cache *cache; /* set when the matches may be kept (string subjects) */
+	char *raw;            /* the value as given (cache key); owned */
 };
 
 /* ---- words ---- */
@@ -377,6 +380,13 @@ static bool test_text(const struct coll_filter *f, const char *t, size_t len, bo
 			return num == f->num;
 		return len == f->vlen && memcmp(t, f->val, len) == 0;
 	case COLL_MATCH:
+		/* The common shapes without the general matcher (set by glob_needle). */
+		if (f->contains_only)
+			return len >= f->nneedle && memmem(t, len, f->needle, f->nneedle) != NULL;
+		if (f->prefix_only)
+			return len >= f->nneedle && memcmp(t, f->needle, f->nneedle) == 0;
+		if (f->exact_only)
+			return len == f->nneedle && memcmp(t, f->needle, len) == 0;
 		return glob_run(f->glob, f->nglob, t, len);
 	case COLL_TOKEN:
 		return token_run(f->val, f->words, f->nwords, f->prefix_last, t, len);
@@ -562,6 +572,7 @@ struct coll_filter *coll_filter_compile(const struct mlib_index *idx, const stru
 	if (!value)
 		value = "";
 	size_t rawlen = strlen(value);
+	f->raw = xstrdup(value);
 	f->val = f->binary ? xstrdup(value) : utf8_fold(value, rawlen, NULL);
 	f->vlen = strlen(f->val);
 	f->val_num = str_parse_number(value, rawlen, &f->num);
@@ -594,6 +605,7 @@ void coll_filter_free(struct coll_filter *f)
 	if (!f)
 		return;
 	free(f->val);
+	free(f->raw);
 	free(f->glob);
 	free(f->words);
 	free(f->needle_buf);
@@ -719,9 +731,77 @@ static bool token_at(const struct coll_filter *f, const char *start, const char 
 	return !w;
 }
 
+/* Candidate position p of a one-word token scan (first and last bytes in
+ * place): on a whole-word match set its value and return true. *v is the
+ * value search's starting point (candidates come in increasing order). */
+static bool token1_candidate(struct coll_filter *f, const char *nd, size_t m, size_t p,
+			     uint32_t *v)
+{
+	const char *base = f->fbase;
+	if (m > 2 && memcmp(base + p + 1, nd + 1, m - 2) != 0)
+		return false;
+	*v = vid_at(f->foffs, f->ndict, *v, p);
+	const char *vs = base + f->foffs[*v], *ve = base + f->foffs[*v + 1] - 1;
+	if (base + p + m > ve || !token_at(f, vs, ve, base + p, m))
+		return false;
+	bitset_set(&f->vbits, *v);
+	return true;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2_SCAN 1
+/* The scan below 32 bytes at a time where the processor has AVX2 (the
+ * build targets plain x86-64). Returns where it stopped. */
+__attribute__((target("avx2"))) static size_t token1_avx2(struct coll_filter *f, const char *nd,
+							  size_t m, size_t i, uint32_t *v)
+{
+	const char *base = f->fbase;
+	size_t n = f->foffs[f->ndict];
+	const __m256i first = _mm256_set1_epi8(nd[0]), last = _mm256_set1_epi8(nd[m - 1]);
+	const __m256i c0 = _mm256_set1_epi8('0' - 1), c9 = _mm256_set1_epi8('9' + 1);
+	const __m256i ca = _mm256_set1_epi8('a' - 1), cz = _mm256_set1_epi8('z' + 1);
+	const __m256i cA = _mm256_set1_epi8('A' - 1), cZ = _mm256_set1_epi8('Z' + 1);
+	const bool whole = !f->prefix_last;
+#define ASCII_WORD256(x)                                                                           \
+	_mm256_or_si256(                                                                           \
+		_mm256_or_si256(_mm256_and_si256(_mm256_cmpgt_epi8(x, c0), _mm256_cmpgt_epi8(c9, x)), \
+				_mm256_and_si256(_mm256_cmpgt_epi8(x, ca), _mm256_cmpgt_epi8(cz, x))), \
+		_mm256_and_si256(_mm256_cmpgt_epi8(x, cA), _mm256_cmpgt_epi8(cZ, x)))
+	while (i + m + 32 <= n) {
+		__m256i cur = _mm256_loadu_si256((const __m256i *)(const void *)(base + i));
+		__m256i lst = _mm256_loadu_si256((const __m256i *)(const void *)(base + i + m - 1));
+		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(cur, first), _mm256_cmpeq_epi8(lst, last));
+		if (_mm256_testz_si256(hit, hit)) { /* the common case: nothing here */
+			i += 32;
+			continue;
+		}
+		__m256i prv = _mm256_loadu_si256((const __m256i *)(const void *)(base + i - 1));
+		hit = _mm256_andnot_si256(ASCII_WORD256(prv), hit);
+		if (whole) {
+			__m256i nxt = _mm256_loadu_si256((const __m256i *)(const void *)(base + i + m));
+			hit = _mm256_andnot_si256(ASCII_WORD256(nxt), hit);
+		}
+		unsigned mask = (unsigned)_mm256_movemask_epi8(hit);
+		size_t next = i + 32;
+		while (mask) {
+			size_t p = i + (size_t)__builtin_ctz(mask);
+			mask &= mask - 1;
+			if (token1_candidate(f, nd, m, p, v)) {
+				next = f->foffs[*v + 1]; /* on to the next value */
+				break;
+			}
+		}
+		i = next;
+	}
+#undef ASCII_WORD256
+	return i;
+}
+#endif
+
 /* A token filter of one word over every folded text: candidates are
- * positions where the word's first and last bytes sit and the byte before
- * is not an ASCII letter or digit (so mostly word starts); each is checked
+ * positions where the word's first and last bytes sit and the bytes around
+ * are not ASCII letters or digits (so mostly whole words); each is checked
  * exactly. One pass, no per-value tokenising: short words such as "a"
  * cost no more than long ones. */
 static void vbits_scan_token1(struct coll_filter *f)
@@ -747,35 +827,44 @@ static void vbits_scan_token1(struct coll_filter *f)
 			i = 1;
 		}
 	}
-	while (i + m - 1 + 16 <= n) {
+#ifdef HAVE_AVX2_SCAN
+	if (__builtin_cpu_supports("avx2"))
+		i = token1_avx2(f, nd, m, i, &v);
+#endif
+	const bool whole = !f->prefix_last;
+#define ASCII_WORD(x)                                                                              \
+	_mm_or_si128(_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(x, c0), _mm_cmplt_epi8(x, c9)),         \
+				  _mm_and_si128(_mm_cmpgt_epi8(x, ca), _mm_cmplt_epi8(x, cz))),        \
+		     _mm_and_si128(_mm_cmpgt_epi8(x, cA), _mm_cmplt_epi8(x, cZ)))
+	while (i + m + 16 <= n) {
 		__m128i cur = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
 		__m128i lst = _mm_loadu_si128((const __m128i *)(const void *)(base + i + m - 1));
-		__m128i prv = _mm_loadu_si128((const __m128i *)(const void *)(base + i - 1));
+		__m128i hit = _mm_and_si128(_mm_cmpeq_epi8(cur, first), _mm_cmpeq_epi8(lst, last));
+		if (_mm_movemask_epi8(hit) == 0) {
+			i += 16;
+			continue;
+		}
 		/* signed compares: bytes >= 0x80 are negative, hence never "word" here
 		 * (token_at checks those exactly) */
-		__m128i word = _mm_or_si128(
-			_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(prv, c0), _mm_cmplt_epi8(prv, c9)),
-				     _mm_and_si128(_mm_cmpgt_epi8(prv, ca), _mm_cmplt_epi8(prv, cz))),
-			_mm_and_si128(_mm_cmpgt_epi8(prv, cA), _mm_cmplt_epi8(prv, cZ)));
-		__m128i hit = _mm_andnot_si128(word, _mm_and_si128(_mm_cmpeq_epi8(cur, first),
-								   _mm_cmpeq_epi8(lst, last)));
+		__m128i prv = _mm_loadu_si128((const __m128i *)(const void *)(base + i - 1));
+		hit = _mm_andnot_si128(ASCII_WORD(prv), hit);
+		if (whole) { /* a whole word: the byte after must not continue it either */
+			__m128i nxt = _mm_loadu_si128((const __m128i *)(const void *)(base + i + m));
+			hit = _mm_andnot_si128(ASCII_WORD(nxt), hit);
+		}
 		unsigned mask = (unsigned)_mm_movemask_epi8(hit);
 		size_t next = i + 16;
 		while (mask) {
 			size_t p = i + (size_t)__builtin_ctz(mask);
 			mask &= mask - 1;
-			if (m > 2 && memcmp(base + p + 1, nd + 1, m - 2) != 0)
-				continue;
-			v = vid_at(f->foffs, f->ndict, v, p);
-			const char *vs = base + f->foffs[v], *ve = base + f->foffs[v + 1] - 1;
-			if (base + p + m > ve || !token_at(f, vs, ve, base + p, m))
-				continue;
-			bitset_set(&f->vbits, v);
-			next = f->foffs[v + 1]; /* on to the next value */
-			break;
+			if (token1_candidate(f, nd, m, p, &v)) {
+				next = f->foffs[v + 1]; /* on to the next value */
+				break;
+			}
 		}
 		i = next;
 	}
+#undef ASCII_WORD
 #endif
 	/* The tail (and builds without SSE2): value by value. */
 	if (i < n) {
@@ -797,10 +886,111 @@ static void vbits_scan_token1(struct coll_filter *f)
 	}
 }
 
+void coll_filter_set_cache(struct coll_filter *f, struct coll_eval_cache *c)
+{
+	/* Matches of a string subject depend on the dictionary and the value
+	 * only; ages and dates depend on the clock as well. */
+	if (f->subj == SUBJ_STR && f->time == TIME_NONE)
+		f->cache = c;
+}
+
+static void cache_key(const struct coll_filter *f, struct coll_cache_key *k)
+{
+	k->idx = f->idx;
+	k->prop = f->prop;
+	k->ndict = f->ndict;
+	k->bound = mlib_index_id_bound(f->idx);
+	k->count = mlib_index_count(f->idx);
+	k->op = (int)f->op;
+	k->binary = f->binary;
+	k->value = f->raw;
+}
+
+/* A kept result whose values include every value this filter can match
+ * ("*lo*" for "*lov*", "lo*" for the word "love"); NULL when none. */
+static const struct coll_cache_entry *cache_wider(const struct coll_filter *f,
+						  const struct coll_cache_key *k)
+{
+	if (f->binary || f->nneedle == 0 || (f->op != COLL_MATCH && f->op != COLL_TOKEN))
+		return NULL;
+	size_t n;
+	struct coll_cache_entry **es = coll_cache_same_dict(f->cache, k, &n);
+	const struct coll_cache_entry *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct coll_cache_entry *e = es[i];
+		bool wider = false;
+		if (e->kind == COLL_CACHE_CONTAINS)
+			wider = e->nneedle <= f->nneedle &&
+				memmem(f->needle, f->nneedle, e->needle, e->nneedle) != NULL;
+		else if (e->kind == COLL_CACHE_WORD_PREFIX)
+			wider = f->op == COLL_TOKEN && f->nwords == 1 && e->nneedle <= f->nneedle &&
+				memcmp(f->needle, e->needle, e->nneedle) == 0;
+		if (wider && (!best || e->nneedle > best->nneedle))
+			best = e;
+	}
+	if (!best)
+		return NULL;
+	/* Testing many candidates one by one costs more than one fresh scan. */
+	size_t cand = 0;
+	for (size_t i = 0; i < bitset_words(&best->vbits); i++)
+		cand += (size_t)__builtin_popcountll(best->vbits.w[i]);
+	return cand <= f->ndict / 8 ? best : NULL;
+}
+
+static void vbits_compute(struct coll_filter *f);
+
+/* vbits from the cache, narrowed from a wider kept result, or computed;
+ * then kept. */
+static void vbits_build_cached(struct coll_filter *f)
+{
+	struct coll_cache_key k;
+	cache_key(f, &k);
+	const struct coll_cache_entry *e = coll_cache_find(f->cache, &k);
+	bitset_init(&f->vbits, f->ndict + 1);
+	if (e) {
+		memcpy(f->vbits.w, e->vbits.w, bitset_words(&f->vbits) * sizeof *f->vbits.w);
+		f->vbits_ready = true;
+		return;
+	}
+	const struct coll_cache_entry *w = cache_wider(f, &k);
+	if (w) {
+		for (size_t i = 0; i < bitset_words(&w->vbits); i++) {
+			uint64_t bits = w->vbits.w[i];
+			while (bits) {
+				uint32_t v = (uint32_t)(i * 64 + (size_t)__builtin_ctzll(bits));
+				bits &= bits - 1;
+				if (v < f->ndict && test_vid_direct(f, v))
+					bitset_set(&f->vbits, v);
+			}
+		}
+		f->vbits_ready = true;
+	} else {
+		bitset_free(&f->vbits);
+		vbits_compute(f);
+	}
+	enum coll_cache_kind kind = COLL_CACHE_OTHER;
+	if (!f->binary && f->op == COLL_MATCH && f->contains_only)
+		kind = COLL_CACHE_CONTAINS;
+	else if (!f->binary && f->op == COLL_TOKEN && f->nwords == 1 && f->prefix_last)
+		kind = COLL_CACHE_WORD_PREFIX;
+	struct coll_cache_entry *s = coll_cache_store(f->cache, &k, kind, f->needle ? f->needle : "",
+						      f->needle ? f->nneedle : 0);
+	memcpy(s->vbits.w, f->vbits.w, bitset_words(&s->vbits) * sizeof *s->vbits.w);
+}
+
 static void vbits_build(struct coll_filter *f)
 {
 	if (f->vbits_ready)
 		return;
+	if (f->cache) {
+		vbits_build_cached(f);
+		return;
+	}
+	vbits_compute(f);
+}
+
+static void vbits_compute(struct coll_filter *f)
+{
 	bitset_init(&f->vbits, f->ndict + 1);
 	bool eq = f->op == COLL_EQUALS || f->op == COLL_NOTEQUAL;
 	if (f->op == COLL_HAS) {
@@ -923,10 +1113,33 @@ void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 		}
 		return;
 	}
-	case SUBJ_STR:
+	case SUBJ_STR: {
+		struct coll_cache_key k;
+		struct coll_cache_entry *e = NULL;
+		if (f->cache) {
+			cache_key(f, &k);
+			e = coll_cache_find(f->cache, &k);
+			if (e && e->have_items && e->items.nbits == out->nbits) {
+				for (size_t i = 0; i < bitset_words(out); i++)
+					out->w[i] |= e->items.w[i];
+				return;
+			}
+		}
 		vbits_build(f);
-		mlib_index_select_str(f->idx, f->prop, &f->vbits, neq, out);
+		bool none = true;
+		for (size_t i = 0; i < bitset_words(&f->vbits) && none; i++)
+			none = f->vbits.w[i] == 0;
+		if (!none || neq) /* no value matches: no item does (notequal: every item does) */
+			mlib_index_select_str(f->idx, f->prop, &f->vbits, neq, out);
+		if (f->cache && (e = coll_cache_find(f->cache, &k)) != NULL) {
+			/* out held nothing before (see eval_filter.h): it is the result */
+			bitset_free(&e->items);
+			bitset_init(&e->items, out->nbits);
+			memcpy(e->items.w, out->w, bitset_words(out) * sizeof *out->w);
+			e->have_items = true;
+		}
 		return;
+	}
 	}
 }
 
@@ -941,7 +1154,15 @@ void coll_filter_fill_within(struct coll_filter *f, const struct bitset *within,
 	 * to test value by value first. */
 	double per_item = 5, pass = 2.0 * (double)out->nbits;
 	if (f->subj == SUBJ_STR) {
-		if (!f->vbits_ready && (size_t)f->ndict <= members * 4)
+		struct coll_cache_key k;
+		const struct coll_cache_entry *e = NULL;
+		if (f->cache) {
+			cache_key(f, &k);
+			e = coll_cache_find(f->cache, &k);
+		}
+		if (e && e->have_items && e->items.nbits == out->nbits)
+			pass = (double)out->nbits / 64; /* a copy of the kept items */
+		if (!f->vbits_ready && (e || (size_t)f->ndict <= members * 4))
 			vbits_build(f);
 		if (!f->vbits_ready) {
 			per_item = 40;

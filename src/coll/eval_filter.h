@@ -14,6 +14,7 @@
 
 struct mlib_index;
 struct coll_filter;
+struct coll_eval_cache;
 
 /* Compile filter node n (its type, field, value, type=, collation=) against
  * idx; now is the moment ages count back from. Returns an owned filter, or
@@ -21,6 +22,9 @@ struct coll_filter;
 struct coll_filter *coll_filter_compile(const struct mlib_index *idx, const struct coll_node *n,
 					int64_t now, struct crate_err *err);
 void coll_filter_free(struct coll_filter *f);
+/* Keep (and reuse) this filter's matches in c (may be NULL) when they do
+ * not depend on anything but the library and the value. */
+void coll_filter_set_cache(struct coll_filter *f, struct coll_eval_cache *c);
 
 /* type=position: the filter tests 1-based positions in its operand. */
 bool coll_filter_on_position(const struct coll_filter *f);

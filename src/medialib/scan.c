@@ -375,7 +375,8 @@ static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_names);
+	if (n > 1) /* an empty directory has names == NULL: qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof *names, cmp_names);
 	if (s->nstack == s->capstack) {
 		s->capstack = s->capstack ? s->capstack * 2 : 32;
 		s->stack = xreallocarray(s->stack, s->capstack, sizeof *s->stack);

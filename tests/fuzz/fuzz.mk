@@ -1,6 +1,6 @@
 # Builds the libFuzzer targets with clang: every project source except
-# src/main.c, instrumented for coverage + ASan + UBSan, into one archive, and
-# one binary per tests/fuzz/fuzz_<target>.c.  Invoked by tests/fuzz/run-fuzz.sh
+# src/main.c, instrumented for coverage + ASan + UBSan, and one binary per
+# tests/fuzz/fuzz_<target>.c linked against them.  Invoked by tests/fuzz/run-fuzz.sh
 # (make -f tests/fuzz/fuzz.mk TARGETS="parse json ...").  Kept apart from the
 # main Makefile so the gcc build never needs clang.
 -include config.mk
@@ -15,16 +15,16 @@ FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"fuzz"' -DCRATE_DATADIR='"
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 
+# Two steps, run by run-fuzz.sh: `objs` (with -k: a source that does not
+# compile leaves the rest usable), then the script archives the objects and
+# runs `all` to link each target against that archive.
 all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+objs: $(LIB_OBJ)
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
-
-$(FUZZ_BUILD)/libcrate-fuzz.a: $(LIB_OBJ)
-	@rm -f $@
-	@ar rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libcrate-fuzz.a
 	@echo "  FUZZLD  $@"

@@ -88,6 +88,31 @@ n=$(grep -c . "$LOG")
 echo "    $ROUNDS kills; $n changes reported done" >&2
 [ "$n" -gt 0 ] || t_fail "the loop never completed a change"
 
+t_begin crash_coll_two_writers
+# Two crates save different collections into one database at the same time:
+# each save that reports success survives the other's (no lost updates).
+for w in A B; do
+	(
+		for i in $(seq 1 15); do
+			"$CRATE" --db "$DB" coll save "$w$i" "t~Song" >/dev/null 2>>"$T_TMP/two.err" &&
+				echo "$w$i" >>"$T_TMP/two.$w"
+		done
+	) &
+done
+wait
+"$CRATE" --db "$DB" coll list >"$T_TMP/list" 2>&1 || t_fail "coll list after two writers failed"
+lost=""
+for name in $(cat "$T_TMP/two.A" "$T_TMP/two.B" 2>/dev/null); do
+	grep -qx "Collections/$name\|$name" "$T_TMP/list" || lost="$lost $name"
+done
+[ -z "$lost" ] || t_fail "saves reported done but lost to the other writer:$lost"
+ndone=$(cat "$T_TMP/two.A" "$T_TMP/two.B" 2>/dev/null | wc -l)
+[ "$ndone" -gt 0 ] || t_fail "no save succeeded: $(head -2 "$T_TMP/two.err")"
+if [ "$ndone" -lt 30 ] && ! grep -qiE 'busy|locked' "$T_TMP/two.err"; then
+	t_fail "$((30 - ndone)) saves failed without saying the database is busy: $(head -2 "$T_TMP/two.err")"
+fi
+[ "$(integrity "$DB")" = ok ] || t_fail "integrity_check after two writers: $(integrity "$DB")"
+
 t_begin crash_coll_usable_after_kills
 "$CRATE" --db "$DB" coll save After 't~Song' >"$T_TMP/out" 2>&1 || t_fail "coll save after the kills: $(head -2 "$T_TMP/out")"
 n=$("$CRATE" --db "$DB" search 'in:After' 2>/dev/null | wc -l)

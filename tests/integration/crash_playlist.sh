@@ -117,6 +117,27 @@ else
 	t_skip "no 'crate play --no-ui' yet"
 fi
 
+t_begin crash_playlist_two_writers
+# Two crates append to the same playlist at once: every append that
+# reports success is in the list (no lost updates between processes).
+"$CRATE" --db "$DB" playlist clear Mix >/dev/null 2>&1 || t_fail "playlist clear failed"
+: >"$T_TMP/two.ok"
+for w in 1 2; do
+	(
+		for i in $(seq 1 10); do
+			"$CRATE" --db "$DB" playlist add Mix 't~Song' >/dev/null 2>>"$T_TMP/two.err" &&
+				echo "$w" >>"$T_TMP/two.ok"
+		done
+	) &
+done
+wait
+ok=$(grep -c . "$T_TMP/two.ok")
+[ "$(pl_len)" -eq $((ok * 3)) ] || t_fail "$ok appends of 3 reported done, but the playlist has $(pl_len) entries"
+[ "$ok" -gt 0 ] || t_fail "no append succeeded: $(head -2 "$T_TMP/two.err")"
+if [ "$ok" -lt 20 ] && ! grep -qiE 'busy|locked' "$T_TMP/two.err"; then
+	t_fail "$((20 - ok)) appends failed without saying the database is busy: $(head -2 "$T_TMP/two.err")"
+fi
+
 t_begin crash_playlist_usable_after_kills
 "$CRATE" --db "$DB" playlist clear Mix >"$T_TMP/out" 2>&1 || t_fail "playlist clear: $(head -2 "$T_TMP/out")"
 "$CRATE" --db "$DB" playlist add Mix 't~Song' >"$T_TMP/out" 2>&1 || t_fail "playlist add: $(head -2 "$T_TMP/out")"

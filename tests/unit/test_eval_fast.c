@@ -335,3 +335,89 @@ TEST(string_selection_with_several_values)
 	CHECK(out[0] == UINT32_MAX && out[1] == UINT32_MAX);
 	mlib_index_free(idx);
 }
+
+/* ids of n evaluated with ctx, as an owned vector (empty on error). */
+static struct u32vec eval_ids(const struct coll_eval_ctx *ctx, const struct coll_node *n)
+{
+	struct coll_result r;
+	struct crate_err err;
+	if (coll_eval(ctx, n, &r, &err) != 0)
+		return (struct u32vec){ 0 };
+	return r.ids;
+}
+
+static bool same_ids(const struct u32vec *a, const struct u32vec *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->v, b->v, a->n * sizeof *a->v) == 0);
+}
+
+TEST(kept_work_between_evaluations_changes_nothing)
+{
+	struct mlib_index *idx = make_library();
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	struct coll_eval_ctx plain = { .index = idx, .now = NOW };
+	struct coll_eval_ctx kept = plain;
+	kept.cache = cache;
+	/* A term typed letter by letter, then erased, in both kinds of
+	 * narrowing (contains, word prefix) and the whole word. */
+	static const struct {
+		enum coll_type op;
+		const char *v;
+	} typing[] = {
+		{ COLL_MATCH, "*l*" }, { COLL_MATCH, "*lo*" }, { COLL_MATCH, "*lov*" },
+		{ COLL_MATCH, "*love*" }, { COLL_MATCH, "*lov*" }, { COLL_MATCH, "*löve*" },
+		{ COLL_TOKEN, "l*" }, { COLL_TOKEN, "lo*" }, { COLL_TOKEN, "lov*" },
+		{ COLL_TOKEN, "love" }, { COLL_TOKEN, "loved" }, { COLL_TOKEN, "no" },
+		{ COLL_MATCH, "*o*" }, { COLL_TOKEN, "o" }, { COLL_MATCH, "l*e" },
+		{ COLL_EQUALS, "love" }, { COLL_NOTEQUAL, "love" }, { COLL_EQUALS, "love" },
+	};
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < sizeof typing / sizeof typing[0]; i++) {
+			const char *field = round ? "artist" : "title";
+			struct coll_node *n = coll_filter_new(typing[i].op, field, typing[i].v, NULL);
+			if (i % 3 == 2) /* also as a later operand, evaluated within */
+				for (int k = 0; k < 2; k++) {
+					struct coll_node *a = coll_node_new(COLL_INTERSECTION);
+					struct coll_node *y = coll_filter_new(COLL_GREATER, "year", "1990", NULL);
+					coll_node_add_operand(a, y);
+					coll_node_add_operand(a, n);
+					coll_node_unref(y);
+					struct u32vec x = eval_ids(&plain, a), z = eval_ids(&kept, a);
+					CHECK_MSG(same_ids(&x, &z), "within: %s", typing[i].v);
+					u32vec_free(&x);
+					u32vec_free(&z);
+					coll_node_unref(a);
+				}
+			struct u32vec x = eval_ids(&plain, n), z = eval_ids(&kept, n);
+			CHECK_MSG(same_ids(&x, &z), "%s %s '%s': %zu vs %zu", field,
+				  coll_type_name(typing[i].op), typing[i].v, x.n, z.n);
+			u32vec_free(&x);
+			u32vec_free(&z);
+			coll_node_unref(n);
+		}
+	}
+	/* Random trees, each evaluated twice with the cache. */
+	for (int q = 0; q < 80; q++) {
+		struct coll_node *n = random_tree(4, NULL);
+		struct u32vec x = eval_ids(&plain, n), z = eval_ids(&kept, n), z2 = eval_ids(&kept, n);
+		CHECK_MSG(same_ids(&x, &z) && same_ids(&x, &z2), "tree %d", q);
+		u32vec_free(&x);
+		u32vec_free(&z);
+		u32vec_free(&z2);
+		coll_node_unref(n);
+	}
+	/* The library grows: kept results of the old dictionary do not apply. */
+	struct coll_node *n = coll_filter_new(COLL_MATCH, "title", "*zebra*", NULL);
+	struct u32vec before = eval_ids(&kept, n);
+	CHECK_INT(before.n, 0);
+	mlib_index_add_media(idx, ITEMS + 1);
+	mlib_index_add_str(idx, ITEMS + 1, "title", "Zebra crossing", 14);
+	mlib_index_finish(idx);
+	struct u32vec after = eval_ids(&kept, n);
+	CHECK(after.n == 1 && after.v[0] == ITEMS + 1);
+	u32vec_free(&before);
+	u32vec_free(&after);
+	coll_node_unref(n);
+	coll_eval_cache_free(cache);
+	mlib_index_free(idx);
+}

@@ -152,7 +152,7 @@ TEST(fuzz_regress_tags)
 	if (!corpus)
 		harness_skip("../shared/corpus not found");
 	static const char *const files[] = {
-		"mutagen-emptyfile.mp3", "taglib-zerodiv.mpc", "taglib-infloop.mp4",
+		"mutagen-emptyfile.mp3", "taglib-zerodiv.mpc", "taglib-infloop.m4a",
 		"mutagen-silence-44-s.mp3", "taglib-empty.ogg", "mutagen-ooming-header.flac",
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

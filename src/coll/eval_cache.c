@@ -1,0 +1,103 @@
+/* A small least-recently-used table of string-filter results (see
+ * eval_cache.h). A handful of entries is enough: they serve the terms of
+ * the query being typed. */
+#include "coll/eval_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/str.h"
+
+#define CACHE_SLOTS 24
+
+struct coll_eval_cache {
+	struct coll_cache_entry e[CACHE_SLOTS];
+	struct coll_cache_entry *view[CACHE_SLOTS]; /* answer of coll_cache_same_dict */
+	size_t n;
+	uint64_t clock;
+};
+
+struct coll_eval_cache *coll_eval_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct coll_eval_cache));
+}
+
+static void entry_free(struct coll_cache_entry *e)
+{
+	free((char *)e->key.value);
+	free(e->needle);
+	bitset_free(&e->vbits);
+	bitset_free(&e->items);
+	memset(e, 0, sizeof *e);
+}
+
+void coll_eval_cache_clear(struct coll_eval_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		entry_free(&c->e[i]);
+	c->n = 0;
+}
+
+void coll_eval_cache_free(struct coll_eval_cache *c)
+{
+	coll_eval_cache_clear(c);
+	free(c);
+}
+
+static bool same_dict(const struct coll_cache_key *a, const struct coll_cache_key *b)
+{
+	return a->idx == b->idx && a->prop == b->prop && a->ndict == b->ndict &&
+	       a->bound == b->bound && a->count == b->count;
+}
+
+struct coll_cache_entry *coll_cache_find(struct coll_eval_cache *c, const struct coll_cache_key *k)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct coll_cache_entry *e = &c->e[i];
+		if (same_dict(&e->key, k) && e->key.op == k->op && e->key.binary == k->binary &&
+		    strcmp(e->key.value, k->value) == 0) {
+			e->used = ++c->clock;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+struct coll_cache_entry **coll_cache_same_dict(struct coll_eval_cache *c,
+					       const struct coll_cache_key *k, size_t *n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (same_dict(&c->e[i].key, k))
+			c->view[m++] = &c->e[i];
+	*n = m;
+	return c->view;
+}
+
+struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struct coll_cache_key *k,
+					  enum coll_cache_kind kind, const char *needle,
+					  size_t nneedle)
+{
+	struct coll_cache_entry *e;
+	if (c->n < CACHE_SLOTS) {
+		e = &c->e[c->n++];
+	} else {
+		e = &c->e[0];
+		for (size_t i = 1; i < CACHE_SLOTS; i++)
+			if (c->e[i].used < e->used)
+				e = &c->e[i];
+		entry_free(e);
+	}
+	e->key = *k;
+	e->key.value = xstrdup(k->value);
+	e->kind = kind;
+	e->needle = xmalloc(nneedle + 1);
+	memcpy(e->needle, needle, nneedle);
+	e->needle[nneedle] = '\0';
+	e->nneedle = nneedle;
+	bitset_init(&e->vbits, (size_t)k->ndict + 1);
+	e->used = ++c->clock;
+	return e;
+}

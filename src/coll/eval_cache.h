@@ -1,0 +1,60 @@
+/* Work kept between evaluations (search-as-you-type): for string filters,
+ * the dictionary values that matched and the library items that passed,
+ * keyed by what decides them. The next keystroke reuses a term it has
+ * seen (every earlier term of the query), and narrows a term being typed
+ * ("*lo*" -> "*lov*") from the values the shorter one matched instead of
+ * scanning the dictionary again. Private to coll/eval*.c; the owner holds a
+ * struct coll_eval_cache (eval.h). */
+#ifndef CRATE_COLL_EVAL_CACHE_H
+#define CRATE_COLL_EVAL_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/vec.h"
+#include "coll/eval.h"
+
+struct mlib_index;
+
+/* What a string filter's matches depend on. */
+struct coll_cache_key {
+	const struct mlib_index *idx;
+	int prop;
+	uint32_t ndict;     /* dictionary size: values are only ever appended */
+	uint32_t bound;     /* id bound and item count: the library did not change */
+	uint32_t count;
+	int op;             /* enum coll_type */
+	bool binary;
+	const char *value;  /* the filter's value as given */
+};
+
+enum coll_cache_kind {
+	COLL_CACHE_OTHER,
+	COLL_CACHE_CONTAINS,    /* match *needle*: every matching text contains needle */
+	COLL_CACHE_WORD_PREFIX, /* token needle*: every matching text has a word starting so */
+};
+
+struct coll_cache_entry {
+	struct coll_cache_key key; /* key.value is owned (a copy) */
+	enum coll_cache_kind kind;
+	char *needle;              /* folded; owned */
+	size_t nneedle;
+	struct bitset vbits;       /* matching value ids */
+	struct bitset items;       /* items passing on the whole library, when have_items */
+	bool have_items;
+	uint64_t used;             /* for eviction: least recently used goes */
+};
+
+/* The entry for exactly this key, or NULL. Borrowed until the next store. */
+struct coll_cache_entry *coll_cache_find(struct coll_eval_cache *c, const struct coll_cache_key *k);
+/* Entries of the same dictionary (idx, prop, sizes) as k, any op/value:
+ * *n receives how many; borrowed until the next store. */
+struct coll_cache_entry **coll_cache_same_dict(struct coll_eval_cache *c,
+					       const struct coll_cache_key *k, size_t *n);
+/* A new entry for k (evicting the least recently used one), with vbits
+ * sized for the dictionary and no items yet; the caller fills it. */
+struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struct coll_cache_key *k,
+					  enum coll_cache_kind kind, const char *needle,
+					  size_t nneedle);
+
+#endif
