@@ -276,6 +276,38 @@ static int writable_dir_of(const char *path)
 	return ok;
 }
 
+/* WAL: readers never block the writer (the UI reads while a scan writes).
+ * synchronous=NORMAL with WAL syncs the log only at checkpoints, not at
+ * every commit: a killed process (kill -9, crash) loses nothing that was
+ * committed, because committed frames are already in the -wal file; a power
+ * loss or OS crash may lose the last commits since the previous checkpoint,
+ * but the database is never corrupted by it. That trade is right for a
+ * rebuildable music library. Switching the journal mode needs an exclusive
+ * moment, which the busy handler does not wait for; several crates opening
+ * one new database at once retry here for up to five seconds. */
+static int enable_wal(struct mlib_db *db, struct crate_err *err)
+{
+	for (int attempt = 0;; attempt++) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(db->sql, "PRAGMA journal_mode=WAL", -1, &st, NULL) != SQLITE_OK)
+			return mlib_db_error(db, "cannot set WAL mode", err);
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			sqlite3_finalize(st);
+			break;
+		}
+		if ((rc & 0xff) == SQLITE_BUSY && attempt < 100) {
+			sqlite3_finalize(st);
+			usleep(50 * 1000);
+			continue;
+		}
+		mlib_db_error(db, "cannot set WAL mode", err); /* before finalize clears it */
+		sqlite3_finalize(st);
+		return -1;
+	}
+	return mlib_db_exec(db, "PRAGMA synchronous=NORMAL", err);
+}
+
 static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *err)
 {
 	struct stat stb;
@@ -316,31 +348,14 @@ static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *e
 	    mlib_db_check(db, err) != 0)
 		return -1;
 
-	if (!db->readonly) {
-		/* WAL: readers never block the writer (the UI reads while a scan
-		 * writes). synchronous=NORMAL with WAL syncs the log only at
-		 * checkpoints, not at every commit: a killed process (kill -9,
-		 * crash) loses nothing that was committed, because committed
-		 * frames are already in the -wal file; a power loss or OS crash
-		 * may lose the last commits since the previous checkpoint, but
-		 * the database is never corrupted by it. That trade is right for
-		 * a rebuildable music library. */
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db->sql, "PRAGMA journal_mode=WAL", -1, &st, NULL) != SQLITE_OK)
-			return mlib_db_error(db, "cannot set WAL mode", err);
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_ROW) {
-			mlib_db_error(db, "cannot set WAL mode", err); /* before finalize clears it */
-			sqlite3_finalize(st);
-			return -1;
-		}
-		sqlite3_finalize(st);
-		if (mlib_db_exec(db, "PRAGMA synchronous=NORMAL", err) != 0)
-			return -1;
-	}
 	if (mlib_db_exec(db, "PRAGMA foreign_keys=ON", err) != 0)
 		return -1;
-	return mlib_media_migrate(db, err);
+	/* Migrate (and refuse a newer schema) before switching to WAL: turning
+	 * WAL on rewrites the file header, and a database we refuse must be
+	 * left exactly as it was. */
+	if (mlib_media_migrate(db, err) != 0)
+		return -1;
+	return db->readonly ? 0 : enable_wal(db, err);
 }
 
 int mlib_db_open(const char *path, unsigned flags, struct mlib_db **out, struct crate_err *err)

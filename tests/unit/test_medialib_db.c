@@ -128,6 +128,28 @@ TEST(newer_version_refused_file_untouched)
 	free(path);
 }
 
+/* A newer database written by a crate that did not use WAL (rollback journal):
+ * refusing it must not switch it to WAL, which would rewrite its header. */
+TEST(newer_version_in_rollback_mode_untouched)
+{
+	char *path = tm_path("old.db");
+	struct mlib_db *db = open_ok(path, 0);
+	CHECK(mlib_db_exec(db, "UPDATE schema_version SET version=99 WHERE component='medialib'",
+			   NULL) == 0);
+	CHECK(mlib_db_exec(db, "PRAGMA journal_mode=DELETE", NULL) == 0);
+	mlib_db_close(db);
+	size_t len1, len2;
+	char *before = tm_read_file(path, &len1);
+	struct crate_err err = {0};
+	CHECK(mlib_db_open(path, 0, &db, &err) != 0);
+	CHECK(strstr(err.msg, "newer") != NULL);
+	char *after = tm_read_file(path, &len2);
+	CHECK(len1 == len2 && memcmp(before, after, len1) == 0);
+	free(before);
+	free(after);
+	free(path);
+}
+
 TEST(not_a_database_refused_file_untouched)
 {
 	char *path = tm_path("garbage.db");
