@@ -41,7 +41,7 @@ HARNESS_OBJ := $(BUILDDIR)/tests/harness.o
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILDDIR)/bench/%)
 
-.PHONY: all check check-unit check-asan bench bench-quick fuzz install uninstall clean distclean demo
+.PHONY: all check check-unit check-asan check-valgrind bench bench-quick fuzz install uninstall clean distclean demo
 all: $(BUILDDIR)/crate
 
 ifeq ($(V),1)
@@ -81,6 +81,11 @@ check: $(BUILDDIR)/crate $(UNIT_BIN)
 # Only the C unit tests (fast; used while hacking and by valgrind runs).
 check-unit: $(UNIT_BIN)
 	@TESTS_ONLY=unit tests/run-tests.sh $(BUILDDIR)
+
+# The unit tests under valgrind (definite leaks and memory errors fail a test).
+check-valgrind: $(UNIT_BIN)
+	@TESTS_ONLY=unit TEST_WRAPPER="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --suppressions=tests/valgrind.supp" \
+		TEST_TIMEOUT=900 tests/run-tests.sh $(BUILDDIR)
 
 check-asan:
 	@$(MAKE) --no-print-directory BUILDDIR=build-asan SANITIZE=1 CFLAGS='-O1 -g' check

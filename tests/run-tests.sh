@@ -39,7 +39,7 @@ only=${TESTS_ONLY:-all}
 if [ "$only" = all ] || [ "$only" = unit ]; then
 	for t in "$BUILDDIR"/tests/test_*; do
 		[ -x "$t" ] || continue
-		run_suite "$(basename "$t")" "$t"
+		run_suite "$(basename "$t")" ${TEST_WRAPPER:-} "$t"
 	done
 fi
 for kind in integration ui; do
