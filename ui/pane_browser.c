@@ -171,20 +171,36 @@ static void libgroups_free(struct ui_libgroups *lg)
 {
 	free(lg->artist_of);
 	free(lg->album_of);
+	free(lg->year_of);
 	free(lg->artist_text);
-	free(lg->album_vid);
+	free(lg->album_text);
 	free(lg->local);
 	memset(lg, 0, sizeof *lg);
 }
 
-static uint32_t lg_add_artist(struct ui_libgroups *lg, const char *text, size_t *cap)
+static uint32_t lg_add_text(const char ***texts, uint32_t *n, size_t *cap, const char *text)
 {
-	if (lg->nartists == *cap) {
+	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 256;
-		lg->artist_text = xreallocarray(lg->artist_text, *cap, sizeof *lg->artist_text);
+		*texts = xreallocarray(*texts, *cap, sizeof **texts);
 	}
-	lg->artist_text[lg->nartists] = text;
-	return lg->nartists++;
+	(*texts)[*n] = text;
+	return (*n)++;
+}
+
+/* The item's year as the album column shows it (0: none or not a year). */
+static uint32_t item_year(const struct mlib_index *idx, int py, bool int_year, uint32_t id)
+{
+	int64_t y = 0;
+	if (int_year) {
+		mlib_index_int_value(idx, py, id, &y);
+	} else if (py >= 0) {
+		uint32_t yv;
+		double d;
+		if (first_str(idx, py, id, &yv) && mlib_index_dict_number(idx, py, yv, &d))
+			y = (int64_t)d;
+	}
+	return y > 0 && y < 100000 ? (uint32_t)y : 0;
 }
 
 /* Group every item of the library once: artist = albumartist, else artist,
@@ -194,13 +210,15 @@ static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *id
 {
 	libgroups_free(lg);
 	lg->index = idx;
-	lg->bound = mlib_index_id_bound(idx);
-	lg->artist_of = xcalloc((size_t)lg->bound + 1, sizeof *lg->artist_of);
-	lg->album_of = xcalloc((size_t)lg->bound + 1, sizeof *lg->album_of);
 	const struct u32vec *all = mlib_index_library_order(idx);
 	size_t n = all->n, acap = 0, lcap = 0;
+	lg->n = (uint32_t)n;
+	lg->artist_of = xmalloc((n + 1) * sizeof *lg->artist_of);
+	lg->album_of = xmalloc((n + 1) * sizeof *lg->album_of);
+	lg->year_of = xmalloc((n + 1) * sizeof *lg->year_of);
 	int pa = mlib_index_prop(idx, "albumartist"), pr = mlib_index_prop(idx, "artist");
-	int pl = mlib_index_prop(idx, "album");
+	int pl = mlib_index_prop(idx, "album"), py = mlib_index_prop(idx, "year");
+	bool int_year = py >= 0 && mlib_index_prop_kind(idx, py) == MLIB_PROP_INT;
 	uint32_t na = pa >= 0 ? mlib_index_dict_size(idx, pa) : 0;
 	uint32_t nr = pr >= 0 ? mlib_index_dict_size(idx, pr) : 0;
 	/* Per dictionary value: its group + 1 (0 = not seen yet). */
@@ -228,7 +246,7 @@ static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *id
 		}
 		if (!slot) {
 			if (unknown == NO_GROUP)
-				unknown = lg_add_artist(lg, NULL, &acap);
+				unknown = lg_add_text(&lg->artist_text, &lg->nartists, &acap, NULL);
 			g = unknown;
 		} else if (*slot) {
 			g = *slot - 1;
@@ -239,7 +257,7 @@ static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *id
 			for (;;) {
 				uint32_t *gs = gmap_slot(&bytext, h, &found);
 				if (!found) {
-					*gs = g = lg_add_artist(lg, text, &acap);
+					*gs = g = lg_add_text(&lg->artist_text, &lg->nartists, &acap, text);
 					break;
 				}
 				if (strcmp(lg->artist_text[*gs], text) == 0) {
@@ -250,19 +268,14 @@ static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *id
 			}
 			*slot = g + 1;
 		}
-		uint32_t id = all->v[i];
-		lg->artist_of[id] = g;
+		lg->artist_of[i] = g;
 		bool found;
 		uint32_t *as = gmap_slot(&albums, (uint64_t)g << 32 | vl[i], &found);
-		if (!found) {
-			if (lg->nalbums == lcap) {
-				lcap = lcap ? lcap * 2 : 1024;
-				lg->album_vid = xreallocarray(lg->album_vid, lcap, sizeof *lg->album_vid);
-			}
-			lg->album_vid[lg->nalbums] = vl[i];
-			*as = lg->nalbums++;
-		}
-		lg->album_of[id] = *as;
+		if (!found)
+			*as = lg_add_text(&lg->album_text, &lg->nalbums, &lcap,
+					  vl[i] == UINT32_MAX ? NULL : mlib_index_dict_text(idx, pl, vl[i]));
+		lg->album_of[i] = *as;
+		lg->year_of[i] = item_year(idx, py, int_year, all->v[i]);
 	}
 	size_t nl = lg->nartists > lg->nalbums ? lg->nartists : lg->nalbums;
 	lg->local = xcalloc(nl + 1, sizeof *lg->local);
@@ -273,6 +286,32 @@ static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *id
 	free(va);
 	free(vr);
 	free(vl);
+}
+
+/* ui->res_rank: each result's library rank. A set arrives in library order:
+ * walk the library order alongside it (sequential reads) unless it is small. */
+static void result_ranks(struct ui *ui, const struct mlib_index *idx)
+{
+	size_t n = ui->results.n;
+	free(ui->res_rank);
+	ui->res_rank = xmalloc((n + 1) * sizeof *ui->res_rank);
+	const struct u32vec *lib = mlib_index_library_order(idx);
+	if (!ui->results_ordered && n > lib->n / 64) {
+		size_t r = 0;
+		for (size_t i = 0; i < n; i++) {
+			while (r < lib->n && lib->v[r] != ui->results.v[i])
+				r++;
+			if (r == lib->n) { /* not in library order after all: look each up */
+				for (; i < n; i++)
+					ui->res_rank[i] = mlib_index_library_rank(idx, ui->results.v[i]);
+				return;
+			}
+			ui->res_rank[i] = (uint32_t)r++;
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		ui->res_rank[i] = mlib_index_library_rank(idx, ui->results.v[i]);
 }
 
 static void build_artists(struct ui *ui)
@@ -295,18 +334,26 @@ static void build_artists(struct ui *ui)
 	struct ui_libgroups *lg = &ui->lg;
 	if (lg->index != idx)
 		libgroups_build(lg, idx);
+	result_ranks(ui, idx);
 	/* Rows in order of first appearance in the result; lg->local maps a
 	 * library group to its row meanwhile (reset from `seen` after). */
 	struct u32vec seen = { 0 };
+	uint32_t unknown_row = NO_GROUP;
 	size_t n = ui->results.n;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t id = ui->results.v[i];
-		uint32_t ga = id < lg->bound ? lg->artist_of[id] : 0;
-		uint32_t row = lg->local[ga];
-		if (!row) {
-			row = (uint32_t)groups_add(&ui->artists, lg->artist_text[ga], 0) + 1;
-			lg->local[ga] = row;
-			u32vec_push(&seen, ga);
+		uint32_t r = ui->res_rank[i], row;
+		if (r >= lg->n) { /* not in the library: cannot happen for results */
+			if (unknown_row == NO_GROUP)
+				unknown_row = (uint32_t)groups_add(&ui->artists, NULL, 0) + 1;
+			row = unknown_row;
+		} else {
+			uint32_t ga = lg->artist_of[r];
+			row = lg->local[ga];
+			if (!row) {
+				row = (uint32_t)groups_add(&ui->artists, lg->artist_text[ga], 0) + 1;
+				lg->local[ga] = row;
+				u32vec_push(&seen, ga);
+			}
 		}
 		ui->res_artist[i] = row - 1;
 		ui->artists.g[row - 1].count++;
@@ -333,36 +380,27 @@ void browser_rebuild_albums(struct ui *ui)
 	ui->res_album = xcalloc(ui->results.n + 1, sizeof *ui->res_album);
 	uint32_t total = 0;
 	struct ui_libgroups *lg = &ui->lg;
-	if (idx && ui->results.n && lg->index == idx) {
-		int pl = mlib_index_prop(idx, "album"), py = mlib_index_prop(idx, "year");
-		bool int_year = py >= 0 && mlib_index_prop_kind(idx, py) == MLIB_PROP_INT;
+	if (idx && ui->results.n && lg->index == idx && ui->res_rank) {
 		/* Rows' library album groups, to reset lg->local afterwards. */
 		struct u32vec seen = { 0 };
+		uint32_t none_row = NO_GROUP;
 		for (size_t i = 0; i < ui->results.n; i++) {
 			if (sel && ui->res_artist[i] != sel)
 				continue;
-			uint32_t id = ui->results.v[i];
-			uint32_t gl = id < lg->bound ? lg->album_of[id] : 0;
-			uint32_t row = lg->local[gl];
-			if (!row) {
-				/* The year of the album's first track in the result. */
-				int64_t y = 0;
-				if (int_year) {
-					mlib_index_int_value(idx, py, id, &y);
-				} else if (py >= 0) {
-					uint32_t yv;
-					double d;
-					if (first_str(idx, py, id, &yv) &&
-					    mlib_index_dict_number(idx, py, yv, &d))
-						y = (int64_t)d;
+			uint32_t r = ui->res_rank[i], row;
+			if (r >= lg->n) {
+				if (none_row == NO_GROUP)
+					none_row = (uint32_t)groups_add(&ui->albums, NULL, 0) + 1;
+				row = none_row;
+			} else {
+				uint32_t gl = lg->album_of[r];
+				row = lg->local[gl];
+				if (!row) { /* the year of the album's first track in the result */
+					row = (uint32_t)groups_add(&ui->albums, lg->album_text[gl],
+								   lg->year_of[r]) + 1;
+					lg->local[gl] = row;
+					u32vec_push(&seen, gl);
 				}
-				uint32_t vid = lg->album_vid[gl];
-				row = (uint32_t)groups_add(&ui->albums,
-							   vid == UINT32_MAX ? NULL
-									     : mlib_index_dict_text(idx, pl, vid),
-							   y > 0 && y < 100000 ? (uint32_t)y : 0) + 1;
-				lg->local[gl] = row;
-				u32vec_push(&seen, gl);
 			}
 			ui->res_album[i] = row - 1;
 			ui->albums.g[row - 1].count++;
@@ -425,8 +463,10 @@ void browser_refresh(struct ui *ui)
 		}
 		coll_node_unref(node);
 	}
+	double t1 = ui_now_ms();
 	build_artists(ui);
 	browser_rebuild_albums(ui);
+	ui->group_ms += ui_now_ms() - t1;
 	ui->eval_ms += ui_now_ms() - t0;
 	ui->dirty = true;
 }
@@ -452,6 +492,7 @@ void browser_free(struct ui *ui)
 	u32vec_free(&ui->tracks);
 	free(ui->res_artist);
 	free(ui->res_album);
+	free(ui->res_rank);
 	free(ui->artists.g);
 	free(ui->albums.g);
 }

@@ -43,6 +43,13 @@ static void on_winch(int sig)
 	errno = saved;
 }
 
+static double cpu_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 double ui_now_ms(void)
 {
 	struct timespec ts;
@@ -175,14 +182,15 @@ static void frame_draw(struct ui *ui)
 		double t1 = ui_now_ms();
 		fprintf(ui->trace,
 			"{\"frame\":%lu,\"what\":\"%s\",\"key_to_screen_ms\":%.3f,\"eval_ms\":%.3f,"
-			"\"draw_ms\":%.3f,\"results\":%zu,\"query_bytes\":%zu}\n",
+			"\"draw_ms\":%.3f,\"results\":%zu,\"query_bytes\":%zu,\"cpu_ms\":%.3f,\"group_ms\":%.3f}\n",
 			ui->frame_no, ui->trace_what ? ui->trace_what : "key", t1 - ui->t_key,
-			ui->eval_ms, t1 - t0, ui->results.n, ui->query.len);
+			ui->eval_ms, t1 - t0, ui->results.n, ui->query.len, cpu_now_ms() - ui->t_key_cpu, ui->group_ms);
 		fflush(ui->trace);
 	}
 	ui->frame_no++;
 	ui->t_key = 0;
 	ui->eval_ms = 0;
+	ui->group_ms = 0;
 }
 
 /* ---- input ---- */
@@ -407,8 +415,10 @@ static void handle_mouse(struct ui *ui)
 
 static void handle_key(struct ui *ui, int key)
 {
-	if (!ui->t_key)
+	if (!ui->t_key) {
 		ui->t_key = ui_now_ms();
+		ui->t_key_cpu = cpu_now_ms();
+	}
 	ui->trace_what = ui->mode == UI_MODE_SEARCH ? "search_key" : "key";
 	ui->dirty = true;
 	if (ui->mode != UI_MODE_SEARCH)

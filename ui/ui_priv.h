@@ -41,15 +41,18 @@ struct ui_groups {
 	struct ui_list list;
 };
 
-/* Artist and album groups of the whole library, computed once per index:
- * grouping a search result is then one array read per item. */
+/* Artist and album groups of the whole library, computed once per index
+ * and indexed by library rank (position in library order): a search result
+ * that is a set comes in library order, so grouping it reads these arrays
+ * front to back instead of jumping around by media id. */
 struct ui_libgroups {
 	const struct mlib_index *index; /* what they were built from; NULL = not built */
-	uint32_t bound;                 /* ids below this have an entry */
-	uint32_t *artist_of;            /* by media id: artist group */
-	uint32_t *album_of;             /* by media id: album group (artist, album) */
+	uint32_t n;                     /* library size: ranks 0 .. n-1 */
+	uint32_t *artist_of;            /* by rank: artist group */
+	uint32_t *album_of;             /* by rank: album group (artist, album) */
+	uint32_t *year_of;              /* by rank: the item's year, 0 = none */
 	const char **artist_text;       /* by artist group: borrowed text, NULL = unknown */
-	uint32_t *album_vid;            /* by album group: album value id, UINT32_MAX = none */
+	const char **album_text;        /* by album group: borrowed text, NULL = no album */
 	uint32_t nartists, nalbums;
 	uint32_t *local;                /* scratch: group -> row + 1, all 0 between uses */
 };
@@ -94,6 +97,7 @@ struct ui {
 	/* View 1: results of base AND query, and the columns built from them. */
 	struct u32vec results;
 	bool results_ordered;
+	uint32_t *res_rank;          /* per result position: library rank (UINT32_MAX: none) */
 	uint32_t *res_artist;        /* per result position: artist group */
 	uint32_t *res_album;         /* per result position: album group (within artist sel.) */
 	struct ui_groups artists, albums;
@@ -135,7 +139,9 @@ struct ui {
 	FILE *trace;
 	unsigned long frame_no;
 	double t_key;                /* when the key of this frame arrived (ms, monotonic) */
-	double eval_ms;              /* evaluation work of this frame */
+	double t_key_cpu;            /* this thread's CPU time then (ms): robust on a busy machine */
+	double eval_ms;              /* evaluation work of this frame (grouping included) */
+	double group_ms;             /* of which building the browser's columns */
 	const char *trace_what;
 };
 

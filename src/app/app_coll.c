@@ -556,6 +556,16 @@ int app_playlist_use(struct app *app, const char *name, struct crate_err *err)
 	return coll_store_set_active_playlist(app->store, name, err);
 }
 
+int app_playlist_set_jump(struct app *app, const char *name, const char *target,
+			  struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	if (target && !coll_store_get(app->store, COLL_NS_PLAYLISTS, target))
+		return crate_err_set(err, CRATE_ERR_NOTFOUND,
+				     "Playlists/%s does not exist (a jump goes to a playlist)", target);
+	return coll_store_playlist_set_attr(app->store, name, "jumplist", target, err);
+}
+
 /* ---- Party Shuffle ---- */
 
 static bool is_pshuffle(const struct coll_node *n)

@@ -77,6 +77,11 @@ int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *er
 int app_playlist_sort(struct app *app, const char *name, const char *fields,
 		      struct crate_err *err);
 int app_playlist_use(struct app *app, const char *name, struct crate_err *err);
+/* Set the playlist's `jumplist`: the playlist playback switches to when this
+ * one ends (target NULL: none). The target must be an existing playlist;
+ * NOTFOUND otherwise. */
+int app_playlist_set_jump(struct app *app, const char *name, const char *target,
+			  struct crate_err *err);
 
 /* Party Shuffle (spec/collections.md, "Lists"). Create (or re-source)
  * Playlists/name as an idlist type=pshuffle over the query, with

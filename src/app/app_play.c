@@ -315,6 +315,84 @@ static size_t prev_pos(struct app *app, size_t from)
 	return p->repeat == APP_REPEAT_ALL && !list_pops(app) ? n - 1 : NONE;
 }
 
+static void adhoc_clear(struct app_play *p)
+{
+	for (size_t i = 0; p->adhoc_paths && i < p->adhoc_ids.n; i++)
+		free(p->adhoc_paths[i]);
+	free(p->adhoc_paths);
+	p->adhoc_paths = NULL;
+	u32vec_free(&p->adhoc_ids);
+}
+
+/* Make Playlists/name the list that plays (and the active playlist), with
+ * nothing of it playing yet; a Party Shuffle is topped up from start_pos. */
+static int list_activate(struct app *app, const char *name, size_t start_pos,
+			 struct crate_err *err)
+{
+	struct app_play *p = player(app);
+	char *copy = xstrdup(name); /* name may live in a node the store replaces */
+	if (coll_store_set_active_playlist(app->store, copy, err) != 0) {
+		free(copy);
+		return -1;
+	}
+	adhoc_clear(p);
+	free(p->playlist);
+	p->playlist = copy;
+	p->cur = NONE;
+	p->order.n = 0;
+	p->failures = 0;
+	if (strcmp(list_type(app), "pshuffle") == 0) {
+		save_position(app, start_pos);
+		if (app_pshuffle_refill(app, COLL_NS_PLAYLISTS, p->playlist, NULL, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The playing list ended: switch to the playlist its `jumplist` names and
+ * return the entry to start there (its first); NONE when there is none. */
+static size_t jump_at_end(struct app *app)
+{
+	struct app_play *p = player(app);
+	const struct coll_node *n = cur_list(app);
+	const char *target = n ? coll_attr_get(n, "jumplist") : NULL;
+	const struct coll_node *t =
+		target ? coll_store_get(app->store, COLL_NS_PLAYLISTS, target) : NULL;
+	if (!t || !coll_type_is_list(t))
+		return NONE;
+	struct crate_err err = {0};
+	if (list_activate(app, target, 0, &err) != 0) {
+		snprintf(p->error, sizeof p->error, "%s", err.msg);
+		return NONE;
+	}
+	return list_len(app) ? 0 : NONE;
+}
+
+/* The entry after from, going on to the jumplist at the end of the list. */
+static size_t advance(struct app *app, size_t from, bool manual)
+{
+	size_t pos = next_pos(app, from, manual);
+	return pos != NONE ? pos : jump_at_end(app);
+}
+
+/* From entry pos on, the first entry that has a file, its track in *t; the
+ * entries skipped on the way are reported. NONE when none has one. */
+static size_t first_playable(struct app *app, size_t pos, struct engine_track *t, char *path,
+			     size_t size)
+{
+	struct app_play *p = player(app);
+	size_t n = list_len(app);
+	for (size_t tries = 0; pos != NONE && tries <= n; tries++) {
+		struct crate_err err = {0};
+		if (make_track(app, pos, t, path, size, &err))
+			return pos;
+		snprintf(p->error, sizeof p->error, "%s", err.msg);
+		notify(p, APP_PLAY_FAILED, list_id(app, pos), NULL, err.msg);
+		pos = next_pos(app, pos, true);
+	}
+	return NONE;
+}
+
 /* Start entry pos (skipping entries without a file); stop at the end. */
 static int play_at(struct app *app, size_t pos, struct crate_err *err)
 {
@@ -322,29 +400,23 @@ static int play_at(struct app *app, size_t pos, struct crate_err *err)
 	struct engine *e = get_engine(app, err);
 	if (!e)
 		return -1;
-	size_t n = list_len(app);
-	for (size_t tries = 0; pos != NONE && tries <= n; tries++) {
-		char path[1024];
-		struct engine_track t;
-		struct crate_err terr = {0};
-		if (make_track(app, pos, &t, path, sizeof path, &terr)) {
-			p->started_pos = pos;
-			p->started_id = t.id;
-			p->next_pos = NONE;
-			if (p->shuffle && p->order.n == n)
-				for (size_t i = 0; i < n; i++)
-					if (p->order.v[i] == pos)
-						p->order_at = i;
-			engine_play(e, &t);
-			return 0;
-		}
-		snprintf(p->error, sizeof p->error, "%s", terr.msg);
-		notify(p, APP_PLAY_FAILED, t.id, NULL, terr.msg);
-		pos = next_pos(app, pos, true);
+	char path[1024];
+	struct engine_track t;
+	pos = first_playable(app, pos, &t, path, sizeof path);
+	if (pos == NONE) {
+		engine_stop(e);
+		p->cur = NONE;
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "nothing to play");
 	}
-	engine_stop(e);
-	p->cur = NONE;
-	return crate_err_set(err, CRATE_ERR_NOTFOUND, "nothing to play");
+	p->started_pos = pos;
+	p->started_id = t.id;
+	p->next_pos = NONE;
+	if (p->shuffle && p->order.n == list_len(app))
+		for (size_t i = 0; i < p->order.n; i++)
+			if (p->order.v[i] == pos)
+				p->order_at = i;
+	engine_play(e, &t);
+	return 0;
 }
 
 /* ---- events ---- */
@@ -388,23 +460,15 @@ static void on_started(struct app *app, const struct engine_event *ev)
 static void on_need_next(struct app *app)
 {
 	struct app_play *p = player(app);
-	size_t pos = next_pos(app, p->cur, false);
-	size_t n = list_len(app);
-	for (size_t tries = 0; pos != NONE && tries <= n; tries++) {
-		char path[1024];
-		struct engine_track t;
-		struct crate_err err = {0};
-		if (make_track(app, pos, &t, path, sizeof path, &err)) {
-			p->next_pos = pos;
-			p->next_id = t.id;
-			engine_set_next(p->engine, &t);
-			return;
-		}
-		notify(p, APP_PLAY_FAILED, list_id(app, pos), NULL, err.msg);
-		pos = next_pos(app, pos, true);
+	char path[1024];
+	struct engine_track t;
+	p->next_pos = first_playable(app, advance(app, p->cur, false), &t, path, sizeof path);
+	if (p->next_pos == NONE) {
+		engine_set_next(p->engine, NULL);
+		return;
 	}
-	p->next_pos = NONE;
-	engine_set_next(p->engine, NULL);
+	p->next_id = t.id;
+	engine_set_next(p->engine, &t);
 }
 
 static void on_position(struct app *app, const struct engine_event *ev)
@@ -444,7 +508,7 @@ static void on_track_error(struct app *app, const struct engine_event *ev)
 	if (p->playlist && list_pops(app))
 		failed = pop_played(app, failed);
 	p->cur = failed;
-	size_t nx = next_pos(app, failed, true);
+	size_t nx = advance(app, failed, true);
 	struct crate_err err = {0};
 	if (nx == NONE || play_at(app, nx, &err) != 0) {
 		p->state = ENGINE_STOPPED;
@@ -511,15 +575,6 @@ void app_play_set_listener(struct app *app, app_play_listener fn, void *ud)
 	p->listener_ud = ud;
 }
 
-static void adhoc_clear(struct app_play *p)
-{
-	for (size_t i = 0; p->adhoc_paths && i < p->adhoc_ids.n; i++)
-		free(p->adhoc_paths[i]);
-	free(p->adhoc_paths);
-	p->adhoc_paths = NULL;
-	u32vec_free(&p->adhoc_ids);
-}
-
 int app_play_collection(struct app *app, const char *ns, const char *name, size_t start_pos,
 			struct crate_err *err)
 {
@@ -534,20 +589,8 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 	if (!coll_type_is_list(n))
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is not a list", ns, name);
 	struct app_play *p = player(app);
-	if (!get_engine(app, err))
+	if (!get_engine(app, err) || list_activate(app, name, start_pos, err) != 0)
 		return -1;
-	if (coll_store_set_active_playlist(app->store, name, err) != 0)
-		return -1;
-	adhoc_clear(p);
-	free(p->playlist);
-	p->playlist = xstrdup(name);
-	p->order.n = 0;
-	p->failures = 0;
-	if (strcmp(list_type(app), "pshuffle") == 0) {
-		save_position(app, start_pos);
-		if (app_pshuffle_refill(app, ns, name, NULL, err) != 0)
-			return -1;
-	}
 	if (start_pos >= list_len(app))
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu entries)",
 				     ns, name, start_pos, list_len(app));
@@ -611,7 +654,7 @@ int app_play_stop(struct app *app, struct crate_err *err)
 int app_play_next(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
-	size_t nx = next_pos(app, p->cur, true);
+	size_t nx = advance(app, p->cur, true);
 	if (nx == NONE) {
 		app_play_stop(app, err);
 		return 0;

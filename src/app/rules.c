@@ -122,10 +122,7 @@ static int load(struct rules *rs, struct crate_err *err)
 		rs->v = xreallocarray(rs->v, rs->n + 1, sizeof *rs->v);
 		entry_set(&rs->v[rs->n++], &r);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return mlib_db_error(rs->db, "reading rules", err);
-	return 0;
+	return mlib_db_finish(rs->db, st, rc, "reading rules", err);
 }
 
 static int bind_text(sqlite3_stmt *st, int i, const char *s)

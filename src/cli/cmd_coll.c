@@ -10,230 +10,14 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "base/str.h"
-#include "base/utf8.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "coll/json.h"
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "medialib/index.h"
 
-#define DEFAULT_FORMAT "%artist% - %album% - %title%"
-
-/* ---- output helpers ---- */
-
-/* Print untrusted bytes (tags, names) made safe for a terminal. */
-static void put_safe(FILE *f, const char *s, size_t len)
-{
-	char *clean = utf8_sanitize(s, len);
-	fputs(clean, f);
-	free(clean);
-}
-
-/* "crate: <msg>" with untrusted parts (names, query text) sanitised. */
-static int fail_safe(const char *msg)
-{
-	char *clean = utf8_sanitize(msg, strlen(msg));
-	cli_error("%s", clean);
-	free(clean);
-	return CLI_FAIL;
-}
-
-/* A query error with the query shown and a caret under the column. */
-static int fail_query(const char *query, const struct crate_err *err)
-{
-	fail_safe(err->msg);
-	if (err->pos > 0 && (err->code == CRATE_ERR_PARSE || err->code == CRATE_ERR_INCOMPLETE)) {
-		char *clean = utf8_sanitize(query, strlen(query));
-		/* Columns count characters; sanitising keeps one per character. */
-		size_t len = strlen(clean), cols = 0, bytes = 0;
-		for (int c = 1; c < err->pos && bytes < len; c++) {
-			uint32_t cp;
-			bytes += utf8_decode(clean + bytes, len - bytes, &cp);
-		}
-		cols = utf8_width(clean, bytes);
-		fprintf(stderr, "  %s\n  %*s^\n", clean, (int)cols, "");
-		free(clean);
-	}
-	return CLI_FAIL;
-}
-
-/* The file name of an item, for display when it has no title. */
-static const char *item_file_name(const struct mlib_index *idx, uint32_t id, char *buf,
-				  size_t bufsize)
-{
-	const char *url = mlib_index_get_text(idx, id, "url", buf, bufsize);
-	if (!url)
-		return NULL;
-	const char *slash = strrchr(url, '/');
-	return slash ? slash + 1 : url;
-}
-
-/* Values of one property of an item into b (multi-values joined by ", ");
- * false when the item lacks it. */
-static bool item_prop(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
-		      const char *name)
-{
-	if (strcmp(name, "id") == 0) {
-		strbuf_addf(b, "%u", id);
-		return true;
-	}
-	int prop = mlib_index_prop(idx, name);
-	if (prop < 0)
-		return false;
-	if (mlib_index_prop_kind(idx, prop) == MLIB_PROP_INT) {
-		int64_t v;
-		if (!mlib_index_int_value(idx, prop, id, &v))
-			return false;
-		strbuf_addf(b, "%" PRId64, v);
-		return true;
-	}
-	const uint32_t *vids;
-	size_t n = mlib_index_str_values(idx, prop, id, &vids);
-	for (size_t k = 0; k < n; k++) {
-		if (k)
-			strbuf_adds(b, ", ");
-		strbuf_adds(b, mlib_index_dict_text(idx, prop, vids[k]));
-	}
-	return n > 0;
-}
-
-/* One line for an item: fmt with %prop% placeholders ("%%" is a percent
- * sign), %title% falling back to the file name. The default format leaves
- * out absent parts with their separators. */
-static void item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
-		      const char *fmt)
-{
-	if (!mlib_index_has_media(idx, id)) {
-		strbuf_addf(b, "(#%u is no longer in the library)", id);
-		return;
-	}
-	char buf[32];
-	if (!fmt) {
-		static const char *const parts[] = {"artist", "album", "title"};
-		size_t start = b->len;
-		for (int i = 0; i < 3; i++) {
-			size_t before = b->len;
-			if (before > start)
-				strbuf_adds(b, " - ");
-			size_t mark = b->len;
-			if (!item_prop(b, idx, id, parts[i])) {
-				const char *file = i == 2 ? item_file_name(idx, id, buf, sizeof buf)
-							  : NULL;
-				if (file)
-					strbuf_adds(b, file);
-			}
-			if (b->len == mark) { /* nothing: drop the separator too */
-				b->len = before;
-				b->buf[before] = '\0';
-			}
-		}
-		return;
-	}
-	for (const char *p = fmt; *p;) {
-		const char *end = p[0] == '%' ? strchr(p + 1, '%') : NULL;
-		if (!end) {
-			strbuf_addc(b, *p++);
-			continue;
-		}
-		if (end == p + 1) {
-			strbuf_addc(b, '%');
-		} else {
-			char *name = xstrndup(p + 1, (size_t)(end - p - 1));
-			if (!item_prop(b, idx, id, name) && strcmp(name, "title") == 0) {
-				const char *file = item_file_name(idx, id, buf, sizeof buf);
-				if (file)
-					strbuf_adds(b, file);
-			}
-			free(name);
-		}
-		p = end + 1;
-	}
-}
-
-/* {"id": N, "prop": value or [values], ...}: every property of the item. */
-static void item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
-{
-	strbuf_addf(b, "{\"id\": %u", id);
-	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
-		const char *name = mlib_index_prop_name(idx, p);
-		if (mlib_index_prop_kind(idx, p) == MLIB_PROP_INT) {
-			int64_t v;
-			if (mlib_index_int_value(idx, p, id, &v)) {
-				strbuf_adds(b, ", ");
-				coll_json_add_string(b, name, strlen(name));
-				strbuf_addf(b, ": %" PRId64, v);
-			}
-			continue;
-		}
-		const uint32_t *vids;
-		size_t n = mlib_index_str_values(idx, p, id, &vids);
-		if (!n)
-			continue;
-		strbuf_adds(b, ", ");
-		coll_json_add_string(b, name, strlen(name));
-		strbuf_adds(b, n > 1 ? ": [" : ": ");
-		for (size_t k = 0; k < n; k++) {
-			const char *v = mlib_index_dict_text(idx, p, vids[k]);
-			if (k)
-				strbuf_adds(b, ", ");
-			coll_json_add_string(b, v, strlen(v));
-		}
-		if (n > 1)
-			strbuf_addc(b, ']');
-	}
-	strbuf_addc(b, '}');
-}
-
-struct item_out {
-	const char *fmt; /* NULL: the default */
-	bool json;
-	bool numbered;   /* playlist listing: "  3. ...", current marked '>' */
-	long current;    /* 0-based current entry, -1 none */
-};
-
-static void print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
-			const struct item_out *o)
-{
-	struct strbuf b;
-	strbuf_init(&b, 256);
-	if (o->json)
-		fputs("[", stdout);
-	for (size_t i = 0; i < n; i++) {
-		strbuf_reset(&b);
-		if (o->json) {
-			strbuf_adds(&b, i ? ",\n  " : "\n  ");
-			if (mlib_index_has_media(idx, ids[i]))
-				item_json(&b, idx, ids[i]);
-			else
-				strbuf_addf(&b, "{\"id\": %u, \"missing\": true}", ids[i]);
-			fwrite(b.buf, 1, b.len, stdout);
-			continue;
-		}
-		if (o->numbered)
-			printf("%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
-		item_line(&b, idx, ids[i], o->fmt);
-		put_safe(stdout, b.buf, b.len);
-		putchar('\n');
-	}
-	if (o->json)
-		fputs(n ? "\n]\n" : "]\n", stdout);
-	strbuf_free(&b);
-}
-
 /* ---- argument helpers ---- */
-
-/* Join argv[from..to) with spaces: a query given unquoted as several words. */
-static char *join_args(char **argv, int from, int to)
-{
-	struct strbuf b;
-	strbuf_init(&b, 64);
-	for (int i = from; i < to; i++) {
-		if (i > from)
-			strbuf_addc(&b, ' ');
-		strbuf_adds(&b, argv[i]);
-	}
-	return strbuf_steal(&b);
-}
 
 static bool parse_count(const char *s, long min, long *out)
 {
@@ -254,7 +38,7 @@ static char *playlist_arg(const char *arg)
 	else if (strchr(arg, '/') && coll_name_split(arg, &ns, &name, &err) == 0) {
 		char *msg = xasprintf("%s/%s is not a playlist (playlists live in Playlists/)", ns,
 				      name);
-		fail_safe(msg);
+		cli_fail_safe(msg);
 		free(msg);
 		free(ns);
 		free(name);
@@ -280,7 +64,13 @@ static bool looks_like_positions(const char *s)
 
 static int fail_err(const struct crate_err *err)
 {
-	return fail_safe(err->msg);
+	return cli_fail_safe(err->msg);
+}
+
+/* The exit status of an app call that returned rc, printing its error. */
+static int outcome(int rc, const struct crate_err *err)
+{
+	return rc == 0 ? CLI_OK : fail_err(err);
 }
 
 /* ---- search ---- */
@@ -288,7 +78,7 @@ static int fail_err(const struct crate_err *err)
 static int cmd_search(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct cli_command *self = cli_find("search");
-	struct item_out o = {.current = -1};
+	struct cli_items_out o = {.current = -1};
 	const char *order = NULL;
 	long limit = -1;
 	char **words = xcalloc((size_t)argc + 1, sizeof *words);
@@ -321,7 +111,7 @@ static int cmd_search(struct cli_ctx *ctx, int argc, char **argv)
 		free(words);
 		return cli_usage(self);
 	}
-	char *query = join_args(words, 0, nwords);
+	char *query = cli_join_args(words, nwords);
 	free(words);
 	struct app *app = cli_app(ctx);
 	if (!app) {
@@ -332,7 +122,7 @@ static int cmd_search(struct cli_ctx *ctx, int argc, char **argv)
 	int status = CLI_OK;
 	struct coll_node *n = app_parse_query(app, query, false, &err);
 	if (!n) {
-		status = fail_query(query, &err);
+		status = cli_fail_query(query, &err);
 		goto out;
 	}
 	if (order) {
@@ -356,7 +146,7 @@ static int cmd_search(struct cli_ctx *ctx, int argc, char **argv)
 	if (app_eval_node(app, n, &r, &err) != 0)
 		status = fail_err(&err);
 	else
-		print_items(app->index, r.ids.v, r.ids.n, &o);
+		cli_print_items(app->index, r.ids.v, r.ids.n, &o);
 	coll_result_free(&r);
 	coll_node_unref(n);
 out:
@@ -375,6 +165,25 @@ static int split_arg(const char *full, char **ns, char **name)
 	return 0;
 }
 
+/* The saved collection a NAME argument names; NULL (after saying why) when
+ * there is none. Borrowed from the store. */
+static const struct coll_node *saved_arg(struct cli_ctx *ctx, const char *full)
+{
+	char *ns, *name;
+	if (split_arg(full, &ns, &name) != 0)
+		return NULL;
+	const struct coll_node *n = NULL;
+	struct app *app = cli_app(ctx);
+	if (app && !(n = coll_store_resolve(app->store, ns, name))) {
+		char *msg = xasprintf("%s/%s does not exist", ns, name);
+		cli_fail_safe(msg);
+		free(msg);
+	}
+	free(ns);
+	free(name);
+	return n;
+}
+
 static int cmd_coll_save(struct cli_ctx *ctx, int argc, char **argv)
 {
 	if (argc < 3)
@@ -382,11 +191,11 @@ static int cmd_coll_save(struct cli_ctx *ctx, int argc, char **argv)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
-	char *query = join_args(argv, 2, argc);
+	char *query = cli_join_args(argv + 2, argc - 2);
 	struct crate_err err = {0};
 	int status = CLI_OK;
 	if (app_coll_save_query(app, argv[1], query, &err) != 0)
-		status = err.pos > 0 ? fail_query(query, &err) : fail_err(&err);
+		status = cli_fail_query(query, &err);
 	free(query);
 	return status;
 }
@@ -405,37 +214,21 @@ static int cmd_coll_show(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (!full)
 		return cli_usage(cli_find("coll show"));
-	char *ns, *name;
-	if (split_arg(full, &ns, &name) != 0)
+	const struct coll_node *n = saved_arg(ctx, full);
+	if (!n)
 		return CLI_FAIL;
-	int status = CLI_OK;
-	struct app *app = cli_app(ctx);
-	if (!app) {
-		status = CLI_FAIL;
-		goto out;
-	}
-	const struct coll_node *n = coll_store_resolve(app->store, ns, name);
-	if (!n) {
-		char *msg = xasprintf("%s/%s does not exist", ns, name);
-		status = fail_safe(msg);
-		free(msg);
-		goto out;
-	}
 	/* The canonical query when the collection has one, else its JSON. */
 	struct crate_err err = {0};
 	char *text = json ? NULL : coll_print(n, &err);
 	if (text) {
-		put_safe(stdout, text, strlen(text));
+		cli_put_safe(stdout, text, strlen(text));
 		putchar('\n');
 	} else {
 		text = coll_to_json(n, true);
 		fputs(text, stdout);
 	}
 	free(text);
-out:
-	free(ns);
-	free(name);
-	return status;
+	return CLI_OK;
 }
 
 static void list_ns(const struct coll_store *st, const char *ns, bool prefix)
@@ -445,7 +238,7 @@ static void list_ns(const struct coll_store *st, const char *ns, bool prefix)
 	for (size_t i = 0; i < n; i++) {
 		if (prefix)
 			printf("%s/", ns);
-		put_safe(stdout, names[i], strlen(names[i]));
+		cli_put_safe(stdout, names[i], strlen(names[i]));
 		putchar('\n');
 		free(names[i]);
 	}
@@ -458,7 +251,7 @@ static int cmd_coll_list(struct cli_ctx *ctx, int argc, char **argv)
 		return cli_usage(cli_find("coll list"));
 	const char *ns = argc == 2 ? argv[1] : NULL;
 	if (ns && strcmp(ns, COLL_NS_COLLECTIONS) != 0 && strcmp(ns, COLL_NS_PLAYLISTS) != 0)
-		return fail_safe("unknown namespace (Collections or Playlists)");
+		return cli_fail_safe("unknown namespace (Collections or Playlists)");
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
@@ -494,10 +287,7 @@ static int cmd_coll_rename(struct cli_ctx *ctx, int argc, char **argv)
 	if (!app)
 		goto out;
 	struct crate_err err = {0};
-	if (app_coll_rename(app, ns, name, name2, &err) != 0)
-		fail_err(&err);
-	else
-		status = CLI_OK;
+	status = outcome(app_coll_rename(app, ns, name, name2, &err), &err);
 out:
 	free(ns);
 	free(name);
@@ -523,15 +313,9 @@ static int cmd_coll_remove(struct cli_ctx *ctx, int argc, char **argv)
 	char *ns, *name;
 	if (split_arg(full, &ns, &name) != 0)
 		return CLI_FAIL;
-	int status = CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	if (app) {
-		if (app_coll_remove(app, ns, name, force, &err) != 0)
-			fail_err(&err);
-		else
-			status = CLI_OK;
-	}
+	int status = app ? outcome(app_coll_remove(app, ns, name, force, &err), &err) : CLI_FAIL;
 	free(ns);
 	free(name);
 	return status;
@@ -541,40 +325,29 @@ static int cmd_coll_export(struct cli_ctx *ctx, int argc, char **argv)
 {
 	if (argc < 2 || argc > 3)
 		return cli_usage(cli_find("coll export"));
-	char *ns, *name;
-	if (split_arg(argv[1], &ns, &name) != 0)
+	const struct coll_node *n = saved_arg(ctx, argv[1]);
+	if (!n)
 		return CLI_FAIL;
-	int status = CLI_FAIL;
-	struct app *app = cli_app(ctx);
-	if (!app)
-		goto out;
-	const struct coll_node *n = coll_store_resolve(app->store, ns, name);
-	if (!n) {
-		char *msg = xasprintf("%s/%s does not exist", ns, name);
-		fail_safe(msg);
-		free(msg);
-		goto out;
-	}
 	char *text = coll_to_json(n, true);
 	const char *path = argc == 3 && strcmp(argv[2], "-") != 0 ? argv[2] : NULL;
+	int status = CLI_OK;
 	if (!path) {
 		fputs(text, stdout);
-		status = CLI_OK;
 	} else {
 		FILE *f = fopen(path, "w");
-		if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
-			int e = errno;
+		bool ok = f && fputs(text, f) != EOF;
+		int e = errno;
+		if (f && fclose(f) != 0 && ok) {
+			ok = false;
+			e = errno;
+		}
+		if (!ok) {
 			char *msg = xasprintf("%s: %s", path, strerror(e));
-			fail_safe(msg);
+			status = cli_fail_safe(msg);
 			free(msg);
-		} else {
-			status = CLI_OK;
 		}
 	}
 	free(text);
-out:
-	free(ns);
-	free(name);
 	return status;
 }
 
@@ -629,10 +402,7 @@ static int cmd_coll_import(struct cli_ctx *ctx, int argc, char **argv)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		goto out;
-	if (coll_store_save(app->store, ns, name, n, &err) != 0)
-		fail_err(&err);
-	else
-		status = CLI_OK;
+	status = outcome(coll_store_save(app->store, ns, name, n, &err), &err);
 out:
 	coll_node_unref(n);
 	free(text);
@@ -650,15 +420,9 @@ static int cmd_playlist_new(struct cli_ctx *ctx, int argc, char **argv)
 	char *name = playlist_arg(argv[1]);
 	if (!name)
 		return CLI_FAIL;
-	int status = CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	if (app) {
-		if (app_playlist_new(app, name, &err) != 0)
-			fail_err(&err);
-		else
-			status = CLI_OK;
-	}
+	int status = app ? outcome(app_playlist_new(app, name, &err), &err) : CLI_FAIL;
 	free(name);
 	return status;
 }
@@ -672,7 +436,7 @@ static int playlist_add_common(struct cli_ctx *ctx, const char *cmdname, const c
 	char *name = NULL;
 	if (name_arg && !(name = playlist_arg(name_arg)))
 		return CLI_FAIL;
-	char *query = join_args(qargv, 0, qargc);
+	char *query = cli_join_args(qargv, qargc);
 	int status = CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	if (app) {
@@ -683,15 +447,12 @@ static int playlist_add_common(struct cli_ctx *ctx, const char *cmdname, const c
 				 : app_playlist_insert_query(app, name, (size_t)pos, query, &added,
 							     &err);
 		if (rc != 0) {
-			if (err.pos > 0)
-				fail_query(query, &err);
-			else
-				fail_err(&err);
+			cli_fail_query(query, &err);
 		} else {
 			const char *shown_name = app_playlist_name(app, name);
 			fprintf(stderr, "added %zu %s to Playlists/", added,
 				added == 1 ? "entry" : "entries");
-			put_safe(stderr, shown_name, strlen(shown_name));
+			cli_put_safe(stderr, shown_name, strlen(shown_name));
 			fputc('\n', stderr);
 			status = CLI_OK;
 		}
@@ -731,15 +492,11 @@ static int cmd_playlist_move(struct cli_ctx *ctx, int argc, char **argv)
 	char *name = playlist_arg(argv[1]);
 	if (!name)
 		return CLI_FAIL;
-	int status = CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	if (app) {
-		if (app_playlist_move(app, name, (size_t)from - 1, (size_t)to - 1, &err) != 0)
-			fail_err(&err);
-		else
-			status = CLI_OK;
-	}
+	int status = app ? outcome(app_playlist_move(app, name, (size_t)from - 1, (size_t)to - 1,
+						     &err), &err)
+			 : CLI_FAIL;
 	free(name);
 	return status;
 }
@@ -755,7 +512,7 @@ static int cmd_playlist_remove(struct cli_ctx *ctx, int argc, char **argv)
 			return CLI_FAIL;
 		first = 2;
 	}
-	char *positions = join_args(argv, first, argc);
+	char *positions = cli_join_args(argv + first, argc - first);
 	int status = CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
@@ -775,7 +532,7 @@ static int cmd_playlist_remove(struct cli_ctx *ctx, int argc, char **argv)
 
 static int cmd_playlist_list(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct item_out o = {.numbered = true, .current = -1};
+	struct cli_items_out o = {.numbered = true, .current = -1};
 	const char *name_arg = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
@@ -798,7 +555,7 @@ static int cmd_playlist_list(struct cli_ctx *ctx, int argc, char **argv)
 	const struct coll_node *pl = coll_store_get(app->store, COLL_NS_PLAYLISTS, pl_name);
 	if (!pl) {
 		char *msg = xasprintf("Playlists/%s does not exist", pl_name);
-		fail_safe(msg);
+		cli_fail_safe(msg);
 		free(msg);
 		goto out;
 	}
@@ -806,7 +563,7 @@ static int cmd_playlist_list(struct cli_ctx *ctx, int argc, char **argv)
 	int64_t cur;
 	if (p && str_parse_int64(p, strlen(p), &cur) && cur >= 0)
 		o.current = (long)cur;
-	print_items(app->index, pl->idlist.v, pl->idlist.n, &o);
+	cli_print_items(app->index, pl->idlist.v, pl->idlist.n, &o);
 	status = CLI_OK;
 out:
 	free(name);
@@ -823,15 +580,9 @@ static int playlist_simple(struct cli_ctx *ctx, int argc, char **argv, const cha
 	char *name = NULL;
 	if (argc == 2 && !(name = playlist_arg(argv[1])))
 		return CLI_FAIL;
-	int status = CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	if (app) {
-		if (fn(app, name, &err) != 0)
-			fail_err(&err);
-		else
-			status = CLI_OK;
-	}
+	int status = app ? outcome(fn(app, name, &err), &err) : CLI_FAIL;
 	free(name);
 	return status;
 }
@@ -858,15 +609,31 @@ static int cmd_playlist_sort(struct cli_ctx *ctx, int argc, char **argv)
 	char *name = NULL;
 	if (argc == 3 && !(name = playlist_arg(argv[1])))
 		return CLI_FAIL;
-	int status = CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	if (app) {
-		if (app_playlist_sort(app, name, argv[argc - 1], &err) != 0)
-			fail_err(&err);
-		else
-			status = CLI_OK;
+	int status = app ? outcome(app_playlist_sort(app, name, argv[argc - 1], &err), &err)
+			 : CLI_FAIL;
+	free(name);
+	return status;
+}
+
+/* jump NAME TARGET | jump NAME --none */
+static int cmd_playlist_jump(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc != 3)
+		return cli_usage(cli_find("playlist jump"));
+	char *name = playlist_arg(argv[1]);
+	if (!name)
+		return CLI_FAIL;
+	char *target = NULL;
+	int status = CLI_FAIL;
+	if (strcmp(argv[2], "--none") == 0 || (target = playlist_arg(argv[2]))) {
+		struct app *app = cli_app(ctx);
+		struct crate_err err = {0};
+		if (app)
+			status = outcome(app_playlist_set_jump(app, name, target, &err), &err);
 	}
+	free(target);
 	free(name);
 	return status;
 }
@@ -899,21 +666,15 @@ static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 		free(words);
 		return cli_usage(self);
 	}
-	char *query = join_args(words, 0, nwords);
+	char *query = cli_join_args(words, nwords);
 	free(words);
 	char *name = playlist_arg(name_arg);
 	int status = CLI_FAIL;
 	struct app *app = name ? cli_app(ctx) : NULL;
 	if (app) {
 		struct crate_err err = {0};
-		if (app_pshuffle_create(app, name, query, upcoming, &err) != 0) {
-			if (err.pos > 0)
-				fail_query(query, &err);
-			else
-				fail_err(&err);
-		} else {
-			status = CLI_OK;
-		}
+		status = app_pshuffle_create(app, name, query, upcoming, &err) == 0
+				 ? CLI_OK : cli_fail_query(query, &err);
 	}
 	free(name);
 	free(query);
@@ -951,6 +712,8 @@ const struct cli_command cli_coll_commands[] = {
 	{"playlist sort", "playlist sort [NAME] FIELDS", "sort by fields ('artist,-year')",
 	 cmd_playlist_sort},
 	{"playlist use", "playlist use NAME", "make a playlist the active one", cmd_playlist_use},
+	{"playlist jump", "playlist jump NAME TARGET|--none",
+	 "play TARGET when NAME ends (the jumplist)", cmd_playlist_jump},
 	{"pshuffle", "pshuffle NAME QUERY [--upcoming N]",
 	 "a Party Shuffle playlist over a query", cmd_pshuffle},
 	{NULL, NULL, NULL, NULL},

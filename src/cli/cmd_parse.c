@@ -10,50 +10,10 @@
 #include "base/str.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "coll/explain.h"
 #include "coll/json.h"
 #include "coll/parse.h"
-
-/* Words after the options joined by spaces (`crate parse a:x g:y`). Owned. */
-static char *join_words(char **words, int n)
-{
-	struct strbuf b;
-	strbuf_init(&b, 64);
-	for (int i = 0; i < n; i++) {
-		if (i)
-			strbuf_addc(&b, ' ');
-		strbuf_adds(&b, words[i]);
-	}
-	return strbuf_steal(&b);
-}
-
-/* "crate: col N: message", then the query with a caret under column N. */
-static int fail_query(const char *query, const struct crate_err *err)
-{
-	char *msg = utf8_sanitize(err->msg, strlen(err->msg));
-	cli_error("%s", msg);
-	free(msg);
-	if (err->pos < 1 || strncmp(err->msg, "col ", 4) != 0 ||
-	    (err->code != CRATE_ERR_PARSE && err->code != CRATE_ERR_INCOMPLETE))
-		return CLI_FAIL;
-	/* Sanitising keeps one character per character, so columns still hold. */
-	char *clean = utf8_sanitize(query, strlen(query));
-	size_t len = strlen(clean), bytes = 0;
-	for (int c = 1; c < err->pos && bytes < len; c++) {
-		uint32_t cp;
-		bytes += utf8_decode(clean + bytes, len - bytes, &cp);
-	}
-	fprintf(stderr, "  %s\n  %*s^\n", clean, (int)utf8_width(clean, bytes), "");
-	free(clean);
-	return CLI_FAIL;
-}
-
-static void put_sanitized(const char *s)
-{
-	char *clean = utf8_sanitize(s, strlen(s));
-	fputs(clean, stdout);
-	free(clean);
-}
 
 /* One node per line, operands indented, with the query columns it spans. */
 static void print_tree(const struct coll_node *n, const char *query, int depth)
@@ -61,7 +21,7 @@ static void print_tree(const struct coll_node *n, const char *query, int depth)
 	printf("%*s%s", depth * 2, "", coll_type_name(n->type));
 	for (size_t i = 0; i < n->nattrs; i++) {
 		printf(" %s=\"", n->attrs[i].key);
-		put_sanitized(n->attrs[i].value);
+		cli_put_safe(stdout, n->attrs[i].value, strlen(n->attrs[i].value));
 		putchar('"');
 	}
 	for (size_t i = 0; i < n->idlist.n; i++)
@@ -106,11 +66,11 @@ static int cmd_parse(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (first >= argc)
 		return cli_usage(self);
-	char *query = join_words(argv + first, argc - first);
+	char *query = cli_join_args(argv + first, argc - first);
 	struct crate_err err;
 	struct coll_node *c = coll_parse(query, strlen(query), &opts, &err);
 	if (!c) {
-		int rc = fail_query(query, &err);
+		int rc = cli_fail_query(query, &err);
 		free(query);
 		return rc;
 	}
@@ -120,11 +80,11 @@ static int cmd_parse(struct cli_ctx *ctx, int argc, char **argv)
 	} else if (out == OUT_TEXT) {
 		char *text = coll_print(c, &err);
 		if (text) {
-			put_sanitized(text);
+			cli_put_safe(stdout, text, strlen(text));
 			putchar('\n');
 			free(text);
 		} else {
-			rc = cli_error("%s", err.msg);
+			rc = cli_fail_safe(err.msg);
 		}
 	} else {
 		/* JSON escapes every control character, so it is terminal-safe. */
@@ -142,15 +102,12 @@ static int cmd_explain(struct cli_ctx *ctx, int argc, char **argv)
 	const struct cli_command *self = cli_find("explain");
 	if (argc != 3)
 		return cli_usage(self);
-	const char *query = argv[1], *idtext = argv[2];
-	if (idtext[0] == '#')
-		idtext++;
-	char *end;
-	unsigned long id = strtoul(idtext, &end, 10);
-	if (!*idtext || *end || id == 0 || id > UINT32_MAX) {
-		char *clean = utf8_sanitize(argv[2], strlen(argv[2]));
-		cli_error("'%s' is not a media id", clean);
-		free(clean);
+	const char *query = argv[1];
+	uint32_t id;
+	if (!cli_parse_id(argv[2], &id)) {
+		char *msg = xasprintf("'%s' is not a media id", argv[2]);
+		cli_fail_safe(msg);
+		free(msg);
 		return CLI_FAIL;
 	}
 	struct app *app = cli_app(ctx);
@@ -159,17 +116,13 @@ static int cmd_explain(struct cli_ctx *ctx, int argc, char **argv)
 	struct crate_err err;
 	struct coll_node *c = app_parse_query(app, query, false, &err);
 	if (!c)
-		return fail_query(query, &err);
+		return cli_fail_query(query, &err);
 	struct coll_eval_ctx ectx;
 	app_eval_ctx(app, &ectx);
-	char *text = coll_explain(&ectx, c, (uint32_t)id, &err);
+	char *text = coll_explain(&ectx, c, id, &err);
 	coll_node_unref(c);
-	if (!text) {
-		char *msg = utf8_sanitize(err.msg, strlen(err.msg));
-		cli_error("%s", msg);
-		free(msg);
-		return CLI_FAIL;
-	}
+	if (!text)
+		return cli_fail_safe(err.msg);
 	fputs(text, stdout); /* coll_explain sanitises what comes from tags */
 	free(text);
 	return CLI_OK;

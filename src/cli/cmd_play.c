@@ -2,6 +2,7 @@
  * foreground until the end, printing each track as it starts. (Controlling
  * a running instance goes through `crate remote`.) */
 #include "cli/cli.h"
+#include "cli/output.h"
 
 #include <limits.h>
 #include <poll.h>
@@ -14,7 +15,6 @@
 #include "app/app_coll.h"
 #include "app/app_play.h"
 #include "base/str.h"
-#include "base/utf8.h"
 #include "coll/eval.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -28,9 +28,9 @@ struct play_run {
 
 static void print_clean(FILE *f, const char *prefix, const char *s)
 {
-	char *clean = utf8_sanitize(s, strlen(s));
-	fprintf(f, "%s%s\n", prefix, clean);
-	free(clean);
+	fputs(prefix, f);
+	cli_put_safe(f, s, strlen(s));
+	fputc('\n', f);
 	fflush(f);
 }
 
@@ -105,21 +105,15 @@ static int start(struct app *app, int argc, char **argv, struct crate_err *err)
 		free(ids);
 		return rc;
 	}
-	struct strbuf q;
-	strbuf_init(&q, 64);
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strbuf_addc(&q, ' ');
-		strbuf_adds(&q, argv[i]);
-	}
+	char *query = cli_join_args(argv, argc);
 	struct coll_result res = {0};
-	int rc = app_eval_query(app, q.buf, false, &res, err);
+	int rc = app_eval_query(app, query, false, &res, err);
 	if (rc == 0) {
 		rc = res.ids.n ? app_play_list(app, res.ids.v, NULL, res.ids.n, err)
-			       : crate_err_set(err, CRATE_ERR_NOTFOUND, "no media matches '%s'", q.buf);
+			       : crate_err_set(err, CRATE_ERR_NOTFOUND, "no media matches '%s'", query);
 	}
 	coll_result_free(&res);
-	strbuf_free(&q);
+	free(query);
 	return rc;
 }
 
@@ -160,12 +154,8 @@ static int cmd_play(struct cli_ctx *ctx, int argc, char **argv)
 	app_play_set_listener(app, on_notice, &run);
 	struct crate_err err = {0};
 	int fd = app_play_event_fd(app, &err);
-	if (fd < 0 || start(app, argc - i, argv + i, &err) != 0) {
-		char *clean = utf8_sanitize(err.msg, strlen(err.msg));
-		cli_error("%s", clean);
-		free(clean);
-		return CLI_FAIL;
-	}
+	if (fd < 0 || start(app, argc - i, argv + i, &err) != 0)
+		return cli_fail_safe(err.msg);
 	while (!run.done) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		poll(&p, 1, 1000);

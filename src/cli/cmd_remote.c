@@ -1,6 +1,7 @@
 /* `crate remote COMMAND [ARGS]`: send one command to the running crate
  * through its control socket (src/app/app_remote.h) and print the answer. */
 #include "cli/cli.h"
+#include "cli/output.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,6 @@
 
 #include "app/app_remote.h"
 #include "base/str.h"
-#include "base/utf8.h"
 
 static const char *const commands[] = {"play", "pause", "toggle", "next", "prev",
 				       "stop", "status", "search", "vol", "ping"};
@@ -28,40 +28,33 @@ static int cmd_remote(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if ((strcmp(argv[1], "search") == 0 || strcmp(argv[1], "vol") == 0) && argc < 3)
 		return cli_usage(self);
-	struct strbuf line;
-	strbuf_init(&line, 256);
-	for (int i = 1; i < argc; i++) {
-		if (i > 1)
-			strbuf_addc(&line, ' ');
-		strbuf_adds(&line, argv[i]);
-	}
-	if (line.len > APP_REMOTE_MAX_LINE) {
-		strbuf_free(&line);
+	char *line = cli_join_args(argv + 1, argc - 1);
+	if (strlen(line) > APP_REMOTE_MAX_LINE) {
+		free(line);
 		return cli_error("remote: the command is too long (at most %d bytes)", APP_REMOTE_MAX_LINE);
 	}
 	struct crate_err err = {0};
 	char *path = app_remote_socket_path(&err);
 	if (!path) {
-		strbuf_free(&line);
-		return cli_error("%s", err.msg);
+		free(line);
+		return cli_fail_safe(err.msg);
 	}
 	struct strbuf reply;
 	strbuf_init(&reply, 256);
-	int rc = app_remote_send(path, line.buf, &reply, 5000, &err);
+	int rc = app_remote_send(path, line, &reply, 5000, &err);
 	if (reply.len) {
 		/* The answer holds tag text: sanitise each line for the terminal. */
 		char *save = NULL;
 		for (char *l = strtok_r(reply.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-			char *clean = utf8_sanitize(l, strlen(l));
-			puts(clean);
-			free(clean);
+			cli_put_safe(stdout, l, strlen(l));
+			putchar('\n');
 		}
 	}
 	strbuf_free(&reply);
-	strbuf_free(&line);
+	free(line);
 	free(path);
 	if (rc != 0)
-		return cli_error("%s", err.msg);
+		return cli_fail_safe(err.msg);
 	return CLI_OK;
 }
 

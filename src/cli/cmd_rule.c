@@ -9,15 +9,14 @@
 #include "app/app.h"
 #include "app/rules.h"
 #include "base/str.h"
-#include "base/utf8.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "play/presets.h"
 
+/* A NUL-terminated untrusted string (names, queries, messages), sanitised. */
 static void put_safe(FILE *f, const char *s)
 {
-	char *clean = utf8_sanitize(s, strlen(s));
-	fputs(clean, f);
-	free(clean);
+	cli_put_safe(f, s, strlen(s));
 }
 
 /* A 1-based rule number -> 0-based index; false when not a positive number. */
@@ -38,7 +37,7 @@ static struct rules *open_rules(struct cli_ctx *ctx, struct app **app)
 	struct crate_err err = {0};
 	struct rules *rs = app_rules(*app, &err);
 	if (!rs)
-		cli_error("%s", err.msg);
+		cli_fail_safe(err.msg);
 	return rs;
 }
 
@@ -116,7 +115,7 @@ static int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	struct rule r;
 	if (rule_from_target(app->store, target.buf, &r, &err) != 0) {
-		cli_error("%s", err.msg);
+		cli_fail_safe(err.msg);
 		goto out;
 	}
 	r.eq = eq ? xstrdup(eq) : NULL;
@@ -126,7 +125,7 @@ static int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 	if (at == SIZE_MAX)
 		at = rules_count(rs);
 	if (rules_add(rs, at, &r, &err) != 0) {
-		cli_error("%s", err.msg);
+		cli_fail_safe(err.msg);
 	} else {
 		fprintf(stderr, "rule %zu: ", at + 1);
 		put_safe(stderr, rules_target(rs, at));
@@ -231,7 +230,7 @@ static int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
 		return CLI_FAIL;
 	struct crate_err err = {0};
 	if (rules_move(rs, from, to, &err) != 0)
-		return cli_error("%s", err.msg);
+		return cli_fail_safe(err.msg);
 	return CLI_OK;
 }
 
@@ -246,7 +245,7 @@ static int cmd_remove(struct cli_ctx *ctx, int argc, char **argv)
 		return CLI_FAIL;
 	struct crate_err err = {0};
 	if (rules_remove(rs, i, &err) != 0)
-		return cli_error("%s", err.msg);
+		return cli_fail_safe(err.msg);
 	return CLI_OK;
 }
 

@@ -84,7 +84,7 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 		count += (size_t)__builtin_popcountll(b->w[w]);
 	const struct u32vec *lib = mlib_index_library_order(e->idx);
 	/* the branch-free scan below may write one slot past the last member */
-	u32vec_reserve(out, out->n + count + (count > lib->n / 32 ? 1 : 0) + 1);
+	u32vec_reserve(out, out->n + count + 2);
 	if (count == lib->n && count > 0) { /* everything: the library order itself */
 		memcpy(out->v + out->n, lib->v, lib->n * sizeof *lib->v);
 		out->n += lib->n;

@@ -44,10 +44,21 @@ static void fill_keys(const struct mlib_index *idx, const char *field, bool desc
 	} else {
 		struct mlib_int_column col;
 		mlib_index_int_column(idx, prop, &col);
-		for (size_t i = 0; i < n; i++) {
-			int64_t v = mlib_int_column_get(&col, ids[i]);
-			/* biased: INT64_MIN (missing) becomes 0, the smallest key */
-			out[i] = (uint64_t)v ^ (1ull << 63);
+		/* biased: INT64_MIN (missing) becomes 0, the smallest key */
+		const int32_t *c32 = col.v32;
+		const int64_t *c64 = col.v64;
+		size_t len = col.len;
+		if (c32) {
+			for (size_t i = 0; i < n; i++) {
+				int32_t v = ids[i] < len ? c32[ids[i]] : MLIB_INT32_MISSING;
+				int64_t w = v == MLIB_INT32_MISSING ? MLIB_INT_MISSING : v;
+				out[i] = (uint64_t)w ^ (1ull << 63);
+			}
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				int64_t v = ids[i] < len ? c64[ids[i]] : MLIB_INT_MISSING;
+				out[i] = (uint64_t)v ^ (1ull << 63);
+			}
 		}
 	}
 	if (desc)

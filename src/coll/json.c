@@ -440,7 +440,8 @@ void coll_json_add_string(struct strbuf *b, const char *s, size_t len)
 		if (cp == '"' || cp == '\\') {
 			strbuf_addc(b, '\\');
 			strbuf_addc(b, (char)cp);
-		} else if (cp < 0x20) {
+		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
+			/* DEL and C1 too: the JSON is printed to terminals as is. */
 			strbuf_addf(b, "\\u%04x", (unsigned)cp);
 		} else {
 			/* Re-encoding turns an invalid byte (decoded as U+FFFD) into

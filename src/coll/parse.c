@@ -46,13 +46,12 @@ static void *fail_at(struct parser *p, int code, size_t off, const char *fmt, ..
 	if (p->failed)
 		return NULL;
 	p->failed = true;
-	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	crate_err_vset(p->err, code, fmt, ap);
 	va_end(ap);
 	int col = (int)utf8_count(p->q, off < p->len ? off : p->len) + 1;
-	crate_err_set(p->err, code, "col %d: %s", col, msg);
+	crate_err_prefix(p->err, "col %d: ", col);
 	if (p->err)
 		p->err->pos = col;
 	return NULL;

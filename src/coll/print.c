@@ -49,12 +49,11 @@ static int fail(struct printer *pr, const char *fmt, ...)
 	if (pr->failed)
 		return -1;
 	pr->failed = true;
-	char msg[300];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	crate_err_vset(pr->err, CRATE_ERR_INVALID, fmt, ap);
 	va_end(ap);
-	return crate_err_set(pr->err, CRATE_ERR_INVALID, "not expressible as text: %s", msg);
+	return crate_err_prefix(pr->err, "not expressible as text: ");
 }
 
 /* ---- shapes ---- */

@@ -280,57 +280,44 @@ static int db_fail(struct coll_store *st, const char *what, struct crate_err *er
 	return mlib_db_error(st->db, what, err);
 }
 
+/* Run one statement with texts bound to ?1..?nargs; what names the action
+ * in an error. */
+static int db_run(struct coll_store *st, const char *sql, const char *const *args, int nargs,
+		  const char *what, struct crate_err *err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(st->db), sql, -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, what, err);
+	for (int i = 0; i < nargs; i++)
+		sqlite3_bind_text(s, i + 1, args[i], -1, SQLITE_STATIC);
+	return mlib_db_finish(st->db, s, sqlite3_step(s), what, err);
+}
+
 static int db_put(struct coll_store *st, const char *ns, const char *name,
 		  const struct coll_node *root, struct crate_err *err)
 {
-	sqlite3 *db = mlib_db_sqlite(st->db);
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO coll_saved(ns, name, json) "
-				   "VALUES (?1, ?2, ?3)", -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "cannot save a collection", err);
 	char *json = coll_to_json(root, false);
-	sqlite3_bind_text(s, 1, ns, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, json, -1, free);
-	int rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "cannot save a collection", err);
-	return 0;
+	const char *args[] = {ns, name, json};
+	int rc = db_run(st, "INSERT OR REPLACE INTO coll_saved(ns, name, json) VALUES (?1, ?2, ?3)",
+			args, 3, "cannot save a collection", err);
+	free(json);
+	return rc;
 }
 
 static int db_delete(struct coll_store *st, const char *ns, const char *name,
 		     struct crate_err *err)
 {
-	sqlite3 *db = mlib_db_sqlite(st->db);
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "DELETE FROM coll_saved WHERE ns = ?1 AND name = ?2", -1, &s,
-			       NULL) != SQLITE_OK)
-		return db_fail(st, "cannot remove a collection", err);
-	sqlite3_bind_text(s, 1, ns, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "cannot remove a collection", err);
-	return 0;
+	const char *args[] = {ns, name};
+	return db_run(st, "DELETE FROM coll_saved WHERE ns = ?1 AND name = ?2", args, 2,
+		      "cannot remove a collection", err);
 }
 
 static int db_set_setting(struct coll_store *st, const char *key, const char *value,
 			  struct crate_err *err)
 {
-	sqlite3 *db = mlib_db_sqlite(st->db);
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO coll_setting(key, value) "
-				   "VALUES (?1, ?2)", -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "cannot store a setting", err);
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "cannot store a setting", err);
-	return 0;
+	const char *args[] = {key, value};
+	return db_run(st, "INSERT OR REPLACE INTO coll_setting(key, value) VALUES (?1, ?2)", args,
+		      2, "cannot store a setting", err);
 }
 
 /* ---- in-memory changes (after the transaction committed) ---- */
@@ -420,10 +407,7 @@ static int load_rows(struct coll_store *st, const struct coll_entry *old, size_t
 		entry_add(st, ns, name, root);
 		coll_node_unref(root);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "cannot read saved collections", err);
-	return 0;
+	return mlib_db_finish(st->db, s, rc, "cannot read saved collections", err);
 }
 
 /* The stored active playlist's name (owned), NULL when unset. */
@@ -687,6 +671,23 @@ static struct coll_node **rewrite_referrers(struct coll_store *st, const char *n
 	return out;
 }
 
+/* A playlist's `jumplist` names another playlist: a rename follows it like
+ * a reference. Edits rw (as rewrite_referrers fills it). */
+static void jumplists_rename(struct coll_store *st, struct coll_node **rw, const char *old_name,
+			     const char *new_name)
+{
+	for (size_t i = 0; i < st->n; i++) {
+		if (strcmp(st->v[i].ns, COLL_NS_PLAYLISTS) != 0)
+			continue;
+		const char *j = coll_attr_get(rw[i] ? rw[i] : st->v[i].root, "jumplist");
+		if (!j || strcmp(j, old_name) != 0)
+			continue;
+		if (!rw[i])
+			rw[i] = coll_node_copy(st->v[i].root);
+		coll_attr_set(rw[i], "jumplist", new_name);
+	}
+}
+
 static void rewritten_free(struct coll_node **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -720,8 +721,12 @@ int coll_store_rename(struct coll_store *st, const char *ns, const char *old_nam
 		goto rollback;
 	}
 	rw = rewrite_referrers(st, ns, old_name, rename_ref, (void *)new_name, &count);
+	if (strcmp(ns, COLL_NS_PLAYLISTS) == 0)
+		jumplists_rename(st, rw, old_name, new_name);
+	size_t ei = (size_t)(e - st->v);
 	bool active = strcmp(ns, COLL_NS_PLAYLISTS) == 0 && strcmp(st->active, old_name) == 0;
-	if (db_delete(st, ns, old_name, err) != 0 || db_put(st, ns, new_name, e->root, err) != 0)
+	if (db_delete(st, ns, old_name, err) != 0 ||
+	    db_put(st, ns, new_name, rw[ei] ? rw[ei] : e->root, err) != 0)
 		goto rollback;
 	for (size_t i = 0; i < n; i++)
 		if (rw[i] && &st->v[i] != e &&

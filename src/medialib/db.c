@@ -37,6 +37,15 @@ int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err)
 	return crate_err_set(err, CRATE_ERR_DB, "%s: %s: %s", db->path, what, why);
 }
 
+int mlib_db_finish(struct mlib_db *db, sqlite3_stmt *st, int rc, const char *what,
+		   struct crate_err *err)
+{
+	if (rc != SQLITE_DONE)
+		mlib_db_error(db, what, err);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int mlib_db_exec(struct mlib_db *db, const char *sql, struct crate_err *err)
 {
 	if (sqlite3_exec(db->sql, sql, NULL, NULL, NULL) != SQLITE_OK)

@@ -46,6 +46,12 @@ int mlib_db_check(struct mlib_db *db, struct crate_err *err);
 /* Fill err from the connection's last SQLite error: "<file>: <what>: <sqlite msg>". */
 int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err);
 
+/* End a statement whose last sqlite3_step returned rc: finalize it; 0 when
+ * rc is SQLITE_DONE, else -1 with err as mlib_db_error (the message is read
+ * before finalizing). */
+int mlib_db_finish(struct mlib_db *db, sqlite3_stmt *st, int rc, const char *what,
+		   struct crate_err *err);
+
 /* Execute SQL without parameters (schema text, pragmas). */
 int mlib_db_exec(struct mlib_db *db, const char *sql, struct crate_err *err);
 

@@ -28,8 +28,15 @@ struct dict {
 	size_t raw_len, raw_cap;
 	uint32_t *fold_off;  /* n+1 entries */
 	uint32_t *raw_off;   /* RAW_SAME or offset into raw */
-	uint32_t *hash;      /* hash of the original text, for probing and rehashing */
-	double *num;         /* numeric reading, NAN when not a number */
+	/* Lookup by text (while building; dropped at finish, rebuilt if more
+	 * values come): the hash of each original text, and the slots. */
+	uint32_t *hash;
+	/* Numeric readings, kept sparse (most titles and urls are not
+	 * numbers): a bit per value, then (vid, number) pairs by vid. */
+	uint64_t *numbits;
+	uint32_t *num_vid;
+	double *num_val;
+	size_t nnum, num_cap;
 	uint32_t *rank;      /* natural-order rank; NULL until computed */
 	uint32_t n, cap;
 	uint32_t *slots;     /* open addressing: vid+1, 0 = empty */
@@ -52,6 +59,9 @@ struct prop {
 	uint32_t *multi;
 	size_t multi_len, multi_cap;
 	struct u32vec multi_ids; /* the items holding a group, ascending or not */
+	/* Items by value, built on first need (a selective string filter):
+	 * the items holding value v are post[post_off[v] .. post_off[v+1]). */
+	uint32_t *post_off, *post;
 };
 
 struct mlib_index {
@@ -114,6 +124,58 @@ static const char *dict_text(const struct dict *d, uint32_t vid)
 	return d->raw_off[vid] == RAW_SAME ? d->fold + d->fold_off[vid] : d->raw + d->raw_off[vid];
 }
 
+static double dict_num(const struct dict *d, uint32_t v)
+{
+	if (!d->numbits || !((d->numbits[v >> 6] >> (v & 63)) & 1))
+		return NAN;
+	size_t lo = 0, hi = d->nnum; /* num_vid ascends: values are appended */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->num_vid[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return d->num_val[lo];
+}
+
+static void dict_rehash(struct dict *d, uint32_t nslots);
+
+/* After finish dropped them: the hashes and slots again. */
+static void dict_restore_lookup(struct dict *d)
+{
+	d->hash = xmalloc((d->cap ? d->cap : 1) * sizeof *d->hash);
+	for (uint32_t v = 0; v < d->n; v++) {
+		const char *t = dict_text(d, v);
+		d->hash[v] = hash_bytes(t, strlen(t));
+	}
+	uint32_t ns = 128;
+	while (ns < (uint64_t)d->n * 2 + 2)
+		ns *= 2;
+	dict_rehash(d, ns);
+}
+
+/* Once built: drop what only interning needs and trim the growth room. */
+static void dict_compact(struct dict *d)
+{
+	free(d->hash);
+	free(d->slots);
+	d->hash = d->slots = NULL;
+	d->nslots = 0;
+	if (d->n == 0)
+		return;
+	d->fold = xrealloc(d->fold, d->fold_len ? d->fold_len : 1);
+	d->fold_cap = d->fold_len ? d->fold_len : 1;
+	if (d->raw) {
+		d->raw = xrealloc(d->raw, d->raw_len ? d->raw_len : 1);
+		d->raw_cap = d->raw_len ? d->raw_len : 1;
+	}
+	d->fold_off = xreallocarray(d->fold_off, (size_t)d->n + 1, sizeof *d->fold_off);
+	d->raw_off = xreallocarray(d->raw_off, d->n, sizeof *d->raw_off);
+	d->numbits = xreallocarray(d->numbits, ((size_t)d->n + 63) / 64, sizeof *d->numbits);
+	d->cap = d->n;
+}
+
 static void dict_rehash(struct dict *d, uint32_t nslots)
 {
 	free(d->slots);
@@ -163,6 +225,8 @@ static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
 {
 	len = strnlen(s, len); /* a NUL inside a tag ends it */
 	uint32_t h = hash_bytes(s, len);
+	if (d->n && !d->hash)
+		dict_restore_lookup(d);
 	if (d->nslots) {
 		uint32_t i = h & (d->nslots - 1);
 		while (d->slots[i]) {
@@ -180,7 +244,9 @@ static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
 		d->fold_off = xreallocarray(d->fold_off, (size_t)c + 1, sizeof *d->fold_off);
 		d->raw_off = xreallocarray(d->raw_off, c, sizeof *d->raw_off);
 		d->hash = xreallocarray(d->hash, c, sizeof *d->hash);
-		d->num = xreallocarray(d->num, c, sizeof *d->num);
+		size_t old_w = ((size_t)d->cap + 63) / 64, new_w = ((size_t)c + 63) / 64;
+		d->numbits = xreallocarray(d->numbits, new_w, sizeof *d->numbits);
+		memset(d->numbits + old_w, 0, (new_w - old_w) * sizeof *d->numbits);
 		d->cap = c;
 	}
 	uint32_t v = d->n++;
@@ -192,7 +258,16 @@ static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
 	d->fold_off[v + 1] = (uint32_t)d->fold_len;
 	d->hash[v] = h;
 	double num;
-	d->num[v] = str_parse_number(s, len, &num) ? num : NAN;
+	if (str_parse_number(s, len, &num)) {
+		if (d->nnum == d->num_cap) {
+			d->num_cap = d->num_cap ? d->num_cap * 2 : 16;
+			d->num_vid = xreallocarray(d->num_vid, d->num_cap, sizeof *d->num_vid);
+			d->num_val = xreallocarray(d->num_val, d->num_cap, sizeof *d->num_val);
+		}
+		d->num_vid[d->nnum] = v;
+		d->num_val[d->nnum++] = num;
+		d->numbits[v >> 6] |= (uint64_t)1 << (v & 63);
+	}
 	free(d->rank); /* a new value invalidates the ranks */
 	d->rank = NULL;
 	if ((uint64_t)d->n * 2 > d->nslots)
@@ -213,7 +288,9 @@ static void dict_free(struct dict *d)
 	free(d->fold_off);
 	free(d->raw_off);
 	free(d->hash);
-	free(d->num);
+	free(d->numbits);
+	free(d->num_vid);
+	free(d->num_val);
 	free(d->rank);
 	free(d->slots);
 }
@@ -275,7 +352,7 @@ static void rank_entry_fill(struct rank_entry *e, const struct dict *d, uint32_t
 {
 	e->fold = d->fold + d->fold_off[vid];
 	e->key = natural_key(e->fold);
-	e->num = d->num[vid];
+	e->num = dict_num(d, vid);
 	e->slot = slot;
 }
 
@@ -391,8 +468,16 @@ static size_t prop_str_values(const struct prop *p, uint32_t id, const uint32_t 
 	return 1;
 }
 
+static void prop_drop_postings(struct prop *p)
+{
+	free(p->post_off);
+	free(p->post);
+	p->post_off = p->post = NULL;
+}
+
 static void prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
 {
+	prop_drop_postings(p);
 	prop_ensure(p, id);
 	uint32_t cur = p->scol[id];
 	if (cur == STR_MISSING) {
@@ -430,6 +515,7 @@ static void prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
 /* An integer column that received a non-integer text becomes a string column. */
 static void prop_convert_to_string(struct prop *p)
 {
+	prop_drop_postings(p);
 	if (!p->wide)
 		icol_widen(p);
 	int64_t *icol = p->icol;
@@ -452,6 +538,7 @@ static void prop_convert_to_string(struct prop *p)
 
 static void prop_free(struct prop *p)
 {
+	prop_drop_postings(p);
 	free(p->name);
 	free(p->scol);
 	free(p->icol);
@@ -520,6 +607,7 @@ static void set_int_in(struct prop *p, uint32_t id, int64_t value)
 
 static void set_str_single(struct prop *p, uint32_t id, const char *value, size_t len)
 {
+	prop_drop_postings(p);
 	prop_ensure(p, id);
 	p->scol[id] = dict_intern(&p->d, value, len);
 }
@@ -692,6 +780,10 @@ static void build_library_order(struct mlib_index *idx)
 	free(keys);
 }
 
+/* Items-by-value lists pay off for dictionaries at least this large. */
+#define POSTINGS_MIN_DICT 4096
+static void prop_build_postings(struct prop *p);
+
 /* Dictionaries at most this large get their ranks at finish; larger ones
  * (titles, urls: one value per track) when something first sorts by them. */
 #define EAGER_RANK_LIMIT 65536
@@ -712,6 +804,18 @@ void mlib_index_finish(struct mlib_index *idx)
 		if (idx->props[i].kind == MLIB_PROP_STRING && idx->props[i].d.n <= EAGER_RANK_LIMIT)
 			dict_compute_ranks(&idx->props[i].d);
 	build_library_order(idx);
+	for (int i = 0; i < idx->nprops; i++)
+		if (idx->props[i].kind == MLIB_PROP_STRING)
+			dict_compact(&idx->props[i].d);
+	/* The fields a plain search word looks in get their items-by-value now
+	 * rather than during the first keystrokes (others on first need). */
+	static const char *const searched[] = { "artist", "albumartist", "album", "title" };
+	for (size_t i = 0; i < sizeof searched / sizeof searched[0]; i++) {
+		int pi = prop_find(idx, searched[i]);
+		struct prop *p = pi >= 0 ? &idx->props[pi] : NULL;
+		if (p && p->kind == MLIB_PROP_STRING && p->d.n >= POSTINGS_MIN_DICT && !p->post_off)
+			prop_build_postings(p);
+	}
 }
 
 /* ---- reading ---- */
@@ -788,7 +892,7 @@ const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint3
 
 bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid, double *out)
 {
-	double v = idx->props[prop].d.num[vid];
+	double v = dict_num(&idx->props[prop].d, vid);
 	if (isnan(v))
 		return false;
 	*out = v;
@@ -859,10 +963,119 @@ size_t mlib_index_memory(const struct mlib_index *idx)
 		const struct dict *d = &p->d;
 		total += p->col_cap * (p->kind == MLIB_PROP_INT && p->wide ? 8 : 4) + p->multi_cap * 4;
 		total += p->multi_ids.cap * 4;
+		if (p->post_off)
+			total += ((size_t)p->d.n + 1) * 4 + (size_t)p->post_off[p->d.n] * 4;
 		total += d->fold_cap + d->raw_cap + (size_t)d->nslots * 4;
-		total += (size_t)d->cap * (4 + 4 + 4 + 8) + (d->rank ? (size_t)d->n * 4 : 0);
+		total += (size_t)d->cap * (4 + 4 + (d->hash ? 4 : 0)) + ((size_t)d->cap + 63) / 64 * 8;
+		total += d->num_cap * (4 + 8) + (d->rank ? (size_t)d->n * 4 : 0);
 	}
 	return total;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2_SELECT 1
+/* The single-value part of mlib_index_select_str, eight items per step
+ * where the processor has AVX2 (the build targets plain x86-64): gather
+ * each item's word of vals, shift its bit down, collect the bits. Whole
+ * 64-item words only; returns how many items it did. */
+__attribute__((target("avx2"))) static size_t select_single_avx2(const uint32_t *col, size_t n,
+								 const uint64_t *vw, uint32_t nd,
+								 bool none, uint64_t *out)
+{
+	if (nd == 0)
+		return 0;
+	const __m256i last = _mm256_set1_epi32((int)(nd - 1)), one = _mm256_set1_epi32(1);
+	const __m256i b31 = _mm256_set1_epi32(31), flip = _mm256_set1_epi32(none ? 1 : 0);
+	const __m256i multi = _mm256_set1_epi32((int)STR_MULTI);
+	const int *words = (const int *)(const void *)vw; /* little-endian: bit v of word v >> 5 */
+	size_t done = n / 64 * 64;
+	for (size_t base = 0; base < done; base += 64) {
+		uint64_t word = 0;
+		for (size_t b = 0; b < 64; b += 8) {
+			__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(col + base + b));
+			/* v <= nd - 1 (unsigned): a single value inside the dictionary */
+			__m256i valid = _mm256_cmpeq_epi32(_mm256_max_epu32(v, last), last);
+			__m256i idx = _mm256_and_si256(_mm256_srli_epi32(v, 5), valid);
+			__m256i w = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), words, idx, valid, 4);
+			__m256i bit = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_and_si256(v, b31)), one);
+			/* any ^ none, for items having one value (not several, not missing) */
+			__m256i single = _mm256_cmpeq_epi32(_mm256_and_si256(v, multi), _mm256_setzero_si256());
+			__m256i pass = _mm256_and_si256(_mm256_xor_si256(bit, flip), single);
+			unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(pass, one)));
+			word |= (uint64_t)m << b;
+		}
+		out[base >> 6] |= word;
+	}
+	return done;
+}
+#endif
+
+/* Items by value for p (see struct prop): one counting pass, one filling
+ * pass in id order. */
+static void prop_build_postings(struct prop *p)
+{
+	uint32_t nd = p->d.n;
+	uint32_t *off = xcalloc((size_t)nd + 2, sizeof *off);
+	for (size_t id = 0; id < p->col_cap; id++) {
+		const uint32_t *vids;
+		size_t k = prop_str_values(p, (uint32_t)id, &vids);
+		for (size_t j = 0; j < k; j++)
+			off[vids[j] + 2]++;
+	}
+	for (uint32_t v = 0; v < nd; v++)
+		off[v + 2] += off[v + 1];
+	uint32_t *post = xmalloc(((size_t)off[nd + 1] + 1) * sizeof *post);
+	for (size_t id = 0; id < p->col_cap; id++) {
+		const uint32_t *vids;
+		size_t k = prop_str_values(p, (uint32_t)id, &vids);
+		for (size_t j = 0; j < k; j++)
+			post[off[vids[j] + 1]++] = (uint32_t)id;
+	}
+	p->post_off = off; /* now off[v] .. off[v+1] */
+	p->post = post;
+}
+
+/* When few values match, set their items from the postings instead of
+ * reading the whole column. False when the column read is the better way. */
+static bool select_by_postings(struct prop *p, const struct bitset *vals, uint32_t nd, size_t n,
+			       struct bitset *out)
+{
+	size_t matched = 0, nw = ((size_t)nd + 63) / 64;
+	for (size_t w = 0; w < nw; w++)
+		matched += (size_t)__builtin_popcountll(vals->w[w] & (w + 1 < nw || nd % 64 == 0
+									? ~(uint64_t)0
+									: (((uint64_t)1 << (nd % 64)) - 1)));
+	/* Worth it for a handful of values of a large dictionary only. */
+	if (nd < POSTINGS_MIN_DICT || matched > nd / 32)
+		return false;
+	if (!p->post_off)
+		prop_build_postings(p);
+	size_t items = 0;
+	for (size_t w = 0; w < nw; w++) {
+		uint64_t bits = vals->w[w];
+		while (bits) {
+			uint32_t v = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+			bits &= bits - 1;
+			if (v < nd)
+				items += p->post_off[v + 1] - p->post_off[v];
+		}
+	}
+	if (items > n / 16)
+		return false;
+	for (size_t w = 0; w < nw; w++) {
+		uint64_t bits = vals->w[w];
+		while (bits) {
+			uint32_t v = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+			bits &= bits - 1;
+			if (v >= nd)
+				continue;
+			for (uint32_t k = p->post_off[v]; k < p->post_off[v + 1]; k++)
+				if (p->post[k] < n)
+					bitset_set(out, p->post[k]);
+		}
+	}
+	return true;
 }
 
 void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct bitset *vals,
@@ -877,11 +1090,18 @@ void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct 
 	const uint32_t *col = p->scol;
 	const uint64_t *vw = vals->w;
 	uint32_t nd = p->d.n < vals->nbits ? p->d.n : (uint32_t)vals->nbits;
+	if (!none && select_by_postings((struct prop *)p, vals, nd, n, out)) /* lazily built cache */
+		return;
 	const uint64_t zero = 0;
 	uint64_t flip = none;
+	size_t start = 0;
+#ifdef HAVE_AVX2_SELECT
+	if (__builtin_cpu_supports("avx2"))
+		start = select_single_avx2(col, n, vw, nd, none, out->w);
+#endif
 	/* Single values without a branch per item (a mispredicted branch costs
 	 * more than the work); items with several values are done after. */
-	for (size_t base = 0; base < n; base += 64) {
+	for (size_t base = start; base < n; base += 64) {
 		size_t lim = n - base < 64 ? n - base : 64;
 		const uint32_t *c = col + base;
 		uint64_t word = 0;

@@ -68,13 +68,7 @@ static int load_media(struct mlib_db *db, struct mlib_index *idx, struct bitset 
 			}
 		}
 	}
-	if (rc != SQLITE_DONE) {
-		mlib_db_error(db, "cannot read the library", err); /* before finalize clears it */
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return mlib_db_finish(db, st, rc, "cannot read the library", err);
 }
 
 static int load_tags(struct mlib_db *db, struct mlib_index *idx, const struct bitset *present,
@@ -96,13 +90,7 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, const struct bi
 		if (key && v && n > 0)
 			mlib_index_add_str(idx, (uint32_t)id, key, v, (size_t)n);
 	}
-	if (rc != SQLITE_DONE) {
-		mlib_db_error(db, "cannot read tags", err); /* before finalize clears it */
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return mlib_db_finish(db, st, rc, "cannot read tags", err);
 }
 
 int mlib_index_load(struct mlib_db *db, struct mlib_index **out, struct crate_err *err)

@@ -326,13 +326,8 @@ static int update_row(struct mlib_db *db, const char *sql, uint32_t id, int64_t 
 	if (nargs > 0)
 		sqlite3_bind_int64(st, p++, a);
 	sqlite3_bind_int64(st, p, id);
-	int rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE) {
-		mlib_db_error(db, what, err);
-		sqlite3_finalize(st);
+	if (mlib_db_finish(db, st, sqlite3_step(st), what, err) != 0)
 		return -1;
-	}
-	sqlite3_finalize(st);
 	if (sqlite3_changes(mlib_db_sqlite(db)) == 0)
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "media #%u does not exist", id);
 	return 0;

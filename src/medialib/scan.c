@@ -127,13 +127,7 @@ static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err 
 		e.missing = sqlite3_column_int(st, 4) != 0;
 		known_add(k, &e);
 	}
-	if (rc != SQLITE_DONE) {
-		mlib_db_error(db, "cannot read the library", err); /* before finalize clears it */
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return mlib_db_finish(db, st, rc, "cannot read the library", err);
 }
 
 /* ---- visited directories: (dev, ino) set ---- */

@@ -22,7 +22,8 @@ const double eq_band_hz[EQ_BANDS] = {31.25, 62.5, 125, 250, 500, 1000, 2000, 400
  * by ~90 dB in that time). */
 #define EQ_HISTORY_S 0.15
 /* Seconds over which the output crossfades from the old settings to the
- * new ones when a track under an equalizer follows another track. */
+ * new ones at a track boundary (into flat settings only when the old ones
+ * were not flat). */
 #define EQ_FADE_S 0.005
 
 struct biquad {
@@ -337,7 +338,8 @@ static size_t process_fade(struct eq *eq, void *samples, size_t frames)
 			h[c] = x;
 			double yo = eq->old.flat ? x
 				: filter_one(&eq->old, eq->old_state + c * EQ_BANDS * 2, x) * eq->old.gain;
-			double yn = filter_one(&eq->d, eq->state + c * EQ_BANDS * 2, x) * eq->d.gain;
+			double yn = eq->d.flat ? x
+				: filter_one(&eq->d, eq->state + c * EQ_BANDS * 2, x) * eq->d.gain;
 			sample_out(eq, samples, i, yo + w * (yn - yo));
 		}
 	}
@@ -348,6 +350,11 @@ static size_t process_fade(struct eq *eq, void *samples, size_t frames)
 void eq_process(struct eq *eq, void *samples, size_t frames)
 {
 	size_t ch = (size_t)eq->channels;
+	if (eq->fade_left) {
+		size_t done = process_fade(eq, samples, frames);
+		samples = (char *)samples + done * ch * (eq->fmt == EQ_FMT_S16 ? 2 : 4);
+		frames -= done;
+	}
 	if (eq->d.flat) {
 		/* Only the last hcap frames can matter to the history. */
 		size_t from = frames > eq->hcap ? frames - eq->hcap : 0;
@@ -357,11 +364,6 @@ void eq_process(struct eq *eq, void *samples, size_t frames)
 				h[c] = sample_in(eq, samples, f * ch + c);
 		}
 		return;
-	}
-	if (eq->fade_left) {
-		size_t done = process_fade(eq, samples, frames);
-		samples = (char *)samples + done * ch * (eq->fmt == EQ_FMT_S16 ? 2 : 4);
-		frames -= done;
 	}
 	size_t keep_from = frames > eq->hcap ? frames - eq->hcap : 0;
 	for (size_t f = 0; f < frames; f++) {
@@ -388,10 +390,16 @@ void eq_set_settings(struct eq *eq, const struct eq_settings *s)
 	design(s, eq->rate, &eq->d);
 	memset(eq->state, 0, nstate * sizeof *eq->state);
 	eq->fade_left = 0;
-	/* Into flat: switch at once, so the track is bit-exact from its first
-	 * frame. From nothing (no history): nothing to fade from. */
-	if (eq->d.flat || eq->hlen == 0)
+	/* From nothing (no history): nothing to fade from. Flat to flat:
+	 * nothing to fade, the track is bit-exact from its first frame. */
+	if (eq->hlen == 0 || (eq->d.flat && eq->old.flat))
 		return;
+	/* Into flat: the old filters (warm) fade out into the dry signal, so
+	 * the track is bit-exact once the fade is over. */
+	if (eq->d.flat) {
+		eq->fade_left = eq->fade_len;
+		return;
+	}
 	size_t start = (eq->hpos + eq->hcap - eq->hlen) % eq->hcap;
 	for (size_t n = 0; n < eq->hlen; n++) {
 		const double *fr = eq->hist + ((start + n) % eq->hcap) * ch;

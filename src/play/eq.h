@@ -15,11 +15,12 @@
  * (the engine calls it before the first frame of the next track). No frame
  * of the previous track is touched. The new filters start warm: their state
  * is computed by running them over the last 150 ms of input the stage has
- * seen, so they have no start-up transient. Into non-flat settings the
- * output then crossfades over 5 ms from the old settings' output to the new
- * ones' (a filter change shifts phase, which would otherwise be a step in the
- * waveform); into flat settings it switches at once, so an unequalized track
- * is bit-exact from its first frame. */
+ * seen, so they have no start-up transient. The output then crossfades
+ * over 5 ms from the old settings' output to the new ones' (a filter change
+ * shifts phase, which would otherwise be a step in the waveform, heard as a
+ * click). Into flat settings that is a fade from the old filters to the dry
+ * signal: the track is bit-exact from 5 ms on; a flat track that follows a
+ * flat one is bit-exact from its first frame. */
 #ifndef CRATE_PLAY_EQ_H
 #define CRATE_PLAY_EQ_H
 

@@ -256,4 +256,19 @@ expect_rc 1 "pshuffle with a bad query"
 run pshuffle Party2 '*' --upcoming 0
 expect_rc 1 "--upcoming 0"
 
+t_begin coll_playlist_jump_sets_the_jumplist
+c playlist new JumpFrom >/dev/null 2>&1
+c playlist new JumpTo >/dev/null 2>&1
+run playlist jump JumpFrom JumpTo
+expect_rc 0 "playlist jump"
+run coll show Playlists/JumpFrom
+case $OUT in *'"jumplist": "JumpTo"'*) ;; *) t_fail "no jumplist in: $OUT" ;; esac
+run playlist jump JumpFrom Nowhere
+expect_rc 1 "a jump to a missing playlist"
+printf '%s\n' "$ERR" | grep -q 'Playlists/Nowhere does not exist' || t_fail "unclear message: $ERR"
+run playlist jump JumpFrom --none
+expect_rc 0 "playlist jump --none"
+run coll show Playlists/JumpFrom
+case $OUT in *jumplist*) t_fail "jumplist not cleared: $OUT" ;; esac
+
 t_end

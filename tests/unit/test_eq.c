@@ -270,11 +270,20 @@ TEST(retune_at_boundary)
 	int jump_up = max_step(up, b - 2, b + RATE / 100);
 	CHECK_MSG(jump_up <= steady, "flat->bass: step %d > steady step %d", jump_up, steady);
 
-	/* bass -> flat: the second part is bit-exact with the input. */
+	/* bass -> flat: the old filters fade out into the dry signal over 5 ms,
+	 * then the second part is bit-exact with the input. */
 	int16_t *down = run_split(in, n, b, &bass, &flat);
 	CHECK(memcmp(down, ref, b * 2 * sizeof *down) == 0);
-	CHECK(memcmp(down + b * 2, in + b * 2, (n - b) * 2 * sizeof *down) == 0);
-	int jump_down = max_step(down, b - 1, b + 1);
+	size_t fade = RATE / 200;
+	CHECK(memcmp(down + (b + fade) * 2, in + (b + fade) * 2,
+		     (n - b - fade) * 2 * sizeof *down) == 0);
+	CHECK(memcmp(down + b * 2, in + b * 2, fade * 2 * sizeof *down) != 0);
+	int jump_down = max_step(down, b - 2, b + RATE / 100);
+	CHECK_MSG(jump_down <= steady, "bass->flat: step %d > steady step %d", jump_down, steady);
+
+	/* flat -> flat: no fade at all, bit-exact from the first frame. */
+	int16_t *still = run_split(in, n, b, &flat, &flat);
+	CHECK(memcmp(still, in, n * 2 * sizeof *still) == 0);
 
 	/* rock -> bass */
 	struct eq_settings rock;
@@ -284,13 +293,14 @@ TEST(retune_at_boundary)
 	CHECK_MSG(jump_swap <= steady, "rock->bass: step %d > steady step %d", jump_swap, steady);
 
 	fprintf(stderr, "    max sample step at the boundary (s16): flat->bass %d, rock->bass %d, "
-		"bass->flat %d (hard switch); steady signal max step %d\n",
+		"bass->flat %d; steady signal max step %d\n",
 		jump_up, jump_swap, jump_down, steady);
 	eq_free(always);
 	free(in);
 	free(ref);
 	free(up);
 	free(down);
+	free(still);
 	free(swap);
 }
 

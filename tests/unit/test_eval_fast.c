@@ -421,3 +421,106 @@ TEST(kept_work_between_evaluations_changes_nothing)
 	coll_eval_cache_free(cache);
 	mlib_index_free(idx);
 }
+
+TEST(dictionary_after_finish_and_sparse_numbers)
+{
+	/* finish drops the lookup tables and keeps numbers sparse; values
+	 * added later are still interned once, numbers still read. */
+	struct mlib_index *idx = mlib_index_new();
+	char buf[32];
+	for (uint32_t id = 1; id <= 5000; id++) {
+		mlib_index_add_media(idx, id);
+		if (id % 7 == 0)
+			snprintf(buf, sizeof buf, "%u", id);
+		else
+			snprintf(buf, sizeof buf, "Name %u", id % 3000);
+		mlib_index_add_str(idx, id, "title", buf, strlen(buf));
+	}
+	mlib_index_finish(idx);
+	int p = mlib_index_prop(idx, "title");
+	uint32_t n0 = mlib_index_dict_size(idx, p);
+	for (uint32_t v = 0; v < n0; v++) {
+		double d;
+		const char *t = mlib_index_dict_text(idx, p, v);
+		bool num = mlib_index_dict_number(idx, p, v, &d);
+		CHECK(num == (t[0] != 'N'));
+		if (num)
+			CHECK(d == strtod(t, NULL));
+	}
+	mlib_index_add_media(idx, 6000);
+	mlib_index_add_str(idx, 6000, "title", "Name 17", 7); /* already there */
+	mlib_index_add_media(idx, 6001);
+	mlib_index_add_str(idx, 6001, "title", "12.5", 4);    /* new, a number */
+	mlib_index_finish(idx);
+	CHECK_INT(mlib_index_dict_size(idx, p), n0 + 1);
+	const uint32_t *a, *b;
+	REQUIRE(mlib_index_str_values(idx, p, 6000, &a) == 1);
+	REQUIRE(mlib_index_str_values(idx, p, 17, &b) == 1);
+	CHECK(a[0] == b[0]);
+	REQUIRE(mlib_index_str_values(idx, p, 6001, &a) == 1);
+	double d;
+	CHECK(mlib_index_dict_number(idx, p, a[0], &d) && d == 12.5);
+	struct coll_eval_ctx ctx = { .index = idx, .now = NOW };
+	CHECK_INT(count_of(&ctx, COLL_EQUALS, "title", "4998.0"), 1); /* numerically */
+	CHECK_INT(count_of(&ctx, COLL_EQUALS, "title", "12.50"), 1);
+	CHECK_INT(count_of(&ctx, COLL_EQUALS, "title", "name 17"), 2);
+	mlib_index_free(idx);
+}
+
+TEST(selective_filters_on_large_dictionaries)
+{
+	/* Dictionaries large enough for the items-by-value path (a few
+	 * thousand values and up): same answers as testing item by item, with
+	 * several values per item, missing values and later additions. */
+	struct mlib_index *idx = mlib_index_new();
+	char buf[64];
+	const uint32_t N = 12000;
+	for (uint32_t id = 1; id <= N; id++) {
+		mlib_index_add_media(idx, id);
+		if (id % 11 == 0)
+			continue;
+		snprintf(buf, sizeof buf, "Song %u %s", id, id % 97 == 0 ? "love" : "x");
+		mlib_index_add_str(idx, id, "title", buf, strlen(buf));
+		if (id % 13 == 0) {
+			snprintf(buf, sizeof buf, "Alt %u", id / 2);
+			mlib_index_add_str(idx, id, "title", buf, strlen(buf));
+		}
+	}
+	mlib_index_finish(idx);
+	struct coll_eval_ctx ctx = { .index = idx, .now = NOW };
+	static const struct {
+		enum coll_type op;
+		const char *v;
+	} qs[] = {
+		{ COLL_TOKEN, "love" }, { COLL_EQUALS, "song 194 love" }, { COLL_EQUALS, "alt 13" },
+		{ COLL_TOKEN, "1300" }, { COLL_MATCH, "alt 6*" }, { COLL_NOTEQUAL, "alt 13" },
+		{ COLL_MATCH, "*9999*" }, { COLL_TOKEN, "nothing" },
+	};
+	for (int round = 0; round < 2; round++) {
+		for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++) {
+			struct coll_node *n = coll_filter_new(qs[q].op, "title", qs[q].v, NULL);
+			struct coll_result r;
+			struct crate_err err;
+			REQUIRE(coll_eval(&ctx, n, &r, &err) == 0);
+			struct bitset in;
+			bitset_init(&in, N + 2);
+			for (size_t i = 0; i < r.ids.n; i++)
+				bitset_set(&in, r.ids.v[i]);
+			size_t bad = 0;
+			for (uint32_t id = 0; id <= N + 1; id++) {
+				bool one;
+				REQUIRE(coll_contains(&ctx, n, id, &one, &err) == 0);
+				bad += one != bitset_test(&in, id);
+			}
+			CHECK_MSG(bad == 0, "round %d %s '%s': %zu differ", round,
+				  coll_type_name(qs[q].op), qs[q].v, bad);
+			bitset_free(&in);
+			coll_result_free(&r);
+			coll_node_unref(n);
+		}
+		/* Items added after finish are found too (the lists are rebuilt). */
+		mlib_index_add_str(idx, 22, "title", "love me", 7);
+		mlib_index_finish(idx);
+	}
+	mlib_index_free(idx);
+}

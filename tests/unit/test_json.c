@@ -224,6 +224,7 @@ TEST(json_hostile_strings)
 		CHECK_MSG((unsigned char)*p >= 0x20, "raw control 0x%02x in %s", *p, text);
 	CHECK(strstr(text, "\\u001b") != NULL);
 	CHECK(strstr(text, "\\u000a") != NULL);
+	CHECK(strstr(text, "\\u007f") != NULL); /* DEL is escaped too (terminal-safe) */
 	CHECK(strstr(text, "a\\\"b\\\\c") != NULL);
 	struct crate_err err = {0};
 	struct coll_node *back = parse(text, &err);

@@ -188,6 +188,55 @@ TEST(party_shuffle_keeps_upcoming_from_its_source)
 	app_close(app);
 }
 
+TEST(jumplist_switches_to_the_next_playlist_at_the_end)
+{
+	struct app *app = open_library(harness_tmpdir(), 4, 0.2);
+	struct crate_err err = {0};
+	REQUIRE(app_playlist_new(app, "A", &err) == 0);
+	REQUIRE(app_playlist_new(app, "B", &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "A", "genre:Jazz", NULL, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "B", "genre:Rock", NULL, &err) == 0);
+	/* A jump goes to a playlist that exists. */
+	CHECK(app_playlist_set_jump(app, "A", "Nowhere", &err) != 0);
+	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
+	CHECK(app_playlist_set_jump(app, "Nowhere", "B", &err) != 0);
+	REQUIRE(app_playlist_set_jump(app, "A", "B", &err) == 0);
+	CHECK_STR(coll_attr_get(coll_store_get(app->store, "Playlists", "A"), "jumplist"), "B");
+	struct seen s = {0};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 10000));
+	/* A's two entries, then B's two from its first, gaplessly; then B ends. */
+	const struct coll_node *a = coll_store_get(app->store, "Playlists", "A");
+	const struct coll_node *b = coll_store_get(app->store, "Playlists", "B");
+	REQUIRE(a && b && a->idlist.n == 2 && b->idlist.n == 2);
+	CHECK_INT(s.nstarted, 4);
+	CHECK_INT(s.nfailed, 0);
+	CHECK(s.started[0] == a->idlist.v[0] && s.started[1] == a->idlist.v[1]);
+	CHECK(s.started[2] == b->idlist.v[0] && s.started[3] == b->idlist.v[1]);
+	CHECK_STR(coll_store_active_playlist(app->store), "B");
+	CHECK_STR(coll_attr_get(b, "position"), "1");
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.playlist, "B");
+
+	/* A rename of the target follows, as references do. */
+	app_play_stop(app, &err);
+	app_play_handle_events(app);
+	REQUIRE(app_coll_rename(app, "Playlists", "B", "B2", &err) == 0);
+	CHECK_STR(coll_attr_get(coll_store_get(app->store, "Playlists", "A"), "jumplist"), "B2");
+
+	/* Cleared, A just ends. */
+	REQUIRE(app_playlist_set_jump(app, "A", NULL, &err) == 0);
+	CHECK(coll_attr_get(coll_store_get(app->store, "Playlists", "A"), "jumplist") == NULL);
+	memset(&s, 0, sizeof s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 1, &err) == 0);
+	CHECK(run_until(app, &s, 0, 10000));
+	CHECK_INT(s.nstarted, 1);
+	CHECK_STR(coll_store_active_playlist(app->store), "A");
+	app_close(app);
+}
+
 TEST(deleted_and_truncated_entries_are_skipped)
 {
 	const char *dir = harness_tmpdir();

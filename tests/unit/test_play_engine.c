@@ -85,15 +85,69 @@ static bool same_bytes(const char *a, size_t alen, const char *b, size_t blen, c
 	return true;
 }
 
+/* One generated tone played through the ALSA file plugin: the output file,
+ * the tone, and after tone_run_collect what was written and what ffmpeg
+ * decodes the tone to (s16, stereo, 44.1 kHz). */
+struct tone_run {
+	const char *out;
+	char *path;
+	char *got, *ref;
+	size_t len, rlen;
+};
+
+static void tone_run_init(struct tone_run *r, const char *name, double hz, double secs)
+{
+	memset(r, 0, sizeof *r);
+	const char *dir = harness_tmpdir();
+	r->out = tp_alsa_to_file(dir);
+	r->path = xasprintf("%s/%s", dir, name);
+	REQUIRE(tp_make_tone(r->path, hz, secs, 44100, NULL));
+}
+
+static void tone_run_collect(struct tone_run *r)
+{
+	r->got = tp_read_file(r->out, &r->len);
+	r->ref = tp_ffmpeg_decode(r->path, "s16le", 2, 44100, &r->rlen);
+}
+
+static void tone_run_free(struct tone_run *r)
+{
+	free(r->got);
+	free(r->ref);
+	free(r->path);
+}
+
+/* Play t on e to its end (10 s at most), then free e. */
+static bool play_to_end(struct engine *e, struct engine_track *t)
+{
+	struct evlog log = {0};
+	engine_play(e, t);
+	bool done = wait_event(e, &log, ENGINE_EV_FINISHED, t->id, 10000, NULL, NULL);
+	engine_free(e);
+	return done;
+}
+
+/* Output samples that are not want(input sample); the lengths must agree. */
+static int sample_mismatches(const struct tone_run *r, long (*want)(int16_t x))
+{
+	REQUIRE(r->got && r->ref && r->len == r->rlen && r->len > 0);
+	int bad = 0;
+	for (size_t i = 0; i < r->len / 2; i++) {
+		int16_t x, y;
+		memcpy(&x, r->ref + 2 * i, 2);
+		memcpy(&y, r->got + 2 * i, 2);
+		bad += y != want(x);
+	}
+	return bad;
+}
+
 TEST(plays_wav_bit_exact_through_alsa_file_plugin)
 {
-	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
-	char *wav = xasprintf("%s/tone.wav", dir);
-	REQUIRE(tp_make_tone(wav, 440, 1.5, 44100, NULL));
+	struct tone_run r;
+	tone_run_init(&r, "tone.wav", 440, 1.5);
 	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
 	struct evlog log = {0};
-	struct engine_track t = track(wav, 7);
+	struct engine_track t = track(r.path, 7);
 	engine_play(e, &t);
 	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 7, 10000, NULL, NULL));
 	CHECK(wait_event(e, &log, ENGINE_EV_STATE, 0, 2000, NULL, NULL));
@@ -102,14 +156,10 @@ TEST(plays_wav_bit_exact_through_alsa_file_plugin)
 	engine_get_status(e, &st);
 	CHECK_INT(st.state, ENGINE_STOPPED);
 	engine_free(e);
-	size_t len = 0, rlen = 0;
-	char *got = tp_read_file(out, &len);
-	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
-	CHECK_INT(rlen, 66150 * 4);
-	CHECK(same_bytes(got, len, ref, rlen, "wav"));
-	free(got);
-	free(ref);
-	free(wav);
+	tone_run_collect(&r);
+	CHECK_INT(r.rlen, 66150 * 4);
+	CHECK(same_bytes(r.got, r.len, r.ref, r.rlen, "wav"));
+	tone_run_free(&r);
 }
 
 /* Lossy sources play as float by default; forcing s16 matches ffmpeg's
@@ -353,13 +403,11 @@ TEST(start_offset_and_seek_are_sample_accurate)
 
 TEST(pause_stops_output_and_resume_continues_without_loss)
 {
-	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
-	char *wav = xasprintf("%s/t.wav", dir);
-	REQUIRE(tp_make_tone(wav, 600, 1.5, 44100, NULL));
+	struct tone_run r;
+	tone_run_init(&r, "t.wav", 600, 1.5);
 	struct engine *e = start_engine(true, PLAY_SFMT_AUTO, 100);
 	struct evlog log = {0};
-	struct engine_track t = track(wav, 3);
+	struct engine_track t = track(r.path, 3);
 	engine_play(e, &t);
 	CHECK(wait_event(e, &log, ENGINE_EV_STARTED, 3, 5000, NULL, NULL));
 	usleep(300 * 1000);
@@ -370,93 +418,69 @@ TEST(pause_stops_output_and_resume_continues_without_loss)
 	CHECK_INT(st.state, ENGINE_PAUSED);
 	usleep(100 * 1000);
 	struct stat s1, s2;
-	CHECK(stat(out, &s1) == 0);
+	CHECK(stat(r.out, &s1) == 0);
 	usleep(400 * 1000);
-	CHECK(stat(out, &s2) == 0);
+	CHECK(stat(r.out, &s2) == 0);
 	CHECK_INT(s1.st_size, s2.st_size); /* nothing written while paused */
 	CHECK(s1.st_size < 66150 * 4);
 	engine_toggle(e);
 	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 3, 10000, NULL, NULL));
 	engine_free(e);
-	size_t len = 0, rlen = 0;
-	char *got = tp_read_file(out, &len);
-	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
-	CHECK(same_bytes(got, len, ref, rlen, "paused track"));
+	tone_run_collect(&r);
+	CHECK(same_bytes(r.got, r.len, r.ref, r.rlen, "paused track"));
 	CHECK(count_events(&log, ENGINE_EV_POSITION, 3) >= 3);
-	free(got);
-	free(ref);
-	free(wav);
+	tone_run_free(&r);
+}
+
+static long want_half(int16_t x)
+{
+	return lrint(x * 0.5);
 }
 
 TEST(volume_scales_samples)
 {
-	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
-	char *wav = xasprintf("%s/t.wav", dir);
-	REQUIRE(tp_make_tone(wav, 440, 0.5, 44100, NULL));
+	struct tone_run r;
+	tone_run_init(&r, "t.wav", 440, 0.5);
 	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
 	engine_set_volume(e, 50);
+	struct engine_track t = track(r.path, 1);
 	struct evlog log = {0};
-	struct engine_track t = track(wav, 1);
 	engine_play(e, &t);
 	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
 	struct engine_status st;
 	engine_get_status(e, &st);
 	CHECK_INT(st.volume, 50);
 	engine_free(e);
-	size_t len = 0, rlen = 0;
-	char *got = tp_read_file(out, &len);
-	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
-	REQUIRE(len == rlen && len > 0);
-	int bad = 0, nonzero = 0;
-	for (size_t i = 0; i < len / 2; i++) {
-		int16_t x, y;
-		memcpy(&x, ref + 2 * i, 2);
-		memcpy(&y, got + 2 * i, 2);
-		bad += y != (int16_t)nearbyint(x * 0.5);
-		nonzero += x != 0;
-	}
-	CHECK_INT(bad, 0);
+	tone_run_collect(&r);
+	CHECK_INT(sample_mismatches(&r, want_half), 0);
+	int nonzero = 0;
+	for (size_t i = 0; i + 1 < r.rlen; i += 2)
+		nonzero += r.ref[i] != 0 || r.ref[i + 1] != 0;
 	CHECK(nonzero > 1000);
-	free(got);
-	free(ref);
-	free(wav);
+	tone_run_free(&r);
+}
+
+static long want_double_clipped(int16_t x)
+{
+	long want = lrint(x * 2.0);
+	return want > 32767 ? 32767 : want < -32768 ? -32768 : want;
 }
 
 TEST(replaygain_track_gain_with_clipping_prevention)
 {
-	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
-	char *wav = xasprintf("%s/t.wav", dir);
-	REQUIRE(tp_make_tone(wav, 440, 0.3, 44100, NULL));
+	struct tone_run r;
+	tone_run_init(&r, "t.wav", 440, 0.3);
 	struct engine_opts o = {.rg_mode = PLAY_RG_TRACK, .volume = 100};
 	struct engine *e;
 	struct crate_err err = {0};
 	REQUIRE(engine_new(&o, &e, &err) == 0);
-	struct evlog log = {0};
-	struct engine_track t = track(wav, 1);
+	struct engine_track t = track(r.path, 1);
 	t.rg.track_gain_db = +12.0; /* x3.98, but the peak 0.5 caps it at x2 */
 	t.rg.track_peak = 0.5;
-	engine_play(e, &t);
-	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
-	engine_free(e);
-	size_t len = 0, rlen = 0;
-	char *got = tp_read_file(out, &len);
-	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
-	REQUIRE(len == rlen && len > 0);
-	int bad = 0;
-	for (size_t i = 0; i < len / 2; i++) {
-		int16_t x, y;
-		memcpy(&x, ref + 2 * i, 2);
-		memcpy(&y, got + 2 * i, 2);
-		long want = lrint(x * 2.0);
-		want = want > 32767 ? 32767 : want < -32768 ? -32768 : want;
-		bad += y != want;
-	}
-	CHECK_INT(bad, 0);
-	free(got);
-	free(ref);
-	free(wav);
+	CHECK(play_to_end(e, &t));
+	tone_run_collect(&r);
+	CHECK_INT(sample_mismatches(&r, want_double_clipped), 0);
+	tone_run_free(&r);
 }
 
 TEST(deleted_next_track_is_reported_by_name)
@@ -491,29 +515,25 @@ TEST(deleted_next_track_is_reported_by_name)
 
 TEST(truncated_file_plays_what_it_has)
 {
-	const char *dir = harness_tmpdir();
-	tp_alsa_to_file(dir);
-	char *fl = xasprintf("%s/t.flac", dir);
-	REQUIRE(tp_make_tone(fl, 440, 2.0, 44100, NULL));
-	REQUIRE(tp_sh("truncate -s 60000 '%s'", fl));
+	struct tone_run r;
+	tone_run_init(&r, "t.flac", 440, 2.0);
+	REQUIRE(tp_sh("truncate -s 60000 '%s'", r.path));
 	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
 	struct evlog log = {0};
-	struct engine_track t = track(fl, 4);
+	struct engine_track t = track(r.path, 4);
 	engine_play(e, &t);
 	CHECK(wait_event(e, &log, ENGINE_EV_STATE, 0, 10000, NULL, NULL));
 	bool ended = wait_event(e, &log, ENGINE_EV_FINISHED, 4, 10000, NULL, NULL) ||
 		     count_events(&log, ENGINE_EV_ERROR, 4) > 0;
 	CHECK(ended);
 	engine_free(e);
-	free(fl);
+	tone_run_free(&r);
 }
 
 TEST(missing_device_is_a_clear_error)
 {
-	const char *dir = harness_tmpdir();
-	tp_alsa_to_file(dir);
-	char *wav = xasprintf("%s/t.wav", dir);
-	REQUIRE(tp_make_tone(wav, 440, 0.3, 44100, NULL));
+	struct tone_run r;
+	tone_run_init(&r, "t.wav", 440, 0.3);
 	const char *devs[] = {"broken", "nosuchpcm"};
 	for (int i = 0; i < 2; i++) {
 		struct engine_opts o = {.device = devs[i], .volume = 100};
@@ -521,7 +541,7 @@ TEST(missing_device_is_a_clear_error)
 		struct crate_err err = {0};
 		REQUIRE(engine_new(&o, &e, &err) == 0);
 		struct evlog log = {0};
-		struct engine_track t = track(wav, 1);
+		struct engine_track t = track(r.path, 1);
 		engine_play(e, &t);
 		CHECK(wait_event(e, &log, ENGINE_EV_ERROR, 0, 5000, NULL, NULL));
 		struct engine_event *ev = &log.ev[log.n - 1];
@@ -532,7 +552,7 @@ TEST(missing_device_is_a_clear_error)
 		CHECK_INT(st.state, ENGINE_STOPPED);
 		engine_free(e);
 	}
-	free(wav);
+	tone_run_free(&r);
 }
 
 /* The DSP hook sees every block in the device format, per track. */
@@ -558,6 +578,11 @@ static void inv_process(void *ud, void *frames, size_t n, const struct play_form
 	d->frames += n;
 }
 
+static long want_inverted(int16_t x)
+{
+	return x == -32768 ? 32767 : -x;
+}
+
 static int dsp_destroyed;
 
 static void inv_destroy(struct play_dsp *p)
@@ -569,34 +594,17 @@ static void inv_destroy(struct play_dsp *p)
 
 TEST(dsp_stage_applies_per_track)
 {
-	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
-	char *wav = xasprintf("%s/t.wav", dir);
-	REQUIRE(tp_make_tone(wav, 440, 0.5, 44100, NULL));
+	struct tone_run r;
+	tone_run_init(&r, "t.wav", 440, 0.5);
 	struct engine *e = start_engine(false, PLAY_SFMT_S16, 100);
 	struct inv_dsp *d = xcalloc(1, sizeof *d);
 	d->base = (struct play_dsp){.ud = d, .configure = inv_configure, .process = inv_process,
 				    .destroy = inv_destroy};
-	struct evlog log = {0};
-	struct engine_track t = track(wav, 1);
+	struct engine_track t = track(r.path, 1);
 	t.dsp = &d->base;
-	engine_play(e, &t);
-	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
-	engine_free(e);
+	CHECK(play_to_end(e, &t));
 	CHECK_INT(dsp_destroyed, 1);
-	size_t len = 0, rlen = 0;
-	char *got = tp_read_file(out, &len);
-	char *ref = tp_ffmpeg_decode(wav, "s16le", 2, 44100, &rlen);
-	REQUIRE(len == rlen);
-	int bad = 0;
-	for (size_t i = 0; i < len / 2; i++) {
-		int16_t x, y;
-		memcpy(&x, ref + 2 * i, 2);
-		memcpy(&y, got + 2 * i, 2);
-		bad += y != (x == -32768 ? 32767 : -x);
-	}
-	CHECK_INT(bad, 0);
-	free(got);
-	free(ref);
-	free(wav);
+	tone_run_collect(&r);
+	CHECK_INT(sample_mismatches(&r, want_inverted), 0);
+	tone_run_free(&r);
 }

@@ -1,0 +1,51 @@
+/* Output shared by the CLI commands: untrusted text made safe for the
+ * terminal, error messages (a query error with a caret under its column),
+ * and library items printed as lines (a %prop% format) or as JSON. */
+#ifndef CRATE_CLI_OUTPUT_H
+#define CRATE_CLI_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/err.h"
+#include "base/str.h"
+
+struct mlib_index;
+
+/* Untrusted bytes (tags, file names, collection names) sanitised for a terminal. */
+void cli_put_safe(FILE *f, const char *s, size_t len);
+/* "crate: <msg>" on stderr with msg sanitised (it may quote names or query
+ * text). Returns CLI_FAIL. */
+int cli_fail_safe(const char *msg);
+/* cli_fail_safe(err->msg); for a parse error with a column (err->pos) also
+ * the query and a caret under that column. Returns CLI_FAIL. */
+int cli_fail_query(const char *query, const struct crate_err *err);
+
+/* argv[0..n) joined by spaces: a query given unquoted as several words. Owned. */
+char *cli_join_args(char *const *argv, int n);
+/* A media id "42" or "#42" (1..UINT32_MAX); false when s is not one. */
+bool cli_parse_id(const char *s, uint32_t *id);
+
+/* One line for an item into b: fmt with %prop% placeholders ("%id%" is the
+ * media id, "%%" a percent sign, multiple values joined by ", "), %title%
+ * falling back to the file name. fmt NULL is "%artist% - %album% - %title%"
+ * with absent parts left out together with their separators. An id no
+ * longer in the library gives a line saying so. b is not sanitised. */
+void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, const char *fmt);
+/* {"id": N, "prop": value or [values], ...}: every property of the item. */
+void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id);
+
+struct cli_items_out {
+	const char *fmt; /* line format; NULL: cli_item_line's default */
+	bool json;       /* a JSON array of cli_item_json objects instead of lines */
+	bool numbered;   /* playlist listing: "  3. ...", the current entry marked '>' */
+	long current;    /* 0-based current entry, -1 for none */
+};
+
+/* Print items to stdout as lines (sanitised) or as a JSON array. */
+void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+		     const struct cli_items_out *o);
+
+#endif
