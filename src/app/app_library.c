@@ -1,6 +1,9 @@
 /* Library actions of the application. The background scan runs on its own
  * thread with its own SQLite connection (WAL lets the main thread keep
- * reading meanwhile); the main thread alone touches app->index. */
+ * reading meanwhile). That thread also builds the new index when the scan
+ * has changed something, so a million-track reload never freezes the
+ * interface; the main thread alone touches app->index and only swaps the
+ * finished index in. */
 #include "app/app_library.h"
 
 #include <errno.h>
@@ -26,6 +29,8 @@ struct app_scan {
 	pthread_mutex_t mu; /* guards the fields below */
 	struct app_scan_progress prog;
 	bool done;
+	struct mlib_index *new_index; /* built by the thread; NULL = keep the current one */
+	char index_error[256];        /* why new_index could not be built */
 };
 
 int app_library_open(struct app *app, bool readonly, bool no_index, struct crate_err *err)
@@ -116,6 +121,13 @@ static void *scan_thread(void *arg)
 			.progress = scan_progress_cb, .ud = s, .progress_ms = 100, .cancel = &s->cancel};
 		rc = mlib_scan(db, (const char *const *)s->paths, s->npaths, &opts, &res, &err);
 	}
+	const struct mlib_scan_progress *t = &res.totals;
+	struct mlib_index *idx = NULL;
+	struct crate_err ierr = {0};
+	/* A cancelled scan (crate is quitting) needs no new index. */
+	if (rc == 0 && !atomic_load(&s->cancel) && t->added + t->updated + t->missing > 0 &&
+	    mlib_index_load(db, &idx, &ierr) != 0)
+		idx = NULL;
 	mlib_db_close(db);
 	pthread_mutex_lock(&s->mu);
 	s->prog.p = res.totals;
@@ -125,6 +137,9 @@ static void *scan_thread(void *arg)
 		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", err.msg);
 	else if (res.nerrors)
 		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", res.errors[res.nerrors - 1].msg);
+	s->new_index = idx;
+	if (ierr.code)
+		snprintf(s->index_error, sizeof s->index_error, "%s", ierr.msg);
 	s->done = true;
 	pthread_mutex_unlock(&s->mu);
 	mlib_scan_result_free(&res);
@@ -142,6 +157,7 @@ static void scan_free(struct app_scan *s)
 		free(s->paths[i]);
 	free(s->paths);
 	free(s->db_path);
+	mlib_index_free(s->new_index);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
 }
@@ -198,12 +214,15 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 		return 0;
 	pthread_join(s->thread, NULL);
 	app->scan = NULL;
-	scan_free(s);
-	struct crate_err err = {0};
-	if (app_reload_index(app, &err) != 0 && out->rc == 0) {
+	if (s->new_index) {
+		mlib_index_free(app->index);
+		app->index = s->new_index;
+		s->new_index = NULL;
+	} else if (s->index_error[0] && out->rc == 0) {
 		out->rc = -1;
-		snprintf(out->msg, sizeof out->msg, "%s", err.msg);
+		snprintf(out->msg, sizeof out->msg, "%s", s->index_error);
 	}
+	scan_free(s);
 	out->finished = true;
 	return 1;
 }
