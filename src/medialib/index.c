@@ -28,9 +28,6 @@ struct dict {
 	size_t raw_len, raw_cap;
 	uint32_t *fold_off;  /* n+1 entries */
 	uint32_t *raw_off;   /* RAW_SAME or offset into raw */
-	/* Lookup by text (while building; dropped at finish, rebuilt if more
-	 * values come): the hash of each original text, and the slots. */
-	uint32_t *hash;
 	/* Numeric readings, kept sparse (most titles and urls are not
 	 * numbers): a bit per value, then (vid, number) pairs by vid. */
 	uint64_t *numbits;
@@ -39,7 +36,11 @@ struct dict {
 	size_t nnum, num_cap;
 	uint32_t *rank;      /* natural-order rank; NULL until computed */
 	uint32_t n, cap;
-	uint32_t *slots;     /* open addressing: vid+1, 0 = empty */
+	/* Lookup by text while building (dropped at finish, rebuilt if more
+	 * values come): open addressing, each slot the hash of the original
+	 * text << 32 | vid+1 (0 = empty), so a probe reads one cache line and
+	 * compares texts only when the hashes agree. */
+	uint64_t *slots;
 	uint32_t nslots;
 };
 
@@ -139,28 +140,34 @@ static double dict_num(const struct dict *d, uint32_t v)
 	return d->num_val[lo];
 }
 
-static void dict_rehash(struct dict *d, uint32_t nslots);
+static void slots_put(uint64_t *slots, uint32_t nslots, uint32_t h, uint32_t v)
+{
+	uint32_t i = h & (nslots - 1);
+	while (slots[i])
+		i = (i + 1) & (nslots - 1);
+	slots[i] = (uint64_t)h << 32 | (v + 1);
+}
 
-/* After finish dropped them: the hashes and slots again. */
+/* After finish dropped it (or unique values came without it): the lookup
+ * table again, from the texts. */
 static void dict_restore_lookup(struct dict *d)
 {
-	d->hash = xmalloc((d->cap ? d->cap : 1) * sizeof *d->hash);
-	for (uint32_t v = 0; v < d->n; v++) {
-		const char *t = dict_text(d, v);
-		d->hash[v] = hash_bytes(t, strlen(t));
-	}
 	uint32_t ns = 128;
 	while (ns < (uint64_t)d->n * 2 + 2)
 		ns *= 2;
-	dict_rehash(d, ns);
+	d->slots = xcalloc(ns, sizeof *d->slots);
+	d->nslots = ns;
+	for (uint32_t v = 0; v < d->n; v++) {
+		const char *t = dict_text(d, v);
+		slots_put(d->slots, ns, hash_bytes(t, strlen(t)), v);
+	}
 }
 
 /* Once built: drop what only interning needs and trim the growth room. */
 static void dict_compact(struct dict *d)
 {
-	free(d->hash);
 	free(d->slots);
-	d->hash = d->slots = NULL;
+	d->slots = NULL;
 	d->nslots = 0;
 	if (d->n == 0)
 		return;
@@ -176,17 +183,17 @@ static void dict_compact(struct dict *d)
 	d->cap = d->n;
 }
 
-static void dict_rehash(struct dict *d, uint32_t nslots)
+/* Double the lookup table. */
+static void dict_grow_lookup(struct dict *d)
 {
+	uint32_t ns = d->nslots * 2;
+	uint64_t *slots = xcalloc(ns, sizeof *slots);
+	for (uint32_t i = 0; i < d->nslots; i++)
+		if (d->slots[i])
+			slots_put(slots, ns, (uint32_t)(d->slots[i] >> 32), (uint32_t)d->slots[i] - 1);
 	free(d->slots);
-	d->slots = xcalloc(nslots, sizeof *d->slots);
-	d->nslots = nslots;
-	for (uint32_t v = 0; v < d->n; v++) {
-		uint32_t i = d->hash[v] & (nslots - 1);
-		while (d->slots[i])
-			i = (i + 1) & (nslots - 1);
-		d->slots[i] = v + 1;
-	}
+	d->slots = slots;
+	d->nslots = ns;
 }
 
 /* Append the folded form of s to the fold arena; true when it differs. */
@@ -221,29 +228,14 @@ static bool dict_add_folded(struct dict *d, const char *s, size_t len)
 	return true;
 }
 
-static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
+/* Store s as a new value (the caller knows it is not there yet). With a
+ * lookup table (d->slots set) the value enters it under hash h. */
+static uint32_t dict_push(struct dict *d, const char *s, size_t len, uint32_t h)
 {
-	len = strnlen(s, len); /* a NUL inside a tag ends it */
-	uint32_t h = hash_bytes(s, len);
-	if (d->n && !d->hash)
-		dict_restore_lookup(d);
-	if (d->nslots) {
-		uint32_t i = h & (d->nslots - 1);
-		while (d->slots[i]) {
-			uint32_t v = d->slots[i] - 1;
-			if (d->hash[v] == h) {
-				const char *t = dict_text(d, v);
-				if (memcmp(t, s, len) == 0 && t[len] == '\0')
-					return v;
-			}
-			i = (i + 1) & (d->nslots - 1);
-		}
-	}
 	if (d->n == d->cap) {
 		uint32_t c = d->cap ? d->cap * 2 : 64;
 		d->fold_off = xreallocarray(d->fold_off, (size_t)c + 1, sizeof *d->fold_off);
 		d->raw_off = xreallocarray(d->raw_off, c, sizeof *d->raw_off);
-		d->hash = xreallocarray(d->hash, c, sizeof *d->hash);
 		size_t old_w = ((size_t)d->cap + 63) / 64, new_w = ((size_t)c + 63) / 64;
 		d->numbits = xreallocarray(d->numbits, new_w, sizeof *d->numbits);
 		memset(d->numbits + old_w, 0, (new_w - old_w) * sizeof *d->numbits);
@@ -256,9 +248,11 @@ static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
 	else
 		d->raw_off[v] = RAW_SAME;
 	d->fold_off[v + 1] = (uint32_t)d->fold_len;
-	d->hash[v] = h;
 	double num;
-	if (str_parse_number(s, len, &num)) {
+	/* Only text starting like a number can be one: most values (titles,
+	 * urls) are rejected on the first byte without a call. */
+	if (len && ((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '.') &&
+	    str_parse_number(s, len, &num)) {
 		if (d->nnum == d->num_cap) {
 			d->num_cap = d->num_cap ? d->num_cap * 2 : 16;
 			d->num_vid = xreallocarray(d->num_vid, d->num_cap, sizeof *d->num_vid);
@@ -270,15 +264,39 @@ static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
 	}
 	free(d->rank); /* a new value invalidates the ranks */
 	d->rank = NULL;
+	if (!d->slots)
+		return v;
 	if ((uint64_t)d->n * 2 > d->nslots)
-		dict_rehash(d, d->nslots ? d->nslots * 2 : 128);
-	else {
-		uint32_t i = h & (d->nslots - 1);
-		while (d->slots[i])
-			i = (i + 1) & (d->nslots - 1);
-		d->slots[i] = v + 1;
-	}
+		dict_grow_lookup(d);
+	slots_put(d->slots, d->nslots, h, v);
 	return v;
+}
+
+static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
+{
+	len = strnlen(s, len); /* a NUL inside a tag ends it */
+	uint32_t h = hash_bytes(s, len);
+	if (!d->slots)
+		dict_restore_lookup(d);
+	uint32_t i = h & (d->nslots - 1);
+	for (uint64_t e; (e = d->slots[i]) != 0; i = (i + 1) & (d->nslots - 1)) {
+		if ((uint32_t)(e >> 32) != h)
+			continue;
+		const char *t = dict_text(d, (uint32_t)e - 1);
+		if (memcmp(t, s, len) == 0 && t[len] == '\0')
+			return (uint32_t)e - 1;
+	}
+	return dict_push(d, s, len, h);
+}
+
+/* A value the caller guarantees differs from every other (urls: UNIQUE in
+ * the database). While no lookup table exists none is built: a million
+ * urls cost no hashing and no probing; a later dict_intern builds it. */
+static uint32_t dict_add_unique(struct dict *d, const char *s, size_t len)
+{
+	if (d->slots || memchr(s, '\0', len)) /* a NUL cuts the text: no longer unique */
+		return dict_intern(d, s, len);
+	return dict_push(d, s, len, 0);
 }
 
 static void dict_free(struct dict *d)
@@ -287,7 +305,6 @@ static void dict_free(struct dict *d)
 	free(d->raw);
 	free(d->fold_off);
 	free(d->raw_off);
-	free(d->hash);
 	free(d->numbits);
 	free(d->num_vid);
 	free(d->num_val);
@@ -612,12 +629,9 @@ static void set_str_single(struct prop *p, uint32_t id, const char *value, size_
 	p->scol[id] = dict_intern(&p->d, value, len);
 }
 
-void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop, const char *value,
-			size_t len)
+/* One string value into p (see mlib_index_add_str for integer columns). */
+static void prop_add_str(struct prop *p, uint32_t id, const char *value, size_t len)
 {
-	if (id == 0 || id >= STR_MULTI)
-		return;
-	struct prop *p = prop_get(idx, prop, MLIB_PROP_STRING);
 	if (p->kind == MLIB_PROP_INT) {
 		int64_t v;
 		if (str_parse_int64(value, strnlen(value, len), &v)) {
@@ -629,11 +643,8 @@ void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop, c
 	prop_add_vid(p, id, dict_intern(&p->d, value, len));
 }
 
-void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)
+static void prop_set_int(struct prop *p, uint32_t id, int64_t value)
 {
-	if (id == 0 || id >= STR_MULTI)
-		return;
-	struct prop *p = prop_get(idx, prop, MLIB_PROP_INT);
 	if (p->kind == MLIB_PROP_STRING) {
 		char buf[32];
 		int n = snprintf(buf, sizeof buf, "%" PRId64, value);
@@ -641,6 +652,54 @@ void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, i
 		return;
 	}
 	set_int_in(p, id, value);
+}
+
+void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop, const char *value,
+			size_t len)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	prop_add_str(prop_get(idx, prop, MLIB_PROP_STRING), id, value, len);
+}
+
+void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	prop_set_int(prop_get(idx, prop, MLIB_PROP_INT), id, value);
+}
+
+int mlib_index_prop_define(struct mlib_index *idx, const char *name, enum mlib_prop_kind kind)
+{
+	return (int)(prop_get(idx, name, kind) - idx->props);
+}
+
+void mlib_index_add_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
+			  size_t len)
+{
+	if (id == 0 || id >= STR_MULTI || prop < 0 || prop >= idx->nprops)
+		return;
+	prop_add_str(&idx->props[prop], id, value, len);
+}
+
+void mlib_index_add_unique_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
+				 size_t len)
+{
+	if (id == 0 || id >= STR_MULTI || prop < 0 || prop >= idx->nprops)
+		return;
+	struct prop *p = &idx->props[prop];
+	if (p->kind != MLIB_PROP_STRING) {
+		prop_add_str(p, id, value, len);
+		return;
+	}
+	prop_add_vid(p, id, dict_add_unique(&p->d, value, len));
+}
+
+void mlib_index_set_int_p(struct mlib_index *idx, uint32_t id, int prop, int64_t value)
+{
+	if (id == 0 || id >= STR_MULTI || prop < 0 || prop >= idx->nprops)
+		return;
+	prop_set_int(&idx->props[prop], id, value);
 }
 
 void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)
@@ -653,17 +712,18 @@ void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop
 struct lib_key {
 	uint64_t k0; /* artist rank << 32 | year */
 	uint64_t k1; /* album rank << 32 | disc << 16 | track */
+	uint32_t id;
+};
+
+/* Ties on (k0, k1) are settled by the url, then the id. */
+struct lib_tie {
 	const char *url;
 	uint32_t id;
 };
 
-static int lib_key_cmp(const void *pa, const void *pb)
+static int lib_tie_cmp(const void *pa, const void *pb)
 {
-	const struct lib_key *a = pa, *b = pb;
-	if (a->k0 != b->k0)
-		return a->k0 < b->k0 ? -1 : 1;
-	if (a->k1 != b->k1)
-		return a->k1 < b->k1 ? -1 : 1;
+	const struct lib_tie *a = pa, *b = pb;
 	if (a->url != b->url) {
 		if (!a->url || !b->url)
 			return a->url ? 1 : -1;
@@ -672,6 +732,44 @@ static int lib_key_cmp(const void *pa, const void *pb)
 			return c;
 	}
 	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Byte b (0 = lowest) of the 128-bit key k0:k1. */
+static unsigned lib_key_byte(const struct lib_key *k, int b)
+{
+	return (unsigned)((b < 8 ? k->k1 >> (8 * b) : k->k0 >> (8 * (b - 8))) & 0xff);
+}
+
+/* Sort keys by (k0, k1), stable: a least-significant-digit radix sort,
+ * byte by byte, skipping the bytes every key shares (most of them: ranks
+ * and years use few bits). Several times faster than qsort with a
+ * comparison callback at a million items. */
+static void lib_keys_radix_sort(struct lib_key *keys, size_t n)
+{
+	uint32_t (*hist)[256] = xcalloc(16, sizeof *hist);
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 16; b++)
+			hist[b][lib_key_byte(&keys[i], b)]++;
+	struct lib_key *tmp = NULL, *src = keys, *dst = NULL;
+	for (int b = 0; b < 16; b++) {
+		if (n == 0 || hist[b][lib_key_byte(&keys[0], b)] == n)
+			continue; /* every key has the same byte here */
+		if (!tmp)
+			tmp = xmalloc(n * sizeof *tmp);
+		dst = src == keys ? tmp : keys;
+		uint32_t pos[256], sum = 0;
+		for (int d = 0; d < 256; d++) {
+			pos[d] = sum;
+			sum += hist[b][d];
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[pos[lib_key_byte(&src[i], b)]++] = src[i];
+		src = dst;
+	}
+	if (src != keys)
+		memcpy(keys, src, n * sizeof *keys);
+	free(tmp);
+	free(hist);
 }
 
 static const struct prop *prop_by_name(const struct mlib_index *idx, const char *name)
@@ -758,14 +856,30 @@ static void build_library_order(struct mlib_index *idx)
 		keys[i].k0 = a << 32 | component_key(year, id, UINT32_MAX);
 		keys[i].k1 = component_key(album, id, UINT32_MAX) << 32 |
 			     component_key(disc, id, UINT16_MAX) << 16 | component_key(track, id, UINT16_MAX);
-		const uint32_t *vids;
-		keys[i].url = url && url->kind == MLIB_PROP_STRING && prop_str_values(url, id, &vids)
-				      ? url->d.fold + url->d.fold_off[vids[0]]
-				      : NULL;
 		keys[i].id = id;
 	}
 	free(aa_rank); /* ar_rank points into the same block */
-	qsort(keys, n, sizeof *keys, lib_key_cmp);
+	lib_keys_radix_sort(keys, n);
+	/* Runs of equal (k0, k1): by url, then id (few and short). */
+	bool url_ok = url && url->kind == MLIB_PROP_STRING;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && keys[j].k0 == keys[i].k0 && keys[j].k1 == keys[i].k1; j++)
+			;
+		if (j - i < 2)
+			continue;
+		struct lib_tie *t = xmalloc((j - i) * sizeof *t);
+		for (size_t k = i; k < j; k++) {
+			const uint32_t *vids;
+			t[k - i].url = url_ok && prop_str_values(url, keys[k].id, &vids)
+					       ? url->d.fold + url->d.fold_off[vids[0]]
+					       : NULL;
+			t[k - i].id = keys[k].id;
+		}
+		qsort(t, j - i, sizeof *t, lib_tie_cmp);
+		for (size_t k = i; k < j; k++)
+			keys[k].id = t[k - i].id;
+		free(t);
+	}
 
 	idx->lib_order.n = 0;
 	u32vec_reserve(&idx->lib_order, n);
@@ -800,13 +914,15 @@ void mlib_index_finish(struct mlib_index *idx)
 			bits &= bits - 1;
 		}
 	}
+	/* Lookup tables go first: the sorts below need memory, and peak
+	 * resident memory at start-up is what the user sees. */
+	for (int i = 0; i < idx->nprops; i++)
+		if (idx->props[i].kind == MLIB_PROP_STRING)
+			dict_compact(&idx->props[i].d);
 	for (int i = 0; i < idx->nprops; i++)
 		if (idx->props[i].kind == MLIB_PROP_STRING && idx->props[i].d.n <= EAGER_RANK_LIMIT)
 			dict_compute_ranks(&idx->props[i].d);
 	build_library_order(idx);
-	for (int i = 0; i < idx->nprops; i++)
-		if (idx->props[i].kind == MLIB_PROP_STRING)
-			dict_compact(&idx->props[i].d);
 	/* The fields a plain search word looks in get their items-by-value now
 	 * rather than during the first keystrokes (others on first need). */
 	static const char *const searched[] = { "artist", "albumartist", "album", "title" };
@@ -965,8 +1081,8 @@ size_t mlib_index_memory(const struct mlib_index *idx)
 		total += p->multi_ids.cap * 4;
 		if (p->post_off)
 			total += ((size_t)p->d.n + 1) * 4 + (size_t)p->post_off[p->d.n] * 4;
-		total += d->fold_cap + d->raw_cap + (size_t)d->nslots * 4;
-		total += (size_t)d->cap * (4 + 4 + (d->hash ? 4 : 0)) + ((size_t)d->cap + 63) / 64 * 8;
+		total += d->fold_cap + d->raw_cap + (size_t)d->nslots * 8;
+		total += (size_t)d->cap * (4 + 4) + ((size_t)d->cap + 63) / 64 * 8;
 		total += d->num_cap * (4 + 8) + (d->rank ? (size_t)d->n * 4 : 0);
 	}
 	return total;

@@ -47,6 +47,21 @@ void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop,
  * integer when the text is one, and otherwise turns the whole column into a
  * string column (integers become their decimal text). */
 void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value);
+/* The same by property handle, for loaders adding millions of values
+ * (resolving a name per value cost a tenth of the load). define returns
+ * the handle of name, creating the property with kind when it does not
+ * exist yet (creating it makes mlib_index_prop find it, so define a
+ * property when its first value comes). Handles stay valid while the
+ * index lives. Out-of-range handles are ignored. */
+int mlib_index_prop_define(struct mlib_index *idx, const char *name, enum mlib_prop_kind kind);
+void mlib_index_add_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
+			  size_t len);
+void mlib_index_set_int_p(struct mlib_index *idx, uint32_t id, int prop, int64_t value);
+/* add_str_p for a value the caller guarantees no other item of this
+ * property holds (url: UNIQUE in the database). Skips the duplicate lookup;
+ * a wrong guarantee gives a dictionary with two equal values. */
+void mlib_index_add_unique_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
+				 size_t len);
 /* Call once after adding everything (and after later changes): builds the
  * sort ranks and the library order. */
 void mlib_index_finish(struct mlib_index *idx);

@@ -24,8 +24,17 @@ static const struct {
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
-static int load_media(struct mlib_db *db, struct mlib_index *idx, struct bitset *present,
-		      struct crate_err *err)
+/* A property's handle, defined when its first value comes (a property no
+ * item has must stay unknown to the index: mlib_index_prop gives -1). */
+static int col_prop(struct mlib_index *idx, int *handles, size_t c)
+{
+	if (handles[c] < 0)
+		handles[c] = mlib_index_prop_define(
+			idx, cols[c].name, cols[c].kind == COL_INT ? MLIB_PROP_INT : MLIB_PROP_STRING);
+	return handles[c];
+}
+
+static int load_media(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
 {
 	char sql[512] = "SELECT id";
 	size_t len = 9;
@@ -35,6 +44,9 @@ static int load_media(struct mlib_db *db, struct mlib_index *idx, struct bitset 
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the library", err);
+	int handles[NCOLS];
+	for (size_t c = 0; c < NCOLS; c++)
+		handles[c] = -1;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id64 = sqlite3_column_int64(st, 0);
@@ -42,37 +54,34 @@ static int load_media(struct mlib_db *db, struct mlib_index *idx, struct bitset 
 			continue;
 		uint32_t id = (uint32_t)id64;
 		mlib_index_add_media(idx, id);
-		if (id >= present->nbits) {
-			size_t nb = present->nbits ? present->nbits : 1024;
-			while (nb <= id)
-				nb *= 2;
-			size_t oldw = bitset_words(present);
-			present->w = xreallocarray(present->w, (nb + 63) / 64, sizeof *present->w);
-			memset(present->w + oldw, 0, ((nb + 63) / 64 - oldw) * sizeof *present->w);
-			present->nbits = nb;
-		}
-		bitset_set(present, id);
 		for (size_t c = 0; c < NCOLS; c++) {
 			int sc = (int)c + 1;
-			if (sqlite3_column_type(st, sc) == SQLITE_NULL)
+			int type = sqlite3_column_type(st, sc);
+			if (type == SQLITE_NULL)
 				continue;
 			if (cols[c].kind == COL_INT) {
-				mlib_index_set_int(idx, id, cols[c].name, sqlite3_column_int64(st, sc));
-			} else {
-				const char *v = cols[c].kind == COL_BLOB
-							? sqlite3_column_blob(st, sc)
-							: (const char *)sqlite3_column_text(st, sc);
-				int n = sqlite3_column_bytes(st, sc);
-				if (v && n > 0)
-					mlib_index_add_str(idx, id, cols[c].name, v, (size_t)n);
+				mlib_index_set_int_p(idx, id, col_prop(idx, handles, c),
+						     sqlite3_column_int64(st, sc));
+				continue;
 			}
+			/* Text read in the column's own storage: no conversion copy. */
+			const char *v = cols[c].kind == COL_BLOB || type == SQLITE_BLOB
+						? sqlite3_column_blob(st, sc)
+						: (const char *)sqlite3_column_text(st, sc);
+			int n = sqlite3_column_bytes(st, sc);
+			if (!v || n <= 0)
+				continue;
+			if (cols[c].kind == COL_BLOB) /* url: UNIQUE in the schema */
+				mlib_index_add_unique_str_p(idx, id, col_prop(idx, handles, c), v,
+							    (size_t)n);
+			else
+				mlib_index_add_str_p(idx, id, col_prop(idx, handles, c), v, (size_t)n);
 		}
 	}
 	return mlib_db_finish(db, st, rc, "cannot read the library", err);
 }
 
-static int load_tags(struct mlib_db *db, struct mlib_index *idx, const struct bitset *present,
-		     struct crate_err *err)
+static int load_tags(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
 {
 	sqlite3_stmt *st;
 	/* Primary-key order (media_id, key, seq): values keep their file order. */
@@ -82,7 +91,7 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, const struct bi
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
-		if (id < 1 || !bitset_test(present, (size_t)id))
+		if (id < 1 || id > UINT32_MAX - 1 || !mlib_index_has_media(idx, (uint32_t)id))
 			continue; /* missing file */
 		const char *key = (const char *)sqlite3_column_text(st, 1);
 		const char *v = (const char *)sqlite3_column_text(st, 2);
@@ -96,15 +105,13 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, const struct bi
 int mlib_index_load(struct mlib_db *db, struct mlib_index **out, struct crate_err *err)
 {
 	struct mlib_index *idx = mlib_index_new();
-	struct bitset present = {0};
 	/* One read transaction: a scan committing meanwhile cannot make the
 	 * two passes disagree. */
 	sqlite3_exec(mlib_db_sqlite(db), "BEGIN", NULL, NULL, NULL);
-	int rc = load_media(db, idx, &present, err);
+	int rc = load_media(db, idx, err);
 	if (rc == 0)
-		rc = load_tags(db, idx, &present, err);
+		rc = load_tags(db, idx, err);
 	sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
-	bitset_free(&present);
 	if (rc != 0) {
 		mlib_index_free(idx);
 		*out = NULL;
