@@ -311,7 +311,7 @@ void act_remove(struct ui *ui)
 		ui->dirty = true;
 		return;
 	}
-	ui_message(ui, false, "d removes entries in the playlist (2) and collections (3) views");
+	ui_message(ui, false, "d removes entries in the playlist (2), collections (3) and rules (4) views");
 }
 
 /* ---- scanning ---- */

@@ -231,11 +231,13 @@ static void prompt_answer(struct ui *ui, bool yes)
 		ui->running = false;
 	else if (ui->prompt == UI_PROMPT_REMOVE_COLL)
 		coll_pane_remove_confirmed(ui);
+	else if (ui->prompt == UI_PROMPT_REMOVE_RULE)
+		rules_pane_remove_confirmed(ui);
 }
 
 bool cmdline_key(struct ui *ui, int key)
 {
-	if (ui->mode == UI_MODE_PROMPT && ui->prompt != UI_PROMPT_SAVE) {
+	if (ui->mode == UI_MODE_PROMPT && !UI_PROMPT_IS_TEXT(ui->prompt)) {
 		prompt_answer(ui, key == 'y' || key == 'Y');
 		return true;
 	}
@@ -247,8 +249,10 @@ bool cmdline_key(struct ui *ui, int key)
 		char *line = xstrdup(ui->cmd.buf ? ui->cmd.buf : "");
 		enum ui_mode was = ui->mode;
 		ui->mode = UI_MODE_NORMAL;
-		if (was == UI_MODE_PROMPT)
+		if (was == UI_MODE_PROMPT && ui->prompt == UI_PROMPT_SAVE)
 			act_save(ui, line);
+		else if (was == UI_MODE_PROMPT)
+			rules_pane_prompt_done(ui, line);
 		else
 			cmdline_run(ui, line);
 		free(line);
@@ -269,6 +273,8 @@ void cmdline_draw(struct ui *ui)
 			label = "Save search as: ";
 		else if (ui->prompt == UI_PROMPT_QUIT)
 			label = "A scan is running. Quit anyway? (y/n) ";
+		else if (UI_PROMPT_IS_TEXT(ui->prompt))
+			label = rules_pane_prompt_label(ui);
 		else {
 			snprintf(q, sizeof q, "Remove %s? (y/n) ", ui->prompt_arg ? ui->prompt_arg : "");
 			label = q;
@@ -287,7 +293,7 @@ void cmdline_draw(struct ui *ui)
 		skip = utf8_prefix_fitting(text, strlen(text), ccol - (size_t)(avail - 2), &got);
 	}
 	draw_text(ui, r->y, r->x + lw, avail, text + skip, 0);
-	if (ui->mode == UI_MODE_COMMAND || ui->prompt == UI_PROMPT_SAVE) {
+	if (ui->mode == UI_MODE_COMMAND || UI_PROMPT_IS_TEXT(ui->prompt)) {
 		ui->cur_y = r->y;
 		ui->cur_x = r->x + lw + (int)(ccol - got);
 		if (ui->cur_x >= r->w)

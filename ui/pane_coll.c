@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_coll.h"
 #include "base/utf8.h"
 #include "coll/parse.h"
 #include "coll/store.h"
@@ -271,7 +272,9 @@ void coll_pane_remove_confirmed(struct ui *ui)
 	if (!c || !ui->app->store)
 		return;
 	struct crate_err err = {0};
-	if (coll_store_remove(ui->app->store, c->ns, c->name, false, &err) != 0) {
+	/* Through the app: a collection used by a rule is refused (the message
+	 * names the rule), as with `crate coll remove`. */
+	if (app_coll_remove(ui->app, c->ns, c->name, false, &err) != 0) {
 		ui_message(ui, true, "%s", err.msg);
 		return;
 	}

@@ -6,11 +6,26 @@
 
 #include "ui/ui_priv.h"
 
+/* View 4 gives some keys its own meaning: listed from the key map too. */
+static const struct {
+	enum ui_action a;
+	const char *what;
+} rules_keys[] = {
+	{UA_ADD, "add a rule: a collection or query, then a preset"},
+	{UA_ENQUEUE, "edit the selected rule's preset and volume offset"},
+	{UA_REMOVE, "remove the selected rule (asks first)"},
+	{UA_MOVE_UP, "move the selected rule up (the first match wins)"},
+	{UA_MOVE_DOWN, "move the selected rule down"},
+	{UA_PLAY, "browse what the rule covers"},
+};
+
+#define NRULES (sizeof rules_keys / sizeof rules_keys[0])
+
 static const char *const extra[] = {
 	"",
 	"Views: 1 browser (artist / album / tracks of the current collection),",
-	"       2 playlist or Party Shuffle, 3 collections.  Left/Right seek; h/l or",
-	"       Tab move between browser columns.",
+	"       2 playlist or Party Shuffle, 3 collections, 4 collection rules.",
+	"       Left/Right seek; h/l or Tab move between browser columns.",
 	"",
 	"Command line (:)  the CLI's commands, e.g.",
 	"  :scan DIR                 add a folder (in the background)",
@@ -28,7 +43,7 @@ static const char *const extra[] = {
 
 static size_t help_rows(void)
 {
-	return (UA_COUNT - 1) + NEXTRA;
+	return (UA_COUNT - 1) + 2 + NRULES + NEXTRA;
 }
 
 void help_draw(struct ui *ui)
@@ -46,8 +61,17 @@ void help_draw(struct ui *ui)
 			keymap_describe(&ui->km, a, keys, sizeof keys);
 			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
 				 keymap_action_name(a), keymap_action_help(a));
+		} else if (i < (UA_COUNT - 1) + 2) {
+			snprintf(line, sizeof line, "%s", i == UA_COUNT - 1 ? "" : " In view 4 (rules):");
+			attr = theme_attr(UR_HEADER);
+		} else if (i < (UA_COUNT - 1) + 2 + NRULES) {
+			size_t k = i - (UA_COUNT - 1) - 2;
+			char keys[96];
+			keymap_describe(&ui->km, rules_keys[k].a, keys, sizeof keys);
+			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
+				 keymap_action_name(rules_keys[k].a), rules_keys[k].what);
 		} else if (i < help_rows()) {
-			snprintf(line, sizeof line, " %s", extra[i - (UA_COUNT - 1)]);
+			snprintf(line, sizeof line, " %s", extra[i - (UA_COUNT - 1) - 2 - NRULES]);
 			attr = theme_attr(UR_HINT);
 		} else {
 			line[0] = '\0';

@@ -126,8 +126,8 @@ void search_apply(struct ui *ui)
 	const char *q = ui->query.buf ? ui->query.buf : "";
 	bool list = ui->view == UI_VIEW_PLAYLIST;
 	crate_err_clear(&ui->qerr);
-	if (ui->view == UI_VIEW_COLLECTIONS) {
-		/* The collections list is found by name: no query language. */
+	if (ui->view == UI_VIEW_COLLECTIONS || ui->view == UI_VIEW_RULES) {
+		/* The collections and rules are found by name: no query language. */
 		free(ui->good_query);
 		ui->good_query = xstrdup(q);
 		ui->dirty = true;
@@ -224,6 +224,8 @@ bool search_key(struct ui *ui, int key)
 			browser_key(ui, a);
 		else if (ui->view == UI_VIEW_PLAYLIST)
 			playlist_key(ui, a);
+		else if (ui->view == UI_VIEW_RULES)
+			rules_pane_key(ui, a);
 		else
 			coll_pane_key(ui, a);
 		return true;

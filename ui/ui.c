@@ -97,9 +97,10 @@ static void title_draw(struct ui *ui)
 		return;
 	int attr = theme_attr(UR_TITLE);
 	draw_fill(r->y, 0, r->w, attr);
-	static const char *const tabs[] = {" 1 Browser ", " 2 Playlist ", " 3 Collections "};
+	static const char *const tabs[] = {" 1 Browser ", " 2 Playlist ", " 3 Collections ",
+					   " 4 Rules "};
 	int x = 0;
-	for (int i = 0; i < 3 && x < r->w; i++) {
+	for (int i = 0; i < UI_NVIEWS && x < r->w; i++) {
 		int tw = (int)strlen(tabs[i]);
 		bool cur = (int)ui->view == i || (ui->view == UI_VIEW_HELP && (int)ui->view_before_help == i);
 		draw_text(ui, r->y, x, tw < r->w - x ? tw : r->w - x, tabs[i],
@@ -111,6 +112,8 @@ static void title_draw(struct ui *ui)
 		snprintf(what, sizeof what, "Help \xe2\x80\x93 q or Esc to go back ");
 	else if (ui->view == UI_VIEW_PLAYLIST)
 		snprintf(what, sizeof what, "%s ", playlist_shown_name(ui) ? playlist_shown_name(ui) : "");
+	else if (ui->view == UI_VIEW_RULES)
+		snprintf(what, sizeof what, "%s", r->w >= 70 ? "first match wins " : "");
 	else if (ui->base_ns)
 		snprintf(what, sizeof what, "%s/%s ", ui->base_ns, ui->base_name);
 	else
@@ -138,7 +141,9 @@ static void msg_draw(struct ui *ui)
 		draw_text(ui, r->y, 0, r->w, "Enter: keep the search   Esc: leave   Up/Down: move",
 			  theme_attr(UR_HINT));
 	else if (r->w >= 40)
-		draw_text(ui, r->y, 0, r->w, "? help  / search  : command  1 2 3 views  q quit",
+		draw_text(ui, r->y, 0, r->w, ui->view == UI_VIEW_RULES && r->w >= 56
+			  ? "a add  e edit  d remove  K J move  Enter browse  ? help"
+			  : "? help  / search  : command  1-4 views  q quit",
 			  theme_attr(UR_HINT));
 }
 
@@ -159,6 +164,9 @@ static void frame_draw(struct ui *ui)
 			break;
 		case UI_VIEW_COLLECTIONS:
 			coll_pane_draw(ui, &ui->L.main, true);
+			break;
+		case UI_VIEW_RULES:
+			rules_pane_draw(ui);
 			break;
 		case UI_VIEW_HELP:
 			help_draw(ui);
@@ -291,6 +299,12 @@ static void handle_action(struct ui *ui, enum ui_action a)
 			return;
 		}
 	}
+	/* The rules view gives a, e, d, Enter and K/J its own meaning. */
+	if (ui->view == UI_VIEW_RULES && (a == UA_ADD || a == UA_ENQUEUE || a == UA_REMOVE ||
+					  a == UA_PLAY || a == UA_MOVE_UP || a == UA_MOVE_DOWN)) {
+		rules_pane_key(ui, a);
+		return;
+	}
 	switch (a) {
 	case UA_NONE:
 		return;
@@ -305,6 +319,9 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		return;
 	case UA_VIEW_COLLECTIONS:
 		ui_switch_view(ui, UI_VIEW_COLLECTIONS);
+		return;
+	case UA_VIEW_RULES:
+		ui_switch_view(ui, UI_VIEW_RULES);
 		return;
 	case UA_HELP:
 		ui_switch_view(ui, UI_VIEW_HELP);
@@ -369,6 +386,8 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		playlist_key(ui, a);
 	else if (ui->view == UI_VIEW_COLLECTIONS)
 		coll_pane_key(ui, a);
+	else if (ui->view == UI_VIEW_RULES)
+		rules_pane_key(ui, a);
 }
 
 static void handle_mouse(struct ui *ui)
@@ -396,8 +415,8 @@ static void handle_mouse(struct ui *ui)
 	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) && !dbl)
 		return;
 	if (ui->L.title.w && ev.y == ui->L.title.y) {
-		/* The tabs: " 1 Browser " " 2 Playlist " " 3 Collections " */
-		int v = ev.x < 12 ? 0 : ev.x < 25 ? 1 : ev.x < 41 ? 2 : -1;
+		/* The tabs: " 1 Browser " " 2 Playlist " " 3 Collections " " 4 Rules " */
+		int v = ev.x < 12 ? 0 : ev.x < 25 ? 1 : ev.x < 41 ? 2 : ev.x < 51 ? 3 : -1;
 		if (v >= 0)
 			ui_switch_view(ui, (enum ui_view)v);
 		return;
@@ -411,6 +430,8 @@ static void handle_mouse(struct ui *ui)
 		playlist_click(ui, ev.y, dbl);
 	else if (ui->view == UI_VIEW_COLLECTIONS)
 		coll_pane_click(ui, ev.y, dbl);
+	else if (ui->view == UI_VIEW_RULES)
+		rules_pane_click(ui, ev.y, dbl);
 }
 
 static void handle_key(struct ui *ui, int key)
@@ -495,6 +516,7 @@ static void ui_free(struct ui *ui)
 {
 	browser_free(ui);
 	coll_pane_free(ui);
+	rules_pane_free(ui);
 	playlist_free(ui);
 	coll_node_unref(ui->qnode);
 	coll_eval_cache_free(ui->ecache);
@@ -504,7 +526,7 @@ static void ui_free(struct ui *ui)
 	free(ui->base_ns);
 	free(ui->base_name);
 	free(ui->prompt_arg);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < UI_NVIEWS; i++)
 		free(ui->view_query[i]);
 	if (ui->trace)
 		fclose(ui->trace);
@@ -617,7 +639,8 @@ static void load_layout(struct ui *ui)
 	ui->lopts.album_pct = (int)config_get_int(cfg, "layout.album", 25);
 	const char *v = config_get(cfg, "layout.start_view", "browser");
 	ui->view = strcmp(v, "playlist") == 0 ? UI_VIEW_PLAYLIST
-		 : strcmp(v, "collections") == 0 ? UI_VIEW_COLLECTIONS : UI_VIEW_BROWSER;
+		 : strcmp(v, "collections") == 0 ? UI_VIEW_COLLECTIONS
+		 : strcmp(v, "rules") == 0 ? UI_VIEW_RULES : UI_VIEW_BROWSER;
 }
 
 int ui_run(struct app *app, struct crate_err *err)

@@ -18,10 +18,20 @@
 
 struct app;
 struct app_remote;
+struct rule;
 
-enum ui_view { UI_VIEW_BROWSER, UI_VIEW_PLAYLIST, UI_VIEW_COLLECTIONS, UI_VIEW_HELP };
+enum ui_view { UI_VIEW_BROWSER, UI_VIEW_PLAYLIST, UI_VIEW_COLLECTIONS, UI_VIEW_RULES,
+	       UI_VIEW_HELP };
+#define UI_NVIEWS 4 /* views with their own search text (all but help) */
 enum ui_mode { UI_MODE_NORMAL, UI_MODE_SEARCH, UI_MODE_COMMAND, UI_MODE_PROMPT };
-enum ui_prompt_kind { UI_PROMPT_SAVE, UI_PROMPT_QUIT, UI_PROMPT_REMOVE_COLL };
+enum ui_prompt_kind {
+	UI_PROMPT_SAVE, UI_PROMPT_QUIT, UI_PROMPT_REMOVE_COLL,
+	/* the rules pane: add (target, then preset), edit (preset, then volume), remove */
+	UI_PROMPT_RULE_TARGET, UI_PROMPT_RULE_PRESET, UI_PROMPT_RULE_VOLUME, UI_PROMPT_REMOVE_RULE,
+};
+/* Prompts that take a line of text (the others take y or n). */
+#define UI_PROMPT_IS_TEXT(k) ((k) == UI_PROMPT_SAVE || (k) == UI_PROMPT_RULE_TARGET || \
+			      (k) == UI_PROMPT_RULE_PRESET || (k) == UI_PROMPT_RULE_VOLUME)
 
 /* Cursor and scroll offset of a list. */
 struct ui_list {
@@ -87,7 +97,7 @@ struct ui {
 	size_t qcur;                 /* byte offset of the cursor in query */
 	struct crate_err qerr;       /* result of the last parse (code 0: fine) */
 	char *good_query;            /* the query the results show ("" = none) */
-	char *view_query[3];         /* each view keeps its own search text */
+	char *view_query[UI_NVIEWS]; /* each view keeps its own search text */
 	struct coll_node *qnode;     /* good_query parsed; NULL when empty */
 	bool qlist;                  /* qnode was parsed in list context */
 	struct coll_eval_cache *ecache; /* filter work kept between keystrokes */
@@ -117,6 +127,11 @@ struct ui {
 	size_t ncolls;
 	struct ui_list coll_list;
 	struct bitset coll_match_unused;
+
+	/* View 4: the collection rules (app/rules.h; the list lives in the app). */
+	struct ui_list rule_list;
+	struct rule *rule_draft;     /* the rule being added or edited (owned), NULL none */
+	size_t rule_edit;            /* the rule being edited; SIZE_MAX while adding */
 
 	/* Help view scroll. */
 	struct ui_list help_list;
@@ -200,6 +215,19 @@ bool coll_pane_click(struct ui *ui, int y, bool dbl);
 void coll_pane_free(struct ui *ui);
 void coll_pane_remove_confirmed(struct ui *ui);
 void coll_pane_remove_selected(struct ui *ui); /* asks first */
+
+/* ---- pane_rules.c ---- */
+void rules_pane_draw(struct ui *ui);
+/* a add, e edit, d remove, K/J move, Enter browse the rule's collection,
+ * movement and n/N; returns false for actions it leaves to others. */
+bool rules_pane_key(struct ui *ui, enum ui_action a);
+bool rules_pane_click(struct ui *ui, int y, bool dbl);
+/* Enter in one of the rule prompts, with the text typed. */
+void rules_pane_prompt_done(struct ui *ui, const char *text);
+void rules_pane_remove_confirmed(struct ui *ui);
+/* Label of a rule prompt (borrowed, static text). */
+const char *rules_pane_prompt_label(struct ui *ui);
+void rules_pane_free(struct ui *ui);
 
 /* ---- pane_playlist.c ---- */
 void playlist_draw(struct ui *ui);

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "app/app.h"
+#include "base/str.h"
 #include "coll/eval.h"
 #include "coll/parse.h"
 #include "coll/store.h"
@@ -49,6 +50,8 @@ struct rule_entry {
 	struct coll_node *node;  /* parsed on first use; NULL until then or on failure */
 	bool parsed;
 	char why[256];           /* parse failure */
+	bool playing;            /* applied to the playing track (follows the rule when
+				  * the list is edited) */
 };
 
 static void entry_clear(struct rule_entry *e)
@@ -216,8 +219,10 @@ const char *rules_target(const struct rules *rs, size_t i)
 static struct rule_entry *entries_copy(const struct rules *rs)
 {
 	struct rule_entry *v = xcalloc(rs->n ? rs->n : 1, sizeof *v);
-	for (size_t i = 0; i < rs->n; i++)
+	for (size_t i = 0; i < rs->n; i++) {
 		entry_set(&v[i], &rs->v[i].r);
+		v[i].playing = rs->v[i].playing;
+	}
 	return v;
 }
 
@@ -310,6 +315,87 @@ int rules_move(struct rules *rs, size_t from, size_t to, struct crate_err *err)
 		memmove(rs->v + to + 1, rs->v + to, (from - to) * sizeof *rs->v);
 	rs->v[to] = e;
 	return commit_or_restore(rs, old, oldn, err);
+}
+
+int rules_set(struct rules *rs, size_t i, const struct rule *r, struct crate_err *err)
+{
+	if (i >= rs->n)
+		return bad_index(rs, i, err);
+	if (rule_check(r, err) != 0)
+		return -1;
+	size_t oldn = rs->n;
+	struct rule_entry *old = entries_copy(rs);
+	/* r may point into rs->v[i] (rules_get): copy before clearing. */
+	struct rule_entry ne;
+	entry_set(&ne, r);
+	ne.playing = rs->v[i].playing;
+	entry_clear(&rs->v[i]);
+	rs->v[i] = ne;
+	return commit_or_restore(rs, old, oldn, err);
+}
+
+/* ---- parsing and describing, shared by the CLI and the interface ---- */
+
+bool rule_volume_parse(const char *s, double *out)
+{
+	while (*s == ' ')
+		s++;
+	const char *num = *s == '+' ? s + 1 : s;
+	size_t len = strlen(num);
+	while (len && num[len - 1] == ' ')
+		len--;
+	if (len > 2 && (strncmp(num + len - 2, "dB", 2) == 0 || strncmp(num + len - 2, "db", 2) == 0))
+		len -= 2;
+	while (len && num[len - 1] == ' ')
+		len--;
+	double v;
+	if (!len || !str_parse_number(num, len, &v) || !isfinite(v) || fabs(v) > 24)
+		return false;
+	*out = v;
+	return true;
+}
+
+int rule_eq_set(struct rule *r, const struct config *cfg, const char *name,
+		struct crate_err *err)
+{
+	if (!name || !*name || strcmp(name, "none") == 0) {
+		free(r->eq);
+		r->eq = NULL;
+		return 0;
+	}
+	struct eq_settings s;
+	if (eq_preset_get(cfg, name, &s, err) != 0)
+		return -1;
+	free(r->eq);
+	r->eq = xstrdup(name);
+	return 0;
+}
+
+enum rule_state rules_state(struct rules *rs, size_t i, struct coll_store *store,
+			    const struct config *cfg, char *why, size_t whysize)
+{
+	if (whysize)
+		why[0] = '\0';
+	if (i >= rs->n) {
+		snprintf(why, whysize, "there is no rule %zu", i + 1);
+		return RULE_INACTIVE;
+	}
+	if (!store) {
+		snprintf(why, whysize, "no collection store");
+		return RULE_INACTIVE;
+	}
+	if (!rules_is_active(rs, i, store, why, whysize))
+		return RULE_INACTIVE;
+	const char *eq = rs->v[i].r.eq;
+	if (eq) {
+		struct eq_settings s;
+		struct crate_err err = {0};
+		if (eq_preset_get(cfg, eq, &s, &err) != 0) {
+			snprintf(why, whysize, "%s", err.msg);
+			return RULE_NO_EQ;
+		}
+	}
+	return RULE_ACTIVE;
 }
 
 /* ---- targets and matching ---- */
@@ -498,6 +584,7 @@ int rules_on_rename(struct rules *rs, const char *ns, const char *old_name,
 		}
 		struct rule_entry ne;
 		entry_set(&ne, &r);
+		ne.playing = e->playing;
 		if (!e->r.name)
 			free(r.query);
 		entry_clear(e);
@@ -628,11 +715,24 @@ void app_rules_track_started(struct app *app, uint32_t id)
 		return;
 	free(rs->active);
 	rs->active = NULL;
+	for (size_t k = 0; k < rs->n; k++)
+		rs->v[k].playing = false;
 	if (!id)
 		return;
 	int i = rules_match(rs, app->index, app->store, id);
-	if (i >= 0)
+	if (i >= 0) {
 		rs->active = xstrdup(rs->v[i].target);
+		rs->v[i].playing = true;
+	}
+}
+
+int app_rules_active_index(struct app *app)
+{
+	struct rules *rs = app->rules;
+	for (size_t k = 0; rs && k < rs->n; k++)
+		if (rs->v[k].playing)
+			return (int)k;
+	return -1;
 }
 
 const char *app_rules_active_name(struct app *app)

@@ -65,6 +65,9 @@ const char *rules_target(const struct rules *rs, size_t i);
 int rules_add(struct rules *rs, size_t at, const struct rule *r, struct crate_err *err);
 int rules_remove(struct rules *rs, size_t i, struct crate_err *err);
 int rules_move(struct rules *rs, size_t from, size_t to, struct crate_err *err);
+/* Replace rule i's collection and settings with r (copied; r may be
+ * rules_get(rs, i)). The rule keeps its place. */
+int rules_set(struct rules *rs, size_t i, const struct rule *r, struct crate_err *err);
 
 /* A rule from command-line words: target is a saved collection's name
  * ("Jazz", "Playlists/Road Trip") when one exists, else a query, parsed
@@ -78,6 +81,21 @@ void rule_clear(struct rule *r);
 int rule_rg_parse(const char *s);
 /* The reverse; "default" for RULE_RG_DEFAULT. */
 const char *rule_rg_name(int mode);
+/* A volume offset as typed: "3", "+3", "-2.5dB", "+1.5 dB"; false unless
+ * a number within -24..24 (the command line's --volume and the rules pane). */
+bool rule_volume_parse(const char *s, double *out);
+/* Set r->eq to preset name after checking it exists (eq_preset_get, so the
+ * error lists the known presets); NULL, "" or "none" clear it. */
+int rule_eq_set(struct rule *r, const struct config *cfg, const char *name,
+		struct crate_err *err);
+
+/* A rule's state for lists (`rule list`, the rules pane): why says why it
+ * is inactive (rules_is_active; or "no collection store" when store is
+ * NULL), or, for RULE_NO_EQ, why its preset cannot be loaded (the rest of
+ * the rule still applies). */
+enum rule_state { RULE_ACTIVE, RULE_INACTIVE, RULE_NO_EQ };
+enum rule_state rules_state(struct rules *rs, size_t i, struct coll_store *store,
+			    const struct config *cfg, char *why, size_t whysize);
 
 /* Whether rule i can match: false with the reason in why (e.g. "collection
  * 'Collections/Jazz' was removed") when its collection is missing or its
@@ -156,5 +174,8 @@ void app_rules_track_started(struct app *app, uint32_t id);
  * playing track is under a rule; NULL otherwise. Borrowed until the next
  * call into rules. Untrusted text: sanitise before the terminal. */
 const char *app_rules_active_name(struct app *app);
+/* The index of that rule (it follows the rule through moves and
+ * insertions; -1 when none, or once the rule is removed). */
+int app_rules_active_index(struct app *app);
 
 #endif

@@ -1,6 +1,5 @@
 /* Commands of the "rule" group: collection rules (app/rules.h). */
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,11 +69,7 @@ static int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 			eq = argv[++i];
 		} else if (strcmp(a, "--volume") == 0 && has_val) {
 			const char *v = argv[++i];
-			const char *num = *v == '+' ? v + 1 : v;
-			size_t len = strlen(num);
-			if (len > 2 && strcmp(num + len - 2, "dB") == 0)
-				len -= 2;
-			if (!str_parse_number(num, len, &volume) || fabs(volume) > 24) {
+			if (!rule_volume_parse(v, &volume)) {
 				cli_error("--volume: '%s' is not an offset in dB within -24..24", v);
 				goto out;
 			}
@@ -104,11 +99,6 @@ static int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 	if (!rs)
 		goto out;
 	struct crate_err err = {0};
-	struct eq_settings s;
-	if (eq && eq_preset_get(app->cfg, eq, &s, &err) != 0) {
-		cli_error("--eq: %s", err.msg);
-		goto out;
-	}
 	if (!app->store) {
 		cli_error("the collection store is not available");
 		goto out;
@@ -118,7 +108,11 @@ static int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 		cli_fail_safe(err.msg);
 		goto out;
 	}
-	r.eq = eq ? xstrdup(eq) : NULL;
+	if (rule_eq_set(&r, app->cfg, eq, &err) != 0) {
+		cli_error("--eq: %s", err.msg);
+		rule_clear(&r);
+		goto out;
+	}
 	r.volume_db = volume;
 	r.replaygain = rg;
 	r.pshuffle = pshuffle;
@@ -142,9 +136,8 @@ static void print_rule(struct rules *rs, struct app *app, size_t i, bool json)
 {
 	const struct rule *r = rules_get(rs, i);
 	char why[256];
-	bool active = app->store && rules_is_active(rs, i, app->store, why, sizeof why);
-	if (!app->store)
-		snprintf(why, sizeof why, "no collection store");
+	enum rule_state state = rules_state(rs, i, app->store, app->cfg, why, sizeof why);
+	bool active = state != RULE_INACTIVE;
 	if (json) {
 		/* Minimal JSON: every string escaped. */
 		struct strbuf b;
@@ -187,14 +180,10 @@ static void print_rule(struct rules *rs, struct app *app, size_t i, bool json)
 		printf(" [inactive: ");
 		put_safe(stdout, why);
 		putchar(']');
-	} else if (r->eq) {
-		struct eq_settings s;
-		struct crate_err err = {0};
-		if (eq_preset_get(app->cfg, r->eq, &s, &err) != 0) {
-			printf(" [no equalizer: ");
-			put_safe(stdout, err.msg);
-			putchar(']');
-		}
+	} else if (state == RULE_NO_EQ) {
+		printf(" [no equalizer: ");
+		put_safe(stdout, why);
+		putchar(']');
 	}
 	putchar('\n');
 }
