@@ -166,4 +166,17 @@ const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const
 /* Approximate bytes used (for the benchmark report). */
 size_t mlib_index_memory(const struct mlib_index *idx);
 
+/* ---- snapshot: the finished index as a file (medialib/index_snapshot.h) ----
+ * Lets start-up skip the SQLite load when the database has not changed
+ * (index_load.c decides when). */
+struct snap_key;
+/* Write idx (finished) to path atomically (temporary file + rename). */
+int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
+			      const struct snap_key *key, struct crate_err *err);
+/* Read a snapshot written for key into a new finished index (*out, owned by
+ * the caller). Any mismatch, damage or inconsistency is an error (and no
+ * index): the caller loads from SQLite instead. */
+int mlib_index_snapshot_read(const char *path, const struct snap_key *key,
+			     struct mlib_index **out, struct crate_err *err);
+
 #endif

@@ -5,6 +5,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "medialib/index_snapshot.h"
 
 /* Column order of the SELECT below; kind says how to feed the index. */
 enum col_kind { COL_BLOB, COL_TEXT, COL_INT };
@@ -102,22 +105,103 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, struct crate_er
 	return mlib_db_finish(db, st, rc, "cannot read tags", err);
 }
 
-int mlib_index_load(struct mlib_db *db, struct mlib_index **out, struct crate_err *err)
+/* What the loader reads, as a number: a snapshot from a build that read
+ * other columns must not be taken for this one's. Bump the suffix when
+ * the loading rules change in a way the column list does not show. */
+static uint64_t loader_signature(void)
+{
+	uint64_t h = snap_hash("index_load/1", 12, 0);
+	for (size_t c = 0; c < NCOLS; c++)
+		h = snap_hash(cols[c].name, strlen(cols[c].name), h + (uint64_t)cols[c].kind);
+	return h;
+}
+
+/* The snapshot key of the database as it is now (inside the caller's read
+ * transaction); false when the database has no change counter. */
+static bool read_key(struct mlib_db *db, struct snap_key *key)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT dbid, n FROM media_generation WHERE id=0",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	bool ok = sqlite3_step(st) == SQLITE_ROW;
+	if (ok) {
+		key->dbid = (uint64_t)sqlite3_column_int64(st, 0);
+		key->generation = (uint64_t)sqlite3_column_int64(st, 1);
+		key->loader = loader_signature();
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+char *mlib_index_snapshot_path(struct mlib_db *db)
+{
+	const char *p = mlib_db_path(db);
+	if (!p || !*p || strcmp(p, ":memory:") == 0 || strncmp(p, "file:", 5) == 0)
+		return NULL;
+	return xasprintf("%s.index", p);
+}
+
+static int load_sqlite(struct mlib_db *db, struct mlib_index **out, struct crate_err *err)
 {
 	struct mlib_index *idx = mlib_index_new();
-	/* One read transaction: a scan committing meanwhile cannot make the
-	 * two passes disagree. */
-	sqlite3_exec(mlib_db_sqlite(db), "BEGIN", NULL, NULL, NULL);
 	int rc = load_media(db, idx, err);
 	if (rc == 0)
 		rc = load_tags(db, idx, err);
-	sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
 	if (rc != 0) {
 		mlib_index_free(idx);
 		*out = NULL;
 		return -1;
 	}
-	mlib_index_finish(idx);
 	*out = idx;
 	return 0;
+}
+
+int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **out,
+		       struct mlib_load_info *info, struct crate_err *err)
+{
+	struct mlib_load_info dummy;
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof *info);
+	char *snap = flags & MLIB_LOAD_NO_SNAPSHOT ? NULL : mlib_index_snapshot_path(db);
+	struct snap_key key;
+	/* One read transaction: a scan committing meanwhile cannot make the
+	 * key and the two passes disagree. */
+	sqlite3_exec(mlib_db_sqlite(db), "BEGIN", NULL, NULL, NULL);
+	bool have_key = snap && read_key(db, &key);
+	struct crate_err serr = {0};
+	if (have_key && !(flags & MLIB_LOAD_NO_READ) &&
+	    mlib_index_snapshot_read(snap, &key, out, &serr) == 0) {
+		sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
+		info->from_snapshot = true;
+		free(snap);
+		return 0;
+	}
+	snprintf(info->why, sizeof info->why, "%s",
+		 !snap ? "no snapshot file for this database"
+		 : !have_key ? "the database has no change counter"
+		 : (flags & MLIB_LOAD_NO_READ) ? "not read (asked)" : serr.msg);
+	int rc = load_sqlite(db, out, err);
+	sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
+	if (rc != 0) {
+		free(snap);
+		return -1;
+	}
+	mlib_index_finish(*out);
+	/* A snapshot we cannot write (read-only database or directory) only
+	 * costs the next start-up its speed. */
+	if (have_key && !mlib_db_readonly(db)) {
+		struct crate_err werr = {0};
+		info->wrote_snapshot = mlib_index_snapshot_write(*out, snap, &key, &werr) == 0;
+		if (!info->wrote_snapshot)
+			snprintf(info->why, sizeof info->why, "%s", werr.msg);
+	}
+	free(snap);
+	return 0;
+}
+
+int mlib_index_load(struct mlib_db *db, struct mlib_index **out, struct crate_err *err)
+{
+	return mlib_index_load_ex(db, 0, out, NULL, err);
 }

@@ -2,6 +2,8 @@
 #ifndef CRATE_MEDIALIB_INDEX_LOAD_H
 #define CRATE_MEDIALIB_INDEX_LOAD_H
 
+#include <stdbool.h>
+
 #include "base/err.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
@@ -11,5 +13,25 @@
  * further tag value. *out is owned by the caller (mlib_index_free) and is
  * finished (mlib_index_finish). */
 int mlib_index_load(struct mlib_db *db, struct mlib_index **out, struct crate_err *err);
+
+/* mlib_index_load first tries the snapshot `<db path>.index`
+ * (index_snapshot.h): used when it was written for this database at its
+ * current change count (media_generation), else the index is loaded from
+ * SQLite and the snapshot rewritten (skipped for a read-only database or
+ * directory). This is the same with a choice and a report. */
+enum {
+	MLIB_LOAD_NO_SNAPSHOT = 1u << 0, /* neither read nor write the snapshot */
+	MLIB_LOAD_NO_READ = 1u << 1,     /* load from SQLite, still rewrite the snapshot */
+};
+struct mlib_load_info {
+	bool from_snapshot;  /* the index came from the snapshot */
+	bool wrote_snapshot; /* the snapshot was (re)written */
+	char why[256];       /* why the snapshot was not used/written ("" = it was) */
+};
+int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **out,
+		       struct mlib_load_info *info, struct crate_err *err);
+/* The snapshot file name for db, owned by the caller; NULL for a database
+ * without a file (in-memory). */
+char *mlib_index_snapshot_path(struct mlib_db *db);
 
 #endif

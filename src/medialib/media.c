@@ -40,6 +40,25 @@ static const char *const media_steps[] = {
 	"  media_id INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,"
 	"  key TEXT NOT NULL, seq INTEGER NOT NULL, value TEXT NOT NULL,"
 	"  PRIMARY KEY(media_id, key, seq)) WITHOUT ROWID;",
+	/* 1 -> 2: a change counter for the index snapshot (index_load.c).
+	 * Triggers rather than the writer's code so every writer counts,
+	 * other processes and older code paths included. dbid tells a
+	 * re-created database at the same path from the old one. */
+	"CREATE TABLE media_generation("
+	"  id INTEGER PRIMARY KEY CHECK(id = 0), dbid INTEGER NOT NULL, n INTEGER NOT NULL);"
+	"INSERT INTO media_generation VALUES(0, random(), 0);"
+	"CREATE TRIGGER media_gen_ins AFTER INSERT ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_gen_upd AFTER UPDATE ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_gen_del AFTER DELETE ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_tag_gen_ins AFTER INSERT ON media_tag"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_tag_gen_upd AFTER UPDATE ON media_tag"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_tag_gen_del AFTER DELETE ON media_tag"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;",
 };
 
 int mlib_media_migrate(struct mlib_db *db, struct crate_err *err)

@@ -1,0 +1,461 @@
+/* medialib index snapshot (index_snapshot.c, the snapshot part of index.c,
+ * index_load.c): a snapshot-loaded index equals the SQLite-loaded one in
+ * everything observable; any change to the database, from this process
+ * or another, makes the snapshot stale; damaged files fall back to SQLite
+ * with the same results. */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coll/eval.h"
+#include "coll/node.h"
+#include "coll/parse.h"
+#include "harness.h"
+#include "medialib/db.h"
+#include "medialib/index.h"
+#include "medialib/index_load.h"
+#include "medialib/index_snapshot.h"
+#include "medialib/media.h"
+#include "medialib/tags.h"
+
+/* Enough items for dictionaries big enough to get items-by-value lists
+ * (4096 distinct titles) and lazily ranked dictionaries stay small. */
+#define NTRACKS 4500
+
+static uint32_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (uint32_t)(*s >> 32);
+}
+
+static const char *const artists[] = { "Ärger", "ärger", "The Beatles", "beatles", "Björk",
+				       "Åse", "10cc", "2Pac", "Кино", "坂本龍一", "AC/DC" };
+static const char *const genres[] = { "Rock", "rock", "Jazz", "Électro", "Pop", "Hip-Hop" };
+
+/* A library with multi-valued and free-form tags, numbers as text, accents,
+ * gaps; one item marked missing. Returns the database path (static). */
+static const char *make_library(void)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/lib.db", harness_tmpdir());
+	struct crate_err err = { 0 };
+	struct mlib_db *db = NULL;
+	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
+	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
+	REQUIRE(w != NULL);
+	REQUIRE(mlib_db_begin(db, &err) == 0);
+	uint64_t s = 0x1234567;
+	for (int i = 0; i < NTRACKS; i++) {
+		struct mlib_tags t;
+		mlib_tags_init(&t);
+		t.duration_ms = 1000 + rnd(&s) % 400000;
+		char buf[64];
+		mlib_tags_add(&t, "artist", artists[rnd(&s) % 11]);
+		if (i % 7 == 0)
+			mlib_tags_add(&t, "artist", artists[rnd(&s) % 11]);
+		snprintf(buf, sizeof buf, i % 13 ? "Song %d" : "%d", i);
+		if (i % 50)
+			mlib_tags_add(&t, "title", buf);
+		snprintf(buf, sizeof buf, "Album %u", rnd(&s) % 300);
+		mlib_tags_add(&t, "album", buf);
+		mlib_tags_add(&t, "genre", genres[rnd(&s) % 6]);
+		if (i % 5 == 0)
+			mlib_tags_add(&t, "genre", genres[rnd(&s) % 6]);
+		snprintf(buf, sizeof buf, "%u/12", 1 + rnd(&s) % 12);
+		mlib_tags_add(&t, "track", buf);
+		if (i % 9)
+			snprintf(buf, sizeof buf, "%u", 1950 + rnd(&s) % 70), mlib_tags_add(&t, "date", buf);
+		if (i % 11 == 0)
+			mlib_tags_add(&t, "mood", i % 2 ? "calm" : "Wild");
+		char url[128];
+		snprintf(url, sizeof url, "/music/%05d %s.flac", i, i % 3 ? "x" : "Ö");
+		uint32_t id;
+		REQUIRE(mlib_media_put(w, url, strlen(url), 1000 + i, 2000 + i, 1700000000 + i, &t,
+				       &id, &err) == 0);
+		mlib_tags_free(&t);
+		if (i == 17)
+			REQUIRE(mlib_media_set_missing(w, id, 1, &err) == 0);
+	}
+	REQUIRE(mlib_db_commit(db, &err) == 0);
+	mlib_media_writer_free(w);
+	mlib_db_close(db);
+	return path;
+}
+
+static struct mlib_db *open_db(const char *path, unsigned flags)
+{
+	struct crate_err err = { 0 };
+	struct mlib_db *db = NULL;
+	REQUIRE(mlib_db_open(path, flags, &db, &err) == 0);
+	return db;
+}
+
+static struct mlib_index *load(struct mlib_db *db, unsigned flags, struct mlib_load_info *info)
+{
+	struct crate_err err = { 0 };
+	struct mlib_index *idx = NULL;
+	REQUIRE(mlib_index_load_ex(db, flags, &idx, info, &err) == 0);
+	return idx;
+}
+
+static const char *const queries[] = {
+	"a:ärger",	  "a:beatles OR g:rock", "~song",	   "t~1",	   "g:electro",
+	"NOT g:jazz",	  "year>1990",		 "year:1960..1970", "mood:calm", "NOT mood:*",
+	"a:Кино t~9",	  "duration<60000",	 "url~Ö",	   "album:\"Album 7\"", "tracknr>=6",
+};
+
+/* a and b give the same results for every query (same ids, same order). */
+static void check_same_results(const struct mlib_index *a, const struct mlib_index *b)
+{
+	for (size_t q = 0; q < sizeof queries / sizeof queries[0]; q++) {
+		struct crate_err err = { 0 };
+		struct coll_node *n = coll_parse(queries[q], strlen(queries[q]), NULL, &err);
+		if (!n) {
+			CHECK_MSG(false, "%s: %s", queries[q], err.msg);
+			continue;
+		}
+		struct coll_eval_ctx ca = { .index = a, .now = 1800000000 };
+		struct coll_eval_ctx cb = { .index = b, .now = 1800000000 };
+		struct coll_result ra, rb;
+		REQUIRE(coll_eval(&ca, n, &ra, &err) == 0);
+		REQUIRE(coll_eval(&cb, n, &rb, &err) == 0);
+		CHECK_MSG(ra.ids.n == rb.ids.n &&
+				  (!ra.ids.n || memcmp(ra.ids.v, rb.ids.v, ra.ids.n * 4) == 0),
+			  "query %s: %zu vs %zu results", queries[q], ra.ids.n, rb.ids.n);
+		CHECK_MSG(ra.ids.n > 0 || q == 9 || mlib_index_count(a) == 0, "query %s finds nothing", queries[q]);
+		coll_result_free(&ra);
+		coll_result_free(&rb);
+		coll_node_unref(n);
+	}
+}
+
+static bool same_u32(const struct u32vec *x, const struct u32vec *y)
+{
+	return x->n == y->n && (!x->n || memcmp(x->v, y->v, x->n * sizeof *x->v) == 0);
+}
+
+/* Everything observable through index.h is the same in a and b. */
+static void check_same_index(const struct mlib_index *a, const struct mlib_index *b)
+{
+	CHECK_INT(mlib_index_count(a), mlib_index_count(b));
+	REQUIRE(mlib_index_id_bound(a) == mlib_index_id_bound(b));
+	uint32_t bound = mlib_index_id_bound(a);
+	CHECK(same_u32(mlib_index_all_ids(a), mlib_index_all_ids(b)));
+	CHECK(same_u32(mlib_index_library_order(a), mlib_index_library_order(b)));
+	const struct bitset *pa = mlib_index_present_set(a), *pb = mlib_index_present_set(b);
+	CHECK(pa->nbits == pb->nbits && memcmp(pa->w, pb->w, bitset_words(pa) * 8) == 0);
+	for (uint32_t id = 0; id <= bound; id++) {
+		CHECK_INT(mlib_index_has_media(a, id), mlib_index_has_media(b, id));
+		CHECK_INT(mlib_index_library_rank(a, id), mlib_index_library_rank(b, id));
+	}
+	REQUIRE(mlib_index_prop_count(a) == mlib_index_prop_count(b));
+	for (int p = 0; p < mlib_index_prop_count(a); p++) {
+		const char *name = mlib_index_prop_name(a, p);
+		CHECK_STR(name, mlib_index_prop_name(b, p));
+		CHECK_INT(mlib_index_prop(b, name), p);
+		REQUIRE(mlib_index_prop_kind(a, p) == mlib_index_prop_kind(b, p));
+		if (mlib_index_prop_kind(a, p) == MLIB_PROP_INT) {
+			struct mlib_int_column x, y;
+			CHECK(mlib_index_int_column(a, p, &x) && mlib_index_int_column(b, p, &y));
+			CHECK_INT(x.len, y.len);
+			CHECK_INT(!!x.v64, !!y.v64);
+			for (uint32_t id = 0; id <= bound; id++)
+				if (mlib_int_column_get(&x, id) != mlib_int_column_get(&y, id)) {
+					CHECK_MSG(false, "%s of %u differs", name, id);
+					break;
+				}
+			continue;
+		}
+		uint32_t nd = mlib_index_dict_size(a, p);
+		REQUIRE(nd == mlib_index_dict_size(b, p));
+		const uint32_t *ra = mlib_index_dict_ranks(a, p), *rb = mlib_index_dict_ranks(b, p);
+		CHECK(nd == 0 || memcmp(ra, rb, nd * sizeof *ra) == 0);
+		const char *fa, *fb;
+		const uint32_t *oa, *ob;
+		uint32_t na, nb;
+		mlib_index_dict_fold_span(a, p, &fa, &oa, &na);
+		mlib_index_dict_fold_span(b, p, &fb, &ob, &nb);
+		CHECK(na == nb && (na == 0 || (memcmp(oa, ob, (na + 1) * 4) == 0 &&
+					       memcmp(fa, fb, oa[na]) == 0)));
+		for (uint32_t v = 0; v < nd; v++) {
+			CHECK_STR(mlib_index_dict_text(a, p, v), mlib_index_dict_text(b, p, v));
+			double x = 0, y = 0;
+			CHECK_INT(mlib_index_dict_number(a, p, v, &x), mlib_index_dict_number(b, p, v, &y));
+			CHECK(x == y);
+		}
+		for (uint32_t id = 0; id <= bound; id++) {
+			const uint32_t *va = NULL, *vb = NULL;
+			size_t ka = mlib_index_str_values(a, p, id, &va);
+			size_t kb = mlib_index_str_values(b, p, id, &vb);
+			if (ka != kb || (ka && memcmp(va, vb, ka * sizeof *va) != 0)) {
+				CHECK_MSG(false, "%s of %u differs", name, id);
+				break;
+			}
+		}
+	}
+	check_same_results(a, b);
+}
+
+static char *snap_path(const char *db)
+{
+	char *p = malloc(strlen(db) + 7);
+	sprintf(p, "%s.index", db);
+	return p;
+}
+
+TEST(snapshot_index_equals_sqlite_index)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, 0);
+	struct mlib_load_info info;
+	struct mlib_index *fresh = load(db, MLIB_LOAD_NO_READ, &info);
+	CHECK(!info.from_snapshot);
+	CHECK_MSG(info.wrote_snapshot, "not written: %s", info.why);
+	struct stat st;
+	char *sp = snap_path(path);
+	CHECK(stat(sp, &st) == 0 && st.st_size > 100000);
+	struct mlib_index *snap = load(db, 0, &info);
+	CHECK_MSG(info.from_snapshot, "snapshot not used: %s", info.why);
+	CHECK_INT(mlib_index_count(snap), NTRACKS - 1);
+	check_same_index(fresh, snap);
+	/* Written through a temporary file that is gone now. */
+	char pat[600];
+	snprintf(pat, sizeof pat, "%s.tmp.*", sp);
+	glob_t g;
+	CHECK_INT(glob(pat, 0, NULL, &g), GLOB_NOMATCH);
+	globfree(&g);
+	/* The loaded index is owned like a built one: updates and further
+	 * values work, and the lazily built parts appear as before. */
+	int t = mlib_index_prop(snap, "title");
+	REQUIRE(t >= 0);
+	mlib_index_update_int(snap, 5, "rating", 4);
+	mlib_index_update_int(fresh, 5, "rating", 4);
+	mlib_index_add_media(snap, 90000);
+	mlib_index_add_media(fresh, 90000);
+	mlib_index_add_str(snap, 90000, "title", "Song 3", 6);
+	mlib_index_add_str(fresh, 90000, "title", "Song 3", 6);
+	mlib_index_add_str(snap, 90000, "title", "Brand new", 9);
+	mlib_index_add_str(fresh, 90000, "title", "Brand new", 9);
+	mlib_index_finish(snap);
+	mlib_index_finish(fresh);
+	check_same_index(fresh, snap);
+	mlib_index_free(fresh);
+	mlib_index_free(snap);
+	mlib_db_close(db);
+	free(sp);
+}
+
+TEST(changes_make_the_snapshot_stale)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, 0);
+	struct mlib_load_info info;
+	struct crate_err err = { 0 };
+	mlib_index_free(load(db, 0, &info));
+	CHECK(!info.from_snapshot && info.wrote_snapshot);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(info.from_snapshot);
+
+	/* A rating change (an UPDATE of one column). */
+	REQUIRE(mlib_media_set_rating(db, NULL, 3, 5, &err) == 0);
+	struct mlib_index *idx = load(db, 0, &info);
+	CHECK_MSG(!info.from_snapshot && strstr(info.why, "stale"), "why: %s", info.why);
+	int r = mlib_index_prop(idx, "rating");
+	int64_t v = 0;
+	CHECK(r >= 0 && mlib_index_int_value(idx, r, 3, &v) && v == 5);
+	mlib_index_free(idx);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(info.from_snapshot);
+
+	/* A play (statistics). */
+	REQUIRE(mlib_media_record_play(db, NULL, 4, 1750000000, &err) == 0);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(!info.from_snapshot);
+
+	/* A scan in another process: a new file and a tag change there. */
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct mlib_db *cdb = NULL;
+		if (mlib_db_open(path, 0, &cdb, &err) != 0)
+			_exit(1);
+		struct mlib_media_writer *w = mlib_media_writer_new(cdb, &err);
+		struct mlib_tags t;
+		mlib_tags_init(&t);
+		mlib_tags_add(&t, "title", "From elsewhere");
+		mlib_tags_add(&t, "mood", "new");
+		uint32_t id;
+		int rc = mlib_media_put(w, "/music/new.flac", 15, 1, 2, 3, &t, &id, &err);
+		mlib_tags_free(&t);
+		mlib_media_writer_free(w);
+		mlib_db_close(cdb);
+		_exit(rc == 0 ? 0 : 1);
+	}
+	int status;
+	REQUIRE(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	idx = load(db, 0, &info);
+	CHECK(!info.from_snapshot);
+	CHECK_INT(mlib_index_count(idx), NTRACKS);
+	char buf[32];
+	const char *mood = NULL;
+	for (uint32_t id = 0; id < mlib_index_id_bound(idx) && !mood; id++) {
+		const char *tt = mlib_index_get_text(idx, id, "title", buf, sizeof buf);
+		if (tt && strcmp(tt, "From elsewhere") == 0)
+			mood = mlib_index_get_text(idx, id, "mood", buf, sizeof buf);
+	}
+	CHECK(mood && strcmp(mood, "new") == 0);
+	mlib_index_free(idx);
+
+	/* A change to media_tag alone (a free-form tag's value). */
+	mlib_index_free(load(db, 0, &info));
+	CHECK(info.from_snapshot);
+	REQUIRE(mlib_db_exec(db, "UPDATE media_tag SET value='changed' WHERE key='mood'", &err) == 0);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(!info.from_snapshot);
+	mlib_db_close(db);
+
+	/* A re-created database at the same path (counter back where it was). */
+	char *sp = snap_path(path);
+	char *keep = malloc(strlen(sp) + 6);
+	sprintf(keep, "%s.keep", sp);
+	db = open_db(path, 0);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(info.from_snapshot);
+	mlib_db_close(db);
+	REQUIRE(rename(sp, keep) == 0);
+	unlink(path);
+	char wal[600];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	unlink(wal);
+	snprintf(wal, sizeof wal, "%s-shm", path);
+	unlink(wal);
+	make_library();
+	REQUIRE(rename(keep, sp) == 0);
+	db = open_db(path, 0);
+	mlib_index_free(load(db, 0, &info));
+	CHECK_MSG(!info.from_snapshot && strstr(info.why, "another database"), "why: %s", info.why);
+	mlib_db_close(db);
+	free(keep);
+	free(sp);
+}
+
+static void *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	REQUIRE(f != NULL);
+	fseek(f, 0, SEEK_END);
+	*n = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	void *b = malloc(*n);
+	REQUIRE(fread(b, 1, *n, f) == *n);
+	fclose(f);
+	return b;
+}
+
+static void spit(const char *path, const void *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	REQUIRE(f != NULL);
+	REQUIRE(fwrite(b, 1, n, f) == n);
+	fclose(f);
+}
+
+TEST(damaged_snapshots_fall_back_to_sqlite)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, MLIB_DB_READONLY); /* never rewrites the file */
+	struct mlib_load_info info;
+	struct mlib_index *ref = load(db, MLIB_LOAD_NO_SNAPSHOT, &info);
+	mlib_db_close(db);
+	db = open_db(path, 0);
+	mlib_index_free(load(db, 0, &info));
+	REQUIRE(info.wrote_snapshot);
+	mlib_db_close(db);
+	char *sp = snap_path(path);
+	size_t n;
+	unsigned char *good = slurp(sp, &n);
+	unsigned char *bad = malloc(n);
+	db = open_db(path, MLIB_DB_READONLY);
+	uint64_t s = 99;
+	/* Flipped bytes all over (header, lengths, payload), truncations, a
+	 * foreign file, an extended file. */
+	for (int round = 0; round < 40; round++) {
+		size_t len = n;
+		memcpy(bad, good, n);
+		if (round < 24) {
+			size_t at = round < 8 ? (size_t)round * 10 % 80 : rnd(&s) % n;
+			bad[at] ^= (unsigned char)(1u << (rnd(&s) % 8));
+		} else if (round < 32) {
+			len = round == 24 ? 0 : round == 25 ? 40 : rnd(&s) % n;
+		} else if (round == 32) {
+			memset(bad, 'x', n);
+		} else {
+			len = n - (size_t)(round - 32); /* the last 1..7 bytes gone */
+		}
+		spit(sp, bad, len);
+		if (round == 39) { /* extended: good bytes and one more */
+			FILE *f = fopen(sp, "wb");
+			REQUIRE(f && fwrite(good, 1, n, f) == n && fputc(0, f) == 0);
+			fclose(f);
+		}
+		struct mlib_index *idx = load(db, 0, &info);
+		CHECK_MSG(!info.from_snapshot, "round %d: damaged snapshot used", round);
+		if (round % 8 == 0)
+			check_same_index(ref, idx);
+		else
+			CHECK_INT(mlib_index_count(idx), mlib_index_count(ref));
+		mlib_index_free(idx);
+	}
+	/* The good file again is used. */
+	spit(sp, good, n);
+	struct mlib_index *idx = load(db, 0, &info);
+	CHECK(info.from_snapshot);
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	/* A writable open rewrites a damaged snapshot. */
+	bad[n / 2] ^= 1;
+	spit(sp, bad, n);
+	db = open_db(path, 0);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(!info.from_snapshot && info.wrote_snapshot);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(info.from_snapshot);
+	mlib_db_close(db);
+	mlib_index_free(ref);
+	free(good);
+	free(bad);
+	free(sp);
+}
+
+TEST(unwritable_directory_skips_the_snapshot)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, MLIB_DB_READONLY);
+	struct mlib_load_info info;
+	mlib_index_free(load(db, 0, &info));
+	CHECK(!info.from_snapshot && !info.wrote_snapshot);
+	char *sp = snap_path(path);
+	struct stat st;
+	CHECK(stat(sp, &st) != 0);
+	mlib_db_close(db);
+	/* An empty library round-trips too. */
+	char empty[512];
+	snprintf(empty, sizeof empty, "%s/empty.db", harness_tmpdir());
+	db = open_db(empty, 0);
+	struct mlib_index *a = load(db, 0, &info);
+	CHECK(info.wrote_snapshot);
+	struct mlib_index *b = load(db, 0, &info);
+	CHECK(info.from_snapshot);
+	CHECK_INT(mlib_index_count(b), 0);
+	check_same_index(a, b);
+	mlib_index_free(a);
+	mlib_index_free(b);
+	mlib_db_close(db);
+	free(sp);
+}
