@@ -708,6 +708,25 @@ void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop
 	mlib_index_set_int(idx, id, prop, value);
 }
 
+void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop)
+{
+	int h = mlib_index_prop(idx, prop);
+	if (h < 0) /* no item has it: nothing to clear, and do not create it */
+		return;
+	struct prop *p = &idx->props[h];
+	if (id >= p->col_cap)
+		return;
+	if (p->kind == MLIB_PROP_STRING) {
+		/* A multi-value group left behind is only unused memory. */
+		prop_drop_postings(p);
+		p->scol[id] = STR_MISSING;
+	} else if (p->wide) {
+		p->icol[id] = INT_MISSING;
+	} else {
+		p->icol32[id] = INT32_MISSING;
+	}
+}
+
 /* ---- finishing: ranks and the library order ---- */
 
 struct lib_key {

@@ -70,6 +70,9 @@ void mlib_index_finish(struct mlib_index *idx);
  * rating): the caller has already written them to SQLite. The library
  * order is not recomputed (these properties are not part of it). */
 void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value);
+/* The same for a value that became absent (a cleared rating): the item
+ * then lacks prop, as after a load. Does nothing when no item has prop. */
+void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop);
 
 /* ---- reading ---- */
 

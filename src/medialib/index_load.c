@@ -110,18 +110,21 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, struct crate_er
  * the loading rules change in a way the column list does not show. */
 static uint64_t loader_signature(void)
 {
-	uint64_t h = snap_hash("index_load/1", 12, 0);
+	uint64_t h = snap_hash("index_load/2", 12, 0);
 	for (size_t c = 0; c < NCOLS; c++)
 		h = snap_hash(cols[c].name, strlen(cols[c].name), h + (uint64_t)cols[c].kind);
 	return h;
 }
 
 /* The snapshot key of the database as it is now (inside the caller's read
- * transaction); false when the database has no change counter. */
-static bool read_key(struct mlib_db *db, struct snap_key *key)
+ * transaction); false when the database has no change counter. key->stats
+ * is the statistics counter now (what a snapshot written from this read
+ * reflects); *kept the lowest counter a snapshot may have to be read. */
+static bool read_key(struct mlib_db *db, struct snap_key *key, uint64_t *kept)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT dbid, n FROM media_generation WHERE id=0",
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT dbid, n, stats, stats_kept FROM media_generation WHERE id=0",
 			       -1, &st, NULL) != SQLITE_OK)
 		return false;
 	bool ok = sqlite3_step(st) == SQLITE_ROW;
@@ -129,9 +132,73 @@ static bool read_key(struct mlib_db *db, struct snap_key *key)
 		key->dbid = (uint64_t)sqlite3_column_int64(st, 0);
 		key->generation = (uint64_t)sqlite3_column_int64(st, 1);
 		key->loader = loader_signature();
+		key->stats = (uint64_t)sqlite3_column_int64(st, 2);
+		*kept = (uint64_t)sqlite3_column_int64(st, 3);
 	}
 	sqlite3_finalize(st);
 	return ok;
+}
+
+/* Play statistics changed since the snapshot was written (they do not
+ * change the generation): read their current values from `media` and set
+ * them in the index. Applying a row the snapshot already reflects is
+ * harmless, so every dirty row is applied. Inside the read transaction. */
+static int apply_stats(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
+{
+	static const char *const names[] = {"timesplayed", "lastplayed", "rating"};
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT d.id, m.timesplayed, m.lastplayed, m.rating"
+			       " FROM media_stats_dirty d JOIN media m ON m.id = d.id"
+			       " WHERE m.missing = 0",
+			       -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read play statistics", err);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (id < 1 || id > UINT32_MAX - 1 || !mlib_index_has_media(idx, (uint32_t)id))
+			continue;
+		for (int c = 0; c < 3; c++) {
+			if (sqlite3_column_type(st, c + 1) == SQLITE_NULL)
+				mlib_index_clear_int(idx, (uint32_t)id, names[c]);
+			else
+				mlib_index_update_int(idx, (uint32_t)id, names[c],
+						      sqlite3_column_int64(st, c + 1));
+		}
+	}
+	return mlib_db_finish(db, st, rc, "cannot read play statistics", err);
+}
+
+/* After writing a snapshot of key: the dirty rows it reflects (counter up
+ * to key->stats) are no longer needed. Only while the generation is still
+ * the snapshot's; stats_kept then makes any older snapshot file (another
+ * writer's, renamed later) unusable, as it may miss the deleted rows.
+ * Failing only leaves rows that are re-applied: not an error. */
+static void clear_stats(struct mlib_db *db, const struct snap_key *key)
+{
+	sqlite3 *s = mlib_db_sqlite(db);
+	if (sqlite3_exec(s, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return;
+	sqlite3_stmt *st;
+	bool ok = sqlite3_prepare_v2(s,
+				     "UPDATE media_generation SET stats_kept = max(stats_kept, ?1)"
+				     " WHERE id = 0 AND n = ?2",
+				     -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_int64(st, 1, (int64_t)key->stats);
+		sqlite3_bind_int64(st, 2, (int64_t)key->generation);
+		ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(s) == 1;
+		sqlite3_finalize(st);
+	}
+	if (ok && sqlite3_prepare_v2(s, "DELETE FROM media_stats_dirty WHERE seq <= ?", -1, &st,
+				     NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, (int64_t)key->stats);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+		sqlite3_finalize(st);
+	} else {
+		ok = false;
+	}
+	sqlite3_exec(s, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
 }
 
 char *mlib_index_snapshot_path(struct mlib_db *db)
@@ -169,14 +236,22 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 	/* One read transaction: a scan committing meanwhile cannot make the
 	 * key and the two passes disagree. */
 	sqlite3_exec(mlib_db_sqlite(db), "BEGIN", NULL, NULL, NULL);
-	bool have_key = snap && read_key(db, &key);
+	uint64_t kept = 0;
+	bool have_key = snap && read_key(db, &key, &kept);
 	struct crate_err serr = {0};
-	if (have_key && !(flags & MLIB_LOAD_NO_READ) &&
-	    mlib_index_snapshot_read(snap, &key, out, &serr) == 0) {
-		sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
-		info->from_snapshot = true;
-		free(snap);
-		return 0;
+	if (have_key && !(flags & MLIB_LOAD_NO_READ)) {
+		struct snap_key want = key;
+		want.stats = kept;
+		if (mlib_index_snapshot_read(snap, &want, out, &serr) == 0) {
+			if (apply_stats(db, *out, &serr) == 0) {
+				sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
+				info->from_snapshot = true;
+				free(snap);
+				return 0;
+			}
+			mlib_index_free(*out);
+			*out = NULL;
+		}
 	}
 	snprintf(info->why, sizeof info->why, "%s",
 		 !snap ? "no snapshot file for this database"
@@ -196,6 +271,8 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 		info->wrote_snapshot = mlib_index_snapshot_write(*out, snap, &key, &werr) == 0;
 		if (!info->wrote_snapshot)
 			snprintf(info->why, sizeof info->why, "%s", werr.msg);
+		else
+			clear_stats(db, &key);
 	}
 	free(snap);
 	return 0;

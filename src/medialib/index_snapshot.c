@@ -11,13 +11,13 @@
 #include <unistd.h>
 
 #define SNAP_MAGIC "CRATEIDX"
-#define SNAP_VERSION 1u
+#define SNAP_VERSION 2u
 #define SNAP_ENDIAN 0x01020304u
 
 struct snap_header {
 	char magic[8];
 	uint32_t version, endian, size_t_size, double_size;
-	uint64_t dbid, generation, loader;
+	uint64_t dbid, generation, loader, stats;
 	uint64_t count, payload_len, payload_hash;
 	uint64_t header_hash; /* of every byte above */
 };
@@ -182,6 +182,7 @@ int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64
 	h.dbid = key->dbid;
 	h.generation = key->generation;
 	h.loader = key->loader;
+	h.stats = key->stats;
 	h.count = count;
 	h.payload_len = w->len;
 	h.payload_hash = w->acc;
@@ -238,6 +239,8 @@ struct snap_reader *snap_reader_open(const char *path, const struct snap_key *ke
 		why = "made for another database";
 	else if (h.generation != key->generation)
 		why = "stale (the database changed since)";
+	else if (h.stats < key->stats)
+		why = "stale (older than the play statistics kept)";
 	else if ((uint64_t)st.st_size != sizeof h + h.payload_len)
 		why = "truncated or extended";
 	if (why) {

@@ -6,7 +6,8 @@
  * Header (native byte order; a file from another machine fails the
  * endianness/word-size check and is ignored):
  *   magic "CRATEIDX", format version, 0x01020304, sizeof(size_t),
- *   sizeof(double), the key (database id, generation, loader signature),
+ *   sizeof(double), the key (database id, generation, loader signature,
+ *   statistics counter),
  *   item count, payload byte length, payload checksum, header checksum.
  * Payload: blobs, each a u64 byte length then the bytes (no padding: every
  * blob is read into its own allocation, so file alignment is irrelevant). */
@@ -24,6 +25,10 @@
  * and a signature of what the loader reads (a changed loader differs). */
 struct snap_key {
 	uint64_t dbid, generation, loader;
+	/* Play statistics (index_load.c): when writing, the statistics counter
+	 * the index was read at; when reading, the lowest such counter still
+	 * usable (changes up to it were dropped from media_stats_dirty). */
+	uint64_t stats;
 };
 
 /* The checksum: four interleaved multiply-rotate lanes over 8-byte words,

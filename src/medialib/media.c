@@ -59,6 +59,25 @@ static const char *const media_steps[] = {
 	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
 	"CREATE TRIGGER media_tag_gen_del AFTER DELETE ON media_tag"
 	"  BEGIN UPDATE media_generation SET n = n + 1; END;",
+	/* 2 -> 3: play statistics (timesplayed, lastplayed, rating) no longer
+	 * make the snapshot stale: they bump their own counter `stats` and
+	 * name the row in media_stats_dirty with the counter's value, and the
+	 * snapshot loader applies those rows. stats_kept: dirty rows up to it
+	 * were deleted, so a snapshot read at an older counter is unusable.
+	 * A column added to media later must join media_gen_upd's list. */
+	"ALTER TABLE media_generation ADD COLUMN stats INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE media_generation ADD COLUMN stats_kept INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE media_stats_dirty(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL);"
+	"DROP TRIGGER media_gen_upd;"
+	"CREATE TRIGGER media_gen_upd AFTER UPDATE OF"
+	"  id, url, missing, filesize, mtime, added, duration, bitrate, samplerate, channels,"
+	"  format, artist, album, albumartist, title, tracknr, tracktotal, discnr, disctotal,"
+	"  date, year, genre, composer, comment ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_stats_upd AFTER UPDATE OF timesplayed, lastplayed, rating ON media"
+	"  BEGIN UPDATE media_generation SET stats = stats + 1;"
+	"  INSERT OR REPLACE INTO media_stats_dirty(id, seq)"
+	"    VALUES(new.id, (SELECT stats FROM media_generation WHERE id = 0)); END;",
 };
 
 int mlib_media_migrate(struct mlib_db *db, struct crate_err *err)
@@ -387,9 +406,9 @@ int mlib_media_set_rating(struct mlib_db *db, struct mlib_index *idx, uint32_t i
 				     "cannot set the rating", err);
 	if (rc != 0)
 		return -1;
-	/* Clearing cannot be expressed with update_int; the index shows 0
-	 * until the next reload, which filters treat as "unrated" too. */
-	if (idx)
+	if (idx && rating)
 		mlib_index_update_int(idx, id, "rating", rating);
+	else if (idx) /* absent, as a reload shows it */
+		mlib_index_clear_int(idx, id, "rating");
 	return 0;
 }
