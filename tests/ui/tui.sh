@@ -27,28 +27,7 @@ TM="tmux -L crate-ui-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 
 S=ui0; NS=0
-screen() { $TM capture-pane -p -t $S "$@" 2>/dev/null; }
-# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
-wait_for() {
-	local i n=$(( ${2:-5} * 20 ))
-	for ((i = 0; i < n; i++)); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-	done
-	echo "    --- screen while waiting for '$1':" >&2
-	screen | grep -v '^ *$' | sed 's/^/    | /' >&2
-	return 1
-}
-wait_gone() {
-	local i n=$(( ${2:-5} * 20 ))
-	for ((i = 0; i < n; i++)); do
-		screen | grep -qF -- "$1" || return 0
-		sleep 0.05
-	done
-	return 1
-}
-keys() { $TM send-keys -t $S "$@"; }
-typed() { $TM send-keys -t $S -l -- "$1"; }
+. "$SRCDIR/tests/lib_tmux.sh"
 # new_session W H COMMAND: a fresh session (the old one is closed).
 new_session() {
 	$TM kill-session -t $S 2>/dev/null

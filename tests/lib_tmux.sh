@@ -1,0 +1,26 @@
+# tmux helpers for the UI suites (source after tests/lib.sh). The caller sets
+# TM (the tmux command with its own server socket) and S (the session name).
+
+screen() { $TM capture-pane -p -t "$S" "$@" 2>/dev/null; }
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
+wait_for() {
+	local i n=$(( ${2:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+	done
+	echo "    --- screen while waiting for '$1':" >&2
+	screen | grep -v '^ *$' | sed 's/^/    | /' >&2
+	return 1
+}
+# wait_gone TEXT [SECONDS]: poll until TEXT has left the screen.
+wait_gone() {
+	local i n=$(( ${2:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		screen | grep -qF -- "$1" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+keys() { $TM send-keys -t "$S" "$@"; }
+typed() { $TM send-keys -t "$S" -l -- "$1"; }
