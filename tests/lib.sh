@@ -30,3 +30,17 @@ t_end() { t_finish_current; echo "RESULT $T_PASSED $T_FAILED $T_SKIPPED"; [ "$T_
 # t_check DESCRIPTION COMMAND... : fail the current test when the command fails.
 t_check() { local d=$1; shift; if ! "$@"; then t_fail "$d"; fi; }
 t_have_corpus() { [ -f "$CORPUS/MANIFEST.tsv" ]; }
+
+# t_sink_home DIR [OUT]: make DIR a home whose ALSA default device is the
+# file plugin, writing raw samples to OUT (default DIR/out.raw): what crate
+# plays can then be compared with FFmpeg's decoding.
+t_sink_home() {
+	mkdir -p "$1"
+	printf 'pcm.!default { type file; slave.pcm "null"; file "%s"; format "raw" }\n' \
+		"${2:-$1/out.raw}" >"$1/.asoundrc"
+}
+
+# t_integrity DB: SQLite's integrity_check of DB, on one line ("ok" when sound).
+t_integrity() {
+	sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'
+}

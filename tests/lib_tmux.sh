@@ -1,6 +1,17 @@
 # tmux helpers for the UI suites (source after tests/lib.sh). The caller sets
 # TM (the tmux command with its own server socket) and S (the session name).
 
+# tmux_private_env: HOME, XDG directories and the runtime directory (for the
+# control socket) under $T_TMP, audio to $H/out.raw; sets H, DB and CONF.
+tmux_private_env() {
+	H=$T_TMP/home
+	export HOME=$H XDG_CONFIG_HOME=$H/.config XDG_DATA_HOME=$H/.local/share XDG_RUNTIME_DIR=$T_TMP/run
+	mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+	t_sink_home "$H"
+	DB=$T_TMP/lib.db
+	CONF=$H/config
+}
+
 screen() { $TM capture-pane -p -t "$S" "$@" 2>/dev/null; }
 # wait_for TEXT [SECONDS]: poll the screen until it shows TEXT.
 wait_for() {

@@ -10,6 +10,7 @@
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "coll/json.h"
 #include "play/presets.h"
 
 /* A NUL-terminated untrusted string (names, queries, messages), sanitised. */
@@ -153,16 +154,8 @@ static void print_rule(struct rules *rs, struct app *app, size_t i, bool json)
 		for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
 			if (!fields[k][1])
 				continue;
-			strbuf_addf(&b, ",\"%s\":\"", fields[k][0]);
-			for (const unsigned char *p = (const unsigned char *)fields[k][1]; *p; p++) {
-				if (*p == '"' || *p == '\\')
-					strbuf_addf(&b, "\\%c", *p);
-				else if (*p < 0x20)
-					strbuf_addf(&b, "\\u%04x", *p);
-				else
-					strbuf_addc(&b, (char)*p);
-			}
-			strbuf_addc(&b, '"');
+			strbuf_addf(&b, ",\"%s\":", fields[k][0]);
+			coll_json_add_string(&b, fields[k][1], strlen(fields[k][1]));
 		}
 		strbuf_addf(&b, ",\"volume_db\":%g,\"pshuffle\":%s,\"active\":%s}\n", r->volume_db,
 			    r->pshuffle ? "true" : "false", active ? "true" : "false");

@@ -9,14 +9,10 @@
 ROUNDS=${CRASH_ROUNDS:-10}
 DB=$T_TMP/coll.db
 LOG=$T_TMP/done.log
-integrity() { sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
 
 t_begin crash_coll_setup
 if ! command -v sqlite3 >/dev/null || ! command -v ffmpeg >/dev/null; then
 	t_skip "needs sqlite3 and ffmpeg"; t_end; exit $?
-fi
-if ! "$CRATE" --help 2>&1 | grep -q '^  coll rename '; then
-	t_skip "no 'crate coll save/rename' yet"; t_end; exit $?
 fi
 mkdir -p "$T_TMP/music"
 for i in 1 2 3; do
@@ -53,7 +49,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	sleep "$(awk -v ms="$ONE_MS" -v u="$RANDOM" 'BEGIN { printf "%.3f", (2 + u / 32768 * 6) * ms / 1000 }')"
 	kill -9 -- -"$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	ic=$(integrity "$DB")
+	ic=$(t_integrity "$DB")
 	[ "$ic" = ok ] || { t_fail "round $r: integrity_check says: $ic"; break; }
 	if ! "$CRATE" --db "$DB" coll list >"$T_TMP/list" 2>"$T_TMP/err"; then
 		t_fail "round $r: coll list fails after the kill: $(head -2 "$T_TMP/err")"
@@ -111,7 +107,7 @@ ndone=$(cat "$T_TMP/two.A" "$T_TMP/two.B" 2>/dev/null | wc -l)
 if [ "$ndone" -lt 30 ] && ! grep -qiE 'busy|locked' "$T_TMP/two.err"; then
 	t_fail "$((30 - ndone)) saves failed without saying the database is busy: $(head -2 "$T_TMP/two.err")"
 fi
-[ "$(integrity "$DB")" = ok ] || t_fail "integrity_check after two writers: $(integrity "$DB")"
+[ "$(t_integrity "$DB")" = ok ] || t_fail "integrity_check after two writers: $(t_integrity "$DB")"
 
 t_begin crash_coll_usable_after_kills
 "$CRATE" --db "$DB" coll save After 't~Song' >"$T_TMP/out" 2>&1 || t_fail "coll save after the kills: $(head -2 "$T_TMP/out")"

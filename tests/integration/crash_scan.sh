@@ -11,7 +11,6 @@ LIB=$T_TMP/lib
 DB=$T_TMP/crash.db
 
 now_ms() { date +%s%3N; }
-integrity() { sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
 listed() { "$CRATE" --db "$1" list --format '%url%' 2>/dev/null | wc -l; }
 
 # 1,530 small tagged files: 3 encoded templates copied into 30 folders.
@@ -73,7 +72,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	rc=$?
 	if [ $rc -eq 137 ]; then kills=$((kills + 1)); else finished=$((finished + 1)); fi
 	[ -f "$DB" ] || { [ $rc -eq 137 ] && continue; t_fail "round $r: no database after exit $rc"; break; }
-	ic=$(integrity "$DB")
+	ic=$(t_integrity "$DB")
 	if [ "$ic" != ok ]; then
 		t_fail "round $r (killed after $delay ms): integrity_check says: $ic"
 		break
@@ -100,7 +99,7 @@ t_begin crash_scan_completes_after_kills
 "$CRATE" --db "$DB" scan --quiet "$LIB" >"$T_TMP/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || t_fail "a scan after the kills exited $rc: $(head -3 "$T_TMP/out")"
-[ "$(integrity "$DB")" = ok ] || t_fail "integrity_check after the final scan: $(integrity "$DB")"
+[ "$(t_integrity "$DB")" = ok ] || t_fail "integrity_check after the final scan: $(t_integrity "$DB")"
 n=$(listed "$DB")
 [ "$n" -eq "$NFILES" ] || t_fail "$n of $NFILES files indexed after the final scan (duplicates or losses)"
 
@@ -133,7 +132,7 @@ ok_or_clear $? "$T_TMP/err2" "a second scan during the first"
 wait "$pid"
 rc1=$?
 [ $rc1 -eq 0 ] || t_fail "the first scan exited $rc1: $(head -3 "$T_TMP/scan1")"
-[ "$(integrity "$DB")" = ok ] || t_fail "integrity_check after concurrent use: $(integrity "$DB")"
+[ "$(t_integrity "$DB")" = ok ] || t_fail "integrity_check after concurrent use: $(t_integrity "$DB")"
 n=$(listed "$DB")
 [ "$n" -eq "$NFILES" ] || t_fail "$n of $NFILES files indexed after concurrent scans"
 
@@ -152,7 +151,7 @@ for p in $pids; do
 	wait "$p"
 	ok_or_clear $? "$T_TMP/race$i" "racing scan $i"
 done
-[ "$(integrity "$DB")" = ok ] || t_fail "integrity_check after racing opens: $(integrity "$DB")"
+[ "$(t_integrity "$DB")" = ok ] || t_fail "integrity_check after racing opens: $(t_integrity "$DB")"
 "$CRATE" --db "$DB" list >/dev/null 2>"$T_TMP/err" || t_fail "crate list after racing opens: $(head -2 "$T_TMP/err")"
 
 t_end

@@ -23,7 +23,6 @@ mount_tmpfs() { # dir size [ro]
 	mount -t tmpfs -o "size=$2" tmpfs "$1" 2>/dev/null || return 1
 	MNT+=("$1")
 }
-integrity() { sqlite3 -cmd ".timeout 5000" "$1" 'PRAGMA integrity_check' 2>&1 | head -3 | tr '\n' ' ' | sed 's/ $//'; }
 
 D=$T_TMP/music
 BIG=$T_TMP/big
@@ -83,7 +82,7 @@ else
 		[ $rc -lt 128 ] || t_fail "coll save crashed on a full disk (exit $rc)"
 	fi
 	rm -f "$FULL/ballast"
-	[ "$(integrity "$DB")" = ok ] || t_fail "integrity_check after the full disk: $(integrity "$DB")"
+	[ "$(t_integrity "$DB")" = ok ] || t_fail "integrity_check after the full disk: $(t_integrity "$DB")"
 	"$CRATE" --db "$DB" scan --quiet "$D" >"$T_TMP/out" 2>&1 ||
 		t_fail "a scan with space again failed: $(head -3 "$T_TMP/out")"
 fi

@@ -2,8 +2,8 @@
 # crate play --no-ui: headless playback to ALSA's file plugin.
 . "$(dirname "$0")/../lib.sh"
 
-H=$T_TMP/home; mkdir -p "$H" "$T_TMP/m"
-printf 'pcm.!default { type file; slave.pcm "null"; file "%s/out.raw"; format "raw" }\n' "$T_TMP" > "$H/.asoundrc"
+H=$T_TMP/home; mkdir -p "$T_TMP/m"
+t_sink_home "$H" "$T_TMP/out.raw"
 : > "$T_TMP/config"
 run() { HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" "$@"; }
 for i in 1 2; do

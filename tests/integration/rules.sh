@@ -45,16 +45,14 @@ cr rule add 'genre:Rock' --eq mine 2>/dev/null || t_fail "add"
 cr rule list | grep -q "no equalizer: equalizer preset 'mine' is not defined" || t_fail "$(cr rule list)"
 
 t_begin "a rule on a saved collection follows rename; remove asks"
-if cr coll save 'Jazz Vinyl rips' 'genre:Jazz' 2>/dev/null; then
-	cr rule add 'Jazz Vinyl rips' --eq vinyl 2>/dev/null || t_fail "add by name"
-	cr rule list | grep -q '^3. collection Collections/Jazz Vinyl rips ' || t_fail "$(cr rule list)"
-	# rename/remove follow-ups need app_coll to call app_rules_coll_renamed/_removing
-	if cr coll rename 'Jazz Vinyl rips' 'Vinyl' 2>/dev/null; then
-		cr rule list | grep -q '^3. collection Collections/Vinyl ' \
-			|| t_skip "coll rename does not update rules yet"
-	fi
-else
-	t_skip "crate coll save is not available"
-fi
+cr coll save 'Jazz Vinyl rips' 'genre:Jazz' 2>/dev/null || t_fail "coll save failed"
+cr rule add 'Jazz Vinyl rips' --eq vinyl 2>/dev/null || t_fail "add by name"
+cr rule list | grep -q '^3. collection Collections/Jazz Vinyl rips ' || t_fail "$(cr rule list)"
+cr coll rename 'Jazz Vinyl rips' 'Vinyl' 2>/dev/null || t_fail "coll rename failed"
+cr rule list | grep -q '^3. collection Collections/Vinyl ' || t_fail "rename did not follow: $(cr rule list)"
+cr coll remove Vinyl 2>"$T_TMP/rm.err" && t_fail "removing a rule's collection was not refused"
+grep -q 'rule 3' "$T_TMP/rm.err" || t_fail "refusal does not name the rule: $(cat "$T_TMP/rm.err")"
+cr coll remove --force Vinyl 2>/dev/null || t_fail "coll remove --force failed"
+cr rule list | grep -q 'Collections/Vinyl' && t_fail "--force left the rule: $(cr rule list)"
 
 t_end

@@ -12,14 +12,8 @@ if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
 	exit $?
 fi
 
-H=$T_TMP/home
-export HOME=$H XDG_CONFIG_HOME=$H/.config XDG_DATA_HOME=$H/.local/share XDG_RUNTIME_DIR=$T_TMP/run
-mkdir -p "$H" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-cat >"$H/.asoundrc" <<ASOUND
-pcm.!default { type file; slave.pcm "null"; file "$H/out.raw"; format "raw" }
-ASOUND
-DB=$T_TMP/lib.db
-CONF=$H/config
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
 # The file device is not a clock: pace playback in real time so "playing" lasts.
 printf '[output]\npace = true\n' >"$CONF"
 MUSIC=$T_TMP/music
@@ -27,7 +21,6 @@ TM="tmux -L crate-ui-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 
 S=ui0; NS=0
-. "$SRCDIR/tests/lib_tmux.sh"
 # new_session W H COMMAND: a fresh session (the old one is closed).
 new_session() {
 	$TM kill-session -t $S 2>/dev/null

@@ -13,20 +13,13 @@ if ! command -v tmux >/dev/null; then
 	exit $?
 fi
 
-H=$T_TMP/home
-export HOME=$H XDG_CONFIG_HOME=$H/.config XDG_DATA_HOME=$H/.local/share XDG_RUNTIME_DIR=$T_TMP/run
-mkdir -p "$H" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-cat >"$H/.asoundrc" <<ASOUND
-pcm.!default { type file; slave.pcm "null"; file "$H/out.raw"; format "raw" }
-ASOUND
-DB=$T_TMP/lib.db
-CONF=$H/config
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
 printf '[output]\npace = true\n' >"$CONF"
 TM="tmux -L crate-rules-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 
 S=r0; NS=0
-. "$SRCDIR/tests/lib_tmux.sh"
 start_ui() { # CONFIG
 	$TM kill-session -t $S 2>/dev/null
 	NS=$((NS + 1)); S=r$NS
