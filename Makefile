@@ -1,6 +1,6 @@
 # crate — build, test, install.  Run ./configure first (scripts/quickstart.sh does it all).
 #
-#   make                  build ./build/crate
+#   make                  build ./build/crate (the launcher) and ./build/crate-core
 #   make check            every test (unit, integration on ../shared/corpus, tmux UI)
 #   make check-asan       the same suite built with -fsanitize=address,undefined
 #   make bench            performance benchmarks (report only, never pass/fail)
@@ -32,9 +32,10 @@ ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 LIBS = $(DEP_LIBS) -lm -pthread
 
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c ui/*.c))
+LIB_SRC  := $(filter-out src/main.c src/launcher.c,$(wildcard src/*.c src/*/*.c ui/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILDDIR)/%.o)
 MAIN_OBJ := $(BUILDDIR)/src/main.o
+LAUNCH_OBJ := $(BUILDDIR)/src/launcher.o $(BUILDDIR)/gen/help_text.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
 HARNESS_OBJ := $(BUILDDIR)/tests/harness.o
@@ -59,8 +60,25 @@ $(BUILDDIR)/libcrate.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILDDIR)/crate: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a
+# Two programs (README, "Where the code departs from DESIGN.md"): crate-core
+# is the whole player; crate is a launcher that answers --version, --help and
+# `remote` itself and execs crate-core for everything else. The launcher is
+# linked without DEP_LIBS on purpose: a one-shot command must not load
+# FFmpeg, TagLib, ALSA, ncurses or SQLite, and a change that makes it need
+# one fails to link here instead of silently slowing every `crate remote`.
+$(BUILDDIR)/crate-core: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a
 	$(CC) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# The launcher's --help is crate-core's, captured at build time.
+$(BUILDDIR)/gen/help_text.c: $(BUILDDIR)/crate-core scripts/embed-text.sh
+	@mkdir -p $(dir $@)
+	$(Q)scripts/embed-text.sh crate_help_text $(BUILDDIR)/crate-core --help >$@.tmp && mv $@.tmp $@
+
+$(BUILDDIR)/gen/help_text.o: $(BUILDDIR)/gen/help_text.c
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILDDIR)/crate: $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a $(BUILDDIR)/crate-core
+	$(CC) $(ALL_LDFLAGS) $(LDFLAGS) -Wl,--as-needed -o $@ $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a -pthread
 
 $(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h
 	@mkdir -p $(dir $@)
@@ -103,14 +121,18 @@ fuzz:
 demo: $(BUILDDIR)/crate
 	@scripts/demo.sh $(BUILDDIR)/crate
 
+# crate finds crate-core at ../libexec/crate/ from its own directory.
 install: $(BUILDDIR)/crate
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/crate
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/crate $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/crate
 	install -m 755 $(BUILDDIR)/crate $(DESTDIR)$(PREFIX)/bin/crate
+	install -m 755 $(BUILDDIR)/crate-core $(DESTDIR)$(PREFIX)/libexec/crate/crate-core
 	install -m 644 doc/crate.1 $(DESTDIR)$(PREFIX)/share/man/man1/crate.1
 	install -m 644 data/config.example $(DESTDIR)$(PREFIX)/share/crate/config.example
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/crate $(DESTDIR)$(PREFIX)/share/man/man1/crate.1
+	rm -f $(DESTDIR)$(PREFIX)/libexec/crate/crate-core
+	-rmdir $(DESTDIR)$(PREFIX)/libexec/crate 2>/dev/null
 	rm -f $(DESTDIR)$(PREFIX)/share/crate/config.example
 	-rmdir $(DESTDIR)$(PREFIX)/share/crate 2>/dev/null
 

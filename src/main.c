@@ -1,5 +1,4 @@
 /* crate: argv -> the terminal interface (default) or one CLI command. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,23 +12,6 @@ static const struct cli_command *const groups[] = {
 	cli_play_commands, cli_remote_commands, cli_rule_commands,
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
-
-int cli_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("crate: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	return CLI_FAIL;
-}
-
-int cli_usage(const struct cli_command *cmd)
-{
-	fprintf(stderr, "usage: crate %s\n", cmd->usage);
-	return CLI_FAIL;
-}
 
 const struct cli_command *cli_find(const char *name)
 {
@@ -88,33 +70,21 @@ static const struct cli_command *dispatch(int argc, char **argv, int *consumed)
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = {0};
-	int i = 1;
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--version") == 0) {
-			printf("crate %s\n", CRATE_VERSION);
-			return 0;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			print_help(stdout);
-			return 0;
-		} else if (strcmp(a, "--db") == 0 || strcmp(a, "--config") == 0) {
-			if (i + 1 >= argc)
-				return cli_error("%s needs a path", a);
-			if (a[2] == 'd')
-				ctx.db_path = argv[++i];
-			else
-				ctx.config_path = argv[++i];
-		} else if (strncmp(a, "--db=", 5) == 0) {
-			ctx.db_path = a + 5;
-		} else if (strncmp(a, "--config=", 9) == 0) {
-			ctx.config_path = a + 9;
-		} else if (a[0] == '-' && a[1]) {
-			cli_error("unknown option '%s'", a);
-			print_help(stderr);
-			return CLI_FAIL;
-		} else {
-			break;
-		}
+	int i = argc;
+	switch (cli_parse_globals(argc, argv, &ctx, &i)) {
+	case CLI_GLOBAL_VERSION:
+		printf("crate %s\n", CRATE_VERSION);
+		return 0;
+	case CLI_GLOBAL_HELP:
+		print_help(stdout);
+		return 0;
+	case CLI_GLOBAL_UNKNOWN:
+		print_help(stderr);
+		return CLI_FAIL;
+	case CLI_GLOBAL_ERROR:
+		return CLI_FAIL;
+	case CLI_GLOBAL_RUN:
+		break;
 	}
 	int rc;
 	if (i == argc) {

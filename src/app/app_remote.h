@@ -33,6 +33,8 @@ struct app_remote_hooks {
 
 /* The socket's path (not created). Owned by the caller. */
 char *app_remote_socket_path(struct crate_err *err);
+/* A stream socket connected to path (close-on-exec), or -1 with errno set. */
+int app_remote_connect(const char *path);
 
 /* Listen on the socket (creating its directory 0700). A live socket of
  * another crate is refused (CRATE_ERR_EXISTS); a stale one is replaced. */

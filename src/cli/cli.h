@@ -29,6 +29,20 @@ struct cli_command {
 	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 };
 
+/* What the global options before the command word ask for. */
+enum cli_global_action {
+	CLI_GLOBAL_RUN,     /* run the command at argv[*next], or the interface (*next == argc) */
+	CLI_GLOBAL_VERSION, /* --version */
+	CLI_GLOBAL_HELP,    /* --help, -h */
+	CLI_GLOBAL_UNKNOWN, /* an unknown option: message printed; show the help on stderr */
+	CLI_GLOBAL_ERROR,   /* --db/--config without a path: message printed */
+};
+/* Read the global options argv[1..] (--db, --config, --version, --help)
+ * into ctx, up to the first word that is not one; *next is its index.
+ * Shared by the launcher (src/launcher.c) and the full program (src/main.c)
+ * so that both read argv the same way. */
+enum cli_global_action cli_parse_globals(int argc, char **argv, struct cli_ctx *ctx, int *next);
+
 /* Open the application (database, index, collections) on first use.
  * On failure prints "crate: <message>" to stderr and returns NULL. */
 struct app *cli_app(struct cli_ctx *ctx);

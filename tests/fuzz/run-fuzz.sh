@@ -110,7 +110,7 @@ if [ ${#runnable[@]} -gt 0 ]; then
 	rm -f "$B/libcrate-fuzz.a"
 	objs=()
 	for src in src/*.c src/*/*.c; do
-		[ "$src" = src/main.c ] && continue
+		case $src in src/main.c | src/launcher.c) continue ;; esac
 		o=$B/obj/${src%.c}.o
 		[ -f "$o" ] && objs+=("$o")
 	done

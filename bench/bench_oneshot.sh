@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# One-shot commands, whole process from spawn to exit (bench/bench_oneshot.c):
+# `crate --version`, `--help`, `remote status`, `remote next` (a crate runs
+# in tmux on the small library, playing to ALSA's file plugin into
+# /dev/null) and `crate search QUERY` on the small and on the big library.
+# Each is also run through crate-core, the whole player, which is the path
+# every command took before the launcher: the "before" column, measured in
+# the same run. `true` is the floor (spawning any process on this machine).
+#
+#   bench/bench_oneshot.sh BUILDDIR TRACKS
+#
+# CRATE_BENCH_DB: the big generated library; CRATE_BENCH_SCAN_DB: the
+# library scanned from real files (both optional: what is missing is skipped).
+set -u
+BUILDDIR=${1:-build}
+TRACKS=${2:-1000000}
+SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
+CRATE=$SRCDIR/$BUILDDIR/crate
+CORE=$SRCDIR/$BUILDDIR/crate-core
+ONESHOT=$SRCDIR/$BUILDDIR/bench/bench_oneshot
+[ -x "$CRATE" ] && [ -x "$CORE" ] && [ -x "$ONESHOT" ] ||
+	{ echo "bench_oneshot: build crate, crate-core and bench/bench_oneshot first" >&2; exit 1; }
+RUNS=${CRATE_BENCH_ONESHOT_RUNS:-100}
+SLOW_RUNS=${CRATE_BENCH_ONESHOT_SLOW_RUNS:-15}
+
+W=$(mktemp -d /tmp/crate-bench-oneshot-XXXXXX)
+TM="tmux -L crate-bench-oneshot-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$W"' EXIT
+export HOME=$W XDG_RUNTIME_DIR=$W/run XDG_CONFIG_HOME=$W/cfg XDG_DATA_HOME=$W/data
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+printf 'pcm.!default { type file; slave.pcm "null"; file "/dev/null"; format "raw" }\n' >"$W/.asoundrc"
+
+label_of() { awk -v n="$1" 'BEGIN { if (n >= 1000000 && n % 1000000 == 0) print n / 1000000 "m"; else if (n >= 1000) print int(n / 1000) "k"; else print n }'; }
+both() { # name runs args...: through the launcher and through crate-core
+	local name=$1 runs=$2
+	shift 2
+	"$ONESHOT" "oneshot_${name}_ms" "$runs" "$CRATE" "$@"
+	"$ONESHOT" "oneshot_${name}_core_ms" "$SLOW_RUNS" "$CORE" "$@"
+}
+
+"$ONESHOT" oneshot_true_ms "$RUNS" /bin/true
+both version "$RUNS" --version
+both help "$RUNS" --help
+
+SMALL=${CRATE_BENCH_SCAN_DB:-}
+if [ -n "$SMALL" ] && [ -f "$SMALL" ] && command -v tmux >/dev/null; then
+	# a private copy: the running crate writes its state into the database
+	cp "$SMALL" "$W/small.db"
+	$TM new-session -d -s b -x 120 -y 40 "env LANG=C.UTF-8 TERM=xterm-256color '$CORE' --db '$W/small.db'"
+	for i in $(seq 300); do
+		"$CRATE" remote ping >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	if "$CRATE" remote ping >/dev/null 2>&1; then
+		both remote_status "$RUNS" remote status
+		both remote_next "$RUNS" remote next
+		"$CRATE" remote stop >/dev/null 2>&1
+	else
+		echo "bench_oneshot: crate did not come up in tmux: remote skipped" >&2
+	fi
+	n=$(sqlite3 "$SMALL" 'SELECT count(*) FROM media' 2>/dev/null || echo small)
+	both "search_$(label_of "$n")" "$SLOW_RUNS" --db "$W/small.db" search 't~love'
+	$TM kill-server 2>/dev/null
+fi
+BIG=${CRATE_BENCH_DB:-}
+if [ -n "$BIG" ] && [ -f "$BIG" ]; then
+	"$CORE" --db "$BIG" search --limit 0 x >/dev/null 2>&1 # a snapshot for the runs below
+	RUNS_BIG=$SLOW_RUNS
+	[ "$SLOW_RUNS" -gt 5 ] && RUNS_BIG=5
+	SLOW_RUNS=$RUNS_BIG both "search_$(label_of "$TRACKS")" "$RUNS_BIG" --db "$BIG" search 't~love'
+fi
+exit 0
