@@ -471,22 +471,62 @@ void browser_refresh(struct ui *ui)
 	ui->dirty = true;
 }
 
+void browser_keep_selection(struct ui *ui)
+{
+	browser_keep_selection_drop(ui);
+	ui->keep_artist_had = ui->artists.list.cur > 0 && ui->artists.list.cur < ui->artists.n;
+	ui->keep_album_had = ui->albums.list.cur > 0 && ui->albums.list.cur < ui->albums.n;
+	const char *a = group_text(&ui->artists, ui->artists.list.cur);
+	const char *l = group_text(&ui->albums, ui->albums.list.cur);
+	ui->keep_artist = ui->keep_artist_had && a ? xstrdup(a) : NULL;
+	ui->keep_album = ui->keep_album_had && l ? xstrdup(l) : NULL;
+	size_t c = ui->track_list.cur;
+	ui->keep_track = c < ui->tracks.n && ui->tracks.v[c] < ui->results.n
+				 ? ui->results.v[ui->tracks.v[c]] : 0;
+	ui->keep_valid = true;
+}
+
+void browser_keep_selection_drop(struct ui *ui)
+{
+	free(ui->keep_artist);
+	free(ui->keep_album);
+	ui->keep_artist = ui->keep_album = NULL;
+	ui->keep_valid = false;
+}
+
 void browser_index_changed(struct ui *ui)
 {
-	/* Group texts point into the old index: forget them (the selection
-	 * falls back to "All"), then rebuild from the new one. */
-	ui->artists.n = ui->albums.n = 0;
-	ui->artists.list.cur = ui->albums.list.cur = 0;
+	/* Group texts point into the old index: only the selected rows' texts
+	 * are read again (by the rebuild, to find them anew), so they are
+	 * pointed at the copies; without copies the selection falls back to
+	 * "All". */
+	bool keep = ui->keep_valid;
+	if (keep && ui->keep_artist_had)
+		ui->artists.g[ui->artists.list.cur].text = ui->keep_artist;
+	else
+		ui->artists.n = ui->artists.list.cur = 0;
+	if (keep && ui->keep_album_had)
+		ui->albums.g[ui->albums.list.cur].text = ui->keep_album;
+	else
+		ui->albums.n = ui->albums.list.cur = 0;
 	ui->tracks.n = 0;
 	ui->results.n = 0;
 	ui->index_seen = ui->app->index;
 	libgroups_free(&ui->lg); /* a new index may sit at the old one's address */
 	coll_eval_cache_clear(ui->ecache);
 	browser_refresh(ui);
+	if (keep && ui->keep_track) {
+		for (size_t i = 0; i < ui->tracks.n; i++)
+			if (ui->results.v[ui->tracks.v[i]] == ui->keep_track) {
+				ui->track_list.cur = i;
+				break;
+			}
+	}
 }
 
 void browser_free(struct ui *ui)
 {
+	browser_keep_selection_drop(ui);
 	libgroups_free(&ui->lg);
 	u32vec_free(&ui->results);
 	u32vec_free(&ui->tracks);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/app_changes.h"
 #include "app/app_library.h"
 #include "app/app_remote.h"
 #include "coll/eval.h"
@@ -535,19 +536,37 @@ static void ui_free(struct ui *ui)
 static void poll_scan(struct ui *ui)
 {
 	struct app_scan_progress p;
+	/* The poll may swap the index: keep what the browser selects as text
+	 * of its own first. */
+	browser_keep_selection(ui);
 	int rc = app_scan_poll(ui->app, &p);
-	if (rc < 0)
-		return;
+	if (rc <= 0) {
+		browser_keep_selection_drop(ui);
+		if (rc < 0)
+			return;
+	}
 	ui->dirty = true;
+	if (rc == 0 && p.reload_only) {
+		snprintf(ui->msg_scan, sizeof ui->msg_scan, "loading the changed library");
+		return;
+	}
 	if (rc == 0) {
 		snprintf(ui->msg_scan, sizeof ui->msg_scan, "scan: %llu files (%llu new, %llu failed)",
 			 (unsigned long long)p.p.seen, (unsigned long long)p.p.added,
 			 (unsigned long long)p.p.failed);
 		return;
 	}
-	/* Finished: the index was replaced. */
-	browser_index_changed(ui);
+	/* Finished: the index may have been replaced. */
+	if (ui->index_seen != ui->app->index)
+		browser_index_changed(ui);
+	browser_keep_selection_drop(ui);
 	playlist_find(ui);
+	ui->msg_scan[0] = '\0';
+	if (p.reload_only) {
+		if (p.rc != 0)
+			ui_message(ui, true, "reloading the library: %s", p.msg);
+		return;
+	}
 	if (p.rc != 0)
 		ui_message(ui, true, "scan failed: %s", p.msg);
 	else
@@ -573,11 +592,39 @@ static void check_store(struct ui *ui, unsigned *gen)
 	ui->dirty = true;
 }
 
+/* Someone else changed the library, collections or rules (app_changes.h):
+ * reload what shows them. A library change ends in poll_scan. */
+static void check_changes(struct ui *ui)
+{
+	struct crate_err err = {0};
+	int what = app_changes_check(ui->app, &err);
+	if (what < 0) {
+		if (strcmp(err.msg, ui->changes_error) != 0) {
+			snprintf(ui->changes_error, sizeof ui->changes_error, "%s", err.msg);
+			ui_message(ui, true, "%s", err.msg);
+		}
+		return;
+	}
+	ui->changes_error[0] = '\0';
+	if (what & APP_CHANGED_RULES)
+		ui->dirty = true;
+}
+
+/* How often other programs' changes are looked for (ms): within a second
+ * of a commit the interface shows it. */
+#define CHANGES_EVERY_MS 250
+
 static int loop(struct ui *ui)
 {
 	unsigned gen = ui->app->store ? coll_store_generation(ui->app->store) : 0;
+	double next_changes = 0;
 	ui->running = true;
 	while (ui->running) {
+		double now = ui_now_ms();
+		if (now >= next_changes) {
+			check_changes(ui);
+			next_changes = now + CHANGES_EVERY_MS;
+		}
 		check_store(ui, &gen);
 		if (ui->dirty)
 			frame_draw(ui);
@@ -597,7 +644,7 @@ static int loop(struct ui *ui)
 		if (ui->remote)
 			n += app_remote_pollfds(ui->remote, fds + n, sizeof fds / sizeof fds[0] - n);
 		/* Wake up for an expiring message and the clock of a playing track. */
-		int timeout = ui->msg[0] ? 500 : 1000;
+		int timeout = CHANGES_EVERY_MS;
 		int rc = poll(fds, n, timeout);
 		if (rc < 0 && errno != EINTR)
 			return -1;

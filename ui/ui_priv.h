@@ -148,6 +148,12 @@ struct ui {
 	struct timespec msg_until;
 
 	char msg_scan[160];          /* scan progress for the status line */
+	char changes_error[512];     /* the last error looking for others' changes (shown once) */
+	/* The browser's selection as owned text while the index is swapped
+	 * (browser_keep_selection); NULL text with had = the unknown group. */
+	char *keep_artist, *keep_album;
+	bool keep_artist_had, keep_album_had, keep_valid;
+	uint32_t keep_track;         /* media id under the track cursor, 0 none */
 	const struct mlib_index *index_seen; /* the index the columns were built from */
 
 	/* CRATE_TRACE_FRAMES: per-frame timings as JSON lines. */
@@ -191,7 +197,14 @@ void browser_selection(struct ui *ui, struct u32vec *out, size_t *start);
 /* Row of the column at screen position (mouse); returns false if none. */
 bool browser_click(struct ui *ui, int y, int x, bool dbl);
 void browser_free(struct ui *ui);
-/* The index was replaced (after a scan): drop every borrowed text. */
+/* Before anything that may replace the index: copy the selection's texts
+ * (they are borrowed from the index). _drop frees the copies. */
+void browser_keep_selection(struct ui *ui);
+void browser_keep_selection_drop(struct ui *ui);
+/* The index was replaced (after a scan, or a change by someone else):
+ * rebuild from it, keeping the search, the selected artist and album and
+ * the track under the cursor when they still exist (saved by
+ * browser_keep_selection; without it the selection falls back to All). */
 void browser_index_changed(struct ui *ui);
 /* The current view's collection (base AND query), a new reference. */
 struct coll_node *browser_view_node(struct ui *ui);

@@ -6,6 +6,7 @@
 #define CRATE_APP_APP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/config.h"
 #include "base/err.h"
@@ -35,6 +36,11 @@ struct app {
 	struct app_play *play;       /* player state (app/app_play.h); NULL until first used */
 	struct app_scan *scan;       /* background scan (app_library.c); NULL when idle */
 	struct rules *rules;         /* collection rules (app/rules.h); NULL until first used */
+	/* Noticing changes made by others (app/app_changes.h): the library
+	 * counters app->index reflects, and the last data_version seen. */
+	uint64_t index_gen, index_stats;
+	int64_t data_version;
+	bool changes_pending;        /* a change seen but not acted on yet (a scan ran) */
 };
 
 /* Open everything; on failure *err says what and nothing is left open. */

@@ -24,12 +24,14 @@ struct app_scan {
 	int pipe_rd, pipe_wr;
 	char *db_path;
 	char **paths;
-	size_t npaths;
+	size_t npaths;              /* 0: only rebuild the index (the library changed) */
+	uint64_t had_gen, had_stats; /* the counters of the index the app has */
 	atomic_int cancel;
 	pthread_mutex_t mu; /* guards the fields below */
 	struct app_scan_progress prog;
 	bool done;
 	struct mlib_index *new_index; /* built by the thread; NULL = keep the current one */
+	struct mlib_load_info info;   /* the counters new_index reflects */
 	char index_error[256];        /* why new_index could not be built */
 };
 
@@ -51,7 +53,7 @@ int app_library_open(struct app *app, bool readonly, bool no_index, struct crate
 		mlib_index_finish(app->index);
 		return 0;
 	}
-	return mlib_index_load(app->db, &app->index, err);
+	return app_reload_index(app, err);
 }
 
 void app_library_close(struct app *app)
@@ -68,13 +70,26 @@ void app_library_close(struct app *app)
 	app->db = NULL;
 }
 
+/* The index now reflects these counters; data_version is read first so a
+ * commit after it is noticed by the next app_changes_check. */
+static void index_adopted(struct app *app, const struct mlib_load_info *info)
+{
+	app->index_gen = info->generation;
+	app->index_stats = info->stats;
+}
+
 int app_reload_index(struct app *app, struct crate_err *err)
 {
 	struct mlib_index *idx;
-	if (mlib_index_load(app->db, &idx, err) != 0)
+	struct mlib_load_info info;
+	int64_t dv = 0;
+	if (mlib_db_data_version(app->db, &dv, err) != 0 ||
+	    mlib_index_load_ex(app->db, 0, &idx, &info, err) != 0)
 		return -1;
 	mlib_index_free(app->index);
 	app->index = idx;
+	app->data_version = dv;
+	index_adopted(app, &info);
 	return 0;
 }
 
@@ -116,7 +131,7 @@ static void *scan_thread(void *arg)
 	struct mlib_db *db = NULL;
 	struct mlib_scan_result res = {0};
 	int rc = mlib_db_open(s->db_path, 0, &db, &err);
-	if (rc == 0) {
+	if (rc == 0 && s->npaths) {
 		struct mlib_scan_opts opts = {
 			.progress = scan_progress_cb, .ud = s, .progress_ms = 100, .cancel = &s->cancel};
 		rc = mlib_scan(db, (const char *const *)s->paths, s->npaths, &opts, &res, &err);
@@ -124,9 +139,15 @@ static void *scan_thread(void *arg)
 	const struct mlib_scan_progress *t = &res.totals;
 	struct mlib_index *idx = NULL;
 	struct crate_err ierr = {0};
-	/* A cancelled scan (crate is quitting) needs no new index. */
-	if (rc == 0 && !atomic_load(&s->cancel) && t->added + t->updated + t->missing > 0 &&
-	    mlib_index_load(db, &idx, &ierr) != 0)
+	/* A cancelled scan (crate is quitting) needs no new index; neither
+	 * does a library whose counters still match the app's index (a scan
+	 * that found nothing new, and nobody else changed anything). */
+	uint64_t gen = 0, stats = 0;
+	bool changed = t->added + t->updated + t->missing > 0 ||
+		       mlib_media_counters(db, &gen, &stats, NULL) != 0 || gen != s->had_gen ||
+		       stats != s->had_stats;
+	if (rc == 0 && !atomic_load(&s->cancel) && changed &&
+	    mlib_index_load_ex(db, 0, &idx, &s->info, &ierr) != 0)
 		idx = NULL;
 	mlib_db_close(db);
 	pthread_mutex_lock(&s->mu);
@@ -162,7 +183,39 @@ static void scan_free(struct app_scan *s)
 	free(s);
 }
 
+/* A running index rebuild gives way to a scan, which rebuilds the index
+ * itself when it ends. Waits for the rebuild (it cannot be interrupted). */
+static void drop_reload(struct app *app)
+{
+	struct app_scan *s = app->scan;
+	if (!s || s->npaths)
+		return;
+	pthread_join(s->thread, NULL);
+	app->scan = NULL;
+	app->changes_pending = true;
+	scan_free(s);
+}
+
+static int worker_start(struct app *app, const char *const *paths, size_t n,
+			struct crate_err *err);
+
 int app_scan_start(struct app *app, const char *const *paths, size_t n, struct crate_err *err)
+{
+	if (n == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to scan");
+	drop_reload(app);
+	return worker_start(app, paths, n, err);
+}
+
+int app_index_reload_start(struct app *app, struct crate_err *err)
+{
+	if (app->scan)
+		return crate_err_set(err, CRATE_ERR_REFUSED, "a scan is already running");
+	return worker_start(app, NULL, 0, err);
+}
+
+static int worker_start(struct app *app, const char *const *paths, size_t n,
+			struct crate_err *err)
 {
 	if (app->scan)
 		return crate_err_set(err, CRATE_ERR_REFUSED, "a scan is already running");
@@ -184,7 +237,10 @@ int app_scan_start(struct app *app, const char *const *paths, size_t n, struct c
 	for (size_t i = 0; i < n; i++)
 		s->paths[i] = xstrdup(paths[i]);
 	s->npaths = n;
-	s->prog.p.walking = 1;
+	s->had_gen = app->index_gen;
+	s->had_stats = app->index_stats;
+	s->prog.p.walking = n > 0;
+	s->prog.reload_only = n == 0;
 	if (pthread_create(&s->thread, NULL, scan_thread, s) != 0) {
 		scan_free(s);
 		return crate_err_set(err, CRATE_ERR_IO, "cannot start the scan thread");
@@ -218,6 +274,7 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 		mlib_index_free(app->index);
 		app->index = s->new_index;
 		s->new_index = NULL;
+		index_adopted(app, &s->info);
 	} else if (s->index_error[0] && out->rc == 0) {
 		out->rc = -1;
 		snprintf(out->msg, sizeof out->msg, "%s", s->index_error);

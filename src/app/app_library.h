@@ -31,6 +31,7 @@ int app_scan(struct app *app, const char *const *paths, size_t n, mlib_scan_prog
 struct app_scan_progress {
 	struct mlib_scan_progress p;
 	bool finished;      /* the worker is done and the index was reloaded */
+	bool reload_only;   /* no scan: the index is rebuilt (someone changed the library) */
 	int rc;             /* when finished: 0, or -1 with msg set (fatal error) */
 	size_t nerrors;     /* per-file errors so far */
 	char msg[512];      /* fatal error, or the latest per-file error */
@@ -39,6 +40,11 @@ struct app_scan_progress {
 /* Start scanning paths in a worker thread with its own database
  * connection. Refused while another background scan runs. */
 int app_scan_start(struct app *app, const char *const *paths, size_t n, struct crate_err *err);
+/* Rebuild the index in a worker thread (the library was changed by
+ * someone else); finishes like a scan (app_scan_poll, reload_only set).
+ * Refused while a scan runs: that scan rebuilds the index itself. A scan
+ * started meanwhile waits for the rebuild and then replaces it. */
+int app_index_reload_start(struct app *app, struct crate_err *err);
 /* A file descriptor that becomes readable when progress is available;
  * -1 when no scan runs. Poll it together with the terminal. */
 int app_scan_event_fd(const struct app *app);

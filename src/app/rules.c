@@ -187,6 +187,48 @@ int rules_open(struct mlib_db *db, struct rules **out, struct crate_err *err)
 	return 0;
 }
 
+static bool str_same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool rule_same(const struct rule *a, const struct rule *b)
+{
+	return str_same(a->ns, b->ns) && str_same(a->name, b->name) &&
+	       str_same(a->query, b->query) && str_same(a->eq, b->eq) &&
+	       a->volume_db == b->volume_db && a->replaygain == b->replaygain &&
+	       a->pshuffle == b->pshuffle;
+}
+
+int rules_reload(struct rules *rs, bool *changed, struct crate_err *err)
+{
+	*changed = false;
+	struct rules fresh = {.db = rs->db};
+	if (load(&fresh, err) != 0) {
+		for (size_t i = 0; i < fresh.n; i++)
+			entry_clear(&fresh.v[i]);
+		free(fresh.v);
+		return -1;
+	}
+	bool same = fresh.n == rs->n;
+	for (size_t i = 0; same && i < rs->n; i++)
+		same = rule_same(&fresh.v[i].r, &rs->v[i].r);
+	struct rule_entry *drop = same ? fresh.v : rs->v;
+	size_t ndrop = same ? fresh.n : rs->n;
+	if (!same) {
+		/* The playing track's rule stays marked if it is still there. */
+		for (size_t i = 0; i < fresh.n; i++)
+			fresh.v[i].playing = rs->active && strcmp(fresh.v[i].target, rs->active) == 0;
+		rs->v = fresh.v;
+		rs->n = fresh.n;
+		*changed = true;
+	}
+	for (size_t i = 0; i < ndrop; i++)
+		entry_clear(&drop[i]);
+	free(drop);
+	return 0;
+}
+
 void rules_free(struct rules *rs)
 {
 	if (!rs)

@@ -52,6 +52,10 @@ struct rules;
  * borrows db. *out is owned by the caller (rules_free). */
 int rules_open(struct mlib_db *db, struct rules **out, struct crate_err *err);
 void rules_free(struct rules *rs);
+/* Read the list again (another program changed it): *changed says
+ * whether it differs from the one in memory, which is then replaced
+ * (pointers from rules_get/rules_target die). */
+int rules_reload(struct rules *rs, bool *changed, struct crate_err *err);
 
 size_t rules_count(const struct rules *rs);
 /* Rule i (0-based), borrowed until the next change; NULL when out of range. */

@@ -68,6 +68,18 @@ int mlib_db_readonly(const struct mlib_db *db)
 	return db->readonly;
 }
 
+int mlib_db_data_version(struct mlib_db *db, int64_t *out, struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->sql, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the data version", err);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : mlib_db_error(db, "cannot read the data version", err);
+}
+
 int mlib_db_begin(struct mlib_db *db, struct crate_err *err)
 {
 	/* IMMEDIATE: take the write lock now, so a concurrent writer makes us

@@ -5,6 +5,7 @@
 #define CRATE_MEDIALIB_DB_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 #include "base/err.h"
 
@@ -39,6 +40,11 @@ int mlib_db_migrate(struct mlib_db *db, const char *component, const char *const
 		    int nsteps, struct crate_err *err);
 /* The stored version of component (0 when it has none), or -1 on error. */
 int mlib_db_version(struct mlib_db *db, const char *component, struct crate_err *err);
+
+/* PRAGMA data_version: a number that changes when another connection (a
+ * second process, or a worker thread's own connection) commits. Cheap: no
+ * table is read. */
+int mlib_db_data_version(struct mlib_db *db, int64_t *out, struct crate_err *err);
 
 /* Run PRAGMA quick_check; an error naming the file when it fails. */
 int mlib_db_check(struct mlib_db *db, struct crate_err *err);

@@ -232,12 +232,15 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 		info = &dummy;
 	memset(info, 0, sizeof *info);
 	char *snap = flags & MLIB_LOAD_NO_SNAPSHOT ? NULL : mlib_index_snapshot_path(db);
-	struct snap_key key;
+	struct snap_key key = {0};
 	/* One read transaction: a scan committing meanwhile cannot make the
 	 * key and the two passes disagree. */
 	sqlite3_exec(mlib_db_sqlite(db), "BEGIN", NULL, NULL, NULL);
 	uint64_t kept = 0;
-	bool have_key = snap && read_key(db, &key, &kept);
+	info->have_key = read_key(db, &key, &kept);
+	info->generation = key.generation;
+	info->stats = key.stats;
+	bool have_key = snap && info->have_key;
 	struct crate_err serr = {0};
 	if (have_key && !(flags & MLIB_LOAD_NO_READ)) {
 		struct snap_key want = key;

@@ -27,6 +27,11 @@ struct mlib_load_info {
 	bool from_snapshot;  /* the index came from the snapshot */
 	bool wrote_snapshot; /* the snapshot was (re)written */
 	char why[256];       /* why the snapshot was not used/written ("" = it was) */
+	/* The library's change counters (media_generation) the index reflects,
+	 * read in the load's own transaction; have_key false when the
+	 * database has none. */
+	bool have_key;
+	uint64_t generation, stats;
 };
 int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **out,
 		       struct mlib_load_info *info, struct crate_err *err);

@@ -320,6 +320,24 @@ int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing
 	return step_done(w->db, w->missing, "cannot mark a file missing", err);
 }
 
+int mlib_media_counters(struct mlib_db *db, uint64_t *generation, uint64_t *stats,
+			struct crate_err *err)
+{
+	*generation = *stats = 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT n, stats FROM media_generation WHERE id = 0", -1, &st,
+			       NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the library's change counter", err);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*generation = (uint64_t)sqlite3_column_int64(st, 0);
+		*stats = (uint64_t)sqlite3_column_int64(st, 1);
+		rc = SQLITE_DONE;
+	}
+	return mlib_db_finish(db, st, rc, "cannot read the library's change counter", err);
+}
+
 int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint32_t *id,
 			struct crate_err *err)
 {

@@ -32,6 +32,12 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing,
 			   struct crate_err *err);
 
+/* The library's change counters (table media_generation): generation
+ * moves with every change of items or tags, stats with play statistics
+ * and ratings. 0 and 0 for a database without the table. */
+int mlib_media_counters(struct mlib_db *db, uint64_t *generation, uint64_t *stats,
+			struct crate_err *err);
+
 /* Find the id of url (raw path bytes); CRATE_ERR_NOTFOUND when absent. */
 int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint32_t *id,
 			struct crate_err *err);

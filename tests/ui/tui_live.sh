@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# A live library: with the interface open, changes made by other programs
+# (a CLI scan, `crate coll save`, `crate pshuffle`, a rating written by
+# another connection) show up by themselves, and the browser keeps its
+# selection and its search. Each wait allows a few seconds on a loaded
+# machine; the time itself is measured by bench/bench_live.sh.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null || ! command -v sqlite3 >/dev/null; then
+	t_begin live_setup
+	t_skip "needs tmux and sqlite3"
+	t_end
+	exit $?
+fi
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
+TM="tmux -L crate-live-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+S=live0; NS=0
+new_session() {
+	$TM kill-session -t $S 2>/dev/null
+	NS=$((NS + 1)); S=live$NS
+	$TM new-session -d -s $S -x "$1" -y "$2" "$3; sleep 30"
+}
+start_ui() {
+	new_session 120 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
+	wait_for "1 Browser" 5
+}
+crate() { "$CRATE" --db "$DB" "$@"; }
+
+t_begin live_setup
+A=$T_TMP/a; B=$T_TMP/b
+mkdir -p "$A" "$B"
+for f in "$SRCDIR"/data/demo/*; do
+	case $f in *.opus) cp "$f" "$B"/ ;; *) cp "$f" "$A"/ ;; esac
+done
+: >"$CONF"
+crate scan --quiet "$A" >/dev/null 2>&1 || t_fail "scan"
+
+t_begin live_cli_scan_shows_and_keeps_selection
+start_ui || t_fail "no interface"
+wait_for "Mira Sol" || t_fail "artist column"
+# Artists in library order: All, Björk, Mira Sol, The Lanterns, ...
+keys j j
+wait_for "Late Trains" || t_fail "album of the selected artist"
+wait_gone "Harbour Lights" || t_fail "other artists' albums shown"
+screen | grep -q "Various Artists" && t_fail "B is not scanned yet"
+crate scan --quiet "$B" >/dev/null 2>&1 || t_fail "CLI scan"
+# B's album is a compilation: grouped under its album artist.
+wait_for "Various Artists" 4 || t_fail "the CLI scan's tracks are not shown"
+wait_for "Late Trains" 1 || t_fail "selected artist's album gone"
+screen | grep -q "Harbour Lights" && t_fail "the artist selection was lost"
+
+t_begin live_coll_save_and_pshuffle_show
+crate coll save "Lively" 'artist:Mira' >/dev/null 2>&1 || t_fail "coll save"
+wait_for "Lively" 4 || t_fail "a collection saved by the CLI is not shown"
+crate pshuffle "Partytime" 'artist:Lanterns' >/dev/null 2>&1 || t_fail "pshuffle"
+wait_for "Partytime" 4 || t_fail "a Party Shuffle made by the CLI is not shown"
+
+t_begin live_rating_keeps_search
+keys /
+typed 'rating>3'
+keys Enter
+wait_gone "Stairway Down" || t_fail "search did not apply"
+sqlite3 "$DB" "UPDATE media SET rating = 5 WHERE CAST(url AS TEXT) LIKE '%Stairway Down%'" ||
+	t_fail "sqlite3"
+wait_for "Stairway Down" 4 || t_fail "a rating written by another program is not shown"
+wait_for "rating>3" 1 || t_fail "the search text was lost"
+screen | grep -q "Harbour Lights" && t_fail "the search was lost"
+
+t_begin live_rule_from_cli_shows
+keys Escape
+keys 4
+wait_for "first match wins" || t_fail "rules view"
+crate rule add 'artist:Mira' --volume 3 >/dev/null 2>&1 || t_fail "rule add"
+wait_for "artist:Mira" 4 || t_fail "a rule added by the CLI is not shown"
+
+t_begin live_cli_rescan_removes
+keys Escape
+keys 1
+wait_for "Harbour Lights" || t_fail "search not cleared"
+rm "$A/01 Harbour Lights.ogg"
+crate scan --quiet "$A" >/dev/null 2>&1 || t_fail "CLI rescan"
+wait_for "The Lanterns         2" 4 || t_fail "a file gone in a CLI scan is still shown"
+t_end
