@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "base/str.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
@@ -321,15 +322,46 @@ bool act_scan_running(struct ui *ui)
 	return ui->app->scan != NULL;
 }
 
-void act_scan(struct ui *ui, const char *dir)
+void act_scan(struct ui *ui, char *const *paths, int n)
 {
 	struct crate_err err = {0};
-	const char *paths[1] = {dir};
-	if (app_scan_start(ui->app, paths, 1, &err) != 0) {
+	char **full = xcalloc((size_t)n + 1, sizeof *full);
+	for (int i = 0; i < n; i++)
+		full[i] = str_expand_home(paths[i]);
+	int rc = app_scan_start(ui->app, (const char *const *)full, (size_t)n, &err);
+	for (int i = 0; i < n; i++)
+		free(full[i]);
+	free(full);
+	if (rc != 0) {
 		ui_message(ui, true, "scan: %s", err.msg);
 		return;
 	}
-	snprintf(ui->msg_scan, sizeof ui->msg_scan, "scanning %s", dir);
-	ui_message(ui, false, "scanning %s in the background", dir);
+	memset(&ui->scan_prog, 0, sizeof ui->scan_prog);
+	ui->scan_prog.p.walking = 1;
+	ui->scan_active = true;
+	ui->msg[0] = '\0'; /* the bottom row shows the progress */
+	snprintf(ui->msg_scan, sizeof ui->msg_scan, "scanning");
+}
+
+void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells)
+{
+	const struct mlib_scan_progress *p = &ui->scan_prog.p;
+	*fill = 0;
+	if (ui->scan_prog.indexing) {
+		snprintf(buf, size, "scan: %llu files read; building the index...",
+			 (unsigned long long)p->seen);
+		*fill = cells;
+		return;
+	}
+	if (p->walking) {
+		snprintf(buf, size, "scan: finding files: %llu  %s", (unsigned long long)p->seen,
+			 p->current);
+		return;
+	}
+	unsigned long long done = p->seen - p->to_read + p->read;
+	*fill = p->seen ? (size_t)((double)done / (double)p->seen * (double)cells) : cells;
+	snprintf(buf, size, "scan: %llu/%llu files  %.0f/s  %llu failed  %s", done,
+		 (unsigned long long)p->seen, p->files_per_sec, (unsigned long long)p->failed,
+		 p->current);
 }
 

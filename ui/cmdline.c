@@ -168,8 +168,12 @@ void cmdline_run(struct ui *ui, const char *line)
 	} else if (is(c, "scan") || is(c, "add")) {
 		if (argc < 2)
 			ui_message(ui, true, "usage: scan DIR...");
-		for (int i = 1; i < argc; i++)
-			act_scan(ui, argv[i]);
+		else
+			act_scan(ui, argv + 1, argc - 1);
+	} else if (is(c, "errors") || is(c, "scan-errors")) {
+		ui->help_errors = true;
+		ui->help_list.top = ui->help_list.cur = 0;
+		ui_switch_view(ui, UI_VIEW_HELP);
 	} else if (is(c, "save") && argc == 2) {
 		act_save(ui, argv[1]);
 	} else if (is(c, "search") || is(c, "filter")) {
@@ -193,6 +197,7 @@ void cmdline_run(struct ui *ui, const char *line)
 	} else if (is(c, "prev")) {
 		act_player(ui, UA_PREV);
 	} else if (is(c, "help")) {
+		ui->help_errors = false;
 		ui_switch_view(ui, UI_VIEW_HELP);
 	} else if ((is(c, "vol") || is(c, "volume") || is(c, "seek")) && argc == 2) {
 		char full[300];

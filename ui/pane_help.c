@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/app.h"
+#include "medialib/scan.h"
+#include "ui/text.h"
 #include "ui/ui_priv.h"
 
 /* View 4 gives some keys its own meaning: listed from the key map too. */
@@ -41,15 +44,59 @@ static const char *const extra[] = {
 
 #define NEXTRA (sizeof extra / sizeof extra[0])
 
-static size_t help_rows(void)
+static size_t help_rows(const struct ui *ui)
 {
+	if (ui->help_errors)
+		return ui->app->nscan_errors + 1;
 	return (UA_COUNT - 1) + 2 + NRULES + NEXTRA;
+}
+
+/* ":errors": every file and folder the last scan could not read. */
+static void errors_draw(struct ui *ui)
+{
+	const struct ui_rect *r = &ui->L.main;
+	const struct app *app = ui->app;
+	for (int row = 0; row < r->h; row++) {
+		size_t i = ui->help_list.top + (size_t)row;
+		int y = r->y + row;
+		draw_fill(y, r->x, r->w, 0);
+		if (i == 0) {
+			char head[128];
+			snprintf(head, sizeof head, " %zu problem%s in the last scan (path, then why)",
+				 app->nscan_errors, app->nscan_errors == 1 ? "" : "s");
+			draw_text(ui, y, r->x, r->w, head, theme_attr(UR_HEADER));
+			continue;
+		}
+		if (i > app->nscan_errors)
+			continue;
+		const struct mlib_scan_error *e = &app->scan_errors[i - 1];
+		/* The reason first when the path is long, so it is never cut. */
+		int rw = (int)ui_text_width(e->reason) + 3;
+		int pw = r->w - rw > 20 ? r->w - rw : r->w / 2;
+		/* A path too long for its room keeps its end: the file name. */
+		const char *path = e->path;
+		bool cut = false;
+		while (*path && (int)ui_text_width(path) > pw - 3) {
+			path++;
+			while (((unsigned char)*path & 0xC0) == 0x80)
+				path++;
+			cut = true;
+		}
+		if (cut)
+			draw_text(ui, y, r->x + 1, 1, ui->ascii ? "<" : "\xe2\x80\xa6", 0);
+		draw_text(ui, y, r->x + 1 + cut, pw - 2 - cut, path, 0);
+		draw_text(ui, y, r->x + pw, r->w - pw, e->reason, theme_attr(UR_ERROR));
+	}
 }
 
 void help_draw(struct ui *ui)
 {
 	const struct ui_rect *r = &ui->L.main;
-	ui_list_fix(&ui->help_list, help_rows(), r->h);
+	ui_list_fix(&ui->help_list, help_rows(ui), r->h);
+	if (ui->help_errors) {
+		errors_draw(ui);
+		return;
+	}
 	/* The list is scrolled by its top row; the cursor is not shown. */
 	for (int row = 0; row < r->h; row++) {
 		size_t i = ui->help_list.top + (size_t)row;
@@ -70,7 +117,7 @@ void help_draw(struct ui *ui)
 			keymap_describe(&ui->km, rules_keys[k].a, keys, sizeof keys);
 			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
 				 keymap_action_name(rules_keys[k].a), rules_keys[k].what);
-		} else if (i < help_rows()) {
+		} else if (i < help_rows(ui)) {
 			snprintf(line, sizeof line, " %s", extra[i - (UA_COUNT - 1) - 2 - NRULES]);
 			attr = theme_attr(UR_HINT);
 		} else {
@@ -82,7 +129,7 @@ void help_draw(struct ui *ui)
 
 bool help_key(struct ui *ui, enum ui_action a)
 {
-	size_t n = help_rows();
+	size_t n = help_rows(ui);
 	int h = ui->L.main.h;
 	size_t maxtop = n > (size_t)h ? n - (size_t)h : 0;
 	switch (a) {

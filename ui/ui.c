@@ -110,7 +110,8 @@ static void title_draw(struct ui *ui)
 	}
 	char what[600];
 	if (ui->view == UI_VIEW_HELP)
-		snprintf(what, sizeof what, "Help \xe2\x80\x93 q or Esc to go back ");
+		snprintf(what, sizeof what, "%s \xe2\x80\x93 q or Esc to go back ",
+			 ui->help_errors ? "Scan problems" : "Help");
 	else if (ui->view == UI_VIEW_PLAYLIST)
 		snprintf(what, sizeof what, "%s ", playlist_shown_name(ui) ? playlist_shown_name(ui) : "");
 	else if (ui->view == UI_VIEW_RULES)
@@ -138,6 +139,26 @@ static void msg_draw(struct ui *ui)
 		return;
 	}
 	ui->msg[0] = '\0';
+	if (ui->scan_active) {
+		/* [#####-----] then the counts: the bar shows files done of found. */
+		int cells = r->w >= 60 ? 16 : 0;
+		size_t fill;
+		char line[512];
+		act_scan_progress_line(ui, line, sizeof line, &fill, (size_t)cells);
+		int x = 0;
+		if (cells) {
+			char bar[40];
+			bar[0] = '[';
+			for (int i = 0; i < cells; i++)
+				bar[1 + i] = (size_t)i < fill ? '#' : '-';
+			bar[cells + 1] = ']';
+			bar[cells + 2] = '\0';
+			draw_text(ui, r->y, 0, cells + 2, bar, theme_attr(UR_PROGRESS));
+			x = cells + 3;
+		}
+		draw_text(ui, r->y, x, r->w - x, line, 0);
+		return;
+	}
 	if (ui->mode == UI_MODE_SEARCH)
 		draw_text(ui, r->y, 0, r->w, "Enter: keep the search   Esc: leave   Up/Down: move",
 			  theme_attr(UR_HINT));
@@ -325,6 +346,7 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		ui_switch_view(ui, UI_VIEW_RULES);
 		return;
 	case UA_HELP:
+		ui->help_errors = false;
 		ui_switch_view(ui, UI_VIEW_HELP);
 		return;
 	case UA_COMMAND:
@@ -551,11 +573,12 @@ static void poll_scan(struct ui *ui)
 		return;
 	}
 	if (rc == 0) {
-		snprintf(ui->msg_scan, sizeof ui->msg_scan, "scan: %llu files (%llu new, %llu failed)",
-			 (unsigned long long)p.p.seen, (unsigned long long)p.p.added,
-			 (unsigned long long)p.p.failed);
+		ui->scan_prog = p;
+		snprintf(ui->msg_scan, sizeof ui->msg_scan, "%s",
+			 p.indexing ? "indexing" : "scanning");
 		return;
 	}
+	ui->scan_active = false;
 	/* Finished: the index may have been replaced. */
 	if (ui->index_seen != ui->app->index)
 		browser_index_changed(ui);
@@ -567,13 +590,19 @@ static void poll_scan(struct ui *ui)
 			ui_message(ui, true, "reloading the library: %s", p.msg);
 		return;
 	}
+	const struct mlib_scan_progress *t = &p.p;
+	char counts[300];
+	snprintf(counts, sizeof counts,
+		 "%llu added, %llu updated, %llu unchanged, %llu ignored, %llu failed",
+		 (unsigned long long)t->added, (unsigned long long)t->updated,
+		 (unsigned long long)t->unchanged, (unsigned long long)t->ignored,
+		 (unsigned long long)(t->failed + t->folders_failed));
 	if (p.rc != 0)
-		ui_message(ui, true, "scan failed: %s", p.msg);
+		ui_message(ui, true, "scan stopped: %s; stored: %s; %llu not stored", p.msg, counts,
+			   (unsigned long long)t->not_stored);
 	else
-		ui_message(ui, p.nerrors > 0, "scan done: %llu added, %llu updated, %llu unchanged, %zu failed%s%s",
-			   (unsigned long long)p.p.added, (unsigned long long)p.p.updated,
-			   (unsigned long long)p.p.unchanged, p.nerrors, p.nerrors ? ": " : "",
-			   p.nerrors ? p.msg : "");
+		ui_message(ui, p.nerrors > 0, "scan done: %s%s", counts,
+			   p.nerrors ? " (:errors lists them)" : "");
 }
 
 /* Collections or playlists changed under us (Party Shuffle refill, the

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "app/app_library.h"
 #include "base/err.h"
 #include "base/str.h"
 #include "base/vec.h"
@@ -148,6 +149,9 @@ struct ui {
 	struct timespec msg_until;
 
 	char msg_scan[160];          /* scan progress for the status line */
+	struct app_scan_progress scan_prog; /* the running scan's latest report */
+	bool scan_active;            /* a scan (not an index rebuild) runs: show its progress */
+	bool help_errors;            /* the help view lists the last scan's problems */
 	char changes_error[512];     /* the last error looking for others' changes (shown once) */
 	/* The browser's selection as owned text while the index is swapped
 	 * (browser_keep_selection); NULL text with had = the unknown group. */
@@ -274,7 +278,11 @@ void act_add(struct ui *ui, bool enqueue);
 void act_save(struct ui *ui, const char *name);
 void act_remove(struct ui *ui);
 void act_player(struct ui *ui, enum ui_action a);
-void act_scan(struct ui *ui, const char *dir);
+/* Scan paths in the background; `~`, `~user` and `$HOME` are expanded. */
+void act_scan(struct ui *ui, char *const *paths, int n);
+/* The bottom row while a scan runs: a bar, files done / found, files per
+ * second and the folder. */
+void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells);
 /* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */
 void act_command(struct ui *ui, const char *line);
 /* What the player and the scanner are doing, for the status line. */

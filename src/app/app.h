@@ -18,6 +18,7 @@ struct engine;
 struct app_scan;
 struct app_play;
 struct rules;
+struct mlib_scan_error;
 
 struct app_opts {
 	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
@@ -41,6 +42,10 @@ struct app {
 	uint64_t index_gen, index_stats;
 	int64_t data_version;
 	bool changes_pending;        /* a change seen but not acted on yet (a scan ran) */
+	/* Every file and folder the last background scan could not read
+	 * (owned; replaced when the next one finishes). */
+	struct mlib_scan_error *scan_errors;
+	size_t nscan_errors;
 };
 
 /* Open everything; on failure *err says what and nothing is left open. */

@@ -33,6 +33,7 @@ struct app_scan {
 	struct mlib_index *new_index; /* built by the thread; NULL = keep the current one */
 	struct mlib_load_info info;   /* the counters new_index reflects */
 	char index_error[256];        /* why new_index could not be built */
+	struct mlib_scan_result res;  /* the finished scan's errors (moved to the app) */
 };
 
 int app_library_open(struct app *app, bool readonly, bool no_index, struct crate_err *err)
@@ -56,8 +57,17 @@ int app_library_open(struct app *app, bool readonly, bool no_index, struct crate
 	return app_reload_index(app, err);
 }
 
+void app_scan_errors_clear(struct app *app)
+{
+	struct mlib_scan_result r = {.errors = app->scan_errors, .nerrors = app->nscan_errors};
+	mlib_scan_result_free(&r);
+	app->scan_errors = NULL;
+	app->nscan_errors = 0;
+}
+
 void app_library_close(struct app *app)
 {
+	app_scan_errors_clear(app);
 	if (app->scan) {
 		app_scan_cancel(app);
 		struct app_scan_progress p;
@@ -146,9 +156,14 @@ static void *scan_thread(void *arg)
 	bool changed = t->added + t->updated + t->missing > 0 ||
 		       mlib_media_counters(db, &gen, &stats, NULL) != 0 || gen != s->had_gen ||
 		       stats != s->had_stats;
-	if (rc == 0 && !atomic_load(&s->cancel) && changed &&
-	    mlib_index_load_ex(db, 0, &idx, &s->info, &ierr) != 0)
-		idx = NULL;
+	if (rc == 0 && !atomic_load(&s->cancel) && changed) {
+		pthread_mutex_lock(&s->mu);
+		s->prog.indexing = true;
+		pthread_mutex_unlock(&s->mu);
+		scan_notify(s);
+		if (mlib_index_load_ex(db, 0, &idx, &s->info, &ierr) != 0)
+			idx = NULL;
+	}
 	mlib_db_close(db);
 	pthread_mutex_lock(&s->mu);
 	s->prog.p = res.totals;
@@ -158,6 +173,8 @@ static void *scan_thread(void *arg)
 		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", err.msg);
 	else if (res.nerrors)
 		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", res.errors[res.nerrors - 1].msg);
+	s->res = res; /* the errors go to the app when it polls */
+	memset(&res, 0, sizeof res);
 	s->new_index = idx;
 	if (ierr.code)
 		snprintf(s->index_error, sizeof s->index_error, "%s", ierr.msg);
@@ -179,6 +196,7 @@ static void scan_free(struct app_scan *s)
 	free(s->paths);
 	free(s->db_path);
 	mlib_index_free(s->new_index);
+	mlib_scan_result_free(&s->res);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
 }
@@ -270,6 +288,13 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 		return 0;
 	pthread_join(s->thread, NULL);
 	app->scan = NULL;
+	if (s->npaths) {
+		app_scan_errors_clear(app);
+		app->scan_errors = s->res.errors;
+		app->nscan_errors = s->res.nerrors;
+		s->res.errors = NULL;
+		s->res.nerrors = 0;
+	}
 	if (s->new_index) {
 		mlib_index_free(app->index);
 		app->index = s->new_index;

@@ -32,6 +32,7 @@ struct app_scan_progress {
 	struct mlib_scan_progress p;
 	bool finished;      /* the worker is done and the index was reloaded */
 	bool reload_only;   /* no scan: the index is rebuilt (someone changed the library) */
+	bool indexing;      /* the files are done; the new index is being built */
 	int rc;             /* when finished: 0, or -1 with msg set (fatal error) */
 	size_t nerrors;     /* per-file errors so far */
 	char msg[512];      /* fatal error, or the latest per-file error */
@@ -52,6 +53,8 @@ int app_scan_event_fd(const struct app *app);
  * when the scan has finished (the worker is joined and app->index was
  * reloaded; the event fd is closed), 0 while it runs, -1 when none runs. */
 int app_scan_poll(struct app *app, struct app_scan_progress *out);
+/* Free app->scan_errors. */
+void app_scan_errors_clear(struct app *app);
 /* Ask a running background scan to stop (what was committed stays). */
 void app_scan_cancel(struct app *app);
 

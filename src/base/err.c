@@ -4,12 +4,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A message longer than msg keeps its start and its end, joined by "...":
+ * messages start with the path at fault and end with the reason, and a
+ * long path must not cut the reason off. Cuts fall on UTF-8 boundaries. */
+static void fit_message(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len < size) {
+		memcpy(dst, src, len + 1);
+		return;
+	}
+	size_t head = size / 4, tail = size - head - 4;
+	while (head > 0 && ((unsigned char)src[head] & 0xC0) == 0x80)
+		head--;
+	const char *t = src + len - tail;
+	while (*t && ((unsigned char)*t & 0xC0) == 0x80)
+		t++;
+	memcpy(dst, src, head);
+	memcpy(dst + head, "...", 3);
+	size_t tl = strlen(t);
+	memcpy(dst + head + 3, t, tl + 1);
+}
+
 int crate_err_vset(struct crate_err *err, int code, const char *fmt, va_list ap)
 {
 	if (err) {
 		err->code = code;
 		err->pos = 0;
-		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		va_list aq;
+		va_copy(aq, ap);
+		int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		if (n >= (int)sizeof err->msg) {
+			char *full = malloc((size_t)n + 1);
+			if (full) {
+				vsnprintf(full, (size_t)n + 1, fmt, aq);
+				fit_message(err->msg, sizeof err->msg, full, (size_t)n);
+				free(full);
+			}
+		}
+		va_end(aq);
 	}
 	return -1;
 }

@@ -1,9 +1,11 @@
 #include "base/str.h"
 
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/err.h"
 
@@ -189,4 +191,40 @@ bool str_parse_int64(const char *s, size_t len, int64_t *out)
 bool str_has_prefix(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static const char *home_dir(void)
+{
+	const char *h = getenv("HOME");
+	if (h && *h)
+		return h;
+	struct passwd *pw = getpwuid(getuid());
+	return pw && pw->pw_dir ? pw->pw_dir : NULL;
+}
+
+char *str_expand_home(const char *path)
+{
+	const char *home = NULL, *rest = NULL;
+	if (path[0] == '~') {
+		const char *end = strchr(path, '/');
+		size_t n = end ? (size_t)(end - path) : strlen(path);
+		rest = path + n;
+		if (n == 1) {
+			home = home_dir();
+		} else {
+			char *user = xstrndup(path + 1, n - 1);
+			struct passwd *pw = getpwnam(user);
+			free(user);
+			home = pw ? pw->pw_dir : NULL;
+		}
+	} else if (strncmp(path, "$HOME", 5) == 0 && (path[5] == '/' || !path[5])) {
+		home = home_dir();
+		rest = path + 5;
+	} else if (strncmp(path, "${HOME}", 7) == 0 && (path[7] == '/' || !path[7])) {
+		home = home_dir();
+		rest = path + 7;
+	}
+	if (!home)
+		return xstrdup(path);
+	return xasprintf("%s%s", home, rest);
 }

@@ -32,5 +32,9 @@ bool str_parse_number(const char *s, size_t len, double *out);
 bool str_parse_int64(const char *s, size_t len, int64_t *out);
 
 bool str_has_prefix(const char *s, const char *prefix);
+/* A path as a shell would expand its start: "~", "~/x", "~user/x",
+ * "$HOME/x" and "${HOME}/x" (from $HOME, else the password database).
+ * Anything else, or an unknown user, comes back unchanged. Owned. */
+char *str_expand_home(const char *path);
 
 #endif

@@ -18,27 +18,56 @@
 /* ---- scan ---- */
 
 struct scan_ui {
-	int tty;
-	double last; /* elapsed time of the last line printed */
+	bool bar;    /* stderr is a terminal: one progress line, redrawn */
+	double last; /* elapsed time of the last drawing */
 };
 
+/* One line, redrawn on a terminal: a bar over the files found (while the
+ * walk runs only the count is known), files per second, the folder. */
 static void scan_progress(void *ud, const struct mlib_scan_progress *p)
 {
 	struct scan_ui *ui = ud;
-	/* A log file gets a line every 2 s, a terminal one line redrawn. */
-	if (!ui->tty && !p->finished && p->elapsed - ui->last < 2.0)
+	if (!ui->bar || p->finished || p->elapsed - ui->last < 0.1)
 		return;
 	ui->last = p->elapsed;
-	if (ui->tty)
-		fputs("\r\033[K", stderr);
+	fputs("\r\033[K", stderr);
+	if (p->walking) {
+		fprintf(stderr, "finding files: %" PRIu64 " ", p->seen);
+	} else {
+		uint64_t done = p->seen - p->to_read + p->read;
+		int width = 24, fill = p->seen ? (int)((double)done / (double)p->seen * width) : width;
+		fputc('[', stderr);
+		for (int i = 0; i < width; i++)
+			fputc(i < fill ? '#' : '-', stderr);
+		fprintf(stderr, "] %" PRIu64 "/%" PRIu64 " files %.0f/s ", done, p->seen,
+			p->files_per_sec);
+	}
+	/* The end of the folder, to fit an 80-column terminal. */
+	size_t n = strlen(p->current), room = 36;
+	const char *c = p->current + (n > room ? n - room : 0);
+	while (*c && ((unsigned char)*c & 0xC0) == 0x80)
+		c++;
+	cli_put_safe(stderr, c, strlen(c));
+	fflush(stderr);
+}
+
+/* The summary: the last line a scan prints. */
+static void scan_summary(const struct mlib_scan_progress *t, bool stopped)
+{
 	fprintf(stderr,
 		"%s %" PRIu64 " files: %" PRIu64 " added, %" PRIu64 " updated, %" PRIu64
-		" unchanged, %" PRIu64 " failed (%.0f files/s)",
-		p->walking ? "walking," : p->finished ? "scanned" : "scanning,", p->seen, p->added,
-		p->updated, p->unchanged, p->failed, p->files_per_sec);
-	if (!ui->tty || p->finished)
-		fputc('\n', stderr);
-	fflush(stderr);
+		" unchanged, %" PRIu64 " ignored, %" PRIu64 " failed",
+		stopped ? "scan stopped after" : "scanned", t->seen, t->added, t->updated,
+		t->unchanged, t->ignored, t->failed);
+	if (t->missing)
+		fprintf(stderr, ", %" PRIu64 " gone (marked missing)", t->missing);
+	if (t->folders_failed)
+		fprintf(stderr, ", %" PRIu64 " folder%s unreadable", t->folders_failed,
+			t->folders_failed == 1 ? "" : "s");
+	if (stopped)
+		fprintf(stderr, "; %" PRIu64 " file%s not stored", t->not_stored,
+			t->not_stored == 1 ? "" : "s");
+	fprintf(stderr, " (%.1f s, %.0f files/s)\n", t->elapsed, t->files_per_sec);
 }
 
 static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
@@ -66,24 +95,33 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 			return cli_fail_safe(oerr.msg);
 	}
 	struct app *app = ctx->app;
-	struct scan_ui ui = {isatty(2), 0};
+	struct scan_ui ui = {!quiet && isatty(2), 0};
 	struct mlib_scan_result res;
 	struct crate_err err = {0};
 	int rc = app_scan(app, (const char *const *)argv + i, (size_t)(argc - i),
-			  quiet ? NULL : scan_progress, &ui, &res, &err);
+			  ui.bar ? scan_progress : NULL, &ui, &res, &err);
+	if (ui.bar)
+		fputs("\r\033[K", stderr);
+	/* Every failure with its whole reason (the path may be long). */
 	for (size_t e = 0; e < res.nerrors; e++) {
 		fputs("crate: ", stderr);
-		cli_put_safe(stderr, res.errors[e].msg, strlen(res.errors[e].msg));
+		cli_put_safe(stderr, res.errors[e].path, strlen(res.errors[e].path));
+		fputs(": ", stderr);
+		cli_put_safe(stderr, res.errors[e].reason, strlen(res.errors[e].reason));
 		fputc('\n', stderr);
 	}
-	const struct mlib_scan_progress *t = &res.totals;
-	if (!quiet && t->missing)
-		fprintf(stderr, "%" PRIu64 " files are gone (marked missing)\n", t->missing);
-	size_t nerr = res.nerrors;
+	if (rc != 0) {
+		fputs("crate: ", stderr);
+		cli_put_safe(stderr, err.msg, strlen(err.msg));
+		fputc('\n', stderr);
+	}
+	if (!quiet || rc != 0)
+		scan_summary(&res.totals, rc != 0);
+	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0;
 	mlib_scan_result_free(&res);
 	if (rc != 0)
-		return cli_fail_safe(err.msg);
-	return nerr ? CLI_PARTIAL : CLI_OK;
+		return CLI_FAIL;
+	return partial ? CLI_PARTIAL : CLI_OK;
 }
 
 /* ---- shared: find an item, print properties ---- */

@@ -201,6 +201,9 @@ struct scan {
 	pthread_cond_t job_done, window_moved;
 	size_t next_job, consumed;
 	bool stop;
+	const char *db_path; /* crate's own files are never scanned */
+	/* Written but not committed yet: counted in totals at the commit. */
+	uint64_t pend_added, pend_updated, pend_missing;
 };
 
 #define WINDOW 512 /* workers run at most this far ahead of the writer */
@@ -221,7 +224,7 @@ static void report(struct scan *s, bool force)
 {
 	struct mlib_scan_progress *p = &s->res->totals;
 	p->elapsed = since(&s->t0);
-	uint64_t done = p->added + p->updated + p->unchanged + p->failed;
+	uint64_t done = p->added + p->updated + p->unchanged + p->failed + p->ignored;
 	p->files_per_sec = p->elapsed > 0 ? (double)done / p->elapsed : 0;
 	if (!s->opts->progress)
 		return;
@@ -232,49 +235,130 @@ static void report(struct scan *s, bool force)
 	s->opts->progress(s->opts->ud, p);
 }
 
-static void add_error(struct scan *s, const char *path, const struct crate_err *e)
+/* msg is "<path>: <reason>" from the layer that failed; the reason is
+ * kept apart so a long path never cuts it off in a list. */
+static void add_error(struct scan *s, const char *path, const char *msg, bool folder)
 {
 	struct mlib_scan_result *r = s->res;
+	size_t pl = strlen(path);
+	const char *reason = strncmp(msg, path, pl) == 0 && msg[pl] == ':' && msg[pl + 1] == ' '
+				     ? msg + pl + 2 : msg;
 	r->errors = xreallocarray(r->errors, r->nerrors + 1, sizeof *r->errors);
-	r->errors[r->nerrors].path = xstrdup(path);
-	r->errors[r->nerrors].msg = xstrdup(e->msg);
-	r->nerrors++;
-	r->totals.failed++;
+	struct mlib_scan_error *e = &r->errors[r->nerrors++];
+	e->path = xstrdup(path);
+	e->reason = xstrdup(reason);
+	e->msg = xasprintf("%s: %s", path, e->reason);
+	e->folder = folder;
+	if (folder)
+		r->totals.folders_failed++;
+	else
+		r->totals.failed++;
 }
 
-static void add_error_str(struct scan *s, const char *path, const char *reason)
+/* The end of path (at most size-1 bytes, cut at a character boundary). */
+static void set_current(struct scan *s, const char *path, size_t len)
 {
-	struct crate_err e;
-	crate_err_set(&e, CRATE_ERR_IO, "%s: %s", path, reason);
-	add_error(s, path, &e);
+	char *cur = s->res->totals.current;
+	size_t size = sizeof s->res->totals.current;
+	const char *from = path;
+	if (len >= size) {
+		from = path + len - (size - 1);
+		while (from < path + len && ((unsigned char)*from & 0xC0) == 0x80)
+			from++;
+	}
+	size_t n = (size_t)(path + len - from);
+	memcpy(cur, from, n);
+	cur[n] = '\0';
 }
 
-/* Files that are never audio: skipped silently (not errors), so a normal
- * album folder with cover.jpg and a cue sheet scans clean. */
-static bool ignored_name(const char *name)
+static bool ext_in(const char *name, const char *const *ext, size_t n)
 {
-	static const char *const ext[] = {
-		"jpg", "jpeg", "png", "gif", "bmp", "webp", "cue", "m3u", "m3u8", "pls",
-		"nfo", "log", "sfv", "md5", "ffp", "accurip", "pdf", "db", "ini", "lrc",
-	};
 	const char *dot = strrchr(name, '.');
 	if (!dot)
 		return false;
-	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+	for (size_t i = 0; i < n; i++)
 		if (strcasecmp(dot + 1, ext[i]) == 0)
 			return true;
 	return false;
 }
 
+/* Files that are never audio: counted as ignored without being opened, so
+ * an album folder with cover.jpg, a cue sheet and notes scans clean. */
+static bool ignored_name(const char *name)
+{
+	static const char *const ext[] = {
+		"jpg", "jpeg", "png", "gif", "bmp", "webp", "tif", "tiff", "svg", "ico", "heic",
+		"cue", "m3u", "m3u8", "pls", "xspf", "wpl", "nfo", "log", "sfv", "md5", "ffp",
+		"accurip", "pdf", "txt", "md", "htm", "html", "xml", "json", "csv", "rtf", "doc",
+		"docx", "odt", "url", "ini", "lrc", "db", "db-wal", "db-shm", "db-journal",
+		"sqlite", "sqlite3", "index", "tmp", "part", "crdownload",
+	};
+	/* crate's own files: library.db, -wal, -shm, .index, .index.tmp.* */
+	return ext_in(name, ext, sizeof ext / sizeof ext[0]) || strstr(name, ".db.index") ||
+	       strcmp(name, ".DS_Store") == 0 || strcmp(name, "Thumbs.db") == 0;
+}
+
+/* Names that say "audio": such a file that cannot be read is a failure; a
+ * file with another name that is not audio by content is only ignored. */
+static bool audio_name(const char *name)
+{
+	static const char *const ext[] = {
+		"mp3", "mp2", "mp1", "mpa", "flac", "fla", "ogg", "oga", "opus", "spx", "m4a",
+		"m4b", "m4p", "mp4", "aac", "adts", "wav", "wave", "w64", "aif", "aiff", "aifc",
+		"wma", "asf", "wv", "ape", "mpc", "mp+", "mka", "webm", "ac3", "eac3", "dts",
+		"tta", "alac", "caf", "au", "snd", "dsf", "dff", "amr", "3gp", "mid", "midi",
+		"mod", "xm", "it", "s3m", "tak", "ofr", "ra", "rm", "weba",
+	};
+	return ext_in(name, ext, sizeof ext / sizeof ext[0]);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The database itself, whatever its name: path, path-wal, path.index... */
+static bool own_file(const struct scan *s, const char *path)
+{
+	size_t n = s->db_path ? strlen(s->db_path) : 0;
+	return n && strncmp(path, s->db_path, n) == 0 &&
+	       (path[n] == '\0' || path[n] == '-' || path[n] == '.');
+}
+
+/* A file that could not be looked at or read: a failure if it is audio by
+ * name (or already in the library), else only ignored. */
+static void file_problem(struct scan *s, const char *path, const char *msg, bool known)
+{
+	if (known || audio_name(base_name(path)))
+		add_error(s, path, msg, false);
+	else
+		s->res->totals.ignored++;
+}
+
+static void file_problem_str(struct scan *s, const char *path, const char *reason)
+{
+	char *msg = xasprintf("%s: %s", path, reason);
+	file_problem(s, path, msg, false);
+	free(msg);
+}
+
+static void folder_problem(struct scan *s, const char *path, const char *reason)
+{
+	char *msg = xasprintf("%s: %s", path, reason);
+	add_error(s, path, msg, true);
+	free(msg);
+}
+
 static void visit_file(struct scan *s, const char *path, const struct stat *st)
 {
 	struct mlib_scan_progress *p = &s->res->totals;
-	p->seen++;
 	size_t len = strlen(path);
 	struct known *k = known_find(&s->known, path, len);
+	if (k && k->seen)
+		return; /* reached twice (two roots, or a link): one row, counted once */
+	p->seen++;
 	if (k) {
-		if (k->seen)
-			return; /* reached twice (two roots, or a link): one row */
 		k->seen = true;
 		if (!k->missing && k->size == (int64_t)st->st_size &&
 		    k->mtime == (int64_t)st->st_mtime) {
@@ -294,6 +378,7 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	j->mtime = st->st_mtime;
 	j->known = k;
 	mlib_tags_init(&j->tags);
+	p->to_read++;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -310,32 +395,39 @@ static void mark_bad_dir(struct scan *s, const char *path)
 static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst);
 
 /* One directory entry (or a root): path->buf is its path. */
-static void walk_entry(struct scan *s, struct strbuf *path)
+static void walk_entry(struct scan *s, struct strbuf *path, bool root)
 {
+	struct mlib_scan_progress *p = &s->res->totals;
 	struct stat st;
 	if (stat(path->buf, &st) != 0) {
 		int e = errno;
 		struct stat lst;
-		if (lstat(path->buf, &lst) == 0 && S_ISLNK(lst.st_mode))
-			add_error_str(s, path->buf,
-				      e == ELOOP ? "symlink loop" : "broken symbolic link");
-		else
-			add_error_str(s, path->buf, strerror(e));
+		bool link = lstat(path->buf, &lst) == 0 && S_ISLNK(lst.st_mode);
+		const char *why = !link ? strerror(e) : e == ELOOP ? "symlink loop"
+							  : "broken symbolic link";
+		if (root) {
+			folder_problem(s, path->buf, why);
+		} else {
+			p->seen++;
+			file_problem_str(s, path->buf, why);
+		}
 		return;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		walk_dir(s, path, &st);
 	} else if (S_ISREG(st.st_mode)) {
-		const char *slash = strrchr(path->buf, '/');
-		if (ignored_name(slash ? slash + 1 : path->buf))
-			s->res->totals.ignored++;
-		else
+		if (ignored_name(base_name(path->buf)) || own_file(s, path->buf)) {
+			p->seen++;
+			p->ignored++;
+		} else {
 			visit_file(s, path->buf, &st);
+		}
 	} else {
-		/* FIFOs, sockets, devices: opening a FIFO would block forever. */
-		s->res->totals.seen++;
-		add_error_str(s, path->buf, S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)"
-								 : "not a regular file");
+		/* FIFOs, sockets, devices are never opened (a FIFO would block):
+		 * ignored, unless the name says audio. */
+		p->seen++;
+		file_problem_str(s, path->buf, S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)"
+								    : "not a regular file");
 	}
 	report(s, false);
 }
@@ -345,14 +437,15 @@ static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst
 	struct dir_key key = {dst->st_dev, dst->st_ino};
 	for (size_t i = 0; i < s->nstack; i++)
 		if (s->stack[i].dev == key.dev && s->stack[i].ino == key.ino) {
-			add_error_str(s, path->buf, "symlink loop (a directory containing itself)");
+			folder_problem(s, path->buf, "symlink loop (a directory containing itself)");
 			return;
 		}
 	if (!dir_set_add(&s->dirs, key))
 		return; /* already walked through another link: its files are there */
+	set_current(s, path->buf, path->len);
 	DIR *d = opendir(path->buf);
 	if (!d) {
-		add_error_str(s, path->buf, strerror(errno));
+		folder_problem(s, path->buf, strerror(errno));
 		mark_bad_dir(s, path->buf);
 		return;
 	}
@@ -382,7 +475,7 @@ static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst
 			if (base == 0 || path->buf[base - 1] != '/')
 				strbuf_addc(path, '/');
 			strbuf_adds(path, names[i]);
-			walk_entry(s, path);
+			walk_entry(s, path, false);
 			path->len = base;
 			path->buf[base] = '\0';
 		}
@@ -444,6 +537,18 @@ static int tx_ensure(struct scan *s, struct writer *wr, struct crate_err *err)
 	return 0;
 }
 
+/* Counts of the open transaction: stored when it commits, lost when not. */
+static void pending_settle(struct scan *s, bool stored)
+{
+	struct mlib_scan_progress *p = &s->res->totals;
+	if (stored) {
+		p->added += s->pend_added;
+		p->updated += s->pend_updated;
+		p->missing += s->pend_missing;
+	}
+	s->pend_added = s->pend_updated = s->pend_missing = 0;
+}
+
 static int tx_maybe_commit(struct scan *s, struct writer *wr, bool force, struct crate_err *err)
 {
 	if (!wr->in_tx)
@@ -452,7 +557,15 @@ static int tx_maybe_commit(struct scan *s, struct writer *wr, bool force, struct
 	if (!force && wr->in_batch < batch && since(&wr->tx_start) < 1.0)
 		return 0;
 	wr->in_tx = false;
-	return mlib_db_commit(s->db, err);
+	if (mlib_db_commit(s->db, err) != 0) {
+		/* SQLite rolled back (or will with the connection): nothing of
+		 * this transaction is stored. */
+		mlib_db_rollback(s->db, NULL);
+		pending_settle(s, false);
+		return -1;
+	}
+	pending_settle(s, true);
+	return 0;
 }
 
 static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t now,
@@ -462,14 +575,20 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 	if (tx_ensure(s, wr, err) != 0)
 		return -1;
 	wr->in_batch++;
+	p->read++;
 	if (j->rc != 0) {
-		add_error(s, j->path, &j->err);
+		/* Not audio by content and not by name: ignored, unless the file
+		 * could not even be read (permissions, I/O). */
+		if (j->err.code == CRATE_ERR_MEDIA || j->known || audio_name(base_name(j->path)))
+			file_problem(s, j->path, j->err.msg, j->known != NULL);
+		else
+			add_error(s, j->path, j->err.msg, false);
 		/* A known file that became unreadable is not playable: out of
 		 * the index, but its row (id, statistics) is kept. */
 		if (j->known && !j->known->missing) {
 			if (mlib_media_set_missing(wr->w, j->known->id, 1, err) != 0)
 				return -1;
-			p->missing++;
+			s->pend_missing++;
 		}
 		return 0;
 	}
@@ -477,9 +596,9 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 	if (mlib_media_put(wr->w, j->path, j->len, j->size, j->mtime, now, &j->tags, &id, err) != 0)
 		return -1;
 	if (j->known)
-		p->updated++;
+		s->pend_updated++;
 	else
-		p->added++;
+		s->pend_added++;
 	return 0;
 }
 
@@ -508,7 +627,7 @@ static int mark_missing(struct scan *s, struct writer *wr, char **roots, size_t 
 			continue;
 		if (tx_ensure(s, wr, err) != 0 || mlib_media_set_missing(wr->w, k->id, 1, err) != 0)
 			return -1;
-		s->res->totals.missing++;
+		s->pend_missing++;
 	}
 	return 0;
 }
@@ -542,6 +661,8 @@ static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err
 		while (!j->done)
 			pthread_cond_wait(&s->job_done, &s->mu);
 		pthread_mutex_unlock(&s->mu);
+		const char *slash = strrchr(j->path, '/');
+		set_current(s, j->path, slash && slash > j->path ? (size_t)(slash - j->path) : j->len);
 		if (rc == 0 && !cancelled(s))
 			rc = write_job(s, wr, j, now, err);
 		mlib_tags_free(&j->tags);
@@ -600,6 +721,7 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 	mlib_tags_global_init();
 	struct scan s = {0};
 	s.db = db;
+	s.db_path = mlib_db_path(db);
 	s.opts = opts ? opts : &defaults;
 	s.res = res;
 	pthread_mutex_init(&s.mu, NULL);
@@ -625,13 +747,13 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 		 * as found, so a file's url is stable across scans. */
 		roots[i] = realpath(paths[i], NULL);
 		if (!roots[i]) {
-			add_error_str(&s, paths[i], strerror(errno));
+			folder_problem(&s, paths[i], strerror(errno));
 			continue;
 		}
 		strbuf_reset(&path);
 		strbuf_adds(&path, roots[i]);
 		s.nstack = 0;
-		walk_entry(&s, &path);
+		walk_entry(&s, &path, true);
 	}
 	strbuf_free(&path);
 	res->totals.walking = 0;
@@ -650,6 +772,14 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 out:
 	if (rc != 0 && wr.in_tx)
 		mlib_db_rollback(db, NULL);
+	if (rc != 0) {
+		/* Say what the database does not have: every file found that is
+		 * neither stored, unchanged, failed nor ignored. */
+		pending_settle(&s, false);
+		struct mlib_scan_progress *t = &res->totals;
+		uint64_t accounted = t->added + t->updated + t->unchanged + t->failed + t->ignored;
+		t->not_stored = t->seen > accounted ? t->seen - accounted : 0;
+	}
 	mlib_media_writer_free(wr.w);
 	for (size_t i = 0; i < npaths; i++)
 		free(roots[i]);
@@ -664,6 +794,7 @@ void mlib_scan_result_free(struct mlib_scan_result *res)
 {
 	for (size_t i = 0; i < res->nerrors; i++) {
 		free(res->errors[i].path);
+		free(res->errors[i].reason);
 		free(res->errors[i].msg);
 	}
 	free(res->errors);

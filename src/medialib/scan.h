@@ -12,18 +12,29 @@
 #include "base/err.h"
 #include "medialib/db.h"
 
+/* Counts of files (never folders). When a scan ends without a fatal
+ * error, seen = added + updated + unchanged + failed + ignored. added,
+ * updated and missing count what the database has stored (committed):
+ * when it cannot be written, what was read but lost is not_stored. */
 struct mlib_scan_progress {
 	uint64_t seen;      /* files found by the walk so far */
 	uint64_t added;     /* new rows */
 	uint64_t updated;   /* changed files rewritten in place (same id), or files back from missing */
 	uint64_t unchanged; /* same size and mtime: skipped without opening */
-	uint64_t failed;    /* per-file errors (see mlib_scan_result.errors) */
-	uint64_t ignored;   /* files skipped by extension (cover art, playlists, cue sheets) */
+	uint64_t failed;    /* audio files (by name, or known ones) that could not be read */
+	uint64_t ignored;   /* not audio by name or content: text, images, playlists, cue
+			     * sheets, sockets, crate's own database files */
 	uint64_t missing;   /* rows newly marked missing (file gone) */
+	uint64_t folders_failed; /* folders and roots that could not be read (symlink loops...) */
+	uint64_t not_stored; /* after a fatal error: files read or found, not in the database */
+	uint64_t to_read;   /* new and changed files the walk found (to open and read) */
+	uint64_t read;      /* of which read so far */
 	double elapsed;     /* seconds since the scan started */
-	double files_per_sec; /* (added+updated+unchanged+failed) / elapsed */
+	double files_per_sec; /* (added+updated+unchanged+failed+ignored) / elapsed */
 	int walking;        /* 1 while the directory walk is still running */
 	int finished;       /* 1 in the last report */
+	char current[256];  /* the folder being walked or read (raw bytes: sanitise; the
+			     * end of a longer path) */
 };
 
 typedef void (*mlib_scan_progress_fn)(void *ud, const struct mlib_scan_progress *p);
@@ -39,8 +50,10 @@ struct mlib_scan_opts {
 };
 
 struct mlib_scan_error {
-	char *path; /* owned, raw bytes of the file or directory */
-	char *msg;  /* owned, "<path>: <reason>" (untrusted bytes: sanitise for display) */
+	char *path;   /* owned, raw bytes of the file or directory */
+	char *reason; /* owned, why, without the path (untrusted bytes: sanitise) */
+	char *msg;    /* owned, "<path>: <reason>" (untrusted bytes: sanitise for display) */
+	int folder;   /* 1: a folder or root (counted in folders_failed, not failed) */
 };
 
 struct mlib_scan_result {

@@ -9,7 +9,40 @@
 if ! command -v tmux >/dev/null || ! command -v sqlite3 >/dev/null; then
 	t_begin live_setup
 	t_skip "needs tmux and sqlite3"
-	t_end
+	
+t_begin live_ui_scan_home_and_errors_view
+# ":scan ~/new" expands the home folder; the end says what failed, and
+# ":errors" lists every failure with its reason.
+mkdir -p "$HOME/new"
+cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$HOME/new/x.flac"
+printf 'not audio' >"$HOME/new/broken.mp3"
+printf 'text' >"$HOME/new/README.md"
+keys Escape
+keys 1
+keys :
+typed 'scan ~/new'
+keys Enter
+wait_for "scan done:" 10 || t_fail "no summary at the end of the scan"
+wait_for "1 ignored, 1 failed" 1 || t_fail "the summary does not count ignored and failed"
+keys :
+typed 'errors'
+keys Enter
+wait_for "Scan problems" 3 || t_fail "no errors view"
+wait_for "broken.mp3" 1 || t_fail "the failed file is not listed"
+wait_for "not audio" 1 || t_fail "its reason is not shown"
+keys q
+
+t_begin live_ui_scan_progress_line
+if [ -f "$CORPUS/MANIFEST.tsv" ]; then
+	keys :
+	typed "scan $CORPUS"
+	keys Enter
+	wait_for "/s " 20 || wait_for "building the index" 5 || t_fail "no progress line during a scan"
+	wait_for "scan done:" 120 || t_fail "the corpus scan did not finish"
+else
+	t_skip "no corpus"
+fi
+t_end
 	exit $?
 fi
 
@@ -83,4 +116,37 @@ wait_for "Harbour Lights" || t_fail "search not cleared"
 rm "$A/01 Harbour Lights.ogg"
 crate scan --quiet "$A" >/dev/null 2>&1 || t_fail "CLI rescan"
 wait_for "The Lanterns         2" 4 || t_fail "a file gone in a CLI scan is still shown"
+
+t_begin live_ui_scan_home_and_errors_view
+# ":scan ~/new" expands the home folder; the end says what failed, and
+# ":errors" lists every failure with its reason.
+mkdir -p "$HOME/new"
+cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$HOME/new/x.flac"
+printf 'not audio' >"$HOME/new/broken.mp3"
+printf 'text' >"$HOME/new/README.md"
+keys Escape
+keys 1
+keys :
+typed 'scan ~/new'
+keys Enter
+wait_for "scan done:" 10 || t_fail "no summary at the end of the scan"
+wait_for "1 ignored, 1 failed" 1 || t_fail "the summary does not count ignored and failed"
+keys :
+typed 'errors'
+keys Enter
+wait_for "Scan problems" 3 || t_fail "no errors view"
+wait_for "broken.mp3" 1 || t_fail "the failed file is not listed"
+wait_for "not audio" 1 || t_fail "its reason is not shown"
+keys q
+
+t_begin live_ui_scan_progress_line
+if [ -f "$CORPUS/MANIFEST.tsv" ]; then
+	keys :
+	typed "scan $CORPUS"
+	keys Enter
+	wait_for "/s " 20 || wait_for "building the index" 5 || t_fail "no progress line during a scan"
+	wait_for "scan done:" 120 || t_fail "the corpus scan did not finish"
+else
+	t_skip "no corpus"
+fi
 t_end

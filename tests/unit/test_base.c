@@ -121,3 +121,49 @@ TEST(config_file_sections_and_errors)
 	CHECK(config_load(path, &cfg, &err) == 0);
 	config_free(cfg);
 }
+
+/* Issue 14 item 13: a long path in an error keeps the reason at its end. */
+TEST(long_error_message_keeps_its_end)
+{
+	char path[2000];
+	memset(path, 'd', sizeof path - 1);
+	path[sizeof path - 1] = '\0';
+	struct crate_err err;
+	crate_err_set(&err, CRATE_ERR_IO, "/%s/\xc3\xa9t\xc3\xa9.mp3: the reason at the end", path);
+	CHECK(strlen(err.msg) < sizeof err.msg);
+	CHECK(strncmp(err.msg, "/ddd", 4) == 0);
+	size_t n = strlen(err.msg);
+	const char *want = "mp3: the reason at the end";
+	CHECK(n > strlen(want) && strcmp(err.msg + n - strlen(want), want) == 0);
+	CHECK(strstr(err.msg, "...") != NULL);
+}
+
+/* Issue 16 item 5: ":scan ~/Music" and "$HOME/Music" mean the home folder. */
+TEST(expand_home_in_paths)
+{
+	setenv("HOME", "/home/someone", 1);
+	char *s = str_expand_home("~/Music");
+	CHECK_STR(s, "/home/someone/Music");
+	free(s);
+	s = str_expand_home("~");
+	CHECK_STR(s, "/home/someone");
+	free(s);
+	s = str_expand_home("$HOME/Music/new");
+	CHECK_STR(s, "/home/someone/Music/new");
+	free(s);
+	s = str_expand_home("${HOME}/x");
+	CHECK_STR(s, "/home/someone/x");
+	free(s);
+	s = str_expand_home("/music/~/x");
+	CHECK_STR(s, "/music/~/x");
+	free(s);
+	s = str_expand_home("$HOMER/x");
+	CHECK_STR(s, "$HOMER/x");
+	free(s);
+	s = str_expand_home("~root/x");
+	CHECK(s[0] == '/' && strcmp(s + strlen(s) - 2, "/x") == 0 && s[1] != '~');
+	free(s);
+	s = str_expand_home("~no-such-user-here/x");
+	CHECK_STR(s, "~no-such-user-here/x");
+	free(s);
+}

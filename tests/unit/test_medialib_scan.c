@@ -2,12 +2,15 @@
  * properties, incremental rescans, per-file problems, kill -9 during a
  * scan, the background scan of app_library.c. */
 #include <errno.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <poll.h>
 #include <signal.h>
 #include <time.h>
 #include <utime.h>
 
 #include "app/app.h"
+#include "base/str.h"
 #include "app/app_library.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
@@ -225,7 +228,10 @@ TEST(per_file_problems_reported_scan_goes_on)
 	CHECK(has_error(&res, "pipe.flac", "FIFO"));
 	CHECK(has_error(&res, "sub/loop", "symlink loop"));
 	CHECK(has_error(&res, "gone.flac", "broken symbolic link"));
-	CHECK_INT(res.totals.failed, res.nerrors);
+	/* The loop is a folder; the other five are audio files by name. */
+	CHECK_INT(res.totals.failed, 5);
+	CHECK_INT(res.totals.folders_failed, 1);
+	CHECK_INT(res.totals.failed + res.totals.folders_failed, res.nerrors);
 	CHECK_INT(res.nerrors, 6);
 	for (size_t i = 0; i < res.nerrors; i++)
 		CHECK_MSG(strstr(res.errors[i].msg, res.errors[i].path) == res.errors[i].msg,
@@ -258,6 +264,98 @@ static void drop_root(const char *const *paths, size_t n)
 		REQUIRE(chown(paths[i], nobody, nobody) == 0);
 	if (setgid(nobody) != 0 || setuid(nobody) != 0)
 		harness_skip("cannot drop root privileges to test EACCES");
+}
+
+static bool has_reason(const struct mlib_scan_result *res, const char *path_part,
+		       const char *why)
+{
+	for (size_t i = 0; i < res->nerrors; i++)
+		if (strstr(res->errors[i].path, path_part) && strstr(res->errors[i].reason, why))
+			return true;
+	return false;
+}
+
+static void check_counters_agree(const struct mlib_scan_progress *t)
+{
+	CHECK_MSG(t->seen == t->added + t->updated + t->unchanged + t->failed + t->ignored,
+		  "seen %llu != %llu added + %llu updated + %llu unchanged + %llu failed + %llu "
+		  "ignored", (unsigned long long)t->seen, (unsigned long long)t->added,
+		  (unsigned long long)t->updated, (unsigned long long)t->unchanged,
+		  (unsigned long long)t->failed, (unsigned long long)t->ignored);
+}
+
+/* Issue 16 item 3, issue 14 item 13: what is not audio by name or content
+ * (text, images, playlists, cue sheets, sockets, crate's own database
+ * files) is ignored, never a failure; the counters add up. */
+TEST(not_audio_is_ignored_not_failed)
+{
+	char *dir = tm_path("music");
+	mkdir(dir, 0755);
+	char *good = xasprintf("%s/good.flac", dir);
+	tm_make_audio(good, 0.2, meta_a);
+	const char *names[] = {"README.md", "cover.jpg", "album.cue", "notes", "list.m3u8",
+			       "weird.xyz"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char *f = xasprintf("%s/%s", dir, names[i]);
+		tm_write_file(f, "not audio at all, only text\n", 28);
+		free(f);
+	}
+	char *sock = xasprintf("%s/control.sock", dir);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+	REQUIRE(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0);
+	/* The database lives inside the scanned folder: its file, -wal, -shm
+	 * and index snapshot are crate's own, whatever their names. */
+	char *dbpath = xasprintf("%s/my.library", dir);
+	struct mlib_db *db = NULL;
+	struct crate_err err = {0};
+	REQUIRE(mlib_db_open(dbpath, 0, &db, &err) == 0);
+	struct mlib_scan_result res;
+	scan_ok(db, dir, &res);
+	CHECK_INT(res.totals.added, 1);
+	CHECK_INT(res.totals.failed, 0);
+	CHECK_INT(res.totals.folders_failed, 0);
+	CHECK_INT(res.nerrors, 0);
+	for (size_t i = 0; i < res.nerrors; i++)
+		fprintf(stderr, "    unexpected: %s\n", res.errors[i].msg);
+	CHECK(res.totals.ignored >= 7); /* + my.library and its -wal/-shm when present */
+	check_counters_agree(&res.totals);
+	mlib_scan_result_free(&res);
+	mlib_db_close(db);
+	close(fd);
+	unlink(sock);
+	free(sock); free(dbpath); free(good); free(dir);
+}
+
+/* Issue 14 item 13: a path longer than an error message never cuts the
+ * reason off. */
+TEST(long_path_keeps_the_reason)
+{
+	char *dir = tm_path("music");
+	mkdir(dir, 0755);
+	struct strbuf p;
+	strbuf_init(&p, 2048);
+	strbuf_adds(&p, dir);
+	for (int i = 0; i < 12; i++) {
+		strbuf_adds(&p, "/a-rather-long-folder-name-of-sixty-bytes-or-so-for-this-test");
+		mkdir(p.buf, 0755);
+	}
+	strbuf_adds(&p, "/broken.mp3");
+	tm_write_file(p.buf, "this is not an mp3 file at all\n", 31);
+	struct mlib_db *db = open_db();
+	struct mlib_scan_result res;
+	scan_ok(db, dir, &res);
+	CHECK_INT(res.totals.failed, 1);
+	REQUIRE(res.nerrors == 1);
+	CHECK_STR(res.errors[0].path, p.buf);
+	CHECK(has_reason(&res, "broken.mp3", "not audio"));
+	CHECK(strstr(res.errors[0].msg, "not audio") != NULL);
+	check_counters_agree(&res.totals);
+	mlib_scan_result_free(&res);
+	mlib_db_close(db);
+	strbuf_free(&p);
+	free(dir);
 }
 
 TEST(unreadable_folder_reported_nothing_marked_missing)
