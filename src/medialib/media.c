@@ -320,6 +320,61 @@ int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing
 	return step_done(w->db, w->missing, "cannot mark a file missing", err);
 }
 
+int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t urllen,
+		       struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "UPDATE media SET url=? WHERE id=?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot record a moved file", err);
+	sqlite3_bind_blob(st, 1, url, (int)urllen, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	return mlib_db_finish(db, st, sqlite3_step(st), "cannot record a moved file", err);
+}
+
+int mlib_media_forget(struct mlib_db *db, const uint32_t *ids, size_t nids, size_t *n,
+		      struct crate_err *err)
+{
+	*n = 0;
+	if (mlib_db_begin(db, err) != 0)
+		return -1;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "DELETE FROM media WHERE id=?", -1, &st,
+			       NULL) != SQLITE_OK) {
+		mlib_db_error(db, "cannot forget items", err);
+		mlib_db_rollback(db, NULL);
+		return -1;
+	}
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < nids && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, ids[i]);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_DONE)
+			*n += (size_t)sqlite3_changes(mlib_db_sqlite(db));
+	}
+	if (mlib_db_finish(db, st, rc, "cannot forget items", err) != 0 ||
+	    mlib_db_commit(db, err) != 0) {
+		mlib_db_rollback(db, NULL);
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int mlib_media_prune_missing(struct mlib_db *db, size_t *n, struct crate_err *err)
+{
+	*n = 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "DELETE FROM media WHERE missing=1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot forget missing items", err);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		*n = (size_t)sqlite3_changes(mlib_db_sqlite(db));
+	return mlib_db_finish(db, st, rc, "cannot forget missing items", err);
+}
+
 int mlib_media_counters(struct mlib_db *db, uint64_t *generation, uint64_t *stats,
 			struct crate_err *err)
 {

@@ -32,6 +32,19 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing,
 			   struct crate_err *err);
 
+/* A file moved (same content, new path): the row keeps its id, play
+ * statistics, rating and places in playlists; only its url changes. */
+int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t urllen,
+		       struct crate_err *err);
+/* Forget rows: the items leave the library (the files are not touched).
+ * Playlists keep their ids and show them as missing; a later scan of the
+ * file adds it again with a new id. One transaction; *n receives how many
+ * rows were deleted. */
+int mlib_media_forget(struct mlib_db *db, const uint32_t *ids, size_t nids, size_t *n,
+		      struct crate_err *err);
+/* Forget every row marked missing (`crate scan --prune`); *n as above. */
+int mlib_media_prune_missing(struct mlib_db *db, size_t *n, struct crate_err *err);
+
 /* The library's change counters (table media_generation): generation
  * moves with every change of items or tags, stats with play statistics
  * and ratings. 0 and 0 for a database without the table. */

@@ -1,0 +1,125 @@
+#include "medialib/roots.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const schema[] = {
+	"CREATE TABLE scan_root(path BLOB PRIMARY KEY, added INTEGER NOT NULL);",
+};
+
+static int ready(struct mlib_db *db, struct crate_err *err)
+{
+	return mlib_db_migrate(db, "roots", schema, 1, err);
+}
+
+/* inner is outer or a folder under it */
+static bool covers(const char *outer, const char *inner)
+{
+	size_t n = strlen(outer);
+	if (n == 1 && outer[0] == '/')
+		return true;
+	return strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
+}
+
+int mlib_roots_add(struct mlib_db *db, const char *path, struct crate_err *err)
+{
+	char **v;
+	size_t n;
+	if (ready(db, err) != 0 || mlib_roots_list(db, &v, &n, err) != 0)
+		return -1;
+	bool covered = false;
+	for (size_t i = 0; i < n && !covered; i++)
+		covered = covers(v[i], path);
+	int rc = 0;
+	if (!covered) {
+		if (mlib_db_begin(db, err) != 0) {
+			mlib_roots_free(v, n);
+			return -1;
+		}
+		sqlite3 *s = mlib_db_sqlite(db);
+		sqlite3_stmt *del = NULL, *ins = NULL;
+		rc = sqlite3_prepare_v2(s, "DELETE FROM scan_root WHERE path=?", -1, &del, NULL) ==
+				     SQLITE_OK &&
+			     sqlite3_prepare_v2(s, "INSERT INTO scan_root VALUES(?, strftime('%s'))",
+						-1, &ins, NULL) == SQLITE_OK
+			 ? 0 : mlib_db_error(db, "cannot record a scanned folder", err);
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			if (!covers(path, v[i]))
+				continue;
+			sqlite3_reset(del);
+			sqlite3_bind_blob(del, 1, v[i], (int)strlen(v[i]), SQLITE_STATIC);
+			if (sqlite3_step(del) != SQLITE_DONE)
+				rc = mlib_db_error(db, "cannot record a scanned folder", err);
+		}
+		if (rc == 0) {
+			sqlite3_bind_blob(ins, 1, path, (int)strlen(path), SQLITE_STATIC);
+			if (sqlite3_step(ins) != SQLITE_DONE)
+				rc = mlib_db_error(db, "cannot record a scanned folder", err);
+		}
+		sqlite3_finalize(del);
+		sqlite3_finalize(ins);
+		if (rc == 0)
+			rc = mlib_db_commit(db, err);
+		if (rc != 0)
+			mlib_db_rollback(db, NULL);
+	}
+	mlib_roots_free(v, n);
+	return rc;
+}
+
+int mlib_roots_remove(struct mlib_db *db, const char *path, struct crate_err *err)
+{
+	if (ready(db, err) != 0)
+		return -1;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "DELETE FROM scan_root WHERE path=?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot remove a root", err);
+	sqlite3_bind_blob(st, 1, path, (int)strlen(path), SQLITE_STATIC);
+	if (mlib_db_finish(db, st, sqlite3_step(st), "cannot remove a root", err) != 0)
+		return -1;
+	if (sqlite3_changes(mlib_db_sqlite(db)) == 0)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "%s: not a scanned folder (crate roots lists them)",
+				     path);
+	return 0;
+}
+
+int mlib_roots_list(struct mlib_db *db, char ***out, size_t *n, struct crate_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (mlib_db_readonly(db) ? mlib_db_version(db, "roots", NULL) <= 0 : 0)
+		return 0;
+	if (!mlib_db_readonly(db) && ready(db, err) != 0)
+		return -1;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT path FROM scan_root ORDER BY path", -1,
+			       &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the scanned folders", err);
+	int rc;
+	char **v = NULL;
+	size_t k = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *p = sqlite3_column_blob(st, 0);
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+		if (!p || memchr(p, '\0', len))
+			continue;
+		v = xreallocarray(v, k + 1, sizeof *v);
+		v[k++] = xstrndup(p, len);
+	}
+	if (mlib_db_finish(db, st, rc, "cannot read the scanned folders", err) != 0) {
+		mlib_roots_free(v, k);
+		return -1;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+void mlib_roots_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
