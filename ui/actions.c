@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_watch.h"
 #include "base/str.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
@@ -329,6 +330,11 @@ void act_scan(struct ui *ui, char *const *paths, int n)
 	for (int i = 0; i < n; i++)
 		full[i] = str_expand_home(paths[i]);
 	int rc = app_scan_start(ui->app, (const char *const *)full, (size_t)n, &err);
+	struct crate_err rerr = {0};
+	if (rc == 0 && app_roots_record(ui->app, (const char *const *)full, (size_t)n, &rerr) != 0)
+		ui_message(ui, true, "scan: %s", rerr.msg);
+	for (int i = 0; rc == 0 && i < n; i++)
+		app_watch_add(ui->app, full[i]);
 	for (int i = 0; i < n; i++)
 		free(full[i]);
 	free(full);

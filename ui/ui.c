@@ -27,6 +27,7 @@
 #include "app/app_changes.h"
 #include "app/app_library.h"
 #include "app/app_remote.h"
+#include "app/app_watch.h"
 #include "coll/eval.h"
 #include "coll/store.h"
 #include "ui/text.h"
@@ -590,6 +591,24 @@ static void poll_scan(struct ui *ui)
 			ui_message(ui, true, "reloading the library: %s", p.msg);
 		return;
 	}
+	if (p.automatic) {
+		/* The folder watch or a periodic rescan: say only what changed,
+		 * and problems only the first time they are seen. */
+		const struct mlib_scan_progress *a = &p.p;
+		if (p.rc != 0)
+			ui_message(ui, true, "updating the library: %s", p.msg);
+		else if (p.new_errors)
+			ui_message(ui, true, "library updated: %llu added, %llu updated, %llu gone, "
+				   "%zu new problem%s (:errors lists them)",
+				   (unsigned long long)a->added, (unsigned long long)a->updated,
+				   (unsigned long long)a->missing, p.new_errors,
+				   p.new_errors == 1 ? "" : "s");
+		else if (a->added + a->updated + a->missing)
+			ui_message(ui, false, "library updated: %llu added, %llu updated, %llu gone",
+				   (unsigned long long)a->added, (unsigned long long)a->updated,
+				   (unsigned long long)a->missing);
+		return;
+	}
 	const struct mlib_scan_progress *t = &p.p;
 	char counts[300];
 	snprintf(counts, sizeof counts,
@@ -657,10 +676,13 @@ static int loop(struct ui *ui)
 		check_store(ui, &gen);
 		if (ui->dirty)
 			frame_draw(ui);
-		struct pollfd fds[4 + APP_REMOTE_MAX_CLIENTS + 1];
+		struct pollfd fds[5 + APP_REMOTE_MAX_CLIENTS + 1];
 		size_t n = 0;
 		fds[n++] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
 		fds[n++] = (struct pollfd){.fd = winch_pipe[0], .events = POLLIN};
+		int watch_fd = app_watch_fd(ui->app);
+		if (watch_fd >= 0)
+			fds[n++] = (struct pollfd){.fd = watch_fd, .events = POLLIN};
 		int scan_fd = app_scan_event_fd(ui->app);
 		size_t scan_i = n;
 		if (scan_fd >= 0)
@@ -673,10 +695,18 @@ static int loop(struct ui *ui)
 		if (ui->remote)
 			n += app_remote_pollfds(ui->remote, fds + n, sizeof fds / sizeof fds[0] - n);
 		/* Wake up for an expiring message and the clock of a playing track. */
-		int timeout = CHANGES_EVERY_MS;
+		int timeout = CHANGES_EVERY_MS, wt = app_watch_timeout(ui->app);
+		if (wt >= 0 && wt < timeout)
+			timeout = wt;
 		int rc = poll(fds, n, timeout);
 		if (rc < 0 && errno != EINTR)
 			return -1;
+		if (ui->app->watch) {
+			char wmsg[512];
+			app_watch_tick(ui->app, wmsg, sizeof wmsg);
+			if (wmsg[0])
+				ui_message(ui, true, "%s", wmsg);
+		}
 		if (rc <= 0) {
 			if (ui->msg[0] && msg_expired(ui))
 				ui->dirty = true;
@@ -795,6 +825,10 @@ int ui_run(struct app *app, struct crate_err *err)
 	else if (bad_colors)
 		ui_message(ui, true, "config: %d unknown colour name%s in [colors]", bad_colors,
 			   bad_colors == 1 ? "" : "s");
+	char wmsg[512];
+	app_watch_start(app, wmsg, sizeof wmsg);
+	if (wmsg[0])
+		ui_message(ui, true, "%s", wmsg);
 	ui_play_init(ui);
 	coll_pane_reload(ui);
 	browser_refresh(ui);

@@ -1,6 +1,7 @@
 #include "app/app.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
+#include "app/app_watch.h"
 #include "app/rules.h"
 #include "coll/store.h"
 
@@ -40,6 +41,7 @@ void app_close(struct app *app)
 	coll_store_free(app->store); /* before the database it borrows */
 	app->store = NULL;
 	rules_free(app->rules); /* before the database it borrows */
+	app_watch_stop(app);
 	app_library_close(app);
 	config_free(app->cfg);
 	free(app->db_path);

@@ -17,6 +17,7 @@ struct coll_store;
 struct engine;
 struct app_scan;
 struct app_play;
+struct app_watch;
 struct rules;
 struct mlib_scan_error;
 
@@ -36,6 +37,7 @@ struct app {
 	struct engine *engine;       /* NULL until playback is first used */
 	struct app_play *play;       /* player state (app/app_play.h); NULL until first used */
 	struct app_scan *scan;       /* background scan (app_library.c); NULL when idle */
+	struct app_watch *watch;     /* folder watch (app_watch.c); NULL when not watching */
 	struct rules *rules;         /* collection rules (app/rules.h); NULL until first used */
 	/* Noticing changes made by others (app/app_changes.h): the library
 	 * counters app->index reflects, and the last data_version seen. */

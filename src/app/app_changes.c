@@ -1,6 +1,7 @@
 #include "app/app_changes.h"
 
 #include "app/app_library.h"
+#include "app/app_watch.h"
 #include "app/rules.h"
 #include "coll/store.h"
 #include "medialib/db.h"
@@ -31,6 +32,7 @@ int app_changes_check(struct app *app, struct crate_err *err)
 		if (changed)
 			what |= APP_CHANGED_RULES;
 	}
+	app_watch_sync_roots(app);
 	uint64_t gen, stats;
 	if (mlib_media_counters(app->db, &gen, &stats, err) != 0)
 		return -1;

@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "medialib/db.h"
 #include "medialib/index.h"
 #include "medialib/index_load.h"
 #include "medialib/media.h"
+#include "medialib/roots.h"
 
 struct app_scan {
 	pthread_t thread;
@@ -214,7 +216,7 @@ static void drop_reload(struct app *app)
 	scan_free(s);
 }
 
-static int worker_start(struct app *app, const char *const *paths, size_t n,
+static int worker_start(struct app *app, const char *const *paths, size_t n, bool automatic,
 			struct crate_err *err);
 
 int app_scan_start(struct app *app, const char *const *paths, size_t n, struct crate_err *err)
@@ -222,17 +224,40 @@ int app_scan_start(struct app *app, const char *const *paths, size_t n, struct c
 	if (n == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to scan");
 	drop_reload(app);
-	return worker_start(app, paths, n, err);
+	return worker_start(app, paths, n, false, err);
+}
+
+int app_scan_start_auto(struct app *app, const char *const *paths, size_t n,
+			struct crate_err *err)
+{
+	if (n == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to scan");
+	drop_reload(app);
+	return worker_start(app, paths, n, true, err);
+}
+
+int app_roots_record(struct app *app, const char *const *paths, size_t n, struct crate_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *abs = realpath(paths[i], NULL);
+		struct stat st;
+		int rc = abs && stat(abs, &st) == 0 && S_ISDIR(st.st_mode)
+				 ? mlib_roots_add(app->db, abs, err) : 0;
+		free(abs);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
 }
 
 int app_index_reload_start(struct app *app, struct crate_err *err)
 {
 	if (app->scan)
 		return crate_err_set(err, CRATE_ERR_REFUSED, "a scan is already running");
-	return worker_start(app, NULL, 0, err);
+	return worker_start(app, NULL, 0, false, err);
 }
 
-static int worker_start(struct app *app, const char *const *paths, size_t n,
+static int worker_start(struct app *app, const char *const *paths, size_t n, bool automatic,
 			struct crate_err *err)
 {
 	if (app->scan)
@@ -259,12 +284,66 @@ static int worker_start(struct app *app, const char *const *paths, size_t n,
 	s->had_stats = app->index_stats;
 	s->prog.p.walking = n > 0;
 	s->prog.reload_only = n == 0;
+	s->prog.automatic = automatic;
 	if (pthread_create(&s->thread, NULL, scan_thread, s) != 0) {
 		scan_free(s);
 		return crate_err_set(err, CRATE_ERR_IO, "cannot start the scan thread");
 	}
 	app->scan = s;
 	return 0;
+}
+
+static bool under_path(const char *outer, const char *inner)
+{
+	size_t n = strlen(outer);
+	return (n == 1 && outer[0] == '/') ||
+	       (strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/'));
+}
+
+static bool error_known(const struct app *app, const char *path)
+{
+	for (size_t i = 0; i < app->nscan_errors; i++)
+		if (strcmp(app->scan_errors[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+/* The finished scan's problems become app->scan_errors: all of them for a
+ * scan the user asked for; for an automatic one, they replace those under
+ * its paths. Returns how many were not known before. */
+static size_t take_errors(struct app *app, struct app_scan *s)
+{
+	size_t fresh = 0;
+	for (size_t i = 0; i < s->res.nerrors; i++)
+		fresh += !error_known(app, s->res.errors[i].path);
+	if (!s->prog.automatic) {
+		app_scan_errors_clear(app);
+	} else {
+		/* Keep the old ones outside the scanned folders. */
+		size_t k = 0;
+		for (size_t i = 0; i < app->nscan_errors; i++) {
+			struct mlib_scan_error *e = &app->scan_errors[i];
+			bool inside = false;
+			for (size_t p = 0; p < s->npaths && !inside; p++)
+				inside = under_path(s->paths[p], e->path);
+			if (inside) {
+				free(e->path);
+				free(e->reason);
+				free(e->msg);
+			} else {
+				app->scan_errors[k++] = *e;
+			}
+		}
+		app->nscan_errors = k;
+	}
+	size_t n = app->nscan_errors + s->res.nerrors;
+	app->scan_errors = xreallocarray(app->scan_errors, n ? n : 1, sizeof *app->scan_errors);
+	for (size_t i = 0; i < s->res.nerrors; i++)
+		app->scan_errors[app->nscan_errors++] = s->res.errors[i];
+	free(s->res.errors);
+	s->res.errors = NULL;
+	s->res.nerrors = 0;
+	return fresh;
 }
 
 int app_scan_event_fd(const struct app *app)
@@ -288,13 +367,8 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 		return 0;
 	pthread_join(s->thread, NULL);
 	app->scan = NULL;
-	if (s->npaths) {
-		app_scan_errors_clear(app);
-		app->scan_errors = s->res.errors;
-		app->nscan_errors = s->res.nerrors;
-		s->res.errors = NULL;
-		s->res.nerrors = 0;
-	}
+	if (s->npaths)
+		out->new_errors = take_errors(app, s);
 	if (s->new_index) {
 		mlib_index_free(app->index);
 		app->index = s->new_index;

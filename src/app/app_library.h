@@ -32,6 +32,8 @@ struct app_scan_progress {
 	struct mlib_scan_progress p;
 	bool finished;      /* the worker is done and the index was reloaded */
 	bool reload_only;   /* no scan: the index is rebuilt (someone changed the library) */
+	bool automatic;     /* started by crate itself (folder watch, periodic rescan) */
+	size_t new_errors;  /* when finished: problems not reported by the scan before */
 	bool indexing;      /* the files are done; the new index is being built */
 	int rc;             /* when finished: 0, or -1 with msg set (fatal error) */
 	size_t nerrors;     /* per-file errors so far */
@@ -41,6 +43,15 @@ struct app_scan_progress {
 /* Start scanning paths in a worker thread with its own database
  * connection. Refused while another background scan runs. */
 int app_scan_start(struct app *app, const char *const *paths, size_t n, struct crate_err *err);
+/* The same for a scan crate starts itself (app/app_watch.c): reported with
+ * `automatic` set; its problems replace only those under its paths in
+ * app->scan_errors, and new_errors counts the ones not known before (a
+ * loop or an unreadable folder is reported once, not at every rescan). */
+int app_scan_start_auto(struct app *app, const char *const *paths, size_t n,
+			struct crate_err *err);
+/* Record the folders among paths as roots of the library (to watch and
+ * list); files and missing paths are skipped. */
+int app_roots_record(struct app *app, const char *const *paths, size_t n, struct crate_err *err);
 /* Rebuild the index in a worker thread (the library was changed by
  * someone else); finishes like a scan (app_scan_poll, reload_only set).
  * Refused while a scan runs: that scan rebuilds the index itself. A scan

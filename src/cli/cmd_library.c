@@ -98,6 +98,9 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	struct scan_ui ui = {!quiet && isatty(2), 0};
 	struct mlib_scan_result res;
 	struct crate_err err = {0};
+	/* The folders become roots: a running interface watches them. */
+	if (app_roots_record(app, (const char *const *)argv + i, (size_t)(argc - i), &err) != 0)
+		return cli_fail_safe(err.msg);
 	int rc = app_scan(app, (const char *const *)argv + i, (size_t)(argc - i),
 			  ui.bar ? scan_progress : NULL, &ui, &res, &err);
 	if (ui.bar)

@@ -9,7 +9,10 @@
  *    of `batch` files or one second, whichever comes first: a kill -9 loses
  *    at most the open transaction.
  * 4. Known rows under a scanned root that the walk did not see are marked
- *    missing (except under directories that could not be read). */
+ *    missing (except under directories that could not be read) — unless a
+ *    new file of the same size and modification time was found (a move or
+ *    rename, which keeps mtime): that row takes the new path and keeps its
+ *    id, statistics and places in playlists. */
 #include "medialib/scan.h"
 
 #include <dirent.h>
@@ -177,6 +180,7 @@ struct job {
 	size_t len;
 	int64_t size, mtime;
 	struct known *known; /* NULL for a new file */
+	bool moved;          /* known was found at another path: take this one */
 	struct mlib_tags tags;
 	struct crate_err err;
 	int rc;
@@ -593,6 +597,8 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 		return 0;
 	}
 	uint32_t id;
+	if (j->moved && mlib_media_set_url(s->db, j->known->id, j->path, j->len, err) != 0)
+		return -1;
 	if (mlib_media_put(wr->w, j->path, j->len, j->size, j->mtime, now, &j->tags, &id, err) != 0)
 		return -1;
 	if (j->known)
@@ -610,26 +616,103 @@ static bool under_prefix(const char *url, size_t len, const char *root)
 	return len >= rl && memcmp(url, root, rl) == 0 && (len == rl || url[rl] == '/');
 }
 
+/* A known row under a scanned root that the walk did not see (and not
+ * under a folder that could not be read). */
+static bool vanished_under_roots(const struct scan *s, const struct known *k, char **roots,
+				 size_t nroots)
+{
+	if (k->seen || k->missing)
+		return false;
+	bool in = false;
+	for (size_t r = 0; r < nroots && !in; r++)
+		in = roots[r] && under_prefix(k->url, k->len, roots[r]);
+	for (size_t b = 0; b < s->nbad && in; b++)
+		if (under_prefix(k->url, k->len, s->bad_dirs[b]))
+			in = false;
+	return in;
+}
+
 static int mark_missing(struct scan *s, struct writer *wr, char **roots, size_t nroots,
 			struct crate_err *err)
 {
 	for (size_t i = 0; i < s->known.n; i++) {
 		struct known *k = &s->known.v[i];
-		if (k->seen || k->missing)
-			continue;
-		bool under = false;
-		for (size_t r = 0; r < nroots && !under; r++)
-			under = roots[r] && under_prefix(k->url, k->len, roots[r]);
-		for (size_t b = 0; b < s->nbad && under; b++)
-			if (under_prefix(k->url, k->len, s->bad_dirs[b]))
-				under = false;
-		if (!under)
+		if (!vanished_under_roots(s, k, roots, nroots))
 			continue;
 		if (tx_ensure(s, wr, err) != 0 || mlib_media_set_missing(wr->w, k->id, 1, err) != 0)
 			return -1;
 		s->pend_missing++;
 	}
 	return 0;
+}
+
+static int cmp_size_mtime(const void *a, const void *b)
+{
+	const struct known *x = *(const struct known *const *)a, *y = *(const struct known *const *)b;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
+}
+
+static const char *url_base(const char *url, size_t len)
+{
+	const char *slash = memrchr(url, '/', len);
+	return slash ? slash + 1 : url;
+}
+
+/* Moves and renames: a new file and a row that vanished under the scanned
+ * roots with the same size and mtime (mv keeps both) are one file when
+ * the pair is unambiguous: one candidate, or one with the same file name
+ * (a folder moved or renamed). Runs before the files are read, so a moved
+ * file is written as an update of its row. */
+static void find_moves(struct scan *s, char **roots, size_t nroots)
+{
+	struct known **gone = NULL;
+	size_t ngone = 0;
+	for (size_t i = 0; i < s->known.n; i++) {
+		struct known *k = &s->known.v[i];
+		if (!vanished_under_roots(s, k, roots, nroots))
+			continue;
+		gone = xreallocarray(gone, ngone + 1, sizeof *gone);
+		gone[ngone++] = k;
+	}
+	if (ngone > 1)
+		qsort(gone, ngone, sizeof *gone, cmp_size_mtime);
+	for (size_t j = 0; j < s->njobs && ngone; j++) {
+		struct job *job = &s->jobs[j];
+		if (job->known)
+			continue;
+		struct known probe = {.size = job->size, .mtime = job->mtime}, *pp = &probe;
+		struct known **hit = bsearch(&pp, gone, ngone, sizeof *gone, cmp_size_mtime);
+		if (!hit)
+			continue;
+		size_t lo = (size_t)(hit - gone), hi = lo + 1;
+		while (lo > 0 && cmp_size_mtime(&gone[lo - 1], &pp) == 0)
+			lo--;
+		while (hi < ngone && cmp_size_mtime(&gone[hi], &pp) == 0)
+			hi++;
+		struct known *only = NULL, *named = NULL;
+		size_t cands = 0, same_name = 0;
+		const char *jb = url_base(job->path, job->len);
+		for (size_t c = lo; c < hi; c++) {
+			struct known *k = gone[c];
+			if (k->seen)
+				continue; /* taken by an earlier move */
+			cands++;
+			only = k;
+			if (strcmp(url_base(k->url, k->len), jb) == 0) {
+				same_name++;
+				named = k;
+			}
+		}
+		struct known *pick = same_name == 1 ? named : cands == 1 ? only : NULL;
+		if (!pick)
+			continue;
+		pick->seen = true;
+		job->known = pick;
+		job->moved = true;
+	}
+	free(gone);
 }
 
 static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err)
@@ -758,6 +841,8 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 	strbuf_free(&path);
 	res->totals.walking = 0;
 	report(&s, true);
+	if (!cancelled(&s))
+		find_moves(&s, roots, npaths);
 
 	if (process_jobs(&s, &wr, err) != 0)
 		goto out;

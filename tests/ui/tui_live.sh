@@ -9,40 +9,7 @@
 if ! command -v tmux >/dev/null || ! command -v sqlite3 >/dev/null; then
 	t_begin live_setup
 	t_skip "needs tmux and sqlite3"
-	
-t_begin live_ui_scan_home_and_errors_view
-# ":scan ~/new" expands the home folder; the end says what failed, and
-# ":errors" lists every failure with its reason.
-mkdir -p "$HOME/new"
-cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$HOME/new/x.flac"
-printf 'not audio' >"$HOME/new/broken.mp3"
-printf 'text' >"$HOME/new/README.md"
-keys Escape
-keys 1
-keys :
-typed 'scan ~/new'
-keys Enter
-wait_for "scan done:" 10 || t_fail "no summary at the end of the scan"
-wait_for "1 ignored, 1 failed" 1 || t_fail "the summary does not count ignored and failed"
-keys :
-typed 'errors'
-keys Enter
-wait_for "Scan problems" 3 || t_fail "no errors view"
-wait_for "broken.mp3" 1 || t_fail "the failed file is not listed"
-wait_for "not audio" 1 || t_fail "its reason is not shown"
-keys q
-
-t_begin live_ui_scan_progress_line
-if [ -f "$CORPUS/MANIFEST.tsv" ]; then
-	keys :
-	typed "scan $CORPUS"
-	keys Enter
-	wait_for "/s " 20 || wait_for "building the index" 5 || t_fail "no progress line during a scan"
-	wait_for "scan done:" 120 || t_fail "the corpus scan did not finish"
-else
-	t_skip "no corpus"
-fi
-t_end
+	t_end
 	exit $?
 fi
 
@@ -148,5 +115,58 @@ if [ -f "$CORPUS/MANIFEST.tsv" ]; then
 	wait_for "scan done:" 120 || t_fail "the corpus scan did not finish"
 else
 	t_skip "no corpus"
+fi
+
+t_begin live_watch_copy_500_is_one_update
+# The folder scanned by the CLI is a root: the interface watches it.
+keys Escape
+keys 1
+ffmpeg -v error -y -f lavfi -i "sine=frequency=500:duration=0.2" -ac 1 \
+	-metadata artist="Burst Band" -metadata title=Burst "$T_TMP/burst.flac" || t_fail "ffmpeg"
+mkdir -p "$A/burst"
+for i in $(seq 1 500); do cp "$T_TMP/burst.flac" "$A/burst/b$i.flac"; done
+wait_for "Burst Band" 10 || t_fail "copied files are not picked up"
+wait_for "library updated: 500 added" 3 || t_fail "the copy was not one update of 500"
+n=$(crate search 'artist:"Burst Band"' --format '%id%' | wc -l)
+[ "$n" -eq 500 ] || t_fail "$n of 500 copied files indexed"
+
+t_begin live_watch_move_keeps_ids_and_playlists
+crate playlist new Road >/dev/null 2>&1
+crate playlist add Road 'album:"Late Trains"' >/dev/null 2>&1 || t_fail "playlist add"
+before=$(crate search 'album:"Late Trains"' --format '%id% %title%' | sort)
+mkdir -p "$A/moved/deeper"
+mv "$A"/*.mp3 "$A/moved/deeper/"
+wait_for "library updated: 0 added, 4 updated, 0 gone" 10 || t_fail "the move is not seen as one update"
+after=$(crate search 'album:"Late Trains"' --format '%id% %title%' | sort)
+[ "$before" = "$after" ] || t_fail "ids changed by a move: [$before] -> [$after]"
+crate search 'album:"Late Trains"' --format '%url%' | grep -q "/moved/deeper/" || t_fail "urls not updated"
+n=$(crate playlist list Road --format '%title%' | grep -c -E "Stairway Down|Track 10")
+[ "$n" -eq 2 ] || t_fail "the playlist lost its entries after the move ($n of 2)"
+
+t_begin live_watch_delete_marks_missing
+id=$(crate search 'title:"Salt Wind"' --format '%id%')
+rm "$A/02 Salt Wind.ogg"
+wait_for "1 gone" 10 || t_fail "a deleted file is not noticed"
+m=$(sqlite3 "$DB" "SELECT missing FROM media WHERE id = $id")
+[ "$m" = 1 ] || t_fail "a deleted file is not marked missing (missing=$m)"
+
+t_begin live_watch_limit_falls_back_to_rescans
+if ! unshare -U -r sh -c 'echo 1 >/proc/sys/user/max_inotify_watches' 2>/dev/null; then
+	t_skip "cannot set max_inotify_watches in a user namespace"
+else
+	# A library of its own: one root with a few folders, one watch allowed.
+	L=$T_TMP/lim; LDB=$T_TMP/lim.db
+	mkdir -p "$L/one" "$L/two/sub"
+	cp "$SRCDIR"/data/demo/*.mp3 "$L/one/"
+	crate_l() { "$CRATE" --db "$LDB" "$@"; }
+	crate_l scan --quiet "$L" >/dev/null 2>&1 || t_fail "scan"
+	printf '[library]\nrescan_interval = 1\n' >"$CONF"
+	new_session 160 30 "unshare -U -r sh -c 'echo 1 >/proc/sys/user/max_inotify_watches; exec env LANG=C.UTF-8 TERM=xterm-256color \"\$0\" --db \"\$1\" --config \"\$2\"' '$CRATE' '$LDB' '$CONF'"
+	wait_for "max_user_watches" 5 || t_fail "the watch limit is not reported"
+	wait_for "sysctl" 1 || t_fail "the message does not say how to raise it"
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=700:duration=0.2" -ac 1 \
+		-metadata artist="Rescan Found" -metadata title=Late "$L/two/sub/late.flac" || t_fail "ffmpeg"
+	wait_for "Rescan Found" 8 || t_fail "the periodic rescan did not pick the new file up"
+	: >"$CONF"
 fi
 t_end

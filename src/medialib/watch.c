@@ -1,0 +1,421 @@
+#include "medialib/watch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/str.h"
+
+/* What marks a folder changed. IN_MODIFY only says "still being written". */
+#define DIR_EVENTS (IN_CREATE | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
+		    IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+/* A file opened for writing and not closed yet holds its batch back at
+ * most this long after the last event (a writer that died, a download
+ * left open). */
+#define WRITING_MAX_MS 30000
+
+struct strset {
+	char **v;
+	size_t n, cap;
+};
+
+struct mlib_watch {
+	int fd;
+	int quiet_ms;
+	char **wd_path;   /* by watch descriptor: the folder (owned), NULL = none */
+	size_t nwd;       /* size of wd_path */
+	size_t watched;
+	char **roots;
+	size_t nroots;
+	bool limited;
+	struct strset changed; /* folders with events since the last batch */
+	struct strset writing; /* files created or modified, not closed yet */
+	double last_event;     /* ms, monotonic */
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- small string sets (a batch holds few distinct folders) ---- */
+
+static ssize_t strset_find(const struct strset *s, const char *x)
+{
+	/* The newest first: events come in runs for one folder. */
+	for (size_t i = s->n; i-- > 0;)
+		if (strcmp(s->v[i], x) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void strset_add(struct strset *s, const char *x)
+{
+	if (strset_find(s, x) >= 0)
+		return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
+	}
+	s->v[s->n++] = xstrdup(x);
+}
+
+static void strset_del(struct strset *s, const char *x)
+{
+	ssize_t i = strset_find(s, x);
+	if (i < 0)
+		return;
+	free(s->v[i]);
+	s->v[i] = s->v[--s->n];
+}
+
+static void strset_clear(struct strset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+/* inner is outer or under it */
+static bool under(const char *outer, const char *inner)
+{
+	size_t n = strlen(outer);
+	if (n == 1 && outer[0] == '/')
+		return true;
+	return strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
+}
+
+/* ---- watches ---- */
+
+int mlib_watch_new(int quiet_ms, struct mlib_watch **out, struct crate_err *err)
+{
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (fd < 0)
+		return crate_err_set(err, CRATE_ERR_IO, "cannot watch folders (inotify): %s",
+				     strerror(errno));
+	struct mlib_watch *w = xcalloc(1, sizeof *w);
+	w->fd = fd;
+	w->quiet_ms = quiet_ms > 0 ? quiet_ms : 400;
+	*out = w;
+	return 0;
+}
+
+void mlib_watch_free(struct mlib_watch *w)
+{
+	if (!w)
+		return;
+	close(w->fd);
+	for (size_t i = 0; i < w->nwd; i++)
+		free(w->wd_path[i]);
+	free(w->wd_path);
+	for (size_t i = 0; i < w->nroots; i++)
+		free(w->roots[i]);
+	free(w->roots);
+	strset_clear(&w->changed);
+	strset_clear(&w->writing);
+	free(w);
+}
+
+int mlib_watch_fd(const struct mlib_watch *w)
+{
+	return w->fd;
+}
+
+static void limit_message(struct crate_err *err)
+{
+	/* The system-wide setting, or a user namespace's own lower one. */
+	long max = -1;
+	const char *files[] = {"/proc/sys/fs/inotify/max_user_watches",
+			       "/proc/sys/user/max_inotify_watches"};
+	for (size_t i = 0; i < 2; i++) {
+		long v;
+		FILE *f = fopen(files[i], "r");
+		if (f && fscanf(f, "%ld", &v) == 1 && (max < 0 || v < max))
+			max = v;
+		if (f)
+			fclose(f);
+	}
+	crate_err_set(err, CRATE_ERR_REFUSED,
+		      "watch limit reached (fs.inotify.max_user_watches = %ld): raise it with "
+		      "'sysctl fs.inotify.max_user_watches=524288'; meanwhile crate rescans "
+		      "periodically",
+		      max);
+}
+
+/* Watch one folder. 0, 1 when the limit is reached, -1 when it cannot be
+ * watched (gone, unreadable: nothing to do). */
+static int watch_one(struct mlib_watch *w, const char *path)
+{
+	int wd = inotify_add_watch(w->fd, path, DIR_EVENTS);
+	if (wd < 0)
+		return errno == ENOSPC ? 1 : -1;
+	if ((size_t)wd >= w->nwd) {
+		size_t n = w->nwd ? w->nwd : 64;
+		while (n <= (size_t)wd)
+			n *= 2;
+		w->wd_path = xreallocarray(w->wd_path, n, sizeof *w->wd_path);
+		memset(w->wd_path + w->nwd, 0, (n - w->nwd) * sizeof *w->wd_path);
+		w->nwd = n;
+	}
+	if (!w->wd_path[wd])
+		w->watched++;
+	free(w->wd_path[wd]); /* the same folder reached again (a link) */
+	w->wd_path[wd] = xstrdup(path);
+	return 0;
+}
+
+/* Watch path and the folders under it, depth first, one open directory
+ * at a time (a deep tree must not run out of file descriptors). Symbolic
+ * links are not followed: the scanner follows them, and a linked folder
+ * outside the roots is only picked up by rescans. */
+static int watch_tree(struct mlib_watch *w, struct strbuf *path)
+{
+	int rc = watch_one(w, path->buf);
+	if (rc != 0)
+		return rc;
+	DIR *d = opendir(path->buf);
+	if (!d)
+		return 0;
+	char **subs = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		bool dir = de->d_type == DT_DIR;
+		if (de->d_type == DT_UNKNOWN) {
+			struct stat st;
+			size_t base = path->len;
+			strbuf_addc(path, '/');
+			strbuf_adds(path, de->d_name);
+			dir = lstat(path->buf, &st) == 0 && S_ISDIR(st.st_mode);
+			path->len = base;
+			path->buf[base] = '\0';
+		}
+		if (dir) {
+			subs = xreallocarray(subs, n + 1, sizeof *subs);
+			subs[n++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		if (rc != 1) {
+			size_t base = path->len;
+			if (base == 0 || path->buf[base - 1] != '/')
+				strbuf_addc(path, '/');
+			strbuf_adds(path, subs[i]);
+			if (watch_tree(w, path) == 1)
+				rc = 1;
+			path->len = base;
+			path->buf[base] = '\0';
+		}
+		free(subs[i]);
+	}
+	free(subs);
+	return rc;
+}
+
+static int add_tree(struct mlib_watch *w, const char *dir)
+{
+	struct strbuf p;
+	strbuf_init(&p, PATH_MAX);
+	strbuf_adds(&p, dir);
+	int rc = watch_tree(w, &p);
+	strbuf_free(&p);
+	if (rc == 1)
+		w->limited = true;
+	return rc;
+}
+
+/* Forget the watches of dir and everything under it. */
+static void drop_tree(struct mlib_watch *w, const char *dir, bool rm)
+{
+	for (size_t i = 0; i < w->nwd; i++)
+		if (w->wd_path[i] && under(dir, w->wd_path[i])) {
+			if (rm)
+				inotify_rm_watch(w->fd, (int)i);
+			free(w->wd_path[i]);
+			w->wd_path[i] = NULL;
+			w->watched--;
+		}
+}
+
+int mlib_watch_add_root(struct mlib_watch *w, const char *root, struct crate_err *err)
+{
+	struct stat st;
+	if (stat(root, &st) != 0)
+		return crate_err_set(err, CRATE_ERR_IO, "%s: %s", root, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s: not a folder", root);
+	bool known = false;
+	for (size_t i = 0; i < w->nroots && !known; i++)
+		known = strcmp(w->roots[i], root) == 0;
+	if (!known) {
+		w->roots = xreallocarray(w->roots, w->nroots + 1, sizeof *w->roots);
+		w->roots[w->nroots++] = xstrdup(root);
+	}
+	int rc = add_tree(w, root);
+	if (rc == 1) {
+		limit_message(err);
+		return 1;
+	}
+	if (rc < 0)
+		return crate_err_set(err, CRATE_ERR_IO, "%s: cannot watch it: %s", root,
+				     strerror(errno));
+	return 0;
+}
+
+bool mlib_watch_has_root(const struct mlib_watch *w, const char *root)
+{
+	for (size_t i = 0; i < w->nroots; i++)
+		if (strcmp(w->roots[i], root) == 0)
+			return true;
+	return false;
+}
+
+void mlib_watch_remove_root(struct mlib_watch *w, const char *root)
+{
+	drop_tree(w, root, true);
+	for (size_t i = 0; i < w->nroots; i++)
+		if (strcmp(w->roots[i], root) == 0) {
+			free(w->roots[i]);
+			w->roots[i] = w->roots[--w->nroots];
+			break;
+		}
+}
+
+/* ---- events ---- */
+
+static void changed(struct mlib_watch *w, const char *dir)
+{
+	strset_add(&w->changed, dir);
+	w->last_event = now_ms();
+}
+
+static void handle(struct mlib_watch *w, const struct inotify_event *ev)
+{
+	if (ev->mask & IN_Q_OVERFLOW) {
+		/* Events were lost: every root is looked at again. */
+		for (size_t i = 0; i < w->nroots; i++)
+			changed(w, w->roots[i]);
+		return;
+	}
+	if (ev->wd < 0 || (size_t)ev->wd >= w->nwd || !w->wd_path[ev->wd])
+		return;
+	const char *dir = w->wd_path[ev->wd];
+	if (ev->mask & IN_IGNORED) {
+		/* The kernel dropped the watch (folder deleted, unmounted). */
+		free(w->wd_path[ev->wd]);
+		w->wd_path[ev->wd] = NULL;
+		w->watched--;
+		return;
+	}
+	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
+		/* The folder itself went away: its parent's event says so too,
+		 * but a root has no watched parent. */
+		changed(w, dir);
+		return;
+	}
+	if (!ev->len)
+		return;
+	char *full = xasprintf("%s/%s", dir, ev->name);
+	if (ev->mask & IN_ISDIR) {
+		if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {
+			if (add_tree(w, full) == 1)
+				w->limited = true;
+		} else if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
+			/* Moved away: its watches would report under the old name. */
+			drop_tree(w, full, (ev->mask & IN_MOVED_FROM) != 0);
+		}
+	} else if (ev->mask & IN_MODIFY) {
+		/* Data written: wait for the writer to close it. (IN_CREATE
+		 * alone is not writing: links and sockets are never closed.) */
+		strset_add(&w->writing, full);
+	} else if (ev->mask & (IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM)) {
+		strset_del(&w->writing, full);
+	}
+	changed(w, dir);
+	free(full);
+}
+
+int mlib_watch_read(struct mlib_watch *w)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int n = 0;
+	for (;;) {
+		ssize_t len = read(w->fd, buf, sizeof buf);
+		if (len <= 0)
+			break;
+		for (char *p = buf; p < buf + len;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+			handle(w, ev);
+			n++;
+			p += sizeof *ev + ev->len;
+		}
+	}
+	return n;
+}
+
+int mlib_watch_due_in(const struct mlib_watch *w)
+{
+	if (!w->changed.n)
+		return -1;
+	double quiet = (double)w->quiet_ms;
+	/* A file being written: wait for it to be closed (bounded). */
+	if (w->writing.n)
+		quiet = WRITING_MAX_MS;
+	double left = w->last_event + quiet - now_ms();
+	if (left <= 0)
+		return 0;
+	return (int)left + 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **mlib_watch_take(struct mlib_watch *w, size_t *n)
+{
+	*n = 0;
+	if (mlib_watch_due_in(w) != 0)
+		return NULL;
+	char **v = w->changed.v;
+	size_t k = w->changed.n;
+	memset(&w->changed, 0, sizeof w->changed);
+	strset_clear(&w->writing);
+	qsort(v, k, sizeof *v, cmp_str);
+	/* Sorted, a folder under another follows it (or one of its own). */
+	size_t out = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (out && under(v[out - 1], v[i])) {
+			free(v[i]);
+			continue;
+		}
+		v[out++] = v[i];
+	}
+	*n = out;
+	return v;
+}
+
+bool mlib_watch_limited(const struct mlib_watch *w)
+{
+	return w->limited;
+}
+
+size_t mlib_watch_count(const struct mlib_watch *w)
+{
+	return w->watched;
+}

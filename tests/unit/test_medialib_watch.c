@@ -1,0 +1,212 @@
+/* medialib/watch.c on real folders with real inotify, and the scanner's
+ * move detection that the watch relies on: a burst is one batch, a file
+ * being written holds its batch until it is closed, new folders are
+ * watched, a moved folder keeps its ids, and the watch limit (a tiny
+ * fs.inotify limit in a user namespace: the real ENOSPC) is reported. */
+#include <errno.h>
+#include <sched.h>
+#include <time.h>
+
+#include "medialib/index.h"
+#include "medialib/index_load.h"
+#include "medialib/media.h"
+#include "medialib/scan.h"
+#include "medialib/watch.h"
+#include "test_medialib_util.h"
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static struct mlib_watch *watch_dir(const char *dir, int quiet_ms)
+{
+	struct mlib_watch *w = NULL;
+	struct crate_err err = {0};
+	REQUIRE(mlib_watch_new(quiet_ms, &w, &err) == 0);
+	CHECK_MSG(mlib_watch_add_root(w, dir, &err) == 0, "%s", err.msg);
+	return w;
+}
+
+/* Read events until a batch is taken or ms pass; returns the batch. */
+static char **wait_batch(struct mlib_watch *w, int ms, size_t *n)
+{
+	for (int t = 0; t < ms; t += 20) {
+		mlib_watch_read(w);
+		char **v = mlib_watch_take(w, n);
+		if (*n)
+			return v;
+		free(v);
+		sleep_ms(20);
+	}
+	*n = 0;
+	return NULL;
+}
+
+static void free_batch(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static char *canon(const char *name)
+{
+	char *p = tm_path(name);
+	mkdir(p, 0755);
+	char *r = realpath(p, NULL);
+	free(p);
+	REQUIRE(r != NULL);
+	return r;
+}
+
+TEST(a_burst_of_500_files_is_one_batch)
+{
+	char *dir = canon("music");
+	char *sub = xasprintf("%s/new", dir);
+	mkdir(sub, 0755);
+	struct mlib_watch *w = watch_dir(dir, 300);
+	char *src = xasprintf("%s/src.flac", harness_tmpdir());
+	const char *meta[] = {"title=Burst", NULL};
+	tm_make_audio(src, 0.1, meta);
+	for (int i = 0; i < 500; i++) {
+		char *f = xasprintf("%s/f%03d.flac", sub, i);
+		tm_copy_file(src, f);
+		free(f);
+		if (i % 100 == 0)
+			mlib_watch_read(w); /* as the interface would, mid-copy */
+	}
+	size_t n;
+	char **v = wait_batch(w, 3000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], sub);
+	free_batch(v, n);
+	/* Nothing more: the burst was one batch. */
+	v = wait_batch(w, 600, &n);
+	CHECK_INT(n, 0);
+	free_batch(v, n);
+	mlib_watch_free(w);
+	free(src); free(sub); free(dir);
+}
+
+TEST(a_file_being_written_holds_its_batch_until_closed)
+{
+	char *dir = canon("music");
+	struct mlib_watch *w = watch_dir(dir, 200);
+	char *src = xasprintf("%s/src.flac", harness_tmpdir());
+	const char *meta[] = {"title=Slow", NULL};
+	tm_make_audio(src, 1.0, meta);
+	size_t len;
+	char *bytes = tm_read_file(src, &len);
+	char *dst = xasprintf("%s/slow.flac", dir);
+	int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	REQUIRE(fd >= 0);
+	/* 10 chunks over 2 s, the file open all along. */
+	for (int c = 0; c < 10; c++) {
+		size_t from = len * (size_t)c / 10, to = len * (size_t)(c + 1) / 10;
+		REQUIRE(write(fd, bytes + from, to - from) == (ssize_t)(to - from));
+		sleep_ms(200);
+		mlib_watch_read(w);
+		size_t n;
+		char **v = mlib_watch_take(w, &n);
+		CHECK_MSG(n == 0, "a batch was due while the file was being written (chunk %d)", c);
+		free_batch(v, n);
+	}
+	close(fd);
+	size_t n;
+	char **v = wait_batch(w, 2000, &n);
+	CHECK_INT(n, 1);
+	free_batch(v, n);
+	mlib_watch_free(w);
+	free(bytes); free(dst); free(src); free(dir);
+}
+
+TEST(new_folders_are_watched_and_moves_keep_ids)
+{
+	char *dir = canon("music");
+	struct mlib_watch *w = watch_dir(dir, 200);
+	char *a = xasprintf("%s/a", dir), *a2 = xasprintf("%s/a/deeper", dir);
+	mkdir(a, 0755);
+	mkdir(a2, 0755);
+	size_t n;
+	char **v = wait_batch(w, 2000, &n);
+	free_batch(v, n);
+	/* A file in the new, deeper folder is seen. */
+	char *f = xasprintf("%s/x.flac", a2);
+	const char *meta[] = {"title=Deep", NULL};
+	tm_make_audio(f, 0.1, meta);
+	v = wait_batch(w, 3000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], a2);
+	free_batch(v, n);
+
+	/* Scan, then move the folder: the batch names both places, and the
+	 * scanner gives the file its old id at the new path. */
+	char *dbp = tm_path("lib.db");
+	struct mlib_db *db = NULL;
+	struct crate_err err = {0};
+	REQUIRE(mlib_db_open(dbp, 0, &db, &err) == 0);
+	struct mlib_scan_result res;
+	const char *roots[] = {dir};
+	REQUIRE(mlib_scan(db, roots, 1, NULL, &res, &err) == 0);
+	CHECK_INT(res.totals.added, 1);
+	mlib_scan_result_free(&res);
+	uint32_t id = 0;
+	REQUIRE(mlib_media_find_url(db, f, strlen(f), &id, &err) == 0);
+	char *b = xasprintf("%s/b", dir);
+	mkdir(b, 0755);
+	char *moved = xasprintf("%s/b/deeper", dir);
+	v = wait_batch(w, 2000, &n);
+	free_batch(v, n);
+	REQUIRE(rename(a2, moved) == 0);
+	v = wait_batch(w, 3000, &n);
+	REQUIRE(n >= 1);
+	REQUIRE(mlib_scan(db, (const char *const *)v, n, NULL, &res, &err) == 0);
+	CHECK_INT(res.totals.updated, 1);
+	CHECK_INT(res.totals.added, 0);
+	CHECK_INT(res.totals.missing, 0);
+	mlib_scan_result_free(&res);
+	free_batch(v, n);
+	char *nf = xasprintf("%s/x.flac", moved);
+	uint32_t id2 = 0;
+	CHECK(mlib_media_find_url(db, nf, strlen(nf), &id2, &err) == 0);
+	CHECK_INT(id2, id);
+	/* The moved folder is watched under its new name. */
+	char *g = xasprintf("%s/y.flac", moved);
+	tm_copy_file(nf, g);
+	v = wait_batch(w, 3000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], moved);
+	free_batch(v, n);
+	mlib_db_close(db);
+	mlib_watch_free(w);
+	free(g); free(nf); free(moved); free(b); free(dbp); free(f); free(a); free(a2); free(dir);
+}
+
+/* The real ENOSPC: in a user namespace of our own, fs.inotify's limit
+ * for it (/proc/sys/user/max_inotify_watches) is set to 3. */
+TEST(the_watch_limit_is_reported_with_the_sysctl)
+{
+	char *dir = canon("music");
+	for (int i = 0; i < 8; i++) {
+		char *d = xasprintf("%s/d%d", dir, i);
+		mkdir(d, 0755);
+		free(d);
+	}
+	if (unshare(CLONE_NEWUSER) != 0)
+		harness_skip("no user namespaces here: %s", strerror(errno));
+	FILE *f = fopen("/proc/sys/user/max_inotify_watches", "w");
+	if (!f || fprintf(f, "3\n") < 0 || fclose(f) != 0)
+		harness_skip("cannot set max_inotify_watches in a user namespace");
+	struct mlib_watch *w = NULL;
+	struct crate_err err = {0};
+	REQUIRE(mlib_watch_new(200, &w, &err) == 0);
+	CHECK_INT(mlib_watch_add_root(w, dir, &err), 1);
+	CHECK(mlib_watch_limited(w));
+	CHECK(strstr(err.msg, "fs.inotify.max_user_watches") != NULL);
+	CHECK(strstr(err.msg, "sysctl") != NULL);
+	CHECK_INT(mlib_watch_count(w), 3);
+	mlib_watch_free(w);
+	free(dir);
+}
