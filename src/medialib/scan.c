@@ -830,7 +830,12 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 		 * as found, so a file's url is stable across scans. */
 		roots[i] = realpath(paths[i], NULL);
 		if (!roots[i]) {
-			folder_problem(&s, paths[i], strerror(errno));
+			int e = errno;
+			folder_problem(&s, paths[i], strerror(e));
+			/* A root that is gone (an unmounted disk): what was under it
+			 * is missing now, and comes back when it does. */
+			if (e == ENOENT && paths[i][0] == '/')
+				roots[i] = xstrdup(paths[i]);
 			continue;
 		}
 		strbuf_reset(&path);

@@ -523,3 +523,36 @@ TEST(background_scan_reports_progress_and_reloads_index)
 	free(dbpath);
 	free(dir);
 }
+
+/* Issue 16: a root that disappears (an unmounted disk) marks its items
+ * missing, never deletes them; they come back with their ids. */
+TEST(a_root_that_disappears_marks_missing_and_comes_back)
+{
+	char *dir = tm_path("disk");
+	mkdir(dir, 0755);
+	char *f = xasprintf("%s/a.flac", dir);
+	tm_make_audio(f, 0.2, meta_a);
+	char *abs = realpath(dir, NULL);
+	REQUIRE(abs != NULL);
+	struct mlib_db *db = open_db();
+	struct mlib_scan_result res;
+	scan_ok(db, abs, &res);
+	CHECK_INT(res.totals.added, 1);
+	mlib_scan_result_free(&res);
+	uint32_t id = id_of(db, f);
+	char *away = tm_path("unmounted");
+	REQUIRE(rename(dir, away) == 0);
+	scan_ok(db, abs, &res);
+	CHECK_INT(res.totals.missing, 1);
+	CHECK_INT(res.totals.folders_failed, 1);
+	mlib_scan_result_free(&res);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media WHERE missing = 1"), 1);
+	REQUIRE(rename(away, dir) == 0);
+	scan_ok(db, abs, &res);
+	CHECK_INT(res.totals.updated, 1);
+	mlib_scan_result_free(&res);
+	CHECK_INT(id_of(db, f), id);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media WHERE missing = 0"), 1);
+	mlib_db_close(db);
+	free(away); free(abs); free(f); free(dir);
+}
