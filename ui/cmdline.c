@@ -165,7 +165,7 @@ void cmdline_run(struct ui *ui, const char *line)
 	const char *c = argv[0];
 	if (is(c, "q") || is(c, "quit")) {
 		ui->running = false;
-	} else if (is(c, "scan") || is(c, "add")) {
+	} else if ((is(c, "scan") || is(c, "add")) && (argc < 2 || argv[1][0] != '-')) {
 		if (argc < 2)
 			ui_message(ui, true, "usage: scan DIR...");
 		else

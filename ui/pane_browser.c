@@ -446,6 +446,14 @@ void browser_rebuild_tracks(struct ui *ui)
 void browser_refresh(struct ui *ui)
 {
 	double t0 = ui_now_ms();
+	if (ui->index_serial != ui->app->index_serial) {
+		/* Replaced behind our back (a command on the `:` line): the
+		 * caches go; build_artists drops the selection's texts. */
+		ui->index_serial = ui->app->index_serial;
+		ui->index_seen = NULL;
+		libgroups_free(&ui->lg);
+		coll_eval_cache_clear(ui->ecache);
+	}
 	if (!ui->app->index)
 		ui->results.n = 0;
 	if (ui->app->index) {
@@ -512,6 +520,7 @@ void browser_index_changed(struct ui *ui)
 	ui->tracks.n = 0;
 	ui->results.n = 0;
 	ui->index_seen = ui->app->index;
+	ui->index_serial = ui->app->index_serial;
 	libgroups_free(&ui->lg); /* a new index may sit at the old one's address */
 	coll_eval_cache_clear(ui->ecache);
 	browser_refresh(ui);

@@ -159,6 +159,7 @@ struct ui {
 	bool keep_artist_had, keep_album_had, keep_valid;
 	uint32_t keep_track;         /* media id under the track cursor, 0 none */
 	const struct mlib_index *index_seen; /* the index the columns were built from */
+	unsigned index_serial;       /* app->index_serial the caches were built for */
 
 	/* CRATE_TRACE_FRAMES: per-frame timings as JSON lines. */
 	FILE *trace;

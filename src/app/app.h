@@ -42,6 +42,8 @@ struct app {
 	/* Noticing changes made by others (app/app_changes.h): the library
 	 * counters app->index reflects, and the last data_version seen. */
 	uint64_t index_gen, index_stats;
+	unsigned index_serial;       /* counts replacements of app->index (a new index may
+				      * sit at the old one's address) */
 	int64_t data_version;
 	bool changes_pending;        /* a change seen but not acted on yet (a scan ran) */
 	/* Every file and folder the last background scan could not read

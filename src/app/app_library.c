@@ -20,6 +20,8 @@
 #include "medialib/index_load.h"
 #include "medialib/media.h"
 #include "medialib/roots.h"
+#include "medialib/watch.h"
+#include "app/app_watch.h"
 
 struct app_scan {
 	pthread_t thread;
@@ -88,6 +90,7 @@ static void index_adopted(struct app *app, const struct mlib_load_info *info)
 {
 	app->index_gen = info->generation;
 	app->index_stats = info->stats;
+	app->index_serial++;
 }
 
 int app_reload_index(struct app *app, struct crate_err *err)
@@ -397,4 +400,50 @@ int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err
 int app_set_rating(struct app *app, uint32_t id, int rating, struct crate_err *err)
 {
 	return mlib_media_set_rating(app->db, app->index, id, rating, err);
+}
+
+/* ---- forgetting ---- */
+
+int app_forget(struct app *app, const uint32_t *ids, size_t nids, size_t *n,
+	       struct crate_err *err)
+{
+	*n = 0;
+	if (mlib_media_forget(app->db, ids, nids, n, err) != 0)
+		return -1;
+	return *n ? app_reload_index(app, err) : 0;
+}
+
+int app_prune_missing(struct app *app, size_t *n, struct crate_err *err)
+{
+	if (mlib_media_prune_missing(app->db, n, err) != 0)
+		return -1;
+	return *n ? app_reload_index(app, err) : 0;
+}
+
+int app_items_under(struct app *app, const char *dir, struct u32vec *out, struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	/* url = dir, or url starts with dir + "/" (byte comparison: urls are blobs). */
+	if (sqlite3_prepare_v2(mlib_db_sqlite(app->db),
+			       "SELECT id FROM media WHERE url = ?1 OR substr(url, 1, length(?2)) = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(app->db, "cannot list items", err);
+	size_t len = strlen(dir);
+	char *slash = xasprintf("%s/", len == 1 && dir[0] == '/' ? "" : dir);
+	sqlite3_bind_blob(st, 1, dir, (int)len, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 2, slash, (int)strlen(slash), SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		u32vec_push(out, (uint32_t)sqlite3_column_int64(st, 0));
+	rc = mlib_db_finish(app->db, st, rc, "cannot list items", err);
+	free(slash);
+	return rc;
+}
+
+int app_root_remove(struct app *app, const char *root, struct crate_err *err)
+{
+	if (mlib_roots_remove(app->db, root, err) != 0)
+		return -1;
+	app_watch_remove(app, root);
+	return 0;
 }

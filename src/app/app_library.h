@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "app/app.h"
+#include "base/vec.h"
 #include "medialib/scan.h"
 
 /* Open app->db (read-write, falling back to read-only when the file or its
@@ -68,6 +69,21 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out);
 void app_scan_errors_clear(struct app *app);
 /* Ask a running background scan to stop (what was committed stays). */
 void app_scan_cancel(struct app *app);
+
+/* ---- forgetting (the files are never touched) ---- */
+
+/* Remove items from the library and reload the index. Playlists keep the
+ * ids (shown as missing); *n receives how many rows went. */
+int app_forget(struct app *app, const uint32_t *ids, size_t nids, size_t *n,
+	       struct crate_err *err);
+/* Forget every item marked missing (files gone). */
+int app_prune_missing(struct app *app, size_t *n, struct crate_err *err);
+/* Ids of every row (present or missing) whose file is dir or under it;
+ * out is the caller's (u32vec_free). */
+int app_items_under(struct app *app, const char *dir, struct u32vec *out, struct crate_err *err);
+/* Stop watching root and forget it as a root (its items stay unless
+ * forgotten with app_forget). CRATE_ERR_NOTFOUND when it is no root. */
+int app_root_remove(struct app *app, const char *root, struct crate_err *err);
 
 /* Play statistics and rating, written through to SQLite and the index. */
 int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err *err);

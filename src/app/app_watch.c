@@ -115,6 +115,12 @@ void app_watch_add(struct app *app, const char *path)
 	free(abs);
 }
 
+void app_watch_remove(struct app *app, const char *root)
+{
+	if (app->watch && app->watch->w)
+		mlib_watch_remove_root(app->watch->w, root);
+}
+
 void app_watch_sync_roots(struct app *app)
 {
 	if (!app->watch)
@@ -123,9 +129,21 @@ void app_watch_sync_roots(struct app *app)
 	size_t n;
 	if (mlib_roots_list(app->db, &roots, &n, NULL) != 0)
 		return;
+	struct mlib_watch *w = app->watch->w;
 	for (size_t i = 0; i < n; i++)
-		if (!app->watch->w || !mlib_watch_has_root(app->watch->w, roots[i]))
+		if (!w || !mlib_watch_has_root(w, roots[i]))
 			watch_root(app, roots[i], NULL, 0);
+	/* Roots removed by another program (`crate roots remove`). */
+	for (size_t r = 0; w && r < mlib_watch_root_count(w);) {
+		const char *have = mlib_watch_root(w, r);
+		bool kept = false;
+		for (size_t i = 0; i < n && !kept; i++)
+			kept = strcmp(roots[i], have) == 0;
+		if (kept)
+			r++;
+		else
+			mlib_watch_remove_root(w, have); /* moves the last root to r */
+	}
 	mlib_roots_free(roots, n);
 }
 

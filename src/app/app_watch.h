@@ -28,6 +28,8 @@ int app_watch_timeout(const struct app *app);
 void app_watch_tick(struct app *app, char *msg, size_t msgsize);
 /* A folder was just recorded as a root (app_roots_record): watch it. */
 void app_watch_add(struct app *app, const char *path);
+/* Stop watching a root that was removed. */
+void app_watch_remove(struct app *app, const char *root);
 /* Another program may have recorded roots (`crate scan DIR`): watch the
  * new ones (app_changes_check calls this when the database changed). */
 void app_watch_sync_roots(struct app *app);

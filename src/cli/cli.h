@@ -60,5 +60,6 @@ extern const struct cli_command cli_parse_commands[];   /* parse, explain */
 extern const struct cli_command cli_play_commands[];    /* play, pause, next, ... */
 extern const struct cli_command cli_remote_commands[];  /* remote */
 extern const struct cli_command cli_rule_commands[];    /* rule: collection rules */
+extern const struct cli_command cli_roots_commands[];   /* roots, forget */
 
 #endif

@@ -70,21 +70,39 @@ static void scan_summary(const struct mlib_scan_progress *t, bool stopped)
 	fprintf(stderr, " (%.1f s, %.0f files/s)\n", t->elapsed, t->files_per_sec);
 }
 
+/* --prune: forget the items whose files are gone. */
+static int scan_prune(struct cli_ctx *ctx)
+{
+	struct app *app = cli_app(ctx);
+	if (!app)
+		return CLI_FAIL;
+	size_t n = 0;
+	struct crate_err err = {0};
+	if (app_prune_missing(app, &n, &err) != 0)
+		return cli_fail_safe(err.msg);
+	fprintf(stderr, "forgot %zu missing item%s\n", n, n == 1 ? "" : "s");
+	return CLI_OK;
+}
+
 static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 {
-	bool quiet = false;
+	bool quiet = false, prune = false;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
 			quiet = true;
+		else if (strcmp(argv[i], "--prune") == 0)
+			prune = true;
 		else if (strcmp(argv[i], "--") == 0) {
 			i++;
 			break;
 		} else
 			return cli_usage(cli_find("scan"));
 	}
-	if (i >= argc)
+	if (i >= argc && !prune)
 		return cli_usage(cli_find("scan"));
+	if (i >= argc)
+		return scan_prune(ctx);
 	if (!ctx->app) {
 		/* Open without loading the index: a warm rescan of a big library
 		 * would spend most of its time building an index nobody reads. */
@@ -123,6 +141,8 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0;
 	mlib_scan_result_free(&res);
 	if (rc != 0)
+		return CLI_FAIL;
+	if (prune && scan_prune(ctx) != CLI_OK)
 		return CLI_FAIL;
 	return partial ? CLI_PARTIAL : CLI_OK;
 }
@@ -219,7 +239,8 @@ static int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 const struct cli_command cli_library_commands[] = {
-	{"scan", "scan [--quiet] PATH...", "add or update files and folders in the library",
+	{"scan", "scan [--quiet] [--prune] PATH...",
+	 "add or update files and folders in the library (--prune: forget missing items)",
 	 cmd_scan},
 	{"info", "info ID|PATH...", "every property of a library item", cmd_info},
 	{"list", "list [--format '%artist% - %title%'] [--json]",

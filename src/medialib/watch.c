@@ -277,6 +277,16 @@ int mlib_watch_add_root(struct mlib_watch *w, const char *root, struct crate_err
 	return 0;
 }
 
+size_t mlib_watch_root_count(const struct mlib_watch *w)
+{
+	return w->nroots;
+}
+
+const char *mlib_watch_root(const struct mlib_watch *w, size_t i)
+{
+	return i < w->nroots ? w->roots[i] : NULL;
+}
+
 bool mlib_watch_has_root(const struct mlib_watch *w, const char *root)
 {
 	for (size_t i = 0; i < w->nroots; i++)

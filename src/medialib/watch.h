@@ -31,6 +31,10 @@ int mlib_watch_fd(const struct mlib_watch *w);
  * sysctl to raise it; what could be watched is); -1 on another error (a
  * root that is gone: *err, nothing watched). */
 int mlib_watch_add_root(struct mlib_watch *w, const char *root, struct crate_err *err);
+/* The roots added (i < mlib_watch_root_count), borrowed until the next
+ * add or remove. */
+size_t mlib_watch_root_count(const struct mlib_watch *w);
+const char *mlib_watch_root(const struct mlib_watch *w, size_t i);
 /* root was added (whether or not it could be watched). */
 bool mlib_watch_has_root(const struct mlib_watch *w, const char *root);
 /* Stop watching root and everything under it. */
