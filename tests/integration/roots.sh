@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Managing roots and forgetting music (issue 16 item 4): `crate roots`
+# lists every scanned folder, `crate roots remove DIR` stops watching it and
+# forgets its items after confirmation (--yes), `crate forget QUERY` removes
+# items without touching files (playlists keep a visible missing entry),
+# `crate scan --prune` forgets items whose files are gone.
+. "$(dirname "$0")/../lib.sh"
+trap 'rm -rf "$T_TMP"' EXIT
+
+DB=$T_TMP/lib.db
+c() { "$CRATE" --db "$DB" "$@"; }
+M=$T_TMP/music
+mkdir -p "$M/a" "$M/b" "$T_TMP/other"
+cp "$SRCDIR"/data/demo/*.mp3 "$M/a/"
+cp "$SRCDIR"/data/demo/*.ogg "$M/b/"
+cp "$SRCDIR"/data/demo/*.flac "$T_TMP/other/"
+
+t_begin roots_listed_nested_not_added
+c scan --quiet "$M" "$T_TMP/other" >/dev/null 2>&1 || t_fail "scan"
+c scan --quiet "$M/a" >/dev/null 2>&1 || t_fail "scan of a folder inside a root"
+roots=$(c roots)
+want=$(printf '%s\n%s' "$(realpath "$M")" "$(realpath "$T_TMP/other")")
+[ "$roots" = "$want" ] || t_fail "roots: [$roots], want [$want]"
+
+t_begin roots_forget_asks_and_keeps_files
+c forget 'title:"Track 10"' </dev/null >"$T_TMP/out" 2>"$T_TMP/err"
+rc=$?
+[ $rc -eq 1 ] || t_fail "forget without --yes and without a terminal exited $rc"
+grep -q -- "--yes" "$T_TMP/err" || t_fail "no hint about --yes: $(cat "$T_TMP/err")"
+[ "$(c search 'title:"Track 10"' --format '%id%' | wc -l)" -eq 1 ] || t_fail "forgotten without --yes"
+c playlist add Default 'album:"Late Trains"' >/dev/null 2>&1 || t_fail "playlist add"
+c forget --yes 'title:"Track 10"' >/dev/null 2>&1 || t_fail "forget --yes"
+[ "$(c search 'title:"Track 10"' --format '%id%' | wc -l)" -eq 0 ] || t_fail "still in the library"
+[ -f "$M/a/02 Track 10.mp3" ] || t_fail "the file was touched"
+c playlist list Default >"$T_TMP/pl" 2>&1
+grep -q "no longer in the library" "$T_TMP/pl" || t_fail "the playlist hides the forgotten entry: $(cat "$T_TMP/pl")"
+grep -q "Stairway Down" "$T_TMP/pl" || t_fail "the playlist lost its other entry"
+
+t_begin roots_scan_prune_forgets_missing
+rm "$M/b/02 Salt Wind.ogg"
+c scan --quiet "$M" >/dev/null 2>&1
+n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE missing = 1" 2>/dev/null || echo x)
+[ "$n" = 1 ] || t_fail "$n rows marked missing, want 1"
+c scan --prune >"$T_TMP/out" 2>&1 || t_fail "scan --prune: $(cat "$T_TMP/out")"
+grep -q "forgot 1 missing item" "$T_TMP/out" || t_fail "prune says: $(cat "$T_TMP/out")"
+n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE missing = 1" 2>/dev/null || echo x)
+[ "$n" = 0 ] || t_fail "$n missing rows after --prune"
+
+t_begin roots_remove_forgets_its_items
+before=$(c list --format '%id%' | wc -l)
+c roots remove "$T_TMP/other" </dev/null >/dev/null 2>&1 && t_fail "removed without --yes"
+c roots remove --yes "$T_TMP/other" >"$T_TMP/out" 2>&1 || t_fail "roots remove: $(cat "$T_TMP/out")"
+c roots | grep -q other && t_fail "still a root"
+after=$(c list --format '%id%' | wc -l)
+[ $((before - after)) -eq 2 ] || t_fail "$before items before, $after after: want the 2 under it gone"
+[ -f "$T_TMP/other/01 Vatnajökull.flac" ] || t_fail "files touched"
+c roots remove --yes /no/such/root >/dev/null 2>"$T_TMP/err" && t_fail "removing an unknown root succeeded"
+grep -q "not a scanned folder" "$T_TMP/err" || t_fail "unclear: $(cat "$T_TMP/err")"
+t_end
