@@ -218,6 +218,8 @@ target_for() { # name unit source -> "<= 1.5" or ">= 7000" or "-"
 	parse_*) [ "$2" = us ] && echo "<= 20" || echo "-" ;;
 	eq_cpu*) echo "<= 1" ;;
 	gen_db_s) echo "<= 60" ;;
+	watch_change_to_screen_*) echo "<= 1500" ;;
+	watch_idle_cpu) echo "<= 0.1" ;;
 	oneshot_*_core_ms | oneshot_true_ms) echo "-" ;;
 	oneshot_search_1m_ms) echo "<= 50" ;;
 	oneshot_search_*_ms) echo "<= 15" ;;
