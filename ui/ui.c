@@ -658,28 +658,37 @@ static void check_changes(struct ui *ui)
 		ui->dirty = true;
 }
 
-/* How often other programs' changes are looked for (ms): within a second
- * of a commit the interface shows it. */
+/* How often other programs' changes are looked for (ms) when no event
+ * says so (app_changes_fd): within a second of a commit the interface
+ * shows it. With the event, a safety check a second suffices. */
 #define CHANGES_EVERY_MS 250
+#define CHANGES_SAFETY_MS 1000
 
 static int loop(struct ui *ui)
 {
 	unsigned gen = ui->app->store ? coll_store_generation(ui->app->store) : 0;
 	double next_changes = 0;
+	int changes_fd = app_changes_fd(ui->app);
+	int every = changes_fd >= 0 ? CHANGES_SAFETY_MS : CHANGES_EVERY_MS;
+	bool db_event = false;
 	ui->running = true;
 	while (ui->running) {
 		double now = ui_now_ms();
-		if (now >= next_changes) {
+		if (now >= next_changes || db_event) {
 			check_changes(ui);
-			next_changes = now + CHANGES_EVERY_MS;
+			next_changes = now + every;
+			db_event = false;
 		}
 		check_store(ui, &gen);
 		if (ui->dirty)
 			frame_draw(ui);
-		struct pollfd fds[5 + APP_REMOTE_MAX_CLIENTS + 1];
+		struct pollfd fds[6 + APP_REMOTE_MAX_CLIENTS + 1];
 		size_t n = 0;
 		fds[n++] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
 		fds[n++] = (struct pollfd){.fd = winch_pipe[0], .events = POLLIN};
+		size_t changes_i = n;
+		if (changes_fd >= 0)
+			fds[n++] = (struct pollfd){.fd = changes_fd, .events = POLLIN};
 		int watch_fd = app_watch_fd(ui->app);
 		if (watch_fd >= 0)
 			fds[n++] = (struct pollfd){.fd = watch_fd, .events = POLLIN};
@@ -695,12 +704,16 @@ static int loop(struct ui *ui)
 		if (ui->remote)
 			n += app_remote_pollfds(ui->remote, fds + n, sizeof fds / sizeof fds[0] - n);
 		/* Wake up for an expiring message and the clock of a playing track. */
-		int timeout = CHANGES_EVERY_MS, wt = app_watch_timeout(ui->app);
+		int timeout = every, wt = app_watch_timeout(ui->app);
+		if (ui->msg[0] && timeout > 500)
+			timeout = 500; /* the message's expiry */
 		if (wt >= 0 && wt < timeout)
 			timeout = wt;
 		int rc = poll(fds, n, timeout);
 		if (rc < 0 && errno != EINTR)
 			return -1;
+		if (changes_fd >= 0 && rc > 0 && fds[changes_i].revents)
+			db_event = app_changes_drain(ui->app);
 		if (ui->app->watch) {
 			char wmsg[512];
 			app_watch_tick(ui->app, wmsg, sizeof wmsg);

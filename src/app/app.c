@@ -1,5 +1,6 @@
 #include "app/app.h"
 #include "app/app_library.h"
+#include "app/app_changes.h"
 #include "app/app_play.h"
 #include "app/app_watch.h"
 #include "app/rules.h"
@@ -42,6 +43,7 @@ void app_close(struct app *app)
 	app->store = NULL;
 	rules_free(app->rules); /* before the database it borrows */
 	app_watch_stop(app);
+	app_changes_close(app);
 	app_library_close(app);
 	config_free(app->cfg);
 	free(app->db_path);

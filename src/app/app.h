@@ -46,6 +46,7 @@ struct app {
 				      * sit at the old one's address) */
 	int64_t data_version;
 	bool changes_pending;        /* a change seen but not acted on yet (a scan ran) */
+	int changes_fd;              /* inotify on the database's folder (app_changes_fd); 0 unset */
 	/* Every file and folder the last background scan could not read
 	 * (owned; replaced when the next one finishes). */
 	struct mlib_scan_error *scan_errors;

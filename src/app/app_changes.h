@@ -19,6 +19,17 @@ enum app_change {
 	APP_CHANGED_LIBRARY = 1u << 2,     /* an index rebuild started (ends in app_scan_poll) */
 };
 
+/* A descriptor that becomes readable when the database files change
+ * (inotify on their folder: another program's commit writes the -wal
+ * file), so the interface can look at once instead of polling often; -1
+ * when inotify is not available (then poll app_changes_check every 250 ms
+ * or so). Drain it with app_changes_drain, which says whether the event
+ * concerned the database. */
+int app_changes_fd(struct app *app);
+bool app_changes_drain(struct app *app);
+/* Close it (app_close does). */
+void app_changes_close(struct app *app);
+
 /* Look for changes; returns the enum app_change bits of what was reloaded
  * or started, or -1 with *err set (the next call tries again). A library
  * change seen while a scan runs is kept pending: that scan's end rebuilds

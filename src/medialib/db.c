@@ -15,6 +15,7 @@ struct mlib_db {
 	sqlite3 *sql;
 	char *path;
 	int readonly;
+	sqlite3_stmt *data_version; /* kept prepared: asked several times a second */
 };
 
 /* quick_check reads every page; above this size it would cost more than the
@@ -70,13 +71,14 @@ int mlib_db_readonly(const struct mlib_db *db)
 
 int mlib_db_data_version(struct mlib_db *db, int64_t *out, struct crate_err *err)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db->sql, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK)
+	if (!db->data_version &&
+	    sqlite3_prepare_v3(db->sql, "PRAGMA data_version", -1, SQLITE_PREPARE_PERSISTENT,
+			       &db->data_version, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the data version", err);
-	int rc = sqlite3_step(st);
+	int rc = sqlite3_step(db->data_version);
 	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+		*out = sqlite3_column_int64(db->data_version, 0);
+	sqlite3_reset(db->data_version);
 	return rc == SQLITE_ROW ? 0 : mlib_db_error(db, "cannot read the data version", err);
 }
 
@@ -397,6 +399,7 @@ void mlib_db_close(struct mlib_db *db)
 {
 	if (!db)
 		return;
+	sqlite3_finalize(db->data_version);
 	if (db->sql)
 		sqlite3_close_v2(db->sql);
 	free(db->path);

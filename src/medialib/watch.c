@@ -333,9 +333,10 @@ static void handle(struct mlib_watch *w, const struct inotify_event *ev)
 		return;
 	}
 	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
-		/* The folder itself went away: its parent's event says so too,
-		 * but a root has no watched parent. */
-		changed(w, dir);
+		/* The folder itself went away. Its parent's event says so (and
+		 * the parent is what to scan); a root has no watched parent. */
+		if (mlib_watch_has_root(w, dir))
+			changed(w, dir);
 		return;
 	}
 	if (!ev->len)

@@ -149,6 +149,9 @@ rm "$A/02 Salt Wind.ogg"
 wait_for "1 gone" 10 || t_fail "a deleted file is not noticed"
 m=$(sqlite3 "$DB" "SELECT missing FROM media WHERE id = $id")
 [ "$m" = 1 ] || t_fail "a deleted file is not marked missing (missing=$m)"
+rm -rf "$A/burst"
+wait_for "500 gone" 10 || t_fail "a deleted folder is not noticed"
+screen | grep -q "problem" && t_fail "deleting a folder was reported as a problem"
 
 t_begin live_watch_limit_falls_back_to_rescans
 if ! unshare -U -r sh -c 'echo 1 >/proc/sys/user/max_inotify_watches' 2>/dev/null; then

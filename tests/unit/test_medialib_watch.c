@@ -179,6 +179,13 @@ TEST(new_folders_are_watched_and_moves_keep_ids)
 	REQUIRE(n == 1);
 	CHECK_STR(v[0], moved);
 	free_batch(v, n);
+	/* A folder deleted: its parent is what changed, not the folder (a
+	 * scan of a folder that is gone would be an error). */
+	REQUIRE(unlink(g) == 0 && unlink(nf) == 0 && rmdir(moved) == 0);
+	v = wait_batch(w, 3000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], b);
+	free_batch(v, n);
 	mlib_db_close(db);
 	mlib_watch_free(w);
 	free(g); free(nf); free(moved); free(b); free(dbp); free(f); free(a); free(a2); free(dir);
