@@ -40,6 +40,8 @@ struct app_scan {
 	struct mlib_scan_result res;  /* the finished scan's errors (moved to the app) */
 };
 
+static int reload_index(struct app *app, unsigned flags, struct crate_err *err);
+
 int app_library_open(struct app *app, bool readonly, bool no_index, struct crate_err *err)
 {
 	int rc = mlib_db_open(app->db_path, readonly ? MLIB_DB_READONLY : 0, &app->db, err);
@@ -58,7 +60,8 @@ int app_library_open(struct app *app, bool readonly, bool no_index, struct crate
 		mlib_index_finish(app->index);
 		return 0;
 	}
-	return app_reload_index(app, err);
+	/* Start-up: the index is ready before its snapshot is written. */
+	return reload_index(app, MLIB_LOAD_WRITE_DETACHED, err);
 }
 
 void app_scan_errors_clear(struct app *app)
@@ -93,19 +96,25 @@ static void index_adopted(struct app *app, const struct mlib_load_info *info)
 	app->index_serial++;
 }
 
-int app_reload_index(struct app *app, struct crate_err *err)
+/* Load the index (flags: mlib_index_load_ex's) and adopt it. */
+static int reload_index(struct app *app, unsigned flags, struct crate_err *err)
 {
 	struct mlib_index *idx;
 	struct mlib_load_info info;
 	int64_t dv = 0;
 	if (mlib_db_data_version(app->db, &dv, err) != 0 ||
-	    mlib_index_load_ex(app->db, 0, &idx, &info, err) != 0)
+	    mlib_index_load_ex(app->db, flags, &idx, &info, err) != 0)
 		return -1;
 	mlib_index_free(app->index);
 	app->index = idx;
 	app->data_version = dv;
 	index_adopted(app, &info);
 	return 0;
+}
+
+int app_reload_index(struct app *app, struct crate_err *err)
+{
+	return reload_index(app, 0, err);
 }
 
 int app_scan(struct app *app, const char *const *paths, size_t n, mlib_scan_progress_fn cb,

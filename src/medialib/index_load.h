@@ -22,10 +22,16 @@ int mlib_index_load(struct mlib_db *db, struct mlib_index **out, struct crate_er
 enum {
 	MLIB_LOAD_NO_SNAPSHOT = 1u << 0, /* neither read nor write the snapshot */
 	MLIB_LOAD_NO_READ = 1u << 1,     /* load from SQLite, still rewrite the snapshot */
+	/* Write the snapshot from a detached process (a copy-on-write fork of
+	 * the finished index) instead of before returning: the index is ready
+	 * ~20 % sooner at 1M tracks, the file appears a moment later. For the
+	 * front ends' start-up; falls back to writing in place if fork fails. */
+	MLIB_LOAD_WRITE_DETACHED = 1u << 2,
 };
 struct mlib_load_info {
 	bool from_snapshot;  /* the index came from the snapshot */
 	bool wrote_snapshot; /* the snapshot was (re)written */
+	bool writing_snapshot; /* a detached process is writing it (WRITE_DETACHED) */
 	char why[256];       /* why the snapshot was not used/written ("" = it was) */
 	/* The library's change counters (media_generation) the index reflects,
 	 * read in the load's own transaction; have_key false when the

@@ -1,0 +1,144 @@
+/* medialib/index_load.c, the parallel parts: the media table read on a
+ * reader thread in batches and indexed on the caller's thread gives every
+ * item its values across many batch boundaries; the detached snapshot
+ * write (MLIB_LOAD_WRITE_DETACHED) leaves no child behind, and its file is
+ * the one a later start uses. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "medialib/db.h"
+#include "medialib/index.h"
+#include "medialib/index_load.h"
+#include "medialib/media.h"
+#include "medialib/tags.h"
+
+/* More rows than the loader's batches in flight hold (3 x 4096). */
+#define NTRACKS 13000
+#define NARTISTS 37
+
+static void expected_title(int i, char *buf, size_t n)
+{
+	snprintf(buf, n, "Title %d%s", i, i % 3 ? "" : " Ünïcode");
+}
+
+/* Returns the database path (static); ids[i] is the media id of track i. */
+static const char *make_library(uint32_t *ids)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/load.db", harness_tmpdir());
+	struct crate_err err = {0};
+	struct mlib_db *db = NULL;
+	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
+	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
+	REQUIRE(w != NULL);
+	REQUIRE(mlib_db_begin(db, &err) == 0);
+	for (int i = 0; i < NTRACKS; i++) {
+		struct mlib_tags t;
+		mlib_tags_init(&t);
+		t.duration_ms = 1000 + i;
+		char buf[96];
+		snprintf(buf, sizeof buf, "Artist %d", i % NARTISTS);
+		mlib_tags_add(&t, "artist", buf);
+		if (i % 10) { /* every tenth track has no title */
+			expected_title(i, buf, sizeof buf);
+			mlib_tags_add(&t, "title", buf);
+		}
+		if (i % 4 == 0)
+			mlib_tags_add(&t, "genre", "Rock");
+		snprintf(buf, sizeof buf, "%d", 1950 + i % 70);
+		mlib_tags_add(&t, "date", buf);
+		char url[64];
+		snprintf(url, sizeof url, "/music/%06d.flac", i);
+		REQUIRE(mlib_media_put(w, url, strlen(url), 100 + i, 200 + i, 1700000000 + i, &t,
+				       &ids[i], &err) == 0);
+		mlib_tags_free(&t);
+	}
+	REQUIRE(mlib_db_commit(db, &err) == 0);
+	mlib_media_writer_free(w);
+	mlib_db_close(db);
+	return path;
+}
+
+static struct mlib_index *load(const char *path, unsigned flags, struct mlib_load_info *info)
+{
+	struct crate_err err = {0};
+	struct mlib_db *db = NULL;
+	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
+	struct mlib_index *idx = NULL;
+	REQUIRE(mlib_index_load_ex(db, flags, &idx, info, &err) == 0);
+	mlib_db_close(db);
+	return idx;
+}
+
+static void check_items(const struct mlib_index *idx, const uint32_t *ids)
+{
+	CHECK_INT(mlib_index_count(idx), NTRACKS);
+	int artist = mlib_index_prop(idx, "artist");
+	REQUIRE(artist >= 0);
+	CHECK_INT(mlib_index_dict_size(idx, artist), NARTISTS); /* each name interned once */
+	int bad = 0;
+	for (int i = 0; i < NTRACKS && bad < 5; i++) {
+		char buf[96], want[96], num[32];
+		const char *v = mlib_index_get_text(idx, ids[i], "artist", buf, sizeof buf);
+		snprintf(want, sizeof want, "Artist %d", i % NARTISTS);
+		bool ok = v && strcmp(v, want) == 0;
+		v = mlib_index_get_text(idx, ids[i], "title", buf, sizeof buf);
+		expected_title(i, want, sizeof want);
+		ok &= i % 10 ? v && strcmp(v, want) == 0 : v == NULL;
+		v = mlib_index_get_text(idx, ids[i], "genre", buf, sizeof buf);
+		ok &= i % 4 ? v == NULL : v && strcmp(v, "Rock") == 0;
+		v = mlib_index_get_text(idx, ids[i], "url", buf, sizeof buf);
+		snprintf(want, sizeof want, "/music/%06d.flac", i);
+		ok &= v && strcmp(v, want) == 0;
+		v = mlib_index_get_text(idx, ids[i], "duration", num, sizeof num);
+		snprintf(want, sizeof want, "%d", 1000 + i);
+		ok &= v && strcmp(v, want) == 0;
+		if (!ok) {
+			fprintf(stderr, "    track %d (id %u) has wrong values\n", i, ids[i]);
+			bad++;
+		}
+	}
+	CHECK_INT(bad, 0);
+}
+
+static uint32_t ids[NTRACKS];
+
+TEST(pipelined_load_keeps_every_value_across_batches)
+{
+	const char *path = make_library(ids);
+	struct mlib_load_info info;
+	struct mlib_index *idx = load(path, MLIB_LOAD_NO_SNAPSHOT, &info);
+	CHECK(!info.from_snapshot);
+	check_items(idx, ids);
+	mlib_index_free(idx);
+}
+
+TEST(detached_snapshot_write_leaves_no_child_and_is_used)
+{
+	const char *path = make_library(ids);
+	char snap[600];
+	snprintf(snap, sizeof snap, "%s.index", path);
+	unlink(snap);
+	struct mlib_load_info info;
+	struct mlib_index *idx = load(path, MLIB_LOAD_WRITE_DETACHED, &info);
+	CHECK(!info.from_snapshot);
+	CHECK(info.writing_snapshot);
+	CHECK(!info.wrote_snapshot);
+	/* The intermediate child was reaped; the writer is not our child. */
+	errno = 0;
+	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD);
+	check_items(idx, ids); /* the caller's index is usable at once */
+	mlib_index_free(idx);
+	for (int i = 0; i < 400 && access(snap, F_OK) != 0; i++)
+		usleep(50000);
+	REQUIRE(access(snap, F_OK) == 0);
+	idx = load(path, 0, &info);
+	CHECK(info.from_snapshot);
+	check_items(idx, ids);
+	mlib_index_free(idx);
+}
