@@ -2,7 +2,8 @@
 # One-shot commands, whole process from spawn to exit (bench/bench_oneshot.c):
 # `crate --version`, `--help`, `remote status`, `remote next` (a crate runs
 # in tmux on the small library, playing to ALSA's file plugin into
-# /dev/null) and `crate search QUERY` on the small and on the big library.
+# /dev/null) and `crate search QUERY` on the small and on the big library,
+# answered by a crate running on that library (through the socket).
 # Each is also run through crate-core, the whole player, which is the path
 # every command took before the launcher: the "before" column, measured in
 # the same run. `true` is the floor (spawning any process on this machine).
@@ -42,31 +43,51 @@ both() { # name runs args...: through the launcher and through crate-core
 both version "$RUNS" --version
 both help "$RUNS" --help
 
+# start_crate DB: the interface on DB in tmux; true once it answers on the socket.
+start_crate() {
+	$TM kill-server 2>/dev/null
+	$TM new-session -d -s b -x 120 -y 40 "env LANG=C.UTF-8 TERM=xterm-256color '$CORE' --db '$1'"
+	local i
+	for i in $(seq 1200); do # a cold 1M library takes a while
+		"$CRATE" remote ping >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "bench_oneshot: crate did not come up in tmux on $1" >&2
+	return 1
+}
+# searches LABEL DB RUNS: `crate search` with a crate running on DB (the
+# launcher's answer through the socket), then none running (the launcher
+# execs crate-core), and crate-core itself; two queries: many results, few.
+searches() {
+	local label=$1 db=$2 runs=$3
+	if start_crate "$db"; then
+		"$ONESHOT" "oneshot_search_${label}_ms" "$runs" "$CRATE" --db "$db" search 't~love'
+		"$ONESHOT" "oneshot_search_few_${label}_ms" "$runs" "$CRATE" --db "$db" search --limit 10 'y>2000 t~love'
+	fi
+	$TM kill-server 2>/dev/null
+	sleep 0.5
+	"$ONESHOT" "oneshot_search_${label}_core_ms" "$runs" "$CORE" --db "$db" search 't~love'
+	"$ONESHOT" "oneshot_search_few_${label}_core_ms" "$runs" "$CORE" --db "$db" search --limit 10 'y>2000 t~love'
+}
+
 SMALL=${CRATE_BENCH_SCAN_DB:-}
 if [ -n "$SMALL" ] && [ -f "$SMALL" ] && command -v tmux >/dev/null; then
 	# a private copy: the running crate writes its state into the database
 	cp "$SMALL" "$W/small.db"
-	$TM new-session -d -s b -x 120 -y 40 "env LANG=C.UTF-8 TERM=xterm-256color '$CORE' --db '$W/small.db'"
-	for i in $(seq 300); do
-		"$CRATE" remote ping >/dev/null 2>&1 && break
-		sleep 0.1
-	done
-	if "$CRATE" remote ping >/dev/null 2>&1; then
+	if start_crate "$W/small.db"; then
 		both remote_status "$RUNS" remote status
 		both remote_next "$RUNS" remote next
 		"$CRATE" remote stop >/dev/null 2>&1
-	else
-		echo "bench_oneshot: crate did not come up in tmux: remote skipped" >&2
 	fi
 	n=$(sqlite3 "$SMALL" 'SELECT count(*) FROM media' 2>/dev/null || echo small)
-	both "search_$(label_of "$n")" "$SLOW_RUNS" --db "$W/small.db" search 't~love'
-	$TM kill-server 2>/dev/null
+	searches "$(label_of "$n")" "$W/small.db" "$SLOW_RUNS"
 fi
 BIG=${CRATE_BENCH_DB:-}
-if [ -n "$BIG" ] && [ -f "$BIG" ]; then
+if [ -n "$BIG" ] && [ -f "$BIG" ] && command -v tmux >/dev/null; then
 	"$CORE" --db "$BIG" search --limit 0 x >/dev/null 2>&1 # a snapshot for the runs below
 	RUNS_BIG=$SLOW_RUNS
 	[ "$SLOW_RUNS" -gt 5 ] && RUNS_BIG=5
-	SLOW_RUNS=$RUNS_BIG both "search_$(label_of "$TRACKS")" "$RUNS_BIG" --db "$BIG" search 't~love'
+	searches "$(label_of "$TRACKS")" "$BIG" "$RUNS_BIG"
 fi
+$TM kill-server 2>/dev/null
 exit 0

@@ -6,16 +6,28 @@
  * arguments: the exec costs well under a millisecond next to the ~40 ms that
  * loading FFmpeg, TagLib and ALSA takes.
  *
+ * `crate search` is answered by a running crate when one has the same
+ * database open: its index is in memory already, so the answer takes a
+ * round trip instead of loading the library (APP_REMOTE_CLI in
+ * app_remote.h). Otherwise, and whenever the running crate declines or
+ * fails, crate-core runs the search itself, so the output and any error
+ * are always crate-core's.
+ *
  * crate-core is looked up next to this program (the build tree), then in
  * ../libexec/crate/ from this program's directory (an installed tree), so
  * an installation is relocatable and a build never runs an installed core. */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "app/app_remote.h"
+#include "base/config.h"
+#include "base/str.h"
 #include "cli/cli.h"
 
 /* crate-core --help, captured at build time (scripts/embed-text.sh). */
@@ -51,6 +63,56 @@ static int exec_core(char **argv)
 			 self, strerror(first_errno));
 }
 
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20)
+			return true;
+	return false;
+}
+
+/* Ask a running crate to run `search` (argv[0]) on the database the
+ * options name, printing its answer. False when it cannot (no crate runs,
+ * another database, an argument the line protocol cannot carry, any
+ * error): the caller then runs crate-core. */
+static bool search_remote(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct crate_err err = {0};
+	char *dir = NULL, *db = NULL, *sock = NULL, *real = NULL;
+	bool done = false;
+	if (!ctx->db_path && !(dir = config_data_dir(&err)))
+		goto out;
+	db = ctx->db_path ? xstrdup(ctx->db_path) : xasprintf("%s/library.db", dir);
+	/* A database that does not exist yet is crate-core's to create. */
+	if (!(real = realpath(db, NULL)) || !(sock = app_remote_socket_path(&err)))
+		goto out;
+	struct strbuf line;
+	strbuf_init(&line, 256);
+	strbuf_addf(&line, "%s %s", APP_REMOTE_CLI, real);
+	for (int i = 0; i < argc; i++) {
+		strbuf_addc(&line, '\t');
+		strbuf_adds(&line, argv[i]);
+	}
+	/* Tabs separate the words; no word may hold one, nor a newline. */
+	bool sendable = line.len <= APP_REMOTE_MAX_LINE && !has_control(real);
+	for (int i = 0; i < argc && sendable; i++)
+		sendable = !has_control(argv[i]);
+	struct strbuf reply;
+	strbuf_init(&reply, 4096);
+	if (sendable && app_remote_send_max(sock, line.buf, &reply, 5000, SIZE_MAX / 2, &err) == 0) {
+		fwrite(reply.buf ? reply.buf : "", 1, reply.len, stdout);
+		done = true;
+	}
+	strbuf_free(&reply);
+	strbuf_free(&line);
+out:
+	free(real);
+	free(sock);
+	free(db);
+	free(dir);
+	return done;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = {0};
@@ -72,5 +134,7 @@ int main(int argc, char **argv)
 	}
 	if (i < argc && strcmp(argv[i], "remote") == 0)
 		return cli_remote_commands[0].run(&ctx, argc - i, argv + i);
+	if (i < argc && strcmp(argv[i], "search") == 0 && search_remote(&ctx, argc - i, argv + i))
+		return CLI_OK;
 	return exec_core(argv);
 }

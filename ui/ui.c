@@ -28,6 +28,7 @@
 #include "app/app_library.h"
 #include "app/app_remote.h"
 #include "app/app_watch.h"
+#include "cli/cli.h"
 #include "coll/eval.h"
 #include "coll/store.h"
 #include "ui/text.h"
@@ -523,6 +524,14 @@ void ui_browser_search(struct ui *ui, const char *text)
 	search_apply(ui);
 }
 
+/* `crate search` forwarded by the launcher: answered from our index. */
+static int remote_command(void *ud, int argc, char **argv, struct strbuf *out,
+			  struct crate_err *err)
+{
+	struct ui *ui = ud;
+	return cli_search_to_buffer(ui->app, argc, argv, out, err);
+}
+
 static void remote_search(void *ud, const char *query)
 {
 	ui_browser_search(ud, query);
@@ -829,7 +838,8 @@ int ui_run(struct app *app, struct crate_err *err)
 	ui->w = COLS;
 	ui->h = LINES;
 
-	struct app_remote_hooks hooks = {remote_search, remote_changed, ui};
+	struct app_remote_hooks hooks = {.search = remote_search, .changed = remote_changed,
+					 .ud = ui, .command = remote_command};
 	struct crate_err rerr = {0};
 	if (app_remote_open(app, &hooks, &ui->remote, &rerr) != 0)
 		ui_message(ui, true, "remote control off: %s", rerr.msg);

@@ -400,9 +400,46 @@ static int remote_search(struct app_remote *r, const char *q, struct strbuf *rep
 	return 0;
 }
 
+/* Same file: the same device and inode. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* APP_REMOTE_CLI (app_remote.h): arg is "DB\tARG0\tARG1...". */
+static int remote_cli(struct app_remote *r, const char *arg, struct strbuf *reply,
+		      struct crate_err *err)
+{
+	if (!r->hooks.command)
+		return crate_err_set(err, CRATE_ERR_INVALID, "cli: not offered here");
+	char *copy = xstrdup(arg);
+	char *argv[APP_REMOTE_MAX_LINE / 2 + 2];
+	int argc = 0;
+	for (char *p = copy, *tab; argc < (int)(sizeof argv / sizeof argv[0]) - 1; p = tab + 1) {
+		argv[argc++] = p;
+		if (!(tab = strchr(p, '\t')))
+			break;
+		*tab = '\0';
+	}
+	argv[argc] = NULL;
+	int rc;
+	if (argc < 2 || strcmp(argv[1], "search") != 0)
+		rc = crate_err_set(err, CRATE_ERR_INVALID, "cli: only search is answered");
+	else if (!same_file(argv[0], r->app->db_path))
+		rc = crate_err_set(err, CRATE_ERR_INVALID, "cli: another database is open here");
+	else
+		rc = r->hooks.command(r->hooks.ud, argc - 1, argv + 1, reply, err);
+	free(copy);
+	return rc;
+}
+
 static int remote_run(struct app_remote *r, const char *word, const char *arg,
 		      struct strbuf *reply, struct crate_err *err)
 {
+	if (strcmp(word, APP_REMOTE_CLI) == 0)
+		return remote_cli(r, arg, reply, err);
 	if (strcmp(word, "search") == 0)
 		return remote_search(r, arg, reply, err);
 	if (strcmp(word, "ping") == 0) {

@@ -29,7 +29,18 @@ struct app_remote_hooks {
 	/* Player state or collections changed: redraw. */
 	void (*changed)(void *ud);
 	void *ud;
+	/* A read-only command line forwarded by the launcher (`cli` below):
+	 * argv[0] is the command ("search"); its standard output goes to out.
+	 * Returns 0, or -1 with *err. NULL: none is answered. */
+	int (*command)(void *ud, int argc, char **argv, struct strbuf *out, struct crate_err *err);
 };
+
+/* The protocol's `cli DB<TAB>ARG0<TAB>ARG1...`: run `crate --db DB ARG0
+ * ARG1...` in this crate when DB is the database it has open (the same
+ * file), answering with exactly what that command prints on stdout. Any
+ * ERR means "run it yourself": the launcher then execs crate-core, which
+ * prints the real error. Only `search` is answered. */
+#define APP_REMOTE_CLI "cli"
 
 /* The socket's path (not created). Owned by the caller. */
 char *app_remote_socket_path(struct crate_err *err);
@@ -60,5 +71,8 @@ int app_remote_execute(struct app_remote *r, const char *line, struct strbuf *re
  * listens there. Waits at most timeout_ms for the answer. */
 int app_remote_send(const char *path, const char *line, struct strbuf *reply, int timeout_ms,
 		    struct crate_err *err);
+/* The same with another cap on the answer than app_remote_send's 1 MiB. */
+int app_remote_send_max(const char *path, const char *line, struct strbuf *reply, int timeout_ms,
+			size_t max_bytes, struct crate_err *err);
 
 #endif

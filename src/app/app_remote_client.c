@@ -47,6 +47,12 @@ int app_remote_connect(const char *path)
 int app_remote_send(const char *path, const char *line, struct strbuf *reply, int timeout_ms,
 		    struct crate_err *err)
 {
+	return app_remote_send_max(path, line, reply, timeout_ms, 1u << 20, err);
+}
+
+int app_remote_send_max(const char *path, const char *line, struct strbuf *reply, int timeout_ms,
+			size_t max_bytes, struct crate_err *err)
+{
 	int fd = app_remote_connect(path);
 	if (fd < 0)
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "no running crate (socket %s)", path);
@@ -75,14 +81,14 @@ int app_remote_send(const char *path, const char *line, struct strbuf *reply, in
 			rc = crate_err_set(err, CRATE_ERR_IO, "no answer from crate (socket %s)", path);
 			break;
 		}
-		char buf[4096];
+		char buf[65536]; /* search answers can be megabytes */
 		ssize_t got = read(fd, buf, sizeof buf);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			break;
 		strbuf_add(&in, buf, (size_t)got);
-		if (in.len > (1u << 20)) {
+		if (in.len > max_bytes) {
 			rc = crate_err_set(err, CRATE_ERR_IO, "answer too long");
 			break;
 		}

@@ -53,6 +53,15 @@ int cli_usage(const struct cli_command *cmd);
 /* Find a command by its full name, for usage messages. */
 const struct cli_command *cli_find(const char *name);
 
+/* `crate search ARGS` (argv[0] "search") on an open application, its
+ * standard output appended to out: how a running crate answers the
+ * search the launcher forwards through the control socket, with the very
+ * output `crate search` prints. Any error (bad arguments, a query error)
+ * is -1 with *err and nothing in out. */
+struct strbuf;
+int cli_search_to_buffer(struct app *app, int argc, char **argv, struct strbuf *out,
+			 struct crate_err *err);
+
 /* Tables, NULL-name terminated, one per group. */
 extern const struct cli_command cli_library_commands[]; /* scan, info, list */
 extern const struct cli_command cli_coll_commands[];    /* search, coll, playlist, pshuffle */

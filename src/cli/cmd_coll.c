@@ -75,83 +75,137 @@ static int outcome(int rc, const struct crate_err *err)
 
 /* ---- search ---- */
 
-static int cmd_search(struct cli_ctx *ctx, int argc, char **argv)
+/* `search`'s arguments. */
+struct search_args {
+	struct cli_items_out o;
+	const char *order;
+	long limit; /* -1: none */
+	char *query; /* owned */
+};
+
+enum { SEARCH_ARGS_OK, SEARCH_ARGS_USAGE, SEARCH_ARGS_BAD_LIMIT };
+
+/* Read argv (argv[0] is "search") into a; the query is joined from the
+ * words. On SEARCH_ARGS_BAD_LIMIT *bad is the offending text. */
+static int search_args_parse(int argc, char **argv, struct search_args *a, const char **bad)
 {
-	const struct cli_command *self = cli_find("search");
-	struct cli_items_out o = {.current = -1};
-	const char *order = NULL;
-	long limit = -1;
+	*a = (struct search_args){.o = {.current = -1}, .limit = -1};
 	char **words = xcalloc((size_t)argc + 1, sizeof *words);
 	int nwords = 0;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--json") == 0) {
-			o.json = true;
-		} else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-			o.fmt = argv[++i];
-		} else if (strcmp(a, "--order") == 0 && i + 1 < argc) {
-			order = argv[++i];
-		} else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
-			if (!parse_count(argv[++i], 0, &limit)) {
+		const char *s = argv[i];
+		if (strcmp(s, "--json") == 0) {
+			a->o.json = true;
+		} else if (strcmp(s, "--format") == 0 && i + 1 < argc) {
+			a->o.fmt = argv[++i];
+		} else if (strcmp(s, "--order") == 0 && i + 1 < argc) {
+			a->order = argv[++i];
+		} else if (strcmp(s, "--limit") == 0 && i + 1 < argc) {
+			if (!parse_count(argv[++i], 0, &a->limit)) {
+				*bad = argv[i];
 				free(words);
-				return cli_error("--limit needs a count (0 or more), not '%s'",
-						 argv[i]);
+				return SEARCH_ARGS_BAD_LIMIT;
 			}
-		} else if (strcmp(a, "--") == 0) {
+		} else if (strcmp(s, "--") == 0) {
 			while (++i < argc)
 				words[nwords++] = argv[i];
-		} else if (a[0] == '-' && a[1] == '-') {
+		} else if (s[0] == '-' && s[1] == '-') {
 			free(words);
-			return cli_usage(self);
+			return SEARCH_ARGS_USAGE;
 		} else {
 			words[nwords++] = argv[i];
 		}
 	}
 	if (nwords == 0) {
 		free(words);
-		return cli_usage(self);
+		return SEARCH_ARGS_USAGE;
 	}
-	char *query = cli_join_args(words, nwords);
+	a->query = cli_join_args(words, nwords);
 	free(words);
-	struct app *app = cli_app(ctx);
-	if (!app) {
-		free(query);
-		return CLI_FAIL;
-	}
-	struct crate_err err = {0};
-	int status = CLI_OK;
-	struct coll_node *n = app_parse_query(app, query, false, &err);
+	return SEARCH_ARGS_OK;
+}
+
+/* Evaluate a's query and print the items to a->o.out. -1 with *err (and
+ * *in_query when the query text itself is at fault) prints nothing. */
+static int search_run(struct app *app, const struct search_args *a, struct crate_err *err,
+		      bool *in_query)
+{
+	*in_query = false;
+	struct coll_node *n = app_parse_query(app, a->query, false, err);
 	if (!n) {
-		status = cli_fail_query(query, &err);
-		goto out;
+		*in_query = true;
+		return -1;
 	}
-	if (order) {
-		struct coll_node *o2 = app_order_by(n, order, &err);
+	if (a->order) {
+		struct coll_node *o2 = app_order_by(n, a->order, err);
 		coll_node_unref(n);
-		if (!(n = o2)) {
-			status = fail_err(&err);
-			goto out;
-		}
+		if (!(n = o2))
+			return -1;
 	}
-	if (limit >= 0) {
+	if (a->limit >= 0) {
 		struct coll_node *l = coll_node_new(COLL_LIMIT);
 		char buf[32];
-		snprintf(buf, sizeof buf, "%ld", limit);
+		snprintf(buf, sizeof buf, "%ld", a->limit);
 		coll_attr_set(l, "length", buf);
 		coll_node_add_operand(l, n);
 		coll_node_unref(n);
 		n = l;
 	}
 	struct coll_result r = {0};
-	if (app_eval_node(app, n, &r, &err) != 0)
-		status = fail_err(&err);
-	else
-		cli_print_items(app->index, r.ids.v, r.ids.n, &o);
+	int rc = app_eval_node(app, n, &r, err);
+	if (rc == 0)
+		cli_print_items(app->index, r.ids.v, r.ids.n, &a->o);
 	coll_result_free(&r);
 	coll_node_unref(n);
-out:
-	free(query);
+	return rc;
+}
+
+static int cmd_search(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct search_args a;
+	const char *bad = NULL;
+	switch (search_args_parse(argc, argv, &a, &bad)) {
+	case SEARCH_ARGS_USAGE:
+		return cli_usage(cli_find("search"));
+	case SEARCH_ARGS_BAD_LIMIT:
+		return cli_error("--limit needs a count (0 or more), not '%s'", bad);
+	}
+	struct app *app = cli_app(ctx);
+	int status = CLI_FAIL;
+	if (app) {
+		struct crate_err err = {0};
+		bool in_query;
+		status = CLI_OK;
+		if (search_run(app, &a, &err, &in_query) != 0)
+			status = in_query ? cli_fail_query(a.query, &err) : fail_err(&err);
+	}
+	free(a.query);
 	return status;
+}
+
+int cli_search_to_buffer(struct app *app, int argc, char **argv, struct strbuf *out,
+			 struct crate_err *err)
+{
+	struct search_args a;
+	const char *bad = NULL;
+	if (search_args_parse(argc, argv, &a, &bad) != SEARCH_ARGS_OK)
+		return crate_err_set(err, CRATE_ERR_INVALID, "search: bad arguments");
+	char *buf = NULL;
+	size_t len = 0;
+	a.o.out = open_memstream(&buf, &len);
+	if (!a.o.out) {
+		free(a.query);
+		return crate_err_set(err, CRATE_ERR_IO, "search: %s", strerror(errno));
+	}
+	bool in_query;
+	int rc = search_run(app, &a, err, &in_query);
+	if (fclose(a.o.out) != 0 && rc == 0)
+		rc = crate_err_set(err, CRATE_ERR_IO, "search: %s", strerror(errno));
+	if (rc == 0)
+		strbuf_add(out, buf, len);
+	free(buf);
+	free(a.query);
+	return rc;
 }
 
 /* ---- coll ---- */

@@ -42,9 +42,10 @@ struct cli_items_out {
 	bool json;       /* a JSON array of cli_item_json objects instead of lines */
 	bool numbered;   /* playlist listing: "  3. ...", the current entry marked '>' */
 	long current;    /* 0-based current entry, -1 for none */
+	FILE *out;       /* where to print; NULL: stdout */
 };
 
-/* Print items to stdout as lines (sanitised) or as a JSON array. */
+/* Print items to o->out as lines (sanitised) or as a JSON array. */
 void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
 		     const struct cli_items_out *o);
 

@@ -137,10 +137,11 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
 		     const struct cli_items_out *o)
 {
+	FILE *f = o->out ? o->out : stdout;
 	struct strbuf b;
 	strbuf_init(&b, 256);
 	if (o->json)
-		fputs("[", stdout);
+		fputs("[", f);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_reset(&b);
 		if (o->json) {
@@ -150,16 +151,16 @@ void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n
 				cli_item_json(&b, idx, ids[i]);
 			else
 				strbuf_addf(&b, "{\"id\": %u, \"missing\": true}", ids[i]);
-			fwrite(b.buf, 1, b.len, stdout);
+			fwrite(b.buf, 1, b.len, f);
 			continue;
 		}
 		if (o->numbered)
-			printf("%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
+			fprintf(f, "%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
 		cli_item_line(&b, idx, ids[i], o->fmt);
-		cli_put_safe(stdout, b.buf, b.len);
-		putchar('\n');
+		cli_put_safe(f, b.buf, b.len);
+		fputc('\n', f);
 	}
 	if (o->json)
-		fputs(n ? "\n]\n" : "]\n", stdout);
+		fputs(n ? "\n]\n" : "]\n", f);
 	strbuf_free(&b);
 }
