@@ -175,8 +175,9 @@ label_of() { awk -v n="$1" 'BEGIN { if (n >= 1000000 && n % 1000000 == 0) print 
 for db_n in "$DB_BIG:$TRACKS" "$DB_SCAN:$FILES"; do
 	db=${db_n%:*} n=${db_n##*:}
 	[ -f "$db" ] || continue
-	run_prog bench_startup "$db" "$(label_of "$n")_cold" cold
-	run_prog bench_startup "$db" "$(label_of "$n")" warm
+	# with the malloc tunable the launcher gives crate-core (src/launcher.c)
+	GLIBC_TUNABLES=${GLIBC_TUNABLES-glibc.malloc.hugetlb=1} run_prog bench_startup "$db" "$(label_of "$n")_cold" cold
+	GLIBC_TUNABLES=${GLIBC_TUNABLES-glibc.malloc.hugetlb=1} run_prog bench_startup "$db" "$(label_of "$n")" warm
 done
 
 # ---- the other engineers' micro-benchmarks ----

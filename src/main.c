@@ -69,6 +69,11 @@ static const struct cli_command *dispatch(int argc, char **argv, int *consumed)
 
 int main(int argc, char **argv)
 {
+	/* Set by the launcher for this process only (src/launcher.c). */
+	if (getenv("CRATE_LAUNCHER_TUNABLES")) {
+		unsetenv("GLIBC_TUNABLES");
+		unsetenv("CRATE_LAUNCHER_TUNABLES");
+	}
 	struct cli_ctx ctx = {0};
 	int i = argc;
 	switch (cli_parse_globals(argc, argv, &ctx, &i)) {
