@@ -320,12 +320,45 @@ void act_remove(struct ui *ui)
 
 bool act_scan_running(struct ui *ui)
 {
-	return ui->app->scan != NULL;
+	/* crate's own scans (the folder watch) never hold up quitting. */
+	return (ui->app->scan && !app_scan_is_automatic(ui->app)) || ui->queued_scan;
+}
+
+static void queue_free(struct ui *ui)
+{
+	for (int i = 0; i < ui->nqueued_scan; i++)
+		free(ui->queued_scan[i]);
+	free(ui->queued_scan);
+	ui->queued_scan = NULL;
+	ui->nqueued_scan = 0;
+}
+
+void act_scan_queued(struct ui *ui)
+{
+	if (!ui->queued_scan || ui->app->scan)
+		return;
+	char **q = ui->queued_scan;
+	int n = ui->nqueued_scan;
+	ui->queued_scan = NULL;
+	ui->nqueued_scan = 0;
+	act_scan(ui, q, n);
+	for (int i = 0; i < n; i++)
+		free(q[i]);
+	free(q);
 }
 
 void act_scan(struct ui *ui, char *const *paths, int n)
 {
 	struct crate_err err = {0};
+	if (app_scan_is_automatic(ui->app)) {
+		queue_free(ui);
+		ui->queued_scan = xcalloc((size_t)n, sizeof *ui->queued_scan);
+		for (int i = 0; i < n; i++)
+			ui->queued_scan[i] = xstrdup(paths[i]);
+		ui->nqueued_scan = n;
+		ui_message(ui, false, "scanning once the library update in progress ends");
+		return;
+	}
 	char **full = xcalloc((size_t)n + 1, sizeof *full);
 	for (int i = 0; i < n; i++)
 		full[i] = str_expand_home(paths[i]);

@@ -547,6 +547,9 @@ static void remote_changed(void *ud)
 
 static void ui_free(struct ui *ui)
 {
+	for (int i = 0; i < ui->nqueued_scan; i++)
+		free(ui->queued_scan[i]);
+	free(ui->queued_scan);
 	browser_free(ui);
 	coll_pane_free(ui);
 	rules_pane_free(ui);
@@ -595,6 +598,11 @@ static void poll_scan(struct ui *ui)
 	browser_keep_selection_drop(ui);
 	playlist_find(ui);
 	ui->msg_scan[0] = '\0';
+	if (ui->queued_scan) {
+		/* A :scan waited for this one (crate's own): its summary will do. */
+		act_scan_queued(ui);
+		return;
+	}
 	if (p.reload_only) {
 		if (p.rc != 0)
 			ui_message(ui, true, "reloading the library: %s", p.msg);

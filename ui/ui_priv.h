@@ -152,6 +152,8 @@ struct ui {
 	struct app_scan_progress scan_prog; /* the running scan's latest report */
 	bool scan_active;            /* a scan (not an index rebuild) runs: show its progress */
 	bool help_errors;            /* the help view lists the last scan's problems */
+	char **queued_scan;          /* :scan paths waiting for an automatic scan to end (owned) */
+	int nqueued_scan;
 	char changes_error[512];     /* the last error looking for others' changes (shown once) */
 	/* The browser's selection as owned text while the index is swapped
 	 * (browser_keep_selection); NULL text with had = the unknown group. */
@@ -279,8 +281,11 @@ void act_add(struct ui *ui, bool enqueue);
 void act_save(struct ui *ui, const char *name);
 void act_remove(struct ui *ui);
 void act_player(struct ui *ui, enum ui_action a);
-/* Scan paths in the background; `~`, `~user` and `$HOME` are expanded. */
+/* Scan paths in the background; `~`, `~user` and `$HOME` are expanded.
+ * While crate's own scan runs (the folder watch), it waits for it. */
 void act_scan(struct ui *ui, char *const *paths, int n);
+/* Start the :scan that waited, once nothing runs (after poll_scan). */
+void act_scan_queued(struct ui *ui);
 /* The bottom row while a scan runs: a bar, files done / found, files per
  * second and the folder. */
 void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells);

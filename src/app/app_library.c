@@ -358,6 +358,11 @@ static size_t take_errors(struct app *app, struct app_scan *s)
 	return fresh;
 }
 
+bool app_scan_is_automatic(const struct app *app)
+{
+	return app->scan && (app->scan->prog.automatic || app->scan->prog.reload_only);
+}
+
 int app_scan_event_fd(const struct app *app)
 {
 	return app->scan ? app->scan->pipe_rd : -1;

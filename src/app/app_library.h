@@ -58,6 +58,9 @@ int app_roots_record(struct app *app, const char *const *paths, size_t n, struct
  * Refused while a scan runs: that scan rebuilds the index itself. A scan
  * started meanwhile waits for the rebuild and then replaces it. */
 int app_index_reload_start(struct app *app, struct crate_err *err);
+/* The running job is crate's own (folder watch, periodic rescan, index
+ * rebuild), not one the user asked for. */
+bool app_scan_is_automatic(const struct app *app);
 /* A file descriptor that becomes readable when progress is available;
  * -1 when no scan runs. Poll it together with the terminal. */
 int app_scan_event_fd(const struct app *app);

@@ -228,7 +228,8 @@ static void report(struct scan *s, bool force)
 {
 	struct mlib_scan_progress *p = &s->res->totals;
 	p->elapsed = since(&s->t0);
-	uint64_t done = p->added + p->updated + p->unchanged + p->failed + p->ignored;
+	/* Files dealt with: those needing no read, plus those read. */
+	uint64_t done = p->seen - p->to_read + p->read;
 	p->files_per_sec = p->elapsed > 0 ? (double)done / p->elapsed : 0;
 	if (!s->opts->progress)
 		return;

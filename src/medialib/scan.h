@@ -30,7 +30,7 @@ struct mlib_scan_progress {
 	uint64_t to_read;   /* new and changed files the walk found (to open and read) */
 	uint64_t read;      /* of which read so far */
 	double elapsed;     /* seconds since the scan started */
-	double files_per_sec; /* (added+updated+unchanged+failed+ignored) / elapsed */
+	double files_per_sec; /* files dealt with (seen - to_read + read) / elapsed */
 	int walking;        /* 1 while the directory walk is still running */
 	int finished;       /* 1 in the last report */
 	char current[256];  /* the folder being walked or read (raw bytes: sanitise; the

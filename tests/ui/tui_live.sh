@@ -172,4 +172,17 @@ else
 	wait_for "Rescan Found" 8 || t_fail "the periodic rescan did not pick the new file up"
 	: >"$CONF"
 fi
+t_begin live_cli_progress_bar_on_a_terminal
+# `crate scan` on a terminal draws a bar on stderr, then leaves the summary
+# as the last line. 2,000 small files keep it busy for a few seconds.
+mkdir -p "$T_TMP/many"
+for i in $(seq 1 2000); do cp "$T_TMP/burst.flac" "$T_TMP/many/m$i.flac"; done
+new_session 120 10 "'$CRATE' --db '$T_TMP/bar.db' scan '$T_TMP/many'"
+wait_for "files" 10 || t_fail "no progress on the terminal"
+if ! screen | grep -q "scanned 2000 files:"; then
+	screen | grep -qE '\[[#-]+\] [0-9]+/[0-9]+ files|finding files' || t_fail "no progress bar"
+fi
+wait_for "scanned 2000 files:" 60 || t_fail "no summary at the end"
+last=$(screen | grep -v '^ *$' | tail -n 1)
+case $last in "scanned 2000 files:"*) ;; *) t_fail "the summary is not the last line: $last" ;; esac
 t_end
