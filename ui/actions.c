@@ -63,6 +63,12 @@ void act_status(struct ui *ui, struct ui_status *st)
 	st->volume = ps.volume;
 	st->repeat = ps.repeat == APP_REPEAT_ALL ? 1 : ps.repeat == APP_REPEAT_ONE ? 2 : 0;
 	st->shuffle = ps.shuffle;
+	snprintf(st->shuffle_mode, sizeof st->shuffle_mode, "%s", app_shuffle_name(ps.shuffle_mode));
+	if (ps.from_queue)
+		snprintf(st->context, sizeof st->context, "queue");
+	else if (ps.has_context && ps.context_len)
+		snprintf(st->context, sizeof st->context, "%s %zu/%zu",
+			 ps.playlist[0] ? ps.playlist : "browser list", ps.position + 1, ps.context_len);
 	const char *rule = app_rules_active_name(ui->app);
 	if (rule)
 		snprintf(st->rule, sizeof st->rule, "%s", rule);
@@ -121,10 +127,11 @@ void act_player(struct ui *ui, enum ui_action a)
 		app_play_status(app, &ps);
 		ui_message(ui, false, "repeat %s", app_repeat_name(ps.repeat));
 		break;
-	case UA_SHUFFLE:
+	case UA_SHUFFLE: /* off -> tracks -> albums -> off, as cmus */
 		app_play_status(app, &ps);
-		app_play_set_shuffle(app, !ps.shuffle);
-		ui_message(ui, false, "shuffle %s", ps.shuffle ? "off" : "on");
+		app_play_set_shuffle_mode(app, (enum app_shuffle)((ps.shuffle_mode + 1) % 3));
+		app_play_status(app, &ps);
+		ui_message(ui, false, "shuffle %s", app_shuffle_name(ps.shuffle_mode));
 		break;
 	default:
 		break;
@@ -152,6 +159,31 @@ void act_play(struct ui *ui)
 		u32vec_free(&ids);
 	}
 	report(ui, rc, &err);
+}
+
+void act_modes(struct ui *ui, const char *word, const char *arg)
+{
+	struct app_play_status ps;
+	bool shuffle = strcmp(word, "shuffle") == 0;
+	if (!arg) {
+		/* No argument: cycle, as the key does. */
+		act_player(ui, shuffle ? UA_SHUFFLE : UA_REPEAT);
+		return;
+	}
+	int m = shuffle ? app_shuffle_parse(arg) : app_repeat_parse(arg);
+	if (m < 0) {
+		ui_message(ui, true, shuffle ? "usage: shuffle [off|tracks|albums]"
+					     : "usage: repeat [off|all|one]");
+		return;
+	}
+	if (shuffle)
+		app_play_set_shuffle_mode(ui->app, (enum app_shuffle)m);
+	else
+		app_play_set_repeat(ui->app, (enum app_repeat)m);
+	app_play_status(ui->app, &ps);
+	ui_message(ui, false, "%s %s", word,
+		   shuffle ? app_shuffle_name(ps.shuffle_mode) : app_repeat_name(ps.repeat));
+	ui->dirty = true;
 }
 
 void act_command(struct ui *ui, const char *line)
@@ -241,6 +273,19 @@ void act_add(struct ui *ui, bool enqueue)
 	struct u32vec ids = {0};
 	size_t start;
 	selection(ui, &ids, &start, true);
+	struct crate_err err = {0};
+	if (enqueue) {
+		/* The end of the queue: first in, first out, before the context. */
+		if (!ids.n)
+			ui_message(ui, true, "nothing selected");
+		else if (app_play_enqueue(ui->app, ids.v, ids.n, &err) != 0)
+			ui_message(ui, true, "%s", err.msg);
+		else
+			ui_message(ui, false, "queued %zu track%s", ids.n, ids.n == 1 ? "" : "s");
+		u32vec_free(&ids);
+		ui->dirty = true;
+		return;
+	}
 	const char *name = app_playlist_name(ui->app, NULL);
 	const struct coll_node *pl = name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
 	if (!ids.n || !pl) {
@@ -248,19 +293,10 @@ void act_add(struct ui *ui, bool enqueue)
 		u32vec_free(&ids);
 		return;
 	}
-	size_t pos = pl->idlist.n;
-	if (enqueue) {
-		/* Right after the current entry: plays next. */
-		const char *p = coll_attr_get(pl, "position");
-		long cur = p ? strtol(p, NULL, 10) : -1;
-		pos = cur >= 0 && (size_t)cur < pl->idlist.n ? (size_t)cur + 1 : pl->idlist.n;
-	}
-	struct crate_err err = {0};
-	if (coll_store_playlist_insert(ui->app->store, name, pos, ids.v, ids.n, &err) != 0)
+	if (coll_store_playlist_insert(ui->app->store, name, pl->idlist.n, ids.v, ids.n, &err) != 0)
 		ui_message(ui, true, "%s", err.msg);
 	else
-		ui_message(ui, false, "%s %zu track%s %s %s", enqueue ? "queued" : "added", ids.n,
-			   ids.n == 1 ? "" : "s", enqueue ? "next in" : "to", name);
+		ui_message(ui, false, "added %zu track%s to %s", ids.n, ids.n == 1 ? "" : "s", name);
 	u32vec_free(&ids);
 }
 

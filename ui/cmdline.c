@@ -196,6 +196,8 @@ void cmdline_run(struct ui *ui, const char *line)
 		act_player(ui, UA_NEXT);
 	} else if (is(c, "prev")) {
 		act_player(ui, UA_PREV);
+	} else if ((is(c, "shuffle") || is(c, "repeat")) && argc <= 2) {
+		act_modes(ui, c, argc == 2 ? argv[1] : NULL);
 	} else if (is(c, "help")) {
 		ui->help_errors = false;
 		ui_switch_view(ui, UI_VIEW_HELP);

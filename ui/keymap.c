@@ -30,7 +30,7 @@ static const struct {
 	[UA_VOL_UP] = {"vol_up", "volume up 5 %"},
 	[UA_VOL_DOWN] = {"vol_down", "volume down 5 %"},
 	[UA_REPEAT] = {"repeat", "repeat: off / all / one"},
-	[UA_SHUFFLE] = {"shuffle", "shuffle on / off"},
+	[UA_SHUFFLE] = {"shuffle", "shuffle: off / tracks / albums"},
 	[UA_SEARCH] = {"search", "search (a query; filters the view)"},
 	[UA_MATCH_NEXT] = {"match_next", "next match"},
 	[UA_MATCH_PREV] = {"match_prev", "previous match"},

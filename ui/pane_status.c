@@ -36,15 +36,18 @@ void status_draw(struct ui *ui)
 			 st.available ? "stopped" : "playback not available yet");
 	}
 
-	char modes[400], t1[32], t2[32];
+	char modes[800], t1[32], t2[32];
 	ui_fmt_time(st.id ? st.pos_ms : -1, t1, sizeof t1);
 	ui_fmt_time(st.id ? st.dur_ms : -1, t2, sizeof t2);
 	char vol[16] = "vol --";
 	if (st.volume >= 0)
 		snprintf(vol, sizeof vol, "vol %d%%", st.volume);
-	snprintf(modes, sizeof modes, " %s%s%s  repeat %s  %s%s%s ", st.scanning ? st.scan : "",
-		 st.scanning ? "  " : "", vol, st.repeat == 1 ? "all" : st.repeat == 2 ? "one" : "off",
-		 st.shuffle ? "shuffle" : "in order", st.rule[0] ? "  rule: " : "", st.rule);
+	char shuf[32];
+	snprintf(shuf, sizeof shuf, "shuffle %s", st.shuffle_mode);
+	snprintf(modes, sizeof modes, " %s%s%s%s%s  repeat %s  %s%s%s ", st.scanning ? st.scan : "",
+		 st.scanning ? "  " : "", st.context, st.context[0] ? "  " : "", vol,
+		 st.repeat == 1 ? "all" : st.repeat == 2 ? "one" : "off",
+		 st.shuffle ? shuf : "in order", st.rule[0] ? "  rule: " : "", st.rule);
 
 	const struct ui_rect *r1 = &ui->L.status1, *r2 = &ui->L.status2;
 	if (r1->w) {

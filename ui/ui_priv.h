@@ -291,6 +291,8 @@ void act_scan_queued(struct ui *ui);
 void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells);
 /* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */
 void act_command(struct ui *ui, const char *line);
+/* :shuffle [off|tracks|albums], :repeat [off|all|one]; no argument cycles. */
+void act_modes(struct ui *ui, const char *word, const char *arg);
 /* What the player and the scanner are doing, for the status line. */
 struct ui_status {
 	int state;            /* 0 stopped, 1 playing, 2 paused */
@@ -299,6 +301,8 @@ struct ui_status {
 	int volume;           /* percent, -1 unknown */
 	int repeat;           /* 0 off, 1 all, 2 one */
 	bool shuffle;
+	char shuffle_mode[16]; /* "off", "tracks", "albums" */
+	char context[300];    /* what plays: "Road 3/12", "queue", "browser list 2/40" */
 	bool available;       /* playback is built in */
 	char rule[128];       /* active collection rule, "" none */
 	bool scanning;

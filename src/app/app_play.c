@@ -1,8 +1,16 @@
-/* The player side of the application: which entry of which list plays,
- * what follows it, and what happens to lists as tracks go by. */
+/* The player side of the application: the play context (which list plays
+ * and which entry of it), the queue before it, what follows, and what
+ * happens to lists as tracks go by.
+ *
+ * Every track handed to the engine gets a fresh sequence number; events
+ * name the track's number, so an event of a track that a later command
+ * replaced is recognised and ignored. The position moves when a command
+ * decides (play_at) or when the engine confirms a gapless hand-over
+ * (STARTED of the follower), never on a stale event. */
 #include "app/app_play.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,29 +29,58 @@
 /* A play counts once past half the track or this long (as Last.fm does). */
 #define COUNT_AFTER_MS (4 * 60 * 1000)
 
+/* Where a track comes from. */
+enum pick_kind { PICK_NONE, PICK_CONTEXT, PICK_QUEUE, PICK_JUMP };
+
+struct pick {
+	enum pick_kind kind;
+	size_t pos;         /* CONTEXT: entry of the context; JUMP: entry of jump */
+	char jump[256];     /* JUMP: the playlist that becomes the context */
+};
+
+/* A track handed to the engine. */
+struct request {
+	uint64_t seq;       /* 0: none */
+	struct pick pick;
+	uint32_t id;
+	char path[1024];
+};
+
 struct app_play {
 	struct engine *engine;
 	enum engine_state state;
 	enum app_repeat repeat;
-	bool shuffle;
+	enum app_shuffle shuffle;
 	int volume;
 	double rg_preamp;
-	char *playlist;             /* Playlists/<playlist>, or NULL: ad-hoc list */
-	struct u32vec adhoc_ids;    /* the ad-hoc list */
+
+	/* The context: Playlists/<playlist>, or (NULL) the temporary list. */
+	char *playlist;
+	bool has_context;
+	struct u32vec adhoc_ids;
 	char **adhoc_paths;         /* owned; entries NULL for library ids */
-	size_t cur;                 /* current entry, NONE when idle */
+	size_t cur;                 /* the context's current entry, NONE before the first */
+	uint32_t cur_entry_id;      /* its media id: finds it again after edits */
+	bool from_queue;            /* the playing track is the queue's */
+
+	uint64_t seq;               /* last number handed out */
+	struct request now;         /* playing, or asked to play (engine_play / hand-over) */
+	struct request next;        /* given to engine_set_next for a gapless hand-over */
+	bool now_started;           /* STARTED seen for now.seq */
+
+	/* The playing track. */
 	uint32_t cur_id;
-	char cur_path[1024];
-	size_t started_pos;         /* entry given to engine_play */
-	uint32_t started_id;
-	size_t next_pos;            /* entry given to engine_set_next */
-	uint32_t next_id;
 	int64_t pos_ms, dur_ms;
-	bool counted;
+	int64_t played_ms;          /* audio of it heard (seeks skip) */
+	bool counted;               /* counted as played */
 	size_t failures;            /* consecutive tracks that failed */
-	struct u32vec order;        /* shuffle order of entry positions */
+
+	/* Shuffle: a permutation of the context's entries, walked in order. */
+	struct u32vec order;
 	size_t order_at;
+	unsigned char *bad;         /* entries that failed this cycle (order.n bytes) */
 	uint64_t rng;
+
 	char error[512];
 	app_play_listener listener;
 	void *listener_ud;
@@ -64,16 +101,30 @@ static struct app_play *player(struct app *app)
 {
 	if (!app->play) {
 		struct app_play *p = xcalloc(1, sizeof *p);
-		p->cur = p->started_pos = p->next_pos = NONE;
+		p->cur = NONE;
 		p->volume = (int)config_get_int(app->cfg, "playback.volume", 100);
 		p->rg_preamp = strtod(config_get(app->cfg, "playback.replaygain_preamp", "0"), NULL);
 		int r = app_repeat_parse(config_get(app->cfg, "playback.repeat", "off"));
 		p->repeat = r < 0 ? APP_REPEAT_OFF : (enum app_repeat)r;
-		p->shuffle = config_get_bool(app->cfg, "playback.shuffle", false);
+		const char *sh = config_get(app->cfg, "playback.shuffle", "off");
+		int m = app_shuffle_parse(sh);
+		p->shuffle = m >= 0 ? (enum app_shuffle)m
+			     : config_get_bool(app->cfg, "playback.shuffle", false) ? APP_SHUFFLE_TRACKS
+										  : APP_SHUFFLE_OFF;
 		p->rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull | 1;
 		app->play = p;
 	}
 	return app->play;
+}
+
+static void set_error(struct app_play *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_error(struct app_play *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->error, sizeof p->error, fmt, ap);
+	va_end(ap);
 }
 
 static void notify(struct app_play *p, enum app_play_notice_type type, uint32_t id,
@@ -114,43 +165,69 @@ static struct engine *get_engine(struct app *app, struct crate_err *err)
 	return p->engine;
 }
 
-static const struct coll_node *cur_list(struct app *app)
+/* ---- lists: a saved playlist by name, or (name NULL) the temporary list ---- */
+
+static const struct coll_node *named_list(struct app *app, const char *name)
 {
-	struct app_play *p = player(app);
-	if (!p->playlist)
+	if (!name || !app->store)
 		return NULL;
-	return coll_store_get(app->store, COLL_NS_PLAYLISTS, p->playlist);
+	const struct coll_node *n = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
+	return n && coll_type_is_list(n) ? n : NULL;
 }
 
-static size_t list_len(struct app *app)
+static size_t len_of(struct app *app, const char *name)
 {
-	struct app_play *p = player(app);
-	if (!p->playlist)
-		return p->adhoc_ids.n;
-	const struct coll_node *n = cur_list(app);
+	if (!name)
+		return player(app)->adhoc_ids.n;
+	const struct coll_node *n = named_list(app, name);
 	return n ? n->idlist.n : 0;
 }
 
-static uint32_t list_id(struct app *app, size_t i)
+static uint32_t id_of(struct app *app, const char *name, size_t i)
 {
 	struct app_play *p = player(app);
-	if (!p->playlist)
+	if (!name)
 		return i < p->adhoc_ids.n ? p->adhoc_ids.v[i] : 0;
-	const struct coll_node *n = cur_list(app);
+	const struct coll_node *n = named_list(app, name);
 	return n && i < n->idlist.n ? n->idlist.v[i] : 0;
 }
 
-static const char *list_type(struct app *app)
+/* The file of entry i of list name (into buf); NULL when it has none. */
+static const char *path_of(struct app *app, const char *name, size_t i, char *buf, size_t size)
 {
-	const struct coll_node *n = cur_list(app);
+	struct app_play *p = player(app);
+	if (!name && p->adhoc_paths && i < p->adhoc_ids.n && p->adhoc_paths[i]) {
+		snprintf(buf, size, "%s", p->adhoc_paths[i]);
+		return buf;
+	}
+	uint32_t id = id_of(app, name, i);
+	if (!id || !app->index || !mlib_index_has_media(app->index, id))
+		return NULL;
+	const char *u = mlib_index_get_text(app->index, id, "url", buf, size);
+	if (u && u != buf) {
+		snprintf(buf, size, "%s", u);
+		u = buf;
+	}
+	return u;
+}
+
+static const char *type_of(struct app *app, const char *name)
+{
+	const struct coll_node *n = named_list(app, name);
 	const char *t = n ? coll_attr_get(n, "type") : NULL;
 	return t ? t : "list";
 }
 
-static bool list_pops(struct app *app)
+/* Queue and Party Shuffle drop what was played. */
+static bool pops(struct app *app, const char *name)
 {
-	const char *t = list_type(app);
+	const char *t = type_of(app, name);
 	return strcmp(t, "queue") == 0 || strcmp(t, "pshuffle") == 0;
+}
+
+static size_t list_len(struct app *app)
+{
+	return len_of(app, player(app)->playlist);
 }
 
 static long attr_long(const struct coll_node *n, const char *key, long def)
@@ -162,25 +239,6 @@ static long attr_long(const struct coll_node *n, const char *key, long def)
 	return (long)x;
 }
 
-/* The file of entry i (into buf); NULL when it has none. */
-static const char *entry_path(struct app *app, size_t i, char *buf, size_t size)
-{
-	struct app_play *p = player(app);
-	if (!p->playlist && p->adhoc_paths && i < p->adhoc_ids.n && p->adhoc_paths[i]) {
-		snprintf(buf, size, "%s", p->adhoc_paths[i]);
-		return buf;
-	}
-	uint32_t id = list_id(app, i);
-	if (!id || !app->index || !mlib_index_has_media(app->index, id))
-		return NULL;
-	const char *u = mlib_index_get_text(app->index, id, "url", buf, size);
-	if (u && u != buf) {
-		snprintf(buf, size, "%s", u);
-		u = buf;
-	}
-	return u;
-}
-
 static double tag_number(struct app *app, uint32_t id, const char *prop)
 {
 	char buf[64];
@@ -189,29 +247,57 @@ static double tag_number(struct app *app, uint32_t id, const char *prop)
 	return play_rg_parse(v);
 }
 
-/* Fill t for entry i; false (with *err) when the entry has no file. */
-static bool make_track(struct app *app, size_t i, struct engine_track *t, char *path,
-		       size_t size, struct crate_err *err)
+/* The queue plays before the context, unless the context is the queue. */
+static bool queue_applies(struct app *app)
 {
-	uint32_t id = list_id(app, i);
-	if (!entry_path(app, i, path, size)) {
-		crate_err_set(err, CRATE_ERR_NOTFOUND, "media %u is no longer in the library", id);
-		return false;
-	}
-	*t = (struct engine_track){.path = path, .id = id, .rg = play_rg_none()};
+	struct app_play *p = player(app);
+	return !(p->playlist && strcmp(p->playlist, APP_QUEUE_NAME) == 0) &&
+	       len_of(app, APP_QUEUE_NAME) > 0;
+}
+
+/* The list and entry a pick names. */
+static const char *pick_list(struct app *app, const struct pick *pk, size_t *pos)
+{
+	*pos = pk->kind == PICK_QUEUE ? 0 : pk->pos;
+	return pk->kind == PICK_QUEUE ? APP_QUEUE_NAME
+	       : pk->kind == PICK_JUMP ? pk->jump
+				       : player(app)->playlist;
+}
+
+/* Fill r (track of pick pk); false (with *err) when the entry has no file. */
+static bool make_request(struct app *app, const struct pick *pk, struct request *r,
+			 struct crate_err *err)
+{
+	size_t pos;
+	const char *list = pick_list(app, pk, &pos);
+	r->pick = *pk;
+	r->id = id_of(app, list, pos);
+	if (!path_of(app, list, pos, r->path, sizeof r->path))
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "media %u is no longer in the library",
+				     r->id),
+		       false;
+	return true;
+}
+
+static void fill_track(struct app *app, const struct request *r, struct engine_track *t)
+{
+	uint32_t id = r->id;
+	*t = (struct engine_track){.path = r->path, .id = id, .rg = play_rg_none(), .seq = r->seq};
 	t->rg.track_gain_db = tag_number(app, id, "replaygain_track_gain");
 	t->rg.track_peak = tag_number(app, id, "replaygain_track_peak");
 	t->rg.album_gain_db = tag_number(app, id, "replaygain_album_gain");
 	t->rg.album_peak = tag_number(app, id, "replaygain_album_peak");
 	if (id && app->index && app->store && app->db)
 		rules_track_prepare(app, t, player(app)->rg_preamp);
-	return true;
 }
 
-/* Persist the position (and any other change) of the playing list. */
+/* ---- the context's position ---- */
+
+/* Persist the position of the playing list. */
 static void save_position(struct app *app, size_t pos)
 {
-	const struct coll_node *n = cur_list(app);
+	struct app_play *p = player(app);
+	const struct coll_node *n = named_list(app, p->playlist);
 	if (!n)
 		return;
 	char buf[32];
@@ -222,9 +308,8 @@ static void save_position(struct app *app, size_t pos)
 	/* Only the attribute: saving a copy would undo edits that another
 	 * process (crate playlist add ...) committed meanwhile. */
 	struct crate_err err = {0};
-	if (coll_store_playlist_set_attr(app->store, player(app)->playlist, "position", buf,
-					 &err) != 0)
-		snprintf(player(app)->error, sizeof player(app)->error, "%s", err.msg);
+	if (coll_store_playlist_set_attr(app->store, p->playlist, "position", buf, &err) != 0)
+		set_error(p, "%s", err.msg);
 }
 
 /* Queue and Party Shuffle: drop entries before pos beyond `history`, then
@@ -232,8 +317,8 @@ static void save_position(struct app *app, size_t pos)
 static size_t pop_played(struct app *app, size_t pos)
 {
 	struct app_play *p = player(app);
-	const struct coll_node *n = cur_list(app);
-	if (!n || !list_pops(app))
+	const struct coll_node *n = named_list(app, p->playlist);
+	if (!n || !pops(app, p->playlist))
 		return pos;
 	size_t history = (size_t)attr_long(n, "history", 0);
 	struct crate_err err = {0};
@@ -242,62 +327,227 @@ static size_t pop_played(struct app *app, size_t pos)
 		if (coll_store_playlist_remove(app->store, p->playlist, 0, drop, &err) == 0)
 			pos -= drop;
 		else
-			snprintf(p->error, sizeof p->error, "%s", err.msg);
+			set_error(p, "%s", err.msg);
 	}
 	save_position(app, pos);
-	if (strcmp(list_type(app), "pshuffle") == 0 &&
+	if (strcmp(type_of(app, p->playlist), "pshuffle") == 0 &&
 	    app_pshuffle_refill(app, COLL_NS_PLAYLISTS, p->playlist, NULL, &err) != 0)
-		snprintf(p->error, sizeof p->error, "%s", err.msg);
+		set_error(p, "%s", err.msg);
 	return pos;
 }
 
-static void shuffle_rebuild(struct app *app, size_t first)
+/* Another process (or view) edited the context: find the current entry
+ * again by its media id. When it was removed, the entry that took its
+ * place comes next (*gone). */
+static void resync(struct app *app, bool *gone)
+{
+	struct app_play *p = player(app);
+	*gone = false;
+	if (p->cur == NONE)
+		return;
+	size_t n = list_len(app);
+	if (p->cur < n && id_of(app, p->playlist, p->cur) == p->cur_entry_id)
+		return;
+	size_t best = NONE;
+	for (size_t i = 0; i < n; i++)
+		if (id_of(app, p->playlist, i) == p->cur_entry_id &&
+		    (best == NONE || (i > p->cur ? i - p->cur : p->cur - i) <
+				     (best > p->cur ? best - p->cur : p->cur - best)))
+			best = i;
+	if (best != NONE) {
+		p->cur = best;
+	} else {
+		*gone = true;
+		if (p->playlist && !named_list(app, p->playlist))
+			set_error(p, "playlist %s was removed: playback stops after this track",
+				  p->playlist);
+		else
+			set_error(p, "the playing entry was removed from %s",
+				  p->playlist ? p->playlist : "the list");
+		if (p->cur > n)
+			p->cur = n;
+	}
+	p->order.n = 0; /* entries moved: a new shuffle cycle */
+}
+
+/* ---- shuffle ---- */
+
+static void swap_u32(uint32_t *a, uint32_t *b)
+{
+	uint32_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* The album an entry belongs to (albumartist or artist, and album). */
+static void album_key(struct app *app, size_t i, char *buf, size_t size)
+{
+	uint32_t id = id_of(app, player(app)->playlist, i);
+	char a[256], b[256];
+	const char *aa = id && app->index ? mlib_index_get_text(app->index, id, "albumartist", a,
+								 sizeof a)
+					  : NULL;
+	if (!aa && id && app->index)
+		aa = mlib_index_get_text(app->index, id, "artist", a, sizeof a);
+	const char *al = id && app->index ? mlib_index_get_text(app->index, id, "album", b, sizeof b)
+					  : NULL;
+	if (!al) /* no album: a single of its own */
+		snprintf(buf, size, "#%zu", i);
+	else
+		snprintf(buf, size, "%s\x1f%s", aa ? aa : "", al);
+}
+
+/* Albums in random order, each album's entries in list order; first's
+ * album (unless NONE) leads. */
+static void shuffle_albums(struct app *app, size_t n, size_t first)
+{
+	struct app_play *p = player(app);
+	/* group[i]: the first entry of entry i's album. */
+	uint32_t *group = xcalloc(n ? n : 1, sizeof *group);
+	struct u32vec heads = {0};
+	char **keys = xcalloc(n ? n : 1, sizeof *keys);
+	for (size_t i = 0; i < n; i++) {
+		char k[600];
+		album_key(app, i, k, sizeof k);
+		keys[i] = xstrdup(k);
+		group[i] = (uint32_t)i;
+		for (size_t h = 0; h < heads.n; h++)
+			if (strcmp(keys[heads.v[h]], k) == 0) {
+				group[i] = heads.v[h];
+				break;
+			}
+		if (group[i] == i)
+			u32vec_push(&heads, (uint32_t)i);
+	}
+	for (size_t i = heads.n; i > 1; i--)
+		swap_u32(&heads.v[i - 1], &heads.v[rng_next(&p->rng) % i]);
+	for (size_t h = 0; first < n && h < heads.n; h++)
+		if (heads.v[h] == group[first])
+			swap_u32(&heads.v[h], &heads.v[0]);
+	p->order.n = 0;
+	for (size_t h = 0; h < heads.n; h++)
+		for (size_t i = 0; i < n; i++)
+			if (group[i] == heads.v[h])
+				u32vec_push(&p->order, (uint32_t)i);
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(group);
+	u32vec_free(&heads);
+}
+
+/* A new cycle: every entry once. first (unless NONE) leads; avoid (unless
+ * NONE) does not lead, so a reshuffle never repeats the last track. */
+static void shuffle_rebuild(struct app *app, size_t first, size_t avoid)
 {
 	struct app_play *p = player(app);
 	size_t n = list_len(app);
-	p->order.n = 0;
-	for (size_t i = 0; i < n; i++)
-		u32vec_push(&p->order, (uint32_t)i);
-	for (size_t i = n; i > 1; i--) {
-		size_t j = rng_next(&p->rng) % i;
-		uint32_t t = p->order.v[i - 1];
-		p->order.v[i - 1] = p->order.v[j];
-		p->order.v[j] = t;
+	if (p->shuffle == APP_SHUFFLE_ALBUMS) {
+		shuffle_albums(app, n, first);
+	} else {
+		p->order.n = 0;
+		for (size_t i = 0; i < n; i++)
+			u32vec_push(&p->order, (uint32_t)i);
+		for (size_t i = n; i > 1; i--)
+			swap_u32(&p->order.v[i - 1], &p->order.v[rng_next(&p->rng) % i]);
 	}
+	free(p->bad);
+	p->bad = xcalloc(n ? n : 1, 1);
 	p->order_at = 0;
-	for (size_t i = 0; i < n; i++)
-		if (p->order.v[i] == first) {
-			p->order.v[i] = p->order.v[0];
-			p->order.v[0] = (uint32_t)first;
+	if (first != NONE && first < n) {
+		if (p->shuffle == APP_SHUFFLE_ALBUMS) {
+			/* Start the cycle at first's place in its album's run. */
+			for (size_t i = 0; i < n; i++)
+				if (p->order.v[i] == first)
+					p->order_at = i;
+		} else {
+			for (size_t i = 0; i < n; i++)
+				if (p->order.v[i] == first)
+					swap_u32(&p->order.v[i], &p->order.v[0]);
 		}
+	} else if (avoid != NONE && n > 1 && p->order.v[0] == avoid) {
+		if (p->shuffle == APP_SHUFFLE_ALBUMS) {
+			/* Rotate the album run that starts with avoid to the end. */
+			size_t k = 1;
+			char a[600], b[600];
+			album_key(app, p->order.v[0], a, sizeof a);
+			while (k < n && (album_key(app, p->order.v[k], b, sizeof b), strcmp(a, b) == 0))
+				k++;
+			if (k < n) {
+				uint32_t *tmp = xmalloc(n * sizeof *tmp);
+				memcpy(tmp, p->order.v + k, (n - k) * sizeof *tmp);
+				memcpy(tmp + (n - k), p->order.v, k * sizeof *tmp);
+				memcpy(p->order.v, tmp, n * sizeof *tmp);
+				free(tmp);
+			}
+		} else {
+			swap_u32(&p->order.v[0], &p->order.v[1 + rng_next(&p->rng) % (n - 1)]);
+		}
+	}
 }
 
-/* The entry after from: repeat, shuffle, list type. NONE at the end.
- * manual: the user asked (repeat-one then moves on too). */
-static size_t next_pos(struct app *app, size_t from, bool manual)
+/* Make order_at point at entry pos (a new cycle when pos is not in it). */
+static void shuffle_sync(struct app *app, size_t pos)
+{
+	struct app_play *p = player(app);
+	size_t n = list_len(app);
+	if (p->order.n != n) {
+		shuffle_rebuild(app, pos, NONE);
+		return;
+	}
+	if (p->order_at < n && p->order.v[p->order_at] == pos)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (p->order.v[i] == pos) {
+			p->order_at = i;
+			return;
+		}
+	shuffle_rebuild(app, pos, NONE);
+}
+
+static bool is_bad(struct app_play *p, size_t pos)
+{
+	return p->bad && pos < p->order.n && p->bad[pos];
+}
+
+/* ---- what plays next ---- */
+
+/* The context's entry after from (NONE: at its end). manual: the user
+ * asked (repeat-one then moves on too). gone: from was removed, so the
+ * entry now at from comes next. */
+static size_t next_pos(struct app *app, size_t from, bool manual, bool gone)
 {
 	struct app_play *p = player(app);
 	size_t n = list_len(app);
 	if (n == 0)
 		return NONE;
-	if (from == NONE)
-		return 0;
-	bool plain = !list_pops(app);
-	if (p->repeat == APP_REPEAT_ONE && !manual && from < n)
+	bool plain = !p->playlist || !pops(app, p->playlist);
+	if (from != NONE && p->repeat == APP_REPEAT_ONE && !manual && !gone && from < n)
 		return from;
-	if (p->shuffle && plain) {
-		if (p->order.n != n || p->order_at >= n || p->order.v[p->order_at] != from)
-			shuffle_rebuild(app, from);
-		if (p->order_at + 1 < n)
-			return p->order.v[p->order_at + 1];
-		if (p->repeat == APP_REPEAT_ALL) {
-			shuffle_rebuild(app, NONE);
-			return p->order.v[0];
+	if (p->shuffle != APP_SHUFFLE_OFF && plain) {
+		size_t i = 0;
+		if (from == NONE || gone) {
+			/* A new context, or its entries moved: a new cycle. */
+			if (p->order.n != n || gone)
+				shuffle_rebuild(app, NONE, NONE);
+		} else {
+			shuffle_sync(app, from);
+			i = p->order_at + 1;
 		}
-		return NONE;
+		while (i < n && is_bad(p, p->order.v[i]))
+			i++;
+		if (i < n)
+			return p->order.v[i];
+		if (p->repeat != APP_REPEAT_ALL)
+			return NONE;
+		shuffle_rebuild(app, NONE, from);
+		for (i = 0; i < n && is_bad(p, p->order.v[i]); i++)
+			;
+		return i < n ? p->order.v[i] : NONE;
 	}
-	if (from + 1 < n)
-		return from + 1;
+	size_t i = from == NONE ? 0 : gone ? from : from + 1;
+	if (i < n)
+		return i;
 	return plain && p->repeat == APP_REPEAT_ALL ? 0 : NONE;
 }
 
@@ -307,12 +557,95 @@ static size_t prev_pos(struct app *app, size_t from)
 	size_t n = list_len(app);
 	if (n == 0 || from == NONE)
 		return NONE;
-	if (p->shuffle && !list_pops(app) && p->order.n == n && p->order_at > 0 &&
-	    p->order_at < n && p->order.v[p->order_at] == from)
-		return p->order.v[p->order_at - 1];
+	bool plain = !p->playlist || !pops(app, p->playlist);
+	if (p->shuffle != APP_SHUFFLE_OFF && plain && p->order.n == n) {
+		shuffle_sync(app, from);
+		return p->order_at > 0 ? p->order.v[p->order_at - 1] : NONE;
+	}
 	if (from > 0)
 		return from - 1;
-	return p->repeat == APP_REPEAT_ALL && !list_pops(app) ? n - 1 : NONE;
+	return plain && p->repeat == APP_REPEAT_ALL ? n - 1 : NONE;
+}
+
+/* The one place that decides what follows context entry from: the queue,
+ * then the context, then its jumplist. use_queue false: the context only. */
+static struct pick decide(struct app *app, size_t from, bool manual, bool gone, bool use_queue)
+{
+	struct app_play *p = player(app);
+	struct pick pk = {.kind = PICK_NONE};
+	if (use_queue && queue_applies(app) &&
+	    !(p->repeat == APP_REPEAT_ONE && !manual && from != NONE && !gone)) {
+		pk.kind = PICK_QUEUE;
+		return pk;
+	}
+	size_t pos = next_pos(app, from, manual, gone);
+	if (pos != NONE) {
+		pk.kind = PICK_CONTEXT;
+		pk.pos = pos;
+		return pk;
+	}
+	const struct coll_node *n = named_list(app, p->playlist);
+	const char *target = n ? coll_attr_get(n, "jumplist") : NULL;
+	if (target && len_of(app, target) > 0 && strlen(target) < sizeof pk.jump) {
+		pk.kind = PICK_JUMP;
+		pk.pos = 0;
+		snprintf(pk.jump, sizeof pk.jump, "%s", target);
+	}
+	return pk;
+}
+
+/* The pick after pk when pk cannot be played. */
+static struct pick after_failed(struct app *app, const struct pick *pk)
+{
+	struct app_play *p = player(app);
+	if (pk->kind == PICK_CONTEXT) {
+		if (p->bad && pk->pos < p->order.n)
+			p->bad[pk->pos] = 1;
+		return decide(app, pk->pos, true, false, false);
+	}
+	if (pk->kind == PICK_JUMP) {
+		struct pick j = *pk;
+		j.pos++;
+		if (j.pos >= len_of(app, j.jump))
+			j.kind = PICK_NONE;
+		return j;
+	}
+	return decide(app, p->cur, true, false, true);
+}
+
+/* Drop the queue's entry of id (its head, normally): it is being played,
+ * or it cannot be. */
+static void queue_pop(struct app *app, uint32_t id)
+{
+	const struct coll_node *q = named_list(app, APP_QUEUE_NAME);
+	if (!q)
+		return;
+	for (size_t i = 0; i < q->idlist.n; i++)
+		if (q->idlist.v[i] == id) {
+			struct crate_err err = {0};
+			if (coll_store_playlist_remove(app->store, APP_QUEUE_NAME, i, 1, &err) != 0)
+				set_error(player(app), "%s", err.msg);
+			return;
+		}
+}
+
+/* From pick pk on, the first track that has a file (in *r); the entries
+ * skipped on the way are reported. false when none has one. */
+static bool first_playable(struct app *app, struct pick pk, struct request *r)
+{
+	struct app_play *p = player(app);
+	size_t bound = list_len(app) + len_of(app, APP_QUEUE_NAME) + 2;
+	for (size_t tries = 0; pk.kind != PICK_NONE && tries <= bound; tries++) {
+		struct crate_err err = {0};
+		if (make_request(app, &pk, r, &err))
+			return true;
+		set_error(p, "%s", err.msg);
+		notify(p, APP_PLAY_FAILED, r->id, NULL, err.msg);
+		if (pk.kind == PICK_QUEUE)
+			queue_pop(app, r->id);
+		pk = after_failed(app, &pk);
+	}
+	return false;
 }
 
 static void adhoc_clear(struct app_play *p)
@@ -324,8 +657,17 @@ static void adhoc_clear(struct app_play *p)
 	u32vec_free(&p->adhoc_ids);
 }
 
-/* Make Playlists/name the list that plays (and the active playlist), with
- * nothing of it playing yet; a Party Shuffle is topped up from start_pos. */
+/* A new context starts: nothing of it played yet, a new shuffle cycle. */
+static void context_reset(struct app_play *p)
+{
+	p->cur = NONE;
+	p->cur_entry_id = 0;
+	p->order.n = 0;
+	p->failures = 0;
+}
+
+/* Make Playlists/name the context (and the active playlist), with nothing
+ * of it playing yet; a Party Shuffle is topped up from start_pos. */
 static int list_activate(struct app *app, const char *name, size_t start_pos,
 			 struct crate_err *err)
 {
@@ -338,10 +680,9 @@ static int list_activate(struct app *app, const char *name, size_t start_pos,
 	adhoc_clear(p);
 	free(p->playlist);
 	p->playlist = copy;
-	p->cur = NONE;
-	p->order.n = 0;
-	p->failures = 0;
-	if (strcmp(list_type(app), "pshuffle") == 0) {
+	p->has_context = true;
+	context_reset(p);
+	if (strcmp(type_of(app, p->playlist), "pshuffle") == 0) {
 		save_position(app, start_pos);
 		if (app_pshuffle_refill(app, COLL_NS_PLAYLISTS, p->playlist, NULL, err) != 0)
 			return -1;
@@ -349,140 +690,216 @@ static int list_activate(struct app *app, const char *name, size_t start_pos,
 	return 0;
 }
 
-/* The playing list ended: switch to the playlist its `jumplist` names and
- * return the entry to start there (its first); NONE when there is none. */
-static size_t jump_at_end(struct app *app)
+/* r's track becomes the playing one: move the context's position (or pop
+ * the queue, or switch to the jumplist's playlist). */
+static void commit(struct app *app, struct request *r)
 {
 	struct app_play *p = player(app);
-	const struct coll_node *n = cur_list(app);
-	const char *target = n ? coll_attr_get(n, "jumplist") : NULL;
-	const struct coll_node *t =
-		target ? coll_store_get(app->store, COLL_NS_PLAYLISTS, target) : NULL;
-	if (!t || !coll_type_is_list(t))
-		return NONE;
-	struct crate_err err = {0};
-	if (list_activate(app, target, 0, &err) != 0) {
-		snprintf(p->error, sizeof p->error, "%s", err.msg);
-		return NONE;
+	if (r->pick.kind == PICK_QUEUE) {
+		queue_pop(app, r->id);
+		p->from_queue = true;
+		return;
 	}
-	return list_len(app) ? 0 : NONE;
-}
-
-/* The entry after from, going on to the jumplist at the end of the list. */
-static size_t advance(struct app *app, size_t from, bool manual)
-{
-	size_t pos = next_pos(app, from, manual);
-	return pos != NONE ? pos : jump_at_end(app);
-}
-
-/* From entry pos on, the first entry that has a file, its track in *t; the
- * entries skipped on the way are reported. NONE when none has one. */
-static size_t first_playable(struct app *app, size_t pos, struct engine_track *t, char *path,
-			     size_t size)
-{
-	struct app_play *p = player(app);
-	size_t n = list_len(app);
-	for (size_t tries = 0; pos != NONE && tries <= n; tries++) {
+	if (r->pick.kind == PICK_JUMP) {
 		struct crate_err err = {0};
-		if (make_track(app, pos, t, path, size, &err))
-			return pos;
-		snprintf(p->error, sizeof p->error, "%s", err.msg);
-		notify(p, APP_PLAY_FAILED, list_id(app, pos), NULL, err.msg);
-		pos = next_pos(app, pos, true);
+		if (list_activate(app, r->pick.jump, 0, &err) != 0)
+			set_error(p, "%s", err.msg);
+		r->pick.kind = PICK_CONTEXT;
 	}
-	return NONE;
+	p->from_queue = false;
+	size_t pos = r->pick.pos;
+	if (p->shuffle != APP_SHUFFLE_OFF && (!p->playlist || !pops(app, p->playlist)))
+		shuffle_sync(app, pos);
+	if (p->playlist) {
+		if (pops(app, p->playlist))
+			pos = pop_played(app, pos);
+		else
+			save_position(app, pos);
+	}
+	p->cur = pos;
+	p->cur_entry_id = r->id;
+	r->pick.pos = pos;
 }
 
-/* Start entry pos (skipping entries without a file); stop at the end. */
-static int play_at(struct app *app, size_t pos, struct crate_err *err)
+/* The playing track is replaced: by the user (next, prev, play ...), it
+ * was skipped when some of it was heard but not enough to count. */
+static void leave_current(struct app *app, bool user)
+{
+	struct app_play *p = player(app);
+	if (user && p->now_started && !p->counted && p->played_ms > 0 && p->cur_id && app->db) {
+		struct crate_err err = {0};
+		if (app_record_skip(app, p->cur_id, &err) != 0)
+			set_error(p, "%s", err.msg);
+	}
+	p->now_started = false;
+	p->counted = false;
+	p->played_ms = 0;
+	p->next.seq = 0;
+}
+
+/* Play pick pk now (skipping entries without a file); stop when nothing
+ * is left. */
+static int play_pick(struct app *app, struct pick pk, bool user, struct crate_err *err)
 {
 	struct app_play *p = player(app);
 	struct engine *e = get_engine(app, err);
 	if (!e)
 		return -1;
-	char path[1024];
-	struct engine_track t;
-	pos = first_playable(app, pos, &t, path, sizeof path);
-	if (pos == NONE) {
+	struct request r = {0};
+	leave_current(app, user);
+	if (!first_playable(app, pk, &r)) {
 		engine_stop(e);
-		p->cur = NONE;
+		p->now.seq = ++p->seq; /* whatever the engine still reports is stale */
+		p->state = ENGINE_STOPPED;
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "nothing to play");
 	}
-	p->started_pos = pos;
-	p->started_id = t.id;
-	p->next_pos = NONE;
-	if (p->shuffle && p->order.n == list_len(app))
-		for (size_t i = 0; i < p->order.n; i++)
-			if (p->order.v[i] == pos)
-				p->order_at = i;
+	r.seq = ++p->seq;
+	commit(app, &r);
+	p->now = r;
+	struct engine_track t;
+	fill_track(app, &r, &t);
 	engine_play(e, &t);
 	return 0;
 }
 
+static int play_entry(struct app *app, size_t pos, struct crate_err *err)
+{
+	struct pick pk = {.kind = PICK_CONTEXT, .pos = pos};
+	return play_pick(app, pk, true, err);
+}
+
 /* ---- events ---- */
+
+static bool is_now(const struct app_play *p, const struct engine_event *ev)
+{
+	return ev->seq && ev->seq == p->now.seq;
+}
+
+static bool is_next(const struct app_play *p, const struct engine_event *ev)
+{
+	return ev->seq && ev->seq == p->next.seq;
+}
 
 static void on_started(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
-	size_t pos;
-	if (p->next_pos != NONE && ev->id == p->next_id)
-		pos = p->next_pos;
-	else
-		pos = p->started_pos;
-	p->next_pos = NONE;
-	p->started_pos = NONE;
+	if (is_next(p, ev)) {
+		/* Gapless hand-over: the follower is now the playing track. */
+		commit(app, &p->next);
+		p->now = p->next;
+		p->next.seq = 0;
+	} else if (!is_now(p, ev)) {
+		return; /* a track replaced before it started */
+	}
+	p->now_started = true;
 	p->cur_id = ev->id;
 	p->counted = false;
-	p->failures = 0;
 	p->pos_ms = 0;
 	p->dur_ms = ev->dur_ms;
 	p->state = ENGINE_PLAYING;
-	char buf[1024];
-	const char *path = pos != NONE ? entry_path(app, pos, buf, sizeof buf) : NULL;
-	snprintf(p->cur_path, sizeof p->cur_path, "%s", path ? path : "");
-	if (p->shuffle && p->order.n == list_len(app))
-		for (size_t i = 0; i < p->order.n; i++)
-			if (p->order.v[i] == pos)
-				p->order_at = i;
-	if (pos != NONE && p->playlist) {
-		if (list_pops(app)) {
-			pos = pop_played(app, pos);
-		} else {
-			save_position(app, pos);
-		}
-	}
-	p->cur = pos;
 	if (app->store && app->index)
 		app_rules_track_started(app, ev->id);
-	notify(p, APP_PLAY_STARTED, ev->id, p->cur_path, NULL);
+	notify(p, APP_PLAY_STARTED, ev->id, p->now.path, NULL);
 }
 
-static void on_need_next(struct app *app)
+/* Tell the engine what follows the playing track. */
+static void answer_next(struct app *app)
 {
 	struct app_play *p = player(app);
-	char path[1024];
-	struct engine_track t;
-	p->next_pos = first_playable(app, advance(app, p->cur, false), &t, path, sizeof path);
-	if (p->next_pos == NONE) {
+	bool gone;
+	resync(app, &gone);
+	struct request r = {0};
+	struct pick pk = decide(app, p->cur, false, gone, true);
+	if (!first_playable(app, pk, &r)) {
+		p->next.seq = 0;
 		engine_set_next(p->engine, NULL);
 		return;
 	}
-	p->next_id = t.id;
+	r.seq = ++p->seq;
+	p->next = r;
+	struct engine_track t;
+	fill_track(app, &r, &t);
 	engine_set_next(p->engine, &t);
+}
+
+static void on_need_next(struct app *app, const struct engine_event *ev)
+{
+	if (is_now(player(app), ev)) /* else: a replaced track's follower is moot */
+		answer_next(app);
+}
+
+static void record_play(struct app *app, uint32_t id)
+{
+	struct app_play *p = player(app);
+	struct crate_err err = {0};
+	p->counted = true;
+	if (app->db && app_record_play(app, id, (int64_t)time(NULL), &err) != 0)
+		set_error(p, "%s", err.msg);
 }
 
 static void on_position(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
+	if (!is_now(p, ev))
+		return;
 	p->pos_ms = ev->pos_ms;
 	p->dur_ms = ev->dur_ms;
-	if (p->counted || !ev->id || ev->id != p->cur_id || !app->db)
+	p->played_ms = ev->played_ms;
+	if (ev->played_ms > 0)
+		p->failures = 0;
+	if (p->counted || !ev->id)
 		return;
-	if ((ev->dur_ms > 0 && ev->pos_ms * 2 >= ev->dur_ms) || ev->pos_ms >= COUNT_AFTER_MS) {
-		struct crate_err err = {0};
-		p->counted = true;
-		if (app_record_play(app, ev->id, (int64_t)time(NULL), &err) != 0)
-			snprintf(p->error, sizeof p->error, "%s", err.msg);
+	/* Heard, not reached: seeking past the middle does not count. */
+	if ((ev->dur_ms > 0 && ev->played_ms * 2 >= ev->dur_ms) || ev->played_ms >= COUNT_AFTER_MS)
+		record_play(app, ev->id);
+}
+
+static void on_finished(struct app *app, const struct engine_event *ev)
+{
+	struct app_play *p = player(app);
+	if (!is_now(p, ev))
+		return;
+	p->played_ms = ev->played_ms;
+	if (p->counted || !ev->id || ev->played_ms <= 0)
+		return; /* no audio came out of it: not a play */
+	/* At the end the true length is known (pos_ms), whatever the header said. */
+	int64_t len = ev->pos_ms > 0 ? ev->pos_ms : ev->dur_ms;
+	if (ev->played_ms * 2 >= len || ev->played_ms >= COUNT_AFTER_MS)
+		record_play(app, ev->id);
+}
+
+/* Stop after too many failures in a row: every entry failed. */
+static bool give_up(struct app *app)
+{
+	struct app_play *p = player(app);
+	size_t n = list_len(app) + len_of(app, APP_QUEUE_NAME);
+	if (++p->failures <= (n ? n : 1))
+		return false;
+	set_error(p, "stopped: no entry of %s could be played",
+		  p->playlist ? p->playlist : "the list");
+	return true;
+}
+
+/* Go on after the track of request r failed (committed: it had become
+ * the playing one, so a queue entry of it is already popped). */
+static void skip_failed(struct app *app, const struct request *r, bool committed)
+{
+	struct app_play *p = player(app);
+	struct pick pk;
+	if (r->pick.kind == PICK_QUEUE) {
+		if (!committed)
+			queue_pop(app, r->id);
+		pk = decide(app, p->cur, true, false, true);
+	} else {
+		pk = after_failed(app, &r->pick);
+	}
+	struct crate_err err = {0};
+	p->counted = true; /* a failed track is neither played nor skipped */
+	if (give_up(app) || pk.kind == PICK_NONE || play_pick(app, pk, false, &err) != 0) {
+		p->now.seq = ++p->seq;
+		p->next.seq = 0;
+		p->state = ENGINE_STOPPED;
+		notify(p, APP_PLAY_STOPPED, 0, NULL, p->error);
 	}
 }
 
@@ -490,28 +907,39 @@ static void on_position(struct app *app, const struct engine_event *ev)
 static void on_track_error(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
-	snprintf(p->error, sizeof p->error, "%s", ev->msg);
-	size_t failed;
-	notify(p, APP_PLAY_FAILED, ev->id, NULL, ev->msg);
-	if (p->next_pos != NONE && ev->id == p->next_id) {
-		failed = p->next_pos;
-	} else if (p->started_pos != NONE && ev->id == p->started_id) {
-		failed = p->started_pos;
-	} else {
-		/* The playing track broke off mid-way: the engine goes on to the
-		 * next track it was given, or stops at the end of the list. */
+	if (is_next(p, ev)) {
+		/* The follower could not be opened: the engine stops after the
+		 * playing track; go on after the follower. */
+		set_error(p, "%s", ev->msg);
+		notify(p, APP_PLAY_FAILED, ev->id, p->next.path, ev->msg);
+		struct request r = p->next;
+		p->next.seq = 0;
+		skip_failed(app, &r, false);
 		return;
 	}
-	p->next_pos = p->started_pos = NONE;
-	if (++p->failures > list_len(app))
+	if (!is_now(p, ev))
 		return;
-	if (p->playlist && list_pops(app))
-		failed = pop_played(app, failed);
-	p->cur = failed;
-	size_t nx = advance(app, failed, true);
-	struct crate_err err = {0};
-	if (nx == NONE || play_at(app, nx, &err) != 0) {
-		p->state = ENGINE_STOPPED;
+	set_error(p, "%s", ev->msg);
+	notify(p, APP_PLAY_FAILED, ev->id, p->now.path, ev->msg);
+	/* Broke off mid-way with a follower set: the engine goes on to it. */
+	if (p->now_started && p->next.seq)
+		return;
+	struct request r = p->now;
+	skip_failed(app, &r, true);
+}
+
+static void on_state(struct app *app, const struct engine_event *ev)
+{
+	struct app_play *p = player(app);
+	if (ev->seq && ev->seq < p->now.seq)
+		return; /* about a track that was replaced */
+	bool was = p->state != ENGINE_STOPPED;
+	p->state = ev->state;
+	if (ev->state == ENGINE_STOPPED && was) {
+		p->cur_id = 0;
+		p->now_started = false;
+		if (app->store && app->index)
+			app_rules_track_started(app, 0);
 		notify(p, APP_PLAY_STOPPED, 0, NULL, NULL);
 	}
 }
@@ -527,36 +955,18 @@ int app_play_handle_events(struct app *app)
 		handled++;
 		switch (ev.type) {
 		case ENGINE_EV_STARTED: on_started(app, &ev); break;
-		case ENGINE_EV_NEED_NEXT: on_need_next(app); break;
+		case ENGINE_EV_NEED_NEXT: on_need_next(app, &ev); break;
 		case ENGINE_EV_POSITION: on_position(app, &ev); break;
-		case ENGINE_EV_FINISHED: {
-			/* Played to its end: that counts, however short the track. */
-			struct engine_event end = ev;
-			end.pos_ms = end.dur_ms > 0 ? end.dur_ms : COUNT_AFTER_MS;
-			on_position(app, &end);
-			break;
-		}
-		case ENGINE_EV_STATE: {
-			bool was = p->state != ENGINE_STOPPED;
-			p->state = ev.state;
-			if (ev.state == ENGINE_STOPPED && was && p->started_pos == NONE) {
-				p->cur_id = 0;
-				p->cur_path[0] = 0;
-				if (app->store && app->index)
-					app_rules_track_started(app, 0);
-				notify(p, APP_PLAY_STOPPED, 0, NULL, NULL);
-			}
-			break;
-		}
+		case ENGINE_EV_FINISHED: on_finished(app, &ev); break;
+		case ENGINE_EV_STATE: on_state(app, &ev); break;
 		case ENGINE_EV_ERROR:
 			if (ev.device) {
-				snprintf(p->error, sizeof p->error, "%s", ev.msg);
-				notify(p, ev.device ? APP_PLAY_DEVICE : APP_PLAY_FAILED, 0, NULL, ev.msg);
-				if (ev.device) {
-					p->started_pos = NONE;
-					if (p->state == ENGINE_STOPPED)
-						notify(p, APP_PLAY_STOPPED, 0, NULL, NULL);
-				}
+				if (ev.seq && ev.seq < p->now.seq)
+					break;
+				set_error(p, "%s", ev.msg);
+				notify(p, APP_PLAY_DEVICE, 0, NULL, ev.msg);
+				if (p->state == ENGINE_STOPPED) /* it never started */
+					notify(p, APP_PLAY_STOPPED, 0, NULL, NULL);
 			} else {
 				on_track_error(app, &ev);
 			}
@@ -595,7 +1005,7 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu entries)",
 				     ns, name, start_pos, list_len(app));
 	p->error[0] = 0;
-	return play_at(app, start_pos, err);
+	return play_entry(app, start_pos, err);
 }
 
 int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths, size_t n,
@@ -609,16 +1019,48 @@ int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths
 	adhoc_clear(p);
 	free(p->playlist);
 	p->playlist = NULL;
+	p->has_context = true;
 	p->adhoc_paths = xcalloc(n, sizeof *p->adhoc_paths);
 	for (size_t i = 0; i < n; i++) {
 		u32vec_push(&p->adhoc_ids, ids ? ids[i] : 0);
 		if (paths && paths[i])
 			p->adhoc_paths[i] = xstrdup(paths[i]);
 	}
-	p->order.n = 0;
-	p->failures = 0;
+	context_reset(p);
 	p->error[0] = 0;
-	return play_at(app, p->shuffle ? rng_next(&p->rng) % n : 0, err);
+	if (p->shuffle != APP_SHUFFLE_OFF) {
+		struct pick pk = decide(app, NONE, true, false, false);
+		return play_pick(app, pk, true, err);
+	}
+	return play_entry(app, 0, err);
+}
+
+int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crate_err *err)
+{
+	struct app_play *p = player(app);
+	if (!app->store)
+		return crate_err_set(err, CRATE_ERR_INVALID, "no collection store");
+	const struct coll_node *q = coll_store_get(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME);
+	if (q && !coll_type_is_list(q))
+		return crate_err_set(err, CRATE_ERR_INVALID, "Playlists/%s is not a list",
+				     APP_QUEUE_NAME);
+	if (!q) {
+		struct coll_node *l = coll_node_new(COLL_IDLIST);
+		coll_attr_set(l, "type", "queue");
+		int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME, l, err);
+		coll_node_unref(l);
+		if (rc != 0)
+			return -1;
+		q = coll_store_get(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME);
+	}
+	bool was_empty = q->idlist.n == 0;
+	if (coll_store_playlist_insert(app->store, APP_QUEUE_NAME, q->idlist.n, ids, n, err) != 0)
+		return -1;
+	/* The follower was chosen from the context: the queue comes first now. */
+	if (was_empty && p->engine && p->now_started && p->next.seq &&
+	    p->next.pick.kind != PICK_QUEUE)
+		answer_next(app);
+	return 0;
 }
 
 int app_play_toggle(struct app *app, struct crate_err *err)
@@ -628,9 +1070,16 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 		engine_toggle(p->engine);
 		return 0;
 	}
-	if (p->playlist || !app->store)
-		return p->playlist ? play_at(app, p->cur == NONE ? 0 : p->cur, err)
-				   : crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
+	if (p->has_context && (!p->playlist || named_list(app, p->playlist))) {
+		bool gone;
+		resync(app, &gone);
+		size_t n = list_len(app);
+		if (n == 0)
+			return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
+		return play_entry(app, p->cur == NONE || p->cur >= n ? 0 : p->cur, err);
+	}
+	if (!app->store)
+		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
 	const char *active = coll_store_active_playlist(app->store);
 	const struct coll_node *n = active ? coll_store_get(app->store, COLL_NS_PLAYLISTS, active)
 					   : NULL;
@@ -647,28 +1096,35 @@ int app_play_stop(struct app *app, struct crate_err *err)
 	struct app_play *p = player(app);
 	if (p->engine)
 		engine_stop(p->engine);
-	p->started_pos = p->next_pos = NONE;
+	leave_current(app, false);
 	return 0;
 }
 
 int app_play_next(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
-	size_t nx = advance(app, p->cur, true);
-	if (nx == NONE) {
+	bool gone;
+	resync(app, &gone);
+	struct pick pk = decide(app, p->cur, true, gone, true);
+	if (pk.kind == PICK_NONE) {
+		leave_current(app, true);
 		app_play_stop(app, err);
 		return 0;
 	}
-	return play_at(app, nx, err);
+	return play_pick(app, pk, true, err);
 }
 
 int app_play_prev(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
-	size_t pv = prev_pos(app, p->cur);
+	bool gone;
+	resync(app, &gone);
+	if (list_len(app) == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
+	size_t pv = p->from_queue ? p->cur : prev_pos(app, p->cur);
 	if (pv == NONE)
 		pv = p->cur == NONE ? 0 : p->cur; /* at the start: restart the track */
-	return play_at(app, pv, err);
+	return play_entry(app, pv, err);
 }
 
 int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *err)
@@ -697,11 +1153,20 @@ void app_play_set_repeat(struct app *app, enum app_repeat mode)
 	player(app)->repeat = mode;
 }
 
-void app_play_set_shuffle(struct app *app, bool on)
+void app_play_set_shuffle_mode(struct app *app, enum app_shuffle mode)
 {
 	struct app_play *p = player(app);
-	p->shuffle = on;
+	if (p->shuffle == mode)
+		return;
+	p->shuffle = mode;
 	p->order.n = 0;
+	if (mode != APP_SHUFFLE_OFF && p->cur != NONE)
+		shuffle_rebuild(app, p->cur, NONE);
+}
+
+void app_play_set_shuffle(struct app *app, bool on)
+{
+	app_play_set_shuffle_mode(app, on ? APP_SHUFFLE_TRACKS : APP_SHUFFLE_OFF);
 }
 
 int app_repeat_parse(const char *s)
@@ -720,6 +1185,23 @@ const char *app_repeat_name(enum app_repeat r)
 	return r == APP_REPEAT_ALL ? "all" : r == APP_REPEAT_ONE ? "one" : "off";
 }
 
+int app_shuffle_parse(const char *s)
+{
+	if (strcmp(s, "off") == 0 || strcmp(s, "false") == 0 || strcmp(s, "no") == 0)
+		return APP_SHUFFLE_OFF;
+	if (strcmp(s, "tracks") == 0 || strcmp(s, "on") == 0 || strcmp(s, "true") == 0 ||
+	    strcmp(s, "yes") == 0)
+		return APP_SHUFFLE_TRACKS;
+	if (strcmp(s, "albums") == 0)
+		return APP_SHUFFLE_ALBUMS;
+	return -1;
+}
+
+const char *app_shuffle_name(enum app_shuffle m)
+{
+	return m == APP_SHUFFLE_TRACKS ? "tracks" : m == APP_SHUFFLE_ALBUMS ? "albums" : "off";
+}
+
 int app_play_event_fd(struct app *app, struct crate_err *err)
 {
 	struct engine *e = get_engine(app, err);
@@ -732,7 +1214,8 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	memset(st, 0, sizeof *st);
 	st->volume = p->volume;
 	st->repeat = p->repeat;
-	st->shuffle = p->shuffle;
+	st->shuffle = p->shuffle != APP_SHUFFLE_OFF;
+	st->shuffle_mode = p->shuffle;
 	st->dur_ms = -1;
 	if (p->engine) {
 		struct engine_status es;
@@ -742,11 +1225,15 @@ void app_play_status(struct app *app, struct app_play_status *st)
 		st->pos_ms = es.pos_ms;
 		st->dur_ms = es.dur_ms;
 		if (es.state != ENGINE_STOPPED)
-			snprintf(st->path, sizeof st->path, "%s", p->cur_path);
+			snprintf(st->path, sizeof st->path, "%s", p->now.path);
 	}
 	if (p->playlist)
 		snprintf(st->playlist, sizeof st->playlist, "%s", p->playlist);
+	st->has_context = p->has_context;
 	st->position = p->cur == NONE ? 0 : p->cur;
+	st->context_len = list_len(app);
+	st->from_queue = p->from_queue;
+	st->next_id = p->next.seq ? p->next.id : 0;
 	snprintf(st->error, sizeof st->error, "%s", p->error);
 }
 
@@ -759,6 +1246,7 @@ void app_play_close(struct app *app)
 	app->engine = NULL;
 	adhoc_clear(p);
 	u32vec_free(&p->order);
+	free(p->bad);
 	free(p->playlist);
 	free(p);
 	app->play = NULL;

@@ -1,7 +1,13 @@
-/* What plays next: the active playlist (list, queue or Party Shuffle),
- * repeat and shuffle, statistics, and the hand-over of tracks to the
- * playback engine (created on first use from the [output]/[playback]
- * configuration). Main thread only, like the rest of app. */
+/* What plays next, decided in one place: the queue (Playlists/Queue) first,
+ * then the play context (the playlist, Party Shuffle or temporary list that
+ * playback was started from), then the context's jumplist. Repeat and
+ * shuffle, statistics, and the hand-over of tracks to the playback engine
+ * (created on first use from the [output]/[playback] configuration). Main
+ * thread only, like the rest of app.
+ *
+ * Commands (next, prev, play ...) move the position at once: N presses are
+ * N steps whatever the device does meanwhile, and events of a track that
+ * was replaced never move it back. */
 #ifndef CRATE_APP_APP_PLAY_H
 #define CRATE_APP_APP_PLAY_H
 
@@ -15,6 +21,12 @@
 struct app;
 
 enum app_repeat { APP_REPEAT_OFF, APP_REPEAT_ALL, APP_REPEAT_ONE };
+/* tracks: every entry once per cycle in random order; albums: albums in
+ * random order, each album's entries in list order (cmus's shuffle=albums). */
+enum app_shuffle { APP_SHUFFLE_OFF, APP_SHUFFLE_TRACKS, APP_SHUFFLE_ALBUMS };
+
+/* The playlist that `e` appends to and that plays before the context. */
+#define APP_QUEUE_NAME "Queue"
 
 struct app_play_status {
 	enum engine_state state;
@@ -23,9 +35,14 @@ struct app_play_status {
 	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown */
 	int volume;              /* percent */
 	enum app_repeat repeat;
-	bool shuffle;
-	char playlist[256];      /* Playlists/<name> being played; "" for ad-hoc lists */
-	size_t position;         /* current entry of that list */
+	bool shuffle;            /* shuffle_mode != OFF */
+	enum app_shuffle shuffle_mode;
+	char playlist[256];      /* Playlists/<name> being played; "" for temporary lists */
+	bool has_context;        /* a context is set (playlist or temporary list) */
+	size_t position;         /* current entry of the context */
+	size_t context_len;      /* its number of entries */
+	bool from_queue;         /* the playing track came from the queue */
+	uint32_t next_id;        /* what follows the playing track (0: not known / nothing) */
 	char error[512];         /* last error ("" none); untrusted text */
 };
 
@@ -56,6 +73,9 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
  * (paths may be NULL when ids are given). Copies both. */
 int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths, size_t n,
 		  struct crate_err *err);
+/* Append ids to the queue (Playlists/Queue, created as a queue list when
+ * missing): they play, first in first out, before the context resumes. */
+int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crate_err *err);
 /* Pause/resume; when stopped, play the active playlist from its position. */
 int app_play_toggle(struct app *app, struct crate_err *err);
 int app_play_stop(struct app *app, struct crate_err *err);
@@ -66,6 +86,10 @@ int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *
 int app_play_volume(struct app *app, int value, bool relative, struct crate_err *err);
 void app_play_set_repeat(struct app *app, enum app_repeat mode);
 void app_play_set_shuffle(struct app *app, bool on);
+void app_play_set_shuffle_mode(struct app *app, enum app_shuffle mode);
+/* "off", "tracks" (also "on"), "albums"; -1 when unknown. */
+int app_shuffle_parse(const char *s);
+const char *app_shuffle_name(enum app_shuffle m);
 /* "off", "all", "one"; -1 when unknown. */
 int app_repeat_parse(const char *s);
 const char *app_repeat_name(enum app_repeat r);

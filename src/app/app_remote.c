@@ -323,8 +323,20 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 	}
 	if (st.playlist[0])
 		strbuf_addf(reply, "playlist: %s (entry %zu)\n", st.playlist, st.position + 1);
+	else if (st.has_context)
+		strbuf_addf(reply, "playlist: (temporary list, entry %zu of %zu)\n", st.position + 1,
+			    st.context_len);
+	if (st.from_queue)
+		strbuf_addf(reply, "from: queue\n");
+	if (st.next_id && app->index) {
+		char tb[512];
+		const char *t = mlib_index_get_text(app->index, st.next_id, "title", tb, sizeof tb);
+		char *clean = t ? utf8_sanitize(t, strlen(t)) : NULL;
+		strbuf_addf(reply, "next: %s\n", clean ? clean : "(untitled)");
+		free(clean);
+	}
 	strbuf_addf(reply, "volume: %d%%\nrepeat: %s\nshuffle: %s\n", st.volume,
-		    app_repeat_name(st.repeat), st.shuffle ? "on" : "off");
+		    app_repeat_name(st.repeat), app_shuffle_name(st.shuffle_mode));
 	return 0;
 }
 

@@ -28,7 +28,7 @@ static const struct {
 	{"title", COL_TEXT},	 {"tracknr", COL_INT},	   {"tracktotal", COL_INT},
 	{"discnr", COL_INT},	 {"disctotal", COL_INT},   {"date", COL_TEXT},
 	{"year", COL_INT},	 {"genre", COL_TEXT},	   {"composer", COL_TEXT},
-	{"comment", COL_TEXT},
+	{"comment", COL_TEXT},	 {"timesskipped", COL_INT},
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
@@ -284,10 +284,10 @@ static bool read_key(struct mlib_db *db, struct snap_key *key, uint64_t *kept)
  * harmless, so every dirty row is applied. Inside the read transaction. */
 static int apply_stats(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
 {
-	static const char *const names[] = {"timesplayed", "lastplayed", "rating"};
+	static const char *const names[] = {"timesplayed", "lastplayed", "rating", "timesskipped"};
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
-			       "SELECT d.id, m.timesplayed, m.lastplayed, m.rating"
+			       "SELECT d.id, m.timesplayed, m.lastplayed, m.rating, m.timesskipped"
 			       " FROM media_stats_dirty d JOIN media m ON m.id = d.id"
 			       " WHERE m.missing = 0",
 			       -1, &st, NULL) != SQLITE_OK)
@@ -297,7 +297,7 @@ static int apply_stats(struct mlib_db *db, struct mlib_index *idx, struct crate_
 		int64_t id = sqlite3_column_int64(st, 0);
 		if (id < 1 || id > UINT32_MAX - 1 || !mlib_index_has_media(idx, (uint32_t)id))
 			continue;
-		for (int c = 0; c < 3; c++) {
+		for (int c = 0; c < 4; c++) {
 			if (sqlite3_column_type(st, c + 1) == SQLITE_NULL)
 				mlib_index_clear_int(idx, (uint32_t)id, names[c]);
 			else

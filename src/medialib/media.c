@@ -78,6 +78,14 @@ static const char *const media_steps[] = {
 	"  BEGIN UPDATE media_generation SET stats = stats + 1;"
 	"  INSERT OR REPLACE INTO media_stats_dirty(id, seq)"
 	"    VALUES(new.id, (SELECT stats FROM media_generation WHERE id = 0)); END;",
+	/* 3 -> 4: timesskipped (a play the user cut short) is a statistic too. */
+	"ALTER TABLE media ADD COLUMN timesskipped INTEGER;"
+	"DROP TRIGGER media_stats_upd;"
+	"CREATE TRIGGER media_stats_upd AFTER UPDATE OF timesplayed, lastplayed, rating,"
+	"  timesskipped ON media"
+	"  BEGIN UPDATE media_generation SET stats = stats + 1;"
+	"  INSERT OR REPLACE INTO media_stats_dirty(id, seq)"
+	"    VALUES(new.id, (SELECT stats FROM media_generation WHERE id = 0)); END;",
 };
 
 int mlib_media_migrate(struct mlib_db *db, struct crate_err *err)
@@ -464,6 +472,27 @@ int mlib_media_record_play(struct mlib_db *db, struct mlib_index *idx, uint32_t 
 		}
 		mlib_index_update_int(idx, id, "timesplayed", n);
 		mlib_index_update_int(idx, id, "lastplayed", when);
+	}
+	return 0;
+}
+
+int mlib_media_record_skip(struct mlib_db *db, struct mlib_index *idx, uint32_t id,
+			   struct crate_err *err)
+{
+	if (update_row(db, "UPDATE media SET timesskipped=coalesce(timesskipped, 0)+1 WHERE id=?",
+		       id, 0, 0, "cannot record a skip", err) != 0)
+		return -1;
+	if (idx) {
+		sqlite3_stmt *st;
+		int64_t n = 1;
+		if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT timesskipped FROM media WHERE id=?",
+				       -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, id);
+			if (sqlite3_step(st) == SQLITE_ROW)
+				n = sqlite3_column_int64(st, 0);
+			sqlite3_finalize(st);
+		}
+		mlib_index_update_int(idx, id, "timesskipped", n);
 	}
 	return 0;
 }

@@ -61,6 +61,10 @@ int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err);
  * index: timesplayed+1 and lastplayed=when (Unix seconds). */
 int mlib_media_record_play(struct mlib_db *db, struct mlib_index *idx, uint32_t id, int64_t when,
 			   struct crate_err *err);
+/* A play the user cut short (next, another track) before it counted:
+ * timesskipped+1. */
+int mlib_media_record_skip(struct mlib_db *db, struct mlib_index *idx, uint32_t id,
+			   struct crate_err *err);
 /* rating 0..5 (0 clears it: the property becomes absent). */
 int mlib_media_set_rating(struct mlib_db *db, struct mlib_index *idx, uint32_t id, int rating,
 			  struct crate_err *err);

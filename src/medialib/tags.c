@@ -96,7 +96,7 @@ static const struct {
 static const char *const key_dropped[] = {
 	"url",		  "id",		    "duration",	   "bitrate",	       "samplerate",
 	"channels",	  "format",	    "filesize",	   "mtime",	       "added",
-	"lastplayed",	  "timesplayed",    "rating",	   "missing",	       "major_brand",
+	"lastplayed",	  "timesplayed",    "timesskipped", "rating",	   "missing",	       "major_brand",
 	"minor_version",  "compatible_brands", "handler_name", "vendor_id", "tlen",
 	"iTunSMPB",	  "itunsmpb",	    "itunnorm",	   "itunes_cddb_1",
 };

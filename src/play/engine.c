@@ -35,6 +35,8 @@ struct etrack {
 	struct play_rg rg;
 	int64_t start_ms;
 	struct play_dsp *dsp;
+	uint64_t seq;
+	int64_t played_frames;  /* frames of this track written to the device */
 	bool dsp_on;
 	struct decoder *dec;
 	struct crate_err err;   /* why dec is NULL */
@@ -66,6 +68,7 @@ struct engine {
 	char *device;
 	enum engine_state state;
 	struct etrack *cur, *next;
+	uint64_t last_seq;      /* seq of the last track taken (STATE events carry it) */
 	bool need_next_sent;
 	bool next_answered;     /* the app replied to NEED_NEXT (set_next, maybe NULL) */
 	bool eof_waited;        /* already waited at this track's end for that reply */
@@ -120,18 +123,20 @@ static void push_event(struct engine *e, const struct engine_event *ev)
 	pthread_mutex_unlock(&e->lock);
 }
 
-static void emit(struct engine *e, enum engine_event_type type, uint32_t id)
+static void emit(struct engine *e, enum engine_event_type type, uint32_t id, uint64_t seq)
 {
-	struct engine_event ev = {.type = type, .id = id, .state = e->state, .dur_ms = -1};
+	struct engine_event ev = {.type = type, .id = id, .seq = seq, .state = e->state,
+				  .dur_ms = -1};
 	if (e->cur && e->cur->dec) {
 		ev.dur_ms = decoder_duration_ms(e->cur->dec);
 	}
 	push_event(e, &ev);
 }
 
-static void emit_error(struct engine *e, uint32_t id, bool device, const char *msg)
+static void emit_error(struct engine *e, uint32_t id, uint64_t seq, bool device,
+		       const char *msg)
 {
-	struct engine_event ev = {.type = ENGINE_EV_ERROR, .id = id, .state = e->state,
+	struct engine_event ev = {.type = ENGINE_EV_ERROR, .id = id, .seq = seq, .state = e->state,
 				  .dur_ms = -1, .device = device};
 	snprintf(ev.msg, sizeof ev.msg, "%s", msg);
 	push_event(e, &ev);
@@ -160,13 +165,26 @@ static void update_status(struct engine *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
+/* Audio of t heard so far: frames written minus what the device holds. */
+static int64_t played_ms(struct engine *e, const struct etrack *t)
+{
+	if (e->dev_got.rate <= 0)
+		return 0;
+	int64_t f = t->played_frames;
+	if (t == e->cur && e->out)
+		f -= alsa_out_delay(e->out);
+	return f > 0 ? f * 1000 / e->dev_got.rate : 0;
+}
+
 static void emit_position(struct engine *e)
 {
 	if (!e->cur)
 		return;
-	struct engine_event ev = {.type = ENGINE_EV_POSITION, .id = e->cur->id, .state = e->state,
+	struct engine_event ev = {.type = ENGINE_EV_POSITION, .id = e->cur->id,
+				  .seq = e->cur->seq, .state = e->state,
 				  .pos_ms = cur_position(e),
-				  .dur_ms = decoder_duration_ms(e->cur->dec)};
+				  .dur_ms = decoder_duration_ms(e->cur->dec),
+				  .played_ms = played_ms(e, e->cur)};
 	push_event(e, &ev);
 	e->last_pos_t = now_s();
 	update_status(e);
@@ -178,7 +196,7 @@ static void set_state(struct engine *e, enum engine_state s)
 		return;
 	e->state = s;
 	update_status(e);
-	emit(e, ENGINE_EV_STATE, e->cur ? e->cur->id : 0);
+	emit(e, ENGINE_EV_STATE, e->cur ? e->cur->id : 0, e->last_seq);
 }
 
 /* ---- tracks and device ---- */
@@ -202,6 +220,7 @@ static struct etrack *etrack_new(const struct engine_track *src)
 	t->rg = src->rg;
 	t->start_ms = src->start_ms;
 	t->dsp = src->dsp;
+	t->seq = src->seq;
 	return t;
 }
 
@@ -268,11 +287,12 @@ static int start_track(struct engine *e, struct etrack *t)
 	struct crate_err err = {0};
 	etrack_free(e->cur);
 	e->cur = t;
+	e->last_seq = t->seq;
 	if (prepare_device(e, t, &err) != 0) {
 		e->cur = NULL;
 		etrack_free(t);
 		close_device(e, true);
-		emit_error(e, 0, true, err.msg);
+		emit_error(e, 0, e->last_seq, true, err.msg);
 		set_state(e, ENGINE_STOPPED);
 		return -1;
 	}
@@ -282,9 +302,9 @@ static int start_track(struct engine *e, struct etrack *t)
 	e->eof_waited = false;
 	set_state(e, ENGINE_PLAYING);
 	update_status(e);
-	emit(e, ENGINE_EV_STARTED, t->id);
+	emit(e, ENGINE_EV_STARTED, t->id, t->seq);
 	if (!e->next) {
-		emit(e, ENGINE_EV_NEED_NEXT, t->id);
+		emit(e, ENGINE_EV_NEED_NEXT, t->id, t->seq);
 		e->need_next_sent = true;
 	}
 	emit_position(e);
@@ -304,21 +324,33 @@ static void stop_all(struct engine *e, bool drop)
 /* cur ended: hand over to next without a gap, or stop. */
 static void track_boundary(struct engine *e)
 {
-	uint32_t done = e->cur->id;
+	struct engine_event fin = {.type = ENGINE_EV_FINISHED, .id = e->cur->id,
+				   .seq = e->cur->seq, .state = e->state,
+				   .pos_ms = decoder_position_ms(e->cur->dec),
+				   .dur_ms = decoder_duration_ms(e->cur->dec)};
+	if (e->cur->played_frames == 0) {
+		/* It ended before a sample came out: say so (it is not a play). */
+		char msg[600];
+		snprintf(msg, sizeof msg, "%s: no audio could be decoded", e->cur->path);
+		emit_error(e, e->cur->id, e->cur->seq, false, msg);
+	}
+	/* Everything written is heard: the device plays it out. */
+	fin.played_ms = e->dev_got.rate > 0 ? e->cur->played_frames * 1000 / e->dev_got.rate : 0;
 	struct etrack *n = e->next;
 	e->next = NULL;
 	if (n && n->dec) {
-		emit(e, ENGINE_EV_FINISHED, done);
+		push_event(e, &fin);
 		start_track(e, n);
 		return;
 	}
 	if (e->out)
 		alsa_out_drain(e->out, NULL);
-	emit(e, ENGINE_EV_FINISHED, done);
+	push_event(e, &fin);
 	/* The error before the state change, so the app can go on to the
 	 * entry after the failed one before it sees "stopped". */
 	if (n) {
-		emit_error(e, n->id, false, n->err.msg);
+		e->last_seq = n->seq;
+		emit_error(e, n->id, n->seq, false, n->err.msg);
 		etrack_free(n);
 	}
 	stop_all(e, false);
@@ -350,14 +382,15 @@ static void play_chunk(struct engine *e)
 	long n = decoder_read(t->dec, e->buf, CHUNK_FRAMES, &err);
 	if (n < 0) {
 		/* The rest of this file cannot be decoded: report it, go on. */
-		emit_error(e, t->id, false, err.msg);
+		emit_error(e, t->id, t->seq, false, err.msg);
 		struct etrack *nx = e->next;
 		e->next = NULL;
 		if (nx && nx->dec) {
 			start_track(e, nx);
 		} else {
 			if (nx) {
-				emit_error(e, nx->id, false, nx->err.msg);
+				e->last_seq = nx->seq;
+				emit_error(e, nx->id, nx->seq, false, nx->err.msg);
 				etrack_free(nx);
 			}
 			stop_all(e, false);
@@ -377,10 +410,11 @@ static void play_chunk(struct engine *e)
 		t->dsp->process(t->dsp->ud, e->buf, (size_t)n, &e->dev_got);
 	play_gain_apply(e->buf, (size_t)n, &e->dev_got, e->gain);
 	if (alsa_out_write(e->out, e->buf, (size_t)n, &err) != 0) {
-		emit_error(e, 0, true, err.msg);
+		emit_error(e, 0, t->seq, true, err.msg);
 		stop_all(e, true);
 		return;
 	}
+	t->played_frames += n;
 	if (now_s() - e->last_pos_t >= POSITION_EVERY_S)
 		emit_position(e);
 }
@@ -391,11 +425,15 @@ static void do_play(struct engine *e, struct etrack *t)
 {
 	etrack_free(e->cur);
 	e->cur = NULL;
+	/* The next track followed the old one; the caller sets the new one's. */
+	etrack_free(e->next);
+	e->next = NULL;
+	e->last_seq = t->seq;
 	if (e->out)
 		alsa_out_drop(e->out);
 	etrack_open(e, t);
 	if (!t->dec) {
-		emit_error(e, t->id, false, t->err.msg);
+		emit_error(e, t->id, t->seq, false, t->err.msg);
 		etrack_free(t);
 		stop_all(e, true);
 		return;
@@ -415,10 +453,14 @@ static void do_seek(struct engine *e, int64_t ms, bool relative)
 		target = 0;
 	struct crate_err err = {0};
 	if (decoder_seek(e->cur->dec, target, &err) != 0) {
-		emit_error(e, e->cur->id, false, err.msg);
+		emit_error(e, e->cur->id, e->cur->seq, false, err.msg);
 		return;
 	}
 	if (e->out) {
+		/* What the device still held is thrown away, never heard. */
+		e->cur->played_frames -= alsa_out_delay(e->out);
+		if (e->cur->played_frames < 0)
+			e->cur->played_frames = 0;
 		alsa_out_drop(e->out);
 		if (e->state == ENGINE_PAUSED)
 			alsa_out_pause(e->out, true);
@@ -442,15 +484,29 @@ static void do_pause(struct engine *e, bool pause)
 	}
 }
 
+/* A later play in the same batch replaces c's track before a sample of it
+ * would be heard: skip opening it (a slow device would make each press wait). */
+static bool superseded(const struct cmd *c)
+{
+	for (const struct cmd *l = c->next; l; l = l->next)
+		if (l->type == CMD_PLAY || l->type == CMD_STOP)
+			return true;
+	return false;
+}
+
 /* Returns false on CMD_QUIT. */
 static bool run_cmd(struct engine *e, struct cmd *c)
 {
 	switch (c->type) {
 	case CMD_PLAY:
+		if (superseded(c))
+			break;
 		do_play(e, c->track);
 		c->track = NULL;
 		break;
 	case CMD_NEXT:
+		if (superseded(c))
+			break;
 		etrack_free(e->next);
 		e->next = c->track;
 		e->next_answered = true;

@@ -6,7 +6,11 @@
  * POSITION (at least every 250 ms while playing), then FINISHED(id) when it
  * played to its end, or ERROR(id) when it could not be played. Tracks that
  * are replaced (play, stop) get no FINISHED. A gapless hand-over is
- * FINISHED(old) followed directly by STARTED(new). */
+ * FINISHED(old) followed directly by STARTED(new).
+ *
+ * Every track carries the caller's sequence number (seq) and every event
+ * names the seq of the track it is about, so the caller can tell events of
+ * a track it has already replaced from those of the one it asked for. */
 #ifndef CRATE_PLAY_ENGINE_H
 #define CRATE_PLAY_ENGINE_H
 
@@ -40,6 +44,7 @@ struct engine_track {
 	struct play_rg rg;
 	int64_t start_ms;        /* start here instead of at 0 */
 	struct play_dsp *dsp;
+	uint64_t seq;            /* the caller's token, echoed in this track's events */
 };
 
 enum engine_event_type {
@@ -54,8 +59,11 @@ enum engine_event_type {
 struct engine_event {
 	enum engine_event_type type;
 	uint32_t id;
+	uint64_t seq;            /* the track's token; STATE: the last track the engine took */
 	enum engine_state state;
-	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown */
+	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown; FINISHED: pos_ms is the true end */
+	int64_t played_ms;       /* POSITION/FINISHED: audio of this track heard so far
+				  * (seeks skip, so this can be less than pos_ms) */
 	bool device;             /* ERROR: the device, not the track, failed */
 	char msg[512];
 };
@@ -75,6 +83,8 @@ int engine_new(const struct engine_opts *opts, struct engine **out, struct crate
 void engine_free(struct engine *e);
 
 /* Commands: queued and returned at once. */
+/* Play t now; the track set with engine_set_next is dropped with the old
+ * one. Plays queued behind a later play are skipped unopened. */
 void engine_play(struct engine *e, const struct engine_track *t);
 /* The track to follow the current one without a gap (NULL clears). */
 void engine_set_next(struct engine *e, const struct engine_track *t);

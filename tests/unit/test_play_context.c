@@ -1,0 +1,511 @@
+/* The play context, through the whole application and ALSA's file plugin:
+ * starting a list replaces what follows, N presses of next are N steps
+ * even when the device is slow to open, the queue plays before the
+ * context, shuffle is a permutation. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "app/app_coll.h"
+#include "app/app_library.h"
+#include "app/app_play.h"
+#include "coll/store.h"
+#include "harness.h"
+#include "medialib/index.h"
+#include "medialib/scan.h"
+#include "test_play_util.h"
+
+struct seen {
+	struct app *app;
+	uint32_t started[256];
+	int nstarted, nfailed;
+	bool stopped;
+	int disagree; /* STARTED notices where the status named another entry */
+};
+
+static void listen(void *ud, const struct app_play_notice *n)
+{
+	struct seen *s = ud;
+	if (n->type == APP_PLAY_STARTED) {
+		if (s->nstarted < 256)
+			s->started[s->nstarted++] = n->id;
+		/* Every view reads this status: it must name the entry that started. */
+		struct app_play_status st;
+		app_play_status(s->app, &st);
+		const struct coll_node *pl =
+			st.playlist[0] ? coll_store_get(s->app->store, "Playlists", st.playlist) : NULL;
+		if (pl && !st.from_queue &&
+		    (st.position >= pl->idlist.n || pl->idlist.v[st.position] != n->id))
+			s->disagree++;
+	}
+	if (n->type == APP_PLAY_FAILED)
+		s->nfailed++;
+	if (n->type == APP_PLAY_STOPPED)
+		s->stopped = true;
+}
+
+/* Handle events until `started` tracks started (0: until stopped) or timeout. */
+static bool run_until(struct app *app, struct seen *s, int started, int timeout_ms)
+{
+	struct crate_err err = {0};
+	int fd = app_play_event_fd(app, &err);
+	for (int t = 0; t < timeout_ms; t += 10) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		poll(&p, 1, 10);
+		app_play_handle_events(app);
+		if ((started && s->nstarted >= started) || (!started && s->stopped))
+			return true;
+	}
+	return false;
+}
+
+static void run_for(struct app *app, int ms)
+{
+	struct crate_err err = {0};
+	int fd = app_play_event_fd(app, &err);
+	for (int t = 0; t < ms; t += 10) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		poll(&p, 1, 10);
+		app_play_handle_events(app);
+	}
+}
+
+/* n tones of secs seconds in dir/music, titled T00..; rate48 makes the odd
+ * ones 48 kHz (the device is reopened between them). pace: real time. */
+static struct app *open_library(const char *dir, int n, double secs, bool rate48, bool pace)
+{
+	char *music = xasprintf("%s/music", dir);
+	REQUIRE(tp_sh("mkdir -p '%s'", music));
+	for (int i = 0; i < n; i++) {
+		char extra[256];
+		snprintf(extra, sizeof extra,
+			 "-metadata artist=A%d -metadata album=Al%d -metadata title=T%02d "
+			 "-metadata track=%d",
+			 i / 5, i / 5, i, i % 5 + 1);
+		char *p = xasprintf("%s/t%02d.flac", music, i);
+		REQUIRE(tp_make_tone(p, 200 + 20 * i, secs, rate48 && i % 2 ? 48000 : 44100, extra));
+		free(p);
+	}
+	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
+	FILE *f = fopen(cfg, "w");
+	REQUIRE(f);
+	if (pace)
+		fprintf(f, "[output]\npace = true\n");
+	fclose(f);
+	struct app_opts o = {.db_path = db, .config_path = cfg};
+	struct app *app;
+	struct crate_err err = {0};
+	REQUIRE(app_open(&app, &o, &err) == 0);
+	struct mlib_scan_result res = {0};
+	const char *paths[] = {music};
+	CHECK(app_scan(app, paths, 1, NULL, NULL, &res, &err) == 0);
+	mlib_scan_result_free(&res);
+	CHECK_INT(mlib_index_count(app->index), n);
+	free(db);
+	free(cfg);
+	free(music);
+	return app;
+}
+
+/* The media id of title Txx. */
+static uint32_t id_of_title(struct app *app, int i)
+{
+	char q[32];
+	snprintf(q, sizeof q, "title:T%02d", i);
+	struct coll_result r = {0};
+	struct crate_err err = {0};
+	uint32_t id = 0;
+	if (app_eval_query(app, q, false, &r, &err) == 0 && r.ids.n == 1)
+		id = r.ids.v[0];
+	coll_result_free(&r);
+	return id;
+}
+
+static void make_list(struct app *app, const char *name, const int *titles, size_t n)
+{
+	struct crate_err err = {0};
+	REQUIRE(app_playlist_new(app, name, &err) == 0);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = id_of_title(app, titles[i]);
+		REQUIRE(id);
+		const struct coll_node *pl = coll_store_get(app->store, "Playlists", name);
+		REQUIRE(coll_store_playlist_insert(app->store, name, pl->idlist.n, &id, 1, &err) == 0);
+	}
+}
+
+TEST(starting_another_list_replaces_what_follows)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 0.6, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 150); /* the engine asked for A's next track and got it */
+	/* Enter on a browser track: a temporary list of T03, T04. */
+	uint32_t b[2] = {id_of_title(app, 3), id_of_title(app, 4)};
+	REQUIRE(app_play_list(app, b, NULL, 2, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 3);
+	CHECK(s.started[1] == b[0]);
+	CHECK(s.started[2] == b[1]);
+	app_close(app);
+}
+
+TEST(playlist_switch_then_end_does_not_return_to_the_old_list)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 0.5, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Party", (int[]){0, 1, 2}, 3);
+	make_list(app, "Road", (int[]){3, 4}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Party", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 150);
+	REQUIRE(app_playlist_use(app, "Road", &err) == 0);
+	REQUIRE(app_play_collection(app, "Playlists", "Road", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 3);
+	CHECK(s.started[1] == id_of_title(app, 3) && s.started[2] == id_of_title(app, 4));
+	CHECK_INT(s.disagree, 0);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.playlist, "Road");
+	CHECK_INT(st.position, 1);
+	app_close(app);
+}
+
+TEST(jumplist_and_status_agree_after_the_jump)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 0.3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Party", (int[]){0, 1}, 2);
+	make_list(app, "Road", (int[]){3, 4, 5}, 3);
+	REQUIRE(app_playlist_set_jump(app, "Party", "Road", &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Party", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 10000));
+	CHECK_INT(s.nstarted, 5);
+	CHECK_INT(s.disagree, 0);
+	CHECK(s.started[2] == id_of_title(app, 3) && s.started[4] == id_of_title(app, 5));
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.playlist, "Road");
+	CHECK_INT(st.position, 2);
+	app_close(app);
+}
+
+/* ---- a device that is slow to open ---- */
+
+/* ALSA's file plugin writes to a FIFO, and the reader opens its end only
+ * SLOW_MS after the previous writer closed: every open of the device (a
+ * format change reopens it) blocks that long, as a real device or plugin
+ * chain can. */
+#define SLOW_MS 300
+
+struct slow_sink {
+	char fifo[4096];
+	pthread_t thread;
+	atomic_bool quit;
+};
+
+static void *slow_reader(void *arg)
+{
+	struct slow_sink *s = arg;
+	char buf[65536];
+	while (!atomic_load(&s->quit)) {
+		struct timespec ts = {0, SLOW_MS * 1000000L};
+		nanosleep(&ts, NULL);
+		int fd = open(s->fifo, O_RDONLY);
+		if (fd < 0)
+			break;
+		while (read(fd, buf, sizeof buf) > 0)
+			;
+		close(fd);
+	}
+	return NULL;
+}
+
+static void slow_sink_start(struct slow_sink *s, const char *dir)
+{
+	snprintf(s->fifo, sizeof s->fifo, "%s/sink.fifo", dir);
+	REQUIRE(mkfifo(s->fifo, 0600) == 0);
+	char *rc = xasprintf("%s/.asoundrc", dir);
+	FILE *f = fopen(rc, "w");
+	REQUIRE(f);
+	fprintf(f, "pcm.!default { type file; slave.pcm \"null\"; file \"%s\"; format \"raw\" }\n",
+		s->fifo);
+	fclose(f);
+	free(rc);
+	setenv("HOME", dir, 1);
+	atomic_store(&s->quit, false);
+	REQUIRE(pthread_create(&s->thread, NULL, slow_reader, s) == 0);
+}
+
+static void slow_sink_stop(struct slow_sink *s)
+{
+	atomic_store(&s->quit, true);
+	/* Wake the reader if it waits for a writer. */
+	int fd = open(s->fifo, O_WRONLY);
+	if (fd >= 0)
+		close(fd);
+	pthread_join(s->thread, NULL);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+TEST(four_quick_nexts_are_four_steps_on_a_slow_device)
+{
+	const char *dir = harness_tmpdir();
+	struct slow_sink sink;
+	slow_sink_start(&sink, dir);
+	/* 44.1 and 48 kHz alternate: each step reopens the device. */
+	struct app *app = open_library(dir, 8, 4, true, true);
+	struct crate_err err = {0};
+	make_list(app, "L", (int[]){0, 1, 2, 3, 4, 5, 6, 7}, 8);
+	const struct coll_node *l = coll_store_get(app->store, "Playlists", "L");
+	REQUIRE(l && l->idlist.n == 8);
+	uint32_t want = l->idlist.v[4];
+	int good = 0;
+	double slowest = 0;
+	for (int run = 0; run < 20; run++) {
+		struct seen s = {.app = app};
+		app_play_set_listener(app, listen, &s);
+		REQUIRE(app_play_collection(app, "Playlists", "L", 0, &err) == 0);
+		CHECK(run_until(app, &s, 1, 5000));
+		double t0 = now_ms();
+		for (int k = 0; k < 4; k++) {
+			CHECK(app_play_next(app, &err) == 0);
+			run_for(app, 30); /* presses 30 ms apart: faster than the device opens */
+		}
+		CHECK(run_until(app, &s, s.nstarted + 1, 5000));
+		double took = now_ms() - t0;
+		slowest = took > slowest ? took : slowest;
+		run_for(app, SLOW_MS); /* late events of the replaced tracks arrive */
+		struct app_play_status st;
+		app_play_status(app, &st);
+		bool ok = st.position == 4 && s.nstarted >= 1 && s.started[s.nstarted - 1] == want &&
+			  st.id == want && st.state == ENGINE_PLAYING;
+		if (!ok)
+			fprintf(stderr, "run %d: position %zu, playing %u (want %u), %d started\n", run,
+				st.position, st.id, want, s.nstarted);
+		good += ok;
+		app_play_stop(app, &err);
+		run_for(app, 50);
+	}
+	CHECK_INT(good, 20);
+	/* The sink really is slow: reopening it waited. */
+	CHECK(slowest >= SLOW_MS * 0.8);
+	app_close(app);
+	slow_sink_stop(&sink);
+}
+
+TEST(queue_plays_before_the_context_resumes)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 0.2, false, false);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	make_list(app, "Queue", (int[]){5, 4}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 10000));
+	CHECK_INT(s.nstarted, 5);
+	int want[] = {0, 5, 4, 1, 2};
+	for (int i = 0; i < 5 && i < s.nstarted; i++)
+		CHECK(s.started[i] == id_of_title(app, want[i]));
+	CHECK_INT(coll_store_get(app->store, "Playlists", "Queue")->idlist.n, 0);
+	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
+
+TEST(shuffle_is_a_permutation_that_skips_undecodable_entries)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 30, 0.1, false, false);
+	struct crate_err err = {0};
+	int all[30];
+	for (int i = 0; i < 30; i++)
+		all[i] = i;
+	make_list(app, "S", all, 30);
+	/* Six entries become undecodable after the scan. */
+	for (int i = 0; i < 30; i += 5)
+		REQUIRE(tp_sh("printf 'not audio at all' > '%s/music/t%02d.flac'", dir, i));
+	app_play_set_shuffle(app, true);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "S", 1, &err) == 0);
+	CHECK(run_until(app, &s, 0, 20000));
+	CHECK_INT(s.nstarted, 24);
+	int dup = 0;
+	for (int i = 0; i < s.nstarted; i++)
+		for (int j = 0; j < i; j++)
+			dup += s.started[i] == s.started[j];
+	CHECK_INT(dup, 0);
+	CHECK_INT(s.nfailed, 6);
+	app_close(app);
+}
+
+TEST(a_list_where_everything_fails_stops_with_a_message)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 0.1, false, false);
+	struct crate_err err = {0};
+	make_list(app, "Bad", (int[]){0, 1, 2, 3, 4}, 5);
+	for (int i = 0; i < 5; i++)
+		REQUIRE(tp_sh("printf 'not audio' > '%s/music/t%02d.flac'", dir, i));
+	app_play_set_shuffle(app, true);
+	app_play_set_repeat(app, APP_REPEAT_ALL);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Bad", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 10000));
+	CHECK_INT(s.nstarted, 0);
+	CHECK(s.nfailed <= 6);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(strstr(st.error, "no entry of Bad could be played") != NULL);
+	app_close(app);
+}
+
+TEST(album_shuffle_keeps_albums_together_in_track_order)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	/* Albums Al0..Al2 of five tracks each (i / 5), tracks 1..5. */
+	struct app *app = open_library(dir, 15, 0.1, false, false);
+	struct crate_err err = {0};
+	int all[15];
+	for (int i = 0; i < 15; i++)
+		all[i] = i;
+	make_list(app, "Albums", all, 15);
+	app_play_set_shuffle_mode(app, APP_SHUFFLE_ALBUMS);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Albums", 5, &err) == 0);
+	CHECK(run_until(app, &s, 0, 20000));
+	CHECK_INT(s.nstarted, 15);
+	/* Runs of five, each an album from its first track on; T05 starts. */
+	CHECK(s.started[0] == id_of_title(app, 5));
+	int seen_album[3] = {0};
+	for (int run = 0; run < 3 && s.nstarted == 15; run++) {
+		int first = -1;
+		for (int t = 0; t < 15; t++)
+			if (s.started[run * 5] == id_of_title(app, t))
+				first = t;
+		REQUIRE(first >= 0 && first % 5 == 0);
+		seen_album[first / 5]++;
+		for (int k = 0; k < 5; k++)
+			CHECK(s.started[run * 5 + k] == id_of_title(app, first + k));
+	}
+	CHECK(seen_album[0] == 1 && seen_album[1] == 1 && seen_album[2] == 1);
+	app_close(app);
+}
+
+static bool stat_of(struct app *app, uint32_t id, const char *prop, int64_t *v)
+{
+	int h = mlib_index_prop(app->index, prop);
+	*v = 0;
+	return h >= 0 && mlib_index_int_value(app->index, h, id, v);
+}
+
+TEST(statistics_count_only_audio_that_was_heard)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 1.2, false, true);
+	struct crate_err err = {0};
+	make_list(app, "St", (int[]){0, 1, 2}, 3);
+	REQUIRE(tp_sh("printf 'not audio' > '%s/music/t01.flac'", dir));
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "St", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 400); /* some of T00 heard, far from half of it */
+	CHECK(app_play_next(app, &err) == 0); /* skipped by the user */
+	CHECK(run_until(app, &s, 0, 8000));   /* T01 fails, T02 plays to its end */
+	CHECK_INT(s.nstarted, 2);
+	CHECK_INT(s.nfailed, 1);
+	int64_t v;
+	uint32_t t0 = id_of_title(app, 0), t1 = id_of_title(app, 1), t2 = id_of_title(app, 2);
+	CHECK(stat_of(app, t0, "timesskipped", &v) && v == 1);
+	CHECK(!stat_of(app, t0, "timesplayed", &v));
+	CHECK(!stat_of(app, t1, "timesplayed", &v));
+	CHECK(!stat_of(app, t1, "timesskipped", &v));
+	CHECK(!stat_of(app, t1, "lastplayed", &v));
+	CHECK(stat_of(app, t2, "timesplayed", &v) && v == 1);
+	CHECK(stat_of(app, t2, "lastplayed", &v) && v > 0);
+	CHECK(!stat_of(app, t2, "timesskipped", &v));
+	/* Queryable, and kept in the database (a fresh index sees it). */
+	struct coll_result r = {0};
+	REQUIRE(app_eval_query(app, "timesskipped>=1", false, &r, &err) == 0);
+	CHECK(r.ids.n == 1 && r.ids.v[0] == t0);
+	coll_result_free(&r);
+	REQUIRE(app_reload_index(app, &err) == 0);
+	CHECK(stat_of(app, t0, "timesskipped", &v) && v == 1);
+	app_close(app);
+}
+
+TEST(a_file_without_audio_is_not_a_play)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 0.2, false, false);
+	struct crate_err err = {0};
+	/* A WAV whose header promises audio and holds none. */
+	char *wav = xasprintf("%s/music/empty.wav", dir);
+	REQUIRE(tp_sh("ffmpeg -nostdin -v quiet -y -f lavfi -i 'sine=d=1' -bitexact -map_metadata -1 '%s' "
+		      "&& head -c 44 '%s' > '%s.tmp' && mv '%s.tmp' '%s'",
+		      wav, wav, wav, wav, wav));
+	struct mlib_scan_result res = {0};
+	char *music = xasprintf("%s/music", dir);
+	const char *paths[] = {music};
+	CHECK(app_scan(app, paths, 1, NULL, NULL, &res, &err) == 0);
+	mlib_scan_result_free(&res);
+	free(music);
+	struct coll_result r = {0};
+	REQUIRE(app_eval_query(app, "url~empty.wav", false, &r, &err) == 0);
+	REQUIRE(r.ids.n == 1);
+	uint32_t id = r.ids.v[0];
+	coll_result_free(&r);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_list(app, &id, NULL, 1, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	int64_t v;
+	CHECK(!stat_of(app, id, "timesplayed", &v));
+	CHECK(!stat_of(app, id, "lastplayed", &v));
+	CHECK(!stat_of(app, id, "timesskipped", &v));
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(strstr(st.error, "empty.wav") != NULL);
+	free(wav);
+	app_close(app);
+}
