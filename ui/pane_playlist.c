@@ -8,6 +8,7 @@
 
 #include "app/app.h"
 #include "coll/eval.h"
+#include "coll/eval_positions.h"
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -39,30 +40,20 @@ void playlist_find(struct ui *ui)
 	double t0 = ui_now_ms();
 	bitset_free(&ui->pl_match);
 	ui->pl_have_match = false;
-	const char *name = playlist_shown_name(ui);
-	if (!ui->qnode || !name || !ui->app->index)
+	const struct coll_node *n = shown_node(ui);
+	if (!ui->qnode || !n || !ui->app->index)
 		return;
-	struct coll_node *ref = coll_node_new(COLL_REFERENCE);
-	coll_attr_set(ref, "namespace", COLL_NS_PLAYLISTS);
-	coll_attr_set(ref, "reference", name);
-	struct coll_node *both = coll_node_new(COLL_INTERSECTION);
-	coll_node_add_operand(both, ref);
-	coll_node_add_operand(both, ui->qnode);
-	coll_node_unref(ref);
+	ui->pl_match_gen = coll_store_generation(ui->app->store);
 	struct coll_eval_ctx ctx;
 	ui_eval_ctx(ui, &ctx);
-	struct coll_result res = {0};
 	struct crate_err err = {0};
-	if (coll_eval(&ctx, both, &res, &err) == 0) {
-		bitset_init(&ui->pl_match, mlib_index_id_bound(ui->app->index));
-		for (size_t i = 0; i < res.ids.n; i++)
-			bitset_set(&ui->pl_match, res.ids.v[i]);
+	/* By entry: `3-7` marks entries 3 to 7 of this list (the spec). */
+	if (coll_eval_positions(&ctx, &n->idlist, ui->qnode, &ui->pl_match, &err) == 0) {
 		ui->pl_have_match = true;
-		coll_result_free(&res);
 	} else {
+		bitset_free(&ui->pl_match);
 		ui_message(ui, true, "%s", err.msg);
 	}
-	coll_node_unref(both);
 	ui->eval_ms += ui_now_ms() - t0;
 	ui->dirty = true;
 }
@@ -108,6 +99,8 @@ void playlist_draw(struct ui *ui)
 		y++;
 		h--;
 	}
+	if (ui->pl_have_match && ui->pl_match_gen != coll_store_generation(ui->app->store))
+		playlist_find(ui); /* entries moved (played, edited): mark them again */
 	long cur = current_pos(n);
 	uint32_t playing = act_playing_id(ui);
 	ui_list_fix(&ui->pl_list, n->idlist.n, h);
@@ -133,7 +126,7 @@ void playlist_draw(struct ui *ui)
 			attr = theme_attr(UR_PLAYING);
 		else if (party && cur >= 0 && (long)i < cur)
 			attr = theme_attr(UR_HINT); /* already played */
-		if (ui->pl_have_match && bitset_test(&ui->pl_match, id))
+		if (ui->pl_have_match && bitset_test(&ui->pl_match, i))
 			attr |= theme_attr(UR_MATCH);
 		if (i == ui->pl_list.cur)
 			attr = theme_attr(UR_SELECTED) | (here ? A_BOLD : 0);
@@ -163,7 +156,7 @@ bool playlist_key(struct ui *ui, enum ui_action a)
 		for (size_t k = 1; k <= n->idlist.n; k++) {
 			size_t i = a == UA_MATCH_NEXT ? (ui->pl_list.cur + k) % n->idlist.n
 						      : (ui->pl_list.cur + n->idlist.n - k) % n->idlist.n;
-			if (bitset_test(&ui->pl_match, n->idlist.v[i])) {
+			if (bitset_test(&ui->pl_match, i)) {
 				ui->pl_list.cur = i;
 				ui_list_fix(&ui->pl_list, n->idlist.n, h);
 				break;

@@ -120,8 +120,9 @@ struct ui {
 	/* View 2: the playlist shown (NULL: the active one) and find marks. */
 	char *pl_name;
 	struct ui_list pl_list;
-	struct bitset pl_match;      /* over media ids: rows matching the find */
+	struct bitset pl_match;      /* over entries (positions): rows matching the find */
 	bool pl_have_match;
+	unsigned pl_match_gen;       /* store generation pl_match was computed at */
 
 	/* View 3 and the sidebar. */
 	struct ui_coll_row *colls;

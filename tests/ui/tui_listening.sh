@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The listening loop in the interface (issue 13): positions in the playlist
+# view are the list's entries, `e` appends to the queue, S and :shuffle /
+# :repeat set the modes. Real binary in a private tmux server, audio to a file.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_begin tui_listening_setup
+	t_skip "needs tmux and ffmpeg"
+	t_end
+	exit $?
+fi
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
+printf '[output]\npace = true\n' >"$CONF"
+MUSIC=$T_TMP/music
+TM="tmux -L crate-listen-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+S=ls0
+start_ui() {
+	$TM kill-session -t $S 2>/dev/null
+	$TM new-session -d -s $S -x 100 -y 30 \
+		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
+	wait_for "1 Browser" 5
+}
+c() { "$CRATE" --db "$DB" "$@"; }
+titles() { c playlist list "$1" --format '%title%' | sed 's/^[ >]*[0-9]*\. //'; }
+
+t_begin tui_listening_setup
+mkdir -p "$MUSIC"
+cp "$SRCDIR"/data/demo/* "$MUSIC"/ 2>/dev/null
+c scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
+# Road: the library backwards, so entry positions differ from library ones.
+c playlist new Road >/dev/null && c playlist add Road '* ORDER BY -title' >/dev/null ||
+	t_fail "playlist"
+c playlist use Road >/dev/null || t_fail "use"
+mapfile -t before < <(titles Road)
+[ "${#before[@]}" -ge 6 ] || t_fail "Road has ${#before[@]} entries"
+
+t_begin tui_playlist_positions_are_entries
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Road" || t_fail "playlist view"
+keys /
+typed "2"
+keys Enter
+keys g n d
+# The second entry went, nothing else.
+for i in $(seq 40); do
+	mapfile -t after < <(titles Road)
+	[ "${#after[@]}" -lt "${#before[@]}" ] && break
+	sleep 0.05
+done
+[ "${#after[@]}" -eq $((${#before[@]} - 1)) ] || t_fail "${#after[@]} entries left"
+want=("${before[0]}" "${before[@]:2}")
+[ "${after[*]}" = "${want[*]}" ] || t_fail "removed the wrong entry: ${after[*]} (was ${before[*]})"
+
+t_begin tui_e_appends_to_the_queue
+keys 1
+wait_for "All artists" || t_fail "browser"
+keys l l
+keys e
+wait_for "queued 1 track" || t_fail "no message"
+keys j e
+wait_for "queued 1 track" || t_fail "no second message"
+n=$(c playlist list Queue --format '%title%' | wc -l)
+[ "$n" -eq 2 ] || t_fail "Queue has $n entries"
+c search 'in:Playlists/Queue' --format '%title%' | grep -q . || t_fail "in:Playlists/Queue is empty"
+
+t_begin tui_shuffle_and_repeat_modes
+keys S
+wait_for "shuffle tracks" || t_fail "S: tracks"
+keys S
+wait_for "shuffle albums" || t_fail "S: albums"
+keys :
+typed "shuffle off"
+keys Enter
+wait_for "shuffle off" || t_fail ":shuffle off"
+keys :
+typed "repeat all"
+keys Enter
+wait_for "repeat all" || t_fail ":repeat all"
+keys :
+typed "shuffle sideways"
+keys Enter
+wait_for "usage: shuffle [off|tracks|albums]" || t_fail "bad mode accepted"
+keys q
+t_end
