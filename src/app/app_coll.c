@@ -249,9 +249,17 @@ const char *app_playlist_name(struct app *app, const char *name)
 
 int app_playlist_new(struct app *app, const char *name, struct crate_err *err)
 {
+	return app_playlist_new_typed(app, name, NULL, err);
+}
+
+int app_playlist_new_typed(struct app *app, const char *name, const char *type,
+			   struct crate_err *err)
+{
 	if (coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
 		return crate_err_set(err, CRATE_ERR_EXISTS, "Playlists/%s already exists", name);
 	struct coll_node *l = coll_node_new(COLL_IDLIST);
+	if (type)
+		coll_attr_set(l, "type", type);
 	int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, name, l, err);
 	coll_node_unref(l);
 	return rc;
@@ -734,29 +742,24 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 	size_t got = 0;
 	/* Pools from strict to relaxed, so a small source still fills up:
 	 * 0 skips entries in the list and recent picks, 1 only entries in the
-	 * list, 2 allows repeats (the source is smaller than the list wants). */
-	for (int level = 0; level < 3 && got < need; level++) {
+	 * list. Never a repeat: a source smaller than `upcoming` gives a
+	 * shorter list, each of its items at most once. */
+	for (int level = 0; level < 2 && got < need; level++) {
 		struct u32vec pool = {0};
 		for (size_t i = 0; i < cand.n; i++) {
 			uint32_t id = cand.v[i];
-			if (level < 2 && bitset_test(&in_list, id))
+			if (bitset_test(&in_list, id))
 				continue;
 			if (level < 1 && bitset_test(&recent, id))
 				continue;
 			u32vec_push(&pool, id);
 		}
 		while (got < need && pool.n) {
-			uint32_t last = c->idlist.n ? c->idlist.v[c->idlist.n - 1] : 0;
-			size_t pick = pshuffle_choose(idx, &pool, prev, level == 2 ? last : 0, &rng);
+			size_t pick = pshuffle_choose(idx, &pool, prev, 0, &rng);
 			uint32_t id = pool.v[pick];
-			if (level < 2) /* now in the list: out of this pool */
-				pool.v[pick] = pool.v[--pool.n];
-			if (!app_rules_pshuffle_allows(a->app, id)) {
-				/* A rule keeps its collection out of Party Shuffle. */
-				if (level == 2)
-					pool.v[pick] = pool.v[--pool.n];
-				continue;
-			}
+			pool.v[pick] = pool.v[--pool.n]; /* now in the list: out of this pool */
+			if (!app_rules_pshuffle_allows(a->app, id))
+				continue; /* a rule keeps its collection out of Party Shuffle */
 			u32vec_push(&c->idlist, id);
 			u32vec_push(&picks, id);
 			bitset_set(&in_list, id);

@@ -56,6 +56,9 @@ int app_coll_remove(struct app *app, const char *ns, const char *name, bool forc
 const char *app_playlist_name(struct app *app, const char *name);
 /* A new empty playlist; CRATE_ERR_EXISTS when the name is taken. */
 int app_playlist_new(struct app *app, const char *name, struct crate_err *err);
+/* The same with a list type ("queue"; NULL: a plain list). */
+int app_playlist_new_typed(struct app *app, const char *name, const char *type,
+			   struct crate_err *err);
 /* Append (or insert at pos) everything the query matches, in result order.
  * *added (may be NULL) receives the count. */
 int app_playlist_add_query(struct app *app, const char *name, const char *query, size_t *added,

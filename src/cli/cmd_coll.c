@@ -469,14 +469,26 @@ out:
 
 static int cmd_playlist_new(struct cli_ctx *ctx, int argc, char **argv)
 {
-	if (argc != 2)
+	const char *name_arg = NULL;
+	bool queue = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--queue") == 0)
+			queue = true;
+		else if (!name_arg && argv[i][0] != '-')
+			name_arg = argv[i];
+		else
+			return cli_usage(cli_find("playlist new"));
+	}
+	if (!name_arg)
 		return cli_usage(cli_find("playlist new"));
-	char *name = playlist_arg(argv[1]);
+	char *name = playlist_arg(name_arg);
 	if (!name)
 		return CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	int status = app ? outcome(app_playlist_new(app, name, &err), &err) : CLI_FAIL;
+	int status = app ? outcome(app_playlist_new_typed(app, name, queue ? "queue" : NULL, &err),
+				   &err)
+			 : CLI_FAIL;
 	free(name);
 	return status;
 }
@@ -697,7 +709,7 @@ static int cmd_playlist_jump(struct cli_ctx *ctx, int argc, char **argv)
 static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct cli_command *self = cli_find("pshuffle");
-	long upcoming = 0;
+	long upcoming = 0, history = -1;
 	const char *name_arg = NULL;
 	char **words = xcalloc((size_t)argc + 1, sizeof *words);
 	int nwords = 0;
@@ -706,6 +718,11 @@ static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 			if (!parse_count(argv[++i], 1, &upcoming)) {
 				free(words);
 				return cli_error("--upcoming needs a count of 1 or more");
+			}
+		} else if (strcmp(argv[i], "--history") == 0 && i + 1 < argc) {
+			if (!parse_count(argv[++i], 0, &history)) {
+				free(words);
+				return cli_error("--history needs a count of 0 or more");
 			}
 		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
 			free(words);
@@ -729,6 +746,24 @@ static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 		struct crate_err err = {0};
 		status = app_pshuffle_create(app, name, query, upcoming, &err) == 0
 				 ? CLI_OK : cli_fail_query(query, &err);
+		if (status == CLI_OK && history >= 0) {
+			char h[32];
+			snprintf(h, sizeof h, "%ld", history);
+			if (coll_store_playlist_set_attr(app->store, name, "history", h, &err) != 0)
+				status = cli_fail_safe(err.msg);
+		}
+		struct coll_result src = {0};
+		if (status == CLI_OK && app_eval_query(app, query, false, &src, &err) == 0 &&
+		    src.ids.n == 0) {
+			/* Not an error: the source may match files scanned later. */
+			char *msg = xasprintf("warning: '%s' matches nothing yet: Playlists/%s stays "
+					      "empty until it does", query, name);
+			fputs("crate: ", stderr);
+			cli_put_safe(stderr, msg, strlen(msg));
+			fputc('\n', stderr);
+			free(msg);
+		}
+		coll_result_free(&src);
 	}
 	free(name);
 	free(query);
@@ -750,7 +785,8 @@ const struct cli_command cli_coll_commands[] = {
 	{"coll export", "coll export NAME [FILE]", "write a collection as JSON", cmd_coll_export},
 	{"coll import", "coll import NAME FILE", "save a collection from JSON (- = stdin)",
 	 cmd_coll_import},
-	{"playlist new", "playlist new NAME", "create an empty playlist", cmd_playlist_new},
+	{"playlist new", "playlist new NAME [--queue]",
+	 "create an empty playlist (--queue: played entries are removed)", cmd_playlist_new},
 	{"playlist add", "playlist add [NAME] QUERY", "append the matches of a query",
 	 cmd_playlist_add},
 	{"playlist insert", "playlist insert NAME POS QUERY", "insert matches before POS",
@@ -768,7 +804,7 @@ const struct cli_command cli_coll_commands[] = {
 	{"playlist use", "playlist use NAME", "make a playlist the active one", cmd_playlist_use},
 	{"playlist jump", "playlist jump NAME TARGET|--none",
 	 "play TARGET when NAME ends (the jumplist)", cmd_playlist_jump},
-	{"pshuffle", "pshuffle NAME QUERY [--upcoming N]",
+	{"pshuffle", "pshuffle NAME QUERY [--upcoming N] [--history N]",
 	 "a Party Shuffle playlist over a query", cmd_pshuffle},
 	{NULL, NULL, NULL, NULL},
 };

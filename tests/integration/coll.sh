@@ -243,12 +243,27 @@ ids=$(c playlist list Party --format '%id%' | sed 's/^ *[0-9]*\. //')
 [ "$(printf '%s\n' "$ids" | sort -u | wc -l)" -eq 5 ] || t_fail "duplicates in Party: $ids"
 run coll show Playlists/Party
 case $OUT in *pshuffle*) ;; *) t_fail "not a pshuffle: $OUT" ;; esac
-# A source smaller than the list: fills anyway, never the same twice in a row.
+# A source smaller than the list: accepted, each source item at most once.
 run pshuffle Small 'a:"Mira Sol"' --upcoming 5
 expect_rc 0 "pshuffle over 2 tracks"
 ids=$(c playlist list Small --format '%id%' | sed 's/^ *[0-9]*\. //')
-[ "$(lines "$ids")" -eq 5 ] || t_fail "Small has $(lines "$ids") entries"
-[ -z "$(printf '%s\n' "$ids" | uniq -d)" ] || t_fail "same track twice in a row: $ids"
+[ "$(lines "$ids")" -eq 2 ] || t_fail "Small has $(lines "$ids") entries"
+[ -z "$(printf '%s\n' "$ids" | sort | uniq -d)" ] || t_fail "a track twice: $ids"
+# A source that matches nothing: a warning, not silence.
+run pshuffle Nothing 'a:"Nobody At All"'
+expect_rc 0 "pshuffle over nothing"
+printf '%s\n' "$ERR" | grep -q "warning: .*matches nothing" || t_fail "no warning: $ERR"
+# --history N and playlist new --queue make the list types JSON import made.
+run pshuffle Hist '*' --history 3
+expect_rc 0 "pshuffle --history"
+run coll show Playlists/Hist
+case $OUT in *'"history": "3"'*) ;; *) t_fail "no history in: $OUT" ;; esac
+run playlist new Later --queue
+expect_rc 0 "playlist new --queue"
+run coll show Playlists/Later
+case $OUT in *'"type": "queue"'*) ;; *) t_fail "not a queue: $OUT" ;; esac
+run pshuffle Hist2 '*' --history -1
+expect_rc 1 "--history -1"
 run pshuffle Road '*'
 expect_rc 1 "pshuffle over an ordinary playlist"
 run pshuffle Party2 'a:'
