@@ -612,11 +612,11 @@ static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 		int attr = id == playing ? theme_attr(UR_PLAYING) : 0;
 		if (i == ui->track_list.cur)
 			attr = theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) | (id == playing ? A_BOLD : 0);
-		int tw = r->w >= 20 ? 7 : 0;
+		int tw = r->w >= 20 ? 8 : 0; /* ui_fmt_time: at most 7 cells */
 		draw_text(ui, y, r->x, r->w - tw, line, attr);
 		if (tw) {
 			char t7[16];
-			snprintf(t7, sizeof t7, "%6s ", tbuf);
+			snprintf(t7, sizeof t7, "%7s ", tbuf);
 			draw_text(ui, y, r->x + r->w - tw, tw, t7, attr);
 		}
 	}

@@ -70,7 +70,12 @@ const char *ui_fmt_time(int64_t ms, char *buf, size_t size)
 		return buf;
 	}
 	int64_t s = ms / 1000;
-	if (s >= 3600)
+	/* At most 7 cells, so a length never spills into the next column. */
+	if (s >= 1000 * 3600)
+		snprintf(buf, size, ">999h");
+	else if (s >= 10 * 3600)
+		snprintf(buf, size, "%lldh%02lldm", (long long)(s / 3600), (long long)(s / 60 % 60));
+	else if (s >= 3600)
 		snprintf(buf, size, "%lld:%02lld:%02lld", (long long)(s / 3600),
 			 (long long)(s / 60 % 60), (long long)(s % 60));
 	else

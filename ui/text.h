@@ -19,7 +19,8 @@ size_t ui_text_width(const char *s);
 /* The last path component of a url/path (for tracks without a title).
  * Borrowed pointer into s. */
 const char *ui_text_basename(const char *s);
-/* "3:05", "1:02:03"; negative -> "-:--". Returns buf. */
+/* "3:05", "1:02:03", "46h57m" from 10 h (never wider than 7 cells);
+ * negative -> "-:--". Returns buf. */
 const char *ui_fmt_time(int64_t ms, char *buf, size_t size);
 /* Filled cells of a width-cell progress bar at pos of total. */
 size_t ui_progress_cells(int64_t pos, int64_t total, size_t width);

@@ -411,6 +411,11 @@ int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err
 	return mlib_media_record_play(app->db, app->index, id, when, err);
 }
 
+int app_correct_duration(struct app *app, uint32_t id, int64_t ms, struct crate_err *err)
+{
+	return mlib_media_set_duration(app->db, app->index, id, ms, err);
+}
+
 int app_record_skip(struct app *app, uint32_t id, struct crate_err *err)
 {
 	return mlib_media_record_skip(app->db, app->index, id, err);

@@ -90,6 +90,8 @@ int app_root_remove(struct app *app, const char *root, struct crate_err *err);
 
 /* Play statistics and rating, written through to SQLite and the index. */
 int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err *err);
+/* Playback reached the true end of id at ms: store that as its length. */
+int app_correct_duration(struct app *app, uint32_t id, int64_t ms, struct crate_err *err);
 int app_record_skip(struct app *app, uint32_t id, struct crate_err *err);
 int app_set_rating(struct app *app, uint32_t id, int rating, struct crate_err *err);
 

@@ -854,12 +854,31 @@ static void on_position(struct app *app, const struct engine_event *ev)
 		record_play(app, ev->id);
 }
 
+/* Playback reached the true end of id at end_ms: a stored length that is
+ * off (a header's estimate) is corrected. */
+static void correct_duration(struct app *app, uint32_t id, int64_t end_ms)
+{
+	if (!id || end_ms <= 0 || !app->db || !app->index)
+		return;
+	int prop = mlib_index_prop(app->index, "duration");
+	int64_t stored = 0;
+	if (prop >= 0 && mlib_index_int_value(app->index, prop, id, &stored) && stored > 0) {
+		int64_t diff = stored > end_ms ? stored - end_ms : end_ms - stored;
+		if (diff <= 100 || diff * 100 <= end_ms)
+			return; /* within 0.1 s or 1 %: encoder padding, rounding */
+	}
+	struct crate_err err = {0};
+	if (app_correct_duration(app, id, end_ms, &err) != 0)
+		set_error(player(app), "%s", err.msg);
+}
+
 static void on_finished(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
 	if (!is_now(p, ev))
 		return;
 	p->played_ms = ev->played_ms;
+	correct_duration(app, ev->id, ev->pos_ms);
 	if (p->counted || !ev->id || ev->played_ms <= 0)
 		return; /* no audio came out of it: not a play */
 	/* At the end the true length is known (pos_ms), whatever the header said. */

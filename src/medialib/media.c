@@ -476,6 +476,20 @@ int mlib_media_record_play(struct mlib_db *db, struct mlib_index *idx, uint32_t 
 	return 0;
 }
 
+int mlib_media_set_duration(struct mlib_db *db, struct mlib_index *idx, uint32_t id,
+			    int64_t ms, struct crate_err *err)
+{
+	if (ms <= 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "duration %lld: must be positive",
+				     (long long)ms);
+	if (update_row(db, "UPDATE media SET duration=? WHERE id=?", id, ms, 1,
+		       "cannot correct the duration", err) != 0)
+		return -1;
+	if (idx)
+		mlib_index_update_int(idx, id, "duration", ms);
+	return 0;
+}
+
 int mlib_media_record_skip(struct mlib_db *db, struct mlib_index *idx, uint32_t id,
 			   struct crate_err *err)
 {

@@ -61,6 +61,9 @@ int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err);
  * index: timesplayed+1 and lastplayed=when (Unix seconds). */
 int mlib_media_record_play(struct mlib_db *db, struct mlib_index *idx, uint32_t id, int64_t when,
 			   struct crate_err *err);
+/* The true length, found when playback reached the end (ms > 0). */
+int mlib_media_set_duration(struct mlib_db *db, struct mlib_index *idx, uint32_t id,
+			    int64_t ms, struct crate_err *err);
 /* A play the user cut short (next, another track) before it counted:
  * timesskipped+1. */
 int mlib_media_record_skip(struct mlib_db *db, struct mlib_index *idx, uint32_t id,

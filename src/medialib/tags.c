@@ -247,23 +247,38 @@ static int ff_error(struct crate_err *err, int code, const char *path, const cha
  * count, raw streams, trackers): read the packets and take the end of the
  * last one; packets without timing (Shorten) are decoded to count samples.
  * Bounded by the file's deadline. */
+#define DECODE_TO_MEASURE_BYTES (4 << 20)
+
 static int64_t ff_demux_duration(AVFormatContext *fmt, int si, const struct deadline *dl)
 {
+	const AVCodecDescriptor *desc = avcodec_descriptor_get(fmt->streams[si]->codecpar->codec_id);
+	/* Count decoded samples where that is cheap: lossless decodes fast
+	 * (and its headers are the ones that lie about rates), and a small
+	 * file is quick to decode whatever it holds. Else packet times. */
+	int64_t size = fmt->pb ? avio_size(fmt->pb) : -1;
+	bool count = (desc && (desc->props & AV_CODEC_PROP_LOSSLESS) &&
+		      !(desc->props & AV_CODEC_PROP_LOSSY)) ||
+		     (size >= 0 && size < DECODE_TO_MEASURE_BYTES);
 	const AVStream *st = fmt->streams[si];
 	AVPacket *pkt = av_packet_alloc();
 	AVFrame *frame = NULL;
 	AVCodecContext *dec = NULL;
 	bool dec_failed = false;
-	int64_t end = 0, summed = 0, samples = 0;
+	int64_t start = AV_NOPTS_VALUE, end = 0, summed = 0, samples = 0;
+	double counted_s = 0; /* decoded samples / their rate, frame by frame */
 	while (av_gettime_relative() <= dl->until_us && av_read_frame(fmt, pkt) >= 0) {
 		if (pkt->stream_index != si) {
 			av_packet_unref(pkt);
 			continue;
 		}
+		/* From the first packet's time: a stream cut from the middle of
+		 * another starts at a late timestamp. */
+		if (pkt->pts != AV_NOPTS_VALUE && (start == AV_NOPTS_VALUE || pkt->pts < start))
+			start = pkt->pts;
 		if (pkt->pts != AV_NOPTS_VALUE && pkt->pts + pkt->duration > end)
 			end = pkt->pts + pkt->duration;
 		summed += pkt->duration;
-		if (pkt->duration <= 0 && !dec && !dec_failed) {
+		if ((count || pkt->duration <= 0) && !dec && !dec_failed) {
 			const AVCodec *codec = avcodec_find_decoder(st->codecpar->codec_id);
 			dec = codec ? avcodec_alloc_context3(codec) : NULL;
 			if (!dec || avcodec_parameters_to_context(dec, st->codecpar) < 0 ||
@@ -273,21 +288,62 @@ static int64_t ff_demux_duration(AVFormatContext *fmt, int si, const struct dead
 			}
 			frame = av_frame_alloc();
 		}
-		if (dec && pkt->duration <= 0 && avcodec_send_packet(dec, pkt) >= 0)
-			while (avcodec_receive_frame(dec, frame) >= 0)
+		if (dec && (count || pkt->duration <= 0) && avcodec_send_packet(dec, pkt) >= 0)
+			while (avcodec_receive_frame(dec, frame) >= 0) {
 				samples += frame->nb_samples;
+				if (frame->sample_rate > 0)
+					counted_s += (double)frame->nb_samples / frame->sample_rate;
+			}
 		av_packet_unref(pkt);
 	}
 	int sr = dec ? dec->sample_rate : 0;
+	if (dec && count) { /* decoded: that is the length, even 0 (no audio in it) */
+		avcodec_free_context(&dec);
+		av_frame_free(&frame);
+		av_packet_free(&pkt);
+		return (int64_t)(counted_s * 1000 + 0.5);
+	}
 	avcodec_free_context(&dec);
 	av_frame_free(&frame);
 	av_packet_free(&pkt);
-	int64_t ticks = end > 0 ? end : summed;
+	int64_t ticks = end > 0 ? end - (start != AV_NOPTS_VALUE && start > 0 ? start : 0) : summed;
 	if (ticks > 0 && st->time_base.den)
 		return av_rescale_q(ticks, st->time_base, (AVRational){1, 1000});
 	if (samples > 0 && sr > 0)
 		return samples * 1000 / sr;
 	return 0;
+}
+
+/* The length the container gives may be a guess (from the bitrate) or a
+ * header that lies (a truncated file whose header names the whole song, a
+ * FLAC STREAMINFO with a wrong sample count). Doubt it when FFmpeg says it
+ * estimated, or when the file's size does not fit: fewer bits per second
+ * than any codec uses, more than lossless audio can take, or a lossy
+ * stream at a rate far from the one it declares. */
+static bool duration_doubtful(const AVFormatContext *fmt, const AVCodecParameters *par,
+			      int64_t dur_ms, int rate, int ch)
+{
+	if (dur_ms <= 0 || fmt->duration_estimation_method == AVFMT_DURATION_FROM_BITRATE)
+		return true;
+	int64_t size = fmt->pb ? avio_size(fmt->pb) : -1;
+	if (size <= 0)
+		return false;
+	double implied = (double)size * 8.0 * 1000.0 / (double)dur_ms;
+	if (implied < 4000)
+		return true;
+	const AVCodecDescriptor *d = avcodec_descriptor_get(par->codec_id);
+	bool lossless = d && (d->props & AV_CODEC_PROP_LOSSLESS) && !(d->props & AV_CODEC_PROP_LOSSY);
+	int bits = par->bits_per_raw_sample > 0 ? par->bits_per_raw_sample
+						: par->bits_per_coded_sample;
+	if (bits <= 0 && par->codec_id == AV_CODEC_ID_FLAC && par->extradata_size >= 34)
+		bits = (((par->extradata[12] & 1) << 4) | (par->extradata[13] >> 4)) + 1;
+	if (lossless && rate > 0 && ch > 0 && bits > 0) {
+		double raw = (double)rate * ch * bits;
+		return implied > raw * 1.2 || implied < raw * 0.02;
+	}
+	if (!lossless && par->bit_rate > 0)
+		return implied < (double)par->bit_rate / 2 || implied > (double)par->bit_rate * 2;
+	return false;
 }
 
 struct header_info {
@@ -445,12 +501,20 @@ static int ff_probe(const char *path, const unsigned char *head, size_t nhead, i
 		t->duration_ms = fmt->duration / 1000;
 	else if (st->duration > 0 && st->time_base.den)
 		t->duration_ms = av_rescale_q(st->duration, st->time_base, (AVRational){1, 1000});
-	if (t->duration_ms <= 0)
-		t->duration_ms = ff_demux_duration(fmt, si, &dl);
 	t->bitrate = par->bit_rate > 0 ? par->bit_rate : (fmt->bit_rate > 0 ? fmt->bit_rate : 0);
 	t->samplerate = hi.samplerate ? hi.samplerate : par->sample_rate > 0 ? par->sample_rate : 0;
 	t->channels = hi.channels ? hi.channels
 				  : par->ch_layout.nb_channels > 0 ? par->ch_layout.nb_channels : 0;
+	if (duration_doubtful(fmt, par, t->duration_ms, t->samplerate, t->channels)) {
+		/* Measure it: read the packets (bounded by the file's deadline). A
+		 * measurement cut short by the deadline only replaces nothing. */
+		int64_t measured = ff_demux_duration(fmt, si, &dl);
+		bool complete = av_gettime_relative() <= dl.until_us;
+		if (measured > 0 && (complete || t->duration_ms <= 0))
+			t->duration_ms = measured;
+		else if (complete && measured == 0)
+			t->duration_ms = -1; /* measured: no audio in it (not TagLib's guess) */
+	}
 	if (!t->bitrate && t->duration_ms > 0 && fmt->pb) {
 		int64_t size = avio_size(fmt->pb);
 		if (size > 0)
@@ -477,7 +541,7 @@ static void tl_add(struct mlib_tags *t, const char *key, char *value)
 static void tl_read(const char *path, struct mlib_tags *t)
 {
 	int need = !tags_has(t, "artist") && !tags_has(t, "title") && !tags_has(t, "album");
-	if (!need && t->duration_ms > 0)
+	if (!need && t->duration_ms != 0)
 		return;
 	TagLib_File *f = taglib_file_new(path);
 	if (!f)
@@ -502,7 +566,7 @@ static void tl_read(const char *path, struct mlib_tags *t)
 			}
 		}
 		const TagLib_AudioProperties *ap = taglib_file_audioproperties(f);
-		if (ap && t->duration_ms <= 0 && taglib_audioproperties_length(ap) > 0)
+		if (ap && t->duration_ms == 0 && taglib_audioproperties_length(ap) > 0)
 			t->duration_ms = (int64_t)taglib_audioproperties_length(ap) * 1000;
 	}
 	taglib_file_free(f);
@@ -529,5 +593,7 @@ int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, stru
 	if (ff_probe(path, head, nhead, timeout_ms, out, err) != 0)
 		return -1;
 	tl_read(path, out);
+	if (out->duration_ms < 0)
+		out->duration_ms = 0;
 	return 0;
 }

@@ -417,6 +417,10 @@ static void play_chunk(struct engine *e)
 	t->played_frames += n;
 	if (now_s() - e->last_pos_t >= POSITION_EVERY_S)
 		emit_position(e);
+	/* A paced device (null/file) is a buffer ahead: wait, but wake for a command. */
+	int ms = alsa_out_pace_wait_ms(e->out);
+	if (ms > 0)
+		wait_for_command(e, ms);
 }
 
 /* ---- commands ---- */

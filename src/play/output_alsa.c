@@ -214,9 +214,17 @@ int alsa_out_write(struct alsa_out *o, const void *buf, size_t frames, struct cr
 		p += (size_t)n * fb;
 		frames -= (size_t)n;
 		o->pace_frames += n;
-		pace_wait(o, false);
 	}
 	return 0;
+}
+
+int alsa_out_pace_wait_ms(const struct alsa_out *o)
+{
+	if (!o->pace)
+		return 0;
+	double ahead = (double)o->pace_frames / o->fmt.rate - (now_s() - o->pace_t0);
+	double over = ahead - o->buffer_ms / 1000.0;
+	return over > 0 ? (int)(over * 1000) + 1 : 0;
 }
 
 int alsa_out_drain(struct alsa_out *o, struct crate_err *err)

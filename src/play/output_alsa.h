@@ -33,6 +33,10 @@ void alsa_out_close(struct alsa_out *o, bool drop);
 /* Write all frames (blocking at most about a buffer's time), recovering
  * from underruns. */
 int alsa_out_write(struct alsa_out *o, const void *buf, size_t frames, struct crate_err *err);
+/* With pace: how long the writer should wait before the next write to stay
+ * a buffer's time ahead of the wall clock (0: write now). The caller waits,
+ * so that it can wake for a command meanwhile. */
+int alsa_out_pace_wait_ms(const struct alsa_out *o);
 /* Let everything written play out. */
 int alsa_out_drain(struct alsa_out *o, struct crate_err *err);
 /* Throw away what is buffered (stop, seek) and get ready to play again. */

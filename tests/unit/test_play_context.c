@@ -21,6 +21,7 @@
 #include "coll/store.h"
 #include "harness.h"
 #include "medialib/index.h"
+#include "medialib/media.h"
 #include "medialib/scan.h"
 #include "test_play_util.h"
 
@@ -507,5 +508,25 @@ TEST(a_file_without_audio_is_not_a_play)
 	app_play_status(app, &st);
 	CHECK(strstr(st.error, "empty.wav") != NULL);
 	free(wav);
+	app_close(app);
+}
+
+TEST(playing_to_the_end_corrects_a_wrong_stored_duration)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 1, 0.5, false, false);
+	struct crate_err err = {0};
+	uint32_t id = id_of_title(app, 0);
+	/* As a header that lies would have it: nearly ten hours. */
+	REQUIRE(mlib_media_set_duration(app->db, app->index, id, 35287386, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_list(app, &id, NULL, 1, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	int64_t v;
+	CHECK(stat_of(app, id, "duration", &v) && v >= 400 && v <= 600);
+	REQUIRE(app_reload_index(app, &err) == 0); /* and in the database */
+	CHECK(stat_of(app, id, "duration", &v) && v >= 400 && v <= 600);
 	app_close(app);
 }

@@ -166,6 +166,11 @@ TEST(time_and_progress)
 	CHECK_STR(ui_fmt_time(65500, b, sizeof b), "1:05");
 	CHECK_STR(ui_fmt_time(3723000, b, sizeof b), "1:02:03");
 	CHECK_STR(ui_fmt_time(-1, b, sizeof b), "-:--");
+	/* Never wider than 7 cells: a header that claims days cannot spill over. */
+	CHECK_STR(ui_fmt_time(35287386, b, sizeof b), "9:48:07");
+	CHECK_STR(ui_fmt_time(169022694, b, sizeof b), "46h57m");
+	CHECK_STR(ui_fmt_time(999LL * 3600000 + 59 * 60000, b, sizeof b), "999h59m");
+	CHECK_STR(ui_fmt_time(4000LL * 3600000, b, sizeof b), ">999h");
 	CHECK_INT(ui_progress_cells(50, 100, 10), 5);
 	CHECK_INT(ui_progress_cells(0, 100, 10), 0);
 	CHECK_INT(ui_progress_cells(200, 100, 10), 10);
