@@ -48,6 +48,21 @@ const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size)
 	return buf;
 }
 
+const char *ui_rating_marks(struct ui *ui, uint32_t id, char *buf, size_t size)
+{
+	char b[32];
+	const char *r = ui_prop(ui, id, "rating", b, sizeof b);
+	int n = r ? atoi(r) : 0;
+	size_t len = 0;
+	buf[0] = 0;
+	if (n < 1 || n > 5)
+		return buf;
+	len += (size_t)snprintf(buf, size, "  ");
+	for (int i = 0; i < n && len + 4 < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s", ui->ascii ? "*" : "\xe2\x98\x85");
+	return buf;
+}
+
 /* ---- the player ---- */
 
 void act_status(struct ui *ui, struct ui_status *st)
@@ -264,6 +279,33 @@ static void selection(struct ui *ui, struct u32vec *ids, size_t *start, bool one
 		if (n && ui->pl_list.cur < n->idlist.n)
 			u32vec_push(ids, n->idlist.v[ui->pl_list.cur]);
 	}
+}
+
+uint32_t act_selected_id(struct ui *ui)
+{
+	struct u32vec ids = {0};
+	size_t start;
+	selection(ui, &ids, &start, true);
+	uint32_t id = ids.n ? ids.v[start < ids.n ? start : 0] : 0;
+	u32vec_free(&ids);
+	return id;
+}
+
+void act_rate(struct ui *ui, int stars)
+{
+	uint32_t id = act_selected_id(ui);
+	struct crate_err err = {0};
+	char t[512];
+	if (!id)
+		ui_message(ui, true, "nothing selected");
+	else if (app_set_rating(ui->app, id, stars, &err) != 0)
+		ui_message(ui, true, "%s", err.msg);
+	else if (stars)
+		ui_message(ui, false, "rated %s: %d star%s", ui_title(ui, id, t, sizeof t), stars,
+			   stars == 1 ? "" : "s");
+	else
+		ui_message(ui, false, "rating of %s cleared", ui_title(ui, id, t, sizeof t));
+	ui->dirty = true;
 }
 
 void act_add(struct ui *ui, bool enqueue)

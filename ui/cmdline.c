@@ -244,6 +244,14 @@ static void prompt_answer(struct ui *ui, bool yes)
 
 bool cmdline_key(struct ui *ui, int key)
 {
+	if (ui->mode == UI_MODE_PROMPT && ui->prompt == UI_PROMPT_RATE) {
+		ui->mode = UI_MODE_NORMAL;
+		if (key >= '0' && key <= '5')
+			act_rate(ui, key - '0');
+		else
+			ui_message(ui, false, "cancelled");
+		return true;
+	}
 	if (ui->mode == UI_MODE_PROMPT && !UI_PROMPT_IS_TEXT(ui->prompt)) {
 		prompt_answer(ui, key == 'y' || key == 'Y');
 		return true;
@@ -280,6 +288,8 @@ void cmdline_draw(struct ui *ui)
 			label = "Save search as: ";
 		else if (ui->prompt == UI_PROMPT_QUIT)
 			label = "A scan is running. Quit anyway? (y/n) ";
+		else if (ui->prompt == UI_PROMPT_RATE)
+			label = "Rate the selected track: 0-5 (0 clears) ";
 		else if (UI_PROMPT_IS_TEXT(ui->prompt))
 			label = rules_pane_prompt_label(ui);
 		else {

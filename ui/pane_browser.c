@@ -603,6 +603,8 @@ static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 			ms = strtoll(d, NULL, 10);
 		char tbuf[32];
 		ui_fmt_time(ms, tbuf, sizeof tbuf);
+		char stars[64];
+		ui_rating_marks(ui, id, stars, sizeof stars);
 		if (all_albums && artist && ui->artists.list.cur == 0)
 			snprintf(line, sizeof line, "%c%2s%s %s \xe2\x80\x93 %s", id == playing ? '>' : ' ',
 				 n ? n : "", n ? "." : " ", artist, title);
@@ -613,7 +615,11 @@ static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 		if (i == ui->track_list.cur)
 			attr = theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) | (id == playing ? A_BOLD : 0);
 		int tw = r->w >= 20 ? 8 : 0; /* ui_fmt_time: at most 7 cells */
-		draw_text(ui, y, r->x, r->w - tw, line, attr);
+		/* The rating sits before the time, so a long title never hides it. */
+		int sw = tw && stars[0] ? (int)ui_text_width(stars) : 0;
+		draw_text(ui, y, r->x, r->w - tw - sw, line, attr);
+		if (sw)
+			draw_text(ui, y, r->x + r->w - tw - sw, sw, stars, attr);
 		if (tw) {
 			char t7[16];
 			snprintf(t7, sizeof t7, "%7s ", tbuf);

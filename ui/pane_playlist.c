@@ -118,6 +118,8 @@ void playlist_draw(struct ui *ui)
 		ui_fmt_time(d ? strtoll(d, NULL, 10) : -1, t, sizeof t);
 		bool here = (long)i == cur;
 		bool missing = ui->app->index && !mlib_index_has_media(ui->app->index, id);
+		char stars[64];
+		ui_rating_marks(ui, id, stars, sizeof stars);
 		snprintf(line, sizeof line, "%c%4zu. %s%s%s%s", here ? '>' : ' ', i + 1,
 			 artist ? artist : "", artist ? " \xe2\x80\x93 " : "", title,
 			 missing ? "  (missing)" : "");
@@ -131,7 +133,10 @@ void playlist_draw(struct ui *ui)
 		if (i == ui->pl_list.cur)
 			attr = theme_attr(UR_SELECTED) | (here ? A_BOLD : 0);
 		int tw = r->w >= 24 ? 8 : 0;
-		draw_text(ui, y + row, r->x, r->w - tw, line, attr);
+		int sw = tw && stars[0] ? (int)ui_text_width(stars) : 0;
+		draw_text(ui, y + row, r->x, r->w - tw - sw, line, attr);
+		if (sw)
+			draw_text(ui, y + row, r->x + r->w - tw - sw, sw, stars, attr);
 		if (tw) {
 			char t8[16];
 			snprintf(t8, sizeof t8, "%7s ", t);

@@ -27,6 +27,7 @@
 #include "app/app_changes.h"
 #include "app/app_library.h"
 #include "app/app_remote.h"
+#include "app/app_resume.h"
 #include "app/app_watch.h"
 #include "cli/cli.h"
 #include "coll/eval.h"
@@ -401,6 +402,12 @@ static void handle_action(struct ui *ui, enum ui_action a)
 	case UA_REMOVE:
 		act_remove(ui);
 		return;
+	case UA_RATE:
+		if (!act_selected_id(ui))
+			ui_message(ui, false, "* rates the selected track (views 1 and 2)");
+		else
+			prompt_begin(ui, UI_PROMPT_RATE, NULL, NULL);
+		return;
 	default:
 		break;
 	}
@@ -555,6 +562,7 @@ static void ui_free(struct ui *ui)
 	rules_pane_free(ui);
 	playlist_free(ui);
 	coll_node_unref(ui->qnode);
+	free(ui->resume_last);
 	coll_eval_cache_free(ui->ecache);
 	strbuf_free(&ui->query);
 	strbuf_free(&ui->cmd);
@@ -681,6 +689,49 @@ static void check_changes(struct ui *ui)
 #define CHANGES_EVERY_MS 250
 #define CHANGES_SAFETY_MS 1000
 
+/* ---- exact resume ---- */
+
+#define RESUME_SAVE_EVERY_MS 3000
+
+static void resume_save(struct ui *ui)
+{
+	enum ui_view v = ui->view == UI_VIEW_HELP ? ui->view_before_help : ui->view;
+	const char *search = v == UI_VIEW_BROWSER ? ui->query.buf : ui->view_query[UI_VIEW_BROWSER];
+	struct app_resume_ui r = {.view = (int)v,
+				  .browse_ns = ui->base_ns,
+				  .browse_name = ui->base_name,
+				  .search = (char *)(search ? search : "")};
+	struct crate_err err = {0};
+	if (app_resume_save(ui->app, &r, &ui->resume_last, &err) != 0 && !ui->resume_failed) {
+		ui->resume_failed = true; /* say it once */
+		ui_message(ui, true, "resume state: %s", err.msg);
+	}
+	ui->resume_saved_ms = ui_now_ms();
+}
+
+static void resume_load(struct ui *ui)
+{
+	struct app_resume_ui r;
+	struct crate_err err = {0};
+	if (app_resume_load(ui->app, &r, &err) != 0)
+		ui_message(ui, true, "resume: %s", err.msg);
+	if (r.browse_ns && r.browse_name && ui->app->store &&
+	    coll_store_get(ui->app->store, r.browse_ns, r.browse_name)) {
+		free(ui->base_ns);
+		free(ui->base_name);
+		ui->base_ns = r.browse_ns;
+		ui->base_name = r.browse_name;
+		r.browse_ns = r.browse_name = NULL;
+		browser_refresh(ui);
+	}
+	if (r.search && *r.search)
+		ui_browser_search(ui, r.search);
+	if (r.view >= 0 && r.view < UI_NVIEWS)
+		ui_switch_view(ui, (enum ui_view)r.view);
+	app_resume_ui_free(&r);
+	ui->resume_saved_ms = ui_now_ms();
+}
+
 static int loop(struct ui *ui)
 {
 	unsigned gen = ui->app->store ? coll_store_generation(ui->app->store) : 0;
@@ -696,6 +747,9 @@ static int loop(struct ui *ui)
 			next_changes = now + every;
 			db_event = false;
 		}
+		/* Every few seconds: a crash loses at most that much. */
+		if (ui_now_ms() - ui->resume_saved_ms >= RESUME_SAVE_EVERY_MS)
+			resume_save(ui);
 		check_store(ui, &gen);
 		if (ui->dirty)
 			frame_draw(ui);
@@ -863,9 +917,11 @@ int ui_run(struct app *app, struct crate_err *err)
 	ui_play_init(ui);
 	coll_pane_reload(ui);
 	browser_refresh(ui);
+	resume_load(ui);
 	ui->dirty = true;
 
 	int rc = loop(ui);
+	resume_save(ui);
 	endwin();
 	app_remote_close(ui->remote);
 	signal(SIGWINCH, SIG_DFL);

@@ -29,6 +29,7 @@ enum ui_prompt_kind {
 	UI_PROMPT_SAVE, UI_PROMPT_QUIT, UI_PROMPT_REMOVE_COLL,
 	/* the rules pane: add (target, then preset), edit (preset, then volume), remove */
 	UI_PROMPT_RULE_TARGET, UI_PROMPT_RULE_PRESET, UI_PROMPT_RULE_VOLUME, UI_PROMPT_REMOVE_RULE,
+	UI_PROMPT_RATE, /* one key: 0-5 */
 };
 /* Prompts that take a line of text (the others take y or n). */
 #define UI_PROMPT_IS_TEXT(k) ((k) == UI_PROMPT_SAVE || (k) == UI_PROMPT_RULE_TARGET || \
@@ -83,6 +84,9 @@ struct ui {
 	bool ascii;          /* the locale is not UTF-8: draw ASCII only */
 	bool running;
 	bool dirty;          /* redraw needed */
+	double resume_saved_ms;      /* when the resume state was last written */
+	bool resume_failed;          /* writing it failed (said once) */
+	char *resume_last;           /* the state text last written (owned) */
 	int w, h;
 	struct ui_layout_opts lopts;
 	struct ui_layout L;
@@ -292,6 +296,10 @@ void act_scan_queued(struct ui *ui);
 void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells);
 /* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */
 void act_command(struct ui *ui, const char *line);
+/* Rate the selected track (browser, playlist) 0-5; 0 clears. */
+void act_rate(struct ui *ui, int stars);
+/* The selected track, 0 for none. */
+uint32_t act_selected_id(struct ui *ui);
 /* :shuffle [off|tracks|albums], :repeat [off|all|one]; no argument cycles. */
 void act_modes(struct ui *ui, const char *word, const char *arg);
 /* What the player and the scanner are doing, for the status line. */
@@ -323,6 +331,8 @@ struct coll_eval_ctx;
 void ui_eval_ctx(struct ui *ui, struct coll_eval_ctx *ctx);
 /* Display text of one property of a track (sanitised later by draw). */
 const char *ui_prop(struct ui *ui, uint32_t id, const char *prop, char *buf, size_t size);
+/* "  ★★★★" for a track rated 4 ("  ****" in ASCII mode); "" unrated. */
+const char *ui_rating_marks(struct ui *ui, uint32_t id, char *buf, size_t size);
 /* "Title" or the file name when there is no title tag. */
 const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size);
 bool act_scan_running(struct ui *ui);

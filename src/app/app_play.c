@@ -573,6 +573,11 @@ static struct pick decide(struct app *app, size_t from, bool manual, bool gone, 
 {
 	struct app_play *p = player(app);
 	struct pick pk = {.kind = PICK_NONE};
+	/* The last queued track ended: stop there when asked (cmus's
+	 * stop_after_queue), rather than go back to the context. */
+	if (use_queue && !manual && p->from_queue && !queue_applies(app) &&
+	    config_get_bool(app->cfg, "playback.stop_after_queue", false))
+		return pk;
 	if (use_queue && queue_applies(app) &&
 	    !(p->repeat == APP_REPEAT_ONE && !manual && from != NONE && !gone)) {
 		pk.kind = PICK_QUEUE;
@@ -796,7 +801,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->counted = false;
 	p->pos_ms = 0;
 	p->dur_ms = ev->dur_ms;
-	p->state = ENGINE_PLAYING;
+	p->state = ev->state; /* paused when resumed paused */
 	if (app->store && app->index)
 		app_rules_track_started(app, ev->id);
 	notify(p, APP_PLAY_STARTED, ev->id, p->now.path, NULL);
@@ -1254,6 +1259,82 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	st->from_queue = p->from_queue;
 	st->next_id = p->next.seq ? p->next.id : 0;
 	snprintf(st->error, sizeof st->error, "%s", p->error);
+}
+
+void app_play_get_resume(struct app *app, struct app_play_resume *r)
+{
+	struct app_play *p = player(app);
+	memset(r, 0, sizeof *r);
+	r->volume = p->volume;
+	r->repeat = p->repeat;
+	r->shuffle = p->shuffle;
+	r->has_context = p->has_context;
+	if (p->playlist)
+		snprintf(r->playlist, sizeof r->playlist, "%s", p->playlist);
+	else if (p->has_context)
+		for (size_t i = 0; i < p->adhoc_ids.n; i++)
+			u32vec_push(&r->ids, p->adhoc_ids.v[i]);
+	r->entry = p->cur == NONE ? 0 : p->cur;
+	r->from_queue = p->from_queue;
+	if (p->engine) {
+		struct engine_status es;
+		engine_get_status(p->engine, &es);
+		r->state = es.state;
+		r->pos_ms = es.state != ENGINE_STOPPED ? es.pos_ms : 0;
+	}
+}
+
+int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
+		    struct crate_err *err)
+{
+	struct app_play *p = player(app);
+	p->volume = r->volume < 0 ? 0 : r->volume > 100 ? 100 : r->volume;
+	p->repeat = r->repeat;
+	p->shuffle = r->shuffle;
+	if (p->engine)
+		engine_set_volume(p->engine, p->volume);
+	if (!r->has_context)
+		return 0;
+	if (r->playlist[0]) {
+		if (!named_list(app, r->playlist))
+			return crate_err_set(err, CRATE_ERR_NOTFOUND,
+					     "cannot resume Playlists/%s: it no longer exists",
+					     r->playlist);
+		if (!get_engine(app, err) || list_activate(app, r->playlist, r->entry, err) != 0)
+			return -1;
+	} else {
+		if (!r->ids.n || !get_engine(app, err))
+			return r->ids.n ? -1 : 0;
+		adhoc_clear(p);
+		free(p->playlist);
+		p->playlist = NULL;
+		p->has_context = true;
+		for (size_t i = 0; i < r->ids.n; i++)
+			u32vec_push(&p->adhoc_ids, r->ids.v[i]);
+		p->adhoc_paths = xcalloc(r->ids.n, sizeof *p->adhoc_paths);
+		context_reset(p);
+	}
+	size_t n = list_len(app);
+	if (n == 0 || r->state == ENGINE_STOPPED) {
+		p->cur = r->entry < n ? r->entry : NONE;
+		p->cur_entry_id = p->cur != NONE ? id_of(app, p->playlist, p->cur) : 0;
+		return 0;
+	}
+	/* The entry that played, at its offset: paused unless asked to play. */
+	struct pick pk = {.kind = PICK_CONTEXT, .pos = r->entry < n ? r->entry : 0};
+	struct request req = {0};
+	if (!make_request(app, &pk, &req, err))
+		return -1;
+	req.seq = ++p->seq;
+	leave_current(app, false);
+	commit(app, &req);
+	p->now = req;
+	struct engine_track t;
+	fill_track(app, &req, &t);
+	t.start_ms = r->pos_ms > 0 ? r->pos_ms : 0;
+	t.paused = !play;
+	engine_play(p->engine, &t);
+	return 0;
 }
 
 void app_play_close(struct app *app)

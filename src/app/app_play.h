@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/vec.h"
 #include "play/engine.h"
 
 struct app;
@@ -101,6 +102,26 @@ int app_play_event_fd(struct app *app, struct crate_err *err);
  * Party Shuffle, record statistics. Returns the number handled. */
 int app_play_handle_events(struct app *app);
 void app_play_status(struct app *app, struct app_play_status *st);
+
+/* What a restart needs to resume: the context, its entry and offset, the
+ * modes. ids (temporary lists) is owned: free with u32vec_free. */
+struct app_play_resume {
+	bool has_context;
+	char playlist[256];      /* Playlists/<name>; "" with ids: a temporary list */
+	struct u32vec ids;
+	size_t entry;
+	bool from_queue;
+	int64_t pos_ms;
+	enum engine_state state;
+	int volume;
+	enum app_repeat repeat;
+	enum app_shuffle shuffle;
+};
+void app_play_get_resume(struct app *app, struct app_play_resume *r);
+/* Restore r: modes and volume, then the context at its entry and offset,
+ * paused there (play: playing) when it was playing or paused. */
+int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
+		    struct crate_err *err);
 
 /* Free the player (engine included); app_close calls it. */
 void app_play_close(struct app *app);

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/app_coll.h"
 #include "app/app_library.h"
+#include "coll/eval.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -238,11 +240,63 @@ static int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 	return CLI_OK;
 }
 
+/* rate QUERY|ID N: the rating (0-5 stars; 0 clears it) of every match,
+ * in the database only (files are never written). */
+static int cmd_rate(struct cli_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 3)
+		return cli_usage(cli_find("rate"));
+	const char *n = argv[argc - 1];
+	if (!(n[0] >= '0' && n[0] <= '5' && !n[1]))
+		return cli_error("rating '%s': must be 0 (none) to 5", n);
+	struct app *app = cli_app(ctx);
+	if (!app)
+		return CLI_FAIL;
+	struct u32vec ids = {0};
+	uint32_t one;
+	if (argc == 3 && cli_parse_id(argv[1], &one)) {
+		if (resolve_item(app, argv[1], &one) != 0)
+			return CLI_FAIL;
+		u32vec_push(&ids, one);
+	} else {
+		char *query = cli_join_args(argv + 1, argc - 2);
+		struct coll_result r = {0};
+		struct crate_err err = {0};
+		int rc = app_eval_query(app, query, false, &r, &err);
+		if (rc != 0) {
+			rc = cli_fail_query(query, &err);
+			free(query);
+			return rc;
+		}
+		free(query);
+		ids = r.ids;
+		r.ids = (struct u32vec){0};
+		coll_result_free(&r);
+	}
+	if (ids.n == 0) {
+		u32vec_free(&ids);
+		return cli_error("nothing matches: no rating set");
+	}
+	struct crate_err err = {0};
+	size_t done = 0, total = ids.n;
+	for (size_t i = 0; i < total; i++) {
+		if (app_set_rating(app, ids.v[i], n[0] - '0', &err) != 0)
+			break;
+		done++;
+	}
+	u32vec_free(&ids);
+	if (done < total)
+		return cli_fail_safe(err.msg);
+	fprintf(stderr, "rated %zu track%s %c\n", done, done == 1 ? "" : "s", n[0]);
+	return CLI_OK;
+}
+
 const struct cli_command cli_library_commands[] = {
 	{"scan", "scan [--quiet] [--prune] PATH...",
 	 "add or update files and folders in the library (--prune: forget missing items)",
 	 cmd_scan},
 	{"info", "info ID|PATH...", "every property of a library item", cmd_info},
+	{"rate", "rate QUERY|ID N", "set the rating (0-5 stars, 0 clears) in the library", cmd_rate},
 	{"list", "list [--format '%artist% - %title%'] [--json]",
 	 "the library in library order", cmd_list},
 	{NULL, NULL, NULL, NULL},

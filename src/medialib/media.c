@@ -102,7 +102,7 @@ static const char *const text_cols[] = {
 
 struct mlib_media_writer {
 	struct mlib_db *db;
-	sqlite3_stmt *put, *del_tags, *add_tag, *missing;
+	sqlite3_stmt *put, *del_tags, *add_tag, *missing, *rating;
 };
 
 static sqlite3_stmt *prep(struct mlib_db *db, const char *sql, struct crate_err *err)
@@ -139,7 +139,12 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 				      " VALUES(?, ?, ?, ?)", err);
 	if (w->add_tag)
 		w->missing = prep(db, "UPDATE media SET missing=? WHERE id=?", err);
-	if (!w->missing) {
+	/* The file's rating fills an empty one: a rating set in crate wins.
+	 * Apart from the upsert, whose conflict clause would override the
+	 * statistics trigger's INSERT OR REPLACE. */
+	if (w->missing)
+		w->rating = prep(db, "UPDATE media SET rating=?1 WHERE id=?2 AND rating IS NULL", err);
+	if (!w->rating) {
 		mlib_media_writer_free(w);
 		return NULL;
 	}
@@ -154,6 +159,7 @@ void mlib_media_writer_free(struct mlib_media_writer *w)
 	sqlite3_finalize(w->del_tags);
 	sqlite3_finalize(w->add_tag);
 	sqlite3_finalize(w->missing);
+	sqlite3_finalize(w->rating);
 	free(w);
 }
 
@@ -302,6 +308,12 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
+	if (t->rating >= 1 && t->rating <= 5) {
+		sqlite3_bind_int64(w->rating, 1, t->rating);
+		sqlite3_bind_int64(w->rating, 2, *id);
+		if (step_done(w->db, w->rating, "cannot store the file's rating", err) != 0)
+			return -1;
+	}
 
 	sqlite3_bind_int64(w->del_tags, 1, *id);
 	if (step_done(w->db, w->del_tags, "cannot clear old tags", err) != 0)

@@ -32,6 +32,7 @@
 #include <taglib/tag_c.h>
 
 #include "base/str.h"
+#include "medialib/rating.h"
 
 /* The last error FFmpeg logged on this thread, for the error text. */
 static _Thread_local char ff_last_msg[200];
@@ -524,9 +525,40 @@ static int ff_probe(const char *path, const unsigned char *head, size_t nhead, i
 	int split = is_vorbis_comment_container(fmt, par->codec_id);
 	add_dict(t, fmt->metadata, 0, split);
 	add_dict(t, st->metadata, t->n, split);
+	/* RATING (Vorbis comments, APE, ID3 TXXX) is a library property, not a tag. */
+	const AVDictionaryEntry *r = av_dict_get(fmt->metadata, "rating", NULL, 0);
+	if (!r)
+		r = av_dict_get(st->metadata, "rating", NULL, 0);
+	t->rating = r ? mlib_rating_from_text(r->value) : 0;
+	if (!t->rating && fmt->iformat && strcmp(fmt->iformat->name, "mov,mp4,m4a,3gp,3g2,mj2") == 0)
+		t->rating = mlib_rating_from_mp4(path);
 out:
 	avformat_close_input(&fmt);
 	return ret;
+}
+
+/* POPM / TXXX:RATING of the ID3v2 tag at the start of path (FFmpeg does not
+ * give POPM). Reads the tag, at most 4 MiB of it. */
+static int id3_rating(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	unsigned char h[10];
+	int stars = 0;
+	if (fread(h, 1, 10, f) == 10) {
+		size_t size = 10 + ((size_t)(h[6] & 0x7f) << 21 | (size_t)(h[7] & 0x7f) << 14 |
+				    (size_t)(h[8] & 0x7f) << 7 | (h[9] & 0x7f));
+		if (size > 4u << 20)
+			size = 4u << 20;
+		unsigned char *buf = xmalloc(size);
+		memcpy(buf, h, 10);
+		size_t n = 10 + fread(buf + 10, 1, size - 10, f);
+		stars = mlib_rating_from_id3v2(buf, n);
+		free(buf);
+	}
+	fclose(f);
+	return stars;
 }
 
 /* ---- TagLib (fallback for the basic fields) ---- */
@@ -592,6 +624,8 @@ int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, stru
 	fclose(f);
 	if (ff_probe(path, head, nhead, timeout_ms, out, err) != 0)
 		return -1;
+	if (!out->rating && nhead >= 3 && memcmp(head, "ID3", 3) == 0)
+		out->rating = id3_rating(path);
 	tl_read(path, out);
 	if (out->duration_ms < 0)
 		out->duration_ms = 0;

@@ -20,6 +20,7 @@ struct mlib_tags {
 	int64_t bitrate;     /* bits per second, 0 when unknown */
 	int samplerate, channels;
 	char *format; /* owned codec name ("flac", "mp3", "aac"), NULL when unknown */
+	int rating;   /* 1-5 stars from the file's rating tags (medialib/rating.h), 0 none */
 	struct mlib_tag *v;
 	size_t n, cap;
 };

@@ -36,6 +36,7 @@ struct etrack {
 	int64_t start_ms;
 	struct play_dsp *dsp;
 	uint64_t seq;
+	bool start_paused;
 	int64_t played_frames;  /* frames of this track written to the device */
 	bool dsp_on;
 	struct decoder *dec;
@@ -221,6 +222,7 @@ static struct etrack *etrack_new(const struct engine_track *src)
 	t->start_ms = src->start_ms;
 	t->dsp = src->dsp;
 	t->seq = src->seq;
+	t->start_paused = src->paused;
 	return t;
 }
 
@@ -300,7 +302,7 @@ static int start_track(struct engine *e, struct etrack *t)
 	e->need_next_sent = false;
 	e->next_answered = false;
 	e->eof_waited = false;
-	set_state(e, ENGINE_PLAYING);
+	set_state(e, t->start_paused ? ENGINE_PAUSED : ENGINE_PLAYING);
 	update_status(e);
 	emit(e, ENGINE_EV_STARTED, t->id, t->seq);
 	if (!e->next) {

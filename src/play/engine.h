@@ -45,6 +45,7 @@ struct engine_track {
 	int64_t start_ms;        /* start here instead of at 0 */
 	struct play_dsp *dsp;
 	uint64_t seq;            /* the caller's token, echoed in this track's events */
+	bool paused;             /* open it and stay paused at start_ms (resume after a restart) */
 };
 
 enum engine_event_type {

@@ -200,6 +200,7 @@ raw=$(screen -e)
 printf '%s' "$raw" | grep -q $'\e\\[3[0-7]m' && t_fail "colours despite NO_COLOR"
 keys q
 sleep 0.2
+rm -f "$DB.state" # a fresh start: no resumed search hiding the CJK artist
 new_session 80 24 "env LANG=C TERM=vt100 '$CRATE' --db '$DB'"
 wait_for "1 Browser" || t_fail "vt100 / C locale"
 wait_for "???" || t_fail "CJK not replaced in an ASCII locale"

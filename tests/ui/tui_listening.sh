@@ -68,6 +68,15 @@ n=$(c playlist list Queue --format '%title%' | wc -l)
 [ "$n" -eq 2 ] || t_fail "Queue has $n entries"
 c search 'in:Playlists/Queue' --format '%title%' | grep -q . || t_fail "in:Playlists/Queue is empty"
 
+t_begin tui_rate_key_sets_the_rating
+keys '*'
+wait_for "Rate the selected track: 0-5" || t_fail "no prompt"
+keys 4
+wait_for "4 stars" || t_fail "no message"
+n=$(c search 'r>=4' --format '%title%' | wc -l)
+[ "$n" -eq 1 ] || t_fail "r>=4 finds $n"
+wait_for '★★★★' 2 || t_fail "stars not shown in the track list"
+
 t_begin tui_shuffle_and_repeat_modes
 keys S
 wait_for "shuffle tracks" || t_fail "S: tracks"
@@ -85,5 +94,64 @@ keys :
 typed "shuffle sideways"
 keys Enter
 wait_for "usage: shuffle [off|tracks|albums]" || t_fail "bad mode accepted"
+keys q
+
+t_begin tui_resume_restores_the_session
+# A long track to seek in; play it, seek to 1:00, change volume and modes,
+# browse with a search, go to view 2, quit; start again: all of it is back,
+# paused at the offset.
+ffmpeg -v error -y -f lavfi -i "sine=frequency=330:duration=100" -ac 2 -metadata artist="Long Player" \
+	-metadata title="Long Song" "$MUSIC/long.flac" || t_fail "ffmpeg"
+c scan --quiet "$MUSIC" >/dev/null 2>&1
+start_ui || t_fail "no title bar"
+keys /
+typed "a:\"Long Player\""
+keys Enter
+wait_for "Long Song" || t_fail "search"
+keys l l Enter
+wait_for "Long Player – Long Song" || t_fail "not playing"
+keys :
+typed "seek 60"
+keys Enter
+keys :
+typed "vol 55"
+keys Enter
+keys :
+typed "shuffle albums"
+keys Enter
+keys :
+typed "repeat one"
+keys Enter
+keys 2
+sleep 0.5
+keys q
+for i in $(seq 40); do $TM has-session -t $S 2>/dev/null && screen | grep -q "crate" || break; sleep 0.1; done
+sleep 0.5
+start_ui || t_fail "no title bar after restart"
+wait_for "Playlist" 3 || t_fail "view 2 not restored"
+out=$(c remote status 2>&1)
+echo "$out" | grep -q "state: paused" || t_fail "not paused: $out"
+echo "$out" | grep -q "track: Long Player - Long Song" || t_fail "track: $out"
+echo "$out" | grep -qE "position: 1:0[01] / 1:40" || t_fail "offset: $out"
+echo "$out" | grep -q "volume: 55%" || t_fail "volume: $out"
+echo "$out" | grep -q "repeat: one" || t_fail "repeat: $out"
+echo "$out" | grep -q "shuffle: albums" || t_fail "shuffle: $out"
+keys 1
+wait_for 'a:"Long Player"' || t_fail "search not restored"
+
+t_begin tui_resume_after_a_crash
+keys :
+typed "vol 40"
+keys Enter
+sleep 4 # the state is written every 3 s
+pane=$($TM display -p -t $S '#{pane_pid}')
+pid=$(ps -o pid= --ppid "$pane" | head -1)
+[ -n "$pid" ] || t_fail "no crate process"
+kill -9 $pid
+sleep 0.5
+start_ui || t_fail "no title bar after the crash"
+out=$(c remote status 2>&1)
+echo "$out" | grep -q "volume: 40%" || t_fail "volume after a crash: $out"
+echo "$out" | grep -q "track: Long Player - Long Song" || t_fail "track after a crash: $out"
 keys q
 t_end

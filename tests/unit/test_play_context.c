@@ -530,3 +530,57 @@ TEST(playing_to_the_end_corrects_a_wrong_stored_duration)
 	CHECK(stat_of(app, id, "duration", &v) && v >= 400 && v <= 600);
 	app_close(app);
 }
+
+TEST(stop_after_queue_stops_when_the_queue_is_done)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 0.2, false, false);
+	struct crate_err err = {0};
+	config_set(app->cfg, "playback.stop_after_queue", "true");
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	uint32_t q[2] = {id_of_title(app, 5), id_of_title(app, 4)};
+	REQUIRE(app_play_enqueue(app, q, 2, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 10000));
+	CHECK_INT(s.nstarted, 3);
+	CHECK(s.started[1] == q[0] && s.started[2] == q[1]);
+	/* The queue is a collection: in:Playlists/Queue, and empty now. */
+	struct coll_result r = {0};
+	REQUIRE(app_eval_query(app, "in:Playlists/Queue", false, &r, &err) == 0);
+	CHECK_INT(r.ids.n, 0);
+	coll_result_free(&r);
+	/* play resumes the context where it was: A's second entry. */
+	memset(&s, 0, sizeof s);
+	s.app = app;
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(s.started[0] == id_of_title(app, 0) || s.started[0] == id_of_title(app, 1));
+	app_close(app);
+}
+
+TEST(a_queue_of_100000_entries)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 0.2, false, false);
+	struct crate_err err = {0};
+	uint32_t *ids = xmalloc(100000 * sizeof *ids);
+	for (size_t i = 0; i < 100000; i++)
+		ids[i] = id_of_title(app, (int)(i % 2));
+	REQUIRE(app_play_enqueue(app, ids, 100000, &err) == 0);
+	free(ids);
+	CHECK_INT(coll_store_get(app->store, "Playlists", "Queue")->idlist.n, 100000);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	make_list(app, "A", (int[]){0}, 1);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 4, 10000));
+	/* One entry popped per queued track that started (A's first came first). */
+	CHECK_INT(coll_store_get(app->store, "Playlists", "Queue")->idlist.n,
+		  100000 - (size_t)(s.nstarted - 1));
+	app_play_stop(app, &err);
+	app_close(app);
+}
