@@ -464,6 +464,22 @@ static int update_row(struct mlib_db *db, const char *sql, uint32_t id, int64_t 
 	return 0;
 }
 
+/* A counter was incremented in SQLite (another process may have too):
+ * read it back (sql selects it by id) into the index as prop. */
+static void index_counter(struct mlib_db *db, struct mlib_index *idx, uint32_t id,
+			  const char *sql, const char *prop)
+{
+	sqlite3_stmt *st;
+	int64_t n = 1;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	mlib_index_update_int(idx, id, prop, n);
+}
+
 int mlib_media_record_play(struct mlib_db *db, struct mlib_index *idx, uint32_t id, int64_t when,
 			   struct crate_err *err)
 {
@@ -473,16 +489,7 @@ int mlib_media_record_play(struct mlib_db *db, struct mlib_index *idx, uint32_t 
 		       id, when, 1, "cannot record a play", err) != 0)
 		return -1;
 	if (idx) {
-		sqlite3_stmt *st;
-		int64_t n = 1;
-		if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT timesplayed FROM media WHERE id=?",
-				       -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, id);
-			if (sqlite3_step(st) == SQLITE_ROW)
-				n = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-		}
-		mlib_index_update_int(idx, id, "timesplayed", n);
+		index_counter(db, idx, id, "SELECT timesplayed FROM media WHERE id=?", "timesplayed");
 		mlib_index_update_int(idx, id, "lastplayed", when);
 	}
 	return 0;
@@ -508,18 +515,8 @@ int mlib_media_record_skip(struct mlib_db *db, struct mlib_index *idx, uint32_t 
 	if (update_row(db, "UPDATE media SET timesskipped=coalesce(timesskipped, 0)+1 WHERE id=?",
 		       id, 0, 0, "cannot record a skip", err) != 0)
 		return -1;
-	if (idx) {
-		sqlite3_stmt *st;
-		int64_t n = 1;
-		if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT timesskipped FROM media WHERE id=?",
-				       -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, id);
-			if (sqlite3_step(st) == SQLITE_ROW)
-				n = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-		}
-		mlib_index_update_int(idx, id, "timesskipped", n);
-	}
+	if (idx)
+		index_counter(db, idx, id, "SELECT timesskipped FROM media WHERE id=?", "timesskipped");
 	return 0;
 }
 
