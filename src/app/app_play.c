@@ -66,6 +66,7 @@ struct app_play {
 	uint64_t seq;               /* last number handed out */
 	struct request now;         /* playing, or asked to play (engine_play / hand-over) */
 	struct request next;        /* given to engine_set_next for a gapless hand-over */
+	unsigned next_gen;          /* store generation when next was chosen */
 	bool now_started;           /* STARTED seen for now.seq */
 
 	/* The playing track. */
@@ -343,6 +344,15 @@ static void resync(struct app *app, bool *gone)
 {
 	struct app_play *p = player(app);
 	*gone = false;
+	const char *active = app->store ? coll_store_active_playlist(app->store) : NULL;
+	if (p->playlist && !named_list(app, p->playlist) && active &&
+	    strcmp(active, p->playlist) != 0 && p->cur != NONE &&
+	    id_of(app, active, p->cur) == p->cur_entry_id) {
+		/* The context is the active playlist: a rename took it along. */
+		set_error(p, "playlist %s was renamed to %s", p->playlist, active);
+		free(p->playlist);
+		p->playlist = xstrdup(active);
+	}
 	if (p->cur == NONE)
 		return;
 	size_t n = list_len(app);
@@ -822,6 +832,7 @@ static void answer_next(struct app *app)
 	}
 	r.seq = ++p->seq;
 	p->next = r;
+	p->next_gen = app->store ? coll_store_generation(app->store) : 0;
 	struct engine_track t;
 	fill_track(app, &r, &t);
 	engine_set_next(p->engine, &t);
@@ -850,6 +861,10 @@ static void on_position(struct app *app, const struct engine_event *ev)
 	p->pos_ms = ev->pos_ms;
 	p->dur_ms = ev->dur_ms;
 	p->played_ms = ev->played_ms;
+	/* Lists changed since the follower was chosen (an entry removed, the
+	 * queue edited): choose it again before the hand-over. */
+	if (p->next.seq && app->store && coll_store_generation(app->store) != p->next_gen)
+		answer_next(app);
 	if (ev->played_ms > 0)
 		p->failures = 0;
 	if (p->counted || !ev->id)

@@ -584,3 +584,31 @@ TEST(a_queue_of_100000_entries)
 	app_play_stop(app, &err);
 	app_close(app);
 }
+
+TEST(a_context_edited_while_it_plays_keeps_playing_sensibly)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 0.6, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Road", (int[]){0, 1, 2, 3}, 4);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Road", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 100); /* T01 is chosen to follow */
+	/* Another process removes the entry that was to follow... */
+	REQUIRE(coll_store_playlist_remove(app->store, "Road", 1, 1, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	CHECK(s.started[1] == id_of_title(app, 2));
+	/* ...and renames the list: playback follows it. */
+	REQUIRE(app_coll_rename(app, "Playlists", "Road", "Trip", &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 3);
+	CHECK(s.started[2] == id_of_title(app, 3));
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.playlist, "Trip");
+	CHECK(strstr(st.error, "renamed to Trip") != NULL);
+	app_close(app);
+}
