@@ -612,3 +612,26 @@ TEST(a_context_edited_while_it_plays_keeps_playing_sensibly)
 	CHECK(strstr(st.error, "renamed to Trip") != NULL);
 	app_close(app);
 }
+
+TEST(repeat_all_reshuffles_without_repeating_the_last_track)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 0.1, false, false);
+	struct crate_err err = {0};
+	make_list(app, "R", (int[]){0, 1, 2}, 3);
+	app_play_set_shuffle(app, true);
+	app_play_set_repeat(app, APP_REPEAT_ALL);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "R", 0, &err) == 0);
+	CHECK(run_until(app, &s, 30, 20000));
+	app_play_stop(app, &err);
+	/* Every cycle of three is a permutation; no track twice in a row. */
+	for (int c = 0; c + 3 <= 30; c += 3)
+		CHECK(s.started[c] != s.started[c + 1] && s.started[c] != s.started[c + 2] &&
+		      s.started[c + 1] != s.started[c + 2]);
+	for (int i = 1; i < 30; i++)
+		CHECK(s.started[i] != s.started[i - 1]);
+	app_close(app);
+}
