@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "base/tmpfiles.h"
 #include "cli/cli.h"
 #include "ui/ui.h"
 
@@ -91,6 +92,10 @@ int main(int argc, char **argv)
 	case CLI_GLOBAL_RUN:
 		break;
 	}
+	/* Ctrl-C, kill or a hang-up while a snapshot is written must not leave
+	 * its temporary file behind (the interface re-installs this around
+	 * ncurses' own handlers). */
+	tmpfiles_signals_install();
 	int rc;
 	if (i == argc) {
 		struct app *app = cli_app(&ctx);

@@ -29,6 +29,7 @@
 #include "app/app_remote.h"
 #include "app/app_resume.h"
 #include "app/app_watch.h"
+#include "base/tmpfiles.h"
 #include "cli/cli.h"
 #include "coll/eval.h"
 #include "coll/store.h"
@@ -873,10 +874,15 @@ int ui_run(struct app *app, struct crate_err *err)
 	}
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
+	/* ncurses installs its terminal-restoring SIGINT/SIGTERM handlers only
+	 * where none is set: step aside for initscr, then chain to them. */
+	tmpfiles_signals_uninstall();
 	if (!initscr()) {
+		tmpfiles_signals_install();
 		free(ui);
 		return crate_err_set(err, CRATE_ERR_INVALID, "cannot initialise the terminal");
 	}
+	tmpfiles_signals_install();
 	struct sigaction sa = {0};
 	sa.sa_handler = on_winch;
 	sigemptyset(&sa.sa_mask);

@@ -1454,28 +1454,41 @@ static bool prop_snap_read(struct snap_reader *r, struct prop *p)
 	return ok;
 }
 
-/* Every offset and id the reading functions follow stays inside its
- * array: a snapshot that passed its checksum but is inconsistent anyway
- * (written by a buggy build, forged) must not crash. */
+/* Every offset and id the reading functions (and later additions) follow
+ * stays inside its array: a snapshot that passed its checksum but is
+ * inconsistent anyway (written by a buggy build, forged) must not crash.
+ * Each offset is checked against its array's length before it is used. */
 static bool dict_snap_valid(const struct dict *d)
 {
 	if (d->n == 0)
-		return true;
-	if (d->fold_off[0] != 0 || d->fold_off[d->n] != d->fold_len || d->fold[d->fold_len - 1])
+		return d->nnum == 0;
+	/* Texts: value v is fold[fold_off[v] .. fold_off[v+1]-1), NUL-ended. */
+	if (d->fold_len == 0 || d->fold_off[0] != 0 || d->fold_off[d->n] != d->fold_len)
 		return false;
 	for (uint32_t v = 0; v < d->n; v++) {
-		if (d->fold_off[v + 1] <= d->fold_off[v] || d->fold[d->fold_off[v + 1] - 1])
+		uint32_t end = d->fold_off[v + 1];
+		if (end <= d->fold_off[v] || end > d->fold_len || d->fold[end - 1] != '\0')
 			return false;
 		if (d->raw_off[v] != RAW_SAME && d->raw_off[v] >= d->raw_len)
 			return false;
 		if (d->rank && d->rank[v] >= d->n)
 			return false;
 	}
-	if (d->raw_len && d->raw[d->raw_len - 1])
+	if (d->raw_len && d->raw[d->raw_len - 1] != '\0')
 		return false;
-	for (size_t i = 0; i < d->nnum; i++)
-		if (d->num_vid[i] >= d->n || (i && d->num_vid[i] <= d->num_vid[i - 1]))
+	/* Numbers: a bit per value exactly for the values listed, ascending
+	 * (dict_num's binary search relies on both). */
+	size_t bits = 0, nw = ((size_t)d->n + 63) / 64;
+	for (size_t w = 0; w < nw; w++)
+		bits += (size_t)__builtin_popcountll(d->numbits[w]);
+	if (bits != d->nnum || (d->n % 64 && d->numbits[nw - 1] >> (d->n % 64)))
+		return false;
+	for (size_t i = 0; i < d->nnum; i++) {
+		uint32_t v = d->num_vid[i];
+		if (v >= d->n || (i && v <= d->num_vid[i - 1]) || !((d->numbits[v >> 6] >> (v & 63)) & 1) ||
+		    !isfinite(d->num_val[i]))
 			return false;
+	}
 	return true;
 }
 
@@ -1487,11 +1500,14 @@ static bool prop_snap_valid(const struct prop *p)
 		if (p->multi_ids.v[i] >= p->col_cap)
 			return false;
 	if (p->post_off) {
+		if (p->post_off[0] != 0)
+			return false;
 		for (uint32_t v = 0; v < p->d.n; v++)
 			if (p->post_off[v + 1] < p->post_off[v])
 				return false;
-		if (p->post_off[0] != 0)
-			return false;
+		for (uint32_t k = 0; k < p->post_off[p->d.n]; k++)
+			if (p->post[k] >= p->col_cap)
+				return false;
 	}
 	if (p->kind != MLIB_PROP_STRING)
 		return true;
@@ -1514,15 +1530,29 @@ static bool prop_snap_valid(const struct prop *p)
 	return true;
 }
 
+/* The items: the present bits are exactly all_ids (ascending, below
+ * bound, never 0); library order is a permutation of them and lib_rank its
+ * inverse (the evaluator sets bits at lib_rank values in a bitset of count
+ * bits). */
 static bool index_snap_valid(const struct mlib_index *idx)
 {
 	if (idx->bound > idx->present.nbits || idx->all_ids.n != idx->count ||
-	    idx->lib_order.n != idx->count || !idx->lib_rank)
+	    idx->lib_order.n != idx->count || !idx->lib_rank || bitset_test(&idx->present, 0))
+		return false;
+	size_t bits = 0;
+	for (size_t w = 0; w < bitset_words(&idx->present); w++)
+		bits += (size_t)__builtin_popcountll(idx->present.w[w]);
+	if (bits != idx->count)
 		return false;
 	for (size_t i = 0; i < idx->count; i++) {
-		uint32_t a = idx->all_ids.v[i], o = idx->lib_order.v[i];
-		if (a >= idx->bound || o >= idx->bound || !bitset_test(&idx->present, a) ||
-		    (i && a <= idx->all_ids.v[i - 1]))
+		uint32_t a = idx->all_ids.v[i];
+		if (a >= idx->bound || !bitset_test(&idx->present, a) || (i && a <= idx->all_ids.v[i - 1]))
+			return false;
+	}
+	for (uint32_t id = 0; id <= idx->bound; id++) {
+		uint32_t r = idx->lib_rank[id];
+		if (!bitset_test(&idx->present, id) ? r != UINT32_MAX
+						    : r >= idx->count || idx->lib_order.v[r] != id)
 			return false;
 	}
 	for (int i = 0; i < idx->nprops; i++)

@@ -404,6 +404,10 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 		info = &dummy;
 	memset(info, 0, sizeof *info);
 	char *snap = flags & MLIB_LOAD_NO_SNAPSHOT ? NULL : mlib_index_snapshot_path(db);
+	/* Temporary files of writers killed mid-write (each as large as the
+	 * snapshot) go before we write another. */
+	if (snap && !mlib_db_readonly(db))
+		snap_clean_stale(snap);
 	struct snap_key key = {0};
 	/* One read transaction: a scan committing meanwhile cannot make the
 	 * key and the two passes disagree. */

@@ -2,13 +2,17 @@
  * index_snapshot.h. */
 #include "medialib/index_snapshot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "base/tmpfiles.h"
 
 #define SNAP_MAGIC "CRATEIDX"
 #define SNAP_VERSION 2u
@@ -109,6 +113,7 @@ static int read_all(int fd, void *data, size_t n)
 
 struct snap_writer {
 	int fd;
+	int guard; /* tmpfiles handle: a signal removes the file */
 	char *path, *tmp;
 	uint64_t acc, len;
 	int err; /* first errno, 0 = fine */
@@ -122,8 +127,15 @@ struct snap_writer *snap_writer_open(const char *path, struct crate_err *err)
 	 * processes may write at once; the last rename wins, both are whole. */
 	w->tmp = xasprintf("%s.tmp.XXXXXX", path);
 	w->fd = mkostemp(w->tmp, O_CLOEXEC);
-	if (w->fd >= 0)
+	w->guard = -1;
+	if (w->fd >= 0) {
+		/* Held until the file is renamed or removed: snap_clean_stale
+		 * removes only temporary files nobody holds (a writer killed
+		 * with SIGKILL); SIGINT/SIGTERM/SIGHUP remove it at once. */
+		flock(w->fd, LOCK_EX | LOCK_NB);
+		w->guard = tmpfiles_remember(w->tmp);
 		fchmod(w->fd, 0644); /* like the database: mkstemp makes it 0600 */
+	}
 	if (w->fd < 0) {
 		crate_err_set(err, CRATE_ERR_IO, "%s: cannot write the index snapshot: %s", w->tmp,
 			      strerror(errno));
@@ -155,6 +167,7 @@ void snap_put(struct snap_writer *w, const void *data, size_t n)
 
 static void writer_free(struct snap_writer *w)
 {
+	tmpfiles_forget(w->guard);
 	free(w->tmp);
 	free(w->path);
 	free(w);
@@ -164,9 +177,56 @@ void snap_writer_abort(struct snap_writer *w)
 {
 	if (!w)
 		return;
-	close(w->fd);
 	unlink(w->tmp);
+	close(w->fd);
 	writer_free(w);
+}
+
+/* True when name is "<base>.tmp.XXXXXX" (what snap_writer_open makes). */
+static bool is_temp_name(const char *name, const char *base)
+{
+	size_t bl = strlen(base);
+	if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".tmp.", 5) != 0)
+		return false;
+	const char *x = name + bl + 5;
+	if (strlen(x) != 6)
+		return false;
+	for (; *x; x++)
+		if (!((*x >= 'a' && *x <= 'z') || (*x >= 'A' && *x <= 'Z') || (*x >= '0' && *x <= '9')))
+			return false;
+	return true;
+}
+
+int snap_clean_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	DIR *d = opendir(dir);
+	int removed = 0;
+	if (!d) {
+		free(dir);
+		return 0;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!is_temp_name(e->d_name, base))
+			continue;
+		/* No symlink followed, no FIFO opened blocking, regular files only. */
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		/* A lock we can take means the writer is gone (a writer holds
+		 * it until it renames or removes the file). */
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0 && unlinkat(dirfd(d), e->d_name, 0) == 0)
+			removed++;
+		close(fd);
+	}
+	closedir(d);
+	free(dir);
+	return removed;
 }
 
 int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64_t count,
@@ -190,10 +250,9 @@ int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64
 	if (!w->err && (lseek(w->fd, 0, SEEK_SET) != 0 || write_all(w->fd, &h, sizeof h) != 0))
 		w->err = errno ? errno : EIO;
 	/* No fsync: a file torn by a crash fails its checksum and is rebuilt,
-	 * and syncing 100+ MB would put the disk in the start-up path. */
-	if (close(w->fd) != 0 && !w->err)
-		w->err = errno ? errno : EIO;
-	w->fd = -1;
+	 * and syncing 100+ MB would put the disk in the start-up path. The
+	 * descriptor (and its lock) is closed after the rename: until then a
+	 * cleaner of stale files must see the file as taken. */
 	if (!w->err && rename(w->tmp, w->path) != 0)
 		w->err = errno ? errno : EIO;
 	int rc = 0;
@@ -202,6 +261,10 @@ int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64
 				   w->path, strerror(w->err));
 		unlink(w->tmp);
 	}
+	if (close(w->fd) != 0 && !rc)
+		rc = crate_err_set(err, CRATE_ERR_IO, "%s: cannot write the index snapshot: %s",
+				   w->path, strerror(errno));
+	w->fd = -1;
 	writer_free(w);
 	return rc;
 }
@@ -218,7 +281,9 @@ struct snap_reader {
 struct snap_reader *snap_reader_open(const char *path, const struct snap_key *key,
 				     struct crate_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO (or device) in the snapshot's place must not
+	 * block the start; only a regular file is read, in blocking mode. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		crate_err_set(err, CRATE_ERR_NOTFOUND, "%s: %s", path, strerror(errno));
 		return NULL;
@@ -226,7 +291,10 @@ struct snap_reader *snap_reader_open(const char *path, const struct snap_key *ke
 	struct snap_header h;
 	struct stat st;
 	const char *why = NULL;
-	if (fstat(fd, &st) != 0 || read_all(fd, &h, sizeof h) != 0)
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+		 read_all(fd, &h, sizeof h) != 0)
 		why = "too short";
 	else if (memcmp(h.magic, SNAP_MAGIC, 8) != 0)
 		why = "not an index snapshot";
@@ -255,6 +323,11 @@ struct snap_reader *snap_reader_open(const char *path, const struct snap_key *ke
 	r->count = h.count;
 	r->want_hash = h.payload_hash;
 	return r;
+}
+
+size_t snap_header_size(void)
+{
+	return sizeof(struct snap_header);
 }
 
 uint64_t snap_reader_count(const struct snap_reader *r)

@@ -48,15 +48,24 @@ int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64
 		       struct crate_err *err);
 /* Remove the temporary file; frees w. */
 void snap_writer_abort(struct snap_writer *w);
+/* Remove temporary files of path ("<path>.tmp.XXXXXX") that no writer
+ * holds any more (left by a writer killed with SIGKILL or a power cut;
+ * SIGINT, SIGTERM and SIGHUP remove their own, see base/tmpfiles.h).
+ * Only regular files of our own user, never through a symlink. Returns how
+ * many were removed. */
+int snap_clean_stale(const char *path);
 
 /* ---- reading ---- */
 
 struct snap_reader;
 /* Open path and check its header against key. NULL with err when the file
- * is absent, foreign, from another build or machine, or stale. */
+ * is absent, not a regular file (a FIFO there is never opened blocking),
+ * foreign, from another build or machine, or stale. */
 struct snap_reader *snap_reader_open(const char *path, const struct snap_key *key,
 				     struct crate_err *err);
 uint64_t snap_reader_count(const struct snap_reader *r);
+/* Bytes before the payload (tests and the fuzzer forge files with it). */
+size_t snap_header_size(void);
 /* The next blob as a new allocation of exactly its bytes plus extra zero
  * bytes (for a NUL), owned by the caller; NULL when it is empty. Its length
  * must be a multiple of elem: *count receives length / elem. A blob that

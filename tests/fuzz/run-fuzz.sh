@@ -25,11 +25,13 @@ declare -A NEEDS=(
 	[parse]="src/coll/parse.c src/coll/print.c"
 	[json]="src/coll/json.c"
 	[tags]="src/medialib/tags.c"
+	[snapshot]="src/medialib/index.c src/medialib/index_snapshot.c"
 )
 # longest input worth trying: queries are typed, JSON documents are small,
 # audio files need room for a header and a few frames
-declare -A MAXLEN=([parse]=2048 [json]=16384 [tags]=65536)
-ALL_TARGETS=(parse json tags)
+# snapshots of small indexes (tests/fuzz/seeds/snapshot) are 0.2-32 KB
+declare -A MAXLEN=([parse]=2048 [json]=16384 [tags]=65536 [snapshot]=65536)
+ALL_TARGETS=(parse json tags snapshot)
 if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
 
 passed=0 failed=0 skipped=0

@@ -15,6 +15,7 @@
 #include "../fuzz/fuzz_json.c"
 #include "../fuzz/fuzz_parse.c"
 #include "../fuzz/fuzz_tags.c"
+#include "../fuzz/fuzz_snapshot.c"
 
 /* The whole file, owned by the caller; NULL when unreadable. */
 static uint8_t *read_input(const char *path, size_t *len)
@@ -35,7 +36,7 @@ static uint8_t *read_input(const char *path, size_t *len)
 	return buf;
 }
 
-enum target { T_PARSE, T_JSON, T_TAGS };
+enum target { T_PARSE, T_JSON, T_TAGS, T_SNAPSHOT };
 
 /* Run every file of tests/fuzz/<kind>/<name>/ through the target's oracle;
  * returns how many inputs ran. */
@@ -57,9 +58,10 @@ static int replay_dir(const char *kind, const char *name, enum target t)
 		uint8_t *data = read_input(path, &len);
 		if (!CHECK_MSG(data != NULL, "cannot read %s", path))
 			continue;
-		const char *why = t == T_PARSE ? fuzz_parse_check(data, len)
-				  : t == T_JSON ? fuzz_json_check(data, len)
-						: fuzz_tags_check(data, len, harness_tmpdir());
+		const char *why = t == T_PARSE	  ? fuzz_parse_check(data, len)
+				  : t == T_JSON	  ? fuzz_json_check(data, len)
+				  : t == T_TAGS	  ? fuzz_tags_check(data, len, harness_tmpdir())
+						  : fuzz_snapshot_check(data, len, harness_tmpdir());
 		CHECK_MSG(why == NULL, "%s/%s/%s: %s", kind, name, e->d_name, why);
 		free(data);
 		ran++;
@@ -173,4 +175,132 @@ TEST(fuzz_regress_tags)
 		free(in);
 		free(data);
 	}
+}
+
+TEST(fuzz_regress_snapshot)
+{
+	int n = replay_dir("regress", "snapshot", T_SNAPSHOT) +
+		replay_dir("seeds", "snapshot", T_SNAPSHOT);
+	CHECK_MSG(n > 0, "no snapshot inputs found under tests/fuzz");
+}
+
+/* The committed seeds are payloads of real indexes: they must load (else
+ * the fuzzer starts from files the loader refuses at once). After a change
+ * of the snapshot format, rewrite them:
+ *   CRATE_WRITE_FUZZ_SEEDS=1 build/tests/test_fuzz_regress */
+TEST(fuzz_snapshot_seeds_load)
+{
+	const char *write = getenv("CRATE_WRITE_FUZZ_SEEDS");
+	for (int which = 0; which < 3; which++) {
+		size_t len = 0;
+		uint8_t *fresh = fuzz_snapshot_seed(which, harness_tmpdir(), &len);
+		REQUIRE(fresh != NULL);
+		char path[4096];
+		snprintf(path, sizeof path, "%s/tests/fuzz/seeds/snapshot/index-%d", harness_srcdir(),
+			 which);
+		if (write && *write) {
+			FILE *f = fopen(path, "wb");
+			REQUIRE(f && fwrite(fresh, 1, len, f) == len);
+			fclose(f);
+		}
+		free(fresh);
+		size_t n = 0;
+		uint8_t *seed = read_input(path, &n);
+		REQUIRE(seed != NULL);
+		char snap[4096];
+		snprintf(snap, sizeof snap, "%s/seed.index", harness_tmpdir());
+		struct crate_err err = {0};
+		REQUIRE(fuzz_snapshot_forge(snap, seed, n, &err) == 0);
+		struct mlib_index *idx = NULL;
+		CHECK_MSG(mlib_index_snapshot_read(snap, &fuzz_snapshot_key, &idx, &err) == 0,
+			  "%s no longer loads (%s): rewrite the seeds with "
+			  "CRATE_WRITE_FUZZ_SEEDS=1 build/tests/test_fuzz_regress",
+			  path, err.msg);
+		if (idx) {
+			struct mlib_index *want = fuzz_snapshot_seed_index(which);
+			CHECK_INT(mlib_index_count(idx), mlib_index_count(want));
+			CHECK_INT(mlib_index_prop_count(idx), mlib_index_prop_count(want));
+			mlib_index_free(want);
+		}
+		mlib_index_free(idx);
+		free(seed);
+	}
+}
+
+/* The blobs of a payload: offsets (past the length word) and lengths. */
+struct blob { size_t off, len; };
+static size_t payload_blobs(const uint8_t *p, size_t n, struct blob *out, size_t max)
+{
+	size_t k = 0, off = 0;
+	while (off + 8 <= n && k < max) {
+		uint64_t len;
+		memcpy(&len, p + off, 8);
+		off += 8;
+		out[k].off = off;
+		out[k++].len = (size_t)len;
+		off += (size_t)len;
+	}
+	return k;
+}
+
+/* Issue 14 item 4: a snapshot whose checksums are right but whose offsets
+ * are forged (one dictionary offset, a library rank, a number bit, ...)
+ * is refused with a message instead of crashing every start. Blob layout
+ * (index.c): head, present, all_ids, lib_order, lib_rank, then per
+ * property 15 blobs: name, head, column, multi, multi_ids, fold, raw,
+ * fold_off, raw_off, numbits, num_vid, num_val, rank, post_off, post. */
+TEST(forged_snapshot_offsets_are_refused)
+{
+	size_t n = 0;
+	uint8_t *good = fuzz_snapshot_seed(1, harness_tmpdir(), &n);
+	REQUIRE(good != NULL);
+	struct blob b[256];
+	size_t nb = payload_blobs(good, n, b, 256);
+	REQUIRE(nb > 5 + 15);
+	/* the "artist" property (a string column with numbers: "10", "2") */
+	size_t art = 0;
+	for (size_t i = 5; i + 15 <= nb; i += 15)
+		if (b[i].len == 6 && memcmp(good + b[i].off, "artist", 6) == 0)
+			art = i;
+	REQUIRE(art != 0);
+	struct {
+		const char *what;
+		size_t blob, at; /* blob index, byte offset inside it */
+		uint32_t value;
+	} forgeries[] = {
+		{ "a dictionary offset far past the texts", art + 7, 4, 0x7ffffff0u },
+		{ "a dictionary offset just past the texts", art + 7, 4, (uint32_t)b[art + 5].len + 1 },
+		{ "offsets going backwards", art + 7, 8, 1 },
+		{ "a raw text offset past the raw texts", art + 8, 0, 0x7ffffff0u },
+		{ "a value id past the dictionary", art + 2, 4, 1000 },
+		{ "a library rank past the item count", 4, 4, 4000000 },
+		{ "a library order id past the bound", 3, 0, 999 },
+		{ "a number bit without its number", art + 9, 0, 0xffffffffu },
+		{ "a rank past the dictionary", art + 12, 0, 77 },
+	};
+	char path[4096];
+	snprintf(path, sizeof path, "%s/forged.index", harness_tmpdir());
+	uint8_t *bad = malloc(n);
+	REQUIRE(bad != NULL);
+	for (size_t f = 0; f < sizeof forgeries / sizeof forgeries[0]; f++) {
+		memcpy(bad, good, n);
+		REQUIRE(forgeries[f].blob < nb && forgeries[f].at + 4 <= b[forgeries[f].blob].len);
+		memcpy(bad + b[forgeries[f].blob].off + forgeries[f].at, &forgeries[f].value, 4);
+		struct crate_err err = {0};
+		REQUIRE(fuzz_snapshot_forge(path, bad, n, &err) == 0);
+		struct mlib_index *idx = NULL;
+		int rc = mlib_index_snapshot_read(path, &fuzz_snapshot_key, &idx, &err);
+		CHECK_MSG(rc == -1 && idx == NULL, "%s: accepted", forgeries[f].what);
+		CHECK_MSG(strstr(err.msg, "inconsistent") != NULL, "%s: %s", forgeries[f].what,
+			  err.msg);
+		mlib_index_free(idx);
+	}
+	/* the unforged payload loads */
+	struct crate_err err = {0};
+	REQUIRE(fuzz_snapshot_forge(path, good, n, &err) == 0);
+	struct mlib_index *idx = NULL;
+	CHECK(mlib_index_snapshot_read(path, &fuzz_snapshot_key, &idx, &err) == 0);
+	mlib_index_free(idx);
+	free(bad);
+	free(good);
 }

@@ -3,10 +3,13 @@
  * everything observable; any change to the database, from this process
  * or another, makes the snapshot stale; damaged files fall back to SQLite
  * with the same results. */
+#include <fcntl.h>
 #include <glob.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +17,7 @@
 #include "coll/eval.h"
 #include "coll/node.h"
 #include "coll/parse.h"
+#include "base/tmpfiles.h"
 #include "harness.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
@@ -523,5 +527,137 @@ TEST(unwritable_directory_skips_the_snapshot)
 	mlib_index_free(a);
 	mlib_index_free(b);
 	mlib_db_close(db);
+	free(sp);
+}
+
+/* Issue 14 item 11: temporary snapshot files of writers killed mid-write
+ * (SIGKILL, a power cut) are removed at the next start; a file another
+ * live writer holds (a real second process holding its lock), a symlink
+ * and files of other names are left alone. */
+TEST(stale_temp_snapshots_are_removed_at_start)
+{
+	const char *path = make_library();
+	char *sp = snap_path(path);
+	char stale[600], held[600], link_[600], other[600], target[600];
+	snprintf(stale, sizeof stale, "%s.tmp.AbC123", sp);
+	snprintf(held, sizeof held, "%s.tmp.xYz789", sp);
+	snprintf(link_, sizeof link_, "%s.tmp.LnK000", sp);
+	snprintf(other, sizeof other, "%s.tmp.toolong1", sp);
+	snprintf(target, sizeof target, "%s/keep-me", harness_tmpdir());
+	spit(stale, "stale", 5);
+	spit(held, "held", 4);
+	spit(other, "other", 5);
+	spit(target, "target", 6);
+	REQUIRE(symlink(target, link_) == 0);
+	/* A live writer: a second process holding the lock on its file. */
+	int ready[2];
+	REQUIRE(pipe(ready) == 0);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		int fd = open(held, O_RDWR);
+		if (fd < 0 || flock(fd, LOCK_EX) != 0)
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	char c;
+	REQUIRE(read(ready[0], &c, 1) == 1);
+	struct mlib_db *db = open_db(path, 0);
+	struct mlib_load_info info;
+	mlib_index_free(load(db, 0, &info));
+	CHECK(info.wrote_snapshot);
+	struct stat st;
+	CHECK_MSG(lstat(stale, &st) != 0, "%s left behind", stale);
+	CHECK_MSG(lstat(held, &st) == 0, "a live writer's file was removed");
+	CHECK_MSG(lstat(link_, &st) == 0 && S_ISLNK(st.st_mode), "the symlink was removed");
+	CHECK(stat(target, &st) == 0);
+	CHECK(lstat(other, &st) == 0);
+	/* The writer died: its file goes at the next start. */
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	mlib_index_free(load(db, 0, &info));
+	CHECK_MSG(lstat(held, &st) != 0, "a dead writer's file was left behind");
+	/* A read-only open removes nothing. */
+	spit(stale, "stale", 5);
+	mlib_db_close(db);
+	db = open_db(path, MLIB_DB_READONLY);
+	mlib_index_free(load(db, 0, &info));
+	CHECK(lstat(stale, &st) == 0);
+	mlib_db_close(db);
+	close(ready[0]);
+	close(ready[1]);
+	free(sp);
+}
+
+/* Number of "<snap>.tmp.*" files. */
+static size_t count_temps(const char *sp)
+{
+	char pat[700];
+	snprintf(pat, sizeof pat, "%s.tmp.*", sp);
+	glob_t g;
+	size_t n = glob(pat, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
+	globfree(&g);
+	return n;
+}
+
+/* Issue 14 item 11: SIGINT, SIGTERM and SIGHUP arriving while a snapshot is
+ * written remove its temporary file, and the process still dies of the
+ * signal (real signals to a real child process). */
+TEST(signal_during_snapshot_write_removes_the_temp_file)
+{
+	char sp[600];
+	snprintf(sp, sizeof sp, "%s/sig.db.index", harness_tmpdir());
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < 3; i++) {
+		int ready[2];
+		REQUIRE(pipe(ready) == 0);
+		pid_t pid = fork();
+		REQUIRE(pid >= 0);
+		if (pid == 0) {
+			tmpfiles_signals_install();
+			struct crate_err err = { 0 };
+			struct snap_writer *w = snap_writer_open(sp, &err);
+			if (!w)
+				_exit(1);
+			snap_put(w, "half a snapshot", 15);
+			if (write(ready[1], "x", 1) != 1)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+		char c;
+		REQUIRE(read(ready[0], &c, 1) == 1);
+		CHECK_INT(count_temps(sp), 1);
+		kill(pid, sigs[i]);
+		int status = 0;
+		waitpid(pid, &status, 0);
+		CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i],
+			  "signal %d: the writer did not die of it (status %d)", sigs[i], status);
+		CHECK_MSG(count_temps(sp) == 0, "signal %d left the temporary file", sigs[i]);
+		close(ready[0]);
+		close(ready[1]);
+	}
+}
+
+/* Issue 14 item 5c: a FIFO where the snapshot belongs does not hang the
+ * start: the index comes from SQLite. */
+TEST(fifo_in_place_of_the_snapshot_does_not_hang)
+{
+	const char *path = make_library();
+	char *sp = snap_path(path);
+	REQUIRE(mkfifo(sp, 0644) == 0);
+	alarm(20); /* the old code blocked in open() forever */
+	struct mlib_db *db = open_db(path, MLIB_DB_READONLY);
+	struct mlib_load_info info;
+	struct mlib_index *idx = load(db, 0, &info);
+	CHECK(!info.from_snapshot);
+	CHECK_MSG(strstr(info.why, "not a regular file") != NULL, "why: %s", info.why);
+	CHECK_INT(mlib_index_count(idx), NTRACKS - 1); /* one is missing */
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	alarm(0);
 	free(sp);
 }
