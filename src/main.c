@@ -6,6 +6,7 @@
 #include "app/app.h"
 #include "base/tmpfiles.h"
 #include "cli/cli.h"
+#include "coll/store.h"
 #include "ui/ui.h"
 
 static const struct cli_command *const groups[] = {
@@ -33,6 +34,11 @@ struct app *cli_app(struct cli_ctx *ctx)
 		cli_error("%s", err.msg);
 		return NULL;
 	}
+	/* Saved collections that could not be read were skipped: say so, the
+	 * command still runs on everything else. */
+	const char *why;
+	for (size_t i = 0; i < coll_store_unreadable(ctx->app->store, i, NULL, NULL, &why); i++)
+		fprintf(stderr, "crate: warning: %s\n", why);
 	return ctx->app;
 }
 

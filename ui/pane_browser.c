@@ -416,11 +416,21 @@ void browser_rebuild_albums(struct ui *ui)
 	browser_rebuild_tracks(ui);
 }
 
+/* The media id of the selected track; 0 when none. tracks holds positions
+ * in results: only valid while results is the set they were made from. */
+static uint32_t selected_track_id(const struct ui *ui)
+{
+	if (ui->track_list.cur >= ui->tracks.n)
+		return 0;
+	uint32_t pos = ui->tracks.v[ui->track_list.cur];
+	return pos < ui->results.n ? ui->results.v[pos] : 0;
+}
+
 void browser_rebuild_tracks(struct ui *ui)
 {
 	uint32_t as = (uint32_t)ui->artists.list.cur, ls = (uint32_t)ui->albums.list.cur;
-	size_t keep_id = ui->track_list.cur < ui->tracks.n
-			       ? ui->results.v[ui->tracks.v[ui->track_list.cur]] : 0;
+	uint32_t keep_id = ui->keep_track_id ? ui->keep_track_id : selected_track_id(ui);
+	ui->keep_track_id = 0;
 	ui->tracks.n = 0;
 	u32vec_reserve(&ui->tracks, ui->results.n + 1);
 	uint32_t *t = ui->tracks.v;
@@ -455,7 +465,7 @@ void browser_refresh(struct ui *ui)
 		coll_eval_cache_clear(ui->ecache);
 	}
 	if (!ui->app->index)
-		ui->results.n = 0;
+		ui->results.n = ui->tracks.n = 0;
 	if (ui->app->index) {
 		struct coll_node *node = browser_view_node(ui);
 		struct coll_eval_ctx ctx;
@@ -463,6 +473,12 @@ void browser_refresh(struct ui *ui)
 		struct coll_result res = {0};
 		struct crate_err err = {0};
 		if (coll_eval(&ctx, node, &res, &err) == 0) {
+			/* The track column holds positions in the old results: keep
+			 * the selection as an id, and drop the positions before the
+			 * results they index change. */
+			uint32_t keep = selected_track_id(ui);
+			ui->keep_track_id = keep ? keep : ui->keep_track_id;
+			ui->tracks.n = 0;
 			u32vec_free(&ui->results);
 			ui->results = res.ids;
 			ui->results_ordered = res.ordered;

@@ -733,6 +733,18 @@ static void resume_load(struct ui *ui)
 	ui->resume_saved_ms = ui_now_ms();
 }
 
+/* Hang-up, an error, or "readable" with nothing to read (end of file):
+ * the terminal is gone. */
+static bool terminal_gone(short revents)
+{
+	if (revents & (POLLHUP | POLLERR | POLLNVAL))
+		return true;
+	int avail = 0;
+	if (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0)
+		return errno != EINTR;
+	return avail == 0;
+}
+
 static int loop(struct ui *ui)
 {
 	unsigned gen = ui->app->store ? coll_store_generation(ui->app->store) : 0;
@@ -805,9 +817,13 @@ static int loop(struct ui *ui)
 				;
 			do_resize(ui);
 		}
-		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN))
-				return 0; /* the terminal went away */
+		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) {
+			/* The terminal went away (SSH dropped, tmux killed) and
+			 * SIGHUP did not come (nohup, trap '' HUP): quit as 'q'
+			 * does, so state is saved, instead of polling a dead
+			 * terminal forever at full speed. */
+			if (terminal_gone(fds[0].revents))
+				return 0;
 			read_input(ui);
 		}
 		if (scan_fd >= 0 && fds[scan_i].revents)
@@ -911,7 +927,12 @@ int ui_run(struct app *app, struct crate_err *err)
 	struct crate_err rerr = {0};
 	if (app_remote_open(app, &hooks, &ui->remote, &rerr) != 0)
 		ui_message(ui, true, "remote control off: %s", rerr.msg);
-	if (bad_keys)
+	const char *unreadable;
+	size_t nbad = app->store ? coll_store_unreadable(app->store, 0, NULL, NULL, &unreadable) : 0;
+	if (nbad)
+		ui_message(ui, true, "%s%s", unreadable,
+			   nbad > 1 ? " (and more: see crate coll list)" : "");
+	else if (bad_keys)
 		ui_message(ui, true, "config: %s", kerr.msg);
 	else if (bad_colors)
 		ui_message(ui, true, "config: %d unknown colour name%s in [colors]", bad_colors,

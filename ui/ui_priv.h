@@ -119,6 +119,7 @@ struct ui {
 	struct ui_libgroups lg;
 	struct u32vec tracks;        /* result positions shown in the track column */
 	struct ui_list track_list;
+	uint32_t keep_track_id;      /* media id to select again after new results; 0 none */
 	int focus;                   /* 0 artist, 1 album, 2 tracks */
 
 	/* View 2: the playlist shown (NULL: the active one) and find marks. */

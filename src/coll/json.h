@@ -13,8 +13,9 @@
 #include "base/err.h"
 #include "coll/node.h"
 
-/* Deepest collection nesting accepted on import (operands inside operands). */
-#define COLL_JSON_MAX_DEPTH 256
+/* Deepest collection nesting accepted on import (operands inside
+ * operands): the one rule of node.h. */
+#define COLL_JSON_MAX_DEPTH COLL_MAX_DEPTH
 
 /* Parse text[0..len) into a collection. Returns a new reference, or NULL
  * with *err (CRATE_ERR_PARSE) naming the place in the document, e.g.

@@ -191,6 +191,21 @@ bool coll_node_equal(const struct coll_node *a, const struct coll_node *b)
 	return true;
 }
 
+size_t coll_node_depth(const struct coll_node *n, size_t limit)
+{
+	if (limit == 0)
+		return 1;
+	/* A filter without operands applies to the universe, which its saved
+	 * (JSON) form spells out: one level more. */
+	size_t deepest = coll_type_is_filter(n->type) && n->noperands == 0;
+	for (size_t i = 0; i < n->noperands && deepest <= limit; i++) {
+		size_t d = coll_node_depth(n->operands[i], limit - 1);
+		if (d > deepest)
+			deepest = d;
+	}
+	return deepest + 1;
+}
+
 const char *coll_type_name(enum coll_type t)
 {
 	return (unsigned)t < COLL_TYPE_COUNT ? type_names[t] : "unknown";

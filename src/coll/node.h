@@ -80,6 +80,16 @@ struct coll_node *coll_node_copy(const struct coll_node *n);
 /* Structural equality: type, attributes, operands (recursively) and idlist. */
 bool coll_node_equal(const struct coll_node *a, const struct coll_node *b);
 
+/* The one depth rule: no collection tree is deeper than this many levels
+ * of nodes (the root is level 1). The parser refuses deeper queries, the
+ * JSON loader deeper documents and the store deeper saves, so whatever is
+ * accepted anywhere can be saved and read back. */
+#define COLL_MAX_DEPTH 256
+/* Levels of nodes in the tree under n as saved (1 for a leaf; a filter
+ * without operands counts its implicit universe operand), counting no
+ * further than limit + 1 (so a huge tree costs no more than the limit). */
+size_t coll_node_depth(const struct coll_node *n, size_t limit);
+
 /* "union", "equals", ...: the lower-case names used in JSON and the CLI. */
 const char *coll_type_name(enum coll_type t);
 /* -1 if unknown. Accepts the XMMS2 names. */

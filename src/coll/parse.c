@@ -1097,5 +1097,13 @@ struct coll_node *coll_parse(const char *q, size_t len, const struct coll_parse_
 	struct coll_node *n = parse_body(&p, NONE);
 	strbuf_free(&p.lit);
 	strbuf_free(&p.pat);
+	/* The tree may be deeper than the parentheses (NOT, AND chains, ORDER
+	 * BY add levels): the one rule (node.h) keeps it saveable. */
+	if (n && coll_node_depth(n, COLL_MAX_DEPTH) > COLL_MAX_DEPTH) {
+		coll_node_unref(n);
+		return fail_at(&p, CRATE_ERR_PARSE, 0,
+			       "nesting deeper than %d levels (a saved collection could not be "
+			       "read back)", COLL_MAX_DEPTH);
+	}
 	return n;
 }

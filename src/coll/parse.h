@@ -9,8 +9,8 @@
 #include "coll/node.h"
 
 /* Parentheses and NOTs nested deeper than this are an error, never a
- * stack overflow. */
-#define COLL_PARSE_MAX_DEPTH 256
+ * stack overflow; the tree a query gives obeys COLL_MAX_DEPTH (node.h). */
+#define COLL_PARSE_MAX_DEPTH COLL_MAX_DEPTH
 
 /* Tells the parser whether in:NS/NAME exists (for "unknown collection" errors). */
 typedef bool (*coll_exists_fn)(void *ud, const char *ns, const char *name);

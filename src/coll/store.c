@@ -12,7 +12,8 @@
  *
  * Memory: the store holds one reference on each root and never mutates a
  * root in place (copy, change, persist, swap), so a caller holding a root
- * it got earlier keeps a consistent (if old) collection. */
+ * it got earlier (and a reference on it) keeps a consistent (if old)
+ * collection. What the store hands out and how long it lives: store.h. */
 #include "coll/store.h"
 
 #include <stdint.h>
@@ -36,11 +37,24 @@ struct coll_entry {
 	struct coll_node *root; /* one reference */
 };
 
+/* A row that could not be read back (damaged, or written by another
+ * version): skipped so the rest opens, reported, and removable. */
+struct coll_bad_row {
+	char *ns, *name, *why; /* owned */
+};
+
 struct coll_store {
 	struct mlib_db *db; /* borrowed */
 	struct coll_entry *v;
 	size_t n, cap;
-	char *active;               /* owned: the active playlist's name */
+	struct coll_bad_row *bad;
+	size_t nbad;
+	const char *active;         /* the active playlist's name: one of names_kept */
+	/* Every name the active playlist ever had in this store, each kept
+	 * until coll_store_free: callers may hold the active name across
+	 * changes (see store.h). Switching back reuses the kept copy. */
+	char **names_kept;
+	size_t nkept;
 	struct coll_node *universe; /* what "All Media" resolves to */
 	unsigned generation;
 	/* PRAGMA data_version when memory last matched the file: another
@@ -293,10 +307,38 @@ static int db_run(struct coll_store *st, const char *sql, const char *const *arg
 	return mlib_db_finish(st->db, s, sqlite3_step(s), what, err);
 }
 
+/* Refuse to store what could not be read back (the next start would
+ * have to skip it): too deep a tree, or any JSON the loader refuses. A
+ * plain list (no operands) always reads back; its check would cost a
+ * parse of every entry on each playlist edit. */
+static int check_loadable(struct coll_store *st, const char *ns, const char *name,
+			  const struct coll_node *root, const char *json, struct crate_err *err)
+{
+	if (coll_node_depth(root, COLL_MAX_DEPTH) > COLL_MAX_DEPTH)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "%s/%s: nesting deeper than %d levels could not be read back; "
+				     "not saved", ns, name, COLL_MAX_DEPTH);
+	if (root->noperands == 0)
+		return 0;
+	struct crate_err lerr = {0};
+	struct coll_node *back =
+		coll_from_json_db(mlib_db_sqlite(st->db), json, strlen(json), &lerr);
+	if (!back)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "%s/%s could not be read back (%s); not saved", ns, name,
+				     lerr.msg);
+	coll_node_unref(back);
+	return 0;
+}
+
 static int db_put(struct coll_store *st, const char *ns, const char *name,
 		  const struct coll_node *root, struct crate_err *err)
 {
 	char *json = coll_to_json(root, false);
+	if (check_loadable(st, ns, name, root, json, err) != 0) {
+		free(json);
+		return -1;
+	}
 	const char *args[] = {ns, name, json};
 	int rc = db_run(st, "INSERT OR REPLACE INTO coll_saved(ns, name, json) VALUES (?1, ?2, ?3)",
 			args, 3, "cannot save a collection", err);
@@ -352,6 +394,20 @@ static void entry_drop(struct coll_store *st, struct coll_entry *e)
 	st->n--;
 }
 
+/* Make name the active playlist's name (in memory). */
+static void active_set(struct coll_store *st, const char *name)
+{
+	if (st->active && strcmp(st->active, name) == 0)
+		return;
+	for (size_t i = 0; i < st->nkept; i++)
+		if (strcmp(st->names_kept[i], name) == 0) {
+			st->active = st->names_kept[i];
+			return;
+		}
+	st->names_kept = xreallocarray(st->names_kept, st->nkept + 1, sizeof *st->names_kept);
+	st->active = st->names_kept[st->nkept++] = xstrdup(name);
+}
+
 /* ---- open / free ---- */
 
 static void entries_free(struct coll_entry *v, size_t n)
@@ -367,6 +423,26 @@ static void entries_free(struct coll_entry *v, size_t n)
 /* Read every row into st (empty before). Where old holds an equal root
  * under the same name, that root is kept, so pointers callers borrowed stay
  * valid for collections that did not change. */
+static void bad_rows_free(struct coll_bad_row *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].ns);
+		free(v[i].name);
+		free(v[i].why);
+	}
+	free(v);
+}
+
+/* Remember a row load_rows skips; why is taken over (owned). */
+static void bad_row_add(struct coll_store *st, const char *ns, const char *name, char *why)
+{
+	st->bad = xreallocarray(st->bad, st->nbad + 1, sizeof *st->bad);
+	st->bad[st->nbad].ns = xstrdup(ns ? ns : "");
+	st->bad[st->nbad].name = xstrdup(name ? name : "");
+	st->bad[st->nbad].why = why;
+	st->nbad++;
+}
+
 static int load_rows(struct coll_store *st, const struct coll_entry *old, size_t nold,
 		     struct crate_err *err)
 {
@@ -380,20 +456,24 @@ static int load_rows(struct coll_store *st, const struct coll_entry *old, size_t
 		const char *ns = (const char *)sqlite3_column_text(s, 0);
 		const char *name = (const char *)sqlite3_column_text(s, 1);
 		const char *json = (const char *)sqlite3_column_text(s, 2);
-		if (!ns || !name || !json || name_check(ns, name, err) != 0) {
-			sqlite3_finalize(s);
-			return crate_err_prefix(err, "%s: saved collection: ",
-						mlib_db_path(st->db));
-		}
-		struct coll_node *root =
-			coll_from_json_db(db, json, (size_t)sqlite3_column_bytes(s, 2), err);
+		/* One unreadable row must not take the rest of the library
+		 * down with it: skip it, and say so (coll_store_unreadable). */
+		struct crate_err rerr = {0};
+		struct coll_node *root = NULL;
+		if (!ns || !name || !json)
+			crate_err_set(&rerr, CRATE_ERR_INVALID, "a column is NULL");
+		else if (name_check(ns, name, &rerr) == 0)
+			root = coll_from_json_db(db, json, (size_t)sqlite3_column_bytes(s, 2), &rerr);
 		if (!root) {
-			char *shown = utf8_sanitize(name, strlen(name));
-			crate_err_prefix(err, "%s: saved collection %s/%s: ",
-					 mlib_db_path(st->db), ns, shown);
-			free(shown);
-			sqlite3_finalize(s);
-			return -1;
+			char *sns = utf8_sanitize(ns ? ns : "", ns ? strlen(ns) : 0);
+			char *sname = utf8_sanitize(name ? name : "", name ? strlen(name) : 0);
+			bad_row_add(st, ns, name,
+				    xasprintf("%s: saved collection %s/%s cannot be read (skipped; "
+					      "'crate coll remove' deletes it): %s",
+					      mlib_db_path(st->db), sns, sname, rerr.msg));
+			free(sns);
+			free(sname);
+			continue;
 		}
 		for (size_t i = 0; i < nold; i++) {
 			if (strcmp(old[i].name, name) == 0 && strcmp(old[i].ns, ns) == 0) {
@@ -451,23 +531,28 @@ static int store_sync(struct coll_store *st, bool *changed, struct crate_err *er
 		return 0;
 	struct coll_entry *ov = st->v;
 	size_t on = st->n, ocap = st->cap;
+	struct coll_bad_row *obad = st->bad;
+	size_t onbad = st->nbad;
 	st->v = NULL;
 	st->n = st->cap = 0;
+	st->bad = NULL;
+	st->nbad = 0;
 	char *active = NULL;
 	if (load_rows(st, ov, on, err) != 0 || read_active(st, &active, err) != 0) {
 		entries_free(st->v, st->n);
+		bad_rows_free(st->bad, st->nbad);
 		st->v = ov;
 		st->n = on;
 		st->cap = ocap;
+		st->bad = obad;
+		st->nbad = onbad;
 		return -1;
 	}
 	entries_free(ov, on);
-	if (active && entry_find(st, COLL_NS_PLAYLISTS, active)) {
-		free(st->active);
-		st->active = active;
-	} else {
-		free(active);
-	}
+	bad_rows_free(obad, onbad);
+	if (active && entry_find(st, COLL_NS_PLAYLISTS, active))
+		active_set(st, active);
+	free(active);
 	st->data_version = v;
 	st->generation++;
 	if (changed)
@@ -495,14 +580,16 @@ static int tx_begin(struct coll_store *st, struct crate_err *err)
 
 static int load_active(struct coll_store *st, struct crate_err *err)
 {
-	if (read_active(st, &st->active, err) != 0)
+	char *stored;
+	if (read_active(st, &stored, err) != 0)
 		return -1;
-	if (st->active && entry_find(st, COLL_NS_PLAYLISTS, st->active))
+	bool usable = stored && entry_find(st, COLL_NS_PLAYLISTS, stored);
+	active_set(st, usable ? stored : DEFAULT_PLAYLIST);
+	free(stored);
+	if (usable)
 		return 0;
 	/* The setting names nothing usable (edited by hand?): fall back to
 	 * Default, recreating it if it is gone. */
-	free(st->active);
-	st->active = xstrdup(DEFAULT_PLAYLIST);
 	if (mlib_db_readonly(st->db))
 		return 0;
 	bool need_default = !entry_find(st, COLL_NS_PLAYLISTS, DEFAULT_PLAYLIST);
@@ -536,7 +623,7 @@ int coll_store_open(struct mlib_db *db, struct coll_store **out, struct crate_er
 		struct coll_node *empty = coll_node_new(COLL_IDLIST);
 		entry_add(st, COLL_NS_PLAYLISTS, DEFAULT_PLAYLIST, empty);
 		coll_node_unref(empty);
-		st->active = xstrdup(DEFAULT_PLAYLIST);
+		active_set(st, DEFAULT_PLAYLIST);
 		st->detached = true;
 		*out = st;
 		return 0;
@@ -557,7 +644,10 @@ void coll_store_free(struct coll_store *st)
 	if (!st)
 		return;
 	entries_free(st->v, st->n);
-	free(st->active);
+	bad_rows_free(st->bad, st->nbad);
+	for (size_t i = 0; i < st->nkept; i++)
+		free(st->names_kept[i]);
+	free(st->names_kept);
 	coll_node_unref(st->universe);
 	free(st);
 }
@@ -641,8 +731,8 @@ static void save_apply(struct coll_store *st, const char *ns, const char *name,
 	st->generation++;
 }
 
-int coll_store_save(struct coll_store *st, const char *ns, const char *name,
-		    struct coll_node *node, struct crate_err *err)
+static int store_save(struct coll_store *st, const char *ns, const char *name,
+		      struct coll_node *node, struct crate_err *err)
 {
 	if (save_precheck(ns, name, node, err) != 0 || tx_begin(st, err) != 0)
 		return -1;
@@ -695,8 +785,8 @@ static void rewritten_free(struct coll_node **v, size_t n)
 	free(v);
 }
 
-int coll_store_rename(struct coll_store *st, const char *ns, const char *old_name,
-		      const char *new_name, struct crate_err *err)
+static int store_rename(struct coll_store *st, const char *ns, const char *old_name,
+			const char *new_name, struct crate_err *err)
 {
 	if (name_check(ns, old_name, err) != 0 || name_check(ns, new_name, err) != 0)
 		return -1;
@@ -741,10 +831,8 @@ int coll_store_rename(struct coll_store *st, const char *ns, const char *old_nam
 			entry_set_root(&st->v[i], rw[i]);
 	free(e->name);
 	e->name = xstrdup(new_name);
-	if (active) {
-		free(st->active);
-		st->active = xstrdup(new_name);
-	}
+	if (active)
+		active_set(st, new_name);
 	rewritten_free(rw, n);
 	st->generation++;
 	return 0;
@@ -755,8 +843,35 @@ rollback:
 	return -1;
 }
 
-int coll_store_remove(struct coll_store *st, const char *ns, const char *name, bool force,
-		      struct crate_err *err)
+static int bad_row_find(const struct coll_store *st, const char *ns, const char *name)
+{
+	for (size_t i = 0; i < st->nbad; i++)
+		if (strcmp(st->bad[i].ns, ns) == 0 && strcmp(st->bad[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Inside the transaction tx_begin opened: delete an unreadable row. */
+static int remove_bad_row(struct coll_store *st, const char *ns, const char *name,
+			  struct crate_err *err)
+{
+	if (db_delete(st, ns, name, err) != 0 || mlib_db_commit(st->db, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		return -1;
+	}
+	int i = bad_row_find(st, ns, name);
+	if (i >= 0) {
+		free(st->bad[i].ns);
+		free(st->bad[i].name);
+		free(st->bad[i].why);
+		st->bad[i] = st->bad[--st->nbad];
+	}
+	st->generation++;
+	return 0;
+}
+
+static int store_remove(struct coll_store *st, const char *ns, const char *name, bool force,
+			struct crate_err *err)
 {
 	if (name_check(ns, name, err) != 0)
 		return -1;
@@ -768,6 +883,8 @@ int coll_store_remove(struct coll_store *st, const char *ns, const char *name, b
 	struct coll_node **rw = NULL;
 	size_t n = st->n, count;
 	struct coll_entry *e = entry_find(st, ns, name);
+	if (!e && bad_row_find(st, ns, name) >= 0)
+		return remove_bad_row(st, ns, name, err);
 	if (!e) {
 		crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
 		goto rollback;
@@ -779,6 +896,14 @@ int coll_store_remove(struct coll_store *st, const char *ns, const char *name, b
 		goto rollback;
 	}
 	rw = rewrite_referrers(st, ns, name, inline_def, e->root, &count);
+	for (size_t i = 0; i < n; i++)
+		if (rw[i] && coll_node_depth(rw[i], COLL_MAX_DEPTH) > COLL_MAX_DEPTH) {
+			crate_err_set(err, CRATE_ERR_REFUSED,
+				      "removing %s/%s would make %s/%s, with a copy of it, nest deeper "
+				      "than %d levels", ns, name, st->v[i].ns, st->v[i].name,
+				      COLL_MAX_DEPTH);
+			goto rollback;
+		}
 	if (count && !force) {
 		struct strbuf b;
 		strbuf_init(&b, 128);
@@ -813,7 +938,65 @@ rollback:
 	return -1;
 }
 
+/* ---- arguments borrowed from the store ----
+ * A write first catches up with other processes (store_sync), which frees
+ * what changed: the caller's name or root may be one the store handed out
+ * (the active name, a string or id array inside a root). Each public
+ * writer therefore works on its own copies. */
+
+static char *arg_dup(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+int coll_store_save(struct coll_store *st, const char *ns, const char *name,
+		    struct coll_node *node, struct crate_err *err)
+{
+	char *n = arg_dup(ns), *m = arg_dup(name);
+	coll_node_ref(node);
+	int rc = store_save(st, n, m, node, err);
+	coll_node_unref(node);
+	free(n);
+	free(m);
+	return rc;
+}
+
+int coll_store_rename(struct coll_store *st, const char *ns, const char *old_name,
+		      const char *new_name, struct crate_err *err)
+{
+	char *n = arg_dup(ns), *o = arg_dup(old_name), *m = arg_dup(new_name);
+	int rc = store_rename(st, n, o, m, err);
+	free(n);
+	free(o);
+	free(m);
+	return rc;
+}
+
+int coll_store_remove(struct coll_store *st, const char *ns, const char *name, bool force,
+		      struct crate_err *err)
+{
+	char *n = arg_dup(ns), *m = arg_dup(name);
+	int rc = store_remove(st, n, m, force, err);
+	free(n);
+	free(m);
+	return rc;
+}
+
 /* ---- listing ---- */
+
+size_t coll_store_unreadable(const struct coll_store *st, size_t i, const char **ns,
+			     const char **name, const char **why)
+{
+	if (i < st->nbad) {
+		if (ns)
+			*ns = st->bad[i].ns;
+		if (name)
+			*name = st->bad[i].name;
+		if (why)
+			*why = st->bad[i].why;
+	}
+	return st->nbad;
+}
 
 struct sort_key {
 	char *folded, *name;
@@ -855,8 +1038,7 @@ const char *coll_store_active_playlist(const struct coll_store *st)
 	return st->active;
 }
 
-int coll_store_set_active_playlist(struct coll_store *st, const char *name,
-				   struct crate_err *err)
+static int store_set_active(struct coll_store *st, const char *name, struct crate_err *err)
 {
 	if (tx_begin(st, err) != 0)
 		return -1;
@@ -869,16 +1051,24 @@ int coll_store_set_active_playlist(struct coll_store *st, const char *name,
 		mlib_db_rollback(st->db, NULL);
 		return -1;
 	}
-	free(st->active);
-	st->active = xstrdup(name);
+	active_set(st, name);
 	st->generation++;
 	return 0;
 }
 
+int coll_store_set_active_playlist(struct coll_store *st, const char *name,
+				   struct crate_err *err)
+{
+	char *m = arg_dup(name);
+	int rc = store_set_active(st, m, err);
+	free(m);
+	return rc;
+}
+
 /* ---- playlist edits ---- */
 
-int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store_edit_fn fn,
-			     void *ud, struct crate_err *err)
+static int store_playlist_edit(struct coll_store *st, const char *name, coll_store_edit_fn fn,
+			       void *ud, struct crate_err *err)
 {
 	if (tx_begin(st, err) != 0)
 		return -1;
@@ -906,6 +1096,15 @@ int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store
 	save_apply(st, COLL_NS_PLAYLISTS, name, c);
 	coll_node_unref(c);
 	return 0;
+}
+
+int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store_edit_fn fn,
+			     void *ud, struct crate_err *err)
+{
+	char *m = arg_dup(name);
+	int rc = store_playlist_edit(st, m, fn, ud, err);
+	free(m);
+	return rc;
 }
 
 /* The "position" attribute (current entry, 0-based), -1 when unset. */
@@ -954,8 +1153,16 @@ static int edit_insert(void *ud, struct coll_node *c, struct crate_err *err)
 int coll_store_playlist_insert(struct coll_store *st, const char *name, size_t pos,
 			       const uint32_t *ids, size_t n, struct crate_err *err)
 {
-	struct edit_args a = {.name = name, .pos = pos, .ids = ids, .n = n};
-	return coll_store_playlist_edit(st, name, edit_insert, &a, err);
+	/* ids may lie in a root of this store (another playlist's entries) */
+	uint32_t *copy = xmalloc((n ? n : 1) * sizeof *copy);
+	if (n)
+		memcpy(copy, ids, n * sizeof *ids);
+	char *m = arg_dup(name);
+	struct edit_args a = {.name = m, .pos = pos, .ids = copy, .n = n};
+	int rc = store_playlist_edit(st, m, edit_insert, &a, err);
+	free(m);
+	free(copy);
+	return rc;
 }
 
 static int edit_remove(void *ud, struct coll_node *c, struct crate_err *err)
@@ -979,8 +1186,11 @@ static int edit_remove(void *ud, struct coll_node *c, struct crate_err *err)
 int coll_store_playlist_remove(struct coll_store *st, const char *name, size_t pos, size_t n,
 			       struct crate_err *err)
 {
-	struct edit_args a = {.name = name, .pos = pos, .n = n};
-	return coll_store_playlist_edit(st, name, edit_remove, &a, err);
+	char *m = arg_dup(name);
+	struct edit_args a = {.name = m, .pos = pos, .n = n};
+	int rc = store_playlist_edit(st, m, edit_remove, &a, err);
+	free(m);
+	return rc;
 }
 
 static int edit_move(void *ud, struct coll_node *c, struct crate_err *err)
@@ -1016,8 +1226,11 @@ static int edit_move(void *ud, struct coll_node *c, struct crate_err *err)
 int coll_store_playlist_move(struct coll_store *st, const char *name, size_t from, size_t to,
 			     struct crate_err *err)
 {
-	struct edit_args a = {.name = name, .pos = from, .to = to};
-	return coll_store_playlist_edit(st, name, edit_move, &a, err);
+	char *m = arg_dup(name);
+	struct edit_args a = {.name = m, .pos = from, .to = to};
+	int rc = store_playlist_edit(st, m, edit_move, &a, err);
+	free(m);
+	return rc;
 }
 
 static int edit_attr(void *ud, struct coll_node *c, struct crate_err *err)
@@ -1040,6 +1253,11 @@ int coll_store_playlist_set_attr(struct coll_store *st, const char *name, const 
 	if (strcmp(key, "type") == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "Playlists/%s: the list type is not a setting", name);
-	struct edit_args a = {.name = name, .key = key, .value = value};
-	return coll_store_playlist_edit(st, name, edit_attr, &a, err);
+	char *m = arg_dup(name), *k = arg_dup(key), *v = arg_dup(value);
+	struct edit_args a = {.name = m, .key = k, .value = v};
+	int rc = store_playlist_edit(st, m, edit_attr, &a, err);
+	free(m);
+	free(k);
+	free(v);
+	return rc;
 }

@@ -1,6 +1,22 @@
 /* Saved collections (spec/collections.md, "Saved collections"): namespaces
  * Collections and Playlists, All Media built in, persisted to SQLite in
- * the library database, every change in one transaction. */
+ * the library database, every change in one transaction.
+ *
+ * Ownership of what the store hands out (one rule for every pointer):
+ * - Roots (coll_store_get, coll_store_resolve) are borrowed, valid until
+ *   the next call that may change the store in memory: every write below
+ *   (save, rename, remove, set_active_playlist, the playlist edits) and
+ *   coll_store_refresh, because each first catches up with what other
+ *   processes committed and drops the roots that changed. To keep a root
+ *   across such a call, take a reference (coll_node_ref) and drop it after.
+ *   The universe "All Media" resolves to lives as long as the store.
+ * - The active playlist's name (coll_store_active_playlist) lives as long
+ *   as the store: the store keeps every name the active playlist had.
+ * - Strings returned as owned (coll_name_split, coll_store_list) are the
+ *   caller's to free.
+ * - Arguments may be anything the store handed out (the active name, a
+ *   string or id array inside a root): every write copies its arguments
+ *   before it changes anything. */
 #ifndef CRATE_COLL_STORE_H
 #define CRATE_COLL_STORE_H
 
@@ -25,7 +41,8 @@ void coll_store_free(struct coll_store *st);
  * Writes owned strings. Fails on an unknown namespace or empty name. */
 int coll_name_split(const char *full, char **ns, char **name, struct crate_err *err);
 
-/* The saved root, borrowed; NULL if absent. "All Media" is never stored. */
+/* The saved root, borrowed (see the rule above); NULL if absent. "All
+ * Media" is never stored. */
 const struct coll_node *coll_store_get(const struct coll_store *st, const char *ns,
 				       const char *name);
 /* Resolver for coll_eval_ctx / exists for coll_parse_opts (ud = store).
@@ -33,9 +50,11 @@ const struct coll_node *coll_store_get(const struct coll_store *st, const char *
 const struct coll_node *coll_store_resolve(void *store, const char *ns, const char *name);
 bool coll_store_exists(void *store, const char *ns, const char *name);
 
-/* Save (replace) ns/name = node. Borrowed roots of other collections stay
- * valid unless another process changed them (see coll_store_refresh). The store takes its own reference (so do
- * not change node afterwards: copy it first). Refuses cycles, references to
+/* Save (replace) ns/name = node. Refused when it could not be read back
+ * (deeper than COLL_MAX_DEPTH, see node.h). Borrowed roots of other collections stay
+ * valid unless another process changed them (see coll_store_refresh). The
+ * store takes its own reference (so do not change node afterwards: copy it
+ * first). Refuses cycles, references to
  * missing collections, non-lists in Playlists, 'All Media', names with
  * control characters. */
 int coll_store_save(struct coll_store *st, const char *ns, const char *name,
@@ -44,7 +63,9 @@ int coll_store_save(struct coll_store *st, const char *ns, const char *name,
 int coll_store_rename(struct coll_store *st, const char *ns, const char *old_name,
 		      const char *new_name, struct crate_err *err);
 /* Remove. With referrers: refused (message lists them) unless force, which
- * replaces each referring reference by a copy of the removed definition. */
+ * replaces each referring reference by a copy of the removed definition
+ * (refused when a copy would nest too deep). Also deletes an unreadable
+ * row (coll_store_unreadable). */
 int coll_store_remove(struct coll_store *st, const char *ns, const char *name, bool force,
 		      struct crate_err *err);
 /* Names in a namespace, in natural case-insensitive order; the built-in
@@ -52,7 +73,17 @@ int coll_store_remove(struct coll_store *st, const char *ns, const char *name, b
  * owned by the caller (free each, then the array). */
 size_t coll_store_list(const struct coll_store *st, const char *ns, char ***names);
 
-/* The active playlist's name (in Playlists). Borrowed. */
+/* Saved collections that could not be read back (a damaged row, one
+ * written by another version): skipped so everything else opens. Returns
+ * how many; for i below that, fills (each may be NULL) the row's namespace,
+ * name and a message naming the database, the collection and the reason
+ * (sanitised for a terminal). Borrowed, like roots. coll_store_remove
+ * deletes such a row. */
+size_t coll_store_unreadable(const struct coll_store *st, size_t i, const char **ns,
+			     const char **name, const char **why);
+
+/* The active playlist's name (in Playlists). Borrowed, valid until
+ * coll_store_free (even after the active playlist changes). */
 const char *coll_store_active_playlist(const struct coll_store *st);
 int coll_store_set_active_playlist(struct coll_store *st, const char *name, struct crate_err *err);
 

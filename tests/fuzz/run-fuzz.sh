@@ -26,12 +26,13 @@ declare -A NEEDS=(
 	[json]="src/coll/json.c"
 	[tags]="src/medialib/tags.c"
 	[snapshot]="src/medialib/index.c src/medialib/index_snapshot.c"
+	[store]="src/coll/store.c src/coll/json.c"
 )
 # longest input worth trying: queries are typed, JSON documents are small,
 # audio files need room for a header and a few frames
 # snapshots of small indexes (tests/fuzz/seeds/snapshot) are 0.2-32 KB
-declare -A MAXLEN=([parse]=2048 [json]=16384 [tags]=65536 [snapshot]=65536)
-ALL_TARGETS=(parse json tags snapshot)
+declare -A MAXLEN=([parse]=2048 [json]=16384 [tags]=65536 [snapshot]=65536 [store]=16384)
+ALL_TARGETS=(parse json tags snapshot store)
 if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
 
 passed=0 failed=0 skipped=0
@@ -86,6 +87,11 @@ make_seeds() { # target dir
 	json)
 		find tests/data -name '*.json' -size -64k 2>/dev/null | head -200 | while read -r f; do
 			i=$((i + 1)); cp "$f" "$d/data-$i.json"
+		done ;;
+	store)
+		# the JSON seeds as one collection each, after the active name
+		for f in tests/fuzz/seeds/json/*; do
+			i=$((i + 1)); { printf 'Default\0Seed\0'; cat "$f"; } >"$d/json-$i"
 		done ;;
 	tags)
 		# small, varied files from the shared corpus (never committed here),

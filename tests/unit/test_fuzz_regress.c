@@ -16,6 +16,7 @@
 #include "../fuzz/fuzz_parse.c"
 #include "../fuzz/fuzz_tags.c"
 #include "../fuzz/fuzz_snapshot.c"
+#include "../fuzz/fuzz_store.c"
 
 /* The whole file, owned by the caller; NULL when unreadable. */
 static uint8_t *read_input(const char *path, size_t *len)
@@ -36,7 +37,7 @@ static uint8_t *read_input(const char *path, size_t *len)
 	return buf;
 }
 
-enum target { T_PARSE, T_JSON, T_TAGS, T_SNAPSHOT };
+enum target { T_PARSE, T_JSON, T_TAGS, T_SNAPSHOT, T_STORE };
 
 /* Run every file of tests/fuzz/<kind>/<name>/ through the target's oracle;
  * returns how many inputs ran. */
@@ -61,6 +62,7 @@ static int replay_dir(const char *kind, const char *name, enum target t)
 		const char *why = t == T_PARSE	  ? fuzz_parse_check(data, len)
 				  : t == T_JSON	  ? fuzz_json_check(data, len)
 				  : t == T_TAGS	  ? fuzz_tags_check(data, len, harness_tmpdir())
+				  : t == T_STORE  ? fuzz_store_check(data, len, harness_tmpdir())
 						  : fuzz_snapshot_check(data, len, harness_tmpdir());
 		CHECK_MSG(why == NULL, "%s/%s/%s: %s", kind, name, e->d_name, why);
 		free(data);
@@ -182,6 +184,14 @@ TEST(fuzz_regress_snapshot)
 	int n = replay_dir("regress", "snapshot", T_SNAPSHOT) +
 		replay_dir("seeds", "snapshot", T_SNAPSHOT);
 	CHECK_MSG(n > 0, "no snapshot inputs found under tests/fuzz");
+}
+
+/* The store's seeds include a cycle, damaged JSON, a bad name and a tree
+ * deeper than COLL_MAX_DEPTH: each opens with the rest readable. */
+TEST(fuzz_regress_store)
+{
+	int n = replay_dir("regress", "store", T_STORE) + replay_dir("seeds", "store", T_STORE);
+	CHECK_MSG(n > 0, "no store inputs found under tests/fuzz");
 }
 
 /* The committed seeds are payloads of real indexes: they must load (else

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Reliability of the terminal interface (issue 14), driven through tmux on
+# the shared corpus library: pointers kept across a scan's commit (item 1),
+# the track column after a narrowing search (item 3), losing the terminal
+# without SIGHUP (item 10), and a key-fuzz smoke test (random keys and
+# resizes; `make check-asan` runs it under ASan+UBSan, where a memory error
+# aborts crate and fails the test).
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_begin tui_rel_setup
+	t_skip "needs tmux and ffmpeg"
+	t_end
+	exit $?
+fi
+if ! t_have_corpus; then
+	t_begin tui_rel_setup
+	t_skip "../shared/corpus not found"
+	t_end
+	exit $?
+fi
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
+printf '[output]\npace = true\n' >"$CONF"
+TM="tmux -L crate-rel-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+# A sanitizer report goes to a file, so a crash is seen even when the pane is gone.
+export ASAN_OPTIONS="log_path=$T_TMP/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="log_path=$T_TMP/ubsan:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+sanitizer_reports() { cat "$T_TMP"/asan.* "$T_TMP"/ubsan.* 2>/dev/null | head -30; }
+
+S=rel0; NS=0
+# start_crate [PREFIX]: crate in a fresh session; its pid in $T_TMP/pid.
+# PREFIX runs in the shell first (e.g. "trap '' HUP;").
+start_crate() {
+	$TM kill-session -t "$S" 2>/dev/null
+	NS=$((NS + 1)); S=rel$NS
+	rm -f "$T_TMP/pid"
+	$TM new-session -d -s "$S" -x 100 -y 30 \
+		"${1:-} echo \$\$ >'$T_TMP/pid'; exec env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
+	wait_for "1 Browser" 10
+}
+crate_pid() { cat "$T_TMP/pid" 2>/dev/null; }
+alive() { local p; p=$(crate_pid); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+
+t_begin tui_rel_setup
+"$CRATE" --db "$DB" scan --quiet "$CORPUS" >/dev/null 2>&1
+ntracks=$("$CRATE" --db "$DB" list --format '%id%' 2>/dev/null | wc -l)
+[ "$ntracks" -ge 100 ] || t_fail "corpus library has $ntracks tracks"
+EXTRA=$T_TMP/extra
+mkdir -p "$EXTRA"
+for i in 1 2; do
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=$((300 * i)):duration=1" -ac 1 \
+		-metadata artist="Late Scan" -metadata title="Extra $i" "$EXTRA/extra$i.flac" ||
+		t_fail "ffmpeg"
+done
+
+# Item 1: the scan thread commits on its own connection; the next edit
+# reloads the store. The active playlist's name held across that reload
+# was freed (ASan: heap-use-after-free in entry_find; a release build
+# reported "Playlists/<heap bytes> does not exist").
+t_begin tui_add_after_a_scan_uses_the_active_playlist
+start_crate || t_fail "no title bar"
+keys :
+typed "scan $EXTRA"
+keys Enter
+wait_for "scan done" 60 || t_fail "scan did not finish"
+keys l l a
+wait_for "added 1 track" 5 || t_fail "'a' after the scan did not add to the active playlist"
+screen | grep -q "does not exist" && t_fail "the active playlist was lost: $(screen | grep 'does not exist')"
+alive || t_fail "crate died: $(sanitizer_reports)"
+n=$("$CRATE" --db "$DB" playlist list 2>/dev/null | grep -c .)
+[ "$n" -ge 1 ] || t_fail "nothing in the active playlist ($n)"
+
+# Item 3: the track column kept positions of the old results and read them
+# in a new, smaller result set (ASan: heap-buffer-overflow in
+# browser_rebuild_tracks).
+t_begin tui_narrowing_search_keeps_the_track_column_in_bounds
+keys Escape 1
+keys g l l G
+keys /
+typed "#5"
+sleep 0.5
+typed "0"
+sleep 0.3
+keys BSpace BSpace BSpace
+sleep 0.3
+alive || t_fail "crate died: $(sanitizer_reports)"
+keys Escape
+wait_for "1 Browser" 3 || t_fail "the interface does not answer"
+[ -z "$(sanitizer_reports)" ] || t_fail "sanitizer: $(sanitizer_reports)"
+
+# The key-fuzz smoke test: random keys (never q or :, which quit or run
+# commands) with resizes in between, for a few seconds; crate must stay
+# alive, answer, and raise no sanitizer report.
+t_begin tui_key_fuzz_smoke
+start_crate || t_fail "no title bar"
+KEYS=(j k l h g G Enter Space v b z Left Right + - r S / n N Escape a e s d 1 2 3 4 K J
+	'?' C-l PgUp PgDn Home End Tab BTab BSpace Up Down x y '#' 5 '~' '(' ')' '"' '*' '!' 0)
+RANDOM=${CRATE_KEYFUZZ_SEED:-14}
+end=$((SECONDS + ${CRATE_KEYFUZZ_SECONDS:-6}))
+sent=0
+while [ $SECONDS -lt $end ]; do
+	batch=()
+	for _ in 1 2 3 4 5 6 7 8; do batch+=("${KEYS[RANDOM % ${#KEYS[@]}]}"); done
+	keys "${batch[@]}" 2>/dev/null
+	sent=$((sent + 8))
+	if [ $((RANDOM % 6)) -eq 0 ]; then
+		$TM resize-window -t "$S" -x $((10 + RANDOM % 140)) -y $((3 + RANDOM % 50)) 2>/dev/null
+	fi
+	alive || break
+	sleep 0.02
+done
+alive || t_fail "crate died after $sent keys (seed ${CRATE_KEYFUZZ_SEED:-14}): $(sanitizer_reports)"
+$TM resize-window -t "$S" -x 100 -y 30 2>/dev/null
+keys Escape Escape 1 C-l
+wait_for "1 Browser" 5 || t_fail "the interface does not answer after $sent keys"
+[ -z "$(sanitizer_reports)" ] || t_fail "sanitizer: $(sanitizer_reports)"
+
+# Item 10: SIGHUP ignored (nohup, su -c, some SSH setups) and the terminal
+# gone: crate used to poll the dead terminal at 70-93 % CPU forever. It
+# must quit the way 'q' does (control socket removed, database closed).
+t_begin tui_terminal_loss_without_sighup_exits
+start_crate "trap '' HUP;" || t_fail "no title bar"
+pid=$(crate_pid)
+[ -n "$pid" ] || t_fail "no pid"
+sock=$XDG_RUNTIME_DIR/crate/socket; [ -S "$sock" ] || t_fail "no control socket while running"
+$TM kill-server 2>/dev/null
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+	cpu=$(ps -o %cpu= -p "$pid" 2>/dev/null)
+	t_fail "crate still runs 10 s after its terminal went away (cpu ${cpu}%)"
+	kill -9 "$pid" 2>/dev/null
+else
+	[ -z "$sock" ] || [ ! -e "$sock" ] || t_fail "control socket $sock left behind: not a clean quit"
+	[ ! -s "$DB-wal" ] || t_fail "$DB-wal left behind: the database was not closed"
+	[ "$(t_integrity "$DB")" = ok ] || t_fail "integrity: $(t_integrity "$DB")"
+fi
+[ -z "$(sanitizer_reports)" ] || t_fail "sanitizer: $(sanitizer_reports)"
+
+t_end
