@@ -17,6 +17,7 @@
 #include "medialib/tags.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <pthread.h>
@@ -25,11 +26,14 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/time.h>
 #include <taglib/tag_c.h>
+
+#include "base/safeopen.h"
 
 #include "base/str.h"
 #include "medialib/rating.h"
@@ -437,8 +441,10 @@ static const AVInputFormat *demuxer_for(const char *path, const unsigned char *h
 	return NULL;
 }
 
-static int ff_probe(const char *path, const unsigned char *head, size_t nhead, int timeout_ms,
-		    struct mlib_tags *t, struct crate_err *err)
+/* path names the file in messages and by its extension; FFmpeg opens
+ * open_path (the same file through its descriptor). */
+static int ff_probe(const char *path, const char *open_path, const unsigned char *head,
+		    size_t nhead, int timeout_ms, struct mlib_tags *t, struct crate_err *err)
 {
 	struct deadline dl = {av_gettime_relative() + (int64_t)timeout_ms * 1000};
 	AVFormatContext *fmt = avformat_alloc_context();
@@ -453,7 +459,7 @@ static int ff_probe(const char *path, const unsigned char *head, size_t nhead, i
 	 * skipping the probe of every demuxer saves a good part of a cold
 	 * scan. Anything else (a file whose extension lies) is probed. */
 	const AVInputFormat *hint = demuxer_for(path, head, nhead);
-	int rc = avformat_open_input(&fmt, path, hint, NULL);
+	int rc = avformat_open_input(&fmt, open_path, hint, NULL);
 	if (rc < 0 && hint && rc != AVERROR(EACCES) && rc != AVERROR_EXIT) {
 		fmt = avformat_alloc_context();
 		fmt->interrupt_callback.callback = interrupt_cb;
@@ -461,7 +467,7 @@ static int ff_probe(const char *path, const unsigned char *head, size_t nhead, i
 		fmt->probesize = 2 * 1024 * 1024;
 		fmt->max_analyze_duration = 5 * AV_TIME_BASE;
 		ff_last_msg[0] = '\0';
-		rc = avformat_open_input(&fmt, path, NULL, NULL);
+		rc = avformat_open_input(&fmt, open_path, NULL, NULL);
 	}
 	if (rc < 0) {
 		if (rc == AVERROR(EACCES))
@@ -607,27 +613,37 @@ static void tl_read(const char *path, struct mlib_tags *t)
 int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, struct crate_err *err)
 {
 	mlib_tags_global_init();
+	/* Open once ourselves, never blocking, and check the descriptor: a
+	 * FIFO swapped in for the file after the scanner looked would block
+	 * FFmpeg's or TagLib's own open forever. They then open the same file
+	 * through the descriptor. (Also: FFmpeg reports EACCES as a generic
+	 * failure on some paths, and TagLib not at all.) */
 	struct stat stb;
-	if (stat(path, &stb) != 0)
-		return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
-	if (!S_ISREG(stb.st_mode))
-		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: not a regular file", path);
-	if (stb.st_size == 0)
-		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: empty file (0 bytes)", path);
-	/* Open once ourselves first: FFmpeg reports EACCES as a generic
-	 * failure on some paths, and TagLib not at all. */
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
-	unsigned char head[12];
-	size_t nhead = fread(head, 1, sizeof head, f);
-	fclose(f);
-	if (ff_probe(path, head, nhead, timeout_ms, out, err) != 0)
+	struct crate_err oerr = {0};
+	int fd = safeopen_regular(path, &stb, &oerr);
+	if (fd < 0) {
+		crate_err_set(err, oerr.code == CRATE_ERR_INVALID ? CRATE_ERR_MEDIA : CRATE_ERR_IO,
+			      "%s", oerr.msg);
 		return -1;
-	if (!out->rating && nhead >= 3 && memcmp(head, "ID3", 3) == 0)
-		out->rating = id3_rating(path);
-	tl_read(path, out);
-	if (out->duration_ms < 0)
-		out->duration_ms = 0;
-	return 0;
+	}
+	if (stb.st_size == 0) {
+		close(fd);
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: empty file (0 bytes)", path);
+	}
+	unsigned char head[12];
+	ssize_t got = pread(fd, head, sizeof head, 0);
+	size_t nhead = got > 0 ? (size_t)got : 0;
+	char via[PATH_MAX];
+	const char *open_path = safeopen_fd_path(fd, path, via, sizeof via);
+	int rc = ff_probe(path, open_path, head, nhead, timeout_ms, out, err);
+	if (rc == 0) {
+		if (!out->rating && nhead >= 3 && memcmp(head, "ID3", 3) == 0)
+			out->rating = id3_rating(open_path);
+		tl_read(open_path, out);
+		if (out->duration_ms < 0)
+			out->duration_ms = 0;
+	}
+	safeopen_fd_path_done(open_path);
+	close(fd);
+	return rc;
 }

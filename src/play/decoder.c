@@ -7,10 +7,14 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
 #include <libswresample/swresample.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "base/safeopen.h"
 
 /* Consecutive bad packets/frames after which the rest of the file is
  * treated as missing (a garbage tail must not spin forever). */
@@ -290,7 +294,21 @@ int decoder_open(const char *path, struct decoder **out, struct crate_err *err)
 	d->path = xstrdup(path);
 	d->seek_ms = -1;
 	d->sidx = -1;
-	int r = avformat_open_input(&d->fmt, path, NULL, NULL);
+	/* Never open a FIFO or device that took the track's place: check
+	 * the file through a descriptor opened without blocking, and let
+	 * FFmpeg open that same file (safeopen.h). */
+	struct crate_err oerr = {0};
+	int fd = safeopen_regular(path, NULL, &oerr);
+	if (fd < 0) {
+		crate_err_set(err, oerr.code == CRATE_ERR_INVALID ? CRATE_ERR_MEDIA : oerr.code, "%s",
+			      oerr.msg);
+		goto fail;
+	}
+	char via[PATH_MAX];
+	const char *open_path = safeopen_fd_path(fd, path, via, sizeof via);
+	int r = avformat_open_input(&d->fmt, open_path, NULL, NULL);
+	safeopen_fd_path_done(open_path);
+	close(fd);
 	if (r < 0) {
 		crate_err_set(err, r == AVERROR(ENOENT) ? CRATE_ERR_NOTFOUND : CRATE_ERR_MEDIA,
 			      "%s: %s", path, averr(r, e, sizeof e));
