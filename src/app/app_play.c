@@ -240,12 +240,10 @@ static long attr_long(const struct coll_node *n, const char *key, long def)
 	return (long)x;
 }
 
-static double tag_number(struct app *app, uint32_t id, const char *prop)
+static const char *tag_text(struct app *app, uint32_t id, const char *prop, char *buf,
+			   size_t size)
 {
-	char buf[64];
-	const char *v = id && app->index ? mlib_index_get_text(app->index, id, prop, buf, sizeof buf)
-					: NULL;
-	return play_rg_parse(v);
+	return id && app->index ? mlib_index_get_text(app->index, id, prop, buf, size) : NULL;
 }
 
 /* The queue plays before the context, unless the context is the queue. */
@@ -284,10 +282,11 @@ static void fill_track(struct app *app, const struct request *r, struct engine_t
 {
 	uint32_t id = r->id;
 	*t = (struct engine_track){.path = r->path, .id = id, .rg = play_rg_none(), .seq = r->seq};
-	t->rg.track_gain_db = tag_number(app, id, "replaygain_track_gain");
-	t->rg.track_peak = tag_number(app, id, "replaygain_track_peak");
-	t->rg.album_gain_db = tag_number(app, id, "replaygain_album_gain");
-	t->rg.album_peak = tag_number(app, id, "replaygain_album_peak");
+	char b[64];
+	t->rg.track_gain_db = play_rg_parse_gain(tag_text(app, id, "replaygain_track_gain", b, 64));
+	t->rg.track_peak = play_rg_parse_peak(tag_text(app, id, "replaygain_track_peak", b, 64));
+	t->rg.album_gain_db = play_rg_parse_gain(tag_text(app, id, "replaygain_album_gain", b, 64));
+	t->rg.album_peak = play_rg_parse_peak(tag_text(app, id, "replaygain_album_peak", b, 64));
 	if (id && app->index && app->store && app->db)
 		rules_track_prepare(app, t, player(app)->rg_preamp);
 }

@@ -37,6 +37,23 @@ double play_rg_parse(const char *s)
 	return v;
 }
 
+double play_rg_parse_gain(const char *s)
+{
+	double v = play_rg_parse(s);
+	return fabs(v) <= PLAY_RG_GAIN_MAX_DB ? v : NAN; /* NAN fails the test too */
+}
+
+double play_rg_parse_peak(const char *s)
+{
+	double v = play_rg_parse(s);
+	return v > 0 && v <= 64.0 ? v : NAN;
+}
+
+static double clamp_db(double v, double max)
+{
+	return !isfinite(v) ? 0 : v > max ? max : v < -max ? -max : v;
+}
+
 double play_rg_factor(const struct play_rg *rg, enum play_rg_mode mode, double preamp_db)
 {
 	if (mode == PLAY_RG_OFF || !rg)
@@ -48,6 +65,8 @@ double play_rg_factor(const struct play_rg *rg, enum play_rg_mode mode, double p
 	}
 	if (isnan(gain))
 		return 1.0;
+	gain = clamp_db(gain, PLAY_RG_GAIN_MAX_DB);
+	preamp_db = clamp_db(preamp_db, PLAY_RG_PREAMP_MAX_DB);
 	double f = pow(10.0, (gain + preamp_db) / 20.0);
 	/* Clipping prevention: the loudest sample must stay below full scale. */
 	if (!isnan(peak) && peak > 0 && f * peak > 1.0)
@@ -66,7 +85,7 @@ double play_volume_factor(int percent)
 
 void play_gain_apply(void *frames, size_t n, const struct play_format *fmt, double factor)
 {
-	if (factor == 1.0)
+	if (factor == 1.0 || !isfinite(factor))
 		return;
 	size_t count = n * (size_t)fmt->channels;
 	switch (fmt->sfmt) {
@@ -90,8 +109,15 @@ void play_gain_apply(void *frames, size_t n, const struct play_format *fmt, doub
 	case PLAY_SFMT_FLOAT: {
 		float *s = frames;
 		float f = (float)factor;
-		for (size_t i = 0; i < count; i++)
-			s[i] *= f;
+		if (factor <= 1.0) {
+			for (size_t i = 0; i < count; i++)
+				s[i] *= f;
+			break;
+		}
+		for (size_t i = 0; i < count; i++) {
+			float v = s[i] * f;
+			s[i] = v > 1.0f ? 1.0f : v < -1.0f ? -1.0f : v;
+		}
 		break;
 	}
 	default:

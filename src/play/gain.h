@@ -20,18 +20,35 @@ struct play_rg play_rg_none(void);
 /* "off", "track", "album"; -1 when unknown. */
 int play_rg_mode_parse(const char *s);
 const char *play_rg_mode_name(enum play_rg_mode m);
-/* Parse a tag value such as "-6.48 dB" or "0.988525"; NAN when not a number. */
+/* Parse a tag value such as "-6.48 dB" or "0.988525"; NAN when not a
+ * finite number. */
 double play_rg_parse(const char *s);
+/* Gains outside this range (dB) are not believed: a ReplayGain tag of
+ * +200 dB would turn a quiet file into a full-scale square wave. The range
+ * most tools accept (the gain is stored in a signed byte of 0.5 dB steps
+ * in some formats). */
+#define PLAY_RG_GAIN_MAX_DB 51.0
+/* The pre-amp (playback.replaygain_preamp) range in dB. */
+#define PLAY_RG_PREAMP_MAX_DB 15.0
+/* A gain tag: NAN when absent, not a number or outside
+ * -PLAY_RG_GAIN_MAX_DB..PLAY_RG_GAIN_MAX_DB. */
+double play_rg_parse_gain(const char *s);
+/* A peak tag (linear, 1.0 = full scale): NAN unless 0 < peak <= 64. */
+double play_rg_parse_peak(const char *s);
 
 /* The linear factor for mode: album falls back to track gain when the
  * album gain is missing; the peak (when known) caps the factor at
- * 1/peak so nothing clips. 1.0 when off or no gain is known. */
+ * 1/peak so nothing clips. 1.0 when off or no gain is known. Gains and a
+ * pre-amp outside their ranges (or not finite) are clamped to them, so the
+ * factor is always finite and at most +66 dB; without a peak, samples
+ * that would pass full scale are clipped there by play_gain_apply. */
 double play_rg_factor(const struct play_rg *rg, enum play_rg_mode mode, double preamp_db);
 /* Volume percent (0..100) to a linear factor (linear in amplitude). */
 double play_volume_factor(int percent);
 
 /* Multiply n frames in place by factor, rounding to nearest and
- * saturating integer formats. No-op when factor == 1. */
+ * saturating at full scale (integer formats at their limits, float at
+ * +-1.0 when factor > 1). No-op when factor == 1 or not finite. */
 void play_gain_apply(void *frames, size_t n, const struct play_format *fmt, double factor);
 
 #endif

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "base/err.h"
 #include "medialib/tags.h"
 #include "play/decoder.h"
+#include "play/gain.h"
 
 /* A small real audio file (FFmpeg's encoder, as the other suites do);
  * false when ffmpeg is missing. */
@@ -98,4 +100,47 @@ TEST(decoder_refuses_a_fifo_without_blocking)
 		CHECK_MSG(decoder_open(file, &d, &err) == 0, "%s", err.msg);
 		decoder_free(d);
 	}
+}
+
+/* Issue 14 item 6: REPLAYGAIN_TRACK_GAIN=+200 dB made a quiet file a
+ * full-scale square wave (x 1e10), and replaygain_preamp = nan made every
+ * sample INT32_MIN. */
+TEST(replaygain_is_bounded_and_never_nan)
+{
+	CHECK(isnan(play_rg_parse_gain("+200 dB")));
+	CHECK(isnan(play_rg_parse_gain("-99 dB")));
+	CHECK(isnan(play_rg_parse_gain("nan")));
+	CHECK(isnan(play_rg_parse_gain("inf dB")));
+	CHECK(fabs(play_rg_parse_gain("-6.48 dB") + 6.48) < 1e-9);
+	CHECK(fabs(play_rg_parse_gain("+51 dB") - 51) < 1e-9);
+	CHECK(isnan(play_rg_parse_peak("0")));
+	CHECK(isnan(play_rg_parse_peak("-1")));
+	CHECK(isnan(play_rg_parse_peak("1e300")));
+	CHECK(fabs(play_rg_parse_peak("0.988525") - 0.988525) < 1e-9);
+
+	/* Whatever reaches the factor (a tag read elsewhere, a rule), it is
+	 * clamped: +200 dB plays as +51 dB at most, NaN pre-amp as 0 dB. */
+	struct play_rg rg = play_rg_none();
+	rg.track_gain_db = 200;
+	double f = play_rg_factor(&rg, PLAY_RG_TRACK, 0);
+	CHECK_MSG(isfinite(f) && f <= pow(10, 51.0 / 20) * 1.0001, "factor %g", f);
+	rg.track_gain_db = -3;
+	f = play_rg_factor(&rg, PLAY_RG_TRACK, NAN);
+	CHECK_MSG(fabs(f - pow(10, -3.0 / 20)) < 1e-9, "NaN pre-amp: factor %g", f);
+	f = play_rg_factor(&rg, PLAY_RG_TRACK, INFINITY);
+	CHECK_MSG(isfinite(f) && f <= pow(10, (15.0 - 3) / 20) * 1.0001, "inf pre-amp: %g", f);
+
+	/* Samples: a NaN factor leaves them alone; big gains saturate at full
+	 * scale, in every format. */
+	int32_t s32[4] = { 1000, -1000, 2000000000, -5 };
+	struct play_format fmt = { .sfmt = PLAY_SFMT_S32, .channels = 1, .rate = 44100 };
+	play_gain_apply(s32, 4, &fmt, NAN);
+	CHECK(s32[0] == 1000 && s32[1] == -1000 && s32[2] == 2000000000 && s32[3] == -5);
+	play_gain_apply(s32, 4, &fmt, 1e10);
+	CHECK(s32[0] == INT32_MAX && s32[1] == INT32_MIN && s32[2] == INT32_MAX && s32[3] == INT32_MIN);
+	float fl[3] = { 0.5f, -0.25f, 0.001f };
+	fmt.sfmt = PLAY_SFMT_FLOAT;
+	play_gain_apply(fl, 3, &fmt, 1000);
+	CHECK_MSG(fl[0] == 1.0f && fl[1] == -1.0f && fl[2] == 1.0f, "float: %g %g %g", fl[0], fl[1],
+		  fl[2]);
 }
