@@ -440,6 +440,16 @@ static bool is_compare(enum coll_type t)
 	return t == COLL_SMALLER || t == COLL_SMALLEREQ || t == COLL_GREATER || t == COLL_GREATEREQ;
 }
 
+/* a + b, saturating at the int64 limits (huge numbers in a query must
+ * not wrap around and match everything). */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (!__builtin_add_overflow(a, b, &r))
+		return r;
+	return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
 static void compile_time(struct coll_filter *f, const char *field, const char *value, int64_t now)
 {
 	if (!coll_value_is_time_field(field))
@@ -449,7 +459,7 @@ static void compile_time(struct coll_filter *f, const char *field, const char *v
 	bool eq = f->op == COLL_EQUALS || f->op == COLL_NOTEQUAL;
 	if (cv.kind == COLL_VALUE_AGE && is_compare(f->op)) {
 		f->time = TIME_AGE;
-		f->t_lo = now - cv.seconds;
+		f->t_lo = sat_add(now, cv.seconds == INT64_MIN ? INT64_MAX : -cv.seconds);
 	} else if (cv.kind == COLL_VALUE_DATE && (eq || is_compare(f->op))) {
 		f->time = TIME_PERIOD;
 		f->t_lo = cv.seconds;
@@ -460,11 +470,14 @@ static void compile_time(struct coll_filter *f, const char *field, const char *v
 	}
 }
 
+/* 2^63 exactly: the first double past INT64_MAX. */
+#define TWO63 9223372036854775808.0
+
 static int64_t clamp_i64(double d)
 {
-	if (d <= -9.2e18)
+	if (d <= -TWO63)
 		return INT64_MIN + 1; /* INT64_MIN marks a missing value */
-	if (d >= 9.2e18)
+	if (d >= TWO63)
 		return INT64_MAX;
 	return (int64_t)d;
 }
@@ -476,18 +489,18 @@ static void compile_int_range(struct coll_filter *f)
 	bool eq = f->op == COLL_EQUALS || f->op == COLL_NOTEQUAL;
 	if (f->time == TIME_AGE) {
 		switch (f->op) {
-		case COLL_SMALLER: lo = f->t_lo + 1; break;
+		case COLL_SMALLER: lo = sat_add(f->t_lo, 1); break;
 		case COLL_SMALLEREQ: lo = f->t_lo; break;
-		case COLL_GREATER: hi = f->t_lo - 1; break;
+		case COLL_GREATER: hi = sat_add(f->t_lo, -1); break;
 		case COLL_GREATEREQ: hi = f->t_lo; break;
 		default: return;
 		}
 	} else if (f->time == TIME_PERIOD) {
 		switch (f->op) {
 		case COLL_EQUALS:
-		case COLL_NOTEQUAL: lo = f->t_lo; hi = f->t_hi - 1; break;
-		case COLL_SMALLER: hi = f->t_lo - 1; break;
-		case COLL_SMALLEREQ: hi = f->t_hi - 1; break;
+		case COLL_NOTEQUAL: lo = f->t_lo; hi = sat_add(f->t_hi, -1); break;
+		case COLL_SMALLER: hi = sat_add(f->t_lo, -1); break;
+		case COLL_SMALLEREQ: hi = sat_add(f->t_hi, -1); break;
 		case COLL_GREATER: lo = f->t_hi; break;
 		case COLL_GREATEREQ: lo = f->t_lo; break;
 		default: return;
@@ -499,12 +512,25 @@ static void compile_int_range(struct coll_filter *f)
 		switch (f->op) {
 		case COLL_EQUALS:
 		case COLL_NOTEQUAL: lo = clamp_i64(c); hi = clamp_i64(fl); break;
+		/* clamp_i64 never gives INT64_MIN: minus one cannot wrap */
 		case COLL_SMALLER: hi = clamp_i64(c) - 1; break;
 		case COLL_SMALLEREQ: hi = clamp_i64(fl); break;
-		case COLL_GREATER: lo = clamp_i64(fl) + 1; break;
+		/* Past the int64 range nothing is greater: the old saturated
+		 * bound + 1 wrapped around and matched everything. Below 2^63
+		 * the largest double is 2^63 - 1024, so + 1 cannot wrap. */
+		case COLL_GREATER:
+			if (fl >= TWO63) {
+				lo = 1;
+				hi = 0;
+			} else {
+				lo = clamp_i64(fl) + 1;
+			}
+			break;
 		case COLL_GREATEREQ: lo = clamp_i64(c); break;
 		default: return;
 		}
+		if ((f->op == COLL_GREATEREQ && c >= TWO63) || (f->op == COLL_SMALLEREQ && fl <= -TWO63))
+			lo = 1, hi = 0;
 		if (lo > hi) { /* nothing passes: an empty range */
 			lo = 1;
 			hi = 0;

@@ -12,11 +12,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
 
 #include "base/err.h"
+#include "coll/eval.h"
+#include "coll/node.h"
+#include "coll/parse.h"
+#include "medialib/index.h"
 #include "medialib/tags.h"
 #include "play/decoder.h"
 #include "play/gain.h"
@@ -57,9 +62,12 @@ TEST(tags_read_never_opens_a_fifo_swapped_in)
 			usleep(50 + k % 7 * 40);
 		}
 	}
-	alarm(60); /* the old code blocked in open() for good */
+	alarm(90); /* the old code blocked in open() for good */
 	int ok = 0, refused = 0;
-	for (int i = 0; i < 400; i++) {
+	/* Until both states were met often (a loaded machine may leave the
+	 * swapper asleep in one of them for a while). */
+	time_t give_up = time(NULL) + 30;
+	for (int i = 0; (i < 400 || ok < 50 || refused < 50) && time(NULL) < give_up; i++) {
 		struct mlib_tags t;
 		mlib_tags_init(&t);
 		struct crate_err err = {0};
@@ -72,7 +80,6 @@ TEST(tags_read_never_opens_a_fifo_swapped_in)
 	alarm(0);
 	kill(swapper, SIGKILL);
 	waitpid(swapper, NULL, 0);
-	CHECK_MSG(ok + refused == 400, "%d reads", ok + refused);
 	CHECK_MSG(ok > 0 && refused > 0, "the swap was not exercised (%d read, %d refused)", ok,
 		  refused);
 }
@@ -143,4 +150,49 @@ TEST(replaygain_is_bounded_and_never_nan)
 	play_gain_apply(fl, 3, &fmt, 1000);
 	CHECK_MSG(fl[0] == 1.0f && fl[1] == -1.0f && fl[2] == 1.0f, "float: %g %g %g", fl[0], fl[1],
 		  fl[2]);
+}
+
+/* Issue 14 item 9: y>9223372036854775806 and duration>99999999999999999999
+ * matched every item (signed overflow in compile_int_range; UBSan reports
+ * it in the sanitizer build). */
+TEST(huge_numbers_in_queries_match_nothing_extra)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= 5; id++) {
+		mlib_index_add_media(idx, id);
+		mlib_index_set_int(idx, id, "year", 1990 + id);
+		mlib_index_set_int(idx, id, "duration", 1000 * id);
+		mlib_index_set_int(idx, id, "added", 1700000000 + id);
+	}
+	mlib_index_finish(idx);
+	static const struct {
+		const char *q;
+		size_t want;
+	} cases[] = {
+		{ "y>9223372036854775806", 0 },
+		{ "y>9223372036854775807", 0 },
+		{ "duration>99999999999999999999", 0 },
+		{ "duration>=99999999999999999999", 0 },
+		{ "y<-99999999999999999999", 0 },
+		{ "y<=-99999999999999999999", 0 },
+		{ "y<99999999999999999999", 5 },
+		{ "y>-99999999999999999999", 5 },
+		{ "y:99999999999999999999", 0 },
+		{ "y!=99999999999999999999", 5 },
+		{ "y>1993", 2 },
+	};
+	struct coll_eval_ctx ctx = { .index = idx, .now = 1800000000 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct crate_err err = { 0 };
+		struct coll_node *n = coll_parse(cases[i].q, strlen(cases[i].q), NULL, &err);
+		if (!CHECK_MSG(n != NULL, "[%s]: %s", cases[i].q, err.msg))
+			continue;
+		struct coll_result r = { 0 };
+		if (CHECK_MSG(coll_eval(&ctx, n, &r, &err) == 0, "[%s]: %s", cases[i].q, err.msg))
+			CHECK_MSG(r.ids.n == cases[i].want, "[%s] matched %zu items, not %zu",
+				  cases[i].q, r.ids.n, cases[i].want);
+		coll_result_free(&r);
+		coll_node_unref(n);
+	}
+	mlib_index_free(idx);
 }
