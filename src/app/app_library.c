@@ -50,8 +50,12 @@ int app_library_open(struct app *app, bool readonly, bool no_index, struct crate
 		 * writes report the read-only database. */
 		struct crate_err first = *err;
 		rc = mlib_db_open(app->db_path, MLIB_DB_READONLY, &app->db, err);
-		if (rc != 0 && err)
+		if (rc != 0 && err) { /* both reasons: why not writable, why not readable */
+			struct crate_err ro = *err;
 			*err = first;
+			crate_err_set(err, ro.code, "%s; opening it read-only failed too: %s", first.msg,
+				      ro.msg);
+		}
 	}
 	if (rc != 0)
 		return -1;

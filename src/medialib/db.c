@@ -353,8 +353,11 @@ static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *e
 	if (rc != 0)
 		return -1;
 	rc = probe(db);
+	/* Extended result codes are on: SQLITE_READONLY_DIRECTORY (1544) is a
+	 * kind of SQLITE_READONLY, so compare the primary code. */
+	int primary = sqlite3_extended_errcode(db->sql) & 0xff;
 	if (rc != SQLITE_OK && db->readonly &&
-	    (sqlite3_errcode(db->sql) == SQLITE_CANTOPEN || sqlite3_errcode(db->sql) == SQLITE_READONLY)) {
+	    (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY)) {
 		/* A WAL database in a directory we cannot write: without its -shm
 		 * file SQLite cannot share it, so read it as an immutable file. */
 		uri = path_uri(db->path, "mode=ro&immutable=1");
