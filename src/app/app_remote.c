@@ -89,8 +89,9 @@ int app_remote_open(struct app *app, const struct app_remote_hooks *hooks,
 			return -1;
 		}
 		int fd = app_remote_connect(path);
-		if (fd >= 0) {
-			close(fd);
+		if (fd >= 0 || errno == EAGAIN) { /* EAGAIN: it runs, and is busy */
+			if (fd >= 0)
+				close(fd);
 			crate_err_set(err, CRATE_ERR_EXISTS, "another crate is running (socket %s)", path);
 			free(path);
 			return -1;
@@ -108,7 +109,7 @@ int app_remote_open(struct app *app, const struct app_remote_hooks *hooks,
 	mode_t old = umask(0177);
 	int brc = bind(lfd, (struct sockaddr *)&sa, sizeof sa);
 	umask(old);
-	if (brc != 0 || chmod(path, 0600) != 0 || listen(lfd, 8) != 0) {
+	if (brc != 0 || chmod(path, 0600) != 0 || listen(lfd, 64) != 0) {
 		crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
 		close(lfd);
 		free(path);
@@ -152,14 +153,17 @@ size_t app_remote_pollfds(struct app_remote *r, struct pollfd *fds, size_t max)
 {
 	time_t now = time(NULL);
 	for (size_t i = 0; i < r->nc;) {
-		if (now - r->c[i].started > 5)
+		if (now - r->c[i].started > APP_REMOTE_IDLE_S)
 			client_drop(r, i); /* too slow: never let a client hold us */
 		else
 			i++;
 	}
 	size_t n = 0;
+	/* Full: leave new clients waiting in the listen queue (they are
+	 * served as slots free up) rather than closing them unanswered. */
 	if (n < max)
-		fds[n++] = (struct pollfd){.fd = r->lfd, .events = POLLIN};
+		fds[n++] = (struct pollfd){.fd = r->lfd,
+					   .events = r->nc < APP_REMOTE_MAX_CLIENTS ? POLLIN : 0};
 	for (size_t i = 0; i < r->nc && n < max; i++)
 		fds[n++] = (struct pollfd){.fd = r->c[i].fd, .events = r->c[i].writing ? POLLOUT : POLLIN};
 	return n;
@@ -167,14 +171,13 @@ size_t app_remote_pollfds(struct app_remote *r, struct pollfd *fds, size_t max)
 
 static void accept_all(struct app_remote *r)
 {
-	for (;;) {
+	while (r->nc < APP_REMOTE_MAX_CLIENTS) {
 		int fd = accept4(r->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
 		struct ucred cred;
 		socklen_t len = sizeof cred;
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != getuid() ||
-		    r->nc == APP_REMOTE_MAX_CLIENTS) {
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != getuid()) {
 			close(fd);
 			continue;
 		}

@@ -21,6 +21,10 @@ struct app_remote;
 
 #define APP_REMOTE_MAX_LINE 4096
 #define APP_REMOTE_MAX_CLIENTS 8
+/* A client that has not sent its line within this many seconds is dropped
+ * (clients send at once): idle connections cannot keep others out, who
+ * wait in the listen queue meanwhile. */
+#define APP_REMOTE_IDLE_S 2
 
 /* What only the front end can do, called from app_remote_handle. */
 struct app_remote_hooks {

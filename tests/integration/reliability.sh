@@ -87,4 +87,122 @@ else
 	chmod 700 "$T_TMP"
 fi
 
+# Item 8: `crate remote` used to talk to whoever served the socket in a
+# directory someone else created first (/tmp/crate-<uid> when
+# XDG_RUNTIME_DIR is unset), and a server trickling one byte every few
+# seconds held it forever. Fake servers (python3, real Unix sockets), one of
+# them run as another user; each logs what it received.
+t_begin rel_remote_refuses_foreign_socket_places
+if ! command -v python3 >/dev/null; then
+	t_skip "needs python3 for the fake servers"
+else
+	# the system's python: another user may not reach a per-user install
+	PY=$(command -v /usr/bin/python3 || command -v python3)
+	FAKE=$T_TMP/fake_server.py
+	cat >"$FAKE" <<'PY'
+import os, socket, sys, time
+path, log, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path)
+s.listen(8)
+open(path + ".ready", "w").close()
+while True:
+    c, _ = s.accept()
+    c.settimeout(2)
+    try:
+        data = c.recv(4096)
+    except OSError:
+        data = b""
+    with open(log, "ab") as f:
+        f.write(data)
+    if mode == "trickle":
+        while True:
+            try:
+                c.send(b"x")
+            except OSError:
+                break
+            time.sleep(1)
+    else:
+        try:
+            c.send(b"state: answered by a stranger\nOK\n")
+        except OSError:
+            pass
+    c.close()
+PY
+	chmod 755 "$T_TMP"
+	# start_fake DIR MODE [USER-PREFIX...]: a server at DIR/crate/socket
+	start_fake() {
+		local dir=$1 mode=$2; shift 2
+		rm -f "$T_TMP/fake.log"; touch "$T_TMP/fake.log"; chmod 666 "$T_TMP/fake.log"
+		"$@" "$PY" "$FAKE" "$dir/crate/socket" "$T_TMP/fake.log" "$mode" &
+		FAKE_PID=$!
+		for _ in $(seq 50); do [ -e "$dir/crate/socket.ready" ] && break; sleep 0.1; done
+		rm -f "$dir/crate/socket.ready"
+	}
+	stop_fake() { kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; }
+	remote_as_me() { XDG_RUNTIME_DIR=$1 timeout 30 "$CRATE" --db "$DB" remote status 2>&1; }
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+	# a) the directory belongs to another user
+	R=$T_TMP/rt-a; mkdir -p "$R/crate"; chmod 755 "$R"; chmod 777 "$R/crate"
+	start_fake "$R" answer
+	if [ "$(id -u)" -eq 0 ]; then chown 65534 "$R/crate"; fi
+	chmod 700 "$R/crate"
+	out=$(remote_as_me "$R")
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "$out" | grep -q "refusing" || t_fail "a directory of uid 65534 was used: $out"
+		[ ! -s "$T_TMP/fake.log" ] || t_fail "the stranger received: $(cat "$T_TMP/fake.log")"
+	fi
+	stop_fake
+	# b) our directory, but others may use it
+	R=$T_TMP/rt-b; mkdir -p "$R/crate"; chmod 777 "$R/crate"
+	start_fake "$R" answer
+	out=$(remote_as_me "$R")
+	echo "$out" | grep -q "refusing" || t_fail "a mode 777 directory was used: $out"
+	[ ! -s "$T_TMP/fake.log" ] || t_fail "sent through a 777 directory: $(cat "$T_TMP/fake.log")"
+	stop_fake
+	# c) a symlink in the directory's place
+	R=$T_TMP/rt-c; mkdir -p "$R" "$T_TMP/elsewhere"; chmod 700 "$T_TMP/elsewhere"
+	ln -s "$T_TMP/elsewhere" "$R/crate"
+	start_fake "$R" answer
+	out=$(remote_as_me "$R")
+	echo "$out" | grep -q "refusing" || t_fail "a symlinked directory was used: $out"
+	[ ! -s "$T_TMP/fake.log" ] || t_fail "sent through a symlink: $(cat "$T_TMP/fake.log")"
+	stop_fake
+	# d) our directory and socket file, but the server runs as another user
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+		R=$T_TMP/rt-d; mkdir -p "$R/crate"; chmod 755 "$R"; chmod 777 "$R/crate"
+		start_fake "$R" answer nobody
+		chown 0 "$R/crate/socket"; chmod 700 "$R/crate"
+		out=$(remote_as_me "$R")
+		echo "$out" | grep -q "refusing.*uid 65534" || t_fail "a server of uid 65534 was used: $out"
+		[ ! -s "$T_TMP/fake.log" ] || t_fail "the other user's server received: $(cat "$T_TMP/fake.log")"
+		stop_fake
+	fi
+	# e) the real thing: a private directory and our own server answers
+	R=$T_TMP/rt-e; mkdir -p "$R/crate"; chmod 700 "$R/crate"
+	start_fake "$R" answer
+	out=$(remote_as_me "$R")
+	echo "$out" | grep -q "answered" || t_fail "a proper socket was refused: $out"
+	grep -q "^status" "$T_TMP/fake.log" || t_fail "the command did not arrive: $(cat "$T_TMP/fake.log")"
+	stop_fake
+	chmod 700 "$T_TMP"
+fi
+
+# Item 8: one deadline for the whole exchange: a server sending a byte
+# a second used to hold `remote status` for as long as it liked.
+t_begin rel_remote_has_an_overall_deadline
+if ! command -v python3 >/dev/null; then
+	t_skip "needs python3"
+else
+	R=$T_TMP/rt-t; mkdir -p "$R/crate"; chmod 700 "$R/crate"
+	start_fake "$R" trickle
+	t0=$SECONDS
+	out=$(remote_as_me "$R")
+	took=$((SECONDS - t0))
+	[ $took -le 10 ] || t_fail "remote status took $took s against a trickling server"
+	echo "$out" | grep -q "no answer from crate within" || t_fail "message: $out"
+	stop_fake
+fi
+
 t_end
