@@ -24,6 +24,7 @@
 #include "coll/store.h"
 #include "medialib/index.h"
 #include "play/engine.h"
+#include "play/output_alsa.h"
 
 #define NONE ((size_t)-1)
 /* A play counts once past half the track or this long (as Last.fm does). */
@@ -144,6 +145,9 @@ static struct engine *get_engine(struct app *app, struct crate_err *err)
 		return p->engine;
 	struct engine_opts o = {0};
 	o.device = config_get(app->cfg, "output.device", "default");
+	if (alsa_device_file_check(o.device, config_get_bool(app->cfg, "output.file_overwrite", false),
+				   err) != 0)
+		return NULL;
 	o.buffer_ms = (int)config_get_int(app->cfg, "output.buffer_ms", 100);
 	o.pace = config_get_bool(app->cfg, "output.pace", false);
 	int f = play_sfmt_parse(config_get(app->cfg, "output.format", "auto"));

@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 struct alsa_out {
@@ -125,6 +127,56 @@ static int configure(struct alsa_out *o, const struct play_format *want, struct 
 		return crate_err_set(err, CRATE_ERR_DEVICE,
 				     "audio device '%s': cannot set software parameters: %s",
 				     o->device, snd_strerror(r));
+	return 0;
+}
+
+/* The FILE argument of one "file:" definition starting at a (past the
+ * "file:"): 'quoted', "quoted", FILE=..., or up to a comma. Owned. */
+static char *file_arg(const char *a)
+{
+	if (strncmp(a, "FILE=", 5) == 0)
+		a += 5;
+	if (*a == '\'' || *a == '"') {
+		const char *end = strchr(a + 1, *a);
+		return end ? xstrndup(a + 1, (size_t)(end - a - 1)) : xstrdup(a + 1);
+	}
+	return xstrndup(a, strcspn(a, ",}' \""));
+}
+
+static bool looks_like_audio_output(const char *path)
+{
+	static const char *const ext[] = {".raw", ".pcm", ".wav", ".au", ".s16", ".s32", ".f32"};
+	size_t n = strlen(path);
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		size_t k = strlen(ext[i]);
+		if (n > k && strcasecmp(path + n - k, ext[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+int alsa_device_file_check(const char *device, bool overwrite, struct crate_err *err)
+{
+	if (!device || overwrite)
+		return 0;
+	/* every "file:" that starts a definition ("file:...", "plug:file:...") */
+	for (const char *p = strstr(device, "file:"); p; p = strstr(p + 5, "file:")) {
+		if (p != device && p[-1] != ':' && p[-1] != '\'' && p[-1] != '"')
+			continue;
+		char *path = file_arg(p + 5);
+		struct stat st;
+		bool bad = path[0] && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+			   !looks_like_audio_output(path);
+		if (bad) {
+			crate_err_set(err, CRATE_ERR_REFUSED,
+				      "audio device '%s' would overwrite %s, an existing file that "
+				      "is not audio output (set output.file_overwrite = yes to allow)",
+				      device, path);
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
 	return 0;
 }
 

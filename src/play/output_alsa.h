@@ -21,6 +21,13 @@ struct alsa_opts {
 	bool pace;
 };
 
+/* ALSA's `file` plugin truncates its target: refuse a device string whose
+ * file: argument names an existing regular file that is not empty and does
+ * not look like audio output (.raw .pcm .wav .au), unless overwrite. 0, or
+ * -1 with err naming the file (crate may run as root: output.device =
+ * file:/etc/passwd would overwrite it). */
+int alsa_device_file_check(const char *device, bool overwrite, struct crate_err *err);
+
 /* Open the device for want (rate, channels, sample format; AUTO not
  * allowed). The device may choose another rate, channel count or format;
  * *got says what it took, and the caller converts to it.

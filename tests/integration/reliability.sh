@@ -140,8 +140,8 @@ PY
 		rm -f "$dir/crate/socket.ready"
 	}
 	stop_fake() { kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; }
+	trap 'stop_fake; rm -rf "$T_TMP"' EXIT
 	remote_as_me() { XDG_RUNTIME_DIR=$1 timeout 30 "$CRATE" --db "$DB" remote status 2>&1; }
-	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 	# a) the directory belongs to another user
 	R=$T_TMP/rt-a; mkdir -p "$R/crate"; chmod 755 "$R"; chmod 777 "$R/crate"
@@ -172,7 +172,7 @@ PY
 	# d) our directory and socket file, but the server runs as another user
 	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 		R=$T_TMP/rt-d; mkdir -p "$R/crate"; chmod 755 "$R"; chmod 777 "$R/crate"
-		start_fake "$R" answer nobody
+		start_fake "$R" answer setpriv --reuid=65534 --regid=65534 --clear-groups
 		chown 0 "$R/crate/socket"; chmod 700 "$R/crate"
 		out=$(remote_as_me "$R")
 		echo "$out" | grep -q "refusing.*uid 65534" || t_fail "a server of uid 65534 was used: $out"
@@ -204,5 +204,25 @@ else
 	echo "$out" | grep -q "no answer from crate within" || t_fail "message: $out"
 	stop_fake
 fi
+
+# Item 16: ALSA's file plugin truncates its target; crate run as root with
+# output.device = file:/etc/passwd overwrote it. An existing non-audio file
+# is refused unless output.file_overwrite = yes.
+t_begin rel_file_device_does_not_overwrite_other_files
+VICTIM=$T_TMP/precious.txt
+printf 'root:x:0:0:do not truncate me\n' >"$VICTIM"
+before=$(cat "$VICTIM")
+out=$(timeout 30 "$CRATE" --db "$DB" play --no-ui --device "file:$VICTIM" "$MUSIC/s1.flac" 2>&1)
+[ "$(cat "$VICTIM")" = "$before" ] || t_fail "--device file:$VICTIM overwrote it"
+echo "$out" | grep -q "would overwrite" || t_fail "message: $out"
+CONF=$T_TMP/victim.conf
+printf '[output]\ndevice = "file:'"'"'%s'"'"',raw"\n' "$VICTIM" >"$CONF"
+out=$(timeout 30 "$CRATE" --db "$DB" --config "$CONF" play --no-ui "$MUSIC/s1.flac" 2>&1)
+[ "$(cat "$VICTIM")" = "$before" ] || t_fail "output.device = file:'$VICTIM',raw overwrote it"
+echo "$out" | grep -q "would overwrite" || t_fail "config message: $out"
+# an audio output file (or a new one) is fine
+out=$(timeout 30 "$CRATE" --db "$DB" play --no-ui --device "file:$T_TMP/out.raw" "$MUSIC/s1.flac" 2>&1) ||
+	t_fail "file:out.raw refused: $out"
+[ -s "$T_TMP/out.raw" ] || t_fail "nothing written to out.raw"
 
 t_end
