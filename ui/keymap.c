@@ -235,8 +235,8 @@ void keymap_init_default(struct keymap *km)
 
 struct apply_ctx {
 	struct keymap *km;
-	struct crate_err *err;
-	int failed;
+	const struct config *cfg;
+	struct config_problems pr; /* every bad line, not only the first */
 };
 
 static void apply_one(void *ud, const char *key, const char *value)
@@ -245,8 +245,7 @@ static void apply_one(void *ud, const char *key, const char *value)
 	const char *name = key + strlen("keys.");
 	enum ui_action a = keymap_action_from_name(name);
 	if (a == UA_NONE && strcmp(name, "none") != 0) {
-		if (!c->failed++)
-			crate_err_set(c->err, CRATE_ERR_INVALID, "[keys]: unknown action '%s'", name);
+		config_problem(&c->pr, config_line(c->cfg, key), "[keys]: unknown action '%s'", name);
 		return;
 	}
 	/* Parse every key first, so a typo leaves the default binding in place. */
@@ -256,9 +255,8 @@ static void apply_one(void *ud, const char *key, const char *value)
 	for (char *save = NULL, *t = strtok_r(tmp, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
 		int k = keymap_key_parse(t);
 		if (k < 0) {
-			if (!c->failed++)
-				crate_err_set(c->err, CRATE_ERR_INVALID,
-					      "[keys] %s: unknown key name '%s'", name, t);
+			config_problem(&c->pr, config_line(c->cfg, key), "[keys] %s: unknown key name '%s'",
+				       name, t);
 			free(tmp);
 			return;
 		}
@@ -274,10 +272,11 @@ static void apply_one(void *ud, const char *key, const char *value)
 
 int keymap_apply_config(struct keymap *km, const struct config *cfg, struct crate_err *err)
 {
-	struct apply_ctx c = {km, err, 0};
+	struct apply_ctx c = {.km = km, .cfg = cfg};
+	config_problems_init(&c.pr, config_path(cfg));
 	if (cfg)
 		config_each(cfg, "keys.", apply_one, &c);
 	/* `none = x` bindings are left in the table as UA_NONE: drop them. */
 	keymap_unbind_action(km, UA_NONE);
-	return c.failed ? -1 : 0;
+	return config_problems_finish(&c.pr, err);
 }

@@ -76,9 +76,30 @@ bool theme_parse_colors(const char *spec, int *fg, int *bg)
 	return true;
 }
 
-int theme_init(const struct config *cfg, bool use_color)
+struct unknown_roles {
+	const struct config *cfg;
+	struct config_problems *pr;
+};
+
+/* A [colors] key naming no role used to be ignored without a word. */
+static void check_role(void *ud, const char *key, const char *value)
+{
+	(void)value;
+	struct unknown_roles *u = ud;
+	const char *name = key + strlen("colors.");
+	for (int r = 0; r < UR_COUNT; r++)
+		if (strcmp(roles[r].name, name) == 0)
+			return;
+	config_problem(u->pr, config_line(u->cfg, key), "[colors]: unknown role '%s'", name);
+}
+
+int theme_init(const struct config *cfg, bool use_color, struct config_problems *pr)
 {
 	int problems = 0;
+	if (cfg && pr) {
+		struct unknown_roles u = {cfg, pr};
+		config_each(cfg, "colors.", check_role, &u);
+	}
 	if (use_color && has_colors()) {
 		start_color();
 		use_default_colors();
@@ -92,6 +113,9 @@ int theme_init(const struct config *cfg, bool use_color)
 		int fg, bg;
 		if (!theme_parse_colors(spec, &fg, &bg)) {
 			problems++;
+			if (pr)
+				config_problem(pr, config_line(cfg, key), "%s = %s: unknown colour name",
+					       key, spec);
 			theme_parse_colors(roles[r].colors, &fg, &bg);
 		}
 		if (!use_color) {

@@ -28,9 +28,10 @@ enum ui_role {
 	UR_COUNT
 };
 
-/* Call after initscr(). Reads [colors]; returns the number of config
- * problems (unknown names), which the UI reports once. */
-int theme_init(const struct config *cfg, bool use_color);
+/* Call after initscr(). Reads [colors]; returns the number of unknown
+ * colour names, and adds every problem (those, and keys naming no role)
+ * with its line to pr (may be NULL). */
+int theme_init(const struct config *cfg, bool use_color, struct config_problems *pr);
 /* The curses attribute (colour pair | attributes) for a role. */
 int theme_attr(enum ui_role r);
 const char *theme_role_name(enum ui_role r);

@@ -918,7 +918,11 @@ int ui_run(struct app *app, struct crate_err *err)
 		  , NULL);
 	mouseinterval(200);
 	const char *nc = getenv("NO_COLOR");
-	int bad_colors = theme_init(app->cfg, !(nc && *nc));
+	struct config_problems colour_problems;
+	config_problems_init(&colour_problems, config_path(app->cfg));
+	theme_init(app->cfg, !(nc && *nc), &colour_problems);
+	struct crate_err cerr = {0};
+	bool bad_colors = config_problems_finish(&colour_problems, &cerr) != 0;
 	ui->w = COLS;
 	ui->h = LINES;
 
@@ -932,11 +936,9 @@ int ui_run(struct app *app, struct crate_err *err)
 	if (nbad)
 		ui_message(ui, true, "%s%s", unreadable,
 			   nbad > 1 ? " (and more: see crate coll list)" : "");
-	else if (bad_keys)
-		ui_message(ui, true, "config: %s", kerr.msg);
-	else if (bad_colors)
-		ui_message(ui, true, "config: %d unknown colour name%s in [colors]", bad_colors,
-			   bad_colors == 1 ? "" : "s");
+	else if (bad_keys || bad_colors) /* both kinds, each problem with its line */
+		ui_message(ui, true, "%s%s%s", bad_keys ? kerr.msg : "",
+			   bad_keys && bad_colors ? "; " : "", bad_colors ? cerr.msg : "");
 	char wmsg[512];
 	app_watch_start(app, wmsg, sizeof wmsg);
 	if (wmsg[0])

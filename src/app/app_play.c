@@ -104,7 +104,8 @@ static struct app_play *player(struct app *app)
 	if (!app->play) {
 		struct app_play *p = xcalloc(1, sizeof *p);
 		p->cur = NONE;
-		p->volume = (int)config_get_int(app->cfg, "playback.volume", 100);
+		long vol = config_get_int(app->cfg, "playback.volume", 100);
+		p->volume = vol < 0 ? 0 : vol > 100 ? 100 : (int)vol; /* checked at open; never trusted */
 		p->rg_preamp = strtod(config_get(app->cfg, "playback.replaygain_preamp", "0"), NULL);
 		int r = app_repeat_parse(config_get(app->cfg, "playback.repeat", "off"));
 		p->repeat = r < 0 ? APP_REPEAT_OFF : (enum app_repeat)r;
@@ -1181,8 +1182,8 @@ int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *
 int app_play_volume(struct app *app, int value, bool relative, struct crate_err *err)
 {
 	struct app_play *p = player(app);
-	int v = relative ? p->volume + value : value;
-	p->volume = v < 0 ? 0 : v > 100 ? 100 : v;
+	long long v = relative ? (long long)p->volume + value : value; /* no int overflow */
+	p->volume = v < 0 ? 0 : v > 100 ? 100 : (int)v;
 	struct engine *e = get_engine(app, err);
 	if (!e)
 		return -1;

@@ -1,6 +1,9 @@
 #include "base/config.h"
 
 #include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +15,52 @@
 struct config_entry {
 	char *key;
 	char *value;
+	int line; /* in the file; 0 when set by the program */
 };
 
+/* Entries in file order, and a hash table over them (slot: index + 1, 0
+ * empty) so that loading n keys costs O(n), not O(n^2). */
 struct config {
 	struct config_entry *e;
 	size_t n, cap;
+	uint32_t *slots;
+	size_t nslots;
+	char *path; /* the file read, for messages; NULL when none */
 };
+
+static uint32_t key_hash(const char *k)
+{
+	uint32_t h = 2166136261u;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 16777619u;
+	return h;
+}
+
+static void slots_rebuild(struct config *cfg)
+{
+	free(cfg->slots);
+	cfg->nslots = 64;
+	while (cfg->nslots < cfg->n * 2 + 2)
+		cfg->nslots *= 2;
+	cfg->slots = xcalloc(cfg->nslots, sizeof *cfg->slots);
+	for (size_t i = 0; i < cfg->n; i++) {
+		size_t j = key_hash(cfg->e[i].key) & (cfg->nslots - 1);
+		while (cfg->slots[j])
+			j = (j + 1) & (cfg->nslots - 1);
+		cfg->slots[j] = (uint32_t)i + 1;
+	}
+}
+
+static struct config_entry *entry_find(const struct config *cfg, const char *key)
+{
+	if (!cfg || !cfg->nslots)
+		return NULL;
+	for (size_t j = key_hash(key) & (cfg->nslots - 1); cfg->slots[j];
+	     j = (j + 1) & (cfg->nslots - 1))
+		if (strcmp(cfg->e[cfg->slots[j] - 1].key, key) == 0)
+			return &cfg->e[cfg->slots[j] - 1];
+	return NULL;
+}
 
 struct config *config_new_empty(void)
 {
@@ -33,18 +76,20 @@ void config_free(struct config *cfg)
 		free(cfg->e[i].value);
 	}
 	free(cfg->e);
+	free(cfg->slots);
+	free(cfg->path);
 	free(cfg);
 }
 
-void config_set(struct config *cfg, const char *key, const char *value)
+static void config_set_line(struct config *cfg, const char *key, const char *value, int line)
 {
-	for (size_t i = 0; i < cfg->n; i++) {
-		if (strcmp(cfg->e[i].key, key) == 0) {
-			char *v = xstrdup(value);
-			free(cfg->e[i].value);
-			cfg->e[i].value = v;
-			return;
-		}
+	struct config_entry *e = entry_find(cfg, key);
+	if (e) {
+		char *v = xstrdup(value);
+		free(e->value);
+		e->value = v;
+		e->line = line;
+		return;
 	}
 	if (cfg->n == cfg->cap) {
 		cfg->cap = cfg->cap ? cfg->cap * 2 : 32;
@@ -52,16 +97,38 @@ void config_set(struct config *cfg, const char *key, const char *value)
 	}
 	cfg->e[cfg->n].key = xstrdup(key);
 	cfg->e[cfg->n].value = xstrdup(value);
+	cfg->e[cfg->n].line = line;
 	cfg->n++;
+	if (cfg->n * 2 + 2 > cfg->nslots) {
+		slots_rebuild(cfg);
+		return;
+	}
+	size_t j = key_hash(key) & (cfg->nslots - 1);
+	while (cfg->slots[j])
+		j = (j + 1) & (cfg->nslots - 1);
+	cfg->slots[j] = (uint32_t)cfg->n;
+}
+
+void config_set(struct config *cfg, const char *key, const char *value)
+{
+	config_set_line(cfg, key, value, 0);
 }
 
 const char *config_get(const struct config *cfg, const char *key, const char *def)
 {
-	if (cfg)
-		for (size_t i = 0; i < cfg->n; i++)
-			if (strcmp(cfg->e[i].key, key) == 0)
-				return cfg->e[i].value;
-	return def;
+	const struct config_entry *e = entry_find(cfg, key);
+	return e ? e->value : def;
+}
+
+int config_line(const struct config *cfg, const char *key)
+{
+	const struct config_entry *e = entry_find(cfg, key);
+	return e ? e->line : 0;
+}
+
+const char *config_path(const struct config *cfg)
+{
+	return cfg && cfg->path ? cfg->path : "config";
 }
 
 long config_get_int(const struct config *cfg, const char *key, long def)
@@ -116,11 +183,61 @@ static char *default_config_path(void)
 	return xasprintf("%s/.config/crate/config", home && *home ? home : ".");
 }
 
+/* Problems found while loading or checking, each "line N: ..." */
+void config_problems_init(struct config_problems *pr, const char *path)
+{
+	memset(pr, 0, sizeof *pr);
+	pr->path = path ? path : "config";
+	strbuf_init(&pr->text, 256);
+}
+
+void config_problem(struct config_problems *pr, int line, const char *fmt, ...)
+{
+	char msg[160]; /* a 100 KB value is cut, not quoted whole */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	for (char *c = msg; *c; c++) /* the message goes to a terminal */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	if (pr->count++)
+		strbuf_adds(&pr->text, "; ");
+	if (pr->count == 1) { /* alone, it reads "PATH:LINE: msg" */
+		pr->first_line = line;
+		snprintf(pr->first, sizeof pr->first, "%s", msg);
+	}
+	if (line > 0)
+		strbuf_addf(&pr->text, "line %d: %s", line, msg);
+	else
+		strbuf_adds(&pr->text, msg);
+}
+
+int config_problems_finish(struct config_problems *pr, struct crate_err *err)
+{
+	int rc = 0;
+	if (pr->count == 1 && pr->first_line > 0) {
+		rc = crate_err_set(err, CRATE_ERR_PARSE, "%s:%d: %s", pr->path, pr->first_line,
+				   pr->first);
+	} else if (pr->count == 1) {
+		rc = crate_err_set(err, CRATE_ERR_PARSE, "%s: %s", pr->path, pr->first);
+	} else if (pr->count) {
+		/* Every problem, as many as the message holds. */
+		rc = crate_err_set(err, CRATE_ERR_PARSE, "%s: %zu problems: %s", pr->path, pr->count,
+				   pr->text.buf);
+		if (err && strlen(err->msg) == sizeof err->msg - 1)
+			memcpy(err->msg + sizeof err->msg - 5, "...", 4);
+	}
+	strbuf_free(&pr->text);
+	return rc;
+}
+
 int config_load(const char *path, struct config **out, struct crate_err *err)
 {
 	char *owned = path ? NULL : default_config_path();
 	const char *p = path ? path : owned;
 	struct config *cfg = config_new_empty();
+	cfg->path = xstrdup(p);
 	FILE *f = fopen(p, "r");
 	if (!f) {
 		if (errno == ENOENT) {
@@ -129,21 +246,33 @@ int config_load(const char *path, struct config **out, struct crate_err *err)
 			return 0;
 		}
 		crate_err_set(err, CRATE_ERR_IO, "config %s: %s", p, strerror(errno));
-		goto fail;
+		free(owned);
+		config_free(cfg);
+		return -1;
 	}
-	char line[4096], section[128] = "";
+	/* Whole lines of any length (a 4 KB buffer split long lines and then
+	 * blamed the wrong one); every malformed line is reported. */
+	struct config_problems pr;
+	config_problems_init(&pr, cfg->path);
+	char *line = NULL, section[128] = "";
+	size_t cap = 0;
 	int lineno = 0;
-	while (fgets(line, sizeof line, f)) {
+	ssize_t got;
+	while ((got = getline(&line, &cap, f)) >= 0) {
 		lineno++;
+		if (memchr(line, '\0', (size_t)got)) {
+			config_problem(&pr, lineno, "a NUL byte");
+			continue;
+		}
 		char *s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
 			char *end = strchr(s, ']');
 			if (!end || end[1] != '\0' || end - s - 1 >= (long)sizeof section) {
-				crate_err_set(err, CRATE_ERR_PARSE, "%s:%d: malformed section header", p, lineno);
-				fclose(f);
-				goto fail;
+				config_problem(&pr, lineno, "malformed section header");
+				section[0] = '\0';
+				continue;
 			}
 			*end = '\0';
 			snprintf(section, sizeof section, "%s", trim(s + 1));
@@ -151,16 +280,14 @@ int config_load(const char *path, struct config **out, struct crate_err *err)
 		}
 		char *eq = strchr(s, '=');
 		if (!eq) {
-			crate_err_set(err, CRATE_ERR_PARSE, "%s:%d: expected 'key = value'", p, lineno);
-			fclose(f);
-			goto fail;
+			config_problem(&pr, lineno, "expected 'key = value'");
+			continue;
 		}
 		*eq = '\0';
 		char *key = trim(s), *value = trim(eq + 1);
 		if (!*key) {
-			crate_err_set(err, CRATE_ERR_PARSE, "%s:%d: empty key", p, lineno);
-			fclose(f);
-			goto fail;
+			config_problem(&pr, lineno, "empty key");
+			continue;
 		}
 		/* Optional quotes keep leading/trailing spaces. */
 		size_t vl = strlen(value);
@@ -169,17 +296,85 @@ int config_load(const char *path, struct config **out, struct crate_err *err)
 			value++;
 		}
 		char *full = *section ? xasprintf("%s.%s", section, key) : xstrdup(key);
-		config_set(cfg, full, value);
+		config_set_line(cfg, full, value, lineno);
 		free(full);
 	}
+	free(line);
 	fclose(f);
 	free(owned);
+	if (config_problems_finish(&pr, err) != 0) {
+		config_free(cfg);
+		return -1;
+	}
 	*out = cfg;
 	return 0;
-fail:
-	free(owned);
-	config_free(cfg);
-	return -1;
+}
+
+/* ---- checking values ---- */
+
+static bool parse_long(const char *v, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || end == v || *end)
+		return false;
+	*out = n;
+	return true;
+}
+
+int config_check(const struct config *cfg, const struct config_option *opts, size_t nopts,
+		 struct crate_err *err)
+{
+	struct config_problems pr;
+	config_problems_init(&pr, config_path(cfg));
+	for (size_t i = 0; cfg && i < cfg->n; i++) {
+		const struct config_entry *e = &cfg->e[i];
+		const struct config_option *o = NULL;
+		for (size_t k = 0; k < nopts && !o; k++)
+			if (strcmp(opts[k].key, e->key) == 0)
+				o = &opts[k];
+		if (!o)
+			continue; /* sections and keys other modules check (keys., eq.) */
+		long n;
+		char *end;
+		double d;
+		switch (o->kind) {
+		case CONFIG_INT:
+			if (!parse_long(e->value, &n) || n < (long)o->min || n > (long)o->max)
+				config_problem(&pr, e->line, "%s = %s: must be a whole number in %g..%g",
+					       e->key, e->value, o->min, o->max);
+			break;
+		case CONFIG_NUMBER:
+			errno = 0;
+			d = strtod(e->value, &end);
+			if (errno || end == e->value || *end || !isfinite(d) || d < o->min || d > o->max)
+				config_problem(&pr, e->line, "%s = %s: must be a number in %g..%g", e->key,
+					       e->value, o->min, o->max);
+			break;
+		case CONFIG_BOOL:
+			if (config_get_bool(cfg, e->key, false) != config_get_bool(cfg, e->key, true))
+				config_problem(&pr, e->line, "%s = %s: must be yes or no", e->key,
+					       e->value);
+			break;
+		case CONFIG_CHOICE: {
+			bool ok = false;
+			size_t l = strlen(e->value);
+			for (const char *c = o->choices; *c && !ok;) {
+				size_t cl = strcspn(c, "|");
+				ok = cl == l && strncmp(c, e->value, l) == 0;
+				c += cl + (c[cl] == '|');
+			}
+			if (!ok)
+				config_problem(&pr, e->line, "%s = %s: must be one of %s", e->key, e->value,
+					       o->choices);
+			break;
+		}
+		case CONFIG_STRING:
+			break;
+		}
+	}
+	return config_problems_finish(&pr, err);
 }
 
 int config_mkdirs(const char *path, struct crate_err *err)

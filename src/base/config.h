@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "base/str.h"
 
 struct config;
 
@@ -18,11 +19,46 @@ int config_load(const char *path, struct config **out, struct crate_err *err);
 struct config *config_new_empty(void);
 void config_free(struct config *cfg);
 
+/* The line a key was read from (0: set by the program or absent), and the
+ * file ("config" when none was read), for messages. */
+int config_line(const struct config *cfg, const char *key);
+const char *config_path(const struct config *cfg);
+
 /* Set (or replace) a value, e.g. from the command line or a test. */
 void config_set(struct config *cfg, const char *key, const char *value);
 const char *config_get(const struct config *cfg, const char *key, const char *def);
 long config_get_int(const struct config *cfg, const char *key, long def);
 bool config_get_bool(const struct config *cfg, const char *key, bool def);
+/* What a known option may hold: config_check reports every value out of
+ * its range, each with its line. Keys not listed are left to the modules
+ * that read them (key bindings, colours, equalizer presets). */
+enum config_kind { CONFIG_INT, CONFIG_NUMBER, CONFIG_BOOL, CONFIG_CHOICE, CONFIG_STRING };
+struct config_option {
+	const char *key;       /* "playback.volume" */
+	enum config_kind kind;
+	double min, max;       /* INT, NUMBER */
+	const char *choices;   /* CHOICE: "off|track|album" */
+};
+/* 0, or -1 with err listing every problem ("PATH: 2 problems: line 3:
+ * ...; line 9: ...", or "PATH:3: ..." for one). */
+int config_check(const struct config *cfg, const struct config_option *opts, size_t nopts,
+		 struct crate_err *err);
+
+/* Collecting problems with their lines, for config_load, config_check and
+ * modules checking their own keys. finish frees pr and, when there were
+ * problems, sets err (and returns -1). */
+struct config_problems {
+	size_t count;
+	const char *path; /* borrowed, for messages */
+	struct strbuf text; /* "line 3: ...; line 9: ..." */
+	int first_line;
+	char first[160];
+};
+void config_problems_init(struct config_problems *pr, const char *path);
+void config_problem(struct config_problems *pr, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int config_problems_finish(struct config_problems *pr, struct crate_err *err);
+
 /* Visit every key that starts with prefix ("keys." -> all key bindings), in file order. */
 void config_each(const struct config *cfg, const char *prefix,
 		 void (*fn)(void *ud, const char *key, const char *value), void *ud);

@@ -225,4 +225,19 @@ out=$(timeout 30 "$CRATE" --db "$DB" play --no-ui --device "file:$T_TMP/out.raw"
 	t_fail "file:out.raw refused: $out"
 [ -s "$T_TMP/out.raw" ] || t_fail "nothing written to out.raw"
 
+# Item 12: an out-of-range volume was used as it was ("vol 1569325055%");
+# now crate names the line and the range, and every bad value at once.
+t_begin rel_config_values_are_checked_with_their_lines
+CONF=$T_TMP/bad.conf
+printf '[playback]\nvolume = 2147483647\n\nreplaygain_preamp = nan\n' >"$CONF"
+out=$("$CRATE" --db "$DB" --config "$CONF" list 2>&1) && t_fail "a volume of 2147483647 was accepted"
+echo "$out" | grep -q "line 2: playback.volume = 2147483647: must be a whole number in 0..100" ||
+	t_fail "message: $out"
+echo "$out" | grep -q "line 4: playback.replaygain_preamp" || t_fail "second problem missing: $out"
+printf '[playback]\nvolume = 40\n' >"$CONF"
+"$CRATE" --db "$DB" --config "$CONF" list >/dev/null 2>&1 || t_fail "a good config is refused"
+# the example configuration, every option uncommented, is valid
+sed 's/^#\([a-z_]* = \)/\1/' "$SRCDIR/data/config.example" | grep -v '^\(up\|down\|page_up\)\b' >"$CONF"
+out=$("$CRATE" --db "$DB" --config "$CONF" list 2>&1 >/dev/null) || t_fail "config.example with its defaults: $out"
+
 t_end
