@@ -307,12 +307,26 @@ static int db_run(struct coll_store *st, const char *sql, const char *const *arg
 	return mlib_db_finish(st->db, s, sqlite3_step(s), what, err);
 }
 
+/* n without the entries of its idlists (a new tree). */
+static struct coll_node *skeleton_of(const struct coll_node *n)
+{
+	struct coll_node *c = coll_node_new(n->type);
+	for (size_t i = 0; i < n->nattrs; i++)
+		coll_attr_set(c, n->attrs[i].key, n->attrs[i].value);
+	for (size_t i = 0; i < n->noperands; i++) {
+		struct coll_node *op = skeleton_of(n->operands[i]);
+		coll_node_add_operand(c, op);
+		coll_node_unref(op);
+	}
+	return c;
+}
+
 /* Refuse to store what could not be read back (the next start would
  * have to skip it): too deep a tree, or any JSON the loader refuses. A
  * plain list (no operands) always reads back; its check would cost a
  * parse of every entry on each playlist edit. */
 static int check_loadable(struct coll_store *st, const char *ns, const char *name,
-			  const struct coll_node *root, const char *json, struct crate_err *err)
+			  const struct coll_node *root, struct crate_err *err)
 {
 	if (coll_node_depth(root, COLL_MAX_DEPTH) > COLL_MAX_DEPTH)
 		return crate_err_set(err, CRATE_ERR_INVALID,
@@ -320,9 +334,16 @@ static int check_loadable(struct coll_store *st, const char *ns, const char *nam
 				     "not saved", ns, name, COLL_MAX_DEPTH);
 	if (root->noperands == 0)
 		return 0;
+	/* The structure is what can fail to load (operand counts, references,
+	 * types), never the entries of an idlist: read back a skeleton without
+	 * them, so a save costs no parse of thousands of numbers. */
+	struct coll_node *skel = skeleton_of(root);
+	char *sjson = coll_to_json(skel, false);
+	coll_node_unref(skel);
 	struct crate_err lerr = {0};
 	struct coll_node *back =
-		coll_from_json_db(mlib_db_sqlite(st->db), json, strlen(json), &lerr);
+		coll_from_json_db(mlib_db_sqlite(st->db), sjson, strlen(sjson), &lerr);
+	free(sjson);
 	if (!back)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "%s/%s could not be read back (%s); not saved", ns, name,
@@ -334,11 +355,9 @@ static int check_loadable(struct coll_store *st, const char *ns, const char *nam
 static int db_put(struct coll_store *st, const char *ns, const char *name,
 		  const struct coll_node *root, struct crate_err *err)
 {
-	char *json = coll_to_json(root, false);
-	if (check_loadable(st, ns, name, root, json, err) != 0) {
-		free(json);
+	if (check_loadable(st, ns, name, root, err) != 0)
 		return -1;
-	}
+	char *json = coll_to_json(root, false);
 	const char *args[] = {ns, name, json};
 	int rc = db_run(st, "INSERT OR REPLACE INTO coll_saved(ns, name, json) VALUES (?1, ?2, ?3)",
 			args, 3, "cannot save a collection", err);
