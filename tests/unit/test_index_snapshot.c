@@ -555,6 +555,7 @@ TEST(stale_temp_snapshots_are_removed_at_start)
 	pid_t pid = fork();
 	REQUIRE(pid >= 0);
 	if (pid == 0) {
+		alarm(60); /* never outlive the test */
 		int fd = open(held, O_RDWR);
 		if (fd < 0 || flock(fd, LOCK_EX) != 0)
 			_exit(1);
@@ -617,6 +618,11 @@ TEST(signal_during_snapshot_write_removes_the_temp_file)
 		pid_t pid = fork();
 		REQUIRE(pid >= 0);
 		if (pid == 0) {
+			/* As an interactive crate: a test run in the background
+			 * starts with SIGINT ignored, and ignored it would stay. */
+			for (size_t k = 0; k < 3; k++)
+				signal(sigs[k], SIG_DFL);
+			alarm(30); /* never outlive the test */
 			tmpfiles_signals_install();
 			struct crate_err err = { 0 };
 			struct snap_writer *w = snap_writer_open(sp, &err);

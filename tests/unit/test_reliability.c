@@ -56,6 +56,7 @@ TEST(tags_read_never_opens_a_fifo_swapped_in)
 	pid_t swapper = fork();
 	REQUIRE(swapper >= 0);
 	if (swapper == 0) {
+		alarm(120); /* never outlive the test */
 		/* path: the file, then the FIFO, then the file, ... each for a
 		 * moment, swapped atomically (never missing). */
 		for (unsigned k = 0;; k++) {
