@@ -307,18 +307,12 @@ static int db_run(struct coll_store *st, const char *sql, const char *const *arg
 	return mlib_db_finish(st->db, s, sqlite3_step(s), what, err);
 }
 
-/* n without the entries of its idlists (a new tree). */
-static struct coll_node *skeleton_of(const struct coll_node *n)
+/* Empty every idlist of a tree the caller owns alone (a fresh copy). */
+static void idlists_clear(struct coll_node *n)
 {
-	struct coll_node *c = coll_node_new(n->type);
-	for (size_t i = 0; i < n->nattrs; i++)
-		coll_attr_set(c, n->attrs[i].key, n->attrs[i].value);
-	for (size_t i = 0; i < n->noperands; i++) {
-		struct coll_node *op = skeleton_of(n->operands[i]);
-		coll_node_add_operand(c, op);
-		coll_node_unref(op);
-	}
-	return c;
+	n->idlist.n = 0;
+	for (size_t i = 0; i < n->noperands; i++)
+		idlists_clear(n->operands[i]);
 }
 
 /* Refuse to store what could not be read back (the next start would
@@ -337,7 +331,8 @@ static int check_loadable(struct coll_store *st, const char *ns, const char *nam
 	/* The structure is what can fail to load (operand counts, references,
 	 * types), never the entries of an idlist: read back a skeleton without
 	 * them, so a save costs no parse of thousands of numbers. */
-	struct coll_node *skel = skeleton_of(root);
+	struct coll_node *skel = coll_node_copy(root); /* deep: nothing shared */
+	idlists_clear(skel);
 	char *sjson = coll_to_json(skel, false);
 	coll_node_unref(skel);
 	struct crate_err lerr = {0};
