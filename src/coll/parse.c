@@ -388,18 +388,55 @@ fail:
 
 /* ---- terms ---- */
 
+/* What people bring from cmus, C or SQL for AND, OR, NOT and equality: a
+ * word made only of '&' or only of '|', "!", "=" or "==". What to suggest,
+ * or NULL. (Kept errors rather than aliases: the spec makes them words
+ * with nothing to search for, and a hint teaches the one spelling.) */
+static const char *other_language_operator(const char *lit, size_t len)
+{
+	static const struct {
+		char c;
+		size_t max;
+		const char *meant;
+	} ops[] = {{'&', SIZE_MAX, "AND"}, {'|', SIZE_MAX, "OR"}, {'!', 1, "NOT"},
+		   {'=', 2, "':' (field:value)"}};
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+		if (len == 0 || len > ops[k].max || lit[0] != ops[k].c)
+			continue;
+		size_t i = 1;
+		while (i < len && lit[i] == ops[k].c)
+			i++;
+		if (i == len)
+			return ops[k].meant;
+	}
+	return NULL;
+}
+
 /* A bare word (quoted or not): a word search, a pattern, the universe or,
  * in a list, positions. */
 static struct coll_node *finish_word(struct parser *p, struct value *v)
 {
 	const char *lit = v->lit.buf;
 	char sn[64];
-	if (!v->quoted && !v->escaped && strcmp(lit, "*") == 0)
-		return set_span(coll_node_new(COLL_UNIVERSE), v->start, v->end);
+	if (!v->escaped && strcmp(lit, "*") == 0) {
+		/* Bare, the universe; quoted, the pattern "*": every item with
+		 * an artist, album or title (wildcards work inside quotes). */
+		struct coll_node *n = v->quoted ? three_fields(COLL_MATCH, "*")
+						: coll_node_new(COLL_UNIVERSE);
+		return set_span(n, v->start, v->end);
+	}
 	if (v->op_at != NONE) {
 		if (v->op_at == v->start)
 			return fail_at(p, CRATE_ERR_PARSE, v->start,
 				       "expected a field name before '%c'", p->q[v->op_at]);
+		/* `!a:x`, `-a:x`: cmus's and Google's negations */
+		char c0 = p->q[v->start];
+		size_t name = v->start + 1;
+		if ((c0 == '!' || c0 == '-') && name < v->op_at &&
+		    coll_lex_field_len(p->q + name, v->op_at - name) == v->op_at - name)
+			return fail_at(p, CRATE_ERR_PARSE, v->start,
+				       "'%c' is not an operator: did you mean 'NOT %s'?", c0,
+				       snippet(p->q + name, v->end - name, sn, sizeof sn));
 		return fail_at(p, CRATE_ERR_PARSE, v->start,
 			       "'%s' is not a field name (names start with a letter)",
 			       snippet(p->q + v->start, v->op_at - v->start, sn, sizeof sn));
@@ -428,6 +465,12 @@ static struct coll_node *finish_word(struct parser *p, struct value *v)
 					       "expected a word after the quote");
 			return fail_at(p, CRATE_ERR_PARSE, v->start, "empty quoted word");
 		}
+		const char *meant = v->quoted || v->escaped ? NULL
+				    : other_language_operator(lit, v->lit.len);
+		if (meant)
+			return fail_at(p, CRATE_ERR_PARSE, v->start,
+				       "'%s' is not an operator: did you mean %s?",
+				       snippet(lit, v->lit.len, sn, sizeof sn), meant);
 		return fail_at(p, CRATE_ERR_PARSE, v->start, "'%s' has nothing to search for",
 			       snippet(lit, v->lit.len, sn, sizeof sn));
 	}
@@ -551,17 +594,41 @@ static enum op read_op(const char *s, size_t len, size_t *oplen)
 	}
 }
 
-/* `field OP value`, or `:value` / `~value` when nlen is 0. */
-static struct coll_node *parse_field_term(struct parser *p, size_t start, size_t nlen, enum op op,
-					  size_t oplen)
+/* <, <=, >, >=, != may have spaces around them (`year > 2000`): none of
+ * them can start a term, so the spaced form has no other meaning. ':' and
+ * '~' cannot: `a :x` is the word "a" and the term ":x". */
+static bool op_allows_spaces(enum op op)
+{
+	return op == OP_NE || op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
+}
+
+static size_t skip_spaces_from(const struct parser *p, size_t i)
+{
+	while (i < p->len && coll_lex_is_space(p->q[i]))
+		i++;
+	return i;
+}
+
+/* `field OP value` with the operator at opat, or `:value` / `~value` when
+ * nlen is 0. */
+static struct coll_node *parse_field_term(struct parser *p, size_t start, size_t nlen,
+					  size_t opat, enum op op, size_t oplen)
 {
 	char sn[64];
 	const char *q = p->q;
 	/* The operator as typed, for messages: 'artist:' or '<='. */
-#define SHOWN snippet(q + start, nlen, sn, sizeof sn), (int)oplen, q + start + nlen
-	p->pos = start + nlen + oplen;
-	if (is_sep(p, p->pos))
+#define SHOWN snippet(q + start, nlen, sn, sizeof sn), (int)oplen, q + opat
+	p->pos = opat + oplen;
+	if (op_allows_spaces(op))
+		p->pos = skip_spaces_from(p, p->pos);
+	if (is_sep(p, p->pos)) {
+		size_t next = skip_spaces_from(p, p->pos);
+		if (next > p->pos && next < p->len && q[next] != ')')
+			return fail_at(p, CRATE_ERR_PARSE, p->pos,
+				       "expected a value after '%s%.*s' (no space after '%.*s')",
+				       SHOWN, (int)oplen, q + opat);
 		return fail_at(p, end_code(p), p->pos, "expected a value after '%s%.*s'", SHOWN);
+	}
 	struct value v;
 	value_init(p, &v);
 	struct coll_node *n = NULL;
@@ -609,8 +676,7 @@ static struct coll_node *parse_field_term(struct parser *p, size_t start, size_t
 			struct coll_value cv;
 			coll_value_read(v.lit.buf, &cv);
 			if (cv.kind == COLL_VALUE_STRING) {
-				char opname[3] = {q[start + nlen], oplen > 1 ? q[start + nlen + 1] : 0,
-						  0};
+				char opname[3] = {q[opat], oplen > 1 ? q[opat + 1] : 0, 0};
 				fail_at(p, CRATE_ERR_PARSE, v.start,
 					"'%s' needs a number, date, age or quoted string", opname);
 				goto out;
@@ -637,8 +703,24 @@ static struct coll_node *parse_has(struct parser *p)
 {
 	size_t start = p->pos++;
 	size_t nlen = coll_lex_field_len(p->q + p->pos, p->len - p->pos);
-	if (nlen == 0)
+	if (nlen == 0) {
+		/* `+ genre`, `+"genre"`: say what was probably meant */
+		size_t i = skip_spaces_from(p, p->pos);
+		bool quoted = i == p->pos && i < p->len && (p->q[i] == '"' || p->q[i] == '\'');
+		size_t name = quoted ? i + 1 : i;
+		size_t fl = coll_lex_field_len(p->q + name, p->len - name);
+		size_t after = name + fl;
+		if (quoted && after < p->len && p->q[after] == p->q[i])
+			after++;
+		else if (quoted)
+			fl = 0;
+		char sn[64];
+		if (fl > 0 && (quoted || i > p->pos) && is_sep(p, after))
+			return fail_at(p, CRATE_ERR_PARSE, p->pos,
+				       "expected a field name after '+': did you mean '+%s'?",
+				       snippet(p->q + name, fl, sn, sizeof sn));
 		return fail_at(p, end_code(p), p->pos, "expected a field name after '+'");
+	}
 	p->pos += nlen;
 	if (!is_sep(p, p->pos)) {
 		char sn[64];
@@ -649,6 +731,50 @@ static struct coll_node *parse_has(struct parser *p)
 	struct coll_node *n = filter_new(COLL_HAS, field, NULL);
 	free(field);
 	return set_span(n, start, p->pos);
+}
+
+/* The end of the term that starts at i, for suggestions: the next
+ * separator outside quotes. */
+static size_t term_end(const struct parser *p, size_t i)
+{
+	char quote = 0;
+	while (i < p->len && (quote || !is_sep(p, i))) {
+		char c = p->q[i];
+		if (c == '\\')
+			i++;
+		else if (quote && c == quote)
+			quote = 0;
+		else if (!quote && (c == '"' || c == '\''))
+			quote = c;
+		i++;
+	}
+	return i < p->len ? i : p->len;
+}
+
+/* `"a":b`, `'artist'~x`: a quoted word directly followed by an operator.
+ * Fails with what was probably meant and returns true; false when the
+ * quote at start is something else. */
+static bool quoted_field_name(struct parser *p, size_t start)
+{
+	const char *q = p->q;
+	size_t i = start + 1;
+	while (i < p->len && q[i] != q[start])
+		i += q[i] == '\\' ? 2 : 1;
+	size_t oplen;
+	if (i >= p->len || read_op(q + i + 1, p->len - i - 1, &oplen) == OP_NONE)
+		return false;
+	size_t name = start + 1, nlen = i - name;
+	char sn[64], sn2[64];
+	if (nlen > 0 && coll_lex_field_len(q + name, nlen) == nlen)
+		fail_at(p, CRATE_ERR_PARSE, start,
+			"field names are written without quotes: did you mean '%s%s'?",
+			snippet(q + name, nlen, sn, sizeof sn),
+			snippet(q + i + 1, term_end(p, i + 1) - i - 1, sn2, sizeof sn2));
+	else
+		fail_at(p, CRATE_ERR_PARSE, start,
+			"'%s' is not a field name (field names are written without quotes)",
+			snippet(q + name, nlen, sn, sizeof sn));
+	return true;
 }
 
 static struct coll_node *parse_term(struct parser *p)
@@ -665,14 +791,23 @@ static struct coll_node *parse_term(struct parser *p)
 	if (c == '+')
 		return parse_has(p);
 	if (c == ':' || c == '~')
-		return parse_field_term(p, start, 0, c == ':' ? OP_EQ : OP_TILDE, 1);
+		return parse_field_term(p, start, 0, start, c == ':' ? OP_EQ : OP_TILDE, 1);
+	if ((c == '"' || c == '\'') && quoted_field_name(p, start))
+		return NULL;
 	if (c != '"' && c != '\'') {
 		size_t nlen = coll_lex_field_len(q + start, p->len - start);
-		size_t oplen;
-		enum op op = nlen ? read_op(q + start + nlen, p->len - start - nlen, &oplen)
-				  : OP_NONE;
+		size_t oplen, opat = start + nlen;
+		enum op op = nlen ? read_op(q + opat, p->len - opat, &oplen) : OP_NONE;
+		if (op == OP_NONE && nlen && opat < p->len && coll_lex_is_space(q[opat])) {
+			size_t i = skip_spaces_from(p, opat);
+			enum op spaced = read_op(q + i, p->len - i, &oplen);
+			if (op_allows_spaces(spaced)) {
+				op = spaced;
+				opat = i;
+			}
+		}
 		if (op != OP_NONE)
-			return parse_field_term(p, start, nlen, op, oplen);
+			return parse_field_term(p, start, nlen, opat, op, oplen);
 	}
 	struct value v;
 	value_init(p, &v);
@@ -1086,12 +1221,8 @@ struct coll_node *coll_parse(const char *q, size_t len, const struct coll_parse_
 	if (p.len > INT_MAX)
 		return fail_at(&p, CRATE_ERR_PARSE, 0, "query too long");
 	skip_ws(&p);
-	if (at_end(&p)) {
-		crate_err_set(err, CRATE_ERR_INCOMPLETE, "empty query");
-		if (err)
-			err->pos = 1;
-		return NULL;
-	}
+	if (at_end(&p))
+		return fail_at(&p, CRATE_ERR_INCOMPLETE, 0, "empty query");
 	strbuf_init(&p.lit, 64);
 	strbuf_init(&p.pat, 64);
 	struct coll_node *n = parse_body(&p, NONE);

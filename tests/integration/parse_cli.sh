@@ -160,4 +160,32 @@ printf '%s\n' "$ERR" | grep -q "Nope" || t_fail "the message does not name the c
 run explain 'g:Jazz'
 expect_rc 1 "explain without an id"
 
+t_begin search_as_people_type_it
+# Issue 22: a quoted star finds every item with an artist, album or title
+# (all twelve demo tracks); spaces around a comparison are accepted.
+n=$(c search --format '%id%' '"*"' | wc -l)
+[ "$n" -eq 12 ] || t_fail "search '\"*\"' found $n items, expected 12"
+want=$(c search --format '%id%' 'year>2000' | sort -n)
+[ "$(printf '%s\n' "$want" | wc -l)" -eq 7 ] || t_fail "year>2000 should find 7 demo tracks: $want"
+for q in 'year > 2000' 'year >2000' 'year> 2000' 'y  >  2000'; do
+	got=$(c search --format '%id%' "$q" | sort -n)
+	[ "$got" = "$want" ] || t_fail "'$q' finds other tracks than year>2000: $got"
+done
+run parse --canonical 'year >= 2000 a != x'
+[ "$OUT" = "year>=2000 artist!=x" ] || t_fail "printing is not canonical: $OUT"
+# The near misses say what was probably meant, with a column.
+run search 'a:foo && a:bar'
+expect_rc 1 "&&"
+printf '%s\n' "$ERR" | head -1 | grep -qF "col 7: '&&' is not an operator: did you mean AND?" ||
+	t_fail "&& error: $ERR"
+run search "'artist':Mira"
+expect_rc 1 "quoted field name"
+printf '%s\n' "$ERR" | head -1 | grep -qF "did you mean 'artist:Mira'?" || t_fail "quoted name error: $ERR"
+run search '+ artist'
+printf '%s\n' "$ERR" | head -1 | grep -qF "col 2: expected a field name after '+': did you mean '+artist'?" ||
+	t_fail "'+ artist' error: $ERR"
+run search ' '
+expect_rc 1 "the empty query"
+printf '%s\n' "$ERR" | head -1 | grep -qF "col 1: empty query" || t_fail "empty query error: $ERR"
+
 t_end
