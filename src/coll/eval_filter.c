@@ -17,6 +17,7 @@
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
 #include "coll/value.h"
+#include "coll/words.h"
 #include "medialib/index.h"
 
 enum subject {
@@ -81,70 +82,11 @@ struct coll_filter {
 
 /* ---- words ---- */
 
-/* Letters and digits make words. Beyond ASCII everything counts as a
- * letter except the punctuation and symbol blocks listed here: simple,
- * locale-free, and right for the scripts tags are written in. */
-static bool cp_is_word(uint32_t cp)
-{
-	if (cp < 0x80)
-		return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
-	if (cp <= 0xBF || cp == 0xD7 || cp == 0xF7)
-		return false; /* C1 controls, Latin-1 punctuation and signs, × ÷ */
-	if ((cp >= 0x2000 && cp <= 0x2BFF) ||  /* punctuation, symbols, arrows, math, shapes */
-	    (cp >= 0x2E00 && cp <= 0x2E7F) ||  /* supplemental punctuation */
-	    (cp >= 0x3000 && cp <= 0x303F) ||  /* CJK punctuation */
-	    (cp >= 0xFE10 && cp <= 0xFE6F) ||  /* vertical, compatibility and small forms */
-	    (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
-	    (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65) ||
-	    cp == UTF8_REPLACEMENT || (cp >= 0x1F000 && cp <= 0x1FAFF)) /* emoji */
-		return false;
-	return true;
-}
-
-/* Find the next word in s[*pos..len); false when there is none. */
-/* Length of the code point at s[i] and whether it is a word character. */
-static size_t word_char(const char *s, size_t len, size_t i, bool *is_word)
-{
-	unsigned char c = (unsigned char)s[i];
-	if (c < 0x80) { /* the common case, without decoding */
-		*is_word = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-		return 1;
-	}
-	uint32_t cp;
-	size_t n = utf8_decode(s + i, len - i, &cp);
-	*is_word = cp_is_word(cp);
-	return n;
-}
-
-static bool next_word(const char *s, size_t len, size_t *pos, size_t *start, size_t *wlen)
-{
-	size_t i = *pos;
-	bool w;
-	while (i < len) {
-		size_t n = word_char(s, len, i, &w);
-		if (w)
-			break;
-		i += n;
-	}
-	if (i >= len)
-		return false;
-	*start = i;
-	while (i < len) {
-		size_t n = word_char(s, len, i, &w);
-		if (!w)
-			break;
-		i += n;
-	}
-	*wlen = i - *start;
-	*pos = i;
-	return true;
-}
-
 static size_t split_words(const char *s, size_t len, struct word **out)
 {
 	size_t n = 0, cap = 0, pos = 0, start, wlen;
 	*out = NULL;
-	while (next_word(s, len, &pos, &start, &wlen)) {
+	while (coll_word_next(s, len, &pos, &start, &wlen)) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 4;
 			*out = xreallocarray(*out, cap, sizeof **out);
@@ -161,7 +103,7 @@ static bool token_run(const char *val, const struct word *w, size_t nw, bool pre
 	if (nw == 0)
 		return false;
 	size_t pos = 0, start, wlen;
-	while (next_word(s, len, &pos, &start, &wlen)) {
+	while (coll_word_next(s, len, &pos, &start, &wlen)) {
 		/* Try the value's words from this subject word on. */
 		size_t p2 = pos, k = 0, st = start, wl = wlen;
 		for (;;) {
@@ -174,7 +116,7 @@ static bool token_run(const char *val, const struct word *w, size_t nw, bool pre
 			if (last)
 				return true;
 			k++;
-			if (!next_word(s, len, &p2, &st, &wl))
+			if (!coll_word_next(s, len, &p2, &st, &wl))
 				return false; /* the subject ran out: no later start can do better */
 		}
 	}
@@ -726,35 +668,14 @@ static void vbits_scan(struct coll_filter *f, bool verify)
 	}
 }
 
-/* Is the code point that ends just before byte p of a value (which starts
- * at `start`) a word character? Start of the value: no. */
-static bool word_before(const char *start, const char *p)
-{
-	if (p == start)
-		return false;
-	unsigned char c = (unsigned char)p[-1];
-	if (c < 0x80)
-		return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-	const char *q = p - 1;
-	while (q > start && ((unsigned char)*q & 0xc0) == 0x80)
-		q--;
-	bool w;
-	word_char(q, (size_t)(p - q), 0, &w);
-	return w;
-}
-
 /* Does the single-word token value occur as a whole word (or a word prefix)
  * at h[0..) inside the value [start, end)? h already holds the word's bytes. */
 static bool token_at(const struct coll_filter *f, const char *start, const char *end,
 		     const char *h, size_t m)
 {
-	if (word_before(start, h))
+	if (!coll_word_boundary(start, end, h))
 		return false;
-	if (f->prefix_last || h + m >= end)
-		return true;
-	bool w;
-	word_char(h, (size_t)(end - h), m, &w);
-	return !w;
+	return f->prefix_last || coll_word_boundary(start, end, h + m);
 }
 
 /* Candidate position p of a one-word token scan (first and last bytes in
@@ -837,12 +758,16 @@ static void vbits_scan_token1(struct coll_filter *f)
 	const char *base = f->fbase, *end = base + f->foffs[f->ndict];
 	size_t n = (size_t)(end - base), i = 0;
 	uint32_t v = 0;
+	/* The vector prefilter rejects candidates next to ASCII letters, which
+	 * are word boundaries after and before a CJK character. */
+	const bool simd = !coll_word_cjk_edge(nd, m);
+	(void)simd;
 #ifdef __SSE2__
 	const __m128i first = _mm_set1_epi8(nd[0]), last = _mm_set1_epi8(nd[m - 1]);
 	const __m128i c0 = _mm_set1_epi8('0' - 1), c9 = _mm_set1_epi8('9' + 1);
 	const __m128i ca = _mm_set1_epi8('a' - 1), cz = _mm_set1_epi8('z' + 1);
 	const __m128i cA = _mm_set1_epi8('A' - 1), cZ = _mm_set1_epi8('Z' + 1);
-	if (n > 0) {
+	if (simd && n > 0) {
 		/* position 0 starts the first value: check it on its own */
 		if (memcmp(base, nd, m < n ? m : n) == 0 && m <= n &&
 		    token_at(f, base, base + f->foffs[1] - 1, base, m)) {
@@ -854,7 +779,7 @@ static void vbits_scan_token1(struct coll_filter *f)
 		}
 	}
 #ifdef HAVE_AVX2_SCAN
-	if (__builtin_cpu_supports("avx2"))
+	if (simd && __builtin_cpu_supports("avx2"))
 		i = token1_avx2(f, nd, m, i, &v);
 #endif
 	const bool whole = !f->prefix_last;
@@ -862,7 +787,7 @@ static void vbits_scan_token1(struct coll_filter *f)
 	_mm_or_si128(_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(x, c0), _mm_cmplt_epi8(x, c9)),         \
 				  _mm_and_si128(_mm_cmpgt_epi8(x, ca), _mm_cmplt_epi8(x, cz))),        \
 		     _mm_and_si128(_mm_cmpgt_epi8(x, cA), _mm_cmplt_epi8(x, cZ)))
-	while (i + m + 16 <= n) {
+	while (simd && i + m + 16 <= n) {
 		__m128i cur = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
 		__m128i lst = _mm_loadu_si128((const __m128i *)(const void *)(base + i + m - 1));
 		__m128i hit = _mm_and_si128(_mm_cmpeq_epi8(cur, first), _mm_cmpeq_epi8(lst, last));
