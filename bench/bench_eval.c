@@ -5,7 +5,11 @@
  * names) through the index builder, then times each query of the mix and
  * prints one JSON line per measurement:
  *   {"name":...,"median_ms":...,"min_ms":...,"max_ms":...,"n":TRACKS,"results":K}
- * Usage: bench_eval [--tracks N] [--runs R] [--only QUERY]  */
+ * Then search ranking (issue 19): a query of about a quarter of the library
+ * searched, ranked and its first screen formatted, as the search bar does
+ * per keystroke; and spelling-correction lookups over 650,000 distinct
+ * titles.
+ * Usage: bench_eval [--tracks N] [--runs R] [--only QUERY] [--probe QUERY]  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,10 @@
 #include "base/err.h"
 #include "coll/eval.h"
 #include "coll/node.h"
+#include "coll/parse.h"
+#include "coll/rank.h"
+#include "coll/search.h"
+#include "coll/typo.h"
 #include "medialib/index.h"
 
 #define NOW 1750000000
@@ -263,6 +271,10 @@ static size_t make_queries(struct query *q)
 	return n;
 }
 
+/* About a quarter of the generated library, matched on artist, album and
+ * title words, so ranking has every kind of match to sort. */
+#define RANK_QUERY "la* OR mo*"
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -283,11 +295,188 @@ static long rss_bytes(void)
 	return kb < 0 ? -1 : kb * 1024;
 }
 
+/* ---- ranking and corrections (issue 19) ---- */
+
+static int cmp_double(const void *a, const void *b);
+
+/* Wall-clock figures, with this thread's CPU time beside them (the machine
+ * may be shared: CPU time shows the work, wall time what a user waits). */
+static void report(const char *name, double *ms, double *cpu, int runs, uint32_t tracks,
+		   size_t results)
+{
+	qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
+	qsort(cpu, (size_t)runs, sizeof *cpu, cmp_double);
+	int p99 = (int)((runs - 1) * 0.99 + 0.5);
+	printf("{\"name\":\"%s\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,"
+	       "\"p99_ms\":%.3f,\"cpu_median_ms\":%.3f,\"cpu_p99_ms\":%.3f,\"n\":%u,"
+	       "\"results\":%zu}\n",
+	       name, ms[runs / 2], ms[0], ms[runs - 1], ms[p99], cpu[runs / 2], cpu[p99], tracks,
+	       results);
+	printf("{\"name\":\"%s_p99\",\"value\":%.3f,\"unit\":\"ms\"}\n", name, ms[p99]);
+	fflush(stdout);
+}
+
+/* One keystroke of the search bar: prepare (forgiveness), evaluate with the
+ * bar's cache, rank, format the first screen (40 rows of three fields). */
+static size_t search_keystroke(const struct coll_eval_ctx *ctx, const char *text, bool rank)
+{
+	struct crate_err err;
+	struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
+	if (!q) {
+		fprintf(stderr, "%s: %s\n", text, err.msg);
+		exit(1);
+	}
+	struct coll_search s;
+	coll_search_prepare(ctx, q, text, rank ? 0 : COLL_SEARCH_NO_RANK, &s);
+	struct coll_result r = {0};
+	if (coll_search_eval(ctx, &s, &r, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", text, err.msg);
+		exit(1);
+	}
+	static const char *const cols[] = {"artist", "album", "title"};
+	size_t bytes = 0;
+	for (size_t i = 0; i < r.ids.n && i < 40; i++)
+		for (int c = 0; c < 3; c++) {
+			char buf[64], line[256];
+			const char *t = mlib_index_get_text(ctx->index, r.ids.v[i], cols[c], buf, sizeof buf);
+			bytes += (size_t)snprintf(line, sizeof line, "%.80s", t ? t : "");
+		}
+	size_t n = r.ids.n + (bytes == (size_t)-1);
+	coll_result_free(&r);
+	coll_search_free(&s);
+	coll_node_unref(q);
+	return n;
+}
+
+static void bench_rank(const struct mlib_index *idx, uint32_t tracks, const char *text,
+		       const char *size)
+{
+	char name[3][64];
+	snprintf(name[0], sizeof name[0], "search_%s_library_order_top_screen", size);
+	snprintf(name[1], sizeof name[1], "search_%s_ranked_top_screen", size);
+	snprintf(name[2], sizeof name[2], "rank_%s_sort_only", size);
+	enum { RUNS = 31 };
+	double ms[RUNS], cpu[RUNS];
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	struct coll_eval_ctx ctx = {.index = idx, .now = NOW, .cache = cache};
+	size_t results = 0;
+	/* library order (before ranking) and ranked, both with a warm cache */
+	for (int rank = 0; rank < 2; rank++) {
+		for (int r = -1; r < RUNS; r++) {
+			double a = now_ms(), ca = cpu_ms();
+			results = search_keystroke(&ctx, text, rank);
+			if (r >= 0) {
+				ms[r] = now_ms() - a;
+				cpu[r] = cpu_ms() - ca;
+			}
+		}
+		report(name[rank], ms, cpu, RUNS, tracks, results);
+	}
+	/* the ranking step alone */
+	struct crate_err err;
+	struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
+	struct coll_search s;
+	coll_search_prepare(&ctx, q, text, 0, &s);
+	struct coll_result base = {0};
+	coll_eval(&ctx, s.node, &base, &err);
+	uint32_t *ids = xmalloc((base.ids.n + 1) * sizeof *ids);
+	for (int r = -1; r < RUNS; r++) {
+		memcpy(ids, base.ids.v, base.ids.n * sizeof *ids);
+		double a = now_ms(), ca = cpu_ms();
+		coll_rank_sort(idx, &s.terms, NOW, ids, base.ids.n);
+		if (r >= 0) {
+			ms[r] = now_ms() - a;
+			cpu[r] = cpu_ms() - ca;
+		}
+	}
+	report(name[2], ms, cpu, RUNS, tracks, base.ids.n);
+	free(ids);
+	coll_result_free(&base);
+	coll_search_free(&s);
+	coll_node_unref(q);
+	coll_eval_cache_free(cache);
+}
+
+/* 650,000 distinct titles of 1-4 words from a vocabulary of 150,000 words
+ * (syllable compounds), then lookups of misspelt words (1 and 2 edits, and
+ * a word with no correction). */
+static void bench_typo(void)
+{
+	enum { TITLES = 725000, VOCAB = 150000, RUNS = 21 }; /* ~650,000 distinct */
+	char **vocab = xmalloc(VOCAB * sizeof *vocab);
+	for (size_t i = 0; i < VOCAB; i++) {
+		char buf[40] = "";
+		size_t k = 2 + rng_below(3);
+		for (size_t j = 0; j < k; j++)
+			strcat(buf, syllables[rng_below(sizeof syllables / sizeof syllables[0])]);
+		vocab[i] = xstrdup(buf);
+	}
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= TITLES; id++) {
+		char title[200] = "";
+		size_t k = 1 + rng_below(4);
+		for (size_t j = 0; j < k; j++) {
+			if (j)
+				strcat(title, " ");
+			strcat(title, vocab[(size_t)(VOCAB * pow(rng_unit(), 1.5))]);
+		}
+		char num[16];
+		snprintf(num, sizeof num, " %u", id % 97); /* keep titles distinct enough */
+		if (id % 3 == 0)
+			strcat(title, num);
+		mlib_index_add_media(idx, id);
+		mlib_index_add_str(idx, id, "title", title, strlen(title));
+	}
+	mlib_index_finish(idx);
+	int pt = mlib_index_prop(idx, "title");
+	double a = now_ms();
+	struct coll_typo_dict *d = coll_typo_dict_build(idx);
+	double build = now_ms() - a;
+	printf("{\"name\":\"typo_dict_build_650k_titles\",\"value\":%.1f,\"unit\":\"ms\","
+	       "\"titles\":%u,\"words\":%zu}\n",
+	       build, mlib_index_dict_size(idx, pt), coll_typo_dict_size(d));
+	/* misspell common and rare vocabulary words */
+	char typos[8][48];
+	for (int w = 0; w < 8; w++) {
+		const char *v = vocab[(size_t)(VOCAB * pow(rng_unit(), 1.5))];
+		snprintf(typos[w], sizeof typos[w], "%s", v);
+		size_t len = strlen(typos[w]);
+		if (w % 2 == 0 && len > 3) { /* swap two neighbours */
+			char t = typos[w][1];
+			typos[w][1] = typos[w][2];
+			typos[w][2] = t;
+		} else if (len > 1) { /* drop one letter, add another */
+			memmove(typos[w] + 1, typos[w] + 2, len - 1);
+			strcat(typos[w], "q");
+		}
+	}
+	double ms[RUNS], cpu[RUNS];
+	size_t found = 0;
+	for (int r = -1; r < RUNS; r++) {
+		double t0 = now_ms(), c0 = cpu_ms();
+		found = 0;
+		for (int w = 0; w < 8; w++) {
+			const char *out[3];
+			found += coll_typo_lookup(d, typos[w], out, 3);
+		}
+		if (r >= 0) {
+			ms[r] = (now_ms() - t0) / 8;
+			cpu[r] = (cpu_ms() - c0) / 8;
+		}
+	}
+	report("typo_lookup_650k_titles", ms, cpu, RUNS, mlib_index_dict_size(idx, pt), found);
+	coll_typo_dict_free(d);
+	mlib_index_free(idx);
+	for (size_t i = 0; i < VOCAB; i++)
+		free(vocab[i]);
+	free(vocab);
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t tracks = 1000000;
 	int runs = 9;
-	const char *only = NULL;
+	const char *only = NULL, *probe = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--tracks") == 0 && i + 1 < argc)
 			tracks = (uint32_t)strtoul(argv[++i], NULL, 10);
@@ -295,6 +484,8 @@ int main(int argc, char **argv)
 			runs = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only = argv[++i];
+		else if (strcmp(argv[i], "--probe") == 0 && i + 1 < argc)
+			probe = argv[++i];
 		else {
 			fprintf(stderr, "usage: %s [--tracks N] [--runs R] [--only QUERY]\n", argv[0]);
 			return 1;
@@ -313,6 +504,11 @@ int main(int argc, char **argv)
 	printf("{\"name\":\"index_memory\",\"bytes\":%zu,\"rss_growth_bytes\":%ld,\"n\":%u}\n",
 	       mlib_index_memory(idx), rss1 - rss0, tracks);
 
+	if (probe) { /* how many results a query has, to pick the ranking query */
+		struct coll_eval_ctx pctx = {.index = idx, .now = NOW};
+		printf("%s: %zu results\n", probe, search_keystroke(&pctx, probe, false));
+		return 0;
+	}
 	struct query q[32];
 	size_t nq = make_queries(q);
 	struct coll_eval_ctx ctx = { .index = idx, .now = NOW };
@@ -363,6 +559,12 @@ int main(int argc, char **argv)
 	}
 	free(ms);
 	free(cpu);
+	if (!only || strcmp(only, "rank") == 0) {
+		bench_rank(idx, tracks, RANK_QUERY, "250k");
+		bench_rank(idx, tracks, "night", "35k");
+	}
+	if (!only || strcmp(only, "typo") == 0)
+		bench_typo();
 	for (size_t i = 0; i < nq; i++)
 		coll_node_unref(q[i].node);
 	mlib_index_free(idx);

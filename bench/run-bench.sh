@@ -225,6 +225,9 @@ target_for() { # name unit source -> "<= 1.5" or ">= 7000" or "-"
 	oneshot_search_1m_ms | oneshot_search_few_1m_ms) echo "<= 50" ;;
 	oneshot_search_*_ms) echo "<= 15" ;;
 	oneshot_*_ms) echo "<= 5" ;;
+	search_*_p99) echo "<= 33" ;;
+	typo_lookup_*) echo "<= 10" ;;
+	typo_dict_build_*) echo "-" ;;
 	*keystroke* | *frame* | *key_to_screen* | ui_search_eval*) [ "$2" = ms ] && echo "<= 16" || echo "-" ;;
 	*)
 		if [ "$3" = bench_eval ] && [ "$2" = ms ]; then echo "<= 16"; else echo "-"; fi ;;

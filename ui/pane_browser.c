@@ -10,6 +10,7 @@
 
 #include "app/app.h"
 #include "coll/eval.h"
+#include "coll/search.h"
 #include "medialib/index.h"
 #include "ui/text.h"
 #include "ui/ui_priv.h"
@@ -140,20 +141,26 @@ struct coll_node *ui_base_node(struct ui *ui)
 	return r;
 }
 
-struct coll_node *browser_view_node(struct ui *ui)
+/* The base collection AND query (NULL: the base alone). */
+static struct coll_node *view_node(struct ui *ui, struct coll_node *query)
 {
 	struct coll_node *base = ui_base_node(ui);
-	if (!ui->qnode || ui->qlist)
+	if (!query)
 		return base;
 	if (base->type == COLL_UNIVERSE) {
 		coll_node_unref(base);
-		return coll_node_ref(ui->qnode);
+		return coll_node_ref(query);
 	}
 	struct coll_node *both = coll_node_new(COLL_INTERSECTION);
 	coll_node_add_operand(both, base);
-	coll_node_add_operand(both, ui->qnode);
+	coll_node_add_operand(both, query);
 	coll_node_unref(base);
 	return both;
+}
+
+struct coll_node *browser_view_node(struct ui *ui)
+{
+	return view_node(ui, ui->qnode && !ui->qlist ? ui->qnode : NULL);
 }
 
 static bool first_str(const struct mlib_index *idx, int prop, uint32_t id, uint32_t *vid)
@@ -466,13 +473,29 @@ void browser_refresh(struct ui *ui)
 	}
 	if (!ui->app->index)
 		ui->results.n = ui->tracks.n = 0;
+	free(ui->qnote);
+	ui->qnote = NULL;
 	if (ui->app->index) {
-		struct coll_node *node = browser_view_node(ui);
 		struct coll_eval_ctx ctx;
 		ui_eval_ctx(ui, &ctx);
+		/* A search is ranked and forgiving (coll/search.h); what it
+		 * forgave is shown in the search bar. */
+		struct coll_search s = {0};
+		bool searching = ui->qnode && !ui->qlist;
+		if (searching)
+			coll_search_prepare(&ctx, ui->qnode, ui->good_query, 0, &s);
+		struct coll_node *node = view_node(ui, searching ? s.node : NULL);
 		struct coll_result res = {0};
 		struct crate_err err = {0};
-		if (coll_eval(&ctx, node, &res, &err) == 0) {
+		/* The search alone: its LIMIT keeps the best, not the first */
+		int rc = searching && node == s.node ? coll_search_eval(&ctx, &s, &res, &err)
+						     : coll_eval(&ctx, node, &res, &err);
+		if (rc == 0) {
+			if (searching) {
+				coll_search_rank(&ctx, &s, &res);
+				if (s.notes.len)
+					ui->qnote = xstrdup(s.notes.buf);
+			}
 			/* The track column holds positions in the old results: keep
 			 * the selection as an id, and drop the positions before the
 			 * results they index change. */
@@ -486,6 +509,8 @@ void browser_refresh(struct ui *ui)
 			ui_message(ui, true, "%s", err.msg);
 		}
 		coll_node_unref(node);
+		if (searching)
+			coll_search_free(&s);
 	}
 	double t1 = ui_now_ms();
 	build_artists(ui);

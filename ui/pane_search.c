@@ -264,7 +264,9 @@ void search_draw(struct ui *ui)
 		snprintf(info, sizeof info, "error: %s", ui->qerr.msg);
 		iattr = theme_attr(UR_ERROR);
 	} else if (ui->view == UI_VIEW_BROWSER) {
-		snprintf(info, sizeof info, "%zu track%s", ui->results.n, ui->results.n == 1 ? "" : "s");
+		snprintf(info, sizeof info, "%zu track%s%s%s", ui->results.n,
+			 ui->results.n == 1 ? "" : "s", ui->qnote ? " \xe2\x80\x94 " : "",
+			 ui->qnote ? ui->qnote : "");
 	} else {
 		info[0] = '\0';
 	}

@@ -564,6 +564,7 @@ static void ui_free(struct ui *ui)
 	playlist_free(ui);
 	coll_node_unref(ui->qnode);
 	free(ui->resume_last);
+	free(ui->qnote);
 	coll_eval_cache_free(ui->ecache);
 	strbuf_free(&ui->query);
 	strbuf_free(&ui->cmd);

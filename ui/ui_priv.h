@@ -104,6 +104,7 @@ struct ui {
 	char *good_query;            /* the query the results show ("" = none) */
 	char *view_query[UI_NVIEWS]; /* each view keeps its own search text */
 	struct coll_node *qnode;     /* good_query parsed; NULL when empty */
+	char *qnote;                 /* what the search forgave ("also showing ..."), or NULL */
 	bool qlist;                  /* qnode was parsed in list context */
 	struct coll_eval_cache *ecache; /* filter work kept between keystrokes */
 	const struct mlib_index *ecache_index; /* the index ecache belongs to */

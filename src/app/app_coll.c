@@ -10,6 +10,7 @@
 #include "base/str.h"
 #include "base/utf8.h"
 #include "app/rules.h"
+#include "coll/search.h"
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -44,6 +45,20 @@ int app_eval_node(struct app *app, const struct coll_node *node, struct coll_res
 	struct coll_eval_ctx ctx;
 	app_eval_ctx(app, &ctx);
 	return coll_eval(&ctx, node, out, err);
+}
+
+int app_search(struct app *app, const struct coll_node *query, const char *text, unsigned flags,
+	       struct coll_result *out, struct strbuf *notes, struct crate_err *err)
+{
+	struct coll_eval_ctx ctx;
+	app_eval_ctx(app, &ctx);
+	struct coll_search s;
+	coll_search_prepare(&ctx, query, text, flags, &s);
+	int rc = coll_search_eval(&ctx, &s, out, err);
+	if (notes)
+		strbuf_adds(notes, s.notes.buf);
+	coll_search_free(&s);
+	return rc;
 }
 
 int app_eval_query(struct app *app, const char *query, bool list_context,

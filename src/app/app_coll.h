@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "app/app.h"
+#include "base/str.h"
 #include "coll/eval.h"
 #include "coll/node.h"
 
@@ -27,6 +28,13 @@ int app_eval_query(struct app *app, const char *query, bool list_context,
 		   struct coll_result *out, struct crate_err *err);
 int app_eval_node(struct app *app, const struct coll_node *node, struct coll_result *out,
 		  struct crate_err *err);
+/* A query typed as a search (coll/search.h): ranked by relevance unless it
+ * has ORDER BY or flags say COLL_SEARCH_NO_RANK, and forgiving (spelling
+ * corrections, `field:value` falling back to words) unless
+ * COLL_SEARCH_EXACT. text is what query was parsed from (may be NULL);
+ * notes (may be NULL) receives what was forgiven, or "". */
+int app_search(struct app *app, const struct coll_node *query, const char *text, unsigned flags,
+	       struct coll_result *out, struct strbuf *notes, struct crate_err *err);
 /* Evaluate a saved collection ("All Media" included). */
 int app_eval_named(struct app *app, const char *ns, const char *name, struct coll_result *out,
 		   struct crate_err *err);

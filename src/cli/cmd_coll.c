@@ -14,6 +14,7 @@
 #include "cli/output.h"
 #include "coll/json.h"
 #include "coll/parse.h"
+#include "coll/search.h"
 #include "coll/store.h"
 #include "medialib/index.h"
 
@@ -80,6 +81,7 @@ struct search_args {
 	struct cli_items_out o;
 	const char *order;
 	long limit; /* -1: none */
+	unsigned flags; /* COLL_SEARCH_*: --order library, --exact */
 	char *query; /* owned */
 };
 
@@ -100,6 +102,12 @@ static int search_args_parse(int argc, char **argv, struct search_args *a, const
 			a->o.fmt = argv[++i];
 		} else if (strcmp(s, "--order") == 0 && i + 1 < argc) {
 			a->order = argv[++i];
+			if (strcmp(a->order, "library") == 0) { /* the order before ranking */
+				a->flags |= COLL_SEARCH_NO_RANK;
+				a->order = NULL;
+			}
+		} else if (strcmp(s, "--exact") == 0) {
+			a->flags |= COLL_SEARCH_EXACT;
 		} else if (strcmp(s, "--limit") == 0 && i + 1 < argc) {
 			if (!parse_count(argv[++i], 0, &a->limit)) {
 				*bad = argv[i];
@@ -151,10 +159,19 @@ static int search_run(struct app *app, const struct search_args *a, struct crate
 		coll_node_unref(n);
 		n = l;
 	}
+	/* ranked and forgiving (coll/search.h); what was forgiven goes to
+	 * stderr when printing to stdout (a running crate answering for the
+	 * launcher prints the items only) */
 	struct coll_result r = {0};
-	int rc = app_eval_node(app, n, &r, err);
-	if (rc == 0)
+	struct strbuf notes;
+	strbuf_init(&notes, 64);
+	int rc = app_search(app, n, a->query, a->flags, &r, &notes, err);
+	if (rc == 0) {
+		if (notes.len && !a->o.out)
+			cli_fail_safe(notes.buf);
 		cli_print_items(app->index, r.ids.v, r.ids.n, &a->o);
+	}
+	strbuf_free(&notes);
 	coll_result_free(&r);
 	coll_node_unref(n);
 	return rc;
@@ -771,8 +788,8 @@ static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 const struct cli_command cli_coll_commands[] = {
-	{"search", "search QUERY [--format F] [--json] [--order FIELDS] [--limit N]",
-	 "print the library items a query matches", cmd_search},
+	{"search", "search QUERY [--format F] [--json] [--order FIELDS|library] [--limit N] [--exact]",
+	 "print the library items a query matches, best first", cmd_search},
 	{"coll save", "coll save NAME QUERY", "save a query as a collection (replaces)",
 	 cmd_coll_save},
 	{"coll show", "coll show [--json] NAME", "a saved collection as a query (or JSON)",

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "coll/explain.h"
+#include "coll/search.h"
 #include "coll/json.h"
 #include "coll/parse.h"
 
@@ -100,12 +101,23 @@ static int cmd_parse(struct cli_ctx *ctx, int argc, char **argv)
 static int cmd_explain(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct cli_command *self = cli_find("explain");
-	if (argc != 3)
+	bool score = false;
+	const char *pos[2];
+	int npos = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--score") == 0)
+			score = true;
+		else if (npos < 2 && (argv[i][0] != '-' || argv[i][1] != '-'))
+			pos[npos++] = argv[i];
+		else
+			return cli_usage(self);
+	}
+	if (npos != 2)
 		return cli_usage(self);
-	const char *query = argv[1];
+	const char *query = pos[0];
 	uint32_t id;
-	if (!cli_parse_id(argv[2], &id)) {
-		char *msg = xasprintf("'%s' is not a media id", argv[2]);
+	if (!cli_parse_id(pos[1], &id)) {
+		char *msg = xasprintf("'%s' is not a media id", pos[1]);
 		cli_fail_safe(msg);
 		free(msg);
 		return CLI_FAIL;
@@ -119,19 +131,32 @@ static int cmd_explain(struct cli_ctx *ctx, int argc, char **argv)
 		return cli_fail_query(query, &err);
 	struct coll_eval_ctx ectx;
 	app_eval_ctx(app, &ectx);
-	char *text = coll_explain(&ectx, c, id, &err);
+	/* --score: the search as `crate search` runs it (forgiven, ranked) */
+	struct coll_search s = {0};
+	if (score)
+		coll_search_prepare(&ectx, c, query, 0, &s);
+	char *text = coll_explain(&ectx, score ? s.node : c, id, &err);
+	char *why = text && score ? coll_search_explain_score(&ectx, &s, id, &err) : NULL;
 	coll_node_unref(c);
-	if (!text)
+	if (score)
+		coll_search_free(&s);
+	if (!text || (score && !why)) {
+		free(text);
 		return cli_fail_safe(err.msg);
+	}
 	fputs(text, stdout); /* coll_explain sanitises what comes from tags */
+	if (why)
+		fputs(why, stdout); /* so does the score */
 	free(text);
+	free(why);
 	return CLI_OK;
 }
 
 const struct cli_command cli_parse_commands[] = {
 	{"parse", "parse [--tree|--canonical|--json] [--list] QUERY...",
 	 "show the collection a query means (JSON, tree or canonical text)", cmd_parse},
-	{"explain", "explain QUERY ID", "why a media item is or is not in a query's result",
+	{"explain", "explain [--score] QUERY ID",
+	 "why a media item is or is not in a query's result (--score: and where it ranks)",
 	 cmd_explain},
 	{NULL, NULL, NULL, NULL},
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "coll/typo.h"
 
 #define CACHE_SLOTS 24
 
@@ -15,6 +16,7 @@ struct coll_eval_cache {
 	struct coll_cache_entry *view[CACHE_SLOTS]; /* answer of coll_cache_same_dict */
 	size_t n;
 	uint64_t clock;
+	struct coll_typo_dict *typo; /* owned; NULL until a correction is looked up */
 };
 
 struct coll_eval_cache *coll_eval_cache_new(void)
@@ -38,6 +40,18 @@ void coll_eval_cache_clear(struct coll_eval_cache *c)
 	for (size_t i = 0; i < c->n; i++)
 		entry_free(&c->e[i]);
 	c->n = 0;
+	coll_typo_dict_free(c->typo);
+	c->typo = NULL;
+}
+
+const struct coll_typo_dict *coll_cache_typo_dict(struct coll_eval_cache *c,
+						  const struct mlib_index *idx)
+{
+	if (!coll_typo_dict_fits(c->typo, idx)) {
+		coll_typo_dict_free(c->typo);
+		c->typo = coll_typo_dict_build(idx);
+	}
+	return c->typo;
 }
 
 void coll_eval_cache_free(struct coll_eval_cache *c)

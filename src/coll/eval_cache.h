@@ -57,4 +57,11 @@ struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struc
 					  enum coll_cache_kind kind, const char *needle,
 					  size_t nneedle);
 
+struct coll_typo_dict;
+/* The word dictionary for spelling corrections (coll/typo.h) of idx, built
+ * on first use and kept until the cache is cleared or idx changes.
+ * Borrowed from the cache. */
+const struct coll_typo_dict *coll_cache_typo_dict(struct coll_eval_cache *c,
+						  const struct mlib_index *idx);
+
 #endif

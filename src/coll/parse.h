@@ -36,4 +36,8 @@ struct coll_node *coll_parse(const char *q, size_t len, const struct coll_parse_
  * not expressible as text (an unsaved list). Owned by the caller. */
 char *coll_print(const struct coll_node *node, struct crate_err *err);
 
+/* The value V of union(T artist V, T album V, T title V) over the universe
+ * (what a word, `:V` or `~V` parses to, for T token, equals, match), or NULL. */
+const char *coll_three_fields_value(const struct coll_node *n, enum coll_type t);
+
 #endif

@@ -91,8 +91,7 @@ static bool plain_filter(const struct coll_node *n, enum coll_type t)
 
 static const char *const word_fields[] = {"artist", "album", "title"};
 
-/* union(t artist V, t album V, t title V): the value V, or NULL. */
-static const char *three_fields_value(const struct coll_node *n, enum coll_type t)
+const char *coll_three_fields_value(const struct coll_node *n, enum coll_type t)
 {
 	if (n->type != COLL_UNION || n->noperands != 3)
 		return NULL;
@@ -630,8 +629,8 @@ static enum level node_level(const struct coll_node *n)
 			return node_level(n->operands[0]);
 		if (n->noperands == 0)
 			return LVL_NOT;
-		if (three_fields_value(n, COLL_TOKEN) || three_fields_value(n, COLL_EQUALS) ||
-		    three_fields_value(n, COLL_MATCH) || id_list_shape(n))
+		if (coll_three_fields_value(n, COLL_TOKEN) || coll_three_fields_value(n, COLL_EQUALS) ||
+		    coll_three_fields_value(n, COLL_MATCH) || id_list_shape(n))
 			return LVL_TERM;
 		return LVL_OR;
 	case COLL_INTERSECTION:
@@ -762,18 +761,18 @@ static int print_inner(struct printer *pr, const struct coll_node *n, enum ctx c
 		if (id_list_shape(n))
 			return put_id_list(pr, n);
 		if (n->type == COLL_UNION) {
-			if ((v = three_fields_value(n, COLL_TOKEN)) != NULL) {
+			if ((v = coll_three_fields_value(n, COLL_TOKEN)) != NULL) {
 				if (!searchable(v))
 					return fail(pr, "a word search for '%s'", v);
 				put_value(&pr->b, v, true, VM_BARE, "");
 				return 0;
 			}
-			if ((v = three_fields_value(n, COLL_EQUALS)) != NULL && *v) {
+			if ((v = coll_three_fields_value(n, COLL_EQUALS)) != NULL && *v) {
 				strbuf_addc(&pr->b, ':');
 				put_value(&pr->b, v, false, VM_FIELD, "");
 				return 0;
 			}
-			if ((v = three_fields_value(n, COLL_MATCH)) != NULL && *v) {
+			if ((v = coll_three_fields_value(n, COLL_MATCH)) != NULL && *v) {
 				size_t nw = 0, i = 0;
 				struct vchar c;
 				bool star_last = false;

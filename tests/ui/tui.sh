@@ -93,6 +93,25 @@ keys C-u
 typed "t~street"
 wait_for "1 track" || t_fail "search back"
 
+t_begin tui_search_ranks_and_forgives
+# Ranked: the track matching both words comes first (library order would
+# put it last); a typo shows what it also matched.
+keys C-u
+typed "morning OR lights"
+wait_for "3 tracks" || t_fail "morning OR lights: count"
+first=$(screen | grep -n "Lanterns – Morning" | head -1 | cut -d: -f1)
+salt=$(screen | grep -n "Salt Wind" | head -1 | cut -d: -f1)
+[ -n "$first" ] && [ -n "$salt" ] && [ "$first" -lt "$salt" ] ||
+	t_fail "the track matching both words is not first: $(screen)"
+keys C-u
+typed "lantrens"
+wait_for "also showing matches for lanterns" || t_fail "no note for a corrected word"
+wait_for "3 tracks" || t_fail "the corrected word found nothing"
+keys C-u
+typed "t~street"
+wait_for "1 track" || t_fail "search back"
+wait_gone "also showing" 2 || t_fail "the note outlives its search"
+
 t_begin tui_save_search_shows_in_collections
 keys Enter
 keys s

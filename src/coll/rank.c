@@ -1,0 +1,391 @@
+/* Relevance order (crate(1), "RANKING").
+ *
+ * A result's score, most significant first: how many of the query's words
+ * it matches; the sum over those words of the points of its best match
+ * (field and kind of match, table below); the popularity boost; then
+ * library order. Matches are classified once per distinct field value
+ * (memo arrays indexed by dictionary value id), so ranking a large result
+ * costs about one pass over it. */
+#include "coll/rank.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/utf8.h"
+#include "coll/eval_filter.h"
+#include "coll/words.h"
+#include "medialib/index.h"
+
+static const char *const field_props[COLL_RANK_NFIELDS] = {
+	[COLL_RANK_ARTIST] = "artist",
+	[COLL_RANK_ALBUMARTIST] = "albumartist",
+	[COLL_RANK_ALBUM] = "album",
+	[COLL_RANK_TITLE] = "title",
+};
+
+/* Artist and title beat album; every exact match beats every correction. */
+static const int points_exact[2][5] = {
+	/* none, substring, prefix, word, field */
+	{0, 60, 200, 400, 600}, /* artist, albumartist, title */
+	{0, 50, 150, 300, 500}, /* album */
+};
+static const int points_typo[5] = {0, 0, 20, 30, 40};
+
+int coll_rank_points(enum coll_rank_field f, enum coll_rank_class c, bool typo)
+{
+	if (typo)
+		return points_typo[c];
+	return points_exact[f == COLL_RANK_ALBUM][c];
+}
+
+int coll_rank_terms_add(struct coll_rank_terms *t, const char *text, unsigned fields, int group,
+			bool typo)
+{
+	if (group < 0)
+		group = t->ngroups++;
+	t->v = xreallocarray(t->v, t->n + 1, sizeof *t->v);
+	t->v[t->n++] = (struct coll_rank_term){utf8_fold(text, strlen(text), NULL), fields, group,
+					       typo};
+	return group;
+}
+
+void coll_rank_terms_free(struct coll_rank_terms *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].text);
+	free(t->v);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- classifying one value ---- */
+
+static bool has_word_char(const char *s, size_t len)
+{
+	size_t pos = 0, st, wl;
+	return coll_word_next(s, len, &pos, &st, &wl);
+}
+
+/* memmem for the short texts of tags: glibc's setup costs more than the
+ * search here. */
+static const char *find(const char *h, size_t hlen, const char *n, size_t nlen)
+{
+	if (nlen > hlen)
+		return NULL;
+	const char *last = h + (hlen - nlen);
+	const char c0 = n[0], c1 = nlen > 1 ? n[1] : 0;
+	for (const char *p = h; p <= last; p++)
+		if (p[0] == c0 && (nlen == 1 || (p[1] == c1 && memcmp(p + 2, n + 2, nlen - 2) == 0)))
+			return p;
+	return NULL;
+}
+
+enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const char *term,
+					size_t tlen)
+{
+	if (tlen == 0 || tlen > vlen)
+		return COLL_RANK_NONE;
+	const char *end = value + vlen;
+	enum coll_rank_class best = COLL_RANK_NONE;
+	for (const char *p = value; p + tlen <= end;) {
+		const char *h = find(p, (size_t)(end - p), term, tlen);
+		if (!h)
+			break;
+		bool b0 = coll_word_boundary(value, end, h), b1 = coll_word_boundary(value, end, h + tlen);
+		enum coll_rank_class c = COLL_RANK_SUBSTRING;
+		if (b0 && b1)
+			c = has_word_char(value, (size_t)(h - value)) ||
+					    has_word_char(h + tlen, (size_t)(end - h - tlen))
+				    ? COLL_RANK_WORD
+				    : COLL_RANK_FIELD;
+		else if (b0)
+			c = COLL_RANK_PREFIX;
+		if (c > best)
+			best = c;
+		if (best == COLL_RANK_FIELD)
+			break;
+		/* on to the next code point */
+		uint32_t cp;
+		p = h + utf8_decode(h, (size_t)(end - h), &cp);
+	}
+	return best;
+}
+
+/* Several words typed with other separators than the value's ("harbour
+ * lights" in "Harbour-Lights"): whole words in a row. */
+static enum coll_rank_class classify_words(const char *value, size_t vlen, const char *term,
+					   size_t tlen, bool several)
+{
+	enum coll_rank_class c = coll_rank_classify(value, vlen, term, tlen);
+	if (several && c < COLL_RANK_WORD && coll_token_match(term, value, vlen))
+		c = COLL_RANK_WORD;
+	return c;
+}
+
+/* ---- popularity ---- */
+
+struct boost_cols {
+	struct mlib_int_column rating, played, last, skipped;
+};
+
+/* An integer column, or an empty one when no item has the property. */
+static void int_column(const struct mlib_index *idx, const char *name,
+		       struct mlib_int_column *out)
+{
+	int p = mlib_index_prop(idx, name);
+	if (p < 0 || !mlib_index_int_column(idx, p, out))
+		memset(out, 0, sizeof *out);
+}
+
+static void boost_cols_get(const struct mlib_index *idx, struct boost_cols *c)
+{
+	int_column(idx, "rating", &c->rating);
+	int_column(idx, "timesplayed", &c->played);
+	int_column(idx, "lastplayed", &c->last);
+	int_column(idx, "timesskipped", &c->skipped);
+}
+
+/* Rating up to 6.0 points (1.2 a star), play count up to 2.0 (0.5 per
+ * doubling), played in the last 30 days 1.0 (last year 0.5), minus 0.5 per
+ * skip (at most 3.0); clamped to 0 .. 9.9. */
+static int boost_of(const struct boost_cols *c, uint32_t id, int64_t now)
+{
+	int b = 0;
+	int64_t v = mlib_int_column_get(&c->rating, id);
+	if (v != MLIB_INT_MISSING && v > 0)
+		b += (int)(v > 5 ? 5 : v) * 12;
+	v = mlib_int_column_get(&c->played, id);
+	if (v != MLIB_INT_MISSING && v > 0) {
+		int doublings = 63 - __builtin_clzll((unsigned long long)v + 1); /* log2(1 + v) */
+		b += doublings >= 4 ? 20 : doublings * 5;
+	}
+	v = mlib_int_column_get(&c->last, id);
+	if (v != MLIB_INT_MISSING && v > 0 && v <= now) {
+		if (now - v <= 30 * 86400)
+			b += 10;
+		else if (now - v <= 365 * 86400)
+			b += 5;
+	}
+	v = mlib_int_column_get(&c->skipped, id);
+	if (v != MLIB_INT_MISSING && v > 0)
+		b -= v >= 6 ? 30 : (int)v * 5;
+	return b < 0 ? 0 : b > COLL_RANK_BOOST_MAX ? COLL_RANK_BOOST_MAX : b;
+}
+
+int coll_rank_boost(const struct mlib_index *idx, uint32_t id, int64_t now)
+{
+	struct boost_cols c;
+	boost_cols_get(idx, &c);
+	return boost_of(&c, id, now ? now : (int64_t)time(NULL));
+}
+
+/* ---- scoring ---- */
+
+struct scorer {
+	const struct mlib_index *idx;
+	const struct coll_rank_terms *t;
+	int prop[COLL_RANK_NFIELDS];
+	uint32_t ndict[COLL_RANK_NFIELDS];
+	const char *fbase[COLL_RANK_NFIELDS]; /* folded texts, contiguous */
+	const uint32_t *foffs[COLL_RANK_NFIELDS];
+	unsigned fields; /* fields some term looks in (and the index has) */
+	unsigned memo_fields; /* fields whose values repeat enough to remember classes */
+	size_t *tlen;   /* per term: bytes of its text */
+	bool *several;  /* per term: more than one word */
+	uint8_t **memo; /* [term * NFIELDS + field]: class + 1 per value id, 0 = not yet */
+	int *best;      /* per group */
+	struct boost_cols boost;
+	int64_t now;
+};
+
+/* n: how many items will be scored. */
+static void scorer_init(struct scorer *s, const struct mlib_index *idx,
+			const struct coll_rank_terms *t, int64_t now, size_t n)
+{
+	memset(s, 0, sizeof *s);
+	s->idx = idx;
+	s->t = t;
+	s->now = now ? now : (int64_t)time(NULL);
+	for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
+		int p = mlib_index_prop(idx, field_props[f]);
+		if (p >= 0 && mlib_index_prop_kind(idx, p) != MLIB_PROP_STRING)
+			p = -1;
+		s->prop[f] = p;
+		if (p >= 0)
+			mlib_index_dict_fold_span(idx, p, &s->fbase[f], &s->foffs[f], &s->ndict[f]);
+		/* Titles are nearly all different: remembering their classes
+		 * costs a cache miss per item and saves nothing. */
+		if (p >= 0 && (size_t)s->ndict[f] * 2 < n)
+			s->memo_fields |= 1u << f;
+	}
+	s->tlen = xcalloc(t->n + 1, sizeof *s->tlen);
+	s->several = xcalloc(t->n + 1, sizeof *s->several);
+	for (size_t i = 0; i < t->n; i++) {
+		const char *x = t->v[i].text;
+		size_t len = strlen(x), pos = 0, st, wl, nw = 0;
+		while (nw < 2 && coll_word_next(x, len, &pos, &st, &wl))
+			nw++;
+		s->tlen[i] = len;
+		s->several[i] = nw > 1;
+		for (int f = 0; f < COLL_RANK_NFIELDS; f++)
+			if (s->prop[f] >= 0 && (t->v[i].fields & 1u << f))
+				s->fields |= 1u << f;
+	}
+	s->memo = xcalloc(t->n * COLL_RANK_NFIELDS + 1, sizeof *s->memo);
+	s->best = xcalloc((size_t)t->ngroups + 1, sizeof *s->best);
+	boost_cols_get(idx, &s->boost);
+}
+
+static void scorer_free(struct scorer *s)
+{
+	for (size_t i = 0; i < s->t->n * COLL_RANK_NFIELDS; i++)
+		free(s->memo[i]);
+	free(s->memo);
+	free(s->best);
+	free(s->tlen);
+	free(s->several);
+}
+
+static enum coll_rank_class class_of(struct scorer *s, size_t ti, int f, uint32_t vid)
+{
+	if (vid >= s->ndict[f])
+		return COLL_RANK_NONE;
+	const char *v = s->fbase[f] + s->foffs[f][vid];
+	size_t vlen = s->foffs[f][vid + 1] - s->foffs[f][vid] - 1;
+	if (!(s->memo_fields & 1u << f))
+		return classify_words(v, vlen, s->t->v[ti].text, s->tlen[ti], s->several[ti]);
+	uint8_t **m = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
+	if (!*m)
+		*m = xcalloc(s->ndict[f] + 1, 1);
+	if (!(*m)[vid])
+		(*m)[vid] = (uint8_t)(1 + classify_words(v, vlen, s->t->v[ti].text, s->tlen[ti],
+							 s->several[ti]));
+	return (enum coll_rank_class)((*m)[vid] - 1);
+}
+
+static const char *const class_names[] = {"no match", "inside a word", "word prefix",
+					  "whole word", "whole field"};
+
+static uint64_t score_item(struct scorer *s, uint32_t id, struct strbuf *why)
+{
+	const struct coll_rank_terms *t = s->t;
+	memset(s->best, 0, (size_t)t->ngroups * sizeof *s->best);
+	for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
+		if (!(s->fields & 1u << f))
+			continue;
+		const uint32_t *vids;
+		size_t nv = mlib_index_str_values(s->idx, s->prop[f], id, &vids);
+		for (size_t ti = 0; ti < t->n && nv; ti++) {
+			const struct coll_rank_term *term = &t->v[ti];
+			if (!(term->fields & 1u << f))
+				continue;
+			for (size_t k = 0; k < nv; k++) {
+				enum coll_rank_class c = class_of(s, ti, f, vids[k]);
+				int pts = coll_rank_points((enum coll_rank_field)f, c, term->typo);
+				if (why && c != COLL_RANK_NONE) {
+					const char *v = mlib_index_dict_text(s->idx, s->prop[f], vids[k]);
+					char *cv = utf8_sanitize(v, strlen(v));
+					char *ct = utf8_sanitize(term->text, strlen(term->text));
+					strbuf_addf(why, "  '%s'%s in %s '%s': %s, %d points\n", ct,
+						    term->typo ? " (a correction)" : "", field_props[f], cv,
+						    class_names[c], pts);
+					free(cv);
+					free(ct);
+				}
+				if (pts > s->best[term->group])
+					s->best[term->group] = pts;
+			}
+		}
+	}
+	uint64_t matched = 0, points = 0;
+	for (int g = 0; g < t->ngroups; g++) {
+		matched += s->best[g] > 0;
+		points += (uint64_t)s->best[g];
+	}
+	int boost = boost_of(&s->boost, id, s->now);
+	if (why) {
+		strbuf_addf(why, "  words matched: %llu of %d; match points: %llu; popularity: %d.%d",
+			    (unsigned long long)matched, t->ngroups, (unsigned long long)points,
+			    boost / 10, boost % 10);
+		static const char *const names[] = {"rating", "timesplayed", "lastplayed",
+						    "timesskipped"};
+		const struct mlib_int_column *cols[] = {&s->boost.rating, &s->boost.played,
+							&s->boost.last, &s->boost.skipped};
+		const char *sep = " (";
+		for (int i = 0; i < 4; i++) {
+			int64_t v = mlib_int_column_get(cols[i], id);
+			if (v == MLIB_INT_MISSING)
+				continue;
+			if (i == 2)
+				strbuf_addf(why, "%slastplayed %lld days ago", sep,
+					    (long long)((s->now - v) / 86400));
+			else
+				strbuf_addf(why, "%s%s %lld", sep, names[i], (long long)v);
+			sep = ", ";
+		}
+		strbuf_adds(why, *sep == ',' ? ")\n" : "\n");
+	}
+	/* matched (16 bits), points (32), boost (7 bits, < 128) */
+	return matched << 40 | (points > 0xFFFFFFFFu ? 0xFFFFFFFFu : points) << 8 | (uint64_t)boost;
+}
+
+uint64_t coll_rank_score(const struct mlib_index *idx, const struct coll_rank_terms *t,
+			 int64_t now, uint32_t id, struct strbuf *why)
+{
+	struct scorer s;
+	scorer_init(&s, idx, t, now, 1);
+	uint64_t r = score_item(&s, id, why);
+	scorer_free(&s);
+	return r;
+}
+
+/* ---- sorting ---- */
+
+/* Stable LSD radix sort of ids by descending key, 16 bits a pass, passes
+ * whose digit is the same for every key skipped. */
+static void radix_sort_desc(uint64_t *key, uint32_t *ids, size_t n)
+{
+	uint64_t *k2 = xmalloc(n * sizeof *k2);
+	uint32_t *i2 = xmalloc(n * sizeof *i2);
+	size_t *count = xmalloc(65537 * sizeof *count);
+	for (size_t i = 0; i < n; i++)
+		key[i] = ~key[i]; /* descending */
+	for (int shift = 0; shift < 64; shift += 16) {
+		memset(count, 0, 65537 * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[((key[i] >> shift) & 0xFFFF) + 1]++;
+		bool one_bucket = false;
+		for (size_t d = 1; d <= 65536; d++)
+			if (count[d] == n)
+				one_bucket = true;
+		if (one_bucket)
+			continue;
+		for (size_t d = 1; d <= 65536; d++)
+			count[d] += count[d - 1];
+		for (size_t i = 0; i < n; i++) {
+			size_t at = count[(key[i] >> shift) & 0xFFFF]++;
+			k2[at] = key[i];
+			i2[at] = ids[i];
+		}
+		memcpy(key, k2, n * sizeof *key);
+		memcpy(ids, i2, n * sizeof *ids);
+	}
+	free(k2);
+	free(i2);
+	free(count);
+}
+
+void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
+		    uint32_t *ids, size_t n)
+{
+	if (n < 2 || t->n == 0)
+		return;
+	struct scorer s;
+	scorer_init(&s, idx, t, now, n);
+	uint64_t *key = xmalloc(n * sizeof *key);
+	for (size_t i = 0; i < n; i++)
+		key[i] = score_item(&s, ids[i], NULL);
+	scorer_free(&s);
+	radix_sort_desc(key, ids, n);
+	free(key);
+}

@@ -1,0 +1,213 @@
+/* coll/rank, coll/search, coll/typo: the ranking table in
+ * tests/data/ranking.tsv (expected first results of each query on a fixed
+ * library), the points' bounds, edit distances and the CJK word rule. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/str.h"
+#include "coll/eval.h"
+#include "coll/parse.h"
+#include "coll/rank.h"
+#include "coll/search.h"
+#include "coll/typo.h"
+#include "coll/words.h"
+#include "harness.h"
+#include "medialib/index.h"
+
+#define NOW 1750000000
+
+static void add_item(struct mlib_index *idx, char *line)
+{
+	char *f[8] = {0};
+	int n = 0;
+	for (char *p = line; n < 8; n++) {
+		f[n] = p;
+		char *bar = strchr(p, '|');
+		if (!bar) {
+			n++;
+			break;
+		}
+		*bar = '\0';
+		p = bar + 1;
+	}
+	uint32_t id = (uint32_t)atoi(f[0]);
+	mlib_index_add_media(idx, id);
+	static const char *const props[] = {NULL, "artist", "album", "title"};
+	for (int i = 1; i < 4 && i < n; i++)
+		if (f[i] && *f[i])
+			mlib_index_add_str(idx, id, props[i], f[i], strlen(f[i]));
+	if (n > 4 && *f[4])
+		mlib_index_set_int(idx, id, "rating", atoi(f[4]));
+	if (n > 5 && *f[5])
+		mlib_index_set_int(idx, id, "timesplayed", atoi(f[5]));
+	if (n > 6 && *f[6])
+		mlib_index_set_int(idx, id, "lastplayed", NOW - (int64_t)atoi(f[6]) * 86400);
+	if (n > 7 && *f[7])
+		mlib_index_set_int(idx, id, "timesskipped", atoi(f[7]));
+}
+
+/* The titles of the first k results, " | "-separated. Owned. */
+static char *titles(const struct mlib_index *idx, const struct coll_result *r, size_t k)
+{
+	struct strbuf b;
+	strbuf_init(&b, 128);
+	if (r->ids.n == 0)
+		strbuf_adds(&b, "(none)");
+	for (size_t i = 0; i < r->ids.n && i < k; i++) {
+		char buf[32];
+		const char *t = mlib_index_get_text(idx, r->ids.v[i], "title", buf, sizeof buf);
+		strbuf_addf(&b, "%s%s", i ? " | " : "", t ? t : "?");
+	}
+	return strbuf_steal(&b);
+}
+
+TEST(ranking_table)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/data/ranking.tsv", harness_srcdir());
+	FILE *f = fopen(path, "r");
+	REQUIRE(f != NULL);
+	struct mlib_index *idx = mlib_index_new();
+	char line[2048];
+	int lineno = 0;
+	bool finished = false;
+	size_t checked = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || strncmp(line, "--- ", 4) == 0)
+			continue;
+		if (strncmp(line, "@item ", 6) == 0) {
+			add_item(idx, line + 6);
+			continue;
+		}
+		if (!finished) {
+			mlib_index_finish(idx);
+			finished = true;
+		}
+		char *want = strchr(line, '\t');
+		REQUIRE(want != NULL);
+		*want++ = '\0';
+		char *note = strchr(want, '\t');
+		if (note)
+			*note++ = '\0';
+		size_t k = 1;
+		for (const char *p = want; (p = strstr(p, " | ")) != NULL; p += 3)
+			k++;
+		struct crate_err err;
+		struct coll_node *q = coll_parse(line, strlen(line), NULL, &err);
+		if (!CHECK_MSG(q != NULL, "line %d: '%s': %s", lineno, line, err.msg))
+			continue;
+		struct coll_eval_ctx ctx = {.index = idx, .now = NOW};
+		struct coll_search s;
+		coll_search_prepare(&ctx, q, line, 0, &s);
+		struct coll_result r = {0};
+		CHECK_MSG(coll_search_eval(&ctx, &s, &r, &err) == 0, "line %d: %s", lineno, err.msg);
+		char *got = titles(idx, &r, k);
+		CHECK_MSG(strcmp(got, want) == 0, "line %d: '%s'\n    got  %s\n    want %s", lineno,
+			  line, got, want);
+		if (note)
+			CHECK_MSG(strstr(s.notes.buf, note) != NULL, "line %d: '%s': notes '%s' lack '%s'",
+				  lineno, line, s.notes.buf, note);
+		else
+			CHECK_MSG(s.notes.len == 0, "line %d: '%s': unexpected notes '%s'", lineno, line,
+				  s.notes.buf);
+		free(got);
+		coll_result_free(&r);
+		coll_search_free(&s);
+		coll_node_unref(q);
+		checked++;
+	}
+	fclose(f);
+	CHECK(checked >= 30);
+	mlib_index_free(idx);
+}
+
+TEST(popularity_never_crosses_a_kind_of_match)
+{
+	/* The boost is below the smallest difference between two kinds of
+	 * match, in any field, and between exact matches and corrections. */
+	int pts[64], n = 0;
+	for (int fld = 0; fld < COLL_RANK_NFIELDS; fld++)
+		for (int c = COLL_RANK_SUBSTRING; c <= COLL_RANK_FIELD; c++)
+			pts[n++] = coll_rank_points((enum coll_rank_field)fld, (enum coll_rank_class)c,
+						    false);
+	int min_exact = pts[0];
+	for (int i = 0; i < n; i++) {
+		if (pts[i] < min_exact)
+			min_exact = pts[i];
+		for (int j = 0; j < n; j++)
+			CHECK(pts[i] == pts[j] || abs(pts[i] - pts[j]) >= COLL_RANK_STEP);
+	}
+	for (int c = COLL_RANK_SUBSTRING; c <= COLL_RANK_FIELD; c++)
+		CHECK(coll_rank_points(COLL_RANK_TITLE, (enum coll_rank_class)c, true) +
+			      COLL_RANK_STEP <= min_exact);
+	CHECK(COLL_RANK_BOOST_MAX < 10 * COLL_RANK_STEP);
+}
+
+static size_t cps(const char *s, uint32_t *out)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; n++) {
+		uint32_t cp = *p++;
+		if (cp >= 0xC0) { /* 2- and 3-byte sequences are enough here */
+			int more = cp >= 0xE0 ? 2 : 1;
+			cp &= more == 2 ? 0x0F : 0x1F;
+			while (more--)
+				cp = cp << 6 | (*p++ & 0x3F);
+		}
+		out[n] = cp;
+	}
+	return n;
+}
+
+TEST(edit_distance_counts_transpositions_as_one)
+{
+	static const struct {
+		const char *a, *b;
+		int d;
+	} cases[] = {
+		{"beatles", "beatels", 1}, {"beatles", "beatle", 1},   {"beatles", "beatlees", 1},
+		{"beatles", "bxatles", 1}, {"beatles", "ebatlse", 2},  {"bachelorette", "bchelorete", 2},
+		{"help", "help", 0},       {"abc", "xyz", 3},          {"straße", "strase", 1},
+		{"jóga", "joga", 1},       {"", "ab", 2},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t a[64], b[64];
+		size_t na = cps(cases[i].a, a), nb = cps(cases[i].b, b);
+		CHECK_MSG(coll_typo_distance(a, na, b, nb, 5) == cases[i].d, "%s/%s: %d, want %d",
+			  cases[i].a, cases[i].b, coll_typo_distance(a, na, b, nb, 5), cases[i].d);
+		/* bounded: never more than limit + 1 */
+		CHECK(coll_typo_distance(a, na, b, nb, 0) == (cases[i].d > 0 ? 1 : 0));
+	}
+	CHECK_INT(coll_typo_max_distance(3), 0);
+	CHECK_INT(coll_typo_max_distance(4), 1);
+	CHECK_INT(coll_typo_max_distance(7), 1);
+	CHECK_INT(coll_typo_max_distance(8), 2);
+}
+
+TEST(cjk_characters_are_words_latin_runs_unchanged)
+{
+	const char *s = "東京ソナタ – 夜の街 rock'n'roll Straße";
+	size_t pos = 0, st, wl, n = 0;
+	char words[16][32];
+	while (n < 16 && coll_word_next(s, strlen(s), &pos, &st, &wl)) {
+		snprintf(words[n], sizeof words[n], "%.*s", (int)wl, s + st);
+		n++;
+	}
+	REQUIRE(n == 12);
+	CHECK_STR(words[0], "東");
+	CHECK_STR(words[4], "タ");
+	CHECK_STR(words[5], "夜");
+	CHECK_STR(words[8], "rock");
+	CHECK_STR(words[9], "n");
+	CHECK_STR(words[11], "Straße");
+	CHECK(coll_rank_classify("東京ソナタ", strlen("東京ソナタ"), "ソナタ", strlen("ソナタ")) ==
+	      COLL_RANK_WORD);
+	CHECK(coll_rank_classify("help!", 5, "help", 4) == COLL_RANK_FIELD);
+	CHECK(coll_rank_classify("help me, rhonda", 15, "help", 4) == COLL_RANK_WORD);
+	CHECK(coll_rank_classify("helpless", 8, "help", 4) == COLL_RANK_PREFIX);
+	CHECK(coll_rank_classify("whelp", 5, "help", 4) == COLL_RANK_SUBSTRING);
+	CHECK(coll_rank_classify("hello", 5, "help", 4) == COLL_RANK_NONE);
+}
