@@ -42,6 +42,7 @@ static const struct {
 	[UA_REMOVE] = {"remove", "remove the selected entry / collection / rule"},
 	[UA_VIEW_BROWSER] = {"view_browser", "view 1: library browser"},
 	[UA_VIEW_PLAYLIST] = {"view_playlist", "view 2: playlist / Party Shuffle"},
+	[UA_VIEW_QUEUE] = {"view_queue", "view 2 with the queue (Playlists/Queue): d removes, K J reorder"},
 	[UA_VIEW_COLLECTIONS] = {"view_collections", "view 3: collections"},
 	[UA_VIEW_RULES] = {"view_rules", "view 4: collection rules"},
 	[UA_MOVE_UP] = {"move_up", "move the selected rule up (view 4)"},
@@ -220,7 +221,7 @@ void keymap_init_default(struct keymap *km)
 		{"/", UA_SEARCH}, {"n", UA_MATCH_NEXT}, {"N", UA_MATCH_PREV}, {"Esc", UA_CLEAR_SEARCH},
 		{"a", UA_ADD}, {"e", UA_ENQUEUE}, {"s", UA_SAVE}, {"d Del", UA_REMOVE},
 		{"*", UA_RATE},
-		{"1", UA_VIEW_BROWSER}, {"2", UA_VIEW_PLAYLIST}, {"3", UA_VIEW_COLLECTIONS},
+		{"1", UA_VIEW_BROWSER}, {"2", UA_VIEW_PLAYLIST}, {"Q", UA_VIEW_QUEUE}, {"3", UA_VIEW_COLLECTIONS},
 		{"4", UA_VIEW_RULES}, {"K", UA_MOVE_UP}, {"J", UA_MOVE_DOWN},
 		{"? F1", UA_HELP}, {":", UA_COMMAND}, {"C-l", UA_REDRAW}, {"q", UA_QUIT},
 	};

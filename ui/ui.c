@@ -26,6 +26,7 @@
 #include "app/app.h"
 #include "app/app_changes.h"
 #include "app/app_library.h"
+#include "app/app_play.h"
 #include "app/app_remote.h"
 #include "app/app_resume.h"
 #include "app/app_watch.h"
@@ -306,6 +307,27 @@ void ui_switch_view(struct ui *ui, enum ui_view v)
 	ui->dirty = true;
 }
 
+/* Q: view 2 with the queue, the way view 3 opens a playlist; Q again goes
+ * back to the active playlist. */
+static void show_queue(struct ui *ui)
+{
+	bool showing = ui->view == UI_VIEW_PLAYLIST && ui->pl_name &&
+		       strcmp(ui->pl_name, APP_QUEUE_NAME) == 0;
+	free(ui->pl_name);
+	ui->pl_name = NULL;
+	if (!showing) {
+		if (!ui->app->store ||
+		    !coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME)) {
+			ui_message(ui, false, "the queue is empty: e appends the selection to it");
+			return;
+		}
+		ui->pl_name = xstrdup(APP_QUEUE_NAME);
+	}
+	ui->pl_list.cur = ui->pl_list.top = 0;
+	ui_switch_view(ui, UI_VIEW_PLAYLIST);
+	ui->dirty = true;
+}
+
 static void quit_or_ask(struct ui *ui)
 {
 	if (act_scan_running(ui))
@@ -342,6 +364,9 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		return;
 	case UA_VIEW_PLAYLIST:
 		ui_switch_view(ui, UI_VIEW_PLAYLIST);
+		return;
+	case UA_VIEW_QUEUE:
+		show_queue(ui);
 		return;
 	case UA_VIEW_COLLECTIONS:
 		ui_switch_view(ui, UI_VIEW_COLLECTIONS);

@@ -68,6 +68,21 @@ n=$(c playlist list Queue --format '%title%' | wc -l)
 [ "$n" -eq 2 ] || t_fail "Queue has $n entries"
 c search 'in:Playlists/Queue' --format '%title%' | grep -q . || t_fail "in:Playlists/Queue is empty"
 
+t_begin tui_queue_key_shows_and_edits_the_queue
+mapfile -t q < <(titles Queue)
+keys Q
+wait_for "Playlist Queue" || t_fail "Q did not show the queue"
+keys g d
+for i in $(seq 40); do
+	[ "$(titles Queue | wc -l)" -eq 1 ] && break
+	sleep 0.05
+done
+[ "$(titles Queue)" = "${q[1]}" ] || t_fail "d in the queue view left '$(titles Queue)', want '${q[1]}'"
+keys Q
+wait_for "Playlist Road" || t_fail "Q again did not go back to the active playlist"
+keys 1
+wait_for "All artists" || t_fail "browser"
+
 t_begin tui_rate_key_sets_the_rating
 keys '*'
 wait_for "Rate the selected track: 0-5" || t_fail "no prompt"
