@@ -62,7 +62,8 @@ TEST(default_keymap_matches_readme)
 	CHECK_INT(keymap_lookup(&km, KEY_C_DELETE), UA_REMOVE);
 	CHECK_INT(keymap_lookup(&km, '3'), UA_VIEW_COLLECTIONS);
 	CHECK_INT(keymap_lookup(&km, 'q'), UA_QUIT);
-	CHECK_INT(keymap_lookup(&km, 'Q'), UA_NONE);
+	CHECK_INT(keymap_lookup(&km, 'Q'), UA_VIEW_QUEUE);
+	CHECK_INT(keymap_lookup(&km, 'Y'), UA_NONE);
 	/* Every action except "none" has a key and a name that maps back. */
 	for (int a = 1; a < UA_COUNT; a++) {
 		char desc[64];
