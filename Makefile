@@ -16,6 +16,19 @@ endif
 endif
 -include config.mk
 
+.DEFAULT_GOAL := all
+
+# A checkout that changes configure.ac or config.mk.in (a new dependency)
+# reconfigures by itself, with the options of the last ./configure.
+ifneq ($(wildcard config.status),)
+config.mk: config.mk.in config.status
+	./config.status --quiet
+config.status: configure
+	./config.status --recheck --quiet
+configure: configure.ac
+	autoreconf -fi
+endif
+
 PREFIX ?= $(prefix)
 DESTDIR ?=
 BUILDDIR ?= build
@@ -31,9 +44,16 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 LIBS = $(DEP_LIBS) -lm -pthread
+# C++ is used only by the TagLib shim; linking through $(CXX) brings its runtime.
+CXXWARN = -Wall -Wextra -Wvla -Wshadow -Wformat=2 $(WERROR)
+ALL_CXXFLAGS = -std=c++17 -D_GNU_SOURCE -Isrc -I. $(CXXWARN) $(CFLAGS) $(DEP_CFLAGS) -MMD -MP -pthread
+ifneq ($(SANITIZE),)
+ALL_CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
 
 LIB_SRC  := $(filter-out src/main.c src/launcher.c,$(wildcard src/*.c src/*/*.c ui/*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILDDIR)/%.o)
+LIB_CXX_SRC := $(wildcard src/*/*.cpp)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILDDIR)/%.o) $(LIB_CXX_SRC:%.cpp=$(BUILDDIR)/%.o)
 MAIN_OBJ := $(BUILDDIR)/src/main.o
 LAUNCH_OBJ := $(BUILDDIR)/src/launcher.o $(BUILDDIR)/gen/help_text.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -56,6 +76,11 @@ $(BUILDDIR)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+$(BUILDDIR)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX     $<")
+	$(Q)$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
+
 $(BUILDDIR)/libcrate.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -67,7 +92,7 @@ $(BUILDDIR)/libcrate.a: $(LIB_OBJ)
 # FFmpeg, TagLib, ALSA, ncurses or SQLite, and a change that makes it need
 # one fails to link here instead of silently slowing every `crate remote`.
 $(BUILDDIR)/crate-core: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a
-	$(CC) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CXX) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # The launcher's --help is crate-core's, captured at build time.
 $(BUILDDIR)/gen/help_text.c: $(BUILDDIR)/crate-core scripts/embed-text.sh
@@ -86,11 +111,15 @@ $(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h
 
 $(BUILDDIR)/tests/test_%: tests/unit/test_%.c $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIBS)
+	@mkdir -p $(BUILDDIR)/tests/obj
+	$(CC) $(ALL_CFLAGS) -Itests -c -o $(BUILDDIR)/tests/obj/$*.o $<
+	$(CXX) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $(BUILDDIR)/tests/obj/$*.o $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIBS)
 
 $(BUILDDIR)/bench/%: bench/%.c $(BUILDDIR)/libcrate.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $< $(BUILDDIR)/libcrate.a $(LIBS)
+	@mkdir -p $(BUILDDIR)/bench/obj
+	$(CC) $(ALL_CFLAGS) -c -o $(BUILDDIR)/bench/obj/$*.o $<
+	$(CXX) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $(BUILDDIR)/bench/obj/$*.o $(BUILDDIR)/libcrate.a $(LIBS)
 
 # One runner for everything: unit binaries, then shell integration and tmux UI tests.
 check: $(BUILDDIR)/crate $(UNIT_BIN)

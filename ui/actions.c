@@ -32,7 +32,7 @@ const char *ui_prop(struct ui *ui, uint32_t id, const char *prop, char *buf, siz
 {
 	if (!ui->app->index || !id)
 		return NULL;
-	return mlib_index_get_text(ui->app->index, id, prop, buf, size);
+	return mlib_index_get_joined(ui->app->index, id, prop, ui->value_sep, buf, size);
 }
 
 const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size)

@@ -181,6 +181,7 @@ static void libgroups_free(struct ui_libgroups *lg)
 	free(lg->year_of);
 	free(lg->artist_text);
 	free(lg->album_text);
+	free(lg->extra);
 	free(lg->local);
 	memset(lg, 0, sizeof *lg);
 }
@@ -210,9 +211,45 @@ static uint32_t item_year(const struct mlib_index *idx, int py, bool int_year, u
 	return y > 0 && y < 100000 ? (uint32_t)y : 0;
 }
 
+/* The artist group with this text (made when new). */
+static uint32_t artist_group(struct ui_libgroups *lg, struct gmap *bytext, size_t *acap,
+			     const char *text)
+{
+	uint64_t h = hash_text(text);
+	for (;;) {
+		bool found;
+		uint32_t *gs = gmap_slot(bytext, h, &found);
+		if (!found)
+			return *gs = lg_add_text(&lg->artist_text, &lg->nartists, acap, text);
+		if (strcmp(lg->artist_text[*gs], text) == 0)
+			return *gs;
+		h++; /* hash collision between different texts */
+	}
+}
+
+static uint32_t album_group(struct ui_libgroups *lg, struct gmap *albums, size_t *lcap,
+			    const struct mlib_index *idx, int pl, uint32_t artist, uint32_t album_vid)
+{
+	bool found;
+	uint32_t *as = gmap_slot(albums, (uint64_t)artist << 32 | album_vid, &found);
+	if (!found)
+		*as = lg_add_text(&lg->album_text, &lg->nalbums, lcap,
+				  album_vid == UINT32_MAX ? NULL : mlib_index_dict_text(idx, pl, album_vid));
+	return *as;
+}
+
+static int extra_by_at(const void *a, const void *b)
+{
+	const struct ui_extra_group *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
 /* Group every item of the library once: artist = albumartist, else artist,
  * the same text in either dictionary being the same artist; album = (artist,
- * album title), so "Greatest Hits" of two artists stay apart. */
+ * album title), so "Greatest Hits" of two artists stay apart. An item with
+ * several artists (values) is in each one's group: the first in artist_of,
+ * the others in lg->extra (walked from the index's multi-valued items, so a
+ * library without any costs nothing). */
 static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *idx)
 {
 	libgroups_free(lg);
@@ -258,32 +295,41 @@ static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *id
 		} else if (*slot) {
 			g = *slot - 1;
 		} else {
-			const char *text = mlib_index_dict_text(idx, prop, vid);
-			uint64_t h = hash_text(text);
-			bool found;
-			for (;;) {
-				uint32_t *gs = gmap_slot(&bytext, h, &found);
-				if (!found) {
-					*gs = g = lg_add_text(&lg->artist_text, &lg->nartists, &acap, text);
-					break;
-				}
-				if (strcmp(lg->artist_text[*gs], text) == 0) {
-					g = *gs;
-					break;
-				}
-				h++; /* hash collision between different texts */
-			}
+			g = artist_group(lg, &bytext, &acap, mlib_index_dict_text(idx, prop, vid));
 			*slot = g + 1;
 		}
 		lg->artist_of[i] = g;
-		bool found;
-		uint32_t *as = gmap_slot(&albums, (uint64_t)g << 32 | vl[i], &found);
-		if (!found)
-			*as = lg_add_text(&lg->album_text, &lg->nalbums, &lcap,
-					  vl[i] == UINT32_MAX ? NULL : mlib_index_dict_text(idx, pl, vl[i]));
-		lg->album_of[i] = *as;
+		lg->album_of[i] = album_group(lg, &albums, &lcap, idx, pl, g, vl[i]);
 		lg->year_of[i] = item_year(idx, py, int_year, all->v[i]);
 	}
+	/* Further artists: albumartist's values when the item has one, else artist's. */
+	size_t xcap = 0;
+	for (int k = 0; k < 2; k++) {
+		int prop = k == 0 ? pa : pr;
+		const uint32_t *ids;
+		size_t nids = mlib_index_multi_ids(idx, prop, &ids);
+		for (size_t j = 0; j < nids; j++) {
+			uint32_t r = mlib_index_library_rank(idx, ids[j]);
+			const uint32_t *vids;
+			size_t nv = mlib_index_str_values(idx, prop, ids[j], &vids);
+			if (r >= n || nv < 2 || (k == 1 && va[r] != UINT32_MAX))
+				continue;
+			for (size_t v = 1; v < nv; v++) {
+				uint32_t g = artist_group(lg, &bytext, &acap,
+							  mlib_index_dict_text(idx, prop, vids[v]));
+				if (g == lg->artist_of[r])
+					continue;
+				if (lg->nextra == xcap) {
+					xcap = xcap ? xcap * 2 : 64;
+					lg->extra = xreallocarray(lg->extra, xcap, sizeof *lg->extra);
+				}
+				lg->extra[lg->nextra++] = (struct ui_extra_group){
+					r, g, album_group(lg, &albums, &lcap, idx, pl, g, vl[r])};
+			}
+		}
+	}
+	if (lg->nextra)
+		qsort(lg->extra, lg->nextra, sizeof *lg->extra, extra_by_at);
 	size_t nl = lg->nartists > lg->nalbums ? lg->nartists : lg->nalbums;
 	lg->local = xcalloc(nl + 1, sizeof *lg->local);
 	gmap_free(&bytext);
@@ -293,6 +339,39 @@ static void libgroups_build(struct ui_libgroups *lg, const struct mlib_index *id
 	free(va);
 	free(vr);
 	free(vl);
+}
+
+/* The first of the sorted extras at `at` (n when none). */
+static size_t extra_find(const struct ui_extra_group *x, size_t n, uint32_t at)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && x[lo].at == at ? lo : n;
+}
+
+/* Whether result position i is listed under artist row `row`, and with
+ * which album group (library album group; *album untouched when false). */
+static bool result_in_artist(const struct ui *ui, size_t i, uint32_t row, uint32_t *album)
+{
+	if (ui->res_artist[i] == row) {
+		if (album && ui->res_rank[i] < ui->lg.n)
+			*album = ui->lg.album_of[ui->res_rank[i]];
+		return true;
+	}
+	size_t k = extra_find(ui->res_extra, ui->nres_extra, (uint32_t)i);
+	for (; k < ui->nres_extra && ui->res_extra[k].at == i; k++)
+		if (ui->res_extra[k].artist == row) {
+			if (album)
+				*album = ui->res_extra[k].album;
+			return true;
+		}
+	return false;
 }
 
 /* ui->res_rank: each result's library rank. A set arrives in library order:
@@ -334,6 +413,7 @@ static void build_artists(struct ui *ui)
 	char *keep = old ? xstrdup(old) : NULL;
 
 	groups_reset(&ui->artists);
+	ui->nres_extra = 0;
 	free(ui->res_artist);
 	ui->res_artist = xmalloc((ui->results.n + 1) * sizeof *ui->res_artist);
 	if (!idx || ui->results.n == 0)
@@ -364,6 +444,23 @@ static void build_artists(struct ui *ui)
 		}
 		ui->res_artist[i] = row - 1;
 		ui->artists.g[row - 1].count++;
+		size_t k = r < lg->n ? extra_find(lg->extra, lg->nextra, r) : lg->nextra;
+		for (; k < lg->nextra && lg->extra[k].at == r; k++) {
+			uint32_t ga = lg->extra[k].artist, xrow = lg->local[ga];
+			if (!xrow) {
+				xrow = (uint32_t)groups_add(&ui->artists, lg->artist_text[ga], 0) + 1;
+				lg->local[ga] = xrow;
+				u32vec_push(&seen, ga);
+			}
+			ui->artists.g[xrow - 1].count++;
+			if (ui->nres_extra == ui->res_extra_cap) {
+				ui->res_extra_cap = ui->res_extra_cap ? ui->res_extra_cap * 2 : 64;
+				ui->res_extra = xreallocarray(ui->res_extra, ui->res_extra_cap,
+							      sizeof *ui->res_extra);
+			}
+			ui->res_extra[ui->nres_extra++] =
+				(struct ui_extra_group){(uint32_t)i, xrow - 1, lg->extra[k].album};
+		}
 	}
 	for (size_t k = 0; k < seen.n; k++)
 		lg->local[seen.v[k]] = 0;
@@ -392,15 +489,14 @@ void browser_rebuild_albums(struct ui *ui)
 		struct u32vec seen = { 0 };
 		uint32_t none_row = NO_GROUP;
 		for (size_t i = 0; i < ui->results.n; i++) {
-			if (sel && ui->res_artist[i] != sel)
+			uint32_t r = ui->res_rank[i], row, gl = r < lg->n ? lg->album_of[r] : 0;
+			if (sel && !result_in_artist(ui, i, sel, &gl))
 				continue;
-			uint32_t r = ui->res_rank[i], row;
 			if (r >= lg->n) {
 				if (none_row == NO_GROUP)
 					none_row = (uint32_t)groups_add(&ui->albums, NULL, 0) + 1;
 				row = none_row;
 			} else {
-				uint32_t gl = lg->album_of[r];
 				row = lg->local[gl];
 				if (!row) { /* the year of the album's first track in the result */
 					row = (uint32_t)groups_add(&ui->albums, lg->album_text[gl],
@@ -447,7 +543,7 @@ void browser_rebuild_tracks(struct ui *ui)
 			t[k++] = (uint32_t)i;
 	} else {
 		for (size_t i = 0; i < ui->results.n; i++)
-			if ((!as || ui->res_artist[i] == as) && (!ls || ui->res_album[i] == ls))
+			if ((!as || result_in_artist(ui, i, as, NULL)) && (!ls || ui->res_album[i] == ls))
 				t[k++] = (uint32_t)i;
 	}
 	ui->tracks.n = k;
@@ -582,6 +678,7 @@ void browser_free(struct ui *ui)
 	u32vec_free(&ui->tracks);
 	free(ui->res_artist);
 	free(ui->res_album);
+	free(ui->res_extra);
 	free(ui->res_rank);
 	free(ui->artists.g);
 	free(ui->albums.g);
@@ -704,7 +801,7 @@ static void next_match(struct ui *ui, bool back)
 		pos = back ? (pos == 0 ? ui->results.n - 1 : pos - 1) : (pos + 1) % ui->results.n;
 	}
 	uint32_t id = ui->results.v[pos];
-	if (ui->artists.list.cur && ui->res_artist[pos] != ui->artists.list.cur) {
+	if (ui->artists.list.cur && !result_in_artist(ui, pos, (uint32_t)ui->artists.list.cur, NULL)) {
 		ui->artists.list.cur = ui->res_artist[pos];
 		ui->albums.list.cur = 0;
 		browser_rebuild_albums(ui);

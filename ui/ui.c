@@ -34,6 +34,7 @@
 #include "cli/cli.h"
 #include "coll/eval.h"
 #include "coll/store.h"
+#include "medialib/index.h"
 #include "ui/text.h"
 #include "ui/ui_priv.h"
 
@@ -870,6 +871,7 @@ static void load_layout(struct ui *ui)
 	ui->lopts.sidebar_pct = (int)config_get_int(cfg, "layout.sidebar", 18);
 	ui->lopts.artist_pct = (int)config_get_int(cfg, "layout.artist", 25);
 	ui->lopts.album_pct = (int)config_get_int(cfg, "layout.album", 25);
+	ui->value_sep = config_get(cfg, "display.separator", MLIB_VALUE_SEPARATOR);
 	const char *v = config_get(cfg, "layout.start_view", "browser");
 	ui->view = strcmp(v, "playlist") == 0 ? UI_VIEW_PLAYLIST
 		 : strcmp(v, "collections") == 0 ? UI_VIEW_COLLECTIONS

@@ -57,6 +57,12 @@ struct ui_groups {
  * and indexed by library rank (position in library order): a search result
  * that is a set comes in library order, so grouping it reads these arrays
  * front to back instead of jumping around by media id. */
+/* A further artist of a multi-artist item: its artist and album group. */
+struct ui_extra_group {
+	uint32_t at;    /* library rank (ui_libgroups) or result position (ui) */
+	uint32_t artist, album;
+};
+
 struct ui_libgroups {
 	const struct mlib_index *index; /* what they were built from; NULL = not built */
 	uint32_t n;                     /* library size: ranks 0 .. n-1 */
@@ -66,6 +72,8 @@ struct ui_libgroups {
 	const char **artist_text;       /* by artist group: borrowed text, NULL = unknown */
 	const char **album_text;        /* by album group: borrowed text, NULL = no album */
 	uint32_t nartists, nalbums;
+	struct ui_extra_group *extra;   /* items with several artists: the 2nd.., by rank */
+	size_t nextra;
 	uint32_t *local;                /* scratch: group -> row + 1, all 0 between uses */
 };
 
@@ -110,12 +118,16 @@ struct ui {
 	const struct mlib_index *ecache_index; /* the index ecache belongs to */
 	bool search_pending;         /* the text changed: apply once the pending keys are read */
 
+	const char *value_sep;       /* between a property's values (display.separator); borrowed */
+
 	/* View 1: results of base AND query, and the columns built from them. */
 	struct u32vec results;
 	bool results_ordered;
 	uint32_t *res_rank;          /* per result position: library rank (UINT32_MAX: none) */
 	uint32_t *res_artist;        /* per result position: artist group */
 	uint32_t *res_album;         /* per result position: album group (within artist sel.) */
+	struct ui_extra_group *res_extra; /* further artist rows of results, by position */
+	size_t nres_extra, res_extra_cap;
 	struct ui_groups artists, albums;
 	struct ui_libgroups lg;
 	struct u32vec tracks;        /* result positions shown in the track column */

@@ -169,7 +169,9 @@ static int search_run(struct app *app, const struct search_args *a, struct crate
 	if (rc == 0) {
 		if (notes.len && !a->o.out)
 			cli_fail_safe(notes.buf);
-		cli_print_items(app->index, r.ids.v, r.ids.n, &a->o);
+		struct cli_items_out o = a->o;
+		o.sep = config_get(app->cfg, "display.separator", NULL);
+		cli_print_items(app->index, r.ids.v, r.ids.n, &o);
 	}
 	strbuf_free(&notes);
 	coll_result_free(&r);
@@ -646,6 +648,7 @@ static int cmd_playlist_list(struct cli_ctx *ctx, int argc, char **argv)
 	int64_t cur;
 	if (p && str_parse_int64(p, strlen(p), &cur) && cur >= 0)
 		o.current = (long)cur;
+	o.sep = config_get(app->cfg, "display.separator", NULL);
 	cli_print_items(app->index, pl->idlist.v, pl->idlist.n, &o);
 	status = CLI_OK;
 out:

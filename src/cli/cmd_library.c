@@ -236,6 +236,7 @@ static int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 	const struct u32vec *order = mlib_index_library_order(app->index);
 	struct cli_items_out o = {.fmt = fmt ? fmt : "%artist% - %title%", .json = json,
 				  .current = -1};
+	o.sep = config_get(app->cfg, "display.separator", NULL);
 	cli_print_items(app->index, order->v, order->n, &o);
 	return CLI_OK;
 }

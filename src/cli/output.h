@@ -29,11 +29,12 @@ char *cli_join_args(char *const *argv, int n);
 bool cli_parse_id(const char *s, uint32_t *id);
 
 /* One line for an item into b: fmt with %prop% placeholders ("%id%" is the
- * media id, "%%" a percent sign, multiple values joined by ", "), %title%
+ * media id, "%%" a percent sign, multiple values joined by sep), %title%
  * falling back to the file name. fmt NULL is "%artist% - %album% - %title%"
  * with absent parts left out together with their separators. An id no
  * longer in the library gives a line saying so. b is not sanitised. */
-void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, const char *fmt);
+void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, const char *fmt,
+		   const char *sep);
 /* {"id": N, "prop": value or [values], ...}: every property of the item. */
 void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id);
 
@@ -43,6 +44,7 @@ struct cli_items_out {
 	bool numbered;   /* playlist listing: "  3. ...", the current entry marked '>' */
 	long current;    /* 0-based current entry, -1 for none */
 	FILE *out;       /* where to print; NULL: stdout */
+	const char *sep; /* between a property's values; NULL: MLIB_VALUE_SEPARATOR */
 };
 
 /* Print items to o->out as lines (sanitised) or as a JSON array. */

@@ -21,10 +21,10 @@ static const char *item_file_name(const struct mlib_index *idx, uint32_t id, cha
 	return slash ? slash + 1 : url;
 }
 
-/* Values of one property of an item into b (multi-values joined by ", ");
+/* Values of one property of an item into b (multi-values joined by sep);
  * false when the item lacks it. */
 static bool item_prop(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
-		      const char *name)
+		      const char *name, const char *sep)
 {
 	if (strcmp(name, "id") == 0) {
 		strbuf_addf(b, "%u", id);
@@ -44,7 +44,7 @@ static bool item_prop(struct strbuf *b, const struct mlib_index *idx, uint32_t i
 	size_t n = mlib_index_str_values(idx, prop, id, &vids);
 	for (size_t k = 0; k < n; k++) {
 		if (k)
-			strbuf_adds(b, ", ");
+			strbuf_adds(b, sep);
 		strbuf_adds(b, mlib_index_dict_text(idx, prop, vids[k]));
 	}
 	return n > 0;
@@ -52,9 +52,9 @@ static bool item_prop(struct strbuf *b, const struct mlib_index *idx, uint32_t i
 
 /* A property for display: its values, or for a missing title the file name. */
 static bool item_shown(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
-		       const char *name)
+		       const char *name, const char *sep)
 {
-	if (item_prop(b, idx, id, name))
+	if (item_prop(b, idx, id, name, sep))
 		return true;
 	char buf[32];
 	const char *file = strcmp(name, "title") == 0 ? item_file_name(idx, id, buf, sizeof buf)
@@ -64,7 +64,8 @@ static bool item_shown(struct strbuf *b, const struct mlib_index *idx, uint32_t 
 	return file != NULL;
 }
 
-void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, const char *fmt)
+void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, const char *fmt,
+		   const char *sep)
 {
 	if (!mlib_index_has_media(idx, id)) {
 		strbuf_addf(b, "(#%u is no longer in the library)", id);
@@ -77,7 +78,7 @@ void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, 
 			size_t before = b->len;
 			if (before > start)
 				strbuf_adds(b, " - ");
-			if (!item_shown(b, idx, id, parts[i])) { /* drop the separator too */
+			if (!item_shown(b, idx, id, parts[i], sep)) { /* drop the separator too */
 				b->len = before;
 				b->buf[before] = '\0';
 			}
@@ -94,7 +95,7 @@ void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, 
 			strbuf_addc(b, '%');
 		} else {
 			char *name = xstrndup(p + 1, (size_t)(end - p - 1));
-			item_shown(b, idx, id, name);
+			item_shown(b, idx, id, name, sep);
 			free(name);
 		}
 		p = end + 1;
@@ -156,7 +157,7 @@ void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n
 		}
 		if (o->numbered)
 			fprintf(f, "%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
-		cli_item_line(&b, idx, ids[i], o->fmt);
+		cli_item_line(&b, idx, ids[i], o->fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR);
 		cli_put_safe(f, b.buf, b.len);
 		fputc('\n', f);
 	}

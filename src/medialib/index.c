@@ -1089,6 +1089,28 @@ const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const
 	return dict_text(&p->d, vids[0]);
 }
 
+const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, const char *prop,
+				  const char *sep, char *buf, size_t bufsize)
+{
+	int pi = prop_find(idx, prop);
+	if (pi < 0 || !mlib_index_has_media(idx, id) || !buf || bufsize == 0)
+		return NULL;
+	const struct prop *p = &idx->props[pi];
+	const uint32_t *vids;
+	size_t n = p->kind == MLIB_PROP_STRING ? prop_str_values(p, id, &vids) : 0;
+	if (n <= 1) {
+		const char *t = mlib_index_get_text(idx, id, prop, buf, bufsize);
+		if (t && t != buf)
+			snprintf(buf, bufsize, "%s", t);
+		return t ? buf : NULL;
+	}
+	size_t len = 0;
+	for (size_t k = 0; k < n && len + 1 < bufsize; k++)
+		len += (size_t)snprintf(buf + len, bufsize - len, "%s%s", k ? sep : "",
+					dict_text(&p->d, vids[k]));
+	return buf;
+}
+
 size_t mlib_index_memory(const struct mlib_index *idx)
 {
 	size_t total = sizeof *idx + (size_t)idx->props_cap * sizeof *idx->props;
@@ -1308,6 +1330,16 @@ bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_i
 const struct bitset *mlib_index_present_set(const struct mlib_index *idx)
 {
 	return &idx->present;
+}
+
+size_t mlib_index_multi_ids(const struct mlib_index *idx, int prop, const uint32_t **ids)
+{
+	if (prop < 0 || prop >= idx->nprops || idx->props[prop].kind != MLIB_PROP_STRING) {
+		*ids = NULL;
+		return 0;
+	}
+	*ids = idx->props[prop].multi_ids.v;
+	return idx->props[prop].multi_ids.n;
 }
 
 void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,

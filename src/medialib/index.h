@@ -118,6 +118,11 @@ void mlib_index_dict_fold_span(const struct mlib_index *idx, int prop, const cha
  * item lacks the property). *vids is borrowed. */
 size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id,
 			     const uint32_t **vids);
+/* The items that may hold several values of a string property (a superset:
+ * check each with mlib_index_str_values), in no particular order; *ids is
+ * borrowed until the index changes. Multi-values are rare, so walking these
+ * is how callers treat every value without visiting every item. */
+size_t mlib_index_multi_ids(const struct mlib_index *idx, int prop, const uint32_t **ids);
 /* Bulk selection for the evaluator: set in out (a bitset over at least
  * id_bound bits) every item having the string property with ANY of its
  * values' ids set in vals (none == false), or having the property with
@@ -165,6 +170,13 @@ bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, i
  * buf for integers. Not for hot loops. */
 const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const char *prop,
 				char *buf, size_t bufsize);
+/* The separator display puts between the values of a multi-valued property
+ * when the configuration (display.separator) does not choose one. */
+#define MLIB_VALUE_SEPARATOR "; "
+/* Like mlib_index_get_text, but every value, joined with sep, written into
+ * buf (cut at bufsize). NULL when absent. */
+const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, const char *prop,
+				  const char *sep, char *buf, size_t bufsize);
 
 /* Approximate bytes used (for the benchmark report). */
 size_t mlib_index_memory(const struct mlib_index *idx);

@@ -2,15 +2,15 @@
  *
  * FFmpeg is the primary reader: its probe gives duration, codec, sample
  * rate, channels and bitrate, and its metadata dictionaries give every tag
- * the container holds (free-form ones and ReplayGain included). The
- * installed taglib_c (1.13) has no property-map API, only the seven basic
- * fields, joined into one string when multi-valued; so TagLib fills the
- * basic fields FFmpeg did not find (and the duration when FFmpeg has none).
- *
- * FFmpeg joins repeated Vorbis comments with ';' ("piman;jzig"): for
- * Vorbis-comment containers (FLAC, Ogg) such values are split back into
- * separate values. ID3v2.4 null-separated lists reach us with their first
- * value only (FFmpeg drops the rest).
+ * the container holds (free-form ones and ReplayGain included). But FFmpeg
+ * loses multi-valued tags: ID3v2.4 NUL-separated lists reach us as their
+ * first value, and repeated Vorbis comments are joined with ';' (so "a;b"
+ * written once and "a" + "b" written twice look the same). TagLib's C++
+ * PropertyMap (tags_taglib.cpp) keeps them as lists, so for a key where
+ * TagLib has more values than FFmpeg, TagLib's values replace FFmpeg's.
+ * A ';' inside a value is never a separator. When FFmpeg found none of
+ * artist, title and album, TagLib fills every key FFmpeg lacks (and the
+ * duration when FFmpeg has none).
  *
  * Hostile files: the probe has a per-file deadline enforced through
  * FFmpeg's interrupt callback, and bounded probesize / analyzeduration. */
@@ -31,12 +31,12 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/time.h>
-#include <taglib/tag_c.h>
 
 #include "base/safeopen.h"
 
 #include "base/str.h"
 #include "medialib/rating.h"
+#include "medialib/tags_taglib.h"
 
 /* The last error FFmpeg logged on this thread, for the error text. */
 static _Thread_local char ff_last_msg[200];
@@ -56,10 +56,6 @@ static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 
 static void global_init_once(void)
 {
-	/* TagLib's C binding otherwise records every returned string in a
-	 * global list (not thread-safe); we free each string ourselves. */
-	taglib_set_string_management_enabled(0);
-	taglib_set_strings_unicode(1);
 	av_log_set_level(AV_LOG_ERROR);
 	av_log_set_callback(ff_log_cb);
 }
@@ -104,6 +100,7 @@ static const char *const key_dropped[] = {
 	"lastplayed",	  "timesplayed",    "timesskipped", "rating",	   "missing",	       "major_brand",
 	"minor_version",  "compatible_brands", "handler_name", "vendor_id", "tlen",
 	"iTunSMPB",	  "itunsmpb",	    "itunnorm",	   "itunes_cddb_1",
+	"length", /* ID3 TLEN as TagLib names it */
 };
 
 const char *mlib_tags_norm_key(const char *key, char *out, size_t outsize)
@@ -200,8 +197,7 @@ static int interrupt_cb(void *opaque)
 	return av_gettime_relative() > d->until_us;
 }
 
-static void add_dict(struct mlib_tags *t, const AVDictionary *dict, size_t skip_from,
-		     int split_semicolons)
+static void add_dict(struct mlib_tags *t, const AVDictionary *dict, size_t skip_from)
 {
 	const AVDictionaryEntry *e = NULL;
 	char k[128];
@@ -212,29 +208,9 @@ static void add_dict(struct mlib_tags *t, const AVDictionary *dict, size_t skip_
 		int dup = 0;
 		for (size_t i = 0; i < skip_from && !dup; i++)
 			dup = strcmp(t->v[i].key, k) == 0;
-		if (dup)
-			continue;
-		const char *v = e->value;
-		if (!split_semicolons) {
-			tags_add_norm(t, k, v, strlen(v));
-			continue;
-		}
-		for (;;) {
-			const char *semi = strchr(v, ';');
-			size_t len = semi ? (size_t)(semi - v) : strlen(v);
-			tags_add_norm(t, k, v, len);
-			if (!semi)
-				break;
-			v = semi + 1;
-		}
+		if (!dup)
+			tags_add_norm(t, k, e->value, strlen(e->value));
 	}
-}
-
-static int is_vorbis_comment_container(const AVFormatContext *fmt, enum AVCodecID codec)
-{
-	const char *name = fmt->iformat ? fmt->iformat->name : "";
-	return strcmp(name, "flac") == 0 || strcmp(name, "ogg") == 0 || codec == AV_CODEC_ID_OPUS ||
-	       codec == AV_CODEC_ID_VORBIS;
 }
 
 static int ff_error(struct crate_err *err, int code, const char *path, const char *what, int averr)
@@ -528,9 +504,8 @@ static int ff_probe(const char *path, const char *open_path, const unsigned char
 			t->bitrate = size * 8 * 1000 / t->duration_ms; /* the file's average */
 	}
 	t->format = xstrdup(avcodec_get_name(par->codec_id));
-	int split = is_vorbis_comment_container(fmt, par->codec_id);
-	add_dict(t, fmt->metadata, 0, split);
-	add_dict(t, st->metadata, t->n, split);
+	add_dict(t, fmt->metadata, 0);
+	add_dict(t, st->metadata, t->n);
 	/* RATING (Vorbis comments, APE, ID3 TXXX) is a library property, not a tag. */
 	const AVDictionaryEntry *r = av_dict_get(fmt->metadata, "rating", NULL, 0);
 	if (!r)
@@ -567,47 +542,84 @@ static int id3_rating(const char *path)
 	return stars;
 }
 
-/* ---- TagLib (fallback for the basic fields) ---- */
+/* ---- TagLib's PropertyMap ---- */
 
-static void tl_add(struct mlib_tags *t, const char *key, char *value)
+static void tl_collect(void *ud, const char *key, const char *value)
 {
-	if (value && !tags_has(t, key))
-		tags_add_norm(t, key, value, strlen(value));
-	taglib_free(value);
+	mlib_tags_add(ud, key, value);
 }
 
+static size_t tags_count(const struct mlib_tags *t, const char *key)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		n += strcmp(t->v[i].key, key) == 0;
+	return n;
+}
+
+static void tags_remove_key(struct mlib_tags *t, const char *key)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i].key, key) == 0) {
+			free(t->v[i].key);
+			free(t->v[i].value);
+		} else {
+			t->v[w++] = t->v[i];
+		}
+	}
+	t->n = w;
+}
+
+/* Whether TagLib can add anything, so that the common files cost one read:
+ * FFmpeg found no basic tag or no length; ID3v2.3/2.4 (lists FFmpeg cuts
+ * to their first value); FLAC/Ogg only when a value holds the ';' FFmpeg
+ * joins repeated comments with; other tag formats (APE, MP4, ASF) always. */
+static bool taglib_may_add(const struct mlib_tags *t, const unsigned char *head, size_t n)
+{
+	if ((!tags_has(t, "artist") && !tags_has(t, "title") && !tags_has(t, "album")) ||
+	    t->duration_ms == 0)
+		return true;
+	if (n >= 4 && memcmp(head, "ID3", 3) == 0)
+		return head[3] >= 3;
+	if (n >= 4 && (memcmp(head, "fLaC", 4) == 0 || memcmp(head, "OggS", 4) == 0)) {
+		for (size_t i = 0; i < t->n; i++)
+			if (strchr(t->v[i].value, ';'))
+				return true;
+		return false;
+	}
+	return true;
+}
+
+/* Merge TagLib's values into what FFmpeg found (see the top of the file). */
 static void tl_read(const char *path, struct mlib_tags *t)
 {
-	int need = !tags_has(t, "artist") && !tags_has(t, "title") && !tags_has(t, "album");
-	if (!need && t->duration_ms != 0)
+	bool fill = !tags_has(t, "artist") && !tags_has(t, "title") && !tags_has(t, "album");
+	struct mlib_tags tl;
+	mlib_tags_init(&tl);
+	int64_t length_ms = 0;
+	if (mlib_taglib_read(path, tl_collect, &tl, t->duration_ms != 0 ? NULL : &length_ms) != 0) {
+		mlib_tags_free(&tl);
 		return;
-	TagLib_File *f = taglib_file_new(path);
-	if (!f)
-		return;
-	if (taglib_file_is_valid(f)) {
-		TagLib_Tag *tag = need ? taglib_file_tag(f) : NULL;
-		if (tag) {
-			tl_add(t, "title", taglib_tag_title(tag));
-			tl_add(t, "artist", taglib_tag_artist(tag));
-			tl_add(t, "album", taglib_tag_album(tag));
-			tl_add(t, "genre", taglib_tag_genre(tag));
-			tl_add(t, "comment", taglib_tag_comment(tag));
-			char num[16];
-			unsigned y = taglib_tag_year(tag), n = taglib_tag_track(tag);
-			if (y && !tags_has(t, "date")) {
-				snprintf(num, sizeof num, "%u", y);
-				tags_add_norm(t, "date", num, strlen(num));
-			}
-			if (n && !tags_has(t, "tracknr")) {
-				snprintf(num, sizeof num, "%u", n);
-				tags_add_norm(t, "tracknr", num, strlen(num));
-			}
-		}
-		const TagLib_AudioProperties *ap = taglib_file_audioproperties(f);
-		if (ap && t->duration_ms == 0 && taglib_audioproperties_length(ap) > 0)
-			t->duration_ms = (int64_t)taglib_audioproperties_length(ap) * 1000;
 	}
-	taglib_file_free(f);
+	if (t->duration_ms == 0 && length_ms > 0)
+		t->duration_ms = length_ms;
+	for (size_t i = 0; i < tl.n; i++) {
+		const char *key = tl.v[i].key;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(tl.v[j].key, key) == 0;
+		if (seen)
+			continue; /* handled at its first value */
+		size_t ntl = tags_count(&tl, key), nff = tags_count(t, key);
+		if (nff ? ntl <= nff : !fill)
+			continue;
+		tags_remove_key(t, key);
+		for (size_t j = i; j < tl.n; j++)
+			if (strcmp(tl.v[j].key, key) == 0)
+				tags_push(t, key, tl.v[j].value, strlen(tl.v[j].value));
+	}
+	mlib_tags_free(&tl);
 }
 
 int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, struct crate_err *err)
@@ -639,7 +651,8 @@ int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, stru
 	if (rc == 0) {
 		if (!out->rating && nhead >= 3 && memcmp(head, "ID3", 3) == 0)
 			out->rating = id3_rating(open_path);
-		tl_read(open_path, out);
+		if (taglib_may_add(out, head, nhead))
+			tl_read(open_path, out);
 		if (out->duration_ms < 0)
 			out->duration_ms = 0;
 	}

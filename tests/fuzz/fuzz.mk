@@ -7,13 +7,16 @@
 
 FUZZ_BUILD ?= tests/fuzz/build
 FUZZ_CC ?= clang
+FUZZ_CXX ?= clang++
 TARGETS ?= parse
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"fuzz"' -DCRATE_DATADIR='"/nonexistent"' \
 	-Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP -w
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
-LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+LIB_CXX_SRC := $(wildcard src/*/*.cpp)
+LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o) $(LIB_CXX_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_CXXFLAGS = -std=c++17 -D_GNU_SOURCE -Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP -w
 
 # Two steps, run by run-fuzz.sh: `objs` (with -k: a source that does not
 # compile leaves the rest usable), then the script archives the objects and
@@ -26,9 +29,16 @@ $(FUZZ_BUILD)/obj/%.o: %.c
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
+$(FUZZ_BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCXX $<"
+	@$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+# Linked by clang++: the TagLib shim needs the C++ runtime.
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libcrate-fuzz.a
 	@echo "  FUZZLD  $@"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) -DCRATE_FUZZ_MAIN -fsanitize=fuzzer -o $@ $< \
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -DCRATE_FUZZ_MAIN -fsanitize=fuzzer-no-link -c -o $@.o $<
+	@$(FUZZ_CXX) $(SAN) -fsanitize=fuzzer -o $@ $@.o \
 		$(FUZZ_BUILD)/libcrate-fuzz.a $(DEP_LIBS) -lm -pthread
 
 -include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)

@@ -117,9 +117,9 @@ if [ ${#runnable[@]} -gt 0 ]; then
 	fi
 	rm -f "$B/libcrate-fuzz.a"
 	objs=()
-	for src in src/*.c src/*/*.c; do
+	for src in src/*.c src/*/*.c src/*/*.cpp; do
 		case $src in src/main.c | src/launcher.c) continue ;; esac
-		o=$B/obj/${src%.c}.o
+		o=$B/obj/${src%.*}.o
 		[ -f "$o" ] && objs+=("$o")
 	done
 	ar rcs "$B/libcrate-fuzz.a" "${objs[@]}"
