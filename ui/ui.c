@@ -25,6 +25,7 @@
 
 #include "app/app.h"
 #include "app/app_changes.h"
+#include "app/app_hooks.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
 #include "app/app_remote.h"
@@ -831,6 +832,9 @@ static int loop(struct ui *ui)
 			if (wmsg[0])
 				ui_message(ui, true, "%s", wmsg);
 		}
+		char hook_msg[600];
+		if (app_hooks_report(ui->app, hook_msg, sizeof hook_msg))
+			ui_message(ui, true, "hook: %s", hook_msg);
 		if (rc <= 0) {
 			if (ui->msg[0] && msg_expired(ui))
 				ui->dirty = true;

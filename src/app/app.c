@@ -2,6 +2,7 @@
 #include "app/app_library.h"
 #include "app/app_changes.h"
 #include "app/app_play.h"
+#include "app/app_hooks.h"
 #include "app/app_watch.h"
 #include "app/rules.h"
 #include "coll/store.h"
@@ -50,6 +51,7 @@ int app_open(struct app **out, const struct app_opts *opts, struct crate_err *er
 		goto fail;
 	if (coll_store_open(app->db, &app->store, err) != 0)
 		goto fail;
+	app_hooks_open(app);
 	*out = app;
 	return 0;
 fail:
@@ -62,6 +64,7 @@ void app_close(struct app *app)
 	if (!app)
 		return;
 	app_play_close(app); /* the engine first: nothing plays while the rest closes */
+	app_hooks_close(app);
 	coll_store_free(app->store); /* before the database it borrows */
 	app->store = NULL;
 	rules_free(app->rules); /* before the database it borrows */

@@ -20,6 +20,7 @@ struct app_play;
 struct app_watch;
 struct rules;
 struct mlib_scan_error;
+struct app_hooks;
 
 struct app_opts {
 	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
@@ -51,6 +52,7 @@ struct app {
 	 * (owned; replaced when the next one finishes). */
 	struct mlib_scan_error *scan_errors;
 	size_t nscan_errors;
+	struct app_hooks *hooks;     /* [hooks] (app/app_hooks.h); NULL when none configured */
 };
 
 /* Open everything; on failure *err says what and nothing is left open. */

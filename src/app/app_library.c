@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/app_hooks.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
 #include "medialib/index_load.h"
@@ -128,6 +129,7 @@ int app_scan(struct app *app, const char *const *paths, size_t n, mlib_scan_prog
 	if (mlib_scan(app->db, paths, n, &opts, res, err) != 0)
 		return -1;
 	const struct mlib_scan_progress *t = &res->totals;
+	app_hooks_scan_done(app, t, res->nerrors);
 	if (t->added + t->updated + t->missing == 0 && app->index)
 		return 0; /* nothing changed: the index is current */
 	return app_reload_index(app, err);
@@ -401,6 +403,8 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 	}
 	scan_free(s);
 	out->finished = true;
+	if (out->rc == 0)
+		app_hooks_scan_done(app, &out->p, out->nerrors);
 	return 1;
 }
 

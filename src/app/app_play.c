@@ -86,6 +86,10 @@ struct app_play {
 	char error[512];
 	app_play_listener listener;
 	void *listener_ud;
+	struct {
+		app_play_listener fn;
+		void *ud;
+	} observers[APP_PLAY_OBSERVERS];
 };
 
 /* ---- small helpers ---- */
@@ -133,10 +137,12 @@ static void set_error(struct app_play *p, const char *fmt, ...)
 static void notify(struct app_play *p, enum app_play_notice_type type, uint32_t id,
 		   const char *path, const char *msg)
 {
-	if (p->listener) {
-		struct app_play_notice n = {type, id, path ? path : "", msg ? msg : ""};
+	struct app_play_notice n = {type, id, path ? path : "", msg ? msg : ""};
+	if (p->listener)
 		p->listener(p->listener_ud, &n);
-	}
+	for (int i = 0; i < APP_PLAY_OBSERVERS; i++)
+		if (p->observers[i].fn)
+			p->observers[i].fn(p->observers[i].ud, &n);
 }
 
 static struct engine *get_engine(struct app *app, struct crate_err *err)
@@ -977,7 +983,12 @@ static void on_state(struct app *app, const struct engine_event *ev)
 	if (ev->seq && ev->seq < p->now.seq)
 		return; /* about a track that was replaced */
 	bool was = p->state != ENGINE_STOPPED;
+	enum engine_state before = p->state;
 	p->state = ev->state;
+	if (before == ENGINE_PLAYING && ev->state == ENGINE_PAUSED)
+		notify(p, APP_PLAY_PAUSED, p->cur_id, p->now.path, NULL);
+	else if (before == ENGINE_PAUSED && ev->state == ENGINE_PLAYING)
+		notify(p, APP_PLAY_RESUMED, p->cur_id, p->now.path, NULL);
 	if (ev->state == ENGINE_STOPPED && was) {
 		p->cur_id = 0;
 		p->now_started = false;
@@ -1026,6 +1037,26 @@ void app_play_set_listener(struct app *app, app_play_listener fn, void *ud)
 	struct app_play *p = player(app);
 	p->listener = fn;
 	p->listener_ud = ud;
+}
+
+void app_play_add_observer(struct app *app, app_play_listener fn, void *ud)
+{
+	struct app_play *p = player(app);
+	for (int i = 0; i < APP_PLAY_OBSERVERS; i++)
+		if (!p->observers[i].fn) {
+			p->observers[i].fn = fn;
+			p->observers[i].ud = ud;
+			return;
+		}
+}
+
+void app_play_remove_observer(struct app *app, app_play_listener fn, void *ud)
+{
+	if (!app->play)
+		return;
+	for (int i = 0; i < APP_PLAY_OBSERVERS; i++)
+		if (app->play->observers[i].fn == fn && app->play->observers[i].ud == ud)
+			app->play->observers[i].fn = NULL;
 }
 
 int app_play_collection(struct app *app, const char *ns, const char *name, size_t start_pos,

@@ -53,6 +53,8 @@ enum app_play_notice_type {
 	APP_PLAY_FAILED,   /* id/path was skipped: msg says why */
 	APP_PLAY_STOPPED,  /* nothing more to play (end of list, stop, device error) */
 	APP_PLAY_DEVICE,   /* the audio device failed: msg */
+	APP_PLAY_PAUSED,   /* id paused */
+	APP_PLAY_RESUMED,  /* id playing again after a pause */
 };
 
 struct app_play_notice {
@@ -65,6 +67,11 @@ struct app_play_notice {
 typedef void (*app_play_listener)(void *ud, const struct app_play_notice *n);
 /* One listener (NULL removes it); called from app_play_handle_events. */
 void app_play_set_listener(struct app *app, app_play_listener fn, void *ud);
+/* Listeners inside app (hooks, MPRIS), called after the front end's one;
+ * at most APP_PLAY_OBSERVERS. Removed by the same fn and ud. */
+#define APP_PLAY_OBSERVERS 4
+void app_play_add_observer(struct app *app, app_play_listener fn, void *ud);
+void app_play_remove_observer(struct app *app, app_play_listener fn, void *ud);
 
 /* Make Playlists/name the active playlist and play it from entry start_pos.
  * ns must be "Playlists" (a list collection). */

@@ -13,6 +13,7 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_hooks.h"
 #include "app/app_play.h"
 #include "base/str.h"
 #include "coll/eval.h"
@@ -72,6 +73,9 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 		break;
 	case APP_PLAY_STOPPED:
 		r->done = true;
+		break;
+	case APP_PLAY_PAUSED:
+	case APP_PLAY_RESUMED:
 		break;
 	}
 }
@@ -160,6 +164,9 @@ static int cmd_play(struct cli_ctx *ctx, int argc, char **argv)
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		poll(&p, 1, 1000);
 		app_play_handle_events(app);
+		char hook_msg[600];
+		if (app_hooks_report(app, hook_msg, sizeof hook_msg))
+			print_clean(stderr, "crate: hook: ", hook_msg);
 	}
 	app_play_set_listener(app, NULL, NULL);
 	if (run.device_failed || run.started == 0)
