@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_plfile.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -656,6 +658,119 @@ out:
 	return status;
 }
 
+/* "m3u", "m3u8", "pls", "xspf" */
+static enum plfile_format format_named(const char *s)
+{
+	return strcasecmp(s, "m3u") == 0 || strcasecmp(s, "m3u8") == 0 ? PLFILE_M3U
+	       : strcasecmp(s, "pls") == 0				? PLFILE_PLS
+	       : strcasecmp(s, "xspf") == 0				? PLFILE_XSPF
+									: PLFILE_UNKNOWN;
+}
+
+/* import [--append] NAME FILE: entries not found are listed (exit 2). */
+static int cmd_playlist_import(struct cli_ctx *ctx, int argc, char **argv)
+{
+	bool append = argc > 1 && strcmp(argv[1], "--append") == 0;
+	if (argc != 3 + append)
+		return cli_usage(cli_find("playlist import"));
+	char *name = playlist_arg(argv[1 + append]);
+	if (!name)
+		return CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	struct app_import_report rep;
+	int status = CLI_FAIL;
+	if (app && app_playlist_import(app, name, argv[2 + append], append, &rep, &err) == 0) {
+		for (size_t i = 0; i < rep.nproblems; i++) {
+			char *msg = xasprintf("%s:%zu: %s", argv[2 + append], rep.problems[i].line,
+					      rep.problems[i].what);
+			cli_fail_safe(msg);
+			free(msg);
+		}
+		fprintf(stderr, "Playlists/");
+		cli_put_safe(stderr, name, strlen(name));
+		fprintf(stderr, ": %zu of %zu entries imported (%zu newly scanned), %zu not found\n",
+			rep.imported, rep.entries, rep.scanned, rep.nproblems);
+		status = rep.nproblems ? CLI_PARTIAL : CLI_OK;
+		app_import_report_free(&rep);
+	} else if (app) {
+		status = fail_err(&err);
+	}
+	free(name);
+	return status;
+}
+
+/* export [--relative] [--format F] NAME [FILE] */
+static int cmd_playlist_export(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_command *self = cli_find("playlist export");
+	bool relative = false;
+	const char *fmt_name = NULL;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+		if (strcmp(argv[i], "--relative") == 0)
+			relative = true;
+		else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+			fmt_name = argv[++i];
+		else
+			return cli_usage(self);
+	}
+	if (argc - i < 1 || argc - i > 2)
+		return cli_usage(self);
+	const char *path = argc - i == 2 && strcmp(argv[i + 1], "-") != 0 ? argv[i + 1] : NULL;
+	enum plfile_format fmt = fmt_name ? format_named(fmt_name)
+					  : path ? plfile_format_of_name(path) : PLFILE_M3U;
+	if (fmt == PLFILE_UNKNOWN) {
+		cli_error("playlist export: say --format m3u, pls or xspf (or name the file .m3u8, .pls, .xspf)");
+		return CLI_FAIL;
+	}
+	if (relative && !path) {
+		cli_error("playlist export: --relative needs a FILE to be relative to");
+		return CLI_FAIL;
+	}
+	char *name = playlist_arg(argv[i]);
+	if (!name)
+		return CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	char *dir = NULL;
+	if (relative) { /* the folder the file goes to */
+		char *copy = xstrdup(path), *slash = strrchr(copy, '/');
+		if (slash)
+			*slash = '\0';
+		dir = realpath(slash ? (copy[0] ? copy : "/") : ".", NULL);
+		free(copy);
+	}
+	struct crate_err err = {0};
+	struct strbuf b;
+	strbuf_init(&b, 4096);
+	int status = CLI_FAIL;
+	if (relative && !dir) {
+		char *msg = xasprintf("%s: %s", path, strerror(errno));
+		cli_fail_safe(msg);
+		free(msg);
+	} else if (app && app_playlist_export(app, name, fmt, dir, &b, &err) == 0) {
+		status = CLI_OK;
+		FILE *f = path ? fopen(path, "w") : stdout;
+		bool ok = f && fwrite(b.buf, 1, b.len, f) == b.len;
+		int e = errno;
+		if (f && f != stdout && fclose(f) != 0 && ok) {
+			ok = false;
+			e = errno;
+		}
+		if (!ok) {
+			char *msg = xasprintf("%s: %s", path ? path : "stdout", strerror(e));
+			status = cli_fail_safe(msg);
+			free(msg);
+		}
+	} else if (app) {
+		status = fail_err(&err);
+	}
+	strbuf_free(&b);
+	free(dir);
+	free(name);
+	return status;
+}
+
 /* clear / shuffle / use: one optional (use: required) playlist name. */
 static int playlist_simple(struct cli_ctx *ctx, int argc, char **argv, const char *cmdname,
 			   int (*fn)(struct app *, const char *, struct crate_err *),
@@ -817,6 +932,10 @@ const struct cli_command cli_coll_commands[] = {
 	{"playlist list", "playlist list [NAME] [--format F] [--json]",
 	 "the entries, current one marked '>'", cmd_playlist_list},
 	{"playlist clear", "playlist clear [NAME]", "remove every entry", cmd_playlist_clear},
+	{"playlist import", "playlist import [--append] NAME FILE",
+	 "a playlist from an M3U/M3U8, PLS or XSPF file", cmd_playlist_import},
+	{"playlist export", "playlist export [--relative] [--format m3u|pls|xspf] NAME [FILE]",
+	 "write a playlist as M3U8 (default), PLS or XSPF", cmd_playlist_export},
 	{"playlist shuffle", "playlist shuffle [NAME]", "shuffle (the current entry goes first)",
 	 cmd_playlist_shuffle},
 	{"playlist sort", "playlist sort [NAME] FIELDS", "sort by fields ('artist,-year')",

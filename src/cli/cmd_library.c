@@ -10,6 +10,7 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
+#include "app/app_plfile.h"
 #include "coll/eval.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -86,15 +87,70 @@ static int scan_prune(struct cli_ctx *ctx)
 	return CLI_OK;
 }
 
+/* Playlist files found under the scanned paths: listed, or with --playlists
+ * imported as playlists named after the file (an existing name is kept).
+ * Returns CLI_PARTIAL when some entry or file could not be imported. */
+static int scan_playlists(struct app *app, char *const *paths, size_t n, bool import)
+{
+	char **files;
+	size_t nf = app_playlist_files_find((const char *const *)paths, n, &files);
+	int status = CLI_OK;
+	if (nf && !import)
+		fprintf(stderr, "%zu playlist file%s found (crate scan --playlists imports them):\n", nf,
+			nf == 1 ? "" : "s");
+	struct crate_err err = {0};
+	if (nf && import && app_reload_index(app, &err) != 0) {
+		cli_fail_safe(err.msg);
+		import = false;
+		status = CLI_PARTIAL;
+	}
+	for (size_t i = 0; i < nf; i++) {
+		const char *base = strrchr(files[i], '/');
+		base = base ? base + 1 : files[i];
+		if (!import) {
+			if (i < 20) {
+				fputs("  ", stderr);
+				cli_put_safe(stderr, files[i], strlen(files[i]));
+				fputc('\n', stderr);
+			}
+			free(files[i]);
+			continue;
+		}
+		char *name = xstrndup(base, (size_t)(strrchr(base, '.') - base));
+		struct app_import_report rep;
+		if (!name[0]) {
+			/* ".m3u": no name to give it */
+		} else if (app_playlist_import(app, name, files[i], false, &rep, &err) == 0) {
+			fprintf(stderr, "Playlists/");
+			cli_put_safe(stderr, name, strlen(name));
+			fprintf(stderr, ": %zu of %zu entries imported\n", rep.imported, rep.entries);
+			if (rep.nproblems)
+				status = CLI_PARTIAL;
+			app_import_report_free(&rep);
+		} else if (err.code != CRATE_ERR_EXISTS) {
+			cli_fail_safe(err.msg);
+			status = CLI_PARTIAL;
+		}
+		free(name);
+		free(files[i]);
+	}
+	if (nf > 20 && !import)
+		fprintf(stderr, "  ... and %zu more\n", nf - 20);
+	free(files);
+	return status;
+}
+
 static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 {
-	bool quiet = false, prune = false;
+	bool quiet = false, prune = false, playlists = false;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
 			quiet = true;
 		else if (strcmp(argv[i], "--prune") == 0)
 			prune = true;
+		else if (strcmp(argv[i], "--playlists") == 0)
+			playlists = true;
 		else if (strcmp(argv[i], "--") == 0) {
 			i++;
 			break;
@@ -144,9 +200,11 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 	mlib_scan_result_free(&res);
 	if (rc != 0)
 		return CLI_FAIL;
+	int pl = quiet && !playlists ? CLI_OK
+				     : scan_playlists(app, argv + i, (size_t)(argc - i), playlists);
 	if (prune && scan_prune(ctx) != CLI_OK)
 		return CLI_FAIL;
-	return partial ? CLI_PARTIAL : CLI_OK;
+	return partial || pl != CLI_OK ? CLI_PARTIAL : CLI_OK;
 }
 
 /* ---- shared: find an item, print properties ---- */
@@ -293,8 +351,8 @@ static int cmd_rate(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 const struct cli_command cli_library_commands[] = {
-	{"scan", "scan [--quiet] [--prune] PATH...",
-	 "add or update files and folders in the library (--prune: forget missing items)",
+	{"scan", "scan [--quiet] [--prune] [--playlists] PATH...",
+	 "add or update files and folders (--prune: forget missing items; --playlists: import playlist files found)",
 	 cmd_scan},
 	{"info", "info ID|PATH...", "every property of a library item", cmd_info},
 	{"rate", "rate QUERY|ID N", "set the rating (0-5 stars, 0 clears) in the library", cmd_rate},

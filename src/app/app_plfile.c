@@ -1,0 +1,267 @@
+/* Playlist files in and out of the collection store (see app_plfile.h). */
+#include "app/app_plfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/app_coll.h"
+#include "app/app_library.h"
+#include "base/vec.h"
+#include "coll/store.h"
+#include "medialib/index.h"
+#include "medialib/media.h"
+#include "medialib/scan.h"
+
+/* A playlist file larger than this is not a playlist. */
+#define MAX_PLAYLIST_BYTES (256u << 20)
+
+void app_import_report_free(struct app_import_report *r)
+{
+	for (size_t i = 0; i < r->nproblems; i++)
+		free(r->problems[i].what);
+	free(r->problems);
+	memset(r, 0, sizeof *r);
+}
+
+static void problem(struct app_import_report *r, size_t line, char *what)
+{
+	r->problems = xreallocarray(r->problems, r->nproblems + 1, sizeof *r->problems);
+	r->problems[r->nproblems++] = (struct app_import_problem){line, what};
+}
+
+/* The whole file; opened without blocking on a FIFO and checked to be a
+ * regular file first. */
+static char *read_playlist(const char *path, size_t *len, struct crate_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)MAX_PLAYLIST_BYTES) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s: %s", path,
+			      !S_ISREG(st.st_mode) ? "not a regular file" : "too large for a playlist");
+		close(fd);
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	char *buf = xmalloc((size_t)st.st_size + 1);
+	size_t n = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		if (n == (size_t)st.st_size)
+			break;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* The library id of an absolute path (as given, then as its real path), 0
+ * when it is not a present item. *real gets the real path when computed. */
+static uint32_t find_item(struct app *app, const char *path, char **real)
+{
+	uint32_t id;
+	struct crate_err e = {0};
+	if (mlib_media_find_url(app->db, path, strlen(path), &id, &e) == 0 &&
+	    mlib_index_has_media(app->index, id))
+		return id;
+	*real = realpath(path, NULL);
+	if (*real && strcmp(*real, path) != 0 &&
+	    mlib_media_find_url(app->db, *real, strlen(*real), &id, &e) == 0 &&
+	    mlib_index_has_media(app->index, id))
+		return id;
+	return 0;
+}
+
+int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
+			struct app_import_report *rep, struct crate_err *err)
+{
+	memset(rep, 0, sizeof *rep);
+	bool exists = coll_store_get(app->store, COLL_NS_PLAYLISTS, name) != NULL;
+	if (exists && !append)
+		return crate_err_set(err, CRATE_ERR_EXISTS,
+				     "Playlists/%s exists (remove it first, or import with --append)",
+				     name);
+	size_t len;
+	char *data = read_playlist(path, &len, err);
+	if (!data)
+		return -1;
+	char *abs = realpath(path, NULL);
+	char *slash = abs ? strrchr(abs, '/') : NULL;
+	char *dir = slash ? xstrndup(abs, slash == abs ? 1 : (size_t)(slash - abs)) : xstrdup("/");
+	free(abs);
+	struct plfile pl = {0};
+	int rc = plfile_parse(plfile_format_detect(path, data, len), data, len, dir, &pl, err);
+	free(data);
+	free(dir);
+	if (rc != 0) {
+		plfile_free(&pl);
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		return crate_err_set(err, err->code, "%s: %s", path, why);
+	}
+	rep->entries = pl.n;
+	/* First pass: what the library has; files on disk that it lacks are
+	 * scanned in one go, then looked up again. */
+	uint32_t *ids = xcalloc(pl.n + 1, sizeof *ids);
+	char **scan = xcalloc(pl.n + 1, sizeof *scan);
+	size_t nscan = 0;
+	for (size_t i = 0; i < pl.n; i++) {
+		const char *loc = pl.v[i].location;
+		if (loc[0] != '/') {
+			problem(rep, pl.v[i].line, xasprintf("%s: streams are not supported", loc));
+			continue;
+		}
+		char *real = NULL;
+		ids[i] = find_item(app, loc, &real);
+		struct stat st;
+		if (!ids[i]) {
+			if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode))
+				scan[nscan++] = xstrdup(real);
+			else
+				problem(rep, pl.v[i].line,
+					xasprintf("%s: %s", loc, real ? "not a regular file" : strerror(errno)));
+		}
+		free(real);
+	}
+	if (nscan) {
+		struct mlib_scan_result res = {0};
+		struct crate_err serr = {0};
+		if (app_scan(app, (const char *const *)scan, nscan, NULL, NULL, &res, &serr) == 0)
+			rep->scanned = res.totals.added + res.totals.updated;
+		mlib_scan_result_free(&res);
+		for (size_t i = 0; i < pl.n; i++) {
+			if (ids[i] || pl.v[i].location[0] != '/')
+				continue;
+			char *real = NULL;
+			ids[i] = find_item(app, pl.v[i].location, &real);
+			if (!ids[i] && real) /* on disk, but the scan could not read it */
+				problem(rep, pl.v[i].line,
+					xasprintf("%s: not playable (see crate scan)", pl.v[i].location));
+			free(real);
+		}
+	}
+	for (size_t i = 0; i < nscan; i++)
+		free(scan[i]);
+	free(scan);
+	size_t n = 0;
+	for (size_t i = 0; i < pl.n; i++)
+		if (ids[i])
+			ids[n++] = ids[i];
+	plfile_free(&pl);
+	rc = exists ? 0 : app_playlist_new(app, name, err);
+	if (rc == 0 && n)
+		rc = coll_store_playlist_insert(app->store, name, SIZE_MAX, ids, n, err);
+	if (rc == 0)
+		rep->imported = n;
+	free(ids);
+	return rc;
+}
+
+struct found {
+	char **v;
+	size_t n, cap;
+};
+
+/* Walk path (not following symbolic links below it; at most 64 levels). */
+static void find_under(const char *path, int depth, struct found *f)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 && stat(path, &st) != 0)
+		return;
+	if (S_ISREG(st.st_mode)) {
+		if (plfile_format_of_name(path) == PLFILE_UNKNOWN)
+			return;
+		if (f->n == f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 16;
+			f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
+		}
+		f->v[f->n++] = xstrdup(path);
+		return;
+	}
+	if (!S_ISDIR(st.st_mode) || depth > 64)
+		return;
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *sub = xasprintf("%s/%s", path, e->d_name);
+		struct stat sst;
+		if (lstat(sub, &sst) == 0 && !S_ISLNK(sst.st_mode))
+			find_under(sub, depth + 1, f);
+		free(sub);
+	}
+	closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t app_playlist_files_find(const char *const *paths, size_t n, char ***out)
+{
+	struct found f = {0};
+	for (size_t i = 0; i < n; i++)
+		find_under(paths[i], 0, &f);
+	if (f.n)
+		qsort(f.v, f.n, sizeof *f.v, cmp_str);
+	*out = f.v;
+	return f.n;
+}
+
+int app_playlist_export(struct app *app, const char *name, enum plfile_format fmt,
+			const char *rel_dir, struct strbuf *out, struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	const struct coll_node *pl = name ? coll_store_get(app->store, COLL_NS_PLAYLISTS, name) : NULL;
+	if (!pl)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist",
+				     name ? name : "(none active)");
+	size_t n = pl->idlist.n;
+	struct plfile_out_entry *e = xcalloc(n + 1, sizeof *e);
+	char **owned = xcalloc(n + 1, sizeof *owned);
+	char (*artist)[512] = xcalloc(n + 1, sizeof *artist), (*title)[512] = xcalloc(n + 1, sizeof *title);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = pl->idlist.v[i];
+		char url[PATH_MAX + 16], dur[32];
+		const char *u = mlib_index_get_text(app->index, id, "url", url, sizeof url);
+		if (!u)
+			continue; /* gone from the library */
+		owned[k] = rel_dir && u[0] == '/' ? plfile_relative(u, rel_dir) : xstrdup(u);
+		const char *d = mlib_index_get_text(app->index, id, "duration", dur, sizeof dur);
+		e[k] = (struct plfile_out_entry){
+			owned[k],
+			mlib_index_get_joined(app->index, id, "artist", ", ", artist[k], sizeof artist[k]),
+			mlib_index_get_text(app->index, id, "title", title[k], sizeof title[k]),
+			d ? strtoll(d, NULL, 10) : -1};
+		k++;
+	}
+	plfile_write(fmt, e, k, out);
+	for (size_t i = 0; i < k; i++)
+		free(owned[i]);
+	free(owned);
+	free(e);
+	free(artist);
+	free(title);
+	return 0;
+}

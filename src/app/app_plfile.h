@@ -1,0 +1,47 @@
+/* Playlists to and from the files other players use (M3U/M3U8, PLS, XSPF;
+ * app/plfile.h does the text). Import finds each entry in the library,
+ * scans files that exist on disk but are not in it yet, and lists the ones
+ * that cannot be found; export writes a playlist's entries. */
+#ifndef CRATE_APP_APP_PLFILE_H
+#define CRATE_APP_APP_PLFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app/app.h"
+#include "app/plfile.h"
+#include "base/str.h"
+
+/* An entry that could not be imported. */
+struct app_import_problem {
+	size_t line;  /* in the playlist file */
+	char *what;   /* owned: the location and why (untrusted text) */
+};
+
+struct app_import_report {
+	size_t entries;  /* in the file */
+	size_t imported; /* entries put in the playlist */
+	size_t scanned;  /* files added to the library on the way */
+	struct app_import_problem *problems;
+	size_t nproblems;
+};
+
+void app_import_report_free(struct app_import_report *r);
+
+/* Make Playlists/name from the playlist file at path (append: add to an
+ * existing playlist instead of refusing it). Succeeds when the file could be
+ * read, even if some entries could not be found (see *rep). */
+int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
+			struct app_import_report *rep, struct crate_err *err);
+
+/* The playlist files (.m3u, .m3u8, .pls, .xspf) under paths (folders are
+ * walked without following symbolic links; files are taken as they are),
+ * sorted; *out owned (free each, then the array). Returns the count. */
+size_t app_playlist_files_find(const char *const *paths, size_t n, char ***out);
+
+/* Playlists/name (NULL: active) as a playlist file in fmt, appended to out.
+ * rel_dir: write locations relative to this folder (NULL: absolute). */
+int app_playlist_export(struct app *app, const char *name, enum plfile_format fmt,
+			const char *rel_dir, struct strbuf *out, struct crate_err *err);
+
+#endif

@@ -1,0 +1,598 @@
+/* Playlist files (see plfile.h). Every parser reads the whole file once,
+ * line by line (M3U, PLS) or element by element (XSPF), so a 200,000-line
+ * file costs one pass; text is kept as the file gives it (no re-encoding:
+ * an M3U written by a Latin-1 tool names files in Latin-1 bytes, which is
+ * what the disk has). */
+#include "app/plfile.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void plfile_free(struct plfile *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		free(pl->v[i].location);
+		free(pl->v[i].title);
+	}
+	free(pl->v);
+	memset(pl, 0, sizeof *pl);
+}
+
+enum plfile_format plfile_format_of_name(const char *name)
+{
+	const char *dot = name ? strrchr(name, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return PLFILE_UNKNOWN;
+	if (strcasecmp(dot, ".m3u") == 0 || strcasecmp(dot, ".m3u8") == 0)
+		return PLFILE_M3U;
+	if (strcasecmp(dot, ".pls") == 0)
+		return PLFILE_PLS;
+	if (strcasecmp(dot, ".xspf") == 0)
+		return PLFILE_XSPF;
+	return PLFILE_UNKNOWN;
+}
+
+static const char *skip_bom(const char *data, size_t *len)
+{
+	if (*len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) {
+		*len -= 3;
+		return data + 3;
+	}
+	return data;
+}
+
+enum plfile_format plfile_format_detect(const char *name, const char *data, size_t len)
+{
+	data = skip_bom(data, &len);
+	while (len && isspace((unsigned char)*data)) {
+		data++;
+		len--;
+	}
+	if (len >= 10 && strncasecmp(data, "[playlist]", 10) == 0)
+		return PLFILE_PLS;
+	if (len >= 7 && strncmp(data, "#EXTM3U", 7) == 0)
+		return PLFILE_M3U;
+	if (len >= 5 && (strncmp(data, "<?xml", 5) == 0 || strncmp(data, "<playlist", 9) == 0))
+		return PLFILE_XSPF;
+	return plfile_format_of_name(name);
+}
+
+/* ---- locations ---- */
+
+static int hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+/* %XX decoded in place (a %00 stays as is: it cannot be in a path). */
+static void percent_decode(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r; r++) {
+		int hi, lo;
+		if (r[0] == '%' && (hi = hexval((unsigned char)r[1])) >= 0 &&
+		    (lo = hexval((unsigned char)r[2])) >= 0 && (hi || lo)) {
+			*w++ = (char)(hi * 16 + lo);
+			r += 2;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+static bool is_url(const char *s)
+{
+	return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
+}
+
+/* "/a/./b/../c" -> "/a/c" in place (lexical; ".." at the root stays at the root). */
+static void normalise_path(char *p)
+{
+	char *w = p; /* p[0] is '/' */
+	const char *r = p;
+	while (*r) {
+		while (*r == '/')
+			r++;
+		const char *end = strchr(r, '/');
+		size_t n = end ? (size_t)(end - r) : strlen(r);
+		if (n == 0)
+			break;
+		if (n == 1 && r[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && r[0] == '.' && r[1] == '.') {
+			while (w > p && *--w != '/') {
+			}
+		} else {
+			*w++ = '/';
+			memmove(w, r, n);
+			w += n;
+		}
+		r += n;
+	}
+	if (w == p)
+		*w++ = '/';
+	*w = '\0';
+}
+
+/* The absolute path or URL a location means; owned, NULL to skip it. uri:
+ * the location is a URI (XSPF), so relative ones are percent-encoded too. */
+static char *resolve(const char *loc, size_t len, const char *dir, bool uri)
+{
+	while (len && isspace((unsigned char)*loc)) {
+		loc++;
+		len--;
+	}
+	while (len && isspace((unsigned char)loc[len - 1]))
+		len--;
+	if (!len || memchr(loc, '\0', len))
+		return NULL;
+	char *s = xstrndup(loc, len);
+	if (is_url(s))
+		return s;
+	char *path;
+	if (strncasecmp(s, "file://", 7) == 0) {
+		const char *p = s + 7;
+		if (strncasecmp(p, "localhost/", 10) == 0)
+			p += 9;
+		if (*p != '/') { /* file://otherhost/...: not ours */
+			free(s);
+			return NULL;
+		}
+		path = xstrdup(p);
+		percent_decode(path);
+	} else if (strstr(s, "://")) { /* another scheme (rtsp, smb): not playable here */
+		free(s);
+		return NULL;
+	} else {
+		if (uri)
+			percent_decode(s);
+		path = s[0] == '/' ? xstrdup(s) : xasprintf("%s/%s", dir, s);
+	}
+	free(s);
+	normalise_path(path);
+	return path;
+}
+
+static void add_entry(struct plfile *pl, char *location, const char *title, size_t tlen,
+		      int64_t dur, size_t line)
+{
+	if (!location)
+		return;
+	if (pl->n == pl->cap) {
+		pl->cap = pl->cap ? pl->cap * 2 : 64;
+		pl->v = xreallocarray(pl->v, pl->cap, sizeof *pl->v);
+	}
+	while (tlen && isspace((unsigned char)*title)) {
+		title++;
+		tlen--;
+	}
+	while (tlen && isspace((unsigned char)title[tlen - 1]))
+		tlen--;
+	pl->v[pl->n++] = (struct plfile_entry){location, tlen ? xstrndup(title, tlen) : NULL, dur,
+					       line};
+}
+
+/* ---- line-based formats ---- */
+
+struct lines {
+	const char *p, *end;
+	size_t no;
+};
+
+/* The next line (CR, LF or CRLF ended) into *s and *n; false at the end. */
+static bool next_line(struct lines *l, const char **s, size_t *n)
+{
+	if (l->p >= l->end)
+		return false;
+	const char *q = l->p;
+	while (q < l->end && *q != '\n' && *q != '\r')
+		q++;
+	*s = l->p;
+	*n = (size_t)(q - l->p);
+	if (q < l->end && *q == '\r' && q + 1 < l->end && q[1] == '\n')
+		q++;
+	l->p = q < l->end ? q + 1 : q;
+	l->no++;
+	return true;
+}
+
+static int64_t seconds_ms(const char *s, size_t n)
+{
+	char buf[32];
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	char *end;
+	double v = strtod(buf, &end);
+	if (end == buf || !(v > 0) || v > 1e9)
+		return -1;
+	return (int64_t)(v * 1000 + 0.5);
+}
+
+static void parse_m3u(const char *data, size_t len, const char *dir, struct plfile *out)
+{
+	struct lines l = {data, data + len, 0};
+	const char *s, *title = NULL;
+	size_t n, tlen = 0;
+	int64_t dur = -1;
+	while (next_line(&l, &s, &n)) {
+		while (n && isspace((unsigned char)*s)) {
+			s++;
+			n--;
+		}
+		if (n == 0)
+			continue;
+		if (*s == '#') {
+			if (n > 8 && strncasecmp(s, "#EXTINF:", 8) == 0) {
+				/* #EXTINF:seconds [attributes],title: the title follows
+				 * the first comma outside quotes */
+				const char *p = s + 8, *e = s + n;
+				bool q = false;
+				while (p < e && (q || *p != ',')) {
+					if (*p == '"')
+						q = !q;
+					p++;
+				}
+				size_t dl = 0;
+				while (s + 8 + dl < e && (isdigit((unsigned char)s[8 + dl]) ||
+							  s[8 + dl] == '.' || s[8 + dl] == '-'))
+					dl++;
+				dur = seconds_ms(s + 8, dl);
+				title = p < e ? p + 1 : NULL;
+				tlen = p < e ? (size_t)(e - p - 1) : 0;
+			}
+			continue;
+		}
+		add_entry(out, resolve(s, n, dir, false), title, title ? tlen : 0, dur, l.no);
+		title = NULL;
+		dur = -1;
+	}
+}
+
+struct pls_field {
+	unsigned long no;
+	int kind; /* 0 File, 1 Title, 2 Length */
+	const char *v;
+	size_t n, line;
+};
+
+static int pls_cmp(const void *a, const void *b)
+{
+	const struct pls_field *x = a, *y = b;
+	if (x->no != y->no)
+		return x->no < y->no ? -1 : 1;
+	return x->kind - y->kind;
+}
+
+static void parse_pls(const char *data, size_t len, const char *dir, struct plfile *out)
+{
+	struct lines l = {data, data + len, 0};
+	struct pls_field *f = NULL;
+	size_t nf = 0, cap = 0;
+	const char *s;
+	size_t n;
+	static const char *const keys[] = {"file", "title", "length"};
+	while (next_line(&l, &s, &n)) {
+		const char *eq = memchr(s, '=', n);
+		if (!eq)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			size_t kl = strlen(keys[k]);
+			if ((size_t)(eq - s) <= kl || strncasecmp(s, keys[k], kl) != 0)
+				continue;
+			char *end;
+			unsigned long no = strtoul(s + kl, &end, 10);
+			if (end != eq || !isdigit((unsigned char)s[kl]))
+				continue;
+			if (nf == cap) {
+				cap = cap ? cap * 2 : 64;
+				f = xreallocarray(f, cap, sizeof *f);
+			}
+			f[nf++] = (struct pls_field){no, k, eq + 1, (size_t)(s + n - eq - 1), l.no};
+		}
+	}
+	qsort(f, nf, sizeof *f, pls_cmp);
+	for (size_t i = 0; i < nf;) {
+		size_t j = i;
+		const struct pls_field *file = NULL, *title = NULL, *length = NULL;
+		for (; j < nf && f[j].no == f[i].no; j++) {
+			const struct pls_field **slot = f[j].kind == 0 ? &file : f[j].kind == 1 ? &title : &length;
+			if (!*slot)
+				*slot = &f[j];
+		}
+		if (file)
+			add_entry(out, resolve(file->v, file->n, dir, false), title ? title->v : NULL,
+				  title ? title->n : 0, length ? seconds_ms(length->v, length->n) : -1,
+				  file->line);
+		i = j;
+	}
+	free(f);
+}
+
+/* ---- XSPF ---- */
+
+/* XML text with the five named entities and &#N; / &#xN; decoded; owned. */
+static char *xml_text(const char *s, size_t n)
+{
+	struct strbuf b;
+	strbuf_init(&b, n + 1);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '&') {
+			strbuf_addc(&b, s[i]);
+			continue;
+		}
+		const char *semi = memchr(s + i, ';', n - i < 12 ? n - i : 12);
+		if (!semi) {
+			strbuf_addc(&b, '&');
+			continue;
+		}
+		size_t el = (size_t)(semi - (s + i)) - 1;
+		const char *e = s + i + 1;
+		static const struct {
+			const char *name, *text;
+		} ents[] = {{"amp", "&"}, {"lt", "<"}, {"gt", ">"}, {"quot", "\""}, {"apos", "'"}};
+		bool done = false;
+		for (size_t k = 0; k < 5 && !done; k++)
+			if (strlen(ents[k].name) == el && strncmp(e, ents[k].name, el) == 0) {
+				strbuf_adds(&b, ents[k].text);
+				done = true;
+			}
+		if (!done && el > 1 && e[0] == '#') {
+			char *end;
+			unsigned long cp = e[1] == 'x' || e[1] == 'X' ? strtoul(e + 2, &end, 16)
+								      : strtoul(e + 1, &end, 10);
+			if (end == semi && cp > 0 && cp < 0x110000 && !(cp >= 0xd800 && cp < 0xe000)) {
+				char u[4];
+				int ul = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+				if (ul == 1)
+					u[0] = (char)cp;
+				else {
+					for (int k = ul - 1; k > 0; k--, cp >>= 6)
+						u[k] = (char)(0x80 | (cp & 0x3f));
+					u[0] = (char)((ul == 2 ? 0xc0 : ul == 3 ? 0xe0 : 0xf0) | cp);
+				}
+				strbuf_add(&b, u, (size_t)ul);
+				done = true;
+			}
+		}
+		if (!done) {
+			strbuf_addc(&b, '&');
+			continue;
+		}
+		i += el + 1;
+	}
+	return strbuf_steal(&b);
+}
+
+/* The text of the first <tag>...</tag> in [s, end), or NULL. */
+static const char *xml_elem(const char *s, const char *end, const char *tag, size_t *n)
+{
+	size_t tl = strlen(tag);
+	for (const char *p = s; p + tl + 2 <= end; p++) {
+		p = memchr(p, '<', (size_t)(end - p));
+		if (!p || p + tl + 2 > end)
+			return NULL;
+		if (strncmp(p + 1, tag, tl) != 0 || (p[tl + 1] != '>' && !isspace((unsigned char)p[tl + 1])))
+			continue;
+		const char *gt = memchr(p, '>', (size_t)(end - p));
+		if (!gt)
+			return NULL;
+		if (gt[-1] == '/') { /* <tag/> */
+			*n = 0;
+			return gt;
+		}
+		for (const char *q = gt + 1; q + tl + 3 <= end; q++) {
+			q = memchr(q, '<', (size_t)(end - q));
+			if (!q || q + tl + 3 > end)
+				return NULL;
+			if (q[1] == '/' && strncmp(q + 2, tag, tl) == 0 && q[tl + 2] == '>') {
+				*n = (size_t)(q - gt - 1);
+				return gt + 1;
+			}
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
+static int parse_xspf(const char *data, size_t len, const char *dir, struct plfile *out,
+		      struct crate_err *err)
+{
+	const char *end = data + len;
+	size_t n;
+	const char *list = xml_elem(data, end, "trackList", &n);
+	if (!xml_elem(data, end, "playlist", &n) || !list)
+		return crate_err_set(err, CRATE_ERR_PARSE, "not an XSPF playlist (no <playlist> with a <trackList>)");
+	const char *lend = list + n, *p = list;
+	size_t tn;
+	const char *t;
+	while ((t = xml_elem(p, lend, "track", &tn))) {
+		const char *tend = t + tn;
+		size_t ln = 0, titn = 0, dn = 0;
+		const char *loc = xml_elem(t, tend, "location", &ln);
+		const char *title = xml_elem(t, tend, "title", &titn);
+		const char *dur = xml_elem(t, tend, "duration", &dn);
+		if (loc) {
+			char *l = xml_text(loc, ln);
+			char *tt = title ? xml_text(title, titn) : NULL;
+			int64_t ms = -1;
+			if (dur) {
+				char *d = xml_text(dur, dn);
+				char *e;
+				long long v = strtoll(d, &e, 10);
+				ms = e != d && v > 0 ? v : -1;
+				free(d);
+			}
+			size_t line = 1;
+			for (const char *q = data; q < loc; q++)
+				line += *q == '\n';
+			add_entry(out, resolve(l, strlen(l), dir, true), tt, tt ? strlen(tt) : 0, ms, line);
+			free(l);
+			free(tt);
+		}
+		p = tend;
+	}
+	return 0;
+}
+
+int plfile_parse(enum plfile_format fmt, const char *data, size_t len, const char *dir,
+		 struct plfile *out, struct crate_err *err)
+{
+	data = skip_bom(data, &len);
+	switch (fmt) {
+	case PLFILE_M3U:
+		parse_m3u(data, len, dir, out);
+		return 0;
+	case PLFILE_PLS:
+		parse_pls(data, len, dir, out);
+		return 0;
+	case PLFILE_XSPF:
+		return parse_xspf(data, len, dir, out, err);
+	case PLFILE_UNKNOWN:
+		break;
+	}
+	return crate_err_set(err, CRATE_ERR_INVALID,
+			     "unknown playlist format (use .m3u, .m3u8, .pls or .xspf)");
+}
+
+/* ---- writing ---- */
+
+/* Text for a one-line field: control characters (a newline would end the
+ * entry) become spaces. */
+static void add_line_text(struct strbuf *b, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
+
+static void add_xml_text(struct strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '&')
+			strbuf_adds(b, "&amp;");
+		else if (c == '<')
+			strbuf_adds(b, "&lt;");
+		else if (c == '>')
+			strbuf_adds(b, "&gt;");
+		else if (c == '"')
+			strbuf_adds(b, "&quot;");
+		else if (c < 0x20 && c != '\t')
+			strbuf_addc(b, ' ');
+		else
+			strbuf_addc(b, (char)c);
+	}
+}
+
+/* A path as a URI: file:// for absolute paths, percent-encoded. */
+static void add_uri(struct strbuf *b, const char *path)
+{
+	if (is_url(path)) {
+		add_xml_text(b, path);
+		return;
+	}
+	if (path[0] == '/')
+		strbuf_adds(b, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("/-._~!$'()*+,;=:@", *p))
+			strbuf_addc(b, (char)*p);
+		else
+			strbuf_addf(b, "%%%02X", *p);
+	}
+}
+
+static void add_display(struct strbuf *b, const struct plfile_out_entry *e)
+{
+	if (e->artist && e->title) {
+		add_line_text(b, e->artist);
+		strbuf_adds(b, " - ");
+	}
+	add_line_text(b, e->title ? e->title : e->artist ? e->artist : "");
+}
+
+void plfile_write(enum plfile_format fmt, const struct plfile_out_entry *e, size_t n,
+		  struct strbuf *b)
+{
+	if (fmt == PLFILE_PLS) {
+		strbuf_adds(b, "[playlist]\n");
+		for (size_t i = 0; i < n; i++) {
+			strbuf_addf(b, "File%zu=", i + 1);
+			add_line_text(b, e[i].location);
+			strbuf_addc(b, '\n');
+			if (e[i].title || e[i].artist) {
+				strbuf_addf(b, "Title%zu=", i + 1);
+				add_display(b, &e[i]);
+				strbuf_addc(b, '\n');
+			}
+			strbuf_addf(b, "Length%zu=%lld\n", i + 1,
+				    e[i].duration_ms >= 0 ? (long long)((e[i].duration_ms + 500) / 1000) : -1LL);
+		}
+		strbuf_addf(b, "NumberOfEntries=%zu\nVersion=2\n", n);
+		return;
+	}
+	if (fmt == PLFILE_XSPF) {
+		strbuf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			       "<playlist version=\"1\" xmlns=\"http://xspf.org/ns/0/\">\n"
+			       "  <trackList>\n");
+		for (size_t i = 0; i < n; i++) {
+			strbuf_adds(b, "    <track>\n      <location>");
+			add_uri(b, e[i].location);
+			strbuf_adds(b, "</location>\n");
+			if (e[i].artist) {
+				strbuf_adds(b, "      <creator>");
+				add_xml_text(b, e[i].artist);
+				strbuf_adds(b, "</creator>\n");
+			}
+			if (e[i].title) {
+				strbuf_adds(b, "      <title>");
+				add_xml_text(b, e[i].title);
+				strbuf_adds(b, "</title>\n");
+			}
+			if (e[i].duration_ms >= 0)
+				strbuf_addf(b, "      <duration>%lld</duration>\n", (long long)e[i].duration_ms);
+			strbuf_adds(b, "    </track>\n");
+		}
+		strbuf_adds(b, "  </trackList>\n</playlist>\n");
+		return;
+	}
+	strbuf_adds(b, "#EXTM3U\n");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(b, "#EXTINF:%lld,",
+			    e[i].duration_ms >= 0 ? (long long)((e[i].duration_ms + 500) / 1000) : -1LL);
+		add_display(b, &e[i]);
+		strbuf_addc(b, '\n');
+		add_line_text(b, e[i].location);
+		strbuf_addc(b, '\n');
+	}
+}
+
+char *plfile_relative(const char *path, const char *dir)
+{
+	/* common leading components */
+	size_t common = 0, i = 0;
+	for (;; i++) {
+		char a = path[i], d = dir[i];
+		if ((a == '/' || a == '\0') && (d == '/' || d == '\0'))
+			common = i;
+		if (a != d || a == '\0' || d == '\0')
+			break;
+	}
+	if (dir[common] == '\0' && path[common] == '/')
+		return xstrdup(path + common + 1); /* below dir */
+	struct strbuf b;
+	strbuf_init(&b, 64);
+	for (const char *p = dir + common; *p; p++)
+		if (*p == '/' && p[1] && p[1] != '/')
+			strbuf_adds(&b, "../");
+	strbuf_adds(&b, path[common] == '/' ? path + common + 1 : path + common);
+	return strbuf_steal(&b);
+}
