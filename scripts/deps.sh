@@ -4,8 +4,8 @@
 set -e
 PKGS="build-essential autoconf automake pkg-config
 libncurses-dev libsqlite3-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
-libasound2-dev libtagc0-dev libtag1-dev
-ffmpeg tmux sqlite3 alsa-utils clang libclang-rt-14-dev valgrind python3 procps"
+libasound2-dev libtagc0-dev libtag1-dev libsystemd-dev g++
+ffmpeg tmux sqlite3 alsa-utils dbus-daemon clang libclang-rt-14-dev valgrind python3 procps"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

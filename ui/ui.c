@@ -27,6 +27,7 @@
 #include "app/app_changes.h"
 #include "app/app_hooks.h"
 #include "app/app_library.h"
+#include "app/app_mpris.h"
 #include "app/app_play.h"
 #include "app/app_remote.h"
 #include "app/app_resume.h"
@@ -794,7 +795,7 @@ static int loop(struct ui *ui)
 		check_store(ui, &gen);
 		if (ui->dirty)
 			frame_draw(ui);
-		struct pollfd fds[6 + APP_REMOTE_MAX_CLIENTS + 1];
+		struct pollfd fds[7 + APP_REMOTE_MAX_CLIENTS + 1];
 		size_t n = 0;
 		fds[n++] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
 		fds[n++] = (struct pollfd){.fd = winch_pipe[0], .events = POLLIN};
@@ -812,6 +813,12 @@ static int loop(struct ui *ui)
 		size_t play_i = n;
 		if (play_fd >= 0)
 			fds[n++] = (struct pollfd){.fd = play_fd, .events = POLLIN};
+		short mpris_ev;
+		int mpris_timeout;
+		int mpris_fd = app_mpris_fd(ui->mpris, &mpris_ev, &mpris_timeout);
+		size_t mpris_i = n;
+		if (mpris_fd >= 0)
+			fds[n++] = (struct pollfd){.fd = mpris_fd, .events = mpris_ev};
 		size_t remote_i = n;
 		if (ui->remote)
 			n += app_remote_pollfds(ui->remote, fds + n, sizeof fds / sizeof fds[0] - n);
@@ -821,6 +828,8 @@ static int loop(struct ui *ui)
 			timeout = 500; /* the message's expiry */
 		if (wt >= 0 && wt < timeout)
 			timeout = wt;
+		if (mpris_fd >= 0 && mpris_timeout >= 0 && mpris_timeout < timeout)
+			timeout = mpris_timeout;
 		int rc = poll(fds, n, timeout);
 		if (rc < 0 && errno != EINTR)
 			return -1;
@@ -861,6 +870,10 @@ static int loop(struct ui *ui)
 			poll_scan(ui);
 		if (play_fd >= 0 && fds[play_i].revents) {
 			ui_play_events(ui);
+			ui->dirty = true;
+		}
+		if (mpris_fd >= 0 && fds[mpris_i].revents) {
+			app_mpris_process(ui->mpris); /* media keys act like the player keys */
 			ui->dirty = true;
 		}
 		if (ui->remote && n > remote_i)
@@ -976,6 +989,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	if (wmsg[0])
 		ui_message(ui, true, "%s", wmsg);
 	ui_play_init(ui);
+	ui->mpris = app_mpris_open(app);
 	coll_pane_reload(ui);
 	browser_refresh(ui);
 	resume_load(ui);
@@ -984,6 +998,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	int rc = loop(ui);
 	resume_save(ui);
 	endwin();
+	app_mpris_close(ui->mpris);
 	app_remote_close(ui->remote);
 	signal(SIGWINCH, SIG_DFL);
 	close(winch_pipe[0]);

@@ -18,6 +18,7 @@
 #include "ui/theme.h"
 
 struct app;
+struct app_mpris;
 struct app_remote;
 struct rule;
 
@@ -88,6 +89,7 @@ struct ui_coll_row {
 struct ui {
 	struct app *app;
 	struct app_remote *remote;
+	struct app_mpris *mpris;     /* NULL: no session bus or built without MPRIS */
 	struct keymap km;
 	bool ascii;          /* the locale is not UTF-8: draw ASCII only */
 	bool running;

@@ -84,6 +84,7 @@ struct app_play {
 	uint64_t rng;
 
 	char error[512];
+	int64_t seek_to; /* the position of the last seek, for its notice */
 	app_play_listener listener;
 	void *listener_ud;
 	struct {
@@ -137,7 +138,9 @@ static void set_error(struct app_play *p, const char *fmt, ...)
 static void notify(struct app_play *p, enum app_play_notice_type type, uint32_t id,
 		   const char *path, const char *msg)
 {
-	struct app_play_notice n = {type, id, path ? path : "", msg ? msg : ""};
+	struct app_play_notice n = {type, id, path ? path : "", msg ? msg : "", 0};
+	if (type == APP_PLAY_SEEKED)
+		n.pos_ms = p->seek_to;
 	if (p->listener)
 		p->listener(p->listener_ud, &n);
 	for (int i = 0; i < APP_PLAY_OBSERVERS; i++)
@@ -1206,7 +1209,16 @@ int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *
 	struct engine *e = get_engine(app, err);
 	if (!e)
 		return -1;
+	struct app_play_status st;
+	app_play_status(app, &st);
+	int64_t to = relative ? st.pos_ms + ms : ms;
+	if (st.dur_ms > 0 && to > st.dur_ms)
+		to = st.dur_ms;
 	engine_seek(e, ms, relative);
+	struct app_play *p = player(app);
+	p->seek_to = to < 0 ? 0 : to;
+	if (st.state != ENGINE_STOPPED)
+		notify(p, APP_PLAY_SEEKED, st.id, st.path, NULL);
 	return 0;
 }
 
@@ -1219,6 +1231,7 @@ int app_play_volume(struct app *app, int value, bool relative, struct crate_err 
 	if (!e)
 		return -1;
 	engine_set_volume(e, p->volume);
+	notify(p, APP_PLAY_VOLUME, 0, NULL, NULL);
 	return 0;
 }
 

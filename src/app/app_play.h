@@ -55,6 +55,8 @@ enum app_play_notice_type {
 	APP_PLAY_DEVICE,   /* the audio device failed: msg */
 	APP_PLAY_PAUSED,   /* id paused */
 	APP_PLAY_RESUMED,  /* id playing again after a pause */
+	APP_PLAY_SEEKED,   /* a seek was asked: pos_ms is where to */
+	APP_PLAY_VOLUME,   /* the volume changed (app_play_status has it) */
 };
 
 struct app_play_notice {
@@ -62,6 +64,7 @@ struct app_play_notice {
 	uint32_t id;
 	const char *path;  /* borrowed for the call */
 	const char *msg;   /* borrowed for the call */
+	int64_t pos_ms;    /* SEEKED: the new position */
 };
 
 typedef void (*app_play_listener)(void *ud, const struct app_play_notice *n);

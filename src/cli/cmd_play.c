@@ -14,6 +14,7 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_hooks.h"
+#include "app/app_mpris.h"
 #include "app/app_play.h"
 #include "base/str.h"
 #include "coll/eval.h"
@@ -76,6 +77,8 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 		break;
 	case APP_PLAY_PAUSED:
 	case APP_PLAY_RESUMED:
+	case APP_PLAY_SEEKED:
+	case APP_PLAY_VOLUME:
 		break;
 	}
 }
@@ -160,14 +163,21 @@ static int cmd_play(struct cli_ctx *ctx, int argc, char **argv)
 	int fd = app_play_event_fd(app, &err);
 	if (fd < 0 || start(app, argc - i, argv + i, &err) != 0)
 		return cli_fail_safe(err.msg);
+	struct app_mpris *mpris = app_mpris_open(app);
 	while (!run.done) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		poll(&p, 1, 1000);
+		short mev;
+		int mtimeout;
+		struct pollfd p[2] = {{.fd = fd, .events = POLLIN},
+				      {.fd = app_mpris_fd(mpris, &mev, &mtimeout), .events = mev}};
+		poll(p, p[1].fd >= 0 ? 2 : 1, mtimeout >= 0 && mtimeout < 1000 ? mtimeout : 1000);
 		app_play_handle_events(app);
+		if (p[1].fd >= 0 && p[1].revents)
+			app_mpris_process(mpris);
 		char hook_msg[600];
 		if (app_hooks_report(app, hook_msg, sizeof hook_msg))
 			print_clean(stderr, "crate: hook: ", hook_msg);
 	}
+	app_mpris_close(mpris);
 	app_play_set_listener(app, NULL, NULL);
 	if (run.device_failed || run.started == 0)
 		return CLI_FAIL;

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# MPRIS (issue 18 part 1) over a private session bus (dbus-daemon --session,
+# its address only in this test's environment): `crate play --no-ui` owns
+# org.mpris.MediaPlayer2.crate; busctl reads Metadata, PlaybackStatus,
+# Position, and calls PlayPause, Next, Seek; Seeked and PropertiesChanged
+# signals are seen by dbus-monitor. Without a session bus nothing happens
+# and nothing is printed.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v dbus-daemon >/dev/null || ! command -v busctl >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_begin mpris_setup; t_skip "needs dbus-daemon, busctl and ffmpeg"; t_end; exit $?
+fi
+if ! ldd "$(dirname "$CRATE")/crate-core" 2>/dev/null | grep -q libsystemd; then
+	t_begin mpris_setup; t_skip "crate was built without MPRIS"; t_end; exit $?
+fi
+
+H=$T_TMP/home
+export HOME=$H XDG_CONFIG_HOME=$H/.config XDG_DATA_HOME=$H/.local/share XDG_RUNTIME_DIR=$T_TMP/run
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/crate" && chmod 700 "$XDG_RUNTIME_DIR"
+t_sink_home "$H"
+printf '[output]\npace = true\n' >"$XDG_CONFIG_HOME/crate/config"
+DB=$T_TMP/lib.db
+PIDS=""
+trap 'kill $PIDS 2>/dev/null; rm -rf "$T_TMP"' EXIT
+
+t_begin mpris_setup
+mkdir -p "$T_TMP/music"
+for i in 1 2 3; do
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=$((300 * i)):duration=20" -ac 2 -ar 44100 \
+		-metadata artist="Artist $i" -metadata title="Song $i" -metadata album="Album" \
+		-metadata track=$i "$T_TMP/music/$i.flac" || t_fail ffmpeg
+done
+"$CRATE" --db "$DB" scan --quiet "$T_TMP/music" >/dev/null 2>&1 || t_fail scan
+ADDR=$(dbus-daemon --session --fork --nopidfile --print-address=1 --print-pid=3 3>"$T_TMP/dbus.pid" |
+	head -1)
+PIDS="$(cat "$T_TMP/dbus.pid")"
+[ -n "$ADDR" ] || t_fail "no private bus"
+export DBUS_SESSION_BUS_ADDRESS=$ADDR
+B="busctl --address=$ADDR"
+OBJ=/org/mpris/MediaPlayer2 P=org.mpris.MediaPlayer2.Player N=org.mpris.MediaPlayer2.crate
+dbus-monitor --address "$ADDR" "type='signal',path='/org/mpris/MediaPlayer2'" >"$T_TMP/signals" 2>&1 &
+PIDS="$PIDS $!"
+"$CRATE" --db "$DB" play --no-ui 'album:Album' >"$T_TMP/play.out" 2>"$T_TMP/play.err" &
+CPID=$!
+PIDS="$PIDS $CPID"
+ok=""
+for i in $(seq 1 100); do
+	$B get-property $N $OBJ $P PlaybackStatus 2>/dev/null | grep -q Playing && { ok=1; break; }
+	sleep 0.1
+done
+[ -n "$ok" ] || t_fail "crate did not appear on the bus playing"
+prop() { $B get-property $N $OBJ $P "$1" 2>/dev/null; }
+wait_prop() { # PROP PATTERN
+	for i in $(seq 1 50); do prop "$1" | grep -q "$2" && return 0; sleep 0.1; done
+	echo "    $1 is $(prop "$1"), want $2" >&2; return 1
+}
+
+t_begin mpris_metadata_of_the_playing_track
+m=$(prop Metadata)
+grep -q '"xesam:title" s "Song 1"' <<<"$m" || t_fail "title: $m"
+grep -q '"xesam:artist" as 1 "Artist 1"' <<<"$m" || t_fail "artist: $m"
+grep -q '"mpris:length" x 200[0-9][0-9][0-9][0-9][0-9]' <<<"$m" || t_fail "length: $m"
+grep -q '"mpris:trackid" o "/org/crate/track/[0-9]*"' <<<"$m" || t_fail "trackid: $m"
+grep -q '"xesam:url" s "file://.*/music/1.flac"' <<<"$m" || t_fail "url: $m"
+$B get-property $N $OBJ org.mpris.MediaPlayer2 Identity | grep -q '"crate"' || t_fail "Identity"
+
+t_begin mpris_playpause_next_seek
+$B call $N $OBJ $P PlayPause || t_fail "PlayPause call"
+wait_prop PlaybackStatus Paused || t_fail "not paused"
+$B call $N $OBJ $P PlayPause || t_fail "PlayPause call"
+wait_prop PlaybackStatus Playing || t_fail "not playing again"
+$B call $N $OBJ $P Next || t_fail "Next call"
+wait_prop Metadata '"Song 2"' || t_fail "Next did not move to Song 2"
+$B call $N $OBJ $P Seek x 10000000 || t_fail "Seek call"
+for i in $(seq 1 50); do
+	pos=$(prop Position | awk '{print $2}')
+	[ "${pos:-0}" -ge 10000000 ] && break
+	sleep 0.1
+done
+[ "${pos:-0}" -ge 10000000 ] || t_fail "Position after Seek +10 s: $pos"
+grep -q 'member=Seeked' "$T_TMP/signals" || t_fail "no Seeked signal"
+grep -q 'member=PropertiesChanged' "$T_TMP/signals" || t_fail "no PropertiesChanged signal"
+$B set-property $N $OBJ $P Volume d 0.5 || t_fail "set Volume"
+wait_prop Volume "0.5" || t_fail "Volume"
+$B call $N $OBJ $P Stop || t_fail "Stop call"
+for i in $(seq 1 50); do kill -0 $CPID 2>/dev/null || break; sleep 0.1; done
+kill -0 $CPID 2>/dev/null && t_fail "crate play did not end after Stop"
+grep -q "Song 2" "$T_TMP/play.out" || t_fail "play output: $(cat "$T_TMP/play.out")"
+
+t_begin mpris_in_the_interface
+if command -v tmux >/dev/null; then
+	TM="tmux -L crate-mpris-$$ -f /dev/null"
+	PIDS="$PIDS"
+	"$CRATE" --db "$DB" playlist add Default 'album:Album' >/dev/null 2>&1 || t_fail "playlist add"
+	$TM new-session -d -s m -x 100 -y 30 "env DBUS_SESSION_BUS_ADDRESS='$ADDR' HOME='$H' XDG_CONFIG_HOME='$XDG_CONFIG_HOME' XDG_RUNTIME_DIR='$XDG_RUNTIME_DIR' LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB'; sleep 30"
+	ok=""
+	for i in $(seq 1 100); do
+		$B get-property $N $OBJ $P PlaybackStatus 2>/dev/null | grep -q Stopped && { ok=1; break; }
+		sleep 0.1
+	done
+	[ -n "$ok" ] || t_fail "the interface is not on the bus"
+	$B call $N $OBJ $P PlayPause || t_fail "PlayPause in the interface"
+	wait_prop Metadata '"Song 1"' || t_fail "the interface did not start the active playlist"
+	$TM capture-pane -p -t m | grep -q "Song 1" || t_fail "the status line does not show Song 1"
+	$B call $N $OBJ $P Stop
+	$TM send-keys -t m q
+	sleep 0.3
+	$TM kill-server 2>/dev/null
+else
+	t_skip "needs tmux"
+fi
+
+t_begin mpris_without_a_session_bus_is_silent
+: >"$T_TMP/unpaced" # the file sink unpaced: the track plays out at once
+out=$(env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR=$T_TMP/nobus timeout 20 "$CRATE" --db "$DB" \
+	--config "$T_TMP/unpaced" play --no-ui 'title:"Song 3"' 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc"
+[ -z "$out" ] || t_fail "printed: $out"
+t_end
