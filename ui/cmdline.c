@@ -5,11 +5,13 @@
  * (scan in the background, search into the browser, play control) are
  * handled here. */
 #include <curses.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/app_stream.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
 #include "ui/text.h"
@@ -165,6 +167,13 @@ void cmdline_run(struct ui *ui, const char *line)
 	const char *c = argv[0];
 	if (is(c, "q") || is(c, "quit")) {
 		ui->running = false;
+	} else if (is(c, "add") && argc == 2 && app_is_stream_url(argv[1])) {
+		struct crate_err serr = {0}; /* a radio stream into the active playlist */
+		if (app_playlist_add_stream(ui->app, NULL, SIZE_MAX, argv[1], &serr) != 0)
+			ui_message(ui, true, "%s", serr.msg);
+		else
+			ui_message(ui, false, "added the stream to the playlist");
+		ui->dirty = true;
 	} else if ((is(c, "scan") || is(c, "add")) && (argc < 2 || argv[1][0] != '-')) {
 		if (argc < 2)
 			ui_message(ui, true, "usage: scan DIR...");

@@ -23,7 +23,12 @@ void status_draw(struct ui *ui)
 	int attr = theme_attr(UR_STATUS);
 
 	char what[1200] = "";
-	if (st.id) {
+	if (st.id && st.stream_title[0]) { /* a radio stream: its current title */
+		char tb[512];
+		ui_title(ui, st.id, tb, sizeof tb);
+		snprintf(what, sizeof what, " %s %s (%s)", state_text(st.state, ui->ascii),
+			 st.stream_title, tb);
+	} else if (st.id) {
 		char ab[256], tb[512], lb[256];
 		const char *artist = ui_prop(ui, st.id, "artist", ab, sizeof ab);
 		const char *album = ui_prop(ui, st.id, "album", lb, sizeof lb);

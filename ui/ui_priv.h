@@ -330,6 +330,7 @@ struct ui_status {
 	char context[300];    /* what plays: "Road 3/12", "queue", "browser list 2/40" */
 	bool available;       /* playback is built in */
 	char rule[128];       /* active collection rule, "" none */
+	char stream_title[512]; /* a stream's current ICY title, "" none (untrusted) */
 	bool scanning;
 	char scan[160];       /* scan progress text */
 };

@@ -66,6 +66,7 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 			    : n->type == APP_PLAY_PAUSED  ? "pause"
 			    : n->type == APP_PLAY_RESUMED ? "resume"
 			    : n->type == APP_PLAY_STOPPED ? "stop"
+			    : n->type == APP_PLAY_TITLE   ? "title"
 							  : NULL;
 	if (!event)
 		return;
@@ -81,12 +82,14 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 			kv_add(&kv, "file", n->path);
 		if (n->id)
 			kv_add_int(&kv, "id", n->id);
+		if (st.title[0]) /* a stream: its ICY title is the title */
+			kv_add(&kv, "title", st.title);
 		for (size_t i = 0; n->id && app->index && i < sizeof track_props / sizeof *track_props;
 		     i++) {
 			char buf[2048];
 			const char *v = mlib_index_get_joined(app->index, n->id, track_props[i],
 							      app->hooks->sep, buf, sizeof buf);
-			if (v)
+			if (v && !(st.title[0] && strcmp(track_props[i], "title") == 0))
 				kv_add(&kv, track_props[i], v);
 		}
 		if (st.dur_ms >= 0)

@@ -288,7 +288,9 @@ static int prop_metadata(sd_bus *bus, const char *path, const char *iface, const
 		strbuf_free(&u);
 	}
 	const struct mlib_index *idx = m->app->index;
-	if (rc >= 0 && st.id && idx && mlib_index_has_media(idx, st.id)) {
+	if (rc >= 0 && st.title[0] && utf8_ok(st.title)) /* a stream's ICY title */
+		rc = meta_string(reply, "xesam:title", st.title);
+	else if (rc >= 0 && st.id && idx && mlib_index_has_media(idx, st.id)) {
 		char buf[64];
 		const char *t = mlib_index_get_text(idx, st.id, "title", buf, sizeof buf);
 		const char *al = mlib_index_get_text(idx, st.id, "album", buf, sizeof buf);
@@ -485,6 +487,9 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	case APP_PLAY_STARTED:
 		sd_bus_emit_properties_changed(m->bus, OBJ, IFACE_PLAYER, "PlaybackStatus", "Metadata",
 					       "CanSeek", NULL);
+		break;
+	case APP_PLAY_TITLE:
+		sd_bus_emit_properties_changed(m->bus, OBJ, IFACE_PLAYER, "Metadata", NULL);
 		break;
 	case APP_PLAY_PAUSED:
 	case APP_PLAY_RESUMED:

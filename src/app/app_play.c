@@ -85,6 +85,7 @@ struct app_play {
 
 	char error[512];
 	int64_t seek_to; /* the position of the last seek, for its notice */
+	char stream_title[512]; /* the playing stream's latest ICY title */
 	app_play_listener listener;
 	void *listener_ud;
 	struct {
@@ -821,6 +822,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	}
 	p->now_started = true;
 	p->cur_id = ev->id;
+	p->stream_title[0] = '\0';
 	p->counted = false;
 	p->pos_ms = 0;
 	p->dur_ms = ev->dur_ms;
@@ -1016,6 +1018,12 @@ int app_play_handle_events(struct app *app)
 		case ENGINE_EV_POSITION: on_position(app, &ev); break;
 		case ENGINE_EV_FINISHED: on_finished(app, &ev); break;
 		case ENGINE_EV_STATE: on_state(app, &ev); break;
+		case ENGINE_EV_TITLE:
+			if (!is_now(p, &ev))
+				break; /* a title of a stream that was replaced */
+			snprintf(p->stream_title, sizeof p->stream_title, "%s", ev.msg);
+			notify(p, APP_PLAY_TITLE, p->cur_id, p->now.path, ev.msg);
+			break;
 		case ENGINE_EV_ERROR:
 			if (ev.device) {
 				if (ev.seq && ev.seq < p->now.seq)
@@ -1311,8 +1319,10 @@ void app_play_status(struct app *app, struct app_play_status *st)
 		st->id = es.id;
 		st->pos_ms = es.pos_ms;
 		st->dur_ms = es.dur_ms;
-		if (es.state != ENGINE_STOPPED)
+		if (es.state != ENGINE_STOPPED) {
 			snprintf(st->path, sizeof st->path, "%s", p->now.path);
+			snprintf(st->title, sizeof st->title, "%s", p->stream_title);
+		}
 	}
 	if (p->playlist)
 		snprintf(st->playlist, sizeof st->playlist, "%s", p->playlist);

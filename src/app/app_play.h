@@ -33,6 +33,7 @@ struct app_play_status {
 	enum engine_state state;
 	uint32_t id;             /* playing/paused media id; 0 for none (or a bare file) */
 	char path[1024];         /* the playing file, "" when none (untrusted text) */
+	char title[512];         /* a stream's current (ICY) title, "" none (untrusted text) */
 	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown */
 	int volume;              /* percent */
 	enum app_repeat repeat;
@@ -57,6 +58,7 @@ enum app_play_notice_type {
 	APP_PLAY_RESUMED,  /* id playing again after a pause */
 	APP_PLAY_SEEKED,   /* a seek was asked: pos_ms is where to */
 	APP_PLAY_VOLUME,   /* the volume changed (app_play_status has it) */
+	APP_PLAY_TITLE,    /* the playing stream's title changed: msg (untrusted) */
 };
 
 struct app_play_notice {

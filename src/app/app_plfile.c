@@ -13,6 +13,7 @@
 
 #include "app/app_coll.h"
 #include "app/app_library.h"
+#include "app/app_stream.h"
 #include "base/vec.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -123,8 +124,10 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 	size_t nscan = 0;
 	for (size_t i = 0; i < pl.n; i++) {
 		const char *loc = pl.v[i].location;
-		if (loc[0] != '/') {
-			problem(rep, pl.v[i].line, xasprintf("%s: streams are not supported", loc));
+		if (loc[0] != '/') { /* a stream URL: an item of its own */
+			struct crate_err serr = {0};
+			if (app_stream_item(app, loc, &ids[i], &serr) != 0)
+				problem(rep, pl.v[i].line, xasprintf("%s", serr.msg));
 			continue;
 		}
 		char *real = NULL;

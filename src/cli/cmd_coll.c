@@ -11,6 +11,7 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_plfile.h"
+#include "app/app_stream.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -528,8 +529,11 @@ static int playlist_add_common(struct cli_ctx *ctx, const char *cmdname, const c
 	struct app *app = cli_app(ctx);
 	if (app) {
 		struct crate_err err = {0};
-		size_t added;
-		int rc = pos < 0
+		size_t added = 1;
+		int rc = qargc == 1 && app_is_stream_url(qargv[0]) /* a radio stream */
+				 ? app_playlist_add_stream(app, name, pos < 0 ? SIZE_MAX : (size_t)pos,
+							   qargv[0], &err)
+			 : pos < 0
 				 ? app_playlist_add_query(app, name, query, &added, &err)
 				 : app_playlist_insert_query(app, name, (size_t)pos, query, &added,
 							     &err);

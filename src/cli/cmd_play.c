@@ -15,6 +15,7 @@
 #include "app/app_coll.h"
 #include "app/app_hooks.h"
 #include "app/app_mpris.h"
+#include "app/app_stream.h"
 #include "app/app_play.h"
 #include "base/str.h"
 #include "coll/eval.h"
@@ -77,6 +78,9 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 		break;
 	case APP_PLAY_PAUSED:
 	case APP_PLAY_RESUMED:
+	case APP_PLAY_TITLE: /* a stream's new title */
+		print_clean(stdout, "  ", n->msg);
+		break;
 	case APP_PLAY_SEEKED:
 	case APP_PLAY_VOLUME:
 		break;
@@ -97,15 +101,17 @@ static int start(struct app *app, int argc, char **argv, struct crate_err *err)
 					   argv[0] + strlen(COLL_NS_PLAYLISTS "/"), 0, err);
 	bool files = true;
 	for (int i = 0; i < argc && files; i++)
-		files = is_file(argv[i]);
+		files = is_file(argv[i]) || app_is_stream_url(argv[i]);
 	if (files) {
 		/* Files: use their library entry (tags, statistics) when scanned. */
 		uint32_t *ids = xcalloc((size_t)argc, sizeof *ids);
 		for (int i = 0; i < argc; i++) {
 			char real[PATH_MAX];
 			struct crate_err ignore = {0};
-			if (app->db && realpath(argv[i], real) &&
-			    mlib_media_find_url(app->db, real, strlen(real), &ids[i], &ignore) != 0)
+			bool url = app_is_stream_url(argv[i]);
+			const char *key = url ? argv[i] : realpath(argv[i], real);
+			if (app->db && key &&
+			    mlib_media_find_url(app->db, key, strlen(key), &ids[i], &ignore) != 0)
 				ids[i] = 0;
 		}
 		int rc = app_play_list(app, ids, (const char *const *)argv, (size_t)argc, err);

@@ -6,10 +6,14 @@
 #include <libavformat/avformat.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
+#include <libavutil/time.h>
 #include <libswresample/swresample.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,7 +52,72 @@ struct decoder {
 	int consecutive;
 	int last_averr;
 	bool produced;
+
+	/* Streams (http/https): a deadline for each blocking FFmpeg call and
+	 * the last ICY title seen. */
+	bool stream;
+	const atomic_int *stop; /* set by another thread: give up waiting now */
+	int64_t deadline_us;
+	char *icy_seen; /* owned: the raw icy_metadata_packet last parsed */
+	char title[512];
+	bool title_new;
 };
+
+bool decoder_is_stream_url(const char *path)
+{
+	return strncasecmp(path, "http://", 7) == 0 || strncasecmp(path, "https://", 8) == 0;
+}
+
+/* How long a stream may send nothing before it counts as dead. */
+#define STREAM_STALL_US (15 * 1000000LL)
+
+static int stream_interrupt(void *opaque)
+{
+	const struct decoder *d = opaque;
+	return (d->stop && atomic_load(d->stop)) ||
+	       (d->deadline_us && av_gettime_relative() > d->deadline_us);
+}
+
+/* ICY metadata ("StreamTitle='Artist - Title';StreamUrl='...';") that
+ * FFmpeg's http protocol keeps on the I/O context: a new title is noted
+ * for decoder_stream_title. */
+static void poll_icy(struct decoder *d)
+{
+	uint8_t *meta = NULL;
+	if (!d->fmt->pb ||
+	    av_opt_get(d->fmt->pb, "icy_metadata_packet", AV_OPT_SEARCH_CHILDREN, &meta) < 0 || !meta)
+		return;
+	const char *m = (const char *)meta;
+	if (d->icy_seen && strcmp(d->icy_seen, m) == 0) {
+		av_free(meta);
+		return;
+	}
+	free(d->icy_seen);
+	d->icy_seen = xstrdup(m);
+	const char *t = strstr(m, "StreamTitle='");
+	if (t) {
+		t += 13;
+		const char *end = strstr(t, "';");
+		size_t n = end ? (size_t)(end - t) : strlen(t);
+		if (n && t[n - 1] == '\'' && !end)
+			n--;
+		if (n >= sizeof d->title)
+			n = sizeof d->title - 1;
+		memcpy(d->title, t, n);
+		d->title[n] = '\0';
+		d->title_new = true;
+	}
+	av_free(meta);
+}
+
+bool decoder_stream_title(struct decoder *d, char *buf, size_t size)
+{
+	if (!d->stream || !d->title_new)
+		return false;
+	d->title_new = false;
+	snprintf(buf, size, "%s", d->title);
+	return true;
+}
 
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 
@@ -125,7 +194,11 @@ static int decode_frame(struct decoder *d, struct crate_err *err)
 		if (d->flushing)
 			break;
 		if (!d->pkt_pending) {
+			if (d->stream)
+				d->deadline_us = av_gettime_relative() + STREAM_STALL_US;
 			r = av_read_frame(d->fmt, d->pkt);
+			if (d->stream)
+				poll_icy(d);
 			if (r < 0) {
 				bool end = r == AVERROR_EOF || (d->fmt->pb && avio_feof(d->fmt->pb));
 				if (!end && r != AVERROR(EAGAIN)) {
@@ -288,33 +361,70 @@ static int convert_frame(struct decoder *d, struct crate_err *err)
 
 int decoder_open(const char *path, struct decoder **out, struct crate_err *err)
 {
+	return decoder_open_stoppable(path, NULL, out, err);
+}
+
+int decoder_open_stoppable(const char *path, const atomic_int *stop, struct decoder **out,
+			   struct crate_err *err)
+{
 	char e[128];
 	pthread_once(&log_once, quiet_ffmpeg_log);
 	struct decoder *d = xcalloc(1, sizeof *d);
+	d->stop = stop;
 	d->path = xstrdup(path);
 	d->seek_ms = -1;
 	d->sidx = -1;
-	/* Never open a FIFO or device that took the track's place: check
-	 * the file through a descriptor opened without blocking, and let
-	 * FFmpeg open that same file (safeopen.h). */
-	struct crate_err oerr = {0};
-	int fd = safeopen_regular(path, NULL, &oerr);
-	if (fd < 0) {
-		crate_err_set(err, oerr.code == CRATE_ERR_INVALID ? CRATE_ERR_MEDIA : oerr.code, "%s",
-			      oerr.msg);
-		goto fail;
+	AVDictionary *opts = NULL;
+	int r;
+	if (decoder_is_stream_url(path)) {
+		/* A radio stream: reconnect when the connection breaks (a
+		 * network error, or a cut before the announced length; not a
+		 * clean end of a stream of unknown length, which would replay a
+		 * finite file forever), ask for ICY titles, and give up on a
+		 * server that sends nothing. */
+		d->stream = true;
+		d->fmt = avformat_alloc_context();
+		d->fmt->interrupt_callback = (AVIOInterruptCB){stream_interrupt, d};
+		d->deadline_us = av_gettime_relative() + STREAM_STALL_US;
+		av_dict_set(&opts, "reconnect", "1", 0);
+		av_dict_set(&opts, "reconnect_on_network_error", "1", 0);
+		av_dict_set(&opts, "reconnect_delay_max", "5", 0);
+		av_dict_set(&opts, "icy", "1", 0);
+		av_dict_set(&opts, "rw_timeout", "15000000", 0);
+		av_dict_set(&opts, "user_agent", "crate/" CRATE_VERSION, 0);
+		r = avformat_open_input(&d->fmt, path, NULL, &opts);
+		av_dict_free(&opts);
+		if (r < 0 && stream_interrupt(d))
+			r = AVERROR(ETIMEDOUT);
+	} else {
+		/* Never open a FIFO or device that took the track's place: check
+		 * the file through a descriptor opened without blocking, and let
+		 * FFmpeg open that same file (safeopen.h). */
+		struct crate_err oerr = {0};
+		int fd = safeopen_regular(path, NULL, &oerr);
+		if (fd < 0) {
+			crate_err_set(err, oerr.code == CRATE_ERR_INVALID ? CRATE_ERR_MEDIA : oerr.code,
+				      "%s", oerr.msg);
+			goto fail;
+		}
+		char via[PATH_MAX];
+		const char *open_path = safeopen_fd_path(fd, path, via, sizeof via);
+		r = avformat_open_input(&d->fmt, open_path, NULL, NULL);
+		safeopen_fd_path_done(open_path);
+		close(fd);
 	}
-	char via[PATH_MAX];
-	const char *open_path = safeopen_fd_path(fd, path, via, sizeof via);
-	int r = avformat_open_input(&d->fmt, open_path, NULL, NULL);
-	safeopen_fd_path_done(open_path);
-	close(fd);
 	if (r < 0) {
 		crate_err_set(err, r == AVERROR(ENOENT) ? CRATE_ERR_NOTFOUND : CRATE_ERR_MEDIA,
 			      "%s: %s", path, averr(r, e, sizeof e));
 		goto fail;
 	}
+	if (d->stream)
+		d->deadline_us = av_gettime_relative() + STREAM_STALL_US;
 	r = avformat_find_stream_info(d->fmt, NULL);
+	if (r < 0 && d->stream && stream_interrupt(d))
+		r = AVERROR(ETIMEDOUT);
+	if (r >= 0 && d->stream && !d->fmt->nb_streams)
+		r = AVERROR_INVALIDDATA;
 	if (r < 0) {
 		crate_err_set(err, CRATE_ERR_MEDIA, "%s: %s", path, averr(r, e, sizeof e));
 		goto fail;
@@ -383,6 +493,7 @@ void decoder_free(struct decoder *d)
 	avformat_close_input(&d->fmt);
 	free(d->buf);
 	free(d->path);
+	free(d->icy_seen);
 	free(d);
 }
 

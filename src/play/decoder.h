@@ -4,6 +4,8 @@
 #ifndef CRATE_PLAY_DECODER_H
 #define CRATE_PLAY_DECODER_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +17,15 @@ struct decoder;
 /* Open path and decode its first frame, so the native format is known.
  * Errors name the file and the reason. *out is owned by the caller. */
 int decoder_open(const char *path, struct decoder **out, struct crate_err *err);
+/* The same; an http(s):// path is a stream (reconnects on drops, ICY
+ * titles, gives up after 15 s without data: "timed out"). While stop is
+ * set (by another thread) any wait for the network ends at once. */
+int decoder_open_stoppable(const char *path, const atomic_int *stop, struct decoder **out,
+			   struct crate_err *err);
+bool decoder_is_stream_url(const char *path);
+/* A stream's title changed (ICY StreamTitle): true once per change, the
+ * title (untrusted text) in buf. */
+bool decoder_stream_title(struct decoder *d, char *buf, size_t size);
 void decoder_free(struct decoder *d);
 
 /* The stream's own format: its rate and channels, and the sample format

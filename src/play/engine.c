@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ struct engine {
 	size_t nevents, cap_events, head_events;
 	int pipe_rd, pipe_wr;
 	struct engine_status status;
+	atomic_int stop_waiting; /* stop/quit asked: network waits end at once */
 
 	/* Engine thread only. */
 	struct engine_opts opts;
@@ -131,6 +133,14 @@ static void emit(struct engine *e, enum engine_event_type type, uint32_t id, uin
 	if (e->cur && e->cur->dec) {
 		ev.dur_ms = decoder_duration_ms(e->cur->dec);
 	}
+	push_event(e, &ev);
+}
+
+static void emit_title(struct engine *e, uint32_t id, uint64_t seq, const char *title)
+{
+	struct engine_event ev = {.type = ENGINE_EV_TITLE, .id = id, .seq = seq, .state = e->state,
+				  .dur_ms = -1};
+	snprintf(ev.msg, sizeof ev.msg, "%s", title);
 	push_event(e, &ev);
 }
 
@@ -229,7 +239,7 @@ static struct etrack *etrack_new(const struct engine_track *src)
 /* Open the decoder (engine thread: opening can take a while). */
 static void etrack_open(struct engine *e, struct etrack *t)
 {
-	if (decoder_open(t->path, &t->dec, &t->err) != 0) {
+	if (decoder_open_stoppable(t->path, &e->stop_waiting, &t->dec, &t->err) != 0) {
 		t->dec = NULL;
 		return;
 	}
@@ -408,6 +418,9 @@ static void play_chunk(struct engine *e)
 		track_boundary(e);
 		return;
 	}
+	char title[sizeof ((struct engine_event *)0)->msg];
+	if (decoder_stream_title(t->dec, title, sizeof title))
+		emit_title(e, t->id, t->seq, title);
 	if (t->dsp_on)
 		t->dsp->process(t->dsp->ud, e->buf, (size_t)n, &e->dev_got);
 	play_gain_apply(e->buf, (size_t)n, &e->dev_got, e->gain);
@@ -523,7 +536,10 @@ static bool run_cmd(struct engine *e, struct cmd *c)
 	case CMD_PAUSE: do_pause(e, true); break;
 	case CMD_RESUME: do_pause(e, false); break;
 	case CMD_TOGGLE: do_pause(e, e->state == ENGINE_PLAYING); break;
-	case CMD_STOP: stop_all(e, true); break;
+	case CMD_STOP:
+		stop_all(e, true);
+		atomic_store(&e->stop_waiting, 0);
+		break;
 	case CMD_SEEK: do_seek(e, c->ms, c->relative); break;
 	case CMD_VOLUME:
 		e->volume = c->value < 0 ? 0 : c->value > 100 ? 100 : c->value;
@@ -570,6 +586,9 @@ static void *engine_main(void *arg)
 
 static void send_cmd(struct engine *e, struct cmd *c)
 {
+	/* A stream read may be waiting on the network: stop and quit end it. */
+	if (c->type == CMD_STOP || c->type == CMD_QUIT)
+		atomic_store(&e->stop_waiting, 1);
 	pthread_mutex_lock(&e->lock);
 	*e->cmds_tail = c;
 	e->cmds_tail = &c->next;

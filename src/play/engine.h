@@ -55,6 +55,7 @@ enum engine_event_type {
 	ENGINE_EV_POSITION,   /* pos_ms/dur_ms of id */
 	ENGINE_EV_FINISHED,   /* id played to its end */
 	ENGINE_EV_ERROR,      /* msg; id != 0: that track failed (skip it); device: the output failed */
+	ENGINE_EV_TITLE,      /* a stream's title changed (ICY): msg (untrusted text) */
 };
 
 struct engine_event {

@@ -1,0 +1,64 @@
+/* Streams as library items (see app_stream.h). */
+#include "app/app_stream.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "app/app_coll.h"
+#include "app/app_library.h"
+#include "coll/store.h"
+#include "medialib/db.h"
+#include "medialib/index.h"
+#include "medialib/media.h"
+#include "medialib/tags.h"
+#include "play/decoder.h"
+
+bool app_is_stream_url(const char *s)
+{
+	return decoder_is_stream_url(s);
+}
+
+int app_stream_item(struct app *app, const char *url, uint32_t *id, struct crate_err *err)
+{
+	size_t len = strlen(url);
+	if (!app_is_stream_url(url) || len > 4096)
+		return crate_err_set(err, CRATE_ERR_INVALID, "not an http(s) URL: %.200s", url);
+	for (const char *p = url; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+			return crate_err_set(err, CRATE_ERR_INVALID,
+					     "a URL cannot hold spaces or control characters");
+	struct crate_err nf = {0};
+	if (mlib_media_find_url(app->db, url, len, id, &nf) == 0 && app->index &&
+	    mlib_index_has_media(app->index, *id))
+		return 0;
+	if (mlib_db_begin(app->db, err) != 0)
+		return -1;
+	struct mlib_media_writer *w = mlib_media_writer_new(app->db, err);
+	struct mlib_tags tags;
+	mlib_tags_init(&tags);
+	int rc = w ? mlib_media_put(w, url, len, 0, 0, (int64_t)time(NULL), &tags, id, err) : -1;
+	mlib_tags_free(&tags);
+	mlib_media_writer_free(w);
+	if (rc != 0) {
+		struct crate_err ignore = {0};
+		mlib_db_rollback(app->db, &ignore);
+		return -1;
+	}
+	if (mlib_db_commit(app->db, err) != 0)
+		return -1;
+	return app_reload_index(app, err);
+}
+
+int app_playlist_add_stream(struct app *app, const char *name, size_t pos, const char *url,
+			    struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	if (!name || !coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist",
+				     name ? name : "(none active)");
+	uint32_t id;
+	if (app_stream_item(app, url, &id, err) != 0)
+		return -1;
+	return coll_store_playlist_insert(app->store, name, pos, &id, 1, err);
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""A small HTTP server for tests/integration/streams.sh, on 127.0.0.1 only.
+
+    stream_server.py DIR PORTFILE
+
+Serves, until killed:
+  /file/NAME     DIR/NAME as a stream (no Content-Length, sent in chunks)
+  /icy/NAME      DIR/NAME with ICY metadata every 4096 bytes when the client
+                 asks (Icy-MetaData: 1): StreamTitle 'First Title' for the
+                 first half of the file, 'Second Title' after
+  /drop/NAME     DIR/NAME, but the first connection is cut after 64 KiB; a
+                 reconnect (Range: bytes=N-) gets the rest
+  /silent        headers, then nothing (a stream that never sends audio)
+  /garbage       random bytes labelled audio/mpeg
+The chosen port is written to PORTFILE.
+"""
+import os
+import random
+import re
+import socketserver
+import sys
+import time
+from http.server import BaseHTTPRequestHandler
+
+DIR = sys.argv[1]
+METAINT = 4096
+dropped = set()
+
+
+def meta_block(title):
+    text = ("StreamTitle='%s';" % title).encode()
+    n = (len(text) + 15) // 16
+    return bytes([n]) + text.ljust(n * 16, b"\0")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args):
+        pass
+
+    def send_audio(self, data, start=0, headers=()):
+        self.send_response(200 if start == 0 else 206)
+        self.send_header("Content-Type", "audio/flac")
+        for k, v in headers:
+            self.send_header(k, v)
+        self.end_headers()
+        return data
+
+    def do_GET(self):
+        path = self.path
+        try:
+            if path.startswith("/file/"):
+                data = open(os.path.join(DIR, os.path.basename(path[6:])), "rb").read()
+                self.send_audio(data)
+                for i in range(0, len(data), 8192):
+                    self.wfile.write(data[i:i + 8192])
+                    self.wfile.flush()
+            elif path.startswith("/icy/"):
+                data = open(os.path.join(DIR, os.path.basename(path[5:])), "rb").read()
+                icy = self.headers.get("Icy-MetaData") == "1"
+                self.send_audio(data, headers=[("icy-metaint", str(METAINT))] if icy else [])
+                for n, i in enumerate(range(0, len(data), METAINT)):
+                    self.wfile.write(data[i:i + METAINT])
+                    if icy and i + METAINT < len(data):
+                        title = "First Title" if i < len(data) // 2 else "Second Title"
+                        self.wfile.write(meta_block(title))
+                    self.wfile.flush()
+                    time.sleep(0.01)
+            elif path.startswith("/drop/"):
+                name = os.path.basename(path[6:])
+                data = open(os.path.join(DIR, name), "rb").read()
+                m = re.match(r"bytes=(\d+)-", self.headers.get("Range", ""))
+                start = int(m.group(1)) if m else 0
+                self.send_audio(data[start:], start,
+                                headers=[("Content-Length", str(len(data) - start)),
+                                         ("Accept-Ranges", "bytes")] +
+                                ([("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))]
+                                 if start else []))
+                if name not in dropped:
+                    dropped.add(name)
+                    self.wfile.write(data[start:start + 65536])
+                    self.wfile.flush()
+                    self.connection.shutdown(2)
+                    return
+                self.wfile.write(data[start:])
+            elif path == "/silent":
+                self.send_audio(b"")
+                self.wfile.flush()
+                time.sleep(120)
+            elif path == "/garbage":
+                self.send_response(200)
+                self.send_header("Content-Type", "audio/mpeg")
+                self.end_headers()
+                rnd = random.Random(7)
+                for _ in range(256):
+                    self.wfile.write(bytes(rnd.getrandbits(8) for _ in range(1024)))
+            else:
+                self.send_error(404)
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+
+
+class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+srv = Server(("127.0.0.1", 0), Handler)
+with open(sys.argv[2] + ".tmp", "w") as f:
+    f.write(str(srv.server_address[1]))
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+srv.serve_forever()

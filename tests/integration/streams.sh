@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Streams (issue 18 part 4) from a small HTTP server of this test on
+# 127.0.0.1 (tests/data/stream_server.py): playback equals FFmpeg's decoding
+# of the same bytes; ICY titles reach the output and the hook; a dropped
+# connection reconnects; a stream that never sends audio times out with a
+# message; garbage is an error, not a hang; a URL is a playlist entry (an
+# item never scanned as a file).
+. "$(dirname "$0")/../lib.sh"
+if ! command -v python3 >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_begin streams_setup; t_skip "needs python3 and ffmpeg"; t_end; exit $?
+fi
+H=$T_TMP/home
+t_sink_home "$H" "$T_TMP/out.raw"
+: >"$T_TMP/config"
+run() { HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" "$@"; }
+SPID=""
+trap 'kill $SPID 2>/dev/null; rm -rf "$T_TMP"' EXIT
+
+t_begin streams_setup
+mkdir -p "$T_TMP/srv"
+ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=440:d=3" -ac 2 -ar 44100 -sample_fmt s16 \
+	"$T_TMP/srv/tone.flac" || t_fail ffmpeg
+python3 "$SRCDIR/tests/data/stream_server.py" "$T_TMP/srv" "$T_TMP/port" &
+SPID=$!
+for i in $(seq 1 50); do [ -s "$T_TMP/port" ] && break; sleep 0.1; done
+PORT=$(cat "$T_TMP/port" 2>/dev/null)
+[ -n "$PORT" ] || t_fail "no server"
+U=http://127.0.0.1:$PORT
+ffmpeg -nostdin -v quiet -i "$T_TMP/srv/tone.flac" -f s16le -ac 2 -ar 44100 "$T_TMP/ref.raw"
+
+t_begin stream_plays_the_same_samples_as_ffmpeg
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui "$U/file/tone.flac" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "stream output differs from ffmpeg's decoding ($(stat -c %s "$T_TMP/out.raw" 2>/dev/null) vs $(stat -c %s "$T_TMP/ref.raw") bytes)"
+
+t_begin stream_icy_titles_reach_output_and_hook
+cat >"$T_TMP/hook.sh" <<EOH
+#!/bin/sh
+printf '%s|%s\n' "\$CRATE_EVENT" "\$CRATE_TITLE" >>"$T_TMP/hook.out"
+EOH
+chmod +x "$T_TMP/hook.sh"
+printf '[hooks]\non_change = %s\n' "$T_TMP/hook.sh" >"$T_TMP/hookconf"
+out=$(HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/hookconf" play --no-ui "$U/icy/tone.flac" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+grep -q "First Title" <<<"$out" && grep -q "Second Title" <<<"$out" || t_fail "titles not shown: $out"
+for i in $(seq 1 50); do grep -q "title|Second Title" "$T_TMP/hook.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "^title|First Title$" "$T_TMP/hook.out" && grep -q "^title|Second Title$" "$T_TMP/hook.out" ||
+	t_fail "hook: $(cat "$T_TMP/hook.out" 2>/dev/null)"
+
+t_begin stream_reconnects_after_a_drop
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui "$U/drop/tone.flac" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "after the reconnect the audio differs"
+
+t_begin stream_silent_times_out_garbage_fails
+start=$(date +%s)
+out=$(run play --no-ui "$U/silent" 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "silent: exit $rc"
+grep -qi "timed out\|timeout" <<<"$out" || t_fail "silent: message '$out'"
+[ $(( $(date +%s) - start )) -lt 40 ] || t_fail "silent took too long"
+out=$(run play --no-ui "$U/garbage" 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "garbage: exit $rc ($out)"
+[ -n "$out" ] || t_fail "garbage: no message"
+
+t_begin stream_is_a_playlist_entry
+run playlist new Radio 2>/dev/null || t_fail "playlist new"
+run playlist add Radio "$U/file/tone.flac" 2>/dev/null || t_fail "playlist add URL"
+[ "$(run playlist list Radio --format '%url%' | sed 's/^ *[0-9]*\. //')" = "$U/file/tone.flac" ] ||
+	t_fail "entry: $(run playlist list Radio --format '%url%')"
+rm -f "$T_TMP/out.raw"
+run play --no-ui Playlists/Radio >/dev/null 2>&1 || t_fail "playing the playlist"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "playlist stream output differs"
+run scan "$T_TMP/srv" >/dev/null 2>&1
+[ "$(run search "url:$U/file/tone.flac" --format '%url%' | wc -l)" -eq 1 ] || t_fail "stream item lost after a scan"
+t_end
