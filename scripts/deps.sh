@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential autoconf automake pkg-config
 libncurses-dev libsqlite3-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
-libasound2-dev libtagc0-dev libtag1-dev libsystemd-dev g++
+libasound2-dev libtagc0-dev libtag1-dev libsystemd-dev g++ libebur128-dev libaubio-dev
 ffmpeg tmux sqlite3 alsa-utils dbus-daemon clang libclang-rt-14-dev valgrind python3 procps"
 missing=""
 for p in $PKGS; do

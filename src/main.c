@@ -12,6 +12,7 @@
 static const struct cli_command *const groups[] = {
 	cli_library_commands, cli_coll_commands, cli_parse_commands,
 	cli_play_commands, cli_remote_commands, cli_rule_commands, cli_roots_commands,
+	cli_analysis_commands,
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 

@@ -7,6 +7,7 @@
 #include "app/app.h"
 #include "app/app_watch.h"
 #include "base/str.h"
+#include "app/app_analysis.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
@@ -91,6 +92,10 @@ void act_status(struct ui *ui, struct ui_status *st)
 	if (ui->app->scan) {
 		st->scanning = true;
 		snprintf(st->scan, sizeof st->scan, "%s", ui->msg_scan);
+	} else if (ui->app->analysis) {
+		st->scanning = true;
+		snprintf(st->scan, sizeof st->scan, "%s",
+			 ui->msg_analysis[0] ? ui->msg_analysis : "analysis starting");
 	}
 }
 
@@ -481,5 +486,33 @@ void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill,
 	snprintf(buf, size, "scan: %llu/%llu files  %.0f/s  %llu failed  %s", done,
 		 (unsigned long long)p->seen, p->files_per_sec, (unsigned long long)p->failed,
 		 p->current);
+}
+
+/* ---- background analysis ---- */
+
+void act_analysis(struct ui *ui, const char *what)
+{
+	struct app *app = ui->app;
+	struct crate_err err = {0};
+	if (!what || strcmp(what, "start") == 0 || strcmp(what, "resume") == 0) {
+		if (app_analysis_running(app)) {
+			app_analysis_pause(app, false);
+			ui_message(ui, false, "analysis resumed");
+		} else if (app_analysis_start(app, &err) != 0) {
+			ui_message(ui, true, "analyze: %s", err.msg);
+		} else {
+			ui_message(ui, false, "analysing the library in the background");
+		}
+	} else if (strcmp(what, "pause") == 0) {
+		app_analysis_pause(app, true);
+		ui_message(ui, false, app_analysis_running(app) ? "analysis paused" : "no analysis runs");
+	} else if (strcmp(what, "stop") == 0) {
+		app_analysis_stop(app);
+		ui->msg_analysis[0] = '\0';
+		ui_message(ui, false, "analysis stopped (':analyze' resumes it)");
+	} else {
+		ui_message(ui, true, "usage: analyze [start|pause|resume|stop]");
+	}
+	ui->dirty = true;
 }
 

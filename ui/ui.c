@@ -671,12 +671,42 @@ static void poll_scan(struct ui *ui)
 		 (unsigned long long)t->added, (unsigned long long)t->updated,
 		 (unsigned long long)t->unchanged, (unsigned long long)t->ignored,
 		 (unsigned long long)(t->failed + t->folders_failed));
+	if (p.rc == 0)
+		app_analysis_auto(ui->app); /* [analysis] auto: listen to what came in */
 	if (p.rc != 0)
 		ui_message(ui, true, "scan stopped: %s; stored: %s; %llu not stored", p.msg, counts,
 			   (unsigned long long)t->not_stored);
 	else
 		ui_message(ui, p.nerrors > 0, "scan done: %s%s", counts,
 			   p.nerrors ? " (:errors lists them)" : "");
+}
+
+void ui_poll_analysis(struct ui *ui)
+{
+	struct app_analysis_progress p;
+	browser_keep_selection(ui); /* the poll may swap the index */
+	int rc = app_analysis_poll(ui->app, &p);
+	if (rc <= 0) {
+		browser_keep_selection_drop(ui);
+		if (rc < 0)
+			return;
+	}
+	ui->dirty = true;
+	if (rc == 0) {
+		snprintf(ui->msg_analysis, sizeof ui->msg_analysis, "analysis %zu/%zu%s", p.done,
+			 p.total, p.paused ? " (paused)" : "");
+		return;
+	}
+	ui->msg_analysis[0] = '\0';
+	if (ui->index_seen != ui->app->index) /* the index was replaced */
+		browser_index_changed(ui);
+	browser_keep_selection_drop(ui);
+	playlist_find(ui);
+	if (p.rc != 0)
+		ui_message(ui, true, "analysis failed: %s", p.msg);
+	else if (p.done > 0)
+		ui_message(ui, p.failed > 0, "analysis done: %zu files, %zu not analysed%s%s", p.done,
+			   p.failed, p.failed ? ": " : "", p.failed ? p.msg : "");
 }
 
 /* Collections or playlists changed under us (Party Shuffle refill, the
@@ -809,6 +839,10 @@ static int loop(struct ui *ui)
 		size_t scan_i = n;
 		if (scan_fd >= 0)
 			fds[n++] = (struct pollfd){.fd = scan_fd, .events = POLLIN};
+		int an_fd = app_analysis_event_fd(ui->app);
+		size_t an_i = n;
+		if (an_fd >= 0)
+			fds[n++] = (struct pollfd){.fd = an_fd, .events = POLLIN};
 		int play_fd = ui_play_event_fd(ui);
 		size_t play_i = n;
 		if (play_fd >= 0)
@@ -868,6 +902,8 @@ static int loop(struct ui *ui)
 		}
 		if (scan_fd >= 0 && fds[scan_i].revents)
 			poll_scan(ui);
+		if (an_fd >= 0 && fds[an_i].revents)
+			ui_poll_analysis(ui);
 		if (play_fd >= 0 && fds[play_i].revents) {
 			ui_play_events(ui);
 			ui->dirty = true;
@@ -994,6 +1030,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	browser_refresh(ui);
 	resume_load(ui);
 	ui->dirty = true;
+	app_analysis_auto(app); /* resume what an earlier session left */
 
 	int rc = loop(ui);
 	resume_save(ui);

@@ -181,6 +181,7 @@ struct ui {
 	char *keep_artist, *keep_album;
 	bool keep_artist_had, keep_album_had, keep_valid;
 	uint32_t keep_track;         /* media id under the track cursor, 0 none */
+	char msg_analysis[160];      /* background analysis progress, "" when idle */
 	const struct mlib_index *index_seen; /* the index the columns were built from */
 	unsigned index_serial;       /* app->index_serial the caches were built for */
 
@@ -310,6 +311,10 @@ void act_scan_queued(struct ui *ui);
 /* The bottom row while a scan runs: a bar, files done / found, files per
  * second and the folder. */
 void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells);
+/* ":analyze [start|pause|resume|stop]": the background analysis. */
+void act_analysis(struct ui *ui, const char *what);
+/* Take the background analysis' progress (its event fd was readable). */
+void ui_poll_analysis(struct ui *ui);
 /* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */
 void act_command(struct ui *ui, const char *line);
 /* Rate the selected track (browser, playlist) 0-5; 0 clears. */

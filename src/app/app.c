@@ -1,4 +1,5 @@
 #include "app/app.h"
+#include "app/app_analysis.h"
 #include "app/app_library.h"
 #include "app/app_changes.h"
 #include "app/app_play.h"
@@ -70,6 +71,7 @@ void app_close(struct app *app)
 	rules_free(app->rules); /* before the database it borrows */
 	app_watch_stop(app);
 	app_changes_close(app);
+	app_analysis_stop(app); /* its thread reads the library's files */
 	app_library_close(app);
 	config_free(app->cfg);
 	free(app->db_path);

@@ -16,6 +16,7 @@ struct mlib_index;
 struct coll_store;
 struct engine;
 struct app_scan;
+struct app_analysis;
 struct app_play;
 struct app_watch;
 struct rules;
@@ -39,6 +40,7 @@ struct app {
 	struct app_play *play;       /* player state (app/app_play.h); NULL until first used */
 	struct app_scan *scan;       /* background scan (app_library.c); NULL when idle */
 	struct app_watch *watch;     /* folder watch (app_watch.c); NULL when not watching */
+	struct app_analysis *analysis; /* background analysis (app_analysis.c); NULL when idle */
 	struct rules *rules;         /* collection rules (app/rules.h); NULL until first used */
 	/* Noticing changes made by others (app/app_changes.h): the library
 	 * counters app->index reflects, and the last data_version seen. */

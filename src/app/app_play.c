@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "app/app.h"
+#include "app/app_analysis.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/rules.h"
@@ -255,12 +256,6 @@ static long attr_long(const struct coll_node *n, const char *key, long def)
 	return (long)x;
 }
 
-static const char *tag_text(struct app *app, uint32_t id, const char *prop, char *buf,
-			   size_t size)
-{
-	return id && app->index ? mlib_index_get_text(app->index, id, prop, buf, size) : NULL;
-}
-
 /* The queue plays before the context, unless the context is the queue. */
 static bool queue_applies(struct app *app)
 {
@@ -296,12 +291,9 @@ static bool make_request(struct app *app, const struct pick *pk, struct request 
 static void fill_track(struct app *app, const struct request *r, struct engine_track *t)
 {
 	uint32_t id = r->id;
-	*t = (struct engine_track){.path = r->path, .id = id, .rg = play_rg_none(), .seq = r->seq};
-	char b[64];
-	t->rg.track_gain_db = play_rg_parse_gain(tag_text(app, id, "replaygain_track_gain", b, 64));
-	t->rg.track_peak = play_rg_parse_peak(tag_text(app, id, "replaygain_track_peak", b, 64));
-	t->rg.album_gain_db = play_rg_parse_gain(tag_text(app, id, "replaygain_album_gain", b, 64));
-	t->rg.album_peak = play_rg_parse_peak(tag_text(app, id, "replaygain_album_peak", b, 64));
+	/* Tags, else what the analysis measured (app_analysis.c). */
+	*t = (struct engine_track){
+		.path = r->path, .id = id, .rg = app_analysis_rg(app, id), .seq = r->seq};
 	if (id && app->index && app->store && app->db)
 		rules_track_prepare(app, t, player(app)->rg_preamp);
 }

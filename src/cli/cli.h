@@ -70,5 +70,6 @@ extern const struct cli_command cli_play_commands[];    /* play, pause, next, ..
 extern const struct cli_command cli_remote_commands[];  /* remote */
 extern const struct cli_command cli_rule_commands[];    /* rule: collection rules */
 extern const struct cli_command cli_roots_commands[];   /* roots, forget */
+extern const struct cli_command cli_analysis_commands[]; /* analyze */
 
 #endif

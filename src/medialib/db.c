@@ -10,6 +10,7 @@
 
 #include "base/str.h"
 #include "medialib/media.h"
+#include "medialib/media_analysis.h"
 
 struct mlib_db {
 	sqlite3 *sql;
@@ -380,6 +381,10 @@ static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *e
 	 * WAL on rewrites the file header, and a database we refuse must be
 	 * left exactly as it was. */
 	if (mlib_media_migrate(db, err) != 0)
+		return -1;
+	/* Analysis results are optional: a read-only database without the
+	 * table simply shows none (media_analysis.c checks). */
+	if (!db->readonly && mlib_analysis_migrate(db, err) != 0)
 		return -1;
 	return db->readonly ? 0 : enable_wal(db, err);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "medialib/index_snapshot.h"
+#include "medialib/media_analysis.h"
 
 /* Column order of the SELECT below; kind says how to feed the index. */
 enum col_kind { COL_BLOB, COL_TEXT, COL_INT };
@@ -249,7 +250,7 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, struct crate_er
  * the loading rules change in a way the column list does not show. */
 static uint64_t loader_signature(void)
 {
-	uint64_t h = snap_hash("index_load/2", 12, 0);
+	uint64_t h = snap_hash("index_load/2+analysis/1", 23, 0);
 	for (size_t c = 0; c < NCOLS; c++)
 		h = snap_hash(cols[c].name, strlen(cols[c].name), h + (uint64_t)cols[c].kind);
 	return h;
@@ -387,6 +388,8 @@ static int load_sqlite(struct mlib_db *db, struct mlib_index **out, struct crate
 	int rc = load_media(db, idx, err);
 	if (rc == 0)
 		rc = load_tags(db, idx, err);
+	if (rc == 0) /* after the tags: a BPM tag wins over the analysed tempo */
+		rc = mlib_analysis_load_index(db, idx, err);
 	if (rc != 0) {
 		mlib_index_free(idx);
 		*out = NULL;

@@ -1,0 +1,85 @@
+/* What crate heard in each file (analysis/): the `media_analysis` table,
+ * one row per analysed file, valid while the file's mtime and size are
+ * those it was analysed at. The index shows valid rows as properties
+ * (loudness, lra, truepeak, bpm, bpm_confidence, onset, album_loudness,
+ * album_truepeak, analysis_error); the timbre vectors are read apart
+ * (analysis/space.c), only when a similarity is asked for. */
+#ifndef CRATE_MEDIALIB_MEDIA_ANALYSIS_H
+#define CRATE_MEDIALIB_MEDIA_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/vec.h"
+#include "medialib/db.h"
+
+struct mlib_index;
+
+/* Version of the analysis (bumped when analysis/ computes something
+ * else): rows of another version are not shown and are analysed again. */
+#define MLIB_ANALYSIS_VERSION 1
+
+/* Create or upgrade the table (component "analysis"); mlib_db_open calls it. */
+int mlib_analysis_migrate(struct mlib_db *db, struct crate_err *err);
+
+/* One file's results. error != NULL: not analysed, and why (the other
+ * fields are ignored). NAN marks an absent value. */
+struct mlib_analysis_row {
+	const char *error;
+	double loudness, lra, truepeak, bpm, bpm_confidence, onset;
+	const float *timbre; /* ntimbre floats, or NULL */
+	size_t ntimbre;
+	const void *hist;    /* block-loudness histogram blob (analysis/features.h) */
+	size_t histlen;
+};
+
+/* A file waiting for analysis. url is owned (free with the list). */
+struct mlib_analysis_job {
+	uint32_t id;
+	int64_t mtime, filesize, duration_ms;
+	char *url;
+};
+struct mlib_analysis_jobs {
+	struct mlib_analysis_job *v;
+	size_t n, cap;
+};
+void mlib_analysis_jobs_free(struct mlib_analysis_jobs *j);
+
+/* Present files with no valid result (or every present file
+ * when all), restricted to only (a bitset over ids, NULL = all), in id
+ * order. A recorded failure counts as a result: it is retried only with
+ * all or when the file changes. */
+int mlib_analysis_pending(struct mlib_db *db, bool all, const struct bitset *only,
+			  struct mlib_analysis_jobs *out, struct crate_err *err);
+/* How many present files have a valid result (analysed or failed). */
+int mlib_analysis_count(struct mlib_db *db, int64_t *done, int64_t *failed,
+			int64_t *total, struct crate_err *err);
+
+/* Store the result for job (its mtime and size, read before decoding,
+ * make the row valid). Own transaction: a crash keeps what was put. */
+int mlib_analysis_put(struct mlib_db *db, const struct mlib_analysis_job *job,
+		      const struct mlib_analysis_row *row, struct crate_err *err);
+
+/* Album loudness: for each album of the files in ids (album tag + the
+ * directory, so two albums of one name stay apart), hists receives the
+ * valid members' histograms; fn decides the album's loudness (false: none)
+ * and it is stored on every member. */
+typedef bool (*mlib_album_loudness_fn)(const void *const *blobs, const size_t *lens, size_t n,
+				       double *lufs);
+int mlib_analysis_update_albums(struct mlib_db *db, const uint32_t *ids, size_t n,
+				mlib_album_loudness_fn fn, struct crate_err *err);
+
+/* Valid results as index properties (called by the index loader). */
+int mlib_analysis_load_index(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err);
+
+/* Timbre vectors of valid results: calls fn for each (dims floats). */
+typedef void (*mlib_timbre_fn)(void *ud, uint32_t id, const float *v, size_t dims);
+int mlib_analysis_each_timbre(struct mlib_db *db, mlib_timbre_fn fn, void *ud,
+			      struct crate_err *err);
+
+/* A number as the index stores it: "%.*f" in the C locale's notation. */
+void mlib_analysis_format(double v, int decimals, char *buf, size_t size);
+
+#endif

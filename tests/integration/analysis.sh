@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# crate analyze: loudness against FFmpeg's ebur128 filter, tempo against
+# click tracks of known BPM, results kept across rescans, bad input, and
+# computed ReplayGain heard through ALSA's file plugin.
+. "$(dirname "$0")/../lib.sh"
+
+M=$T_TMP/m; mkdir -p "$M"
+H=$T_TMP/home; t_sink_home "$H" "$T_TMP/out.raw"
+: > "$T_TMP/config"
+run() { HOME=$H timeout 120 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" "$@"; }
+gen() { ffmpeg -nostdin -v error -y "$@" || t_fail "ffmpeg $*"; }
+sine() { # sine FILE DBFS SECONDS [extra ffmpeg args]: stereo 1 kHz, peak at DBFS
+	local f=$1 a; a=$(awk -v d="$2" 'BEGIN { printf "%.9f", 10^(d/20) }'); shift 3
+	gen -f lavfi -i "aevalsrc=$a*sin(2*PI*1000*t)|$a*sin(2*PI*1000*t):s=48000:d=20" "$@" "$f"
+}
+# ffmpeg_lufs FILE [dualmono]: integrated loudness (3 decimals) by ffmpeg's ebur128 filter.
+ffmpeg_lufs() {
+	ffmpeg -nostdin -v error -i "$1" -af "ebur128=metadata=1:peak=true${2:+:dualmono=true},ametadata=print:file=-" \
+		-f null - 2>/dev/null | sed -n 's/^lavfi.r128.I=//p' | tail -1
+}
+ffmpeg_tp() {
+	ffmpeg -nostdin -v error -i "$1" -af "ebur128=metadata=1:peak=true,ametadata=print:file=-" \
+		-f null - 2>/dev/null | sed -n 's/^lavfi.r128.true_peak=//p' | tail -1
+}
+prop() { run search --format "%$2%" "t:$1" 2>/dev/null; }
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'; }
+
+sine "$M/t23.flac" -23 20 -metadata title=t23 -metadata album=Both
+sine "$M/t33.flac" -33 20 -metadata title=t33 -metadata album=Both
+gen -f lavfi -i "anoisesrc=d=20:c=pink:a=0.3:seed=7" -ac 2 -ar 44100 -c:a libmp3lame -b:a 192k \
+	-metadata title=pink "$M/pink.mp3"
+gen -f lavfi -i "aevalsrc=0.2*sin(2*PI*440*t):s=44100:d=10" -metadata title=mono "$M/mono.flac"
+for b in 90 120 128 174; do
+	gen -f lavfi -i "aevalsrc='0.5*sin(2*PI*1500*t)*exp(-60*mod(t,60/$b))':s=44100:d=30" \
+		-metadata title="click$b" "$M/click$b.flac"
+done
+gen -f lavfi -i "anullsrc=r=44100:cl=stereo" -t 5 -metadata title=silence "$M/silence.flac"
+gen -f lavfi -i "sine=f=300:d=1" -metadata title=onesec "$M/onesec.flac"
+gen -f lavfi -i "sine=f=500:d=3" -af "pan=7.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0|c6=c0|c7=c0" \
+	-metadata title=eight "$M/eight.flac"
+gen -f lavfi -i "sine=f=500:d=3:sample_rate=192000" -metadata title=hirate "$M/hirate.flac"
+# A file that scans (good header) but whose audio is garbage after 1 s.
+gen -f lavfi -i "sine=f=700:d=20" -metadata title=broken "$M/broken.flac"
+size=$(stat -c %s "$M/broken.flac")
+head -c $((size / 10)) "$M/broken.flac" > "$T_TMP/b" && head -c $((size - size / 10)) /dev/urandom >> "$T_TMP/b"
+cp "$T_TMP/b" "$M/broken.flac"
+
+run scan "$M" >/dev/null 2>&1 || t_fail "scan"
+
+t_begin analyze_analyses_every_file_and_reports
+run analyze >"$T_TMP/out" 2>"$T_TMP/err"; rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 2 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+grep -q "^analysed 13 of 13 files" "$T_TMP/err" || t_fail "report: $(cat "$T_TMP/err")"
+run analyze >/dev/null 2>"$T_TMP/err2" || t_fail "second run failed"
+grep -q "^analysed 0 of 0 files" "$T_TMP/err2" || t_fail "second run did work again: $(cat "$T_TMP/err2")"
+
+t_begin loudness_within_0.1_lu_of_ffmpeg_ebur128
+for t in t23:-23 t33:-33 pink: mono:dualmono; do
+	name=${t%%:*} f=$(ls "$M/$name".*) ours=$(prop "$name" loudness)
+	ref=$(ffmpeg_lufs "$f" "$( [ "${t#*:}" = dualmono ] && echo 1)")
+	near "$ours" "$ref" 0.1 || t_fail "$name: crate $ours, ffmpeg $ref"
+	case ${t#*:} in -*) near "$ours" "${t#*:}" 0.1 || t_fail "$name: crate $ours, EBU ${t#*:}" ;; esac
+done
+
+t_begin true_peak_within_0.2_db_of_ffmpeg
+ours=$(prop pink truepeak) ref=$(ffmpeg_tp "$M/pink.mp3")
+ref_db=$(awk -v p="$ref" 'BEGIN { printf "%.3f", 20*log(p)/log(10) }')
+near "$ours" "$ref_db" 0.2 || t_fail "crate $ours dBTP, ffmpeg $ref_db"
+
+t_begin tempo_of_click_tracks_within_1_bpm
+for b in 90 120 128 174; do
+	got=$(prop "click$b" bpm)
+	near "$got" "$b" 1 || t_fail "click $b: $got"
+done
+[ "$(run search --format '%title%' 'bpm:118..124' 2>/dev/null)" = click120 ] ||
+	t_fail "bpm:118..124 gives $(run search --format '%title%' 'bpm:118..124' 2>&1)"
+[ "$(run search --format '%title%' 'loudness>-24 loudness<-22' 2>/dev/null)" = t23 ] ||
+	t_fail "loudness range query"
+
+t_begin album_loudness_over_both_tracks
+a1=$(prop t23 album_loudness) a2=$(prop t33 album_loudness)
+[ -n "$a1" ] && [ "$a1" = "$a2" ] || t_fail "album loudness '$a1' '$a2'"
+near "$a1" -25.5 1.5 || t_fail "album loudness $a1 not between the tracks"
+[ -z "$(prop pink album_loudness)" ] || t_fail "a file without album has album loudness"
+
+t_begin bad_input_gives_a_result_or_a_reason
+[ -z "$(prop silence loudness)" ] || t_fail "silence has a loudness"
+[ -z "$(prop silence bpm)" ] || t_fail "silence has a tempo"
+[ -n "$(prop onesec loudness)" ] || t_fail "1-second file: no loudness"
+[ -n "$(prop eight loudness)" ] || t_fail "8 channels: no loudness"
+[ -n "$(prop hirate loudness)" ] || t_fail "192 kHz: no loudness"
+if [ -z "$(prop broken loudness)" ]; then
+	# Not analysed: then the reason is kept and was printed.
+	[ -n "$(prop broken analysis_error)" ] || t_fail "broken: neither result nor reason"
+	grep -q "not analysed: .*broken.flac" "$T_TMP/err" || t_fail "broken: reason not printed"
+fi
+
+t_begin results_survive_rescan_and_follow_changes
+before=$(prop t33 loudness)
+run scan "$M" >/dev/null 2>&1 || t_fail "rescan"
+[ "$(prop t33 loudness)" = "$before" ] || t_fail "rescan lost the result"
+sleep 1
+sine "$M/t33.flac" -13 20 -metadata title=t33 -metadata album=Both
+run scan "$M" >/dev/null 2>&1 || t_fail "rescan after change"
+[ -z "$(prop t33 loudness)" ] || t_fail "stale result shown for a changed file"
+run analyze 't:t33' >/dev/null 2>"$T_TMP/err3" || t_fail "analyze t33: $(cat "$T_TMP/err3")"
+grep -q "^analysed 1 of 1 files" "$T_TMP/err3" || t_fail "$(cat "$T_TMP/err3")"
+near "$(prop t33 loudness)" -13 0.1 || t_fail "new loudness $(prop t33 loudness)"
+
+t_begin bad_query_is_a_parse_error
+run analyze 'a:(' >/dev/null 2>"$T_TMP/err4" && t_fail "accepted"
+grep -q "col" "$T_TMP/err4" || t_fail "no column: $(cat "$T_TMP/err4")"
+
+# Output loudness of what crate played: ffmpeg reads the raw sink file.
+played_lufs() {
+	rm -f "$T_TMP/out.raw"
+	run play --no-ui "t:$1" >/dev/null 2>&1 || t_fail "play $1"
+	ffmpeg_lufs_raw "$T_TMP/out.raw"
+}
+ffmpeg_lufs_raw() {
+	ffmpeg -nostdin -v error -f s16le -ar 44100 -ac 2 -i "$1" \
+		-af "ebur128=metadata=1,ametadata=print:file=-" -f null - 2>/dev/null |
+		sed -n 's/^lavfi.r128.I=//p' | tail -1
+}
+
+t_begin computed_replaygain_evens_untagged_files_through_alsa
+R=$T_TMP/rg; mkdir -p "$R"
+gen -f lavfi -i "anoisesrc=d=8:c=pink:a=0.6:seed=1" -ac 2 -ar 44100 -sample_fmt s16 -metadata title=loud "$R/loud.flac"
+gen -f lavfi -i "anoisesrc=d=8:c=pink:a=0.03:seed=2" -ac 2 -ar 44100 -sample_fmt s16 -metadata title=quiet "$R/quiet.flac"
+run scan "$R" >/dev/null 2>&1 && run analyze 't:loud OR t:quiet' >/dev/null 2>&1 || t_fail "scan/analyze"
+off_l=$(played_lufs loud) off_q=$(played_lufs quiet)
+printf '[playback]\nreplaygain = track\n' > "$T_TMP/config"
+on_l=$(played_lufs loud) on_q=$(played_lufs quiet)
+near "$off_l" "$off_q" 1 && t_fail "test files are not different enough ($off_l, $off_q)"
+near "$on_l" "$on_q" 1 || t_fail "with replaygain = track: loud $on_l, quiet $on_q LUFS (without: $off_l, $off_q)"
+near "$on_l" -18 1.5 || t_fail "not at the -18 LUFS reference: $on_l"
+: > "$T_TMP/config"
+
+t_begin corpus_tempo_is_stable_across_runs
+if ! t_have_corpus; then
+	t_skip "no corpus"
+else
+	C=$T_TMP/c; mkdir -p "$C"
+	awk -F'\t' 'NR > 1 && $21 == "yes" && $22 >= 8 && ($5 ~ /mp3|flac|vorbis/) { print $1 }' \
+		"$CORPUS/MANIFEST.tsv" | head -6 | while read -r f; do cp "$CORPUS/$f" "$C/"; done
+	run scan "$C" >/dev/null 2>&1
+	run analyze "u~$C/" >/dev/null 2>&1
+	first=$(run search --format '%url% %bpm% %loudness%' "u~$C/" 2>/dev/null)
+	run analyze --again "u~$C/" >/dev/null 2>&1
+	second=$(run search --format '%url% %bpm% %loudness%' "u~$C/" 2>/dev/null)
+	[ -n "$first" ] || t_fail "nothing analysed"
+	[ "$first" = "$second" ] || t_fail "runs differ: $first / $second"
+fi
+
+t_end

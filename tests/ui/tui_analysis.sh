@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Background analysis in the interface: it starts by itself ([analysis]
+# auto), shows its progress on the status line, pauses, resumes after a
+# restart, and its results reach the index the interface searches.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_begin tui_analysis_setup
+	t_skip "needs tmux and ffmpeg"
+	t_end
+	exit $?
+fi
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
+: >"$CONF"
+MUSIC=$T_TMP/music
+TM="tmux -L crate-an-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+S=an0; NS=0
+new_session() {
+	$TM kill-session -t $S 2>/dev/null
+	NS=$((NS + 1)); S=an$NS
+	$TM new-session -d -s $S -x 110 -y 30 "$1; sleep 30"
+}
+start_ui() {
+	new_session "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
+	wait_for "1 Browser" 5
+}
+cr() { "$CRATE" --db "$DB" --config "$CONF" "$@"; }
+analysed() { sqlite3 -cmd ".timeout 5000" "$DB" "SELECT count(*) FROM media_analysis" 2>/dev/null; }
+
+t_begin tui_analysis_setup
+mkdir -p "$MUSIC"
+for i in $(seq 1 24); do
+	b=$((80 + i * 4))
+	ffmpeg -nostdin -v error -y -f lavfi \
+		-i "aevalsrc='0.5*sin(2*PI*1500*t)*exp(-60*mod(t,60/$b))':s=44100:d=40" \
+		-metadata artist="Click $i" -metadata title="Beat $b" "$MUSIC/c$i.flac" || t_fail ffmpeg
+done
+cr scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan"
+[ "$(analysed)" = 0 ] || t_fail "analysed before the interface ran"
+
+t_begin tui_analysis_starts_by_itself_and_pauses
+start_ui || t_fail "no interface"
+wait_for "analysis " 10 || t_fail "no progress on the status line"
+$TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "analyze pause" && $TM send-keys -t "$S" Enter
+wait_for "(paused)" 5 || t_fail "not paused"
+sleep 1 # the file in progress is finished first
+n1=$(analysed); sleep 1.5; n2=$(analysed)
+[ "$n1" = "$n2" ] || t_fail "analysis went on while paused ($n1 -> $n2)"
+[ "$n1" -lt 24 ] || t_skip "finished before the pause could be seen"
+
+t_begin tui_analysis_resumes_after_restart
+$TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "quit" && $TM send-keys -t "$S" Enter
+sleep 0.5
+before=$(analysed)
+start_ui || t_fail "no interface"
+wait_for "analysis done: " 60 || t_fail "did not finish"
+[ "$(analysed)" = 24 ] || t_fail "analysed $(analysed) of 24 (had $before before the restart)"
+
+t_begin tui_analysis_results_are_searchable
+$TM send-keys -t "$S" /
+$TM send-keys -t "$S" -l "bpm:119..121"
+wait_for "Beat 120" 5 || t_fail "bpm search in the interface"
+out=$(cr search --format '%title%' 'bpm:119..121' 2>&1)
+[ "$out" = "Beat 120" ] || t_fail "crate search: $out"
+
+t_begin tui_analysis_auto_off_is_respected
+printf '[analysis]\nauto = false\n' >"$CONF"
+cr scan --quiet "$MUSIC" >/dev/null 2>&1
+sqlite3 "$DB" "DELETE FROM media_analysis" || t_fail "reset"
+start_ui || t_fail "no interface"
+sleep 2
+[ "$(analysed)" = 0 ] || t_fail "analysed with auto = false"
+screen | grep -q "analysis " && t_fail "status shows an analysis"
+
+t_end
