@@ -74,8 +74,10 @@ int mlib_analysis_update_albums(struct mlib_db *db, const uint32_t *ids, size_t 
 /* Valid results as index properties (called by the index loader). */
 int mlib_analysis_load_index(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err);
 
-/* Timbre vectors of valid results: calls fn for each (dims floats). */
-typedef void (*mlib_timbre_fn)(void *ud, uint32_t id, const float *v, size_t dims);
+/* Timbre vectors of valid results: calls fn for each (dims floats), with
+ * the analysed tempo, loudness and onset strength (NAN when absent). */
+typedef void (*mlib_timbre_fn)(void *ud, uint32_t id, const float *v, size_t dims, double bpm,
+			       double loudness, double onset);
 int mlib_analysis_each_timbre(struct mlib_db *db, mlib_timbre_fn fn, void *ud,
 			      struct crate_err *err);
 
