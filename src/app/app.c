@@ -72,6 +72,7 @@ void app_close(struct app *app)
 	app_watch_stop(app);
 	app_changes_close(app);
 	app_analysis_stop(app); /* its thread reads the library's files */
+	app_space_drop(app);
 	app_library_close(app);
 	config_free(app->cfg);
 	free(app->db_path);

@@ -17,6 +17,7 @@ struct coll_store;
 struct engine;
 struct app_scan;
 struct app_analysis;
+struct mlib_space;
 struct app_play;
 struct app_watch;
 struct rules;
@@ -41,6 +42,9 @@ struct app {
 	struct app_scan *scan;       /* background scan (app_library.c); NULL when idle */
 	struct app_watch *watch;     /* folder watch (app_watch.c); NULL when not watching */
 	struct app_analysis *analysis; /* background analysis (app_analysis.c); NULL when idle */
+	struct mlib_space *space;    /* similarity space for like: (app_analysis.c); NULL until used */
+	const struct mlib_index *space_index; /* the index it was built for */
+	uint32_t space_count;                 /* ... and that index's size */
 	struct rules *rules;         /* collection rules (app/rules.h); NULL until first used */
 	/* Noticing changes made by others (app/app_changes.h): the library
 	 * counters app->index reflects, and the last data_version seen. */

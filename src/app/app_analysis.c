@@ -25,6 +25,7 @@
 #include "medialib/index.h"
 #include "medialib/index_load.h"
 #include "medialib/media_analysis.h"
+#include "medialib/similarity.h"
 
 struct app_analysis {
 	pthread_t thread;
@@ -168,6 +169,8 @@ int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb
 		return -1;
 	rc = run_jobs(app->db, &jobs, NULL, NULL, NULL, cb, ud, out, err);
 	mlib_analysis_jobs_free(&jobs);
+	if (out->done > 0)
+		app_space_drop(app); /* new vectors */
 	if (rc == 0 && out->done > 0)
 		rc = app_reload_index(app, err);
 	out->finished = true;
@@ -330,6 +333,7 @@ int app_analysis_poll(struct app *app, struct app_analysis_progress *out)
 	pthread_join(a->thread, NULL);
 	app->analysis = NULL;
 	if (a->new_index) {
+		app_space_drop(app);
 		mlib_index_free(app->index);
 		app->index = a->new_index;
 		a->new_index = NULL;
@@ -351,6 +355,33 @@ void app_analysis_stop(struct app *app)
 	pthread_join(a->thread, NULL);
 	app->analysis = NULL;
 	bg_free(a);
+}
+
+/* ---- similarity ---- */
+
+void app_space_drop(struct app *app)
+{
+	mlib_space_free(app->space);
+	app->space = NULL;
+	app->space_index = NULL;
+}
+
+const struct mlib_space *app_space(void *ud, struct crate_err *err)
+{
+	struct app *app = ud;
+	if (!app->index || !app->db) {
+		crate_err_set(err, CRATE_ERR_INVALID, "like: no library is open");
+		return NULL;
+	}
+	if (app->space && app->space_index == app->index &&
+	    app->space_count == mlib_index_count(app->index))
+		return app->space;
+	app_space_drop(app);
+	if (mlib_space_load(app->db, app->index, &app->space, err) != 0)
+		return NULL;
+	app->space_index = app->index;
+	app->space_count = mlib_index_count(app->index);
+	return app->space;
 }
 
 /* ---- ReplayGain ---- */

@@ -55,6 +55,12 @@ void app_analysis_stop(struct app *app);
 
 /* ---- what the results feed ---- */
 
+/* The similarity space of the current index (coll_space_fn for
+ * coll_eval_ctx.space, ud = app): built on first use, rebuilt when the
+ * index or the analyses changed. Borrowed; NULL with *err on failure. */
+const struct mlib_space *app_space(void *app, struct crate_err *err);
+void app_space_drop(struct app *app);
+
 /* ReplayGain for id: tags first; where a value is absent (or when
  * `playback.replaygain_source = analysis`), the analysed loudness against
  * the ReplayGain 2.0 reference of -18 LUFS and the analysed true peak. */

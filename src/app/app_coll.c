@@ -1,6 +1,7 @@
 /* Collection actions of the application (see app_coll.h). */
 #include "app/app_coll.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +10,14 @@
 
 #include "base/str.h"
 #include "base/utf8.h"
+#include "app/app_analysis.h"
+#include "app/pshuffle_smooth.h"
 #include "app/rules.h"
 #include "coll/search.h"
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "medialib/index.h"
+#include "medialib/media_analysis.h"
 
 #define PSHUFFLE_UPCOMING_DEFAULT 20
 #define PSHUFFLE_NOREPEAT_MAX 200
@@ -26,6 +30,8 @@ void app_eval_ctx(struct app *app, struct coll_eval_ctx *ctx)
 	ctx->index = app->index;
 	ctx->resolve = coll_store_resolve;
 	ctx->resolve_ud = app->store;
+	ctx->space = app_space;
+	ctx->space_ud = app;
 }
 
 struct coll_node *app_parse_query(struct app *app, const char *query, bool list_context,
@@ -600,6 +606,16 @@ static bool is_pshuffle(const struct coll_node *n)
 int app_pshuffle_create(struct app *app, const char *name, const char *query, long upcoming,
 			struct crate_err *err)
 {
+	return app_pshuffle_create_mode(app, name, query, upcoming, NULL, -1, err);
+}
+
+int app_pshuffle_create_mode(struct app *app, const char *name, const char *query,
+			     long upcoming, const char *mode, double drift, struct crate_err *err)
+{
+	if (mode && strcmp(mode, "random") != 0 && strcmp(mode, "smooth") != 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "mode '%s': random or smooth", mode);
+	if (drift > 1)
+		return crate_err_set(err, CRATE_ERR_INVALID, "drift must be between 0 and 1");
 	const struct coll_node *old = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
 	if (old && !is_pshuffle(old))
 		return crate_err_set(err, CRATE_ERR_EXISTS,
@@ -616,6 +632,13 @@ int app_pshuffle_create(struct app *app, const char *name, const char *query, lo
 	coll_node_add_operand(ps, src);
 	coll_node_unref(src);
 	coll_attr_set(ps, "type", "pshuffle");
+	if (mode)
+		coll_attr_set(ps, "mode", mode);
+	if (drift >= 0) {
+		char buf[32];
+		mlib_analysis_format(drift, 2, buf, sizeof buf);
+		coll_attr_set(ps, "drift", buf);
+	}
 	if (upcoming > 0) {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%ld", upcoming);
@@ -675,6 +698,26 @@ static size_t pshuffle_choose(const struct mlib_index *idx, const struct u32vec 
 		if (pool->v[k] != avoid)
 			return k;
 	return first;
+}
+
+/* Smooth mode's drift: the attribute, else the default. */
+static double attr_drift(const struct coll_node *n)
+{
+	const char *v = coll_attr_get(n, "drift");
+	char *end;
+	double d = v ? strtod(v, &end) : NAN;
+	return v && end != v && !*end && d >= 0 && d <= 1 ? d : PSHUFFLE_DRIFT_DEFAULT;
+}
+
+struct artist_check {
+	const struct mlib_index *idx;
+	const char *prev;
+};
+
+static bool other_artist(void *ud, uint32_t id)
+{
+	const struct artist_check *ac = ud;
+	return !same_artist(ac->idx, id, ac->prev);
 }
 
 /* Ids from the space-separated "picks" attribute. */
@@ -754,6 +797,11 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 
 	char *prev = len ? artist_key(idx, c->idlist.v[len - 1]) : NULL;
 	uint64_t rng = rng_seed();
+	/* Smooth mode: chosen by sound where there is an analysis. */
+	const char *mode = coll_attr_get(c, "mode");
+	const struct mlib_space *space =
+		mode && strcmp(mode, "smooth") == 0 ? app_space(a->app, NULL) : NULL;
+	double drift = attr_drift(c);
 	size_t got = 0;
 	/* Pools from strict to relaxed, so a small source still fills up:
 	 * 0 skips entries in the list and recent picks, 1 only entries in the
@@ -770,7 +818,13 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 			u32vec_push(&pool, id);
 		}
 		while (got < need && pool.n) {
-			size_t pick = pshuffle_choose(idx, &pool, prev, 0, &rng);
+			uint32_t last = c->idlist.n ? c->idlist.v[c->idlist.n - 1] : 0;
+			struct artist_check ac = {idx, prev};
+			size_t pick = space ? pshuffle_smooth_choose(space, pool.v, pool.n, last, 0, drift,
+								     other_artist, &ac, &rng)
+					    : SIZE_MAX;
+			if (pick == SIZE_MAX)
+				pick = pshuffle_choose(idx, &pool, prev, 0, &rng);
 			uint32_t id = pool.v[pick];
 			pool.v[pick] = pool.v[--pool.n]; /* now in the list: out of this pool */
 			if (!app_rules_pshuffle_allows(a->app, id))

@@ -100,6 +100,13 @@ int app_playlist_set_jump(struct app *app, const char *name, const char *target,
  * not a Party Shuffle is refused. */
 int app_pshuffle_create(struct app *app, const char *name, const char *query, long upcoming,
 			struct crate_err *err);
+/* The same with a mode: "random" (the default) or "smooth" (each pick
+ * among the tracks that sound nearest to the previous one, app/
+ * pshuffle_smooth.h) and, for smooth, drift (0 stay in the mood .. 1
+ * wander; < 0: keep the list's or the default). mode NULL keeps the
+ * list's own. Stored as the list's attributes `mode` and `drift`. */
+int app_pshuffle_create_mode(struct app *app, const char *name, const char *query,
+			     long upcoming, const char *mode, double drift, struct crate_err *err);
 /* Top up ns/name so that at least `upcoming` entries follow the current
  * position, picking at random from the source: never an item still in the
  * list nor one of the last `norepeat` picks (attribute; default half the

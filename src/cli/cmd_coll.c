@@ -849,7 +849,8 @@ static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct cli_command *self = cli_find("pshuffle");
 	long upcoming = 0, history = -1;
-	const char *name_arg = NULL;
+	const char *name_arg = NULL, *mode = NULL;
+	double drift = -1;
 	char **words = xcalloc((size_t)argc + 1, sizeof *words);
 	int nwords = 0;
 	for (int i = 1; i < argc; i++) {
@@ -862,6 +863,15 @@ static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 			if (!parse_count(argv[++i], 0, &history)) {
 				free(words);
 				return cli_error("--history needs a count of 0 or more");
+			}
+		} else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc) {
+			mode = argv[++i];
+		} else if (strcmp(argv[i], "--drift") == 0 && i + 1 < argc) {
+			char *end;
+			drift = strtod(argv[++i], &end);
+			if (end == argv[i] || *end || !(drift >= 0 && drift <= 1)) {
+				free(words);
+				return cli_error("--drift needs a number from 0 (stay in the mood) to 1 (wander)");
 			}
 		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
 			free(words);
@@ -883,7 +893,7 @@ static int cmd_pshuffle(struct cli_ctx *ctx, int argc, char **argv)
 	struct app *app = name ? cli_app(ctx) : NULL;
 	if (app) {
 		struct crate_err err = {0};
-		status = app_pshuffle_create(app, name, query, upcoming, &err) == 0
+		status = app_pshuffle_create_mode(app, name, query, upcoming, mode, drift, &err) == 0
 				 ? CLI_OK : cli_fail_query(query, &err);
 		if (status == CLI_OK && history >= 0) {
 			char h[32];
@@ -947,7 +957,8 @@ const struct cli_command cli_coll_commands[] = {
 	{"playlist use", "playlist use NAME", "make a playlist the active one", cmd_playlist_use},
 	{"playlist jump", "playlist jump NAME TARGET|--none",
 	 "play TARGET when NAME ends (the jumplist)", cmd_playlist_jump},
-	{"pshuffle", "pshuffle NAME QUERY [--upcoming N] [--history N]",
-	 "a Party Shuffle playlist over a query", cmd_pshuffle},
+	{"pshuffle",
+	 "pshuffle NAME QUERY [--upcoming N] [--history N] [--mode random|smooth] [--drift D]",
+	 "a Party Shuffle playlist over a query (smooth: by sound)", cmd_pshuffle},
 	{NULL, NULL, NULL, NULL},
 };

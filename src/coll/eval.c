@@ -14,6 +14,7 @@
 #include "coll/eval_filter.h"
 #include "coll/eval_order.h"
 #include "medialib/index.h"
+#include "medialib/similarity.h"
 
 /* References nest; a chain this deep is taken for a runaway. */
 #define EVAL_MAX_DEPTH 1000
@@ -546,6 +547,8 @@ static struct eres *op_order(struct ev *e, const struct coll_node *n, size_t kee
 	return r;
 }
 
+static struct eres *op_similar(struct ev *e, const struct coll_node *n, size_t keep);
+
 static struct eres *op_limit(struct ev *e, const struct coll_node *n)
 {
 	size_t start, length;
@@ -559,6 +562,8 @@ static struct eres *op_limit(struct ev *e, const struct coll_node *n)
 		/* limit over order: only the first `end` need sorting. The
 		 * partial result is not memoised under the order node. */
 		op = owned = op_order(e, child, end);
+	} else if (child && child->type == COLL_SIMILAR && !memo_find(e, child)) {
+		op = owned = op_similar(e, child, end); /* the same for like: */
 	} else {
 		op = operand(e, n);
 	}
@@ -597,6 +602,70 @@ static struct eres *op_idlist(struct ev *e, const struct coll_node *n)
 	for (size_t i = 0; i < n->idlist.n; i++)
 		if (mlib_index_has_media(e->idx, n->idlist.v[i])) /* removed media are skipped */
 			u32vec_push(&r->list, n->idlist.v[i]);
+	return r;
+}
+
+/* like: the seed's centroid and the seed as a bitset (*skip, for the
+ * caller to free). The space is borrowed from the context's owner. */
+static const struct mlib_space *similar_seed(struct ev *e, const struct coll_node *n, int16_t *c,
+					     struct bitset *skip, size_t *nseed, size_t *nanalysed)
+{
+	if (n->noperands != 1) {
+		crate_err_set(e->err, CRATE_ERR_INVALID, "like: needs one operand, not %zu",
+			      n->noperands);
+		return NULL;
+	}
+	const struct mlib_space *s = NULL;
+	if (!e->ctx->space)
+		crate_err_set(e->err, CRATE_ERR_INVALID, "like: similarity is not available here");
+	else
+		s = e->ctx->space(e->ctx->space_ud, e->err);
+	if (!s)
+		return NULL;
+	const struct eres *op = eval_node(e, n->operands[0]);
+	if (!op)
+		return NULL;
+	struct u32vec tmp = {0};
+	const struct u32vec *seed = as_list(e, op, &tmp);
+	*nseed = seed->n;
+	*nanalysed = 0;
+	bitset_init(skip, e->nbits);
+	for (size_t i = 0; i < seed->n; i++) {
+		bitset_set(skip, seed->v[i]);
+		*nanalysed += mlib_space_has(s, seed->v[i]);
+	}
+	bool ok = mlib_space_centroid(s, seed->v, seed->n, c);
+	u32vec_free(&tmp);
+	if (!ok) {
+		crate_err_set(e->err, CRATE_ERR_NOTFOUND,
+			      seed->n ? "like: none of the %zu items is analysed (run 'crate analyze')"
+				      : "like: the collection is empty (%zu items)",
+			      *nseed);
+		bitset_free(skip);
+		return NULL;
+	}
+	return s;
+}
+
+/* Every analysed item except the seed's, nearest to the seed first (the
+ * first `keep` of them under a LIMIT). */
+static struct eres *op_similar(struct ev *e, const struct coll_node *n, size_t keep)
+{
+	int16_t c[MLIB_SPACE_DIMS];
+	struct bitset skip;
+	size_t nseed, nanalysed;
+	const struct mlib_space *s = similar_seed(e, n, c, &skip, &nseed, &nanalysed);
+	if (!s)
+		return NULL;
+	struct eres *r = eres_new_list();
+	mlib_space_nearest(s, c, &skip, keep, &r->list);
+	bitset_free(&skip);
+	/* The space may be older than the index: keep only present items. */
+	size_t k = 0;
+	for (size_t i = 0; i < r->list.n; i++)
+		if (mlib_index_has_media(e->idx, r->list.v[i]))
+			r->list.v[k++] = r->list.v[i];
+	r->list.n = k;
 	return r;
 }
 
@@ -676,6 +745,7 @@ static const struct eres *eval_node(struct ev *e, const struct coll_node *n)
 	case COLL_LIMIT: r = op_limit(e, n); break;
 	case COLL_MEDIASET: r = op_mediaset(e, n); break;
 	case COLL_IDLIST: r = op_idlist(e, n); break;
+	case COLL_SIMILAR: r = op_similar(e, n, SIZE_MAX); break;
 	case COLL_TYPE_COUNT:
 		crate_err_set(e->err, CRATE_ERR_INVALID, "unknown collection type %d", (int)n->type);
 		break;
@@ -852,5 +922,44 @@ int coll_contains(const struct coll_eval_ctx *ctx, const struct coll_node *node,
 	for (size_t i = 0; i < r.ids.n && !*out; i++)
 		*out = r.ids.v[i] == id;
 	coll_result_free(&r);
+	return 0;
+}
+
+int coll_similar_explain(const struct coll_eval_ctx *ctx, const struct coll_node *n, uint32_t id,
+			 struct coll_similar_info *out, struct crate_err *err)
+{
+	memset(out, 0, sizeof *out);
+	struct ev e;
+	ev_init(&e, ctx, err);
+	int16_t c[MLIB_SPACE_DIMS];
+	struct bitset skip;
+	const struct mlib_space *s =
+		n->type == COLL_SIMILAR ? similar_seed(&e, n, c, &skip, &out->seed, &out->seed_analysed)
+					: NULL;
+	if (n->type != COLL_SIMILAR)
+		crate_err_set(err, CRATE_ERR_INVALID, "not a like: node");
+	if (!s) {
+		ev_free(&e);
+		return -1;
+	}
+	struct u32vec order = {0};
+	mlib_space_nearest(s, c, &skip, SIZE_MAX, &order);
+	out->ranked = order.n;
+	for (size_t i = 0; i < order.n; i++)
+		if (order.v[i] == id)
+			out->rank = i + 1;
+	out->distance = UINT32_MAX;
+	if (mlib_space_has(s, id)) {
+		/* The distance to the centroid: as the ranking measured it. */
+		uint32_t d = 0;
+		int16_t v[MLIB_SPACE_DIMS];
+		mlib_space_vector(s, id, v);
+		for (size_t k = 0; k < MLIB_SPACE_DIMS; k++)
+			d += (uint32_t)((v[k] - c[k]) * (v[k] - c[k]));
+		out->distance = d;
+	}
+	u32vec_free(&order);
+	bitset_free(&skip);
+	ev_free(&e);
 	return 0;
 }

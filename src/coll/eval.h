@@ -11,6 +11,11 @@
 #include "coll/node.h"
 
 struct mlib_index;
+struct mlib_space;
+
+/* The similarity space for `like:` (medialib/similarity.h), built on first
+ * use by its owner; NULL with *err when it cannot be. Borrowed. */
+typedef const struct mlib_space *(*coll_space_fn)(void *ud, struct crate_err *err);
 
 /* Resolves a reference node's target: the saved collection's root, borrowed.
  * NULL when it does not exist (evaluation then fails with a message naming it). */
@@ -24,6 +29,9 @@ struct coll_eval_ctx {
 	/* Optional: work kept between evaluations by one owner (the search bar
 	 * evaluates after every key). NULL: nothing kept. */
 	struct coll_eval_cache *cache;
+	/* Optional: `like:` (similar nodes) is an error without it. */
+	coll_space_fn space;
+	void *space_ud;
 };
 
 /* A cache for coll_eval_ctx.cache, owned by the caller. Clear it when the
@@ -43,6 +51,17 @@ struct coll_result {
 int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
 	      struct coll_result *out, struct crate_err *err);
 void coll_result_free(struct coll_result *r);
+
+/* For `crate explain`: where item id stands in the similar node n's
+ * order: its squared distance to the seed's centroid, its 1-based rank
+ * (0 when it is not in the order: a seed item or not analysed), how many
+ * are ranked, and how many seed items were analysed. */
+struct coll_similar_info {
+	uint32_t distance;
+	size_t rank, ranked, seed, seed_analysed;
+};
+int coll_similar_explain(const struct coll_eval_ctx *ctx, const struct coll_node *n, uint32_t id,
+			 struct coll_similar_info *out, struct crate_err *err);
 
 /* Membership of one id without materialising a large result where the
  * collection allows it (filters on the universe test the one item). */

@@ -10,6 +10,7 @@
 
 #include "base/str.h"
 #include "base/utf8.h"
+#include "coll/eval.h"
 #include "coll/parse.h"
 #include "medialib/index.h"
 
@@ -39,7 +40,7 @@ static void put_quoted(struct strbuf *b, const char *s)
 static void put_label(struct strbuf *b, const struct coll_node *n)
 {
 	bool leaf = coll_type_is_filter(n->type) || n->type == COLL_UNIVERSE ||
-		    n->type == COLL_REFERENCE;
+		    n->type == COLL_REFERENCE || n->type == COLL_SIMILAR;
 	/* A union of filters is a word search (`beat*`, `:x`, `#1,5`) or a
 	 * short OR: its query text says more than "union". */
 	if (n->type == COLL_UNION && n->noperands > 0) {
@@ -184,6 +185,27 @@ static void put_reason(struct explainer *ex, const struct coll_node *n, bool in)
 		strbuf_adds(b, " (folded)");
 }
 
+/* "-- rank 3 of 120, distance 812 to the centroid of 1 item" for like:. */
+static int put_similar(struct explainer *ex, const struct coll_node *n)
+{
+	struct coll_similar_info si;
+	if (coll_similar_explain(ex->ctx, n, ex->id, &si, ex->err) != 0)
+		return -1;
+	struct strbuf *b = &ex->out;
+	strbuf_adds(b, "  -- ");
+	if (si.distance == UINT32_MAX)
+		strbuf_adds(b, "not analysed, so not ranked");
+	else if (!si.rank)
+		strbuf_addf(b, "one of the %zu items it is like, so not ranked", si.seed);
+	else
+		strbuf_addf(b, "rank %zu of %zu", si.rank, si.ranked);
+	if (si.distance != UINT32_MAX)
+		strbuf_addf(b, ", distance %u", si.distance);
+	strbuf_addf(b, " to the centroid of %zu analysed item%s (of %zu)", si.seed_analysed,
+		    si.seed_analysed == 1 ? "" : "s", si.seed);
+	return 0;
+}
+
 static int explain_node(struct explainer *ex, const struct coll_node *n, int depth)
 {
 	for (int i = 0; i < depth; i++)
@@ -201,6 +223,8 @@ static int explain_node(struct explainer *ex, const struct coll_node *n, int dep
 				  n->operands[0]->type == COLL_UNIVERSE;
 	if (coll_type_is_filter(n->type))
 		put_reason(ex, n, in);
+	if (n->type == COLL_SIMILAR && put_similar(ex, n) != 0)
+		return -1;
 	strbuf_addc(&ex->out, '\n');
 	if (filter_on_universe)
 		return 0;

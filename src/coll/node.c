@@ -23,6 +23,7 @@ static const char *const type_names[COLL_TYPE_COUNT] = {
 	[COLL_ORDER] = "order",
 	[COLL_LIMIT] = "limit",
 	[COLL_MEDIASET] = "mediaset",
+	[COLL_SIMILAR] = "similar",
 	[COLL_IDLIST] = "idlist",
 };
 

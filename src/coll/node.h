@@ -32,6 +32,7 @@ enum coll_type {
 	COLL_LIMIT,         /* attrs: start, length */
 	COLL_MEDIASET,
 	COLL_IDLIST,        /* attrs: type (list|queue|pshuffle), position, upcoming, history, jumplist */
+	COLL_SIMILAR,       /* like: operand = the seed; result: analysed items by distance to it */
 	COLL_TYPE_COUNT
 };
 

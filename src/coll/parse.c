@@ -777,6 +777,55 @@ static bool quoted_field_name(struct parser *p, size_t start)
 	return true;
 }
 
+static struct coll_node *parse_not(struct parser *p);
+
+/* like:SEED, the items nearest to SEED by sound (a similar node): SEED is
+ * one term as NOT takes it (#42, a:"Miles Davis", in:Playlists/Road,
+ * (group), NOT x), a bare media id (like:42), or a quoted query
+ * (like:"in:Playlists/Road"). start is at "like", op_end after ':'. */
+static struct coll_node *parse_like(struct parser *p, size_t start, size_t op_end)
+{
+	const char *q = p->q;
+	p->pos = op_end;
+	if (is_sep(p, p->pos) && (at_end(p) || q[p->pos] != '('))
+		return fail_at(p, end_code(p), p->pos, "expected a track or collection after 'like:'");
+	struct coll_node *seed = NULL;
+	size_t digits = 0;
+	while (op_end + digits < p->len && is_digit(q[op_end + digits]))
+		digits++;
+	if (digits && is_sep(p, op_end + digits)) {
+		uint32_t id;
+		if (read_uint(p, &id) != 0)
+			return NULL;
+		if (id == 0)
+			return fail_at(p, CRATE_ERR_PARSE, op_end, "media ids start at 1");
+		seed = set_span(id_filter(COLL_EQUALS, "id", id), op_end, p->pos);
+	} else if (q[p->pos] == '"' || q[p->pos] == '\'') {
+		struct value v;
+		value_init(p, &v);
+		if (scan_value(p, &v, true) == 0) {
+			struct crate_err inner = {0};
+			seed = coll_parse(v.lit.buf, v.lit.len, p->opts, &inner);
+			if (!seed)
+				fail_at(p, inner.code, v.start, "in the query after 'like:': %s",
+					inner.msg);
+		}
+		value_done(p, &v);
+	} else {
+		if (++p->depth > COLL_PARSE_MAX_DEPTH)
+			return fail_at(p, CRATE_ERR_PARSE, start, "nesting deeper than %d levels",
+				       COLL_PARSE_MAX_DEPTH);
+		seed = parse_not(p);
+		p->depth--;
+	}
+	if (!seed)
+		return NULL;
+	struct coll_node *n = coll_node_new(COLL_SIMILAR);
+	coll_node_add_operand(n, seed);
+	coll_node_unref(seed);
+	return set_span(n, start, p->pos);
+}
+
 static struct coll_node *parse_term(struct parser *p)
 {
 	const char *q = p->q;
@@ -806,6 +855,8 @@ static struct coll_node *parse_term(struct parser *p)
 				opat = i;
 			}
 		}
+		if (op == OP_EQ && nlen == 4 && strncmp(q + start, "like", 4) == 0)
+			return parse_like(p, start, opat + oplen);
 		if (op != OP_NONE)
 			return parse_field_term(p, start, nlen, opat, op, oplen);
 	}

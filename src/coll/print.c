@@ -737,6 +737,12 @@ static int print_inner(struct printer *pr, const struct coll_node *n, enum ctx c
 		return put_reference(pr, n);
 	case COLL_IDLIST:
 		return fail(pr, "an unsaved list");
+	case COLL_SIMILAR:
+		if (n->noperands != 1)
+			return fail(pr, "a like: with %zu operands", n->noperands);
+		/* Its operand binds like NOT's: one term, else parentheses. */
+		strbuf_adds(&pr->b, "like:");
+		return print_node(pr, n->operands[0], CTX_NOT);
 	case COLL_COMPLEMENT:
 		if (n->noperands != 1)
 			return fail(pr, "a complement with %zu operands", n->noperands);

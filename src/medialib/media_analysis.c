@@ -394,7 +394,8 @@ int mlib_analysis_each_timbre(struct mlib_db *db, mlib_timbre_fn fn, void *ud,
 		return 0;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
-			       "SELECT m.id, a.timbre, a.bpm, a.loudness, a.onset" VALID_JOIN
+			       "SELECT m.id, a.timbre, a.bpm, a.bpm_confidence, a.loudness, a.onset"
+			       VALID_JOIN
 			       " AND a.timbre IS NOT NULL",
 			       -1, &st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read timbre vectors", err);
@@ -410,12 +411,12 @@ int mlib_analysis_each_timbre(struct mlib_db *db, mlib_timbre_fn fn, void *ud,
 		if (dims > 64)
 			continue;
 		memcpy(v, b, len); /* blobs need not be aligned */
-		double num[3];
-		for (int c = 0; c < 3; c++)
+		double num[4];
+		for (int c = 0; c < 4; c++)
 			num[c] = sqlite3_column_type(st, 2 + c) == SQLITE_NULL
 					 ? NAN
 					 : sqlite3_column_double(st, 2 + c);
-		fn(ud, (uint32_t)id, v, dims, num[0], num[1], num[2]);
+		fn(ud, (uint32_t)id, v, dims, num);
 	}
 	return mlib_db_finish(db, st, rc, "cannot read timbre vectors", err);
 }

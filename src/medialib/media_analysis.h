@@ -75,9 +75,10 @@ int mlib_analysis_update_albums(struct mlib_db *db, const uint32_t *ids, size_t 
 int mlib_analysis_load_index(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err);
 
 /* Timbre vectors of valid results: calls fn for each (dims floats), with
- * the analysed tempo, loudness and onset strength (NAN when absent). */
-typedef void (*mlib_timbre_fn)(void *ud, uint32_t id, const float *v, size_t dims, double bpm,
-			       double loudness, double onset);
+ * the analysed tempo (num[0]), its confidence (num[1]), loudness (num[2])
+ * and onset strength (num[3]), NAN when absent. */
+typedef void (*mlib_timbre_fn)(void *ud, uint32_t id, const float *v, size_t dims,
+			       const double *num);
 int mlib_analysis_each_timbre(struct mlib_db *db, mlib_timbre_fn fn, void *ud,
 			      struct crate_err *err);
 

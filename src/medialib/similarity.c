@@ -17,13 +17,18 @@
 #define W_TEMPO 2.5
 #define W_LOUDNESS 1.5
 #define W_ONSET 1.5
+#define MIN_TEMPO_CONFIDENCE 0.3
 /* Quantisation: one standard deviation is 16 steps; +-127 clips at ~8. */
 #define STEPS_PER_SD 16.0
+
+/* Vectors are padded to 32 bytes: one fixed-length loop the compiler
+ * turns into a few SIMD instructions. */
+#define STRIDE 32
 
 struct mlib_space {
 	size_t n;
 	uint32_t *ids;    /* ascending */
-	int8_t *vec;      /* n * MLIB_SPACE_DIMS */
+	int8_t *vec;      /* n * STRIDE, the padding zero */
 	uint32_t *slot;   /* by id: index into ids, UINT32_MAX none */
 	uint32_t bound;
 };
@@ -34,9 +39,9 @@ struct raw {
 	float *v; /* n * MLIB_SPACE_DIMS, NAN = absent */
 };
 
-static void raw_add(void *ud, uint32_t id, const float *t, size_t dims, double bpm,
-		    double loudness, double onset)
+static void raw_add(void *ud, uint32_t id, const float *t, size_t dims, const double *num)
 {
+	double bpm = num[0], conf = num[1], loudness = num[2], onset = num[3];
 	struct raw *r = ud;
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 1024;
@@ -46,7 +51,8 @@ static void raw_add(void *ud, uint32_t id, const float *t, size_t dims, double b
 	float *v = r->v + r->n * MLIB_SPACE_DIMS;
 	for (size_t d = 0; d < TIMBRE_DIMS; d++)
 		v[d] = d < dims ? t[d] : NAN;
-	v[TIMBRE_DIMS] = bpm > 0 ? (float)log2(bpm) : NAN;
+	/* An unsure tempo (a drone, noise) would only scatter its family. */
+	v[TIMBRE_DIMS] = bpm > 0 && conf >= MIN_TEMPO_CONFIDENCE ? (float)log2(bpm) : NAN;
 	v[TIMBRE_DIMS + 1] = (float)loudness;
 	v[TIMBRE_DIMS + 2] = (float)onset;
 	r->ids[r->n++] = id;
@@ -65,7 +71,7 @@ static struct mlib_space *build(const uint32_t *ids, const float *raw, size_t n)
 	s->n = n;
 	s->ids = xmalloc((n ? n : 1) * sizeof *s->ids);
 	memcpy(s->ids, ids, n * sizeof *ids);
-	s->vec = xmalloc((n ? n : 1) * MLIB_SPACE_DIMS);
+	s->vec = xcalloc(n ? n : 1, STRIDE);
 	for (size_t d = 0; d < MLIB_SPACE_DIMS; d++) {
 		double sum = 0, sq = 0, cnt = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -82,7 +88,7 @@ static struct mlib_space *build(const uint32_t *ids, const float *raw, size_t n)
 		for (size_t i = 0; i < n; i++) {
 			double x = raw[i * MLIB_SPACE_DIMS + d];
 			double q = isfinite(x) ? round((x - mean) * k) : 0; /* absent: the mean */
-			s->vec[i * MLIB_SPACE_DIMS + d] = (int8_t)(q > 127 ? 127 : q < -127 ? -127 : q);
+			s->vec[i * STRIDE + d] = (int8_t)(q > 127 ? 127 : q < -127 ? -127 : q);
 		}
 	}
 	s->bound = n ? ids[n - 1] + 1 : 0;
@@ -171,7 +177,7 @@ static const int8_t *vec_of(const struct mlib_space *s, uint32_t id)
 {
 	if (!s || id >= s->bound || s->slot[id] == UINT32_MAX)
 		return NULL;
-	return s->vec + (size_t)s->slot[id] * MLIB_SPACE_DIMS;
+	return s->vec + (size_t)s->slot[id] * STRIDE;
 }
 
 bool mlib_space_has(const struct mlib_space *s, uint32_t id)
@@ -179,14 +185,25 @@ bool mlib_space_has(const struct mlib_space *s, uint32_t id)
 	return vec_of(s, id) != NULL;
 }
 
+/* c: a centroid padded to STRIDE with zeros. */
 static uint32_t dist_c(const int8_t *v, const int16_t *c)
 {
-	uint32_t d = 0;
-	for (size_t k = 0; k < MLIB_SPACE_DIMS; k++) {
+	int32_t d = 0;
+	for (size_t k = 0; k < STRIDE; k++) {
 		int32_t x = (int32_t)v[k] - c[k];
-		d += (uint32_t)(x * x);
+		d += x * x;
 	}
-	return d;
+	return (uint32_t)d;
+}
+
+bool mlib_space_vector(const struct mlib_space *s, uint32_t id, int16_t *v)
+{
+	const int8_t *q = vec_of(s, id);
+	if (!q)
+		return false;
+	for (size_t k = 0; k < MLIB_SPACE_DIMS; k++)
+		v[k] = q[k];
+	return true;
 }
 
 uint32_t mlib_space_distance(const struct mlib_space *s, uint32_t a, uint32_t b)
@@ -194,8 +211,8 @@ uint32_t mlib_space_distance(const struct mlib_space *s, uint32_t a, uint32_t b)
 	const int8_t *va = vec_of(s, a), *vb = vec_of(s, b);
 	if (!va || !vb)
 		return UINT32_MAX;
-	int16_t c[MLIB_SPACE_DIMS];
-	for (size_t k = 0; k < MLIB_SPACE_DIMS; k++)
+	int16_t c[STRIDE];
+	for (size_t k = 0; k < STRIDE; k++)
 		c[k] = vb[k];
 	return dist_c(va, c);
 }
@@ -219,47 +236,77 @@ bool mlib_space_centroid(const struct mlib_space *s, const uint32_t *seed, size_
 	return true;
 }
 
-void mlib_space_nearest(const struct mlib_space *s, const int16_t *c, const struct bitset *skip,
-			struct u32vec *out)
+static int cmp_dist_id(const void *a, const void *b)
 {
-	if (!s || !s->n)
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Sort (distance << 32 | id) keys gathered in id order: few with qsort,
+ * many with two stable 12-bit radix passes over the distance (< 2^24),
+ * which keep the id order of ties. */
+static void sort_by_dist(uint64_t *k, size_t m)
+{
+	if (m < 4096) {
+		qsort(k, m, sizeof *k, cmp_dist_id);
 		return;
-	/* (distance, index) in id order; two stable 12-bit radix passes over
-	 * the distance (< 2^24: 31 dims x 254^2) keep ties in id order. */
-	size_t n = 0;
-	uint32_t *d = xmalloc(s->n * sizeof *d), *ix = xmalloc(s->n * sizeof *ix);
-	for (size_t i = 0; i < s->n; i++) {
-		uint32_t id = s->ids[i];
-		if (skip && id < skip->nbits && bitset_test(skip, id))
-			continue;
-		d[n] = dist_c(s->vec + i * MLIB_SPACE_DIMS, c);
-		ix[n++] = (uint32_t)i;
 	}
-	uint32_t *d2 = xmalloc((n ? n : 1) * sizeof *d2), *ix2 = xmalloc((n ? n : 1) * sizeof *ix2);
+	uint64_t *tmp = xmalloc(m * sizeof *tmp), *src = k, *dst = tmp;
 	for (int pass = 0; pass < 2; pass++) {
-		int shift = 12 * pass;
+		int shift = 32 + 12 * pass;
 		size_t count[4097] = {0};
-		for (size_t i = 0; i < n; i++)
-			count[((d[i] >> shift) & 4095) + 1]++;
+		for (size_t i = 0; i < m; i++)
+			count[((src[i] >> shift) & 4095) + 1]++;
 		for (size_t b = 1; b <= 4096; b++)
 			count[b] += count[b - 1];
-		for (size_t i = 0; i < n; i++) {
-			size_t to = count[(d[i] >> shift) & 4095]++;
-			d2[to] = d[i];
-			ix2[to] = ix[i];
-		}
-		uint32_t *t = d;
-		d = d2;
-		d2 = t;
-		t = ix;
-		ix = ix2;
-		ix2 = t;
+		for (size_t i = 0; i < m; i++)
+			dst[count[(src[i] >> shift) & 4095]++] = src[i];
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
 	}
-	u32vec_reserve(out, out->n + n);
-	for (size_t i = 0; i < n; i++)
-		out->v[out->n++] = s->ids[ix[i]];
+	/* Two passes: the result is back in k. */
+	free(tmp);
+}
+
+void mlib_space_nearest(const struct mlib_space *s, const int16_t *centroid,
+			const struct bitset *skip, size_t keep, struct u32vec *out)
+{
+	if (!s || !s->n || keep == 0)
+		return;
+	int16_t c[STRIDE] = {0};
+	memcpy(c, centroid, MLIB_SPACE_DIMS * sizeof *c);
+	uint32_t *d = xmalloc(s->n * sizeof *d);
+	for (size_t i = 0; i < s->n; i++) {
+		uint32_t id = s->ids[i];
+		bool skipped = skip && id < skip->nbits && bitset_test(skip, id);
+		d[i] = skipped ? UINT32_MAX : dist_c(s->vec + i * STRIDE, c);
+	}
+	/* The bound: the smallest top-12-bit bucket (distances < 2^24) that
+	 * holds `keep` items; only those at or below it are sorted. */
+	size_t count[4097] = {0}, taken = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (d[i] != UINT32_MAX)
+			count[d[i] >> 12]++;
+	size_t bound = 4096;
+	for (size_t b = 0; b < 4096; b++) {
+		taken += count[b];
+		if (taken >= keep) {
+			bound = b;
+			break;
+		}
+	}
+	uint64_t *pick = xmalloc((taken ? taken : 1) * sizeof *pick);
+	size_t m = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (d[i] != UINT32_MAX && (d[i] >> 12) <= bound)
+			pick[m++] = (uint64_t)d[i] << 32 | s->ids[i]; /* ties by id */
+	sort_by_dist(pick, m);
+	if (m > keep)
+		m = keep;
+	u32vec_reserve(out, out->n + m);
+	for (size_t i = 0; i < m; i++)
+		out->v[out->n++] = (uint32_t)pick[i];
+	free(pick);
 	free(d);
-	free(d2);
-	free(ix);
-	free(ix2);
 }

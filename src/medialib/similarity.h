@@ -32,6 +32,8 @@ void mlib_space_free(struct mlib_space *s);
 /* Items with a vector. */
 size_t mlib_space_count(const struct mlib_space *s);
 bool mlib_space_has(const struct mlib_space *s, uint32_t id);
+/* id's vector widened into v (MLIB_SPACE_DIMS values); false without one. */
+bool mlib_space_vector(const struct mlib_space *s, uint32_t id, int16_t *v);
 /* Squared distance between two items (UINT32_MAX when either lacks a vector). */
 uint32_t mlib_space_distance(const struct mlib_space *s, uint32_t a, uint32_t b);
 
@@ -39,9 +41,10 @@ uint32_t mlib_space_distance(const struct mlib_space *s, uint32_t a, uint32_t b)
  * (MLIB_SPACE_DIMS values); false when none has one. */
 bool mlib_space_centroid(const struct mlib_space *s, const uint32_t *seed, size_t n,
 			 int16_t *c);
-/* Every item with a vector, not in skip (may be NULL), ordered by distance
- * to c (nearest first; ties by id), appended to out. */
+/* The first `keep` (SIZE_MAX: all) items with a vector, not in skip (may
+ * be NULL), ordered by distance to c (nearest first; ties by id),
+ * appended to out. */
 void mlib_space_nearest(const struct mlib_space *s, const int16_t *c, const struct bitset *skip,
-			struct u32vec *out);
+			size_t keep, struct u32vec *out);
 
 #endif

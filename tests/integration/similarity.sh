@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# like: and smooth Party Shuffle on a library of synthesised "genres":
+# four families of seven tracks (drone, kick at 128 BPM, hi-hats at 174,
+# chimes at 90), each track with its own noise seed, tempo and level.
+. "$(dirname "$0")/../lib.sh"
+
+M=$T_TMP/m; mkdir -p "$M"
+: > "$T_TMP/config"
+run() { timeout 120 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" "$@"; }
+gen() { ffmpeg -nostdin -v error -y "$@" || t_fail "ffmpeg $*"; }
+
+for i in 1 2 3 4 5 6 7; do
+	v=$(awk -v i="$i" 'BEGIN { printf "%.2f", 0.4 + 0.08 * i }')
+	gen -f lavfi -i "anoisesrc=d=20:c=brown:a=$v:seed=$i" -af lowpass=f=300 -ac 2 \
+		-metadata artist="Drone $i" -metadata title="drone$i" "$M/drone$i.flac"
+	b=$((125 + i))
+	gen -f lavfi -i "aevalsrc='$v*sin(2*PI*55*t)*exp(-12*mod(t,60/$b))':s=44100:d=20" \
+		-f lavfi -i "anoisesrc=d=20:c=pink:a=0.02:seed=$i" -filter_complex amix=inputs=2 -ac 2 \
+		-metadata artist="Kick $i" -metadata title="kick$i" "$M/kick$i.flac"
+	b=$((171 + i))
+	gen -f lavfi -i "anoisesrc=d=20:c=white:a=$v:seed=$((i + 10))" \
+		-af "highpass=f=6000,volume='exp(-40*mod(t,60/$b))':eval=frame" -ac 2 \
+		-metadata artist="Hats $i" -metadata title="hats$i" "$M/hats$i.flac"
+	b=$((87 + i))
+	gen -f lavfi -i "aevalsrc='$v*(sin(2*PI*880*t)+0.5*sin(2*PI*1320*t))*exp(-3*mod(t,60/$b))':s=44100:d=20" \
+		-ac 2 -metadata artist="Chime $i" -metadata title="chime$i" "$M/chime$i.flac"
+done
+run scan "$M" >/dev/null 2>&1 || t_fail "scan"
+run analyze >/dev/null 2>&1 || t_fail "analyze"
+family() { echo "$1" | sed 's/[0-9]*$//'; }
+
+t_begin like_returns_the_same_family_first
+hits=0 total=0
+for f in "$M"/*.flac; do
+	t=$(basename "$f" .flac)
+	id=$(run search --format '%id%' "t:$t" 2>/dev/null)
+	near=$(run search --format '%title%' "like:#$id LIMIT 5" 2>"$T_TMP/err")
+	[ -n "$near" ] || t_fail "like:#$id gives nothing: $(cat "$T_TMP/err")"
+	for n in $near; do
+		[ "$n" = "$t" ] && t_fail "like:#$id contains the item itself"
+		total=$((total + 1))
+		[ "$(family "$n")" = "$(family "$t")" ] && hits=$((hits + 1))
+	done
+done
+echo "    precision@5: $hits / $total" >&2
+[ "$total" -eq 140 ] || t_fail "expected 140 neighbours, got $total"
+[ $((hits * 10)) -ge $((total * 8)) ] || t_fail "precision@5 $hits/$total is below 0.8"
+
+t_begin like_on_an_artist_and_a_collection
+out=$(run search --format '%title%' 'like:a:"Kick 1" LIMIT 4' 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c '^kick')" -ge 3 ] || t_fail "like:a:\"Kick 1\": $out"
+run coll save Hats 't:hats1 OR t:hats2' >/dev/null 2>&1 || t_fail "coll save"
+out=$(run search --format '%title%' 'like:in:Hats LIMIT 3' 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c '^hats')" -eq 3 ] || t_fail "like:in:Hats: $out"
+out=$(run search --format '%title%' 'like:(t:chime1 OR t:chime2) g:nothing' 2>&1)
+[ -z "$out" ] || t_fail "intersection with nothing: $out"
+
+t_begin like_prints_parses_and_explains
+out=$(run parse 'like:a:"Kick 1" LIMIT 3' 2>&1)
+printf '%s' "$out" | grep -q '"type": *"similar"' || t_fail "parse: $out"
+id=$(run search --format '%id%' 't:kick2' 2>/dev/null)
+out=$(run explain 'like:a:"Kick 1"' "$id" 2>&1)
+printf '%s' "$out" | grep -q 'rank [0-9]* of 27, distance [0-9]* to the centroid of 1 analysed item' ||
+	t_fail "explain: $out"
+out=$(run search 'like:t:nosuchtitle' 2>&1) && t_fail "like: of nothing accepted"
+printf '%s' "$out" | grep -q "like:" || t_fail "message: $out"
+
+# Mean distance between consecutive entries of a Party Shuffle, as
+# `crate explain` measures it (squared distances in the quantised space).
+mean_step() {
+	local ids prev d sum=0 n=0
+	ids=$(run playlist list "$1" --format '%id%' 2>/dev/null | awk '{ print $2 }')
+	prev=
+	for id in $ids; do
+		if [ -n "$prev" ]; then
+			d=$(run explain "like:#$prev" "$id" 2>/dev/null | sed -n 's/.*distance \([0-9]*\).*/\1/p' | head -1)
+			sum=$(awk -v s="$sum" -v d="$d" 'BEGIN { print s + sqrt(d) }'); n=$((n + 1))
+		fi
+		prev=$id
+	done
+	awk -v s="$sum" -v n="$n" 'BEGIN { printf "%.1f", n ? s / n : 0 }'
+}
+
+t_begin smooth_party_shuffle_steps_are_smaller_than_uniform
+run pshuffle Uniform '*' --upcoming 15 >/dev/null 2>&1 || t_fail "uniform"
+run pshuffle Smooth '*' --upcoming 15 --mode smooth --drift 0 >/dev/null 2>&1 || t_fail "smooth"
+u=$(mean_step Uniform) s=$(mean_step Smooth)
+echo "    mean step: uniform $u, smooth $s" >&2
+awk -v u="$u" -v s="$s" 'BEGIN { exit !(s > 0 && s < 0.6 * u) }' || t_fail "smooth $s vs uniform $u"
+# Artists stay apart and nothing repeats.
+titles=$(run playlist list Smooth --format '%artist%' 2>/dev/null | sed 's/^ *[0-9]*\. //')
+[ "$(printf '%s\n' "$titles" | uniq -d | wc -l)" -eq 0 ] || t_fail "same artist twice in a row"
+[ "$(printf '%s\n' "$titles" | sort | uniq -d | wc -l)" -eq 0 ] || t_fail "a repeat"
+
+t_begin smooth_mode_is_kept_and_checked
+run coll show Playlists/Smooth 2>/dev/null | grep -q smooth || t_fail "mode not stored"
+run pshuffle Bad '*' --mode wobbly >/dev/null 2>&1 && t_fail "bad mode accepted"
+run pshuffle Bad '*' --drift 2 >/dev/null 2>&1 && t_fail "bad drift accepted"
+
+t_end
