@@ -488,6 +488,48 @@ void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill,
 		 p->current);
 }
 
+/* ---- smooth Party Shuffle ---- */
+
+void act_smooth(struct ui *ui, const char *onoff, const char *drift_arg)
+{
+	const char *name = playlist_shown_name(ui);
+	const struct coll_node *n =
+		name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+	const char *type = n ? coll_attr_get(n, "type") : NULL;
+	if (!type || strcmp(type, "pshuffle") != 0) {
+		ui_message(ui, true, "smooth: view 2 does not show a Party Shuffle");
+		return;
+	}
+	const char *cur = coll_attr_get(n, "mode");
+	bool on = !(cur && strcmp(cur, "smooth") == 0);
+	if (onoff && strcmp(onoff, "on") == 0)
+		on = true;
+	else if (onoff && strcmp(onoff, "off") == 0)
+		on = false;
+	else if (onoff && !drift_arg) { /* ":smooth 0.5" */
+		drift_arg = onoff;
+		on = true;
+	}
+	double drift = -1;
+	if (drift_arg) {
+		char *end;
+		drift = strtod(drift_arg, &end);
+		if (end == drift_arg || *end || !(drift >= 0 && drift <= 1)) {
+			ui_message(ui, true, "smooth: drift is a number from 0 (stay) to 1 (wander)");
+			return;
+		}
+	}
+	struct crate_err err = {0};
+	char *keep = xstrdup(name); /* the store may replace the node */
+	if (app_pshuffle_set_mode(ui->app, keep, on ? "smooth" : "random", drift, &err) != 0)
+		ui_message(ui, true, "smooth: %s", err.msg);
+	else
+		ui_message(ui, false, "Playlists/%s: %s (next picks)", keep,
+			   on ? "smooth: each pick sounds like the one before" : "random picks");
+	free(keep);
+	ui->dirty = true;
+}
+
 /* ---- background analysis ---- */
 
 void act_analysis(struct ui *ui, const char *what)

@@ -183,6 +183,8 @@ void cmdline_run(struct ui *ui, const char *line)
 		ui->help_errors = true;
 		ui->help_list.top = ui->help_list.cur = 0;
 		ui_switch_view(ui, UI_VIEW_HELP);
+	} else if (is(c, "smooth")) {
+		act_smooth(ui, argc > 1 ? argv[1] : NULL, argc > 2 ? argv[2] : NULL);
 	} else if (is(c, "analyze") || is(c, "analyse")) {
 		act_analysis(ui, argc > 1 ? argv[1] : NULL);
 	} else if (is(c, "save") && argc == 2) {

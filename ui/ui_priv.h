@@ -311,6 +311,9 @@ void act_scan_queued(struct ui *ui);
 /* The bottom row while a scan runs: a bar, files done / found, files per
  * second and the folder. */
 void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells);
+/* ":smooth [on|off] [DRIFT]": smooth mode of the Party Shuffle shown in
+ * view 2 (toggles without an argument). */
+void act_smooth(struct ui *ui, const char *onoff, const char *drift);
 /* ":analyze [start|pause|resume|stop]": the background analysis. */
 void act_analysis(struct ui *ui, const char *what);
 /* Take the background analysis' progress (its event fd was readable). */

@@ -652,6 +652,26 @@ int app_pshuffle_create_mode(struct app *app, const char *name, const char *quer
 	return app_pshuffle_refill(app, COLL_NS_PLAYLISTS, name, NULL, err);
 }
 
+int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, double drift,
+			  struct crate_err *err)
+{
+	const struct coll_node *n = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
+	if (!n || !is_pshuffle(n))
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s is not a Party Shuffle",
+				     name);
+	if (strcmp(mode, "random") != 0 && strcmp(mode, "smooth") != 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "mode '%s': random or smooth", mode);
+	if (drift > 1)
+		return crate_err_set(err, CRATE_ERR_INVALID, "drift must be between 0 and 1");
+	if (coll_store_playlist_set_attr(app->store, name, "mode", mode, err) != 0)
+		return -1;
+	if (drift < 0)
+		return 0;
+	char buf[32];
+	mlib_analysis_format(drift, 2, buf, sizeof buf);
+	return coll_store_playlist_set_attr(app->store, name, "drift", buf, err);
+}
+
 static long attr_long(const struct coll_node *n, const char *key, long def)
 {
 	const char *v = coll_attr_get(n, key);

@@ -107,6 +107,10 @@ int app_pshuffle_create(struct app *app, const char *name, const char *query, lo
  * list's own. Stored as the list's attributes `mode` and `drift`. */
 int app_pshuffle_create_mode(struct app *app, const char *name, const char *query,
 			     long upcoming, const char *mode, double drift, struct crate_err *err);
+/* Switch Playlists/name (a Party Shuffle) to mode, with drift when >= 0;
+ * the next refill picks that way. */
+int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, double drift,
+			  struct crate_err *err);
 /* Top up ns/name so that at least `upcoming` entries follow the current
  * position, picking at random from the source: never an item still in the
  * list nor one of the last `norepeat` picks (attribute; default half the

@@ -66,6 +66,23 @@ wait_for "Beat 120" 5 || t_fail "bpm search in the interface"
 out=$(cr search --format '%title%' 'bpm:119..121' 2>&1)
 [ "$out" = "Beat 120" ] || t_fail "crate search: $out"
 
+t_begin tui_smooth_toggles_the_party_shuffle_shown
+$TM send-keys -t "$S" Escape : && $TM send-keys -t "$S" -l "quit" && $TM send-keys -t "$S" Enter
+sleep 0.5
+cr pshuffle Party '*' --upcoming 5 >/dev/null 2>&1 || t_fail "pshuffle"
+cr playlist use Party >/dev/null 2>&1 || t_fail "use"
+start_ui || t_fail "no interface"
+$TM send-keys -t "$S" 2
+wait_for "Party" 5 || t_fail "view 2 does not show Party"
+$TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth 0.2" && $TM send-keys -t "$S" Enter
+wait_for "each pick sounds like the one before" 5 || t_fail "no message"
+out=$(cr coll show Playlists/Party 2>&1)
+printf '%s' "$out" | grep -q smooth || t_fail "mode not stored: $out"
+$TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth" && $TM send-keys -t "$S" Enter
+wait_for "random picks" 5 || t_fail "no toggle back"
+$TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth 7" && $TM send-keys -t "$S" Enter
+wait_for "drift is a number" 5 || t_fail "bad drift accepted"
+
 t_begin tui_analysis_auto_off_is_respected
 printf '[analysis]\nauto = false\n' >"$CONF"
 cr scan --quiet "$MUSIC" >/dev/null 2>&1
