@@ -180,6 +180,27 @@ int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb
 	return rc;
 }
 
+int app_analysis_import(struct app *app, const char *json, size_t len, size_t *imported,
+			size_t *skipped, struct crate_err *err)
+{
+	*imported = *skipped = 0;
+	if (mlib_db_readonly(app->db))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "%s: the database is read-only; cannot store analyses",
+				     mlib_db_path(app->db));
+	struct u32vec ids = {0};
+	int rc = mlib_analysis_import(app->db, json, len, &ids, skipped, err);
+	*imported = ids.n;
+	if (rc == 0 && ids.n)
+		rc = mlib_analysis_update_albums(app->db, ids.v, ids.n, album_loudness, err);
+	u32vec_free(&ids);
+	if (rc == 0 && *imported) {
+		app_space_drop(app);
+		rc = app_reload_index(app, err);
+	}
+	return rc;
+}
+
 /* ---- background ---- */
 
 static void notify(struct app_analysis *a)

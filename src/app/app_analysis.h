@@ -35,6 +35,12 @@ typedef void (*app_analysis_fn)(void *ud, const struct app_analysis_progress *p)
 int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb, void *ud,
 		struct app_analysis_progress *out, struct crate_err *err);
 
+/* Results exported by `crate info --json` (json[0..len)), stored for the
+ * library's files of the same url, then album loudness and the index.
+ * *imported and *skipped count the items. */
+int app_analysis_import(struct app *app, const char *json, size_t len, size_t *imported,
+			size_t *skipped, struct crate_err *err);
+
 /* ---- background (interface) ---- */
 
 /* Start analysing every file without a result in a worker thread (its own

@@ -1,4 +1,5 @@
 /* `crate analyze`: listen to the library (loudness, tempo, timbre). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "app/app.h"
 #include "app/app_analysis.h"
 #include "cli/cli.h"
+#include "base/str.h"
 #include "cli/output.h"
 #include "medialib/media_analysis.h"
 
@@ -41,11 +43,48 @@ static void analyze_progress(void *ud, const struct app_analysis_progress *p)
 	fflush(stderr);
 }
 
+/* analyze --import FILE ("-": stdin): results from info --json. */
+static int import_file(struct cli_ctx *ctx, const char *path)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		return cli_error("%s: %s", path, strerror(errno));
+	struct strbuf b;
+	strbuf_init(&b, 1 << 16);
+	char chunk[1 << 16];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&b, chunk, n);
+	bool bad = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (bad) {
+		strbuf_free(&b);
+		return cli_error("%s: cannot read", path);
+	}
+	struct app *app = cli_app(ctx);
+	if (!app) {
+		strbuf_free(&b);
+		return CLI_FAIL;
+	}
+	size_t imported, skipped;
+	struct crate_err err = {0};
+	int rc = app_analysis_import(app, b.buf, b.len, &imported, &skipped, &err);
+	strbuf_free(&b);
+	if (rc != 0)
+		return cli_fail_safe(err.msg);
+	fprintf(stderr, "imported %zu analyses, skipped %zu (not in the library or another version)\n",
+		imported, skipped);
+	return skipped ? CLI_PARTIAL : CLI_OK;
+}
+
 static int cmd_analyze(struct cli_ctx *ctx, int argc, char **argv)
 {
 	bool quiet = false, all = false;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (strcmp(argv[i], "--import") == 0 && i + 1 < argc && i + 2 == argc)
+			return import_file(ctx, argv[i + 1]);
 		if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
 			quiet = true;
 		else if (strcmp(argv[i], "--again") == 0)
@@ -76,7 +115,7 @@ static int cmd_analyze(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 const struct cli_command cli_analysis_commands[] = {
-	{"analyze", "analyze [--again] [--quiet] [QUERY]",
+	{"analyze", "analyze [--again] [--quiet] [QUERY] | analyze --import FILE",
 	 "measure loudness, tempo and timbre of files not analysed yet (QUERY: only those)",
 	 cmd_analyze},
 	{NULL, NULL, NULL, NULL},

@@ -17,6 +17,7 @@
 #include "cli/output.h"
 #include "medialib/index.h"
 #include "medialib/media.h"
+#include "medialib/media_analysis.h"
 
 /* ---- scan ---- */
 
@@ -231,13 +232,59 @@ static int resolve_item(struct app *app, const char *arg, uint32_t *id)
 	return 0;
 }
 
+/* info --json: one array of items, each with every property and, when
+ * the file was analysed, an "analysis" object `crate analyze --import`
+ * reads back. */
+static int info_json(struct app *app, int argc, char **argv)
+{
+	int status = CLI_OK;
+	struct strbuf b;
+	strbuf_init(&b, 1024);
+	size_t n = 0;
+	fputs("[", stdout);
+	for (int a = 0; a < argc; a++) {
+		uint32_t id;
+		if (resolve_item(app, argv[a], &id) != 0) {
+			status = CLI_FAIL;
+			continue;
+		}
+		strbuf_reset(&b);
+		strbuf_adds(&b, n++ ? ",\n  " : "\n  ");
+		cli_item_json(&b, app->index, id);
+		size_t close = b.len;
+		while (close > 0 && b.buf[close - 1] != '}')
+			close--;
+		if (close > 0) {
+			b.len = close - 1; /* reopen the object */
+			b.buf[b.len] = '\0';
+			size_t before = b.len;
+			strbuf_adds(&b, ", \"analysis\": ");
+			struct crate_err err = {0};
+			if (!mlib_analysis_json(app->db, id, &b, &err)) {
+				b.len = before;
+				b.buf[b.len] = '\0';
+				if (err.code)
+					status = cli_fail_safe(err.msg);
+			}
+			strbuf_addc(&b, '}');
+		}
+		fwrite(b.buf, 1, b.len, stdout);
+	}
+	fputs(n ? "\n]\n" : "]\n", stdout);
+	strbuf_free(&b);
+	return status;
+}
+
 static int cmd_info(struct cli_ctx *ctx, int argc, char **argv)
 {
-	if (argc < 2)
+	bool json = argc > 1 && strcmp(argv[1], "--json") == 0;
+	if (argc < 2 + json)
 		return cli_usage(cli_find("info"));
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
+	if (json)
+		return info_json(app, argc - 2, argv + 2);
 	int status = CLI_OK;
 	for (int a = 1; a < argc; a++) {
 		uint32_t id;
@@ -354,7 +401,9 @@ const struct cli_command cli_library_commands[] = {
 	{"scan", "scan [--quiet] [--prune] [--playlists] PATH...",
 	 "add or update files and folders (--prune: forget missing items; --playlists: import playlist files found)",
 	 cmd_scan},
-	{"info", "info ID|PATH...", "every property of a library item", cmd_info},
+	{"info", "info [--json] ID|PATH...",
+	 "every property of a library item (--json: with its analysis, for analyze --import)",
+	 cmd_info},
 	{"rate", "rate QUERY|ID N", "set the rating (0-5 stars, 0 clears) in the library", cmd_rate},
 	{"list", "list [--format '%artist% - %title%'] [--json]",
 	 "the library in library order", cmd_list},

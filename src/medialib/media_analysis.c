@@ -420,3 +420,128 @@ int mlib_analysis_each_timbre(struct mlib_db *db, mlib_timbre_fn fn, void *ud,
 	}
 	return mlib_db_finish(db, st, rc, "cannot read timbre vectors", err);
 }
+
+/* ---- export / import ---- */
+
+bool mlib_analysis_json(struct mlib_db *db, uint32_t id, struct strbuf *out,
+			struct crate_err *err)
+{
+	if (!have_table(db))
+		return false;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT json_object('version', a.version, 'error', a.error,"
+			       " 'loudness', a.loudness, 'lra', a.lra, 'truepeak', a.truepeak,"
+			       " 'bpm', a.bpm, 'bpm_confidence', a.bpm_confidence, 'onset', a.onset,"
+			       " 'album_loudness', a.album_loudness,"
+			       " 'album_truepeak', a.album_truepeak,"
+			       " 'timbre', lower(hex(a.timbre)), 'hist', lower(hex(a.hist)))"
+			       VALID_JOIN " AND m.id = ?",
+			       -1, &st, NULL) != SQLITE_OK) {
+		mlib_db_error(db, "cannot read an analysis", err);
+		return false;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	bool found = sqlite3_step(st) == SQLITE_ROW;
+	if (found)
+		strbuf_adds(out, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return found;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+					: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Hex text to bytes (owned, *n); NULL for bad text. Empty gives NULL, n 0. */
+static unsigned char *unhex(const char *s, size_t *n)
+{
+	size_t len = s ? strlen(s) : 0;
+	*n = 0;
+	if (len == 0 || len % 2)
+		return NULL;
+	unsigned char *b = xmalloc(len / 2);
+	for (size_t i = 0; i < len; i += 2) {
+		int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+		if (hi < 0 || lo < 0) {
+			free(b);
+			return NULL;
+		}
+		b[i / 2] = (unsigned char)(hi << 4 | lo);
+	}
+	*n = len / 2;
+	return b;
+}
+
+static double col_real(sqlite3_stmt *st, int c)
+{
+	return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c);
+}
+
+int mlib_analysis_import(struct mlib_db *db, const char *json, size_t len, struct u32vec *ids,
+			 size_t *skipped, struct crate_err *err)
+{
+	*skipped = 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(
+		    mlib_db_sqlite(db),
+		    "SELECT m.id, m.mtime, m.filesize, json_extract(j.value, '$.analysis.version'),"
+		    " json_extract(j.value, '$.analysis.error'),"
+		    " json_extract(j.value, '$.analysis.loudness'),"
+		    " json_extract(j.value, '$.analysis.lra'),"
+		    " json_extract(j.value, '$.analysis.truepeak'),"
+		    " json_extract(j.value, '$.analysis.bpm'),"
+		    " json_extract(j.value, '$.analysis.bpm_confidence'),"
+		    " json_extract(j.value, '$.analysis.onset'),"
+		    " json_extract(j.value, '$.analysis.timbre'),"
+		    " json_extract(j.value, '$.analysis.hist')"
+		    " FROM json_each(?1) j LEFT JOIN media m"
+		    " ON m.url = CAST(json_extract(j.value, '$.url') AS BLOB) AND m.missing = 0",
+		    -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the JSON document", err);
+	sqlite3_bind_text(st, 1, json, (int)len, SQLITE_STATIC);
+	if (mlib_db_begin(db, err) != 0) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	int rc, prc = 0;
+	while (prc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL ||
+		    sqlite3_column_int(st, 3) != MLIB_ANALYSIS_VERSION) {
+			(*skipped)++;
+			continue;
+		}
+		struct mlib_analysis_job job = {.id = (uint32_t)sqlite3_column_int64(st, 0),
+						.mtime = sqlite3_column_int64(st, 1),
+						.filesize = sqlite3_column_int64(st, 2)};
+		size_t nt = 0, nh = 0;
+		unsigned char *timbre = unhex((const char *)sqlite3_column_text(st, 11), &nt);
+		unsigned char *hist = unhex((const char *)sqlite3_column_text(st, 12), &nh);
+		struct mlib_analysis_row row = {
+			.error = (const char *)sqlite3_column_text(st, 4),
+			.loudness = col_real(st, 5), .lra = col_real(st, 6),
+			.truepeak = col_real(st, 7), .bpm = col_real(st, 8),
+			.bpm_confidence = col_real(st, 9), .onset = col_real(st, 10),
+			.timbre = (const float *)(void *)timbre, .ntimbre = nt / sizeof(float),
+			.hist = hist, .histlen = nh};
+		if (nt % sizeof(float)) {
+			row.timbre = NULL;
+			row.ntimbre = 0;
+		}
+		prc = mlib_analysis_put(db, &job, &row, err);
+		free(timbre);
+		free(hist);
+		if (prc == 0)
+			u32vec_push(ids, job.id);
+	}
+	if (prc == 0 && rc != SQLITE_DONE)
+		prc = mlib_db_error(db, "cannot read the JSON document", err);
+	sqlite3_finalize(st);
+	if (prc != 0) {
+		mlib_db_rollback(db, NULL);
+		return -1;
+	}
+	return mlib_db_commit(db, err);
+}

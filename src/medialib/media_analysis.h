@@ -82,6 +82,20 @@ typedef void (*mlib_timbre_fn)(void *ud, uint32_t id, const float *v, size_t dim
 int mlib_analysis_each_timbre(struct mlib_db *db, mlib_timbre_fn fn, void *ud,
 			      struct crate_err *err);
 
+/* Export and import (crate info --json, crate analyze --import): the
+ * current result of id as a JSON object appended to out ("analysis":
+ * {"version": 1, "loudness": -9.3, ..., "timbre": "<hex of float32 LE>",
+ * "hist": "<hex>"}); false (nothing appended) when it has none. */
+struct strbuf;
+bool mlib_analysis_json(struct mlib_db *db, uint32_t id, struct strbuf *out,
+			struct crate_err *err);
+/* Store the "analysis" objects of a JSON array of items (as info --json
+ * prints them) for the library's files with the same "url", as results
+ * for the files as they are now (their ids appended to ids). Items without a url in the library, or
+ * of another analysis version, are counted in *skipped. One transaction. */
+int mlib_analysis_import(struct mlib_db *db, const char *json, size_t len, struct u32vec *ids,
+			 size_t *skipped, struct crate_err *err);
+
 /* A number as the index stores it: "%.*f" in the C locale's notation. */
 void mlib_analysis_format(double v, int decimals, char *buf, size_t size);
 

@@ -107,6 +107,28 @@ run analyze 't:t33' >/dev/null 2>"$T_TMP/err3" || t_fail "analyze t33: $(cat "$T
 grep -q "^analysed 1 of 1 files" "$T_TMP/err3" || t_fail "$(cat "$T_TMP/err3")"
 near "$(prop t33 loudness)" -13 0.1 || t_fail "new loudness $(prop t33 loudness)"
 
+t_begin analysis_exports_and_imports_with_info_json
+ids=$(run search --format '%id%' '+loudness' 2>/dev/null | tr '\n' ' ')
+run info --json $ids > "$T_TMP/export.json" 2>"$T_TMP/err5" || t_fail "info --json: $(cat "$T_TMP/err5")"
+grep -q '"analysis": {"version":1' "$T_TMP/export.json" || t_fail "no analysis in: $(head -c 300 "$T_TMP/export.json")"
+other() { timeout 120 "$CRATE" --db "$T_TMP/other.db" --config "$T_TMP/config" "$@"; }
+other scan "$M" >/dev/null 2>&1 || t_fail "scan other"
+other analyze --import "$T_TMP/export.json" >/dev/null 2>"$T_TMP/err6" || t_fail "import: $(cat "$T_TMP/err6")"
+grep -q "imported $(echo $ids | wc -w) analyses, skipped 0" "$T_TMP/err6" || t_fail "$(cat "$T_TMP/err6")"
+for id in $ids; do
+	u=$(run search --format '%url%' "#$id" 2>/dev/null)
+	a=$(run info --json "$u" 2>/dev/null | sed 's/"id": [0-9]*, //; s/"added": [0-9]*, //')
+	b=$(other info --json "$u" 2>/dev/null | sed 's/"id": [0-9]*, //; s/"added": [0-9]*, //')
+	[ "$a" = "$b" ] || { t_fail "differs after import: $u"; break; }
+done
+other analyze >/dev/null 2>"$T_TMP/err7"
+grep -q "^analysed $((13 - $(echo $ids | wc -w))) of $((13 - $(echo $ids | wc -w))) files" "$T_TMP/err7" ||
+	t_fail "imported files analysed again: $(cat "$T_TMP/err7")"
+printf '[{"url": 1' > "$T_TMP/bad.json"
+other analyze --import "$T_TMP/bad.json" >/dev/null 2>"$T_TMP/err8"; rc=$?
+[ $rc -eq 1 ] || t_fail "malformed JSON: exit $rc"
+grep -q "crate: " "$T_TMP/err8" || t_fail "no message for malformed JSON"
+
 t_begin bad_query_is_a_parse_error
 run analyze 'a:(' >/dev/null 2>"$T_TMP/err4" && t_fail "accepted"
 grep -q "col" "$T_TMP/err4" || t_fail "no column: $(cat "$T_TMP/err4")"
