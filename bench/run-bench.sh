@@ -218,6 +218,8 @@ target_for() { # name unit source -> "<= 1.5" or ">= 7000" or "-"
 	rss_*_mb) echo "<= 400" ;;
 	parse_*) [ "$2" = us ] && echo "<= 20" || echo "-" ;;
 	eq_cpu*) echo "<= 1" ;;
+	analysis_*_x_realtime) echo ">= 200" ;;
+	like_*_limit50) echo "<= 20" ;;
 	gen_db_s) echo "<= 60" ;;
 	watch_change_to_screen_*) echo "<= 1500" ;;
 	watch_idle_cpu) echo "<= 0.1" ;;

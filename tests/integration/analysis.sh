@@ -129,6 +129,31 @@ other analyze --import "$T_TMP/bad.json" >/dev/null 2>"$T_TMP/err8"; rc=$?
 [ $rc -eq 1 ] || t_fail "malformed JSON: exit $rc"
 grep -q "crate: " "$T_TMP/err8" || t_fail "no message for malformed JSON"
 
+t_begin killing_analyze_loses_at_most_the_file_in_progress
+K=$T_TMP/k; mkdir -p "$K"
+for i in $(seq 1 16); do
+	gen -f lavfi -i "anoisesrc=d=60:c=pink:a=0.2:seed=$i" -ac 2 -ar 44100 -metadata title="k$i" "$K/k$i.flac"
+done
+kill_db() { timeout 120 "$CRATE" --db "$T_TMP/kill.db" --config "$T_TMP/config" "$@"; }
+kill_db scan "$K" >/dev/null 2>&1 || t_fail "scan"
+kill_db analyze >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do # until a few files are stored, then kill -9
+	n=$(sqlite3 -cmd ".timeout 5000" "$T_TMP/kill.db" "SELECT count(*) FROM media_analysis" 2>/dev/null)
+	[ "${n:-0}" -ge 3 ] && break
+	sleep 0.1
+done
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+[ "$(t_integrity "$T_TMP/kill.db")" = ok ] || t_fail "integrity: $(t_integrity "$T_TMP/kill.db")"
+done1=$(sqlite3 "$T_TMP/kill.db" "SELECT count(*) FROM media_analysis WHERE error IS NULL")
+[ "$done1" -ge 3 ] || t_fail "only $done1 stored before the kill"
+if [ "$done1" -lt 16 ]; then
+	kill_db analyze >/dev/null 2>"$T_TMP/err9" || t_fail "resume: $(cat "$T_TMP/err9")"
+	grep -q "^analysed $((16 - done1)) of $((16 - done1)) files" "$T_TMP/err9" ||
+		t_fail "resume redid work or missed files ($done1 before): $(cat "$T_TMP/err9")"
+fi
+[ "$(kill_db search --format '%title%' '+loudness' 2>/dev/null | wc -l)" -eq 16 ] || t_fail "not all analysed"
+
 t_begin bad_query_is_a_parse_error
 run analyze 'a:(' >/dev/null 2>"$T_TMP/err4" && t_fail "accepted"
 grep -q "col" "$T_TMP/err4" || t_fail "no column: $(cat "$T_TMP/err4")"
