@@ -1,5 +1,4 @@
 /* `crate analyze`: listen to the library (loudness, tempo, timbre). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +7,6 @@
 #include "app/app.h"
 #include "app/app_analysis.h"
 #include "cli/cli.h"
-#include "base/str.h"
 #include "cli/output.h"
 #include "medialib/media_analysis.h"
 
@@ -46,31 +44,17 @@ static void analyze_progress(void *ud, const struct app_analysis_progress *p)
 /* analyze --import FILE ("-": stdin): results from info --json. */
 static int import_file(struct cli_ctx *ctx, const char *path)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f)
-		return cli_error("%s: %s", path, strerror(errno));
-	struct strbuf b;
-	strbuf_init(&b, 1 << 16);
-	char chunk[1 << 16];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&b, chunk, n);
-	bool bad = ferror(f);
-	if (f != stdin)
-		fclose(f);
-	if (bad) {
-		strbuf_free(&b);
-		return cli_error("%s: cannot read", path);
-	}
-	struct app *app = cli_app(ctx);
-	if (!app) {
-		strbuf_free(&b);
-		return CLI_FAIL;
-	}
-	size_t imported, skipped;
+	size_t len;
 	struct crate_err err = {0};
-	int rc = app_analysis_import(app, b.buf, b.len, &imported, &skipped, &err);
-	strbuf_free(&b);
+	char *text = cli_read_file(path, &len, &err);
+	if (!text)
+		return cli_fail_safe(err.msg);
+	struct app *app = cli_app(ctx);
+	size_t imported = 0, skipped = 0;
+	int rc = app ? app_analysis_import(app, text, len, &imported, &skipped, &err) : -1;
+	free(text);
+	if (!app)
+		return CLI_FAIL;
 	if (rc != 0)
 		return cli_fail_safe(err.msg);
 	fprintf(stderr, "imported %zu analyses, skipped %zu (not in the library or another version)\n",

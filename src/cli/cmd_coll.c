@@ -427,32 +427,6 @@ static int cmd_coll_export(struct cli_ctx *ctx, int argc, char **argv)
 	return status;
 }
 
-/* Whole file (or stdin for "-") into an owned buffer. */
-static char *read_file(const char *path, size_t *len, struct crate_err *err)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f) {
-		crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct strbuf b;
-	strbuf_init(&b, 4096);
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&b, chunk, n);
-	bool bad = ferror(f);
-	if (f != stdin)
-		fclose(f);
-	if (bad) {
-		crate_err_set(err, CRATE_ERR_IO, "%s: read error", path);
-		strbuf_free(&b);
-		return NULL;
-	}
-	*len = b.len;
-	return strbuf_steal(&b);
-}
-
 static int cmd_coll_import(struct cli_ctx *ctx, int argc, char **argv)
 {
 	if (argc != 3)
@@ -463,7 +437,7 @@ static int cmd_coll_import(struct cli_ctx *ctx, int argc, char **argv)
 	int status = CLI_FAIL;
 	struct crate_err err = {0};
 	size_t len = 0;
-	char *text = read_file(argv[2], &len, &err);
+	char *text = cli_read_file(argv[2], &len, &err);
 	struct coll_node *n = NULL;
 	if (!text) {
 		fail_err(&err);

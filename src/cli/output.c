@@ -2,6 +2,7 @@
  * text look. Items are printed by output_items.c. */
 #include "cli/output.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -83,3 +84,28 @@ bool cli_parse_id(const char *s, uint32_t *id)
 }
 
 /* The file name of an item, for display when it has no title. */
+
+char *cli_read_file(const char *path, size_t *len, struct crate_err *err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct strbuf b;
+	strbuf_init(&b, 4096);
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(&b, chunk, n);
+	bool bad = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (bad) {
+		crate_err_set(err, CRATE_ERR_IO, "%s: read error", path);
+		strbuf_free(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return strbuf_steal(&b);
+}

@@ -23,6 +23,9 @@ int cli_fail_safe(const char *msg);
  * the query and a caret under that column. Returns CLI_FAIL. */
 int cli_fail_query(const char *query, const struct crate_err *err);
 
+/* The whole file at path ("-": stdin) into an owned buffer of *len bytes
+ * (NUL-terminated); NULL with *err naming the file. */
+char *cli_read_file(const char *path, size_t *len, struct crate_err *err);
 /* argv[0..n) joined by spaces: a query given unquoted as several words. Owned. */
 char *cli_join_args(char *const *argv, int n);
 /* A media id "42" or "#42" (1..UINT32_MAX); false when s is not one. */
