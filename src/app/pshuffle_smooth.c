@@ -9,6 +9,11 @@
 #define CIRCLE_MIN 3
 #define CIRCLE_NEAR 0.02 /* drift 0 */
 #define CIRCLE_FAR 0.5   /* drift 1 */
+/* Tempo window around the previous track: +-6 % at drift 0, +-30 % at
+ * drift 1 (a DJ's pitch range, then a mood's). Candidates whose tempo is
+ * unknown pass; when none is inside, the window is dropped. */
+#define WINDOW_NEAR 0.06
+#define WINDOW_FAR 0.30
 
 struct cand {
 	uint32_t dist;
@@ -84,16 +89,22 @@ size_t pshuffle_smooth_choose(const struct mlib_space *s, const uint32_t *pool, 
 		return SIZE_MAX;
 	struct cand *c = xmalloc(n * sizeof *c);
 	size_t m = 0;
-	/* Another artist than prev's where the pool allows it (a second pass
-	 * takes everyone). */
-	for (int pass = 0; pass < 2 && m == 0; pass++) {
+	double d01 = drift >= 0 && drift <= 1 ? drift : drift > 1 ? 1 : 0;
+	double window = log2(1 + WINDOW_NEAR + (WINDOW_FAR - WINDOW_NEAR) * d01);
+	double tprev = mlib_space_tempo(s, prev);
+	/* Passes from strict to loose: another artist within the tempo
+	 * window; another artist; anyone. */
+	for (int pass = 0; pass < 3 && m == 0; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			if (pool[i] == avoid || pool[i] == prev)
 				continue;
 			uint32_t d = mlib_space_distance(s, prev, pool[i]);
 			if (d == UINT32_MAX)
 				continue;
-			if (pass == 0 && other_artist && !other_artist(ud, pool[i]))
+			if (pass < 2 && other_artist && !other_artist(ud, pool[i]))
+				continue;
+			double t = pass == 0 ? mlib_space_tempo(s, pool[i]) : NAN;
+			if (pass == 0 && !isnan(tprev) && !isnan(t) && fabs(t - tprev) > window)
 				continue;
 			c[m++] = (struct cand){d, (uint32_t)i};
 		}

@@ -1,8 +1,9 @@
 /* Smooth Party Shuffle (issue 20): the next entry is drawn at random among
  * the candidates that sound nearest to the previous one (tempo, timbre,
- * loudness and onset strength: medialib/similarity.h), keeping artists
- * apart. `drift` widens the circle: 0 stays in the mood (the nearest 2 %,
- * at least 3), 1 wanders (the nearest half). A pure algorithm: no player,
+ * loudness and onset strength: medialib/similarity.h), within a tempo
+ * window, keeping artists apart. `drift` widens both: 0 stays in the mood
+ * (the nearest 2 %, at least 3; tempo +-6 %), 1 wanders (the nearest half;
+ * +-30 %). A pure algorithm: no player,
  * no database; app_coll.c's refill calls it. */
 #ifndef CRATE_APP_PSHUFFLE_SMOOTH_H
 #define CRATE_APP_PSHUFFLE_SMOOTH_H

@@ -29,6 +29,7 @@ struct mlib_space {
 	size_t n;
 	uint32_t *ids;    /* ascending */
 	int8_t *vec;      /* n * STRIDE, the padding zero */
+	float *tempo;     /* n: log2(BPM), NAN unknown */
 	uint32_t *slot;   /* by id: index into ids, UINT32_MAX none */
 	uint32_t bound;
 };
@@ -72,6 +73,9 @@ static struct mlib_space *build(const uint32_t *ids, const float *raw, size_t n)
 	s->ids = xmalloc((n ? n : 1) * sizeof *s->ids);
 	memcpy(s->ids, ids, n * sizeof *ids);
 	s->vec = xcalloc(n ? n : 1, STRIDE);
+	s->tempo = xmalloc((n ? n : 1) * sizeof *s->tempo);
+	for (size_t i = 0; i < n; i++)
+		s->tempo[i] = raw[i * MLIB_SPACE_DIMS + TIMBRE_DIMS];
 	for (size_t d = 0; d < MLIB_SPACE_DIMS; d++) {
 		double sum = 0, sq = 0, cnt = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -164,6 +168,7 @@ void mlib_space_free(struct mlib_space *s)
 		return;
 	free(s->ids);
 	free(s->vec);
+	free(s->tempo);
 	free(s->slot);
 	free(s);
 }
@@ -194,6 +199,13 @@ static uint32_t dist_c(const int8_t *v, const int16_t *c)
 		d += x * x;
 	}
 	return (uint32_t)d;
+}
+
+double mlib_space_tempo(const struct mlib_space *s, uint32_t id)
+{
+	if (!vec_of(s, id))
+		return NAN;
+	return s->tempo[s->slot[id]];
 }
 
 bool mlib_space_vector(const struct mlib_space *s, uint32_t id, int16_t *v)

@@ -34,6 +34,9 @@ size_t mlib_space_count(const struct mlib_space *s);
 bool mlib_space_has(const struct mlib_space *s, uint32_t id);
 /* id's vector widened into v (MLIB_SPACE_DIMS values); false without one. */
 bool mlib_space_vector(const struct mlib_space *s, uint32_t id, int16_t *v);
+/* id's tempo as log2(BPM) when it is known and sure (confidence >= 0.3);
+ * NAN otherwise. */
+double mlib_space_tempo(const struct mlib_space *s, uint32_t id);
 /* Squared distance between two items (UINT32_MAX when either lacks a vector). */
 uint32_t mlib_space_distance(const struct mlib_space *s, uint32_t a, uint32_t b);
 

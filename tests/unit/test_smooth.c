@@ -207,3 +207,38 @@ TEST(large_order_is_sorted)
 	free(ids);
 	free(raw);
 }
+
+/* Tempo window: at drift 0 a track at 121 BPM after one at 120 wins over
+ * closer-sounding ones at 170; with only those left it falls back. */
+TEST(smooth_keeps_the_tempo_window)
+{
+	enum { M = 12, TEMPO = MLIB_SPACE_DIMS - 3 };
+	uint32_t ids[M];
+	float raw[M * MLIB_SPACE_DIMS];
+	for (int i = 0; i < M; i++) {
+		ids[i] = (uint32_t)i + 1;
+		for (int d = 0; d < MLIB_SPACE_DIMS; d++)
+			raw[i * MLIB_SPACE_DIMS + d] = (float)(0.1 * gauss());
+		raw[i * MLIB_SPACE_DIMS + TEMPO] = (float)log2(170.0);
+	}
+	raw[0 * MLIB_SPACE_DIMS + TEMPO] = (float)log2(120.0); /* prev, id 1 */
+	raw[1 * MLIB_SPACE_DIMS + TEMPO] = (float)log2(121.0); /* id 2 */
+	for (int d = 0; d < 8; d++)
+		raw[1 * MLIB_SPACE_DIMS + d] += 3; /* id 2 sounds unlike the rest */
+	struct mlib_space *s = mlib_space_from_raw(ids, raw, M, MLIB_SPACE_DIMS);
+	uint32_t pool[M - 1];
+	for (int i = 0; i < M - 1; i++)
+		pool[i] = (uint32_t)i + 2;
+	uint64_t rng = 3;
+	for (int t = 0; t < 20; t++) {
+		size_t k = pshuffle_smooth_choose(s, pool, M - 1, 1, 0, 0.0, NULL, NULL, &rng);
+		REQUIRE(k < M - 1);
+		CHECK_INT(pool[k], 2);
+	}
+	/* Without id 2: someone at 170 still comes. */
+	size_t k = pshuffle_smooth_choose(s, pool + 1, M - 2, 1, 0, 0.0, NULL, NULL, &rng);
+	CHECK(k < M - 2);
+	CHECK(fabs(mlib_space_tempo(s, 2) - log2(121.0)) < 1e-6);
+	CHECK(isnan(mlib_space_tempo(s, 99)));
+	mlib_space_free(s);
+}
