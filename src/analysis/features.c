@@ -111,31 +111,34 @@ void an_feed_free(struct an_feed *f)
 	free(f);
 }
 
-/* ITU-R BS.1770 channel weights for FFmpeg's default channel orders;
- * a mono file counts as played on both speakers (dual mono, the
- * ReplayGain 2.0 convention). LFE is not measured. */
+/* ITU-R BS.1770 channel weights, as FFmpeg's ebur128 filter gives them
+ * for the decoder's output layout (FFmpeg's default for the channel
+ * count): 1.41 for back, side and surround channels, none for LFE, 1.0
+ * for the rest. A mono file counts as played on both speakers (dual
+ * mono, the ReplayGain 2.0 convention). */
 static void map_channels(ebur128_state *st, int channels)
 {
 	if (channels == 1) {
 		ebur128_set_channel(st, 0, EBUR128_DUAL_MONO);
 		return;
 	}
-	static const int five1[] = {EBUR128_LEFT, EBUR128_RIGHT, EBUR128_CENTER,
-				    EBUR128_UNUSED, EBUR128_LEFT_SURROUND, EBUR128_RIGHT_SURROUND};
+	const uint64_t surround = AV_CH_BACK_LEFT | AV_CH_BACK_CENTER | AV_CH_BACK_RIGHT |
+				  AV_CH_TOP_BACK_LEFT | AV_CH_TOP_BACK_CENTER |
+				  AV_CH_TOP_BACK_RIGHT | AV_CH_SIDE_LEFT | AV_CH_SIDE_RIGHT |
+				  AV_CH_SURROUND_DIRECT_LEFT | AV_CH_SURROUND_DIRECT_RIGHT;
+	AVChannelLayout layout;
+	av_channel_layout_default(&layout, channels);
 	for (int c = 0; c < channels; c++) {
-		int w = EBUR128_UNUSED;
-		if (channels == 2)
-			w = c == 0 ? EBUR128_LEFT : EBUR128_RIGHT;
-		else if (channels == 3)
-			w = c == 0 ? EBUR128_LEFT : c == 1 ? EBUR128_RIGHT : EBUR128_CENTER;
-		else if (channels >= 6 && c < 6)
-			w = five1[c];
-		else if (channels > 3 && c < 2)
-			w = c == 0 ? EBUR128_LEFT : EBUR128_RIGHT;
-		else if (channels > 3 && channels < 6 && c >= channels - 2)
-			w = c == channels - 2 ? EBUR128_LEFT_SURROUND : EBUR128_RIGHT_SURROUND;
+		enum AVChannel ch = av_channel_layout_channel_from_index(&layout, (unsigned)c);
+		uint64_t bit = ch >= 0 && ch < 64 ? 1ull << ch : 0;
+		int w = EBUR128_LEFT; /* weight 1.0 */
+		if (bit & (AV_CH_LOW_FREQUENCY | AV_CH_LOW_FREQUENCY_2))
+			w = EBUR128_UNUSED;
+		else if (bit & surround)
+			w = EBUR128_LEFT_SURROUND; /* weight 1.41 */
 		ebur128_set_channel(st, (unsigned)c, w);
 	}
+	av_channel_layout_uninit(&layout);
 }
 
 static int setup_aubio(struct an_feed *f, struct crate_err *err)

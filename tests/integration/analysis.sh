@@ -55,7 +55,7 @@ run analyze >/dev/null 2>"$T_TMP/err2" || t_fail "second run failed"
 grep -q "^analysed 0 of 0 files" "$T_TMP/err2" || t_fail "second run did work again: $(cat "$T_TMP/err2")"
 
 t_begin loudness_within_0.1_lu_of_ffmpeg_ebur128
-for t in t23:-23 t33:-33 pink: mono:dualmono; do
+for t in t23:-23 t33:-33 pink: mono:dualmono eight:; do
 	name=${t%%:*} f=$(ls "$M/$name".*) ours=$(prop "$name" loudness)
 	ref=$(ffmpeg_lufs "$f" "$( [ "${t#*:}" = dualmono ] && echo 1)")
 	near "$ours" "$ref" 0.1 || t_fail "$name: crate $ours, ffmpeg $ref"
