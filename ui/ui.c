@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/app_analysis.h"
 #include "app/app_changes.h"
 #include "app/app_hooks.h"
 #include "app/app_library.h"
@@ -641,6 +642,8 @@ static void poll_scan(struct ui *ui)
 		act_scan_queued(ui);
 		return;
 	}
+	if (p.rc == 0)
+		app_analysis_auto(ui->app); /* [analysis] auto: listen to what came in */
 	if (p.reload_only) {
 		if (p.rc != 0)
 			ui_message(ui, true, "reloading the library: %s", p.msg);
@@ -671,8 +674,6 @@ static void poll_scan(struct ui *ui)
 		 (unsigned long long)t->added, (unsigned long long)t->updated,
 		 (unsigned long long)t->unchanged, (unsigned long long)t->ignored,
 		 (unsigned long long)(t->failed + t->folders_failed));
-	if (p.rc == 0)
-		app_analysis_auto(ui->app); /* [analysis] auto: listen to what came in */
 	if (p.rc != 0)
 		ui_message(ui, true, "scan stopped: %s; stored: %s; %llu not stored", p.msg, counts,
 			   (unsigned long long)t->not_stored);

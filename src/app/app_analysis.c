@@ -36,8 +36,13 @@ struct app_analysis {
 	pthread_cond_t resume;
 	struct app_analysis_progress prog;
 	bool done;
-	struct mlib_index *new_index;
+	double last_reload; /* monotonic seconds: the index last caught up with us */
 };
+
+/* While the background analysis stores a result per file, the index is
+ * rebuilt at most this often (a rebuild per file would be one per second
+ * on a large library). */
+#define ANALYSIS_RELOAD_EVERY_S 60.0
 
 static double now_s(void)
 {
@@ -244,9 +249,6 @@ static void *bg_thread(void *arg)
 		rc = mlib_analysis_pending(db, false, NULL, &jobs, &err);
 	if (rc == 0)
 		rc = run_jobs(db, &jobs, &a->stop, bg_wait, a, bg_progress, a, &p, &err);
-	struct mlib_index *idx = NULL;
-	if (rc == 0 && p.done > 0 && !atomic_load(&a->stop) && mlib_index_load(db, &idx, &err) != 0)
-		rc = -1;
 	mlib_analysis_jobs_free(&jobs);
 	mlib_db_close(db);
 	pthread_mutex_lock(&a->mu);
@@ -254,7 +256,6 @@ static void *bg_thread(void *arg)
 	a->prog.rc = rc;
 	if (rc != 0)
 		snprintf(a->prog.msg, sizeof a->prog.msg, "%s", err.msg);
-	a->new_index = idx;
 	a->done = true;
 	pthread_mutex_unlock(&a->mu);
 	notify(a);
@@ -268,7 +269,6 @@ static void bg_free(struct app_analysis *a)
 	if (a->pipe_wr >= 0)
 		close(a->pipe_wr);
 	free(a->db_path);
-	mlib_index_free(a->new_index);
 	pthread_cond_destroy(&a->resume);
 	pthread_mutex_destroy(&a->mu);
 	free(a);
@@ -293,6 +293,7 @@ int app_analysis_start(struct app *app, struct crate_err *err)
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->resume, NULL);
 	a->db_path = xstrdup(app->db_path);
+	a->last_reload = now_s();
 	if (pthread_create(&a->thread, NULL, bg_thread, a) != 0) {
 		bg_free(a);
 		return crate_err_set(err, CRATE_ERR_IO, "cannot start the analysis thread");
@@ -353,15 +354,25 @@ int app_analysis_poll(struct app *app, struct app_analysis_progress *out)
 		return 0;
 	pthread_join(a->thread, NULL);
 	app->analysis = NULL;
-	if (a->new_index) {
-		app_space_drop(app);
-		mlib_index_free(app->index);
-		app->index = a->new_index;
-		a->new_index = NULL;
-	}
 	bg_free(a);
+	/* The results reach the index the way every other commit does
+	 * (app_changes_check rebuilds it in the background); look now. */
+	app_space_drop(app);
+	app->changes_pending = true;
 	out->finished = true;
 	return 1;
+}
+
+bool app_analysis_defers_reload(struct app *app)
+{
+	struct app_analysis *a = app->analysis;
+	if (!a)
+		return false;
+	double t = now_s();
+	if (t - a->last_reload < ANALYSIS_RELOAD_EVERY_S)
+		return true;
+	a->last_reload = t;
+	return false;
 }
 
 void app_analysis_stop(struct app *app)

@@ -53,9 +53,13 @@ void app_analysis_pause(struct app *app, bool paused);
 bool app_analysis_running(const struct app *app);
 /* Readable when progress is available; -1 when nothing runs. */
 int app_analysis_event_fd(const struct app *app);
-/* Latest progress. 1 when the run has finished (thread joined, index
- * replaced: drop pointers into the old one), 0 while it runs, -1 none. */
+/* Latest progress. 1 when the run has finished (thread joined; the index
+ * catches up through app_changes_check), 0 while it runs, -1 none. */
 int app_analysis_poll(struct app *app, struct app_analysis_progress *out);
+/* For app_changes_check: true while a running analysis asks to keep the
+ * current index (its per-file commits are folded into one rebuild a
+ * minute, and one when it ends). */
+bool app_analysis_defers_reload(struct app *app);
 /* Stop it (what was stored stays; the next run resumes). */
 void app_analysis_stop(struct app *app);
 

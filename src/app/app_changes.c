@@ -7,6 +7,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include "app/app_analysis.h"
 #include "app/app_library.h"
 #include "app/app_watch.h"
 #include "app/rules.h"
@@ -45,8 +46,9 @@ int app_changes_check(struct app *app, struct crate_err *err)
 		return -1;
 	if (gen == app->index_gen && stats == app->index_stats)
 		return what;
-	if (app->scan) {
-		/* A scan or rebuild runs: look again when it is over. */
+	if (app->scan || app_analysis_defers_reload(app)) {
+		/* A scan or rebuild runs, or the background analysis commits
+		 * file after file: look again when it is over (or later). */
 		app->changes_pending = true;
 		return what;
 	}
