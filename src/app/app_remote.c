@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/app_analysis.h"
 #include "app/app_play.h"
 #include "medialib/index.h"
 #include "coll/eval.h"
@@ -399,7 +400,8 @@ static int remote_search(struct app_remote *r, const char *q, struct strbuf *rep
 	if (app->index) {
 		struct coll_eval_ctx ctx = {.index = app->index,
 					    .resolve = app->store ? coll_store_resolve : NULL,
-					    .resolve_ud = app->store};
+					    .resolve_ud = app->store,
+					    .space = app_space, .space_ud = app}; /* like: */
 		struct coll_result res = {0};
 		if (coll_eval(&ctx, n, &res, err) != 0) {
 			coll_node_unref(n);

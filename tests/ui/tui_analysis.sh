@@ -65,6 +65,12 @@ $TM send-keys -t "$S" -l "bpm:119..121"
 wait_for "Beat 120" 5 || t_fail "bpm search in the interface"
 out=$(cr search --format '%title%' 'bpm:119..121' 2>&1)
 [ "$out" = "Beat 120" ] || t_fail "crate search: $out"
+# A running crate answers like: too (crate remote search, and crate search
+# when it is handed to the running crate).
+out=$(cr remote search 'like:t:"Beat 120"' 2>&1)
+case $out in *"23 tracks"*) ;; *) t_fail "remote search like: $out" ;; esac
+out=$(cr search --format '%title%' 'like:t:"Beat 120" LIMIT 1' 2>&1)
+case $out in "Beat 120") t_fail "like: gave the seed itself" ;; "Beat "*) ;; *) t_fail "search like: with a running crate: $out" ;; esac
 
 t_begin tui_smooth_toggles_the_party_shuffle_shown
 $TM send-keys -t "$S" Escape : && $TM send-keys -t "$S" -l "quit" && $TM send-keys -t "$S" Enter
