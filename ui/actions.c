@@ -543,6 +543,7 @@ void act_analysis(struct ui *ui, const char *what)
 		} else if (app_analysis_start(app, &err) != 0) {
 			ui_message(ui, true, "analyze: %s", err.msg);
 		} else {
+			ui->analysis_manual = true;
 			ui_message(ui, false, "analysing the library in the background");
 		}
 	} else if (strcmp(what, "pause") == 0) {

@@ -703,9 +703,12 @@ void ui_poll_analysis(struct ui *ui)
 		browser_index_changed(ui);
 	browser_keep_selection_drop(ui);
 	playlist_find(ui);
-	if (p.rc != 0)
+	/* An automatic run ends quietly: the scan summary it follows stays. */
+	bool manual = ui->analysis_manual;
+	ui->analysis_manual = false;
+	if (manual && p.rc != 0)
 		ui_message(ui, true, "analysis failed: %s", p.msg);
-	else if (p.done > 0)
+	else if (manual)
 		ui_message(ui, p.failed > 0, "analysis done: %zu files, %zu not analysed%s%s", p.done,
 			   p.failed, p.failed ? ": " : "", p.failed ? p.msg : "");
 }

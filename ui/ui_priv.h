@@ -182,6 +182,7 @@ struct ui {
 	bool keep_artist_had, keep_album_had, keep_valid;
 	uint32_t keep_track;         /* media id under the track cursor, 0 none */
 	char msg_analysis[160];      /* background analysis progress, "" when idle */
+	bool analysis_manual;        /* started by :analyze: its end is worth a message */
 	const struct mlib_index *index_seen; /* the index the columns were built from */
 	unsigned index_serial;       /* app->index_serial the caches were built for */
 

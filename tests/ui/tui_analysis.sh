@@ -56,8 +56,9 @@ $TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "quit" && $TM send-keys -t "
 sleep 0.5
 before=$(analysed)
 start_ui || t_fail "no interface"
-wait_for "analysis done: " 60 || t_fail "did not finish"
+for _ in $(seq 600); do [ "$(analysed)" = 24 ] && break; sleep 0.1; done
 [ "$(analysed)" = 24 ] || t_fail "analysed $(analysed) of 24 (had $before before the restart)"
+wait_gone "analysis " 10 || t_fail "the status line still shows the analysis"
 
 t_begin tui_analysis_results_are_searchable
 $TM send-keys -t "$S" /
