@@ -306,7 +306,7 @@ bool app_analysis_auto(struct app *app)
 {
 	if (app->analysis)
 		return true;
-	if (!config_get_bool(app->cfg, "analysis.auto", true) || !app->db ||
+	if (!config_get_bool(app->cfg, "analysis.auto", false) || !app->db ||
 	    mlib_db_readonly(app->db))
 		return false;
 	int64_t done, failed, total;

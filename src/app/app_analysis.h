@@ -46,7 +46,7 @@ int app_analysis_import(struct app *app, const char *json, size_t len, size_t *i
 /* Start analysing every file without a result in a worker thread (its own
  * database connection, lowest CPU priority). Refused while one runs. */
 int app_analysis_start(struct app *app, struct crate_err *err);
-/* Start it when `[analysis] auto` is on (default true) and files wait;
+/* Start it when `[analysis] auto` is on (default off) and files wait;
  * errors only cost the background run: returns whether one runs. */
 bool app_analysis_auto(struct app *app);
 void app_analysis_pause(struct app *app, bool paused);

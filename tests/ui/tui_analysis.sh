@@ -13,7 +13,7 @@ fi
 
 . "$SRCDIR/tests/lib_tmux.sh"
 tmux_private_env
-: >"$CONF"
+printf '[analysis]\nauto = true\n' >"$CONF"
 MUSIC=$T_TMP/music
 TM="tmux -L crate-an-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
