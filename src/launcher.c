@@ -33,22 +33,17 @@
 /* crate-core --help, captured at build time (scripts/embed-text.sh). */
 extern const char crate_help_text[];
 
-const struct cli_command *cli_find(const char *name)
-{
-	for (const struct cli_command *c = cli_remote_commands; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
+/* The one group the launcher runs itself. */
+static const struct cli_group *const launcher_groups[] = {&cli_remote_group, NULL};
 
 /* Replace this process with crate-core; returns only on failure. */
-static int exec_core(char **argv)
+static int exec_core(struct cli_ctx *ctx, char **argv)
 {
 	static const char *const places[] = {"/crate-core", "/../libexec/crate/crate-core"};
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
-		return cli_error("cannot find crate-core: /proc/self/exe: %s", strerror(errno));
+		return cli_error(ctx, "cannot find crate-core: /proc/self/exe: %s", strerror(errno));
 	self[n] = '\0';
 	*strrchr(self, '/') = '\0';
 	/* Large arrays on transparent huge pages: glibc's malloc advises its
@@ -70,7 +65,7 @@ static int exec_core(char **argv)
 		if (!first_errno || errno != ENOENT)
 			first_errno = errno;
 	}
-	return cli_error("cannot run crate-core (looked in %s and %s/../libexec/crate): %s", self,
+	return cli_error(ctx, "cannot run crate-core (looked in %s and %s/../libexec/crate): %s", self,
 			 self, strerror(first_errno));
 }
 
@@ -127,6 +122,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = {0};
+	cli_ctx_stdio(&ctx);
 	int i = argc;
 	switch (cli_parse_globals(argc, argv, &ctx, &i)) {
 	case CLI_GLOBAL_VERSION:
@@ -144,8 +140,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	if (i < argc && strcmp(argv[i], "remote") == 0)
-		return cli_remote_commands[0].run(&ctx, argc - i, argv + i);
+		return cli_dispatch_in(launcher_groups, &ctx, argc - i, argv + i);
 	if (i < argc && strcmp(argv[i], "search") == 0 && search_remote(&ctx, argc - i, argv + i))
 		return CLI_OK;
-	return exec_core(argv);
+	return exec_core(&ctx, argv);
 }

@@ -1,19 +1,19 @@
 /* The bottom row as an editor: the ':' command line and the prompts
- * (save as, quit?, remove?). Commands are the CLI's own (cli/ tables),
- * run in-process on the open app with their output captured into the
- * message line; the few that would block or that the UI does better
- * (scan in the background, search into the browser, play control) are
- * handled here. */
+ * (save as, quit?, remove?). Commands are the CLI's own (cli_dispatch),
+ * run in-process on the open app with their output going to the message
+ * line (one line) or the scrollback pane (more); the few that would block
+ * or that the UI does better (scan in the background, search into the
+ * browser, play control) are handled here. */
 #include <curses.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app/app.h"
 #include "app/app_stream.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
+#include "ui/pane_scrollback.h"
 #include "ui/text.h"
 #include "ui/ui_priv.h"
 
@@ -102,45 +102,57 @@ void prompt_begin(struct ui *ui, enum ui_prompt_kind kind, const char *arg, cons
 	ui->prompt_arg = arg ? xstrdup(arg) : NULL;
 }
 
-/* Run a CLI command in-process; its stdout/stderr become the message. */
-static void run_cli(struct ui *ui, const struct cli_command *cmd, int argc, char **argv)
+/* The command's output sink: results and messages together, in order. */
+static void capture(void *ud, const char *text, size_t len)
 {
-	FILE *tmp = tmpfile();
-	if (!tmp) {
-		ui_message(ui, true, "cannot capture the command's output");
-		return;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	int save1 = dup(1), save2 = dup(2);
-	dup2(fileno(tmp), 1);
-	dup2(fileno(tmp), 2);
-	struct cli_ctx ctx = {.app = ui->app};
-	int rc = cmd->run(&ctx, argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(save1, 1);
-	dup2(save2, 2);
-	close(save1);
-	close(save2);
-	/* Show the last line (errors and summaries come last). */
-	char line[1024], last[1024] = "";
+	strbuf_add(ud, text, len);
+}
+
+/* One line of output goes to the message line; more to the scrollback
+ * pane, whole, with the last line (errors and summaries come last) as the
+ * message. */
+static void show_output(struct ui *ui, const char *line, const struct strbuf *text, int rc)
+{
 	int nlines = 0;
-	rewind(tmp);
-	while (fgets(line, sizeof line, tmp)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0]) {
-			snprintf(last, sizeof last, "%s", line);
+	const char *last = "";
+	size_t last_len = 0;
+	for (size_t start = 0; start < text->len;) {
+		const char *nl = memchr(text->buf + start, '\n', text->len - start);
+		size_t end = nl ? (size_t)(nl - text->buf) : text->len;
+		if (end > start) {
+			last = text->buf + start;
+			last_len = end - start;
 			nlines++;
 		}
+		start = end + 1;
 	}
-	fclose(tmp);
+	if (nlines > 1)
+		scrollback_show(&ui->scrollback, line, text->buf, text->len);
 	if (rc != 0)
-		ui_message(ui, true, "%s", last[0] ? last : "command failed");
+		ui_message(ui, true, "%.*s", (int)last_len, last_len ? last : "command failed");
 	else if (nlines > 1)
-		ui_message(ui, false, "%s  (%d lines)", last, nlines);
+		ui_message(ui, false, "%d lines above (q closes)", nlines);
 	else
-		ui_message(ui, false, "%s", last[0] ? last : "done");
+		ui_message(ui, false, "%.*s", (int)(last_len ? last_len : 4), last_len ? last : "done");
+}
+
+/* Run a command of the command layer (cli/) in-process on the open app. */
+static void run_cli(struct ui *ui, const char *line, int argc, char **argv)
+{
+	struct strbuf text;
+	strbuf_init(&text, 256);
+	struct cli_sink sink = {capture, capture, &text};
+	struct cli_ctx ctx = {.app = ui->app};
+	struct crate_err err = {0};
+	if (cli_ctx_open_sink(&ctx, &sink, &err) != 0) {
+		ui_message(ui, true, "%s", err.msg);
+		strbuf_free(&text);
+		return;
+	}
+	int rc = cli_dispatch(&ctx, argc, argv);
+	cli_ctx_close_sink(&ctx);
+	show_output(ui, line, &text, rc);
+	strbuf_free(&text);
 	/* The command may have changed collections or playlists. */
 	coll_pane_reload(ui);
 	browser_refresh(ui);
@@ -211,7 +223,7 @@ void cmdline_run(struct ui *ui, const char *line)
 		act_player(ui, UA_PREV);
 	} else if ((is(c, "shuffle") || is(c, "repeat")) && argc <= 2) {
 		act_modes(ui, c, argc == 2 ? argv[1] : NULL);
-	} else if (is(c, "help")) {
+	} else if (is(c, "help") && argc == 1) { /* ":help coll": the command's help */
 		ui->help_errors = false;
 		ui_switch_view(ui, UI_VIEW_HELP);
 	} else if ((is(c, "vol") || is(c, "volume") || is(c, "seek")) && argc == 2) {
@@ -221,20 +233,7 @@ void cmdline_run(struct ui *ui, const char *line)
 	} else if (is(c, "remote") || is(c, "play")) {
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
 	} else {
-		const struct cli_command *cmd = NULL;
-		int skip = 0;
-		if (argc >= 2) {
-			char two[256];
-			snprintf(two, sizeof two, "%s %s", argv[0], argv[1]);
-			cmd = cli_find(two);
-			skip = cmd ? 1 : 0;
-		}
-		if (!cmd)
-			cmd = cli_find(argv[0]);
-		if (!cmd)
-			ui_message(ui, true, "unknown command '%s' (? lists them)", c);
-		else
-			run_cli(ui, cmd, argc - skip, argv + skip);
+		run_cli(ui, line, argc, argv);
 	}
 out:
 	cmdline_free_argv(argv);

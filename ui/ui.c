@@ -38,6 +38,7 @@
 #include "coll/eval.h"
 #include "coll/store.h"
 #include "medialib/index.h"
+#include "ui/pane_scrollback.h"
 #include "ui/text.h"
 #include "ui/ui_priv.h"
 
@@ -185,7 +186,7 @@ static void frame_draw(struct ui *ui)
 	ui->cur_y = ui->cur_x = -1;
 	erase();
 	title_draw(ui);
-	if (ui->L.main.h > 0) {
+	if (ui->L.main.h > 0 && !scrollback_draw(ui, ui->scrollback, &ui->L.main)) {
 		switch (ui->view) {
 		case UI_VIEW_BROWSER:
 			browser_draw(ui);
@@ -514,6 +515,8 @@ static void handle_key(struct ui *ui, int key)
 		cmdline_key(ui, key);
 		return;
 	}
+	if (scrollback_key(ui->scrollback, key, ui->L.main.h - 1))
+		return;
 	handle_action(ui, keymap_lookup(&ui->km, key));
 }
 
@@ -591,6 +594,7 @@ static void ui_free(struct ui *ui)
 	coll_pane_free(ui);
 	rules_pane_free(ui);
 	playlist_free(ui);
+	scrollback_free(ui->scrollback);
 	coll_node_unref(ui->qnode);
 	free(ui->resume_last);
 	free(ui->qnote);

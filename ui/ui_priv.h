@@ -18,6 +18,7 @@
 #include "ui/theme.h"
 
 struct app;
+struct ui_scrollback;
 struct app_mpris;
 struct app_remote;
 struct rule;
@@ -103,6 +104,7 @@ struct ui {
 	int cur_y, cur_x;            /* where the terminal cursor goes (-1: hidden) */
 	enum ui_view view, view_before_help;
 	enum ui_mode mode;
+	struct ui_scrollback *scrollback; /* ':' output (pane_scrollback.h); NULL until used */
 
 	/* The collection being browsed: NULL ns = All Media. */
 	char *base_ns, *base_name;

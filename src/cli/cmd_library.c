@@ -11,6 +11,7 @@
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/app_plfile.h"
+#include "app/app_read.h"
 #include "coll/eval.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -22,7 +23,8 @@
 /* ---- scan ---- */
 
 struct scan_ui {
-	bool bar;    /* stderr is a terminal: one progress line, redrawn */
+	FILE *err;   /* the command's ctx->err */
+	bool bar;    /* err is a terminal: one progress line, redrawn */
 	double last; /* elapsed time of the last drawing */
 };
 
@@ -34,16 +36,17 @@ static void scan_progress(void *ud, const struct mlib_scan_progress *p)
 	if (!ui->bar || p->finished || p->elapsed - ui->last < 0.1)
 		return;
 	ui->last = p->elapsed;
-	fputs("\r\033[K", stderr);
+	FILE *err = ui->err;
+	fputs("\r\033[K", err);
 	if (p->walking) {
-		fprintf(stderr, "finding files: %" PRIu64 " ", p->seen);
+		fprintf(err, "finding files: %" PRIu64 " ", p->seen);
 	} else {
 		uint64_t done = p->seen - p->to_read + p->read;
 		int width = 24, fill = p->seen ? (int)((double)done / (double)p->seen * width) : width;
-		fputc('[', stderr);
+		fputc('[', err);
 		for (int i = 0; i < width; i++)
-			fputc(i < fill ? '#' : '-', stderr);
-		fprintf(stderr, "] %" PRIu64 "/%" PRIu64 " files %.0f/s ", done, p->seen,
+			fputc(i < fill ? '#' : '-', err);
+		fprintf(err, "] %" PRIu64 "/%" PRIu64 " files %.0f/s ", done, p->seen,
 			p->files_per_sec);
 	}
 	/* The end of the folder, to fit an 80-column terminal. */
@@ -51,27 +54,27 @@ static void scan_progress(void *ud, const struct mlib_scan_progress *p)
 	const char *c = p->current + (n > room ? n - room : 0);
 	while (*c && ((unsigned char)*c & 0xC0) == 0x80)
 		c++;
-	cli_put_safe(stderr, c, strlen(c));
-	fflush(stderr);
+	cli_put_safe(err, c, strlen(c));
+	fflush(err);
 }
 
 /* The summary: the last line a scan prints. */
-static void scan_summary(const struct mlib_scan_progress *t, bool stopped)
+static void scan_summary(FILE *err, const struct mlib_scan_progress *t, bool stopped)
 {
-	fprintf(stderr,
+	fprintf(err,
 		"%s %" PRIu64 " files: %" PRIu64 " added, %" PRIu64 " updated, %" PRIu64
 		" unchanged, %" PRIu64 " ignored, %" PRIu64 " failed",
 		stopped ? "scan stopped after" : "scanned", t->seen, t->added, t->updated,
 		t->unchanged, t->ignored, t->failed);
 	if (t->missing)
-		fprintf(stderr, ", %" PRIu64 " gone (marked missing)", t->missing);
+		fprintf(err, ", %" PRIu64 " gone (marked missing)", t->missing);
 	if (t->folders_failed)
-		fprintf(stderr, ", %" PRIu64 " folder%s unreadable", t->folders_failed,
+		fprintf(err, ", %" PRIu64 " folder%s unreadable", t->folders_failed,
 			t->folders_failed == 1 ? "" : "s");
 	if (stopped)
-		fprintf(stderr, "; %" PRIu64 " file%s not stored", t->not_stored,
+		fprintf(err, "; %" PRIu64 " file%s not stored", t->not_stored,
 			t->not_stored == 1 ? "" : "s");
-	fprintf(stderr, " (%.1f s, %.0f files/s)\n", t->elapsed, t->files_per_sec);
+	fprintf(err, " (%.1f s, %.0f files/s)\n", t->elapsed, t->files_per_sec);
 }
 
 /* --prune: forget the items whose files are gone. */
@@ -83,25 +86,26 @@ static int scan_prune(struct cli_ctx *ctx)
 	size_t n = 0;
 	struct crate_err err = {0};
 	if (app_prune_missing(app, &n, &err) != 0)
-		return cli_fail_safe(err.msg);
-	fprintf(stderr, "forgot %zu missing item%s\n", n, n == 1 ? "" : "s");
+		return cli_fail_safe(ctx, err.msg);
+	fprintf(ctx->err, "forgot %zu missing item%s\n", n, n == 1 ? "" : "s");
 	return CLI_OK;
 }
 
 /* Playlist files found under the scanned paths: listed, or with --playlists
  * imported as playlists named after the file (an existing name is kept).
  * Returns CLI_PARTIAL when some entry or file could not be imported. */
-static int scan_playlists(struct app *app, char *const *paths, size_t n, bool import)
+static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *paths, size_t n,
+			  bool import)
 {
 	char **files;
 	size_t nf = app_playlist_files_find((const char *const *)paths, n, &files);
 	int status = CLI_OK;
 	if (nf && !import)
-		fprintf(stderr, "%zu playlist file%s found (crate scan --playlists imports them):\n", nf,
+		fprintf(ctx->err, "%zu playlist file%s found (crate scan --playlists imports them):\n", nf,
 			nf == 1 ? "" : "s");
 	struct crate_err err = {0};
 	if (nf && import && app_reload_index(app, &err) != 0) {
-		cli_fail_safe(err.msg);
+		cli_fail_safe(ctx, err.msg);
 		import = false;
 		status = CLI_PARTIAL;
 	}
@@ -110,9 +114,9 @@ static int scan_playlists(struct app *app, char *const *paths, size_t n, bool im
 		base = base ? base + 1 : files[i];
 		if (!import) {
 			if (i < 20) {
-				fputs("  ", stderr);
-				cli_put_safe(stderr, files[i], strlen(files[i]));
-				fputc('\n', stderr);
+				fputs("  ", ctx->err);
+				cli_put_safe(ctx->err, files[i], strlen(files[i]));
+				fputc('\n', ctx->err);
 			}
 			free(files[i]);
 			continue;
@@ -122,45 +126,34 @@ static int scan_playlists(struct app *app, char *const *paths, size_t n, bool im
 		if (!name[0]) {
 			/* ".m3u": no name to give it */
 		} else if (app_playlist_import(app, name, files[i], false, &rep, &err) == 0) {
-			fprintf(stderr, "Playlists/");
-			cli_put_safe(stderr, name, strlen(name));
-			fprintf(stderr, ": %zu of %zu entries imported\n", rep.imported, rep.entries);
+			fprintf(ctx->err, "Playlists/");
+			cli_put_safe(ctx->err, name, strlen(name));
+			fprintf(ctx->err, ": %zu of %zu entries imported\n", rep.imported, rep.entries);
 			if (rep.nproblems)
 				status = CLI_PARTIAL;
 			app_import_report_free(&rep);
 		} else if (err.code != CRATE_ERR_EXISTS) {
-			cli_fail_safe(err.msg);
+			cli_fail_safe(ctx, err.msg);
 			status = CLI_PARTIAL;
 		}
 		free(name);
 		free(files[i]);
 	}
 	if (nf > 20 && !import)
-		fprintf(stderr, "  ... and %zu more\n", nf - 20);
+		fprintf(ctx->err, "  ... and %zu more\n", nf - 20);
 	free(files);
 	return status;
 }
 
-static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	bool quiet = false, prune = false, playlists = false;
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
-			quiet = true;
-		else if (strcmp(argv[i], "--prune") == 0)
-			prune = true;
-		else if (strcmp(argv[i], "--playlists") == 0)
-			playlists = true;
-		else if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		} else
-			return cli_usage(cli_find("scan"));
-	}
-	if (i >= argc && !prune)
-		return cli_usage(cli_find("scan"));
-	if (i >= argc)
+	bool quiet = cli_flag(a, "quiet"), prune = cli_flag(a, "prune");
+	bool playlists = cli_flag(a, "playlists");
+	int argc = a->argc;
+	char **argv = a->argv;
+	if (argc == 0 && !prune)
+		return cli_usage(ctx, a->cmd);
+	if (argc == 0)
 		return scan_prune(ctx);
 	if (!ctx->app) {
 		/* Open without loading the index: a warm rescan of a big library
@@ -169,40 +162,40 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 		struct app_opts opts = {.db_path = ctx->db_path, .config_path = ctx->config_path,
 					.no_index = true};
 		if (app_open(&ctx->app, &opts, &oerr) != 0)
-			return cli_fail_safe(oerr.msg);
+			return cli_fail_safe(ctx, oerr.msg);
 	}
 	struct app *app = ctx->app;
-	struct scan_ui ui = {!quiet && isatty(2), 0};
+	struct scan_ui ui = {ctx->err, !quiet && isatty(fileno(ctx->err)), 0};
 	struct mlib_scan_result res;
 	struct crate_err err = {0};
 	/* The folders become roots: a running interface watches them. */
-	if (app_roots_record(app, (const char *const *)argv + i, (size_t)(argc - i), &err) != 0)
-		return cli_fail_safe(err.msg);
-	int rc = app_scan(app, (const char *const *)argv + i, (size_t)(argc - i),
+	if (app_roots_record(app, (const char *const *)argv, (size_t)argc, &err) != 0)
+		return cli_fail_safe(ctx, err.msg);
+	int rc = app_scan(app, (const char *const *)argv, (size_t)argc,
 			  ui.bar ? scan_progress : NULL, &ui, &res, &err);
 	if (ui.bar)
-		fputs("\r\033[K", stderr);
+		fputs("\r\033[K", ctx->err);
 	/* Every failure with its whole reason (the path may be long). */
 	for (size_t e = 0; e < res.nerrors; e++) {
-		fputs("crate: ", stderr);
-		cli_put_safe(stderr, res.errors[e].path, strlen(res.errors[e].path));
-		fputs(": ", stderr);
-		cli_put_safe(stderr, res.errors[e].reason, strlen(res.errors[e].reason));
-		fputc('\n', stderr);
+		fputs("crate: ", ctx->err);
+		cli_put_safe(ctx->err, res.errors[e].path, strlen(res.errors[e].path));
+		fputs(": ", ctx->err);
+		cli_put_safe(ctx->err, res.errors[e].reason, strlen(res.errors[e].reason));
+		fputc('\n', ctx->err);
 	}
 	if (rc != 0) {
-		fputs("crate: ", stderr);
-		cli_put_safe(stderr, err.msg, strlen(err.msg));
-		fputc('\n', stderr);
+		fputs("crate: ", ctx->err);
+		cli_put_safe(ctx->err, err.msg, strlen(err.msg));
+		fputc('\n', ctx->err);
 	}
 	if (!quiet || rc != 0)
-		scan_summary(&res.totals, rc != 0);
+		scan_summary(ctx->err, &res.totals, rc != 0);
 	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0;
 	mlib_scan_result_free(&res);
 	if (rc != 0)
 		return CLI_FAIL;
 	int pl = quiet && !playlists ? CLI_OK
-				     : scan_playlists(app, argv + i, (size_t)(argc - i), playlists);
+				     : scan_playlists(ctx, app, argv, (size_t)argc, playlists);
 	if (prune && scan_prune(ctx) != CLI_OK)
 		return CLI_FAIL;
 	return partial || pl != CLI_OK ? CLI_PARTIAL : CLI_OK;
@@ -210,11 +203,11 @@ static int cmd_scan(struct cli_ctx *ctx, int argc, char **argv)
 
 /* ---- shared: find an item, print properties ---- */
 
-static int resolve_item(struct app *app, const char *arg, uint32_t *id)
+static int resolve_item(struct cli_ctx *ctx, struct app *app, const char *arg, uint32_t *id)
 {
 	if (cli_parse_id(arg, id)) {
-		if (!mlib_index_has_media(app->index, *id))
-			return cli_error("media #%u is not in the library", *id);
+		if (!mlib_index_has_media(app_index(app), *id))
+			return cli_error(ctx, "media #%u is not in the library", *id);
 		return 0;
 	}
 	char *abs = realpath(arg, NULL);
@@ -223,34 +216,34 @@ static int resolve_item(struct app *app, const char *arg, uint32_t *id)
 	free(abs);
 	if (rc != 0) {
 		char *msg = xasprintf("%s: not in the library", arg);
-		cli_fail_safe(msg);
+		cli_fail_safe(ctx, msg);
 		free(msg);
 		return CLI_FAIL;
 	}
-	if (!mlib_index_has_media(app->index, *id))
-		return cli_error("media #%u is missing (the file is gone)", *id);
+	if (!mlib_index_has_media(app_index(app), *id))
+		return cli_error(ctx, "media #%u is missing (the file is gone)", *id);
 	return 0;
 }
 
 /* info --json: one array of items, each with every property and, when
  * the file was analysed, an "analysis" object `crate analyze --import`
  * reads back. */
-static int info_json(struct app *app, int argc, char **argv)
+static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv)
 {
 	int status = CLI_OK;
 	struct strbuf b;
 	strbuf_init(&b, 1024);
 	size_t n = 0;
-	fputs("[", stdout);
+	fputs("[", ctx->out);
 	for (int a = 0; a < argc; a++) {
 		uint32_t id;
-		if (resolve_item(app, argv[a], &id) != 0) {
+		if (resolve_item(ctx, app, argv[a], &id) != 0) {
 			status = CLI_FAIL;
 			continue;
 		}
 		strbuf_reset(&b);
 		strbuf_adds(&b, n++ ? ",\n  " : "\n  ");
-		cli_item_json(&b, app->index, id);
+		cli_item_json(&b, app_index(app), id);
 		size_t close = b.len;
 		while (close > 0 && b.buf[close - 1] != '}')
 			close--;
@@ -264,42 +257,41 @@ static int info_json(struct app *app, int argc, char **argv)
 				b.len = before;
 				b.buf[b.len] = '\0';
 				if (err.code)
-					status = cli_fail_safe(err.msg);
+					status = cli_fail_safe(ctx, err.msg);
 			}
 			strbuf_addc(&b, '}');
 		}
-		fwrite(b.buf, 1, b.len, stdout);
+		fwrite(b.buf, 1, b.len, ctx->out);
 	}
-	fputs(n ? "\n]\n" : "]\n", stdout);
+	fputs(n ? "\n]\n" : "]\n", ctx->out);
 	strbuf_free(&b);
 	return status;
 }
 
-static int cmd_info(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	bool json = argc > 1 && strcmp(argv[1], "--json") == 0;
-	if (argc < 2 + json)
-		return cli_usage(cli_find("info"));
+	int argc = args->argc;
+	char **argv = args->argv;
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
-	if (json)
-		return info_json(app, argc - 2, argv + 2);
+	if (cli_flag(args, "json"))
+		return info_json(ctx, app, argc, argv);
 	int status = CLI_OK;
-	for (int a = 1; a < argc; a++) {
+	for (int a = 0; a < argc; a++) {
 		uint32_t id;
-		if (resolve_item(app, argv[a], &id) != 0) {
+		if (resolve_item(ctx, app, argv[a], &id) != 0) {
 			status = CLI_FAIL;
 			continue;
 		}
-		const struct mlib_index *idx = app->index;
-		printf("id = %u\n", id);
+		const struct mlib_index *idx = app_index(app);
+		fprintf(ctx->out, "id = %u\n", id);
 		for (int p = 0; p < mlib_index_prop_count(idx); p++) {
 			const char *name = mlib_index_prop_name(idx, p);
 			if (mlib_index_prop_kind(idx, p) == MLIB_PROP_INT) {
 				int64_t v;
 				if (mlib_index_int_value(idx, p, id, &v))
-					printf("%s = %" PRId64 "\n", name, v);
+					fprintf(ctx->out, "%s = %" PRId64 "\n", name, v);
 				continue;
 			}
 			const uint32_t *vids;
@@ -307,70 +299,59 @@ static int cmd_info(struct cli_ctx *ctx, int argc, char **argv)
 			for (size_t k = 0; k < n; k++) {
 				const char *v = mlib_index_dict_text(idx, p, vids[k]);
 				/* free-form tag names come from files too */
-				cli_put_safe(stdout, name, strlen(name));
-				fputs(" = ", stdout);
-				cli_put_safe(stdout, v, strlen(v));
-				putchar('\n');
+				cli_put_safe(ctx->out, name, strlen(name));
+				fputs(" = ", ctx->out);
+				cli_put_safe(ctx->out, v, strlen(v));
+				fputc('\n', ctx->out);
 			}
 		}
 		if (a + 1 < argc)
-			putchar('\n');
+			fputc('\n', ctx->out);
 	}
 	return status;
 }
 
 /* ---- list ---- */
 
-static int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_list(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	const char *fmt = NULL;
-	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			json = true;
-		else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
-			fmt = argv[++i];
-		else if (strncmp(argv[i], "--format=", 9) == 0)
-			fmt = argv[i] + 9;
-		else
-			return cli_usage(cli_find("list"));
-	}
+	const char *fmt = cli_value(a, "format");
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
-	const struct u32vec *order = mlib_index_library_order(app->index);
-	struct cli_items_out o = {.fmt = fmt ? fmt : "%artist% - %title%", .json = json,
-				  .current = -1};
+	const struct u32vec *order = mlib_index_library_order(app_index(app));
+	struct cli_items_out o = {.fmt = fmt ? fmt : "%artist% - %title%",
+				  .json = cli_flag(a, "json"), .current = -1, .out = ctx->out};
 	o.sep = config_get(app->cfg, "display.separator", NULL);
-	cli_print_items(app->index, order->v, order->n, &o);
+	cli_print_items(app_index(app), order->v, order->n, &o);
 	return CLI_OK;
 }
 
 /* rate QUERY|ID N: the rating (0-5 stars; 0 clears it) of every match,
  * in the database only (files are never written). */
-static int cmd_rate(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_rate(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	if (argc < 3)
-		return cli_usage(cli_find("rate"));
+	int argc = a->argc;
+	char **argv = a->argv;
 	const char *n = argv[argc - 1];
 	if (!(n[0] >= '0' && n[0] <= '5' && !n[1]))
-		return cli_error("rating '%s': must be 0 (none) to 5", n);
+		return cli_error(ctx, "rating '%s': must be 0 (none) to 5", n);
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
 	struct u32vec ids = {0};
 	uint32_t one;
-	if (argc == 3 && cli_parse_id(argv[1], &one)) {
-		if (resolve_item(app, argv[1], &one) != 0)
+	if (argc == 2 && cli_parse_id(argv[0], &one)) {
+		if (resolve_item(ctx, app, argv[0], &one) != 0)
 			return CLI_FAIL;
 		u32vec_push(&ids, one);
 	} else {
-		char *query = cli_join_args(argv + 1, argc - 2);
+		char *query = cli_join_args(argv, argc - 1);
 		struct coll_result r = {0};
 		struct crate_err err = {0};
 		int rc = app_eval_query(app, query, false, &r, &err);
 		if (rc != 0) {
-			rc = cli_fail_query(query, &err);
+			rc = cli_fail_query(ctx, query, &err);
 			free(query);
 			return rc;
 		}
@@ -381,7 +362,7 @@ static int cmd_rate(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (ids.n == 0) {
 		u32vec_free(&ids);
-		return cli_error("nothing matches: no rating set");
+		return cli_error(ctx, "nothing matches: no rating set");
 	}
 	struct crate_err err = {0};
 	size_t done = 0, total = ids.n;
@@ -392,20 +373,44 @@ static int cmd_rate(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	u32vec_free(&ids);
 	if (done < total)
-		return cli_fail_safe(err.msg);
-	fprintf(stderr, "rated %zu track%s %c\n", done, done == 1 ? "" : "s", n[0]);
+		return cli_fail_safe(ctx, err.msg);
+	fprintf(ctx->err, "rated %zu track%s %c\n", done, done == 1 ? "" : "s", n[0]);
 	return CLI_OK;
 }
 
-const struct cli_command cli_library_commands[] = {
-	{"scan", "scan [--quiet] [--prune] [--playlists] PATH...",
-	 "add or update files and folders (--prune: forget missing items; --playlists: import playlist files found)",
-	 cmd_scan},
-	{"info", "info [--json] ID|PATH...",
-	 "every property of a library item (--json: with its analysis, for analyze --import)",
-	 cmd_info},
-	{"rate", "rate QUERY|ID N", "set the rating (0-5 stars, 0 clears) in the library", cmd_rate},
-	{"list", "list [--format '%artist% - %title%'] [--json]",
-	 "the library in library order", cmd_list},
-	{NULL, NULL, NULL, NULL},
+static const struct cli_opt scan_opts[] = {
+	{"quiet", 'q', CLI_OPT_FLAG, NULL, "no progress and no summary (errors are still printed)"},
+	{"prune", 0, CLI_OPT_FLAG, NULL, "forget the items whose files are gone (alone: only that)"},
+	{"playlists", 0, CLI_OPT_FLAG, NULL, "import the playlist files found as playlists"},
+	{0},
 };
+static const struct cli_opt json_opt[] = {
+	{"json", 0, CLI_OPT_FLAG, NULL, "as JSON, with the analysis (for analyze --import)"},
+	{0},
+};
+static const struct cli_opt list_opts[] = {
+	{"format", 0, CLI_OPT_VALUE, "F", "one line per item from %prop% placeholders"},
+	{"json", 0, CLI_OPT_FLAG, NULL, "a JSON array of items with every property"},
+	{0},
+};
+
+static const struct cli_command library_commands[] = {
+	{"scan", NULL, "scan [--quiet] [--prune] [--playlists] PATH...",
+	 "add or update files and folders (--prune: forget missing items; --playlists: import playlist files found)",
+	 "The folders become roots that a running interface watches. Files that cannot be read "
+	 "are listed with the reason;\nthe exit status is then 2.",
+	 0, CLI_ANY, CLI_OPTS_FIRST, scan_opts, cmd_scan},
+	{"info", NULL, "info [--json] ID|PATH...",
+	 "every property of a library item (--json: with its analysis, for analyze --import)",
+	 "An item is named by its media id (42 or #42) or by its file's path.",
+	 1, CLI_ANY, 0, json_opt, cmd_info},
+	{"rate", NULL, "rate QUERY|ID N", "set the rating (0-5 stars, 0 clears) in the library",
+	 "Every item the query matches gets N stars; files are never written.",
+	 2, CLI_ANY, CLI_DASH_ARGS, NULL, cmd_rate},
+	{"list", NULL, "list [--format '%artist% - %title%'] [--json]",
+	 "the library in library order", NULL, 0, 0, 0, list_opts, cmd_list},
+	{0},
+};
+
+const struct cli_group cli_library_group = {"library", "the library: scanning and items",
+					    library_commands};

@@ -17,80 +17,60 @@
 #include "coll/parse.h"
 
 /* One node per line, operands indented, with the query columns it spans. */
-static void print_tree(const struct coll_node *n, const char *query, int depth)
+static void print_tree(FILE *out, const struct coll_node *n, const char *query, int depth)
 {
-	printf("%*s%s", depth * 2, "", coll_type_name(n->type));
+	fprintf(out, "%*s%s", depth * 2, "", coll_type_name(n->type));
 	for (size_t i = 0; i < n->nattrs; i++) {
-		printf(" %s=\"", n->attrs[i].key);
-		cli_put_safe(stdout, n->attrs[i].value, strlen(n->attrs[i].value));
-		putchar('"');
+		fprintf(out, " %s=\"", n->attrs[i].key);
+		cli_put_safe(out, n->attrs[i].value, strlen(n->attrs[i].value));
+		fputc('"', out);
 	}
 	for (size_t i = 0; i < n->idlist.n; i++)
-		printf("%s%u", i ? "," : " ids=", n->idlist.v[i]);
+		fprintf(out, "%s%u", i ? "," : " ids=", n->idlist.v[i]);
 	if (n->span_start >= 0) {
 		size_t a = utf8_count(query, (size_t)n->span_start) + 1;
 		size_t b = utf8_count(query, (size_t)n->span_end);
-		printf("  (col %zu-%zu)", a, b);
+		fprintf(out, "  (col %zu-%zu)", a, b);
 	}
-	putchar('\n');
+	fputc('\n', out);
 	/* The universe under a filter is implied. */
 	bool skip = coll_type_is_filter(n->type) && n->noperands == 1 &&
 		    n->operands[0]->type == COLL_UNIVERSE;
 	for (size_t i = 0; i < n->noperands && !skip; i++)
-		print_tree(n->operands[i], query, depth + 1);
+		print_tree(out, n->operands[i], query, depth + 1);
 }
 
-static int cmd_parse(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_parse(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	(void)ctx;
-	const struct cli_command *self = cli_find("parse");
-	enum { OUT_JSON, OUT_TREE, OUT_TEXT } out = OUT_JSON;
-	struct coll_parse_opts opts = {0};
-	int first = 1;
-	for (; first < argc; first++) {
-		const char *a = argv[first];
-		if (strcmp(a, "--tree") == 0)
-			out = OUT_TREE;
-		else if (strcmp(a, "--canonical") == 0)
-			out = OUT_TEXT;
-		else if (strcmp(a, "--json") == 0)
-			out = OUT_JSON;
-		else if (strcmp(a, "--list") == 0)
-			opts.list_context = true;
-		else if (strcmp(a, "--") == 0) {
-			first++;
-			break;
-		} else if (a[0] == '-' && a[1] == '-')
-			return cli_usage(self);
-		else
-			break;
-	}
-	if (first >= argc)
-		return cli_usage(self);
-	char *query = cli_join_args(argv + first, argc - first);
+	/* --json is the default; one of the others wins over it */
+	enum { OUT_JSON, OUT_TREE, OUT_TEXT } out = cli_flag(a, "tree")	     ? OUT_TREE
+						    : cli_flag(a, "canonical") ? OUT_TEXT
+									       : OUT_JSON;
+	struct coll_parse_opts opts = {.list_context = cli_flag(a, "list")};
+	char *query = cli_join_args(a->argv, a->argc);
 	struct crate_err err;
 	struct coll_node *c = coll_parse(query, strlen(query), &opts, &err);
 	if (!c) {
-		int rc = cli_fail_query(query, &err);
+		int rc = cli_fail_query(ctx, query, &err);
 		free(query);
 		return rc;
 	}
 	int rc = CLI_OK;
 	if (out == OUT_TREE) {
-		print_tree(c, query, 0);
+		print_tree(ctx->out, c, query, 0);
 	} else if (out == OUT_TEXT) {
 		char *text = coll_print(c, &err);
 		if (text) {
-			cli_put_safe(stdout, text, strlen(text));
-			putchar('\n');
+			cli_put_safe(ctx->out, text, strlen(text));
+			fputc('\n', ctx->out);
 			free(text);
 		} else {
-			rc = cli_fail_safe(err.msg);
+			rc = cli_fail_safe(ctx, err.msg);
 		}
 	} else {
 		/* JSON escapes every control character, so it is terminal-safe. */
 		char *json = coll_to_json(c, false);
-		puts(json);
+		fprintf(ctx->out, "%s\n", json);
 		free(json);
 	}
 	coll_node_unref(c);
@@ -98,27 +78,15 @@ static int cmd_parse(struct cli_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
-static int cmd_explain(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_explain(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	const struct cli_command *self = cli_find("explain");
-	bool score = false;
-	const char *pos[2];
-	int npos = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--score") == 0)
-			score = true;
-		else if (npos < 2 && (argv[i][0] != '-' || argv[i][1] != '-'))
-			pos[npos++] = argv[i];
-		else
-			return cli_usage(self);
-	}
-	if (npos != 2)
-		return cli_usage(self);
+	bool score = cli_flag(a, "score");
+	const char *const *pos = (const char *const *)a->argv;
 	const char *query = pos[0];
 	uint32_t id;
 	if (!cli_parse_id(pos[1], &id)) {
 		char *msg = xasprintf("'%s' is not a media id", pos[1]);
-		cli_fail_safe(msg);
+		cli_fail_safe(ctx, msg);
 		free(msg);
 		return CLI_FAIL;
 	}
@@ -128,7 +96,7 @@ static int cmd_explain(struct cli_ctx *ctx, int argc, char **argv)
 	struct crate_err err;
 	struct coll_node *c = app_parse_query(app, query, false, &err);
 	if (!c)
-		return cli_fail_query(query, &err);
+		return cli_fail_query(ctx, query, &err);
 	struct coll_eval_ctx ectx;
 	app_eval_ctx(app, &ectx);
 	/* --score: the search as `crate search` runs it (forgiven, ranked) */
@@ -142,21 +110,38 @@ static int cmd_explain(struct cli_ctx *ctx, int argc, char **argv)
 		coll_search_free(&s);
 	if (!text || (score && !why)) {
 		free(text);
-		return cli_fail_safe(err.msg);
+		return cli_fail_safe(ctx, err.msg);
 	}
-	fputs(text, stdout); /* coll_explain sanitises what comes from tags */
+	fputs(text, ctx->out); /* coll_explain sanitises what comes from tags */
 	if (why)
-		fputs(why, stdout); /* so does the score */
+		fputs(why, ctx->out); /* so does the score */
 	free(text);
 	free(why);
 	return CLI_OK;
 }
 
-const struct cli_command cli_parse_commands[] = {
-	{"parse", "parse [--tree|--canonical|--json] [--list] QUERY...",
-	 "show the collection a query means (JSON, tree or canonical text)", cmd_parse},
-	{"explain", "explain [--score] QUERY ID",
-	 "why a media item is or is not in a query's result (--score: and where it ranks)",
-	 cmd_explain},
-	{NULL, NULL, NULL, NULL},
+static const struct cli_opt parse_opts[] = {
+	{"tree", 0, CLI_OPT_FLAG, NULL, "an indented tree with the query columns of each node"},
+	{"canonical", 0, CLI_OPT_FLAG, NULL, "the canonical query text"},
+	{"json", 0, CLI_OPT_FLAG, NULL, "the collection as JSON (the default)"},
+	{"list", 0, CLI_OPT_FLAG, NULL, "read bare numbers as playlist positions"},
+	{0},
 };
+static const struct cli_opt explain_opts[] = {
+	{"score", 0, CLI_OPT_FLAG, NULL, "also where it ranks, as 'crate search' ranks"},
+	{0},
+};
+
+static const struct cli_command parse_commands[] = {
+	{"parse", NULL, "parse [--tree|--canonical|--json] [--list] QUERY...",
+	 "show the collection a query means (JSON, tree or canonical text)",
+	 "The words are joined into one query; a query error points at its column.",
+	 1, CLI_ANY, CLI_OPTS_FIRST | CLI_DASH_ARGS, parse_opts, cmd_parse},
+	{"explain", NULL, "explain [--score] QUERY ID",
+	 "why a media item is or is not in a query's result (--score: and where it ranks)",
+	 "QUERY is one word (quote it); ID a media id (42 or #42).", 2, 2, CLI_DASH_ARGS,
+	 explain_opts, cmd_explain},
+	{0},
+};
+
+const struct cli_group cli_parse_group = {"parse", "what a query means", parse_commands};

@@ -17,6 +17,7 @@
 #include "app/app_mpris.h"
 #include "app/app_stream.h"
 #include "app/app_play.h"
+#include "app/app_read.h"
 #include "base/str.h"
 #include "coll/eval.h"
 #include "coll/store.h"
@@ -25,6 +26,7 @@
 
 struct play_run {
 	struct app *app;
+	FILE *out, *err; /* the command's ctx->out and ctx->err */
 	int started, failed;
 	bool done, device_failed;
 };
@@ -38,22 +40,23 @@ static void print_clean(FILE *f, const char *prefix, const char *s)
 }
 
 /* "artist - title" from the library, else the file's name. */
-static void print_track(struct app *app, uint32_t id, const char *path)
+static void print_track(struct play_run *r, uint32_t id, const char *path)
 {
 	char b1[32], b2[32];
 	const char *artist = NULL, *title = NULL;
-	if (id && app->index) {
-		artist = mlib_index_get_text(app->index, id, "artist", b1, sizeof b1);
-		title = mlib_index_get_text(app->index, id, "title", b2, sizeof b2);
+	const struct mlib_index *idx = app_index(r->app);
+	if (id && idx) {
+		artist = mlib_index_get_text(idx, id, "artist", b1, sizeof b1);
+		title = mlib_index_get_text(idx, id, "title", b2, sizeof b2);
 	}
 	if (title) {
 		char *line = xasprintf("%s - %s", artist ? artist : "Unknown artist", title);
-		print_clean(stdout, "", line);
+		print_clean(r->out, "", line);
 		free(line);
 		return;
 	}
 	const char *slash = strrchr(path, '/');
-	print_clean(stdout, "", slash ? slash + 1 : path);
+	print_clean(r->out, "", slash ? slash + 1 : path);
 }
 
 static void on_notice(void *ud, const struct app_play_notice *n)
@@ -62,16 +65,16 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	switch (n->type) {
 	case APP_PLAY_STARTED:
 		r->started++;
-		print_track(r->app, n->id, n->path);
+		print_track(r, n->id, n->path);
 		break;
 	case APP_PLAY_FAILED:
 		r->failed++;
-		print_clean(stderr, "crate: ", n->msg);
+		print_clean(r->err, "crate: ", n->msg);
 		break;
 	case APP_PLAY_DEVICE:
 		r->device_failed = true;
 		r->done = true;
-		print_clean(stderr, "crate: ", n->msg);
+		print_clean(r->err, "crate: ", n->msg);
 		break;
 	case APP_PLAY_STOPPED:
 		r->done = true;
@@ -79,7 +82,7 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	case APP_PLAY_PAUSED:
 	case APP_PLAY_RESUMED:
 	case APP_PLAY_TITLE: /* a stream's new title */
-		print_clean(stdout, "  ", n->msg);
+		print_clean(r->out, "  ", n->msg);
 		break;
 	case APP_PLAY_SEEKED:
 	case APP_PLAY_VOLUME:
@@ -130,45 +133,23 @@ static int start(struct app *app, int argc, char **argv, struct crate_err *err)
 	return rc;
 }
 
-static int cmd_play(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	const struct cli_command *self = cli_find("play");
-	bool no_ui = false;
-	const char *device = NULL;
-	int i = 1;
-	for (; i < argc; i++) {
-		if (strcmp(argv[i], "--no-ui") == 0) {
-			no_ui = true;
-		} else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
-			device = argv[++i];
-		} else if (strncmp(argv[i], "--device=", 9) == 0) {
-			device = argv[i] + 9;
-		} else if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("play: unknown option '%s'", argv[i]);
-			return cli_usage(self);
-		} else {
-			break;
-		}
-	}
-	if (i >= argc)
-		return cli_usage(self);
-	if (!no_ui)
-		return cli_error("play: use --no-ui to play in the foreground "
+	const char *device = cli_value(a, "device");
+	if (!cli_flag(a, "no-ui"))
+		return cli_error(ctx, "play: use --no-ui to play in the foreground "
 				 "(a running crate is controlled with 'crate remote')");
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
 	if (device)
 		config_set(app->cfg, "output.device", device);
-	struct play_run run = {.app = app};
+	struct play_run run = {.app = app, .out = ctx->out, .err = ctx->err};
 	app_play_set_listener(app, on_notice, &run);
 	struct crate_err err = {0};
 	int fd = app_play_event_fd(app, &err);
-	if (fd < 0 || start(app, argc - i, argv + i, &err) != 0)
-		return cli_fail_safe(err.msg);
+	if (fd < 0 || start(app, a->argc, a->argv, &err) != 0)
+		return cli_fail_safe(ctx, err.msg);
 	struct app_mpris *mpris = app_mpris_open(app);
 	while (!run.done) {
 		short mev;
@@ -181,7 +162,7 @@ static int cmd_play(struct cli_ctx *ctx, int argc, char **argv)
 			app_mpris_process(mpris);
 		char hook_msg[600];
 		if (app_hooks_report(app, hook_msg, sizeof hook_msg))
-			print_clean(stderr, "crate: hook: ", hook_msg);
+			print_clean(ctx->err, "crate: hook: ", hook_msg);
 	}
 	app_mpris_close(mpris);
 	app_play_set_listener(app, NULL, NULL);
@@ -190,8 +171,19 @@ static int cmd_play(struct cli_ctx *ctx, int argc, char **argv)
 	return run.failed ? CLI_PARTIAL : CLI_OK;
 }
 
-const struct cli_command cli_play_commands[] = {
-	{"play", "play --no-ui [--device D] QUERY|Playlists/NAME|FILE...",
-	 "play to the end in the foreground, printing each track", cmd_play},
-	{NULL, NULL, NULL, NULL},
+static const struct cli_opt play_opts[] = {
+	{"no-ui", 0, CLI_OPT_FLAG, NULL, "play in the foreground (required)"},
+	{"device", 0, CLI_OPT_VALUE, "D", "the ALSA device (default: output.device)"},
+	{0},
 };
+
+static const struct cli_command play_commands[] = {
+	{"play", NULL, "play --no-ui [--device D] QUERY|Playlists/NAME|FILE...",
+	 "play to the end in the foreground, printing each track",
+	 "Files play in the order given, a query's matches in library order. A running crate "
+	 "is\ncontrolled with 'crate remote'.",
+	 1, CLI_ANY, CLI_OPTS_FIRST, play_opts, cmd_play},
+	{0},
+};
+
+const struct cli_group cli_play_group = {"play", "playing without the interface", play_commands};

@@ -13,31 +13,29 @@
 static const char *const commands[] = {"play", "pause", "toggle", "next", "prev",
 				       "stop", "status", "search", "vol", "ping"};
 
-static int cmd_remote(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_remote(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	(void)ctx;
-	const struct cli_command *self = cli_find("remote");
-	if (argc < 2)
-		return cli_usage(self);
+	int argc = a->argc;
+	char **argv = a->argv;
 	bool known = false;
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		known |= strcmp(argv[1], commands[i]) == 0;
+		known |= strcmp(argv[0], commands[i]) == 0;
 	if (!known) {
-		cli_error("remote: unknown command '%s'", argv[1]);
-		return cli_usage(self);
+		cli_error(ctx, "remote: unknown command '%s'", argv[0]);
+		return cli_usage(ctx, a->cmd);
 	}
-	if ((strcmp(argv[1], "search") == 0 || strcmp(argv[1], "vol") == 0) && argc < 3)
-		return cli_usage(self);
-	char *line = cli_join_args(argv + 1, argc - 1);
+	if ((strcmp(argv[0], "search") == 0 || strcmp(argv[0], "vol") == 0) && argc < 2)
+		return cli_usage(ctx, a->cmd);
+	char *line = cli_join_args(argv, argc);
 	if (strlen(line) > APP_REMOTE_MAX_LINE) {
 		free(line);
-		return cli_error("remote: the command is too long (at most %d bytes)", APP_REMOTE_MAX_LINE);
+		return cli_error(ctx, "remote: the command is too long (at most %d bytes)", APP_REMOTE_MAX_LINE);
 	}
 	struct crate_err err = {0};
 	char *path = app_remote_socket_path(&err);
 	if (!path) {
 		free(line);
-		return cli_fail_safe(err.msg);
+		return cli_fail_safe(ctx, err.msg);
 	}
 	struct strbuf reply;
 	strbuf_init(&reply, 256);
@@ -46,20 +44,25 @@ static int cmd_remote(struct cli_ctx *ctx, int argc, char **argv)
 		/* The answer holds tag text: sanitise each line for the terminal. */
 		char *save = NULL;
 		for (char *l = strtok_r(reply.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-			cli_put_safe(stdout, l, strlen(l));
-			putchar('\n');
+			cli_put_safe(ctx->out, l, strlen(l));
+			fputc('\n', ctx->out);
 		}
 	}
 	strbuf_free(&reply);
 	free(line);
 	free(path);
 	if (rc != 0)
-		return cli_fail_safe(err.msg);
+		return cli_fail_safe(ctx, err.msg);
 	return CLI_OK;
 }
 
-const struct cli_command cli_remote_commands[] = {
-	{"remote", "remote play|pause|toggle|next|prev|stop|status|search QUERY|vol [+-]N",
-	 "control a running crate through its socket", cmd_remote},
-	{NULL, NULL, NULL, NULL},
+static const struct cli_command remote_commands[] = {
+	{"remote", NULL, "remote play|pause|toggle|next|prev|stop|status|search QUERY|vol [+-]N",
+	 "control a running crate through its socket",
+	 "The answer of the running crate is printed; status prints what plays.", 1, CLI_ANY,
+	 CLI_OPTS_FIRST | CLI_DASH_ARGS, NULL, cmd_remote},
+	{0},
 };
+
+const struct cli_group cli_remote_group = {"remote", "controlling a running crate",
+					   remote_commands};

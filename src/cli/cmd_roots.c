@@ -15,36 +15,36 @@
 #include "medialib/roots.h"
 
 /* "Forget N items?": yes with --yes; asked on a terminal; refused otherwise. */
-static bool confirmed(bool yes, size_t n, const char *what)
+static bool confirmed(struct cli_ctx *ctx, bool yes, size_t n, const char *what)
 {
 	if (yes || n == 0)
 		return true;
-	if (!isatty(0) || !isatty(2)) {
-		cli_error("this would forget %zu item%s %s from the library (the files stay); "
+	/* Asked only with a person at a terminal (never in the interface,
+	 * whose ctx->err is its message line). */
+	if (!isatty(0) || !isatty(fileno(ctx->err))) {
+		cli_error(ctx, "this would forget %zu item%s %s from the library (the files stay); "
 			  "add --yes to do it", n, n == 1 ? "" : "s", what);
 		return false;
 	}
-	fprintf(stderr, "Forget %zu item%s %s from the library (the files stay)? [y/N] ", n,
+	fprintf(ctx->err, "Forget %zu item%s %s from the library (the files stay)? [y/N] ", n,
 		n == 1 ? "" : "s", what);
 	char line[16];
 	return fgets(line, sizeof line, stdin) && (line[0] == 'y' || line[0] == 'Y');
 }
 
-static int forget_ids(struct app *app, const struct u32vec *ids)
+static int forget_ids(struct cli_ctx *ctx, struct app *app, const struct u32vec *ids)
 {
 	size_t n = 0;
 	struct crate_err err = {0};
 	if (app_forget(app, ids->v, ids->n, &n, &err) != 0)
-		return cli_fail_safe(err.msg);
-	fprintf(stderr, "forgot %zu item%s\n", n, n == 1 ? "" : "s");
+		return cli_fail_safe(ctx, err.msg);
+	fprintf(ctx->err, "forgot %zu item%s\n", n, n == 1 ? "" : "s");
 	return CLI_OK;
 }
 
-static int cmd_roots(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_roots(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	(void)argv;
-	if (argc != 1)
-		return cli_usage(cli_find("roots"));
+	(void)a;
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
@@ -52,31 +52,19 @@ static int cmd_roots(struct cli_ctx *ctx, int argc, char **argv)
 	size_t n;
 	struct crate_err err = {0};
 	if (mlib_roots_list(app->db, &v, &n, &err) != 0)
-		return cli_fail_safe(err.msg);
+		return cli_fail_safe(ctx, err.msg);
 	for (size_t i = 0; i < n; i++) {
-		cli_put_safe(stdout, v[i], strlen(v[i]));
-		putchar('\n');
+		cli_put_safe(ctx->out, v[i], strlen(v[i]));
+		fputc('\n', ctx->out);
 	}
 	mlib_roots_free(v, n);
 	return CLI_OK;
 }
 
-static int cmd_roots_remove(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_roots_remove(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	bool yes = false, keep = false;
-	const char *dir = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--yes") == 0 || strcmp(argv[i], "-y") == 0)
-			yes = true;
-		else if (strcmp(argv[i], "--keep") == 0)
-			keep = true;
-		else if (!dir)
-			dir = argv[i];
-		else
-			return cli_usage(cli_find("roots remove"));
-	}
-	if (!dir)
-		return cli_usage(cli_find("roots remove"));
+	bool yes = cli_flag(a, "yes"), keep = cli_flag(a, "keep");
+	const char *dir = a->argv[0];
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
@@ -89,7 +77,7 @@ static int cmd_roots_remove(struct cli_ctx *ctx, int argc, char **argv)
 	bool known = false;
 	if (mlib_roots_list(app->db, &v, &n, &err) != 0) {
 		free(abs);
-		return cli_fail_safe(err.msg);
+		return cli_fail_safe(ctx, err.msg);
 	}
 	for (size_t i = 0; i < n && !known; i++)
 		known = strcmp(v[i], root) == 0;
@@ -98,39 +86,26 @@ static int cmd_roots_remove(struct cli_ctx *ctx, int argc, char **argv)
 	struct u32vec ids = {0};
 	if (!known) {
 		char *msg = xasprintf("%s: not a scanned folder (crate roots lists them)", root);
-		status = cli_fail_safe(msg);
+		status = cli_fail_safe(ctx, msg);
 		free(msg);
 	} else if (!keep && app_items_under(app, root, &ids, &err) != 0) {
-		status = cli_fail_safe(err.msg);
-	} else if (!keep && !confirmed(yes, ids.n, "under it")) {
+		status = cli_fail_safe(ctx, err.msg);
+	} else if (!keep && !confirmed(ctx, yes, ids.n, "under it")) {
 		status = CLI_FAIL;
 	} else if (app_root_remove(app, root, &err) != 0) {
-		status = cli_fail_safe(err.msg);
+		status = cli_fail_safe(ctx, err.msg);
 	} else if (!keep) {
-		status = forget_ids(app, &ids);
+		status = forget_ids(ctx, app, &ids);
 	}
 	u32vec_free(&ids);
 	free(abs);
 	return status;
 }
 
-static int cmd_forget(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_forget(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	bool yes = false;
-	char **words = xcalloc((size_t)argc + 1, sizeof *words);
-	int nwords = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--yes") == 0 || strcmp(argv[i], "-y") == 0)
-			yes = true;
-		else
-			words[nwords++] = argv[i];
-	}
-	if (nwords == 0) {
-		free(words);
-		return cli_usage(cli_find("forget"));
-	}
-	char *query = cli_join_args(words, nwords);
-	free(words);
+	bool yes = cli_flag(a, "yes");
+	char *query = cli_join_args(a->argv, a->argc);
 	struct app *app = cli_app(ctx);
 	int status = CLI_FAIL;
 	struct crate_err err = {0};
@@ -139,14 +114,14 @@ static int cmd_forget(struct cli_ctx *ctx, int argc, char **argv)
 	if (!app) {
 		/* cli_app printed why */
 	} else if (!n) {
-		status = cli_fail_query(query, &err);
+		status = cli_fail_query(ctx, query, &err);
 	} else if (app_eval_node(app, n, &r, &err) != 0) {
-		status = cli_fail_safe(err.msg);
+		status = cli_fail_safe(ctx, err.msg);
 	} else if (r.ids.n == 0) {
-		fprintf(stderr, "nothing matches; nothing forgotten\n");
+		fprintf(ctx->err, "nothing matches; nothing forgotten\n");
 		status = CLI_OK;
-	} else if (confirmed(yes, r.ids.n, "matching the query")) {
-		status = forget_ids(app, &r.ids);
+	} else if (confirmed(ctx, yes, r.ids.n, "matching the query")) {
+		status = forget_ids(ctx, app, &r.ids);
 	}
 	coll_result_free(&r);
 	coll_node_unref(n);
@@ -154,12 +129,27 @@ static int cmd_forget(struct cli_ctx *ctx, int argc, char **argv)
 	return status;
 }
 
-const struct cli_command cli_roots_commands[] = {
-	{"roots remove", "roots remove [--yes] [--keep] DIR",
-	 "stop watching a scanned folder and forget its items (--keep: keep them)",
-	 cmd_roots_remove},
-	{"roots", "roots", "the scanned folders (watched while the interface runs)", cmd_roots},
-	{"forget", "forget [--yes] QUERY",
-	 "remove the matching items from the library (files are not touched)", cmd_forget},
-	{NULL, NULL, NULL, NULL},
+#define YES_OPT {"yes", 'y', CLI_OPT_FLAG, NULL, "do not ask (needed when not at a terminal)"}
+static const struct cli_opt remove_opts[] = {
+	YES_OPT,
+	{"keep", 0, CLI_OPT_FLAG, NULL, "keep the folder's items in the library"},
+	{0},
 };
+static const struct cli_opt forget_opts[] = {YES_OPT, {0}};
+
+static const struct cli_command roots_commands[] = {
+	{"roots remove", NULL, "roots remove [--yes] [--keep] DIR",
+	 "stop watching a scanned folder and forget its items (--keep: keep them)",
+	 "Files are never touched. Forgetting asks first at a terminal.", 1, 1, 0, remove_opts,
+	 cmd_roots_remove},
+	{"roots", NULL, "roots", "the scanned folders (watched while the interface runs)", NULL, 0,
+	 0, 0, NULL, cmd_roots},
+	{"forget", NULL, "forget [--yes] QUERY",
+	 "remove the matching items from the library (files are not touched)",
+	 "Asks first at a terminal; elsewhere it needs --yes.", 1, CLI_ANY, CLI_DASH_ARGS,
+	 forget_opts, cmd_forget},
+	{0},
+};
+
+const struct cli_group cli_roots_group = {"roots", "scanned folders and forgetting items",
+					  roots_commands};

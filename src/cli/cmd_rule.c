@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_read.h"
 #include "app/rules.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -37,80 +38,38 @@ static struct rules *open_rules(struct cli_ctx *ctx, struct app **app)
 	struct crate_err err = {0};
 	struct rules *rs = app_rules(*app, &err);
 	if (!rs)
-		cli_fail_safe(err.msg);
+		cli_fail_safe(ctx, err.msg);
 	return rs;
 }
 
-static int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_add(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	const struct cli_command *me = cli_find("rule add");
 	size_t at = SIZE_MAX;
-	const char *eq = NULL;
+	const char *eq = cli_value(a, "eq"), *v;
 	double volume = 0;
 	int rg = RULE_RG_DEFAULT;
-	bool pshuffle = true;
-	struct strbuf target;
-	strbuf_init(&target, 64);
+	bool pshuffle = !cli_flag(a, "no-pshuffle");
+	if ((v = cli_value(a, "at")) && !parse_pos(v, &at))
+		return cli_error(ctx, "--at: '%s' is not a rule number (1, 2, ...)", v);
+	if ((v = cli_value(a, "volume")) && !rule_volume_parse(v, &volume))
+		return cli_error(ctx, "--volume: '%s' is not an offset in dB within -24..24", v);
+	if ((v = cli_value(a, "replaygain")) && (rg = rule_rg_parse(v)) == -2)
+		return cli_error(ctx, "--replaygain: '%s' is not off, track, album or default", v);
+	/* the query may be several words: g:Jazz year<1960 */
+	char *target = cli_join_args(a->argv, a->argc);
 	int rc = CLI_FAIL;
-	bool opts_done = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool has_val = i + 1 < argc;
-		if (opts_done || a[0] != '-' || !a[1] || (a[1] != '-' && !has_val)) {
-			/* the query may be several words: g:Jazz year<1960 */
-			strbuf_addf(&target, "%s%s", target.len ? " " : "", a);
-		} else if (strcmp(a, "--") == 0) {
-			opts_done = true;
-		} else if (strcmp(a, "--at") == 0 && has_val) {
-			if (!parse_pos(argv[++i], &at)) {
-				cli_error("--at: '%s' is not a rule number (1, 2, ...)", argv[i]);
-				goto out;
-			}
-		} else if (strcmp(a, "--eq") == 0 && has_val) {
-			eq = argv[++i];
-		} else if (strcmp(a, "--volume") == 0 && has_val) {
-			const char *v = argv[++i];
-			if (!rule_volume_parse(v, &volume)) {
-				cli_error("--volume: '%s' is not an offset in dB within -24..24", v);
-				goto out;
-			}
-		} else if (strcmp(a, "--replaygain") == 0 && has_val) {
-			rg = rule_rg_parse(argv[++i]);
-			if (rg == -2) {
-				cli_error("--replaygain: '%s' is not off, track, album or default",
-					  argv[i]);
-				goto out;
-			}
-		} else if (strcmp(a, "--no-pshuffle") == 0) {
-			pshuffle = false;
-		} else if (a[1] == '-') {
-			rc = cli_usage(me);
-			goto out;
-		} else {
-			/* "-g:x" style words belong to the query */
-			strbuf_addf(&target, "%s%s", target.len ? " " : "", a);
-		}
-	}
-	if (!target.len) {
-		rc = cli_usage(me);
-		goto out;
-	}
 	struct app *app;
 	struct rules *rs = open_rules(ctx, &app);
 	if (!rs)
 		goto out;
 	struct crate_err err = {0};
-	if (!app->store) {
-		cli_error("the collection store is not available");
-		goto out;
-	}
 	struct rule r;
-	if (rule_from_target(app->store, target.buf, &r, &err) != 0) {
-		cli_fail_safe(err.msg);
+	if (app_rule_from_target(app, target, &r, &err) != 0) {
+		cli_fail_safe(ctx, err.msg);
 		goto out;
 	}
 	if (rule_eq_set(&r, app->cfg, eq, &err) != 0) {
-		cli_error("--eq: %s", err.msg);
+		cli_error(ctx, "--eq: %s", err.msg);
 		rule_clear(&r);
 		goto out;
 	}
@@ -120,24 +79,24 @@ static int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 	if (at == SIZE_MAX)
 		at = rules_count(rs);
 	if (rules_add(rs, at, &r, &err) != 0) {
-		cli_fail_safe(err.msg);
+		cli_fail_safe(ctx, err.msg);
 	} else {
-		fprintf(stderr, "rule %zu: ", at + 1);
-		put_safe(stderr, rules_target(rs, at));
-		fputc('\n', stderr);
+		fprintf(ctx->err, "rule %zu: ", at + 1);
+		put_safe(ctx->err, rules_target(rs, at));
+		fputc('\n', ctx->err);
 		rc = CLI_OK;
 	}
 	rule_clear(&r);
 out:
-	strbuf_free(&target);
+	free(target);
 	return rc;
 }
 
-static void print_rule(struct rules *rs, struct app *app, size_t i, bool json)
+static void print_rule(struct cli_ctx *ctx, struct rules *rs, struct app *app, size_t i, bool json)
 {
 	const struct rule *r = rules_get(rs, i);
 	char why[256];
-	enum rule_state state = rules_state(rs, i, app->store, app->cfg, why, sizeof why);
+	int state = app_rule_state(app, i, why, sizeof why);
 	bool active = state != RULE_INACTIVE;
 	if (json) {
 		/* Minimal JSON: every string escaped. */
@@ -159,83 +118,75 @@ static void print_rule(struct rules *rs, struct app *app, size_t i, bool json)
 		}
 		strbuf_addf(&b, ",\"volume_db\":%g,\"pshuffle\":%s,\"active\":%s}\n", r->volume_db,
 			    r->pshuffle ? "true" : "false", active ? "true" : "false");
-		fputs(b.buf, stdout);
+		fputs(b.buf, ctx->out);
 		strbuf_free(&b);
 		return;
 	}
-	printf("%zu. %s ", i + 1, r->name ? "collection" : "query");
-	put_safe(stdout, rules_target(rs, i));
-	printf(" -> eq=");
-	put_safe(stdout, r->eq ? r->eq : "none");
-	printf(" volume=%+gdB replaygain=%s pshuffle=%s", r->volume_db,
+	fprintf(ctx->out, "%zu. %s ", i + 1, r->name ? "collection" : "query");
+	put_safe(ctx->out, rules_target(rs, i));
+	fprintf(ctx->out, " -> eq=");
+	put_safe(ctx->out, r->eq ? r->eq : "none");
+	fprintf(ctx->out, " volume=%+gdB replaygain=%s pshuffle=%s", r->volume_db,
 	       rule_rg_name(r->replaygain), r->pshuffle ? "yes" : "no");
 	if (!active) {
-		printf(" [inactive: ");
-		put_safe(stdout, why);
-		putchar(']');
+		fprintf(ctx->out, " [inactive: ");
+		put_safe(ctx->out, why);
+		fputc(']', ctx->out);
 	} else if (state == RULE_NO_EQ) {
-		printf(" [no equalizer: ");
-		put_safe(stdout, why);
-		putchar(']');
+		fprintf(ctx->out, " [no equalizer: ");
+		put_safe(ctx->out, why);
+		fputc(']', ctx->out);
 	}
-	putchar('\n');
+	fputc('\n', ctx->out);
 }
 
-static int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_list(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			json = true;
-		else
-			return cli_usage(cli_find("rule list"));
-	}
+	bool json = cli_flag(a, "json");
 	struct app *app;
 	struct rules *rs = open_rules(ctx, &app);
 	if (!rs)
 		return CLI_FAIL;
 	for (size_t i = 0; i < rules_count(rs); i++)
-		print_rule(rs, app, i, json);
+		print_rule(ctx, rs, app, i, json);
 	if (!json && rules_count(rs) == 0)
-		fprintf(stderr, "no rules (add one with: crate rule add COLLECTION --eq PRESET)\n");
+		fprintf(ctx->err, "no rules (add one with: crate rule add COLLECTION --eq PRESET)\n");
 	return CLI_OK;
 }
 
-static int cmd_move(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_move(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	size_t from, to;
-	if (argc != 3 || !parse_pos(argv[1], &from) || !parse_pos(argv[2], &to))
-		return cli_usage(cli_find("rule move"));
+	if (!parse_pos(a->argv[0], &from) || !parse_pos(a->argv[1], &to))
+		return cli_usage(ctx, a->cmd);
 	struct app *app;
 	struct rules *rs = open_rules(ctx, &app);
 	if (!rs)
 		return CLI_FAIL;
 	struct crate_err err = {0};
 	if (rules_move(rs, from, to, &err) != 0)
-		return cli_fail_safe(err.msg);
+		return cli_fail_safe(ctx, err.msg);
 	return CLI_OK;
 }
 
-static int cmd_remove(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_remove(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	size_t i;
-	if (argc != 2 || !parse_pos(argv[1], &i))
-		return cli_usage(cli_find("rule remove"));
+	if (!parse_pos(a->argv[0], &i))
+		return cli_usage(ctx, a->cmd);
 	struct app *app;
 	struct rules *rs = open_rules(ctx, &app);
 	if (!rs)
 		return CLI_FAIL;
 	struct crate_err err = {0};
 	if (rules_remove(rs, i, &err) != 0)
-		return cli_fail_safe(err.msg);
+		return cli_fail_safe(ctx, err.msg);
 	return CLI_OK;
 }
 
-static int cmd_presets(struct cli_ctx *ctx, int argc, char **argv)
+static int cmd_presets(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	(void)argv;
-	if (argc != 1)
-		return cli_usage(cli_find("rule presets"));
+	(void)a;
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
@@ -245,31 +196,53 @@ static int cmd_presets(struct cli_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct eq_settings s;
 		struct crate_err err = {0};
-		put_safe(stdout, names[i]);
+		put_safe(ctx->out, names[i]);
 		if (eq_preset_get(app->cfg, names[i], &s, &err) == 0) {
-			printf(": preamp %+g dB, bands", s.preamp_db);
+			fprintf(ctx->out, ": preamp %+g dB, bands", s.preamp_db);
 			for (int b = 0; b < EQ_BANDS; b++)
-				printf("%s%+g", b ? "," : " ", s.band_db[b]);
+				fprintf(ctx->out, "%s%+g", b ? "," : " ", s.band_db[b]);
 		} else {
-			printf(": ");
-			put_safe(stdout, err.msg);
+			fprintf(ctx->out, ": ");
+			put_safe(ctx->out, err.msg);
 			rc = CLI_PARTIAL;
 		}
-		putchar('\n');
+		fputc('\n', ctx->out);
 		free(names[i]);
 	}
 	free(names);
 	return rc;
 }
 
-const struct cli_command cli_rule_commands[] = {
-	{"rule add",
+static const struct cli_opt add_opts[] = {
+	{"at", 0, CLI_OPT_VALUE, "N", "insert as rule N (default: last)"},
+	{"eq", 0, CLI_OPT_VALUE, "PRESET", "the equalizer preset ('crate rule presets')"},
+	{"volume", 0, CLI_OPT_VALUE, "DB", "a volume offset within -24..24 dB"},
+	{"replaygain", 0, CLI_OPT_VALUE, "MODE", "off, track, album or default"},
+	{"no-pshuffle", 0, CLI_OPT_FLAG, NULL, "Party Shuffle leaves these tracks out"},
+	{0},
+};
+static const struct cli_opt list_opts[] = {
+	{"json", 0, CLI_OPT_FLAG, NULL, "one JSON object per rule and line"},
+	{0},
+};
+
+static const struct cli_command rule_commands[] = {
+	{"rule add", NULL,
 	 "rule add [--at N] COLLECTION|QUERY [--eq PRESET] [--volume DB] [--replaygain MODE] "
 	 "[--no-pshuffle]",
-	 "play a collection's tracks with these settings", cmd_add},
-	{"rule list", "rule list [--json]", "the rules, first match wins", cmd_list},
-	{"rule move", "rule move FROM TO", "reorder the rules", cmd_move},
-	{"rule remove", "rule remove N", "remove a rule", cmd_remove},
-	{"rule presets", "rule presets", "the equalizer presets", cmd_presets},
-	{NULL, NULL, NULL, NULL},
+	 "play a collection's tracks with these settings",
+	 "The target is a saved collection's name when one exists, else a query (several words).\n"
+	 "The first rule that contains a track applies to it.",
+	 1, CLI_ANY, CLI_DASH_ARGS, add_opts, cmd_add},
+	{"rule list", NULL, "rule list [--json]", "the rules, first match wins", NULL, 0, 0, 0,
+	 list_opts, cmd_list},
+	{"rule move", NULL, "rule move FROM TO", "reorder the rules", NULL, 2, 2, 0, NULL,
+	 cmd_move},
+	{"rule remove", NULL, "rule remove N", "remove a rule", NULL, 1, 1, 0, NULL, cmd_remove},
+	{"rule presets", NULL, "rule presets", "the equalizer presets", NULL, 0, 0, 0, NULL,
+	 cmd_presets},
+	{0},
 };
+
+const struct cli_group cli_rule_group = {"rule", "collection rules: equalizer and volume",
+					 rule_commands};

@@ -14,7 +14,7 @@ enum cli_global_action cli_parse_globals(int argc, char **argv, struct cli_ctx *
 			return CLI_GLOBAL_HELP;
 		if (strcmp(a, "--db") == 0 || strcmp(a, "--config") == 0) {
 			if (i + 1 >= argc) {
-				cli_error("%s needs a path", a);
+				cli_error(ctx, "%s needs a path", a);
 				return CLI_GLOBAL_ERROR;
 			}
 			if (a[2] == 'd')
@@ -26,7 +26,7 @@ enum cli_global_action cli_parse_globals(int argc, char **argv, struct cli_ctx *
 		} else if (strncmp(a, "--config=", 9) == 0) {
 			ctx->config_path = a + 9;
 		} else if (a[0] == '-' && a[1]) {
-			cli_error("unknown option '%s'", a);
+			cli_error(ctx, "unknown option '%s'", a);
 			return CLI_GLOBAL_UNKNOWN;
 		} else {
 			break;

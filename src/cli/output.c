@@ -11,20 +11,26 @@
 #include "base/utf8.h"
 #include "cli/cli.h"
 
-int cli_error(const char *fmt, ...)
+static FILE *err_stream(struct cli_ctx *ctx)
 {
+	return ctx && ctx->err ? ctx->err : stderr;
+}
+
+int cli_error(struct cli_ctx *ctx, const char *fmt, ...)
+{
+	FILE *f = err_stream(ctx);
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("crate: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fputs("crate: ", f);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
 	va_end(ap);
 	return CLI_FAIL;
 }
 
-int cli_usage(const struct cli_command *cmd)
+int cli_usage(struct cli_ctx *ctx, const struct cli_command *cmd)
 {
-	fprintf(stderr, "usage: crate %s\n", cmd->usage);
+	fprintf(err_stream(ctx), "usage: crate %s\n", cmd->usage);
 	return CLI_FAIL;
 }
 
@@ -35,17 +41,17 @@ void cli_put_safe(FILE *f, const char *s, size_t len)
 	free(clean);
 }
 
-int cli_fail_safe(const char *msg)
+int cli_fail_safe(struct cli_ctx *ctx, const char *msg)
 {
 	char *clean = utf8_sanitize(msg, strlen(msg));
-	cli_error("%s", clean);
+	cli_error(ctx, "%s", clean);
 	free(clean);
 	return CLI_FAIL;
 }
 
-int cli_fail_query(const char *query, const struct crate_err *err)
+int cli_fail_query(struct cli_ctx *ctx, const char *query, const struct crate_err *err)
 {
-	cli_fail_safe(err->msg);
+	cli_fail_safe(ctx, err->msg);
 	if (err->pos < 1 || (err->code != CRATE_ERR_PARSE && err->code != CRATE_ERR_INCOMPLETE))
 		return CLI_FAIL;
 	/* Columns count characters; sanitising keeps one per character. */
@@ -55,7 +61,7 @@ int cli_fail_query(const char *query, const struct crate_err *err)
 		uint32_t cp;
 		bytes += utf8_decode(clean + bytes, len - bytes, &cp);
 	}
-	fprintf(stderr, "  %s\n  %*s^\n", clean, (int)utf8_width(clean, bytes), "");
+	fprintf(err_stream(ctx), "  %s\n  %*s^\n", clean, (int)utf8_width(clean, bytes), "");
 	free(clean);
 	return CLI_FAIL;
 }
@@ -82,8 +88,6 @@ bool cli_parse_id(const char *s, uint32_t *id)
 	*id = (uint32_t)v;
 	return true;
 }
-
-/* The file name of an item, for display when it has no title. */
 
 char *cli_read_file(const char *path, size_t *len, struct crate_err *err)
 {

@@ -13,15 +13,16 @@
 #include "base/str.h"
 
 struct mlib_index;
+struct cli_ctx;
 
 /* Untrusted bytes (tags, file names, collection names) sanitised for a terminal. */
 void cli_put_safe(FILE *f, const char *s, size_t len);
-/* "crate: <msg>" on stderr with msg sanitised (it may quote names or query
- * text). Returns CLI_FAIL. */
-int cli_fail_safe(const char *msg);
+/* "crate: <msg>" on ctx->err with msg sanitised (it may quote names or
+ * query text). Returns CLI_FAIL. */
+int cli_fail_safe(struct cli_ctx *ctx, const char *msg);
 /* cli_fail_safe(err->msg); for a parse error with a column (err->pos) also
  * the query and a caret under that column. Returns CLI_FAIL. */
-int cli_fail_query(const char *query, const struct crate_err *err);
+int cli_fail_query(struct cli_ctx *ctx, const char *query, const struct crate_err *err);
 
 /* The whole file at path ("-": stdin) into an owned buffer of *len bytes
  * (NUL-terminated); NULL with *err naming the file. */
@@ -46,7 +47,7 @@ struct cli_items_out {
 	bool json;       /* a JSON array of cli_item_json objects instead of lines */
 	bool numbered;   /* playlist listing: "  3. ...", the current entry marked '>' */
 	long current;    /* 0-based current entry, -1 for none */
-	FILE *out;       /* where to print; NULL: stdout */
+	FILE *out;       /* where to print (a command's ctx->out) */
 	const char *sep; /* between a property's values; NULL: MLIB_VALUE_SEPARATOR */
 };
 

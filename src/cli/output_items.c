@@ -138,7 +138,7 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
 		     const struct cli_items_out *o)
 {
-	FILE *f = o->out ? o->out : stdout;
+	FILE *f = o->out;
 	struct strbuf b;
 	strbuf_init(&b, 256);
 	if (o->json)

@@ -1,0 +1,46 @@
+/* Argument helpers of the collection commands (cmd_util.h). */
+#include "cli/cmd_util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/str.h"
+#include "cli/output.h"
+#include "coll/store.h"
+
+bool cli_parse_count(const char *s, long min, long *out)
+{
+	int64_t v;
+	if (!str_parse_int64(s, strlen(s), &v) || v < min || v > INT32_MAX)
+		return false;
+	*out = (long)v;
+	return true;
+}
+
+char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg)
+{
+	char *ns, *name;
+	struct crate_err err = {0};
+	if (str_has_prefix(arg, COLL_NS_PLAYLISTS "/"))
+		arg += strlen(COLL_NS_PLAYLISTS "/");
+	else if (strchr(arg, '/') && coll_name_split(arg, &ns, &name, &err) == 0) {
+		char *msg = xasprintf("%s/%s is not a playlist (playlists live in Playlists/)", ns,
+				      name);
+		cli_fail_safe(ctx, msg);
+		free(msg);
+		free(ns);
+		free(name);
+		return NULL;
+	}
+	if (!*arg) {
+		cli_error(ctx, "empty playlist name");
+		return NULL;
+	}
+	return xstrdup(arg);
+}
+
+int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err)
+{
+	return rc == 0 ? CLI_OK : cli_fail_safe(ctx, err->msg);
+}

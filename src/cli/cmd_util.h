@@ -1,0 +1,20 @@
+/* Argument helpers shared by the collection commands (cmd_coll.c,
+ * cmd_playlist.c, cmd_pshuffle.c, cmd_search.c). Errors are printed to the
+ * command's ctx->err. */
+#ifndef CRATE_CLI_CMD_UTIL_H
+#define CRATE_CLI_CMD_UTIL_H
+
+#include <stdbool.h>
+
+#include "base/err.h"
+#include "cli/cli.h"
+
+/* A whole number from min to INT32_MAX; false when s is not one. */
+bool cli_parse_count(const char *s, long min, long *out);
+/* A playlist argument: "Road Trip" or "Playlists/Road Trip" -> "Road Trip"
+ * (owned); NULL after saying why (another namespace, an empty name). */
+char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg);
+/* The exit status of an app call that returned rc, printing err->msg. */
+int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The ':' line runs the command layer in-process with an output sink (no
+# dup2 of the terminal's descriptors): one line of output goes to the
+# message line; more opens the scrollback pane, whole, scrollable, closed
+# with q. Before the sink, ':info 1' showed only its last line with a
+# count ("genre = ... (21 lines)").
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	t_begin tui_scrollback_setup
+	t_skip "needs tmux"
+	t_end
+	exit $?
+fi
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
+: >"$CONF"
+TM="tmux -L crate-sb-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+S=sb
+cr() { "$CRATE" --db "$DB" --config "$CONF" "$@"; }
+command_line() { keys :; typed "$1"; keys Enter; }
+
+t_begin tui_scrollback_setup
+cr scan --quiet "$SRCDIR/data/demo" >/dev/null 2>&1 || t_fail "scan failed"
+INFO=$(cr info 1 2>/dev/null)
+NINFO=$(printf '%s\n' "$INFO" | wc -l)
+[ "$NINFO" -gt 12 ] || t_fail "info 1 has only $NINFO lines; the test needs more than the pane shows"
+LAST=$(printf '%s\n' "$INFO" | tail -1)
+# A short window: the pane shows fewer lines than info prints.
+$TM new-session -d -s $S -x 90 -y 14 \
+	"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
+wait_for "1 Browser" 5 || t_fail "no title bar"
+
+t_begin tui_info_shows_whole_output_in_scrollback
+command_line "info 1"
+wait_for ":info 1  lines 1-" || t_fail "no scrollback pane"
+screen | grep -qx "id = 1 *" || t_fail "first line 'id = 1' not shown"
+# more than one line of the output is visible at once
+shown=$(screen | grep -cE '^[a-z_]+ = ')
+[ "$shown" -gt 3 ] || t_fail "only $shown output lines visible"
+screen | grep -qF "$LAST" && t_fail "the last line fits: the window is too tall for the test"
+wait_for "lines above (q closes)" || t_fail "no hint on the message line"
+
+t_begin tui_scrollback_scrolls
+keys G
+wait_for "$LAST" || t_fail "G did not show the last line '$LAST'"
+wait_gone "id = 1" || t_fail "the first line still shows after G"
+keys g
+wait_for "id = 1" || t_fail "g did not go back to the top"
+keys j
+wait_for ":info 1  lines 2-" || t_fail "j did not scroll one line"
+keys k
+wait_for ":info 1  lines 1-" || t_fail "k did not scroll back"
+keys PageDown
+wait_gone ":info 1  lines 1-" || t_fail "PgDn did not scroll"
+keys PageUp
+wait_for ":info 1  lines 1-" || t_fail "PgUp did not scroll back"
+
+t_begin tui_scrollback_q_dismisses
+keys q
+wait_gone ":info 1  lines" || t_fail "q did not close the pane"
+wait_for "1 Browser" || t_fail "the interface is gone"
+screen | grep -q "A browser" >/dev/null # the browser is back (its columns)
+$TM list-sessions >/dev/null 2>&1 || t_fail "q quit crate instead of closing the pane"
+
+t_begin tui_one_line_output_stays_on_the_message_line
+command_line "coll save Later a:x"
+command_line "coll list Collections"
+wait_for "Later" || t_fail "coll list's one line not on the message line"
+screen | grep -q ":coll list" && t_fail "one line opened the scrollback pane"
+command_line "coll show NoSuch"
+wait_for "crate: Collections/NoSuch does not exist" || t_fail "error not on the message line"
+
+t_begin tui_help_of_a_command_in_scrollback
+command_line "help coll save"
+wait_for ":help coll save  lines" || t_fail ":help coll save not in the pane"
+wait_for "usage: crate coll save NAME QUERY" || t_fail "no usage line"
+keys Escape
+wait_gone ":help coll save  lines" || t_fail "Esc did not close the pane"
+
+t_end

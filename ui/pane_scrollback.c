@@ -1,0 +1,137 @@
+/* The scrollback pane (pane_scrollback.h). */
+#include "ui/pane_scrollback.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/str.h"
+#include "ui/keymap.h"
+#include "ui/ui_priv.h"
+
+struct ui_scrollback {
+	char *title;  /* owned */
+	char **lines; /* owned, n of them */
+	size_t n;
+	size_t top;   /* first line shown */
+	bool open;
+};
+
+static void clear_lines(struct ui_scrollback *sb)
+{
+	for (size_t i = 0; i < sb->n; i++)
+		free(sb->lines[i]);
+	free(sb->lines);
+	free(sb->title);
+	sb->lines = NULL;
+	sb->title = NULL;
+	sb->n = sb->top = 0;
+}
+
+void scrollback_show(struct ui_scrollback **psb, const char *title, const char *text, size_t len)
+{
+	if (!*psb)
+		*psb = xcalloc(1, sizeof **psb);
+	struct ui_scrollback *sb = *psb;
+	clear_lines(sb);
+	sb->title = xstrdup(title);
+	/* a trailing newline ends the last line; it starts no new one */
+	if (len && text[len - 1] == '\n')
+		len--;
+	size_t cap = 16;
+	sb->lines = xcalloc(cap, sizeof *sb->lines);
+	for (size_t start = 0; start <= len;) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		if (sb->n == cap) {
+			cap *= 2;
+			sb->lines = xreallocarray(sb->lines, cap, sizeof *sb->lines);
+		}
+		sb->lines[sb->n++] = xstrndup(text + start, end - start);
+		start = end + 1;
+	}
+	sb->open = true;
+}
+
+bool scrollback_is_open(const struct ui_scrollback *sb)
+{
+	return sb && sb->open;
+}
+
+size_t scrollback_lines(const struct ui_scrollback *sb)
+{
+	return sb ? sb->n : 0;
+}
+
+/* The first line shown at most: the last page fills the pane. */
+static size_t max_top(const struct ui_scrollback *sb, int rows)
+{
+	return rows > 0 && sb->n > (size_t)rows ? sb->n - (size_t)rows : 0;
+}
+
+bool scrollback_key(struct ui_scrollback *sb, int key, int rows)
+{
+	if (!scrollback_is_open(sb))
+		return false;
+	size_t page = rows > 1 ? (size_t)rows - 1 : 1, last = max_top(sb, rows);
+	switch (key) {
+	case KEY_C_UP:
+	case 'k':
+		sb->top -= sb->top > 0;
+		break;
+	case KEY_C_DOWN:
+	case 'j':
+		sb->top += sb->top < last;
+		break;
+	case KEY_C_PGUP:
+		sb->top = sb->top > page ? sb->top - page : 0;
+		break;
+	case KEY_C_PGDN:
+	case ' ':
+		sb->top = sb->top + page < last ? sb->top + page : last;
+		break;
+	case KEY_C_HOME:
+	case 'g':
+		sb->top = 0;
+		break;
+	case KEY_C_END:
+	case 'G':
+		sb->top = last;
+		break;
+	case 'q':
+	case KEY_C_ESC:
+		sb->open = false;
+		break;
+	default:
+		sb->open = false;
+		return false;
+	}
+	return true;
+}
+
+bool scrollback_draw(struct ui *ui, struct ui_scrollback *sb, const struct ui_rect *r)
+{
+	if (!scrollback_is_open(sb))
+		return false;
+	int rows = r->h - 1;
+	if (sb->top > max_top(sb, rows))
+		sb->top = max_top(sb, rows);
+	char head[600];
+	size_t shown_end = sb->top + (size_t)(rows > 0 ? rows : 0);
+	snprintf(head, sizeof head, ":%s  lines %zu-%zu of %zu  (arrows/PgUp/PgDn scroll, q closes)",
+		 sb->title, sb->n ? sb->top + 1 : 0, shown_end < sb->n ? shown_end : sb->n, sb->n);
+	draw_text(ui, r->y, r->x, r->w, head, theme_attr(UR_HEADER));
+	for (int row = 0; row < rows; row++) {
+		size_t i = sb->top + (size_t)row;
+		draw_text(ui, r->y + 1 + row, r->x, r->w, i < sb->n ? sb->lines[i] : "", 0);
+	}
+	return true;
+}
+
+void scrollback_free(struct ui_scrollback *sb)
+{
+	if (!sb)
+		return;
+	clear_lines(sb);
+	free(sb);
+}
