@@ -30,7 +30,7 @@ struct app *cli_app(struct cli_ctx *ctx)
 	/* Saved collections that could not be read were skipped: say so, the
 	 * command still runs on everything else. */
 	const char *why;
-	for (size_t i = 0; app_coll_unreadable(ctx->app, i, &why); i++)
+	for (size_t i = 0; app_coll_unreadable_at(ctx->app, i, &why); i++)
 		fprintf(ctx->err, "crate: warning: %s\n", why);
 	return ctx->app;
 }

@@ -8,6 +8,7 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_read.h"
+#include "app/app_view.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/cmd_util.h"
@@ -34,7 +35,7 @@ static const struct coll_node *saved_arg(struct cli_ctx *ctx, const char *full)
 		return NULL;
 	const struct coll_node *n = NULL;
 	struct app *app = cli_app(ctx);
-	if (app && !(n = app_coll_get(app, ns, name))) {
+	if (app && !(n = app_coll_resolve(app, ns, name))) {
 		char *msg = xasprintf("%s/%s does not exist", ns, name);
 		cli_fail_safe(ctx, msg);
 		free(msg);
@@ -208,7 +209,7 @@ static int cmd_coll_import(struct cli_ctx *ctx, const struct cli_args *a)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		goto out;
-	status = cli_outcome(ctx, app_coll_save_node(app, ns, name, n, &err), &err);
+	status = cli_outcome(ctx, app_coll_save_node(app, name_arg, n, NULL, &err), &err);
 out:
 	coll_node_unref(n);
 	free(text);

@@ -12,6 +12,7 @@
 #include "app/app_coll.h"
 #include "app/app_plfile.h"
 #include "app/app_read.h"
+#include "app/app_view.h"
 #include "app/app_stream.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -154,7 +155,7 @@ static int cmd_playlist_list(struct cli_ctx *ctx, const struct cli_args *a)
 	if (!app)
 		goto out;
 	const char *pl_name = app_playlist_name(app, name);
-	const struct coll_node *pl = app_coll_get(app, COLL_NS_PLAYLISTS, pl_name);
+	const struct coll_node *pl = app_playlist_get(app, pl_name);
 	if (!pl) {
 		char *msg = xasprintf("Playlists/%s does not exist", pl_name);
 		cli_fail_safe(ctx, msg);

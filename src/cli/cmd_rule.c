@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app/app.h"
-#include "app/app_read.h"
+#include "app/app_view.h"
 #include "app/rules.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -63,6 +63,10 @@ static int cmd_add(struct cli_ctx *ctx, const struct cli_args *a)
 	if (!rs)
 		goto out;
 	struct crate_err err = {0};
+	if (!app_has_store(app)) {
+		cli_error(ctx, "the collection store is not available");
+		goto out;
+	}
 	struct rule r;
 	if (app_rule_from_target(app, target, &r, &err) != 0) {
 		cli_fail_safe(ctx, err.msg);
@@ -96,7 +100,7 @@ static void print_rule(struct cli_ctx *ctx, struct rules *rs, struct app *app, s
 {
 	const struct rule *r = rules_get(rs, i);
 	char why[256];
-	int state = app_rule_state(app, i, why, sizeof why);
+	enum rule_state state = app_rule_state(app, rs, i, why, sizeof why);
 	bool active = state != RULE_INACTIVE;
 	if (json) {
 		/* Minimal JSON: every string escaped. */
