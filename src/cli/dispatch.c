@@ -211,6 +211,17 @@ void cli_commands_print(const struct cli_group *const *groups, FILE *f)
 			command_line(f, c);
 }
 
+/* "  -f, --format F         line format" */
+static void option_help(FILE *f, const struct cli_opt *o)
+{
+	char left[64];
+	int n = o->short_name ? snprintf(left, sizeof left, "-%c, ", o->short_name) : 0;
+	bool value = o->kind == CLI_OPT_VALUE;
+	snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s", o->name, value ? " " : "",
+		 value ? o->arg : "");
+	fprintf(f, "  %-22s %s\n", left, o->help);
+}
+
 static void command_help(FILE *f, const struct cli_command *c)
 {
 	fprintf(f, "usage: crate %s\n\n%s\n", c->usage, c->summary);
@@ -221,14 +232,8 @@ static void command_help(FILE *f, const struct cli_command *c)
 	if (!c->opts || !c->opts[0].name)
 		return;
 	fputs("\noptions:\n", f);
-	for (const struct cli_opt *o = c->opts; o->name; o++) {
-		char left[64];
-		snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
-			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "", o->name,
-			 o->kind == CLI_OPT_VALUE ? " " : "", o->kind == CLI_OPT_VALUE ? o->arg : "");
-		/* no short form: the column still lines up */
-		fprintf(f, "  %-22s %s\n", o->short_name ? left : left + 1, o->help);
-	}
+	for (const struct cli_opt *o = c->opts; o->name; o++)
+		option_help(f, o);
 }
 
 /* The commands whose first word is word and those of the group called
