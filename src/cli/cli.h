@@ -63,7 +63,7 @@ struct cli_opt {
 
 enum {
 	CLI_OPTS_FIRST = 1 << 0, /* options only before the first argument; the rest is
-				  * passed as it is (remote, play, scan, parse, analyze) */
+				  * passed as it is (remote, play, scan, analyze) */
 	CLI_DASH_ARGS = 1 << 1,  /* a word "-x" that is no declared short option is an
 				  * argument (queries: -year, -g:Pop), not an unknown option */
 };

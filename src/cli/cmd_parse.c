@@ -136,7 +136,7 @@ static const struct cli_command parse_commands[] = {
 	{"parse", NULL, "parse [--tree|--canonical|--json] [--list] QUERY...",
 	 "show the collection a query means (JSON, tree or canonical text)",
 	 "The words are joined into one query; a query error points at its column.",
-	 1, CLI_ANY, CLI_OPTS_FIRST | CLI_DASH_ARGS, parse_opts, cmd_parse},
+	 1, CLI_ANY, CLI_DASH_ARGS, parse_opts, cmd_parse},
 	{"explain", NULL, "explain [--score] QUERY ID",
 	 "why a media item is or is not in a query's result (--score: and where it ranks)",
 	 "QUERY is one word (quote it); ID a media id (42 or #42).", 2, 2, CLI_DASH_ARGS,

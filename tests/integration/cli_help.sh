@@ -98,5 +98,8 @@ run coll show Later --json
 [ "$RC" -eq 0 ] && printf '%s\n' "$OUT" | grep -q '"type"' || t_fail "coll show NAME --json: $RC $OUT"
 run coll remove -f Later
 [ "$RC" -eq 0 ] || t_fail "coll remove -f: $RC $ERR"
+# an option after the query is an option (it used to become a query word)
+run parse 'a:x OR a:y' --canonical
+[ "$RC" -eq 0 ] && [ "$OUT" = "artist:x OR artist:y" ] || t_fail "parse QUERY --canonical: $RC '$OUT' $ERR"
 
 t_end
