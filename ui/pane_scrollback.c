@@ -63,6 +63,11 @@ size_t scrollback_lines(const struct ui_scrollback *sb)
 	return sb ? sb->n : 0;
 }
 
+size_t scrollback_top(const struct ui_scrollback *sb)
+{
+	return sb ? sb->top : 0;
+}
+
 /* The first line shown at most: the last page fills the pane. */
 static size_t max_top(const struct ui_scrollback *sb, int rows)
 {

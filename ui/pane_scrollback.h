@@ -17,6 +17,8 @@ struct ui_scrollback;
 void scrollback_show(struct ui_scrollback **sb, const char *title, const char *text, size_t len);
 bool scrollback_is_open(const struct ui_scrollback *sb);
 size_t scrollback_lines(const struct ui_scrollback *sb);
+/* The first line shown (0-based). */
+size_t scrollback_top(const struct ui_scrollback *sb);
 /* A key while open (rows: the lines the pane shows): true when the pane
  * used it; false when closed or when the key closed it and is the
  * caller's to act on. */
