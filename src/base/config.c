@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/hashtab.h"
 #include "base/str.h"
 
 struct config_entry {
@@ -18,47 +19,28 @@ struct config_entry {
 	int line; /* in the file; 0 when set by the program */
 };
 
-/* Entries in file order, and a hash table over them (slot: index + 1, 0
- * empty) so that loading n keys costs O(n), not O(n^2). */
+/* Entries in file order, and a hash table over them so that loading n
+ * keys costs O(n), not O(n^2). */
 struct config {
 	struct config_entry *e;
 	size_t n, cap;
-	uint32_t *slots;
-	size_t nslots;
+	struct hashtab by_key; /* into e */
 	char *path; /* the file read, for messages; NULL when none */
 };
 
-static uint32_t key_hash(const char *k)
+static uint32_t key_hash(const char *key)
 {
-	uint32_t h = 2166136261u;
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 16777619u;
-	return h;
-}
-
-static void slots_rebuild(struct config *cfg)
-{
-	free(cfg->slots);
-	cfg->nslots = 64;
-	while (cfg->nslots < cfg->n * 2 + 2)
-		cfg->nslots *= 2;
-	cfg->slots = xcalloc(cfg->nslots, sizeof *cfg->slots);
-	for (size_t i = 0; i < cfg->n; i++) {
-		size_t j = key_hash(cfg->e[i].key) & (cfg->nslots - 1);
-		while (cfg->slots[j])
-			j = (j + 1) & (cfg->nslots - 1);
-		cfg->slots[j] = (uint32_t)i + 1;
-	}
+	return hash_bytes(key, strlen(key));
 }
 
 static struct config_entry *entry_find(const struct config *cfg, const char *key)
 {
-	if (!cfg || !cfg->nslots)
+	if (!cfg)
 		return NULL;
-	for (size_t j = key_hash(key) & (cfg->nslots - 1); cfg->slots[j];
-	     j = (j + 1) & (cfg->nslots - 1))
-		if (strcmp(cfg->e[cfg->slots[j] - 1].key, key) == 0)
-			return &cfg->e[cfg->slots[j] - 1];
+	struct hashtab_probe p = hashtab_probe(&cfg->by_key, key_hash(key));
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (strcmp(cfg->e[i].key, key) == 0)
+			return &cfg->e[i];
 	return NULL;
 }
 
@@ -76,7 +58,7 @@ void config_free(struct config *cfg)
 		free(cfg->e[i].value);
 	}
 	free(cfg->e);
-	free(cfg->slots);
+	hashtab_free(&cfg->by_key);
 	free(cfg->path);
 	free(cfg);
 }
@@ -98,15 +80,8 @@ static void config_set_line(struct config *cfg, const char *key, const char *val
 	cfg->e[cfg->n].key = xstrdup(key);
 	cfg->e[cfg->n].value = xstrdup(value);
 	cfg->e[cfg->n].line = line;
+	hashtab_insert(&cfg->by_key, key_hash(key), (uint32_t)cfg->n);
 	cfg->n++;
-	if (cfg->n * 2 + 2 > cfg->nslots) {
-		slots_rebuild(cfg);
-		return;
-	}
-	size_t j = key_hash(key) & (cfg->nslots - 1);
-	while (cfg->slots[j])
-		j = (j + 1) & (cfg->nslots - 1);
-	cfg->slots[j] = (uint32_t)cfg->n;
 }
 
 void config_set(struct config *cfg, const char *key, const char *value)

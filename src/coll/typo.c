@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "base/str.h"
 #include "base/utf8.h"
 #include "coll/words.h"
@@ -56,47 +57,17 @@ static size_t to_cps(const char *s, size_t len, uint32_t *out, uint64_t *mask)
 /* ---- building: a hash set of words ---- */
 
 struct wset {
-	uint32_t *slot; /* word index + 1, 0 = empty */
-	size_t cap;
+	struct hashtab words; /* into off/freq/last_value */
 	struct strbuf text;
 	struct u32vec off, freq, last_value;
 };
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h ^ h >> 29;
-}
-
-static void wset_grow(struct wset *w)
-{
-	size_t cap = w->cap ? w->cap * 2 : 1 << 14;
-	uint32_t *slot = xcalloc(cap, sizeof *slot);
-	for (size_t i = 0; i < w->cap; i++) {
-		uint32_t k = w->slot[i];
-		if (!k)
-			continue;
-		const char *s = w->text.buf + w->off.v[k - 1];
-		size_t j = hash_bytes(s, strlen(s)) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = k;
-	}
-	free(w->slot);
-	w->slot = slot;
-	w->cap = cap;
-}
-
 /* Count word s[0..n) once per distinct value (value: a running number). */
 static void wset_add(struct wset *w, const char *s, size_t n, uint32_t value)
 {
-	if ((w->off.n + 1) * 2 > w->cap)
-		wset_grow(w);
-	size_t j = hash_bytes(s, n) & (w->cap - 1);
-	while (w->slot[j]) {
-		uint32_t k = w->slot[j] - 1;
+	uint32_t h = hash_bytes(s, n);
+	struct hashtab_probe p = hashtab_probe(&w->words, h);
+	for (uint32_t k; (k = hashtab_next(&p)) != HASHTAB_NONE;) {
 		const char *t = w->text.buf + w->off.v[k];
 		if (strncmp(t, s, n) == 0 && t[n] == '\0') {
 			if (w->last_value.v[k] != value) {
@@ -105,9 +76,8 @@ static void wset_add(struct wset *w, const char *s, size_t n, uint32_t value)
 			}
 			return;
 		}
-		j = (j + 1) & (w->cap - 1);
 	}
-	w->slot[j] = (uint32_t)w->off.n + 1;
+	hashtab_insert(&w->words, h, (uint32_t)w->off.n);
 	u32vec_push(&w->off, (uint32_t)w->text.len);
 	u32vec_push(&w->freq, 1);
 	u32vec_push(&w->last_value, value);
@@ -120,6 +90,7 @@ struct coll_typo_dict *coll_typo_dict_build(const struct mlib_index *idx)
 	struct coll_typo_dict *d = xcalloc(1, sizeof *d);
 	d->idx = idx;
 	struct wset w = {0};
+	hashtab_reserve(&w.words, 1 << 13); /* any library has thousands of words */
 	strbuf_init(&w.text, 1 << 16);
 	uint32_t value = 0;
 	for (int f = 0; f < 3; f++) {
@@ -173,7 +144,7 @@ struct coll_typo_dict *coll_typo_dict_build(const struct mlib_index *idx)
 	}
 	free(nch);
 	d->text = strbuf_steal(&w.text);
-	free(w.slot);
+	hashtab_free(&w.words);
 	u32vec_free(&w.off);
 	u32vec_free(&w.freq);
 	u32vec_free(&w.last_value);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "base/str.h"
 #include "base/utf8.h"
 #include "medialib/index_snapshot.h"
@@ -37,12 +38,9 @@ struct dict {
 	size_t nnum, num_cap;
 	uint32_t *rank;      /* natural-order rank; NULL until computed */
 	uint32_t n, cap;
-	/* Lookup by text while building (dropped at finish, rebuilt if more
-	 * values come): open addressing, each slot the hash of the original
-	 * text << 32 | vid+1 (0 = empty), so a probe reads one cache line and
-	 * compares texts only when the hashes agree. */
-	uint64_t *slots;
-	uint32_t nslots;
+	/* Lookup by original text while building (dropped at finish, rebuilt
+	 * if more values come); no slots (nslots 0) = no lookup table. */
+	struct hashtab lookup;
 };
 
 struct prop {
@@ -78,24 +76,6 @@ struct mlib_index {
 };
 
 /* ---- small helpers ---- */
-
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-		s += 8;
-		n -= 8;
-	}
-	uint64_t w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	return (uint32_t)h;
-}
 
 static void *grow_array(void *p, size_t *cap, size_t need, size_t elem)
 {
@@ -141,35 +121,21 @@ static double dict_num(const struct dict *d, uint32_t v)
 	return d->num_val[lo];
 }
 
-static void slots_put(uint64_t *slots, uint32_t nslots, uint32_t h, uint32_t v)
-{
-	uint32_t i = h & (nslots - 1);
-	while (slots[i])
-		i = (i + 1) & (nslots - 1);
-	slots[i] = (uint64_t)h << 32 | (v + 1);
-}
-
 /* After finish dropped it (or unique values came without it): the lookup
  * table again, from the texts. */
 static void dict_restore_lookup(struct dict *d)
 {
-	uint32_t ns = 128;
-	while (ns < (uint64_t)d->n * 2 + 2)
-		ns *= 2;
-	d->slots = xcalloc(ns, sizeof *d->slots);
-	d->nslots = ns;
+	hashtab_reserve(&d->lookup, d->n);
 	for (uint32_t v = 0; v < d->n; v++) {
 		const char *t = dict_text(d, v);
-		slots_put(d->slots, ns, hash_bytes(t, strlen(t)), v);
+		hashtab_insert(&d->lookup, hash_bytes(t, strlen(t)), v);
 	}
 }
 
 /* Once built: drop what only interning needs and trim the growth room. */
 static void dict_compact(struct dict *d)
 {
-	free(d->slots);
-	d->slots = NULL;
-	d->nslots = 0;
+	hashtab_free(&d->lookup);
 	if (d->n == 0)
 		return;
 	d->fold = xrealloc(d->fold, d->fold_len ? d->fold_len : 1);
@@ -182,19 +148,6 @@ static void dict_compact(struct dict *d)
 	d->raw_off = xreallocarray(d->raw_off, d->n, sizeof *d->raw_off);
 	d->numbits = xreallocarray(d->numbits, ((size_t)d->n + 63) / 64, sizeof *d->numbits);
 	d->cap = d->n;
-}
-
-/* Double the lookup table. */
-static void dict_grow_lookup(struct dict *d)
-{
-	uint32_t ns = d->nslots * 2;
-	uint64_t *slots = xcalloc(ns, sizeof *slots);
-	for (uint32_t i = 0; i < d->nslots; i++)
-		if (d->slots[i])
-			slots_put(slots, ns, (uint32_t)(d->slots[i] >> 32), (uint32_t)d->slots[i] - 1);
-	free(d->slots);
-	d->slots = slots;
-	d->nslots = ns;
 }
 
 /* Append the folded form of s to the fold arena; true when it differs. */
@@ -230,7 +183,7 @@ static bool dict_add_folded(struct dict *d, const char *s, size_t len)
 }
 
 /* Store s as a new value (the caller knows it is not there yet). With a
- * lookup table (d->slots set) the value enters it under hash h. */
+ * lookup table the value enters it under hash h. */
 static uint32_t dict_push(struct dict *d, const char *s, size_t len, uint32_t h)
 {
 	if (d->n == d->cap) {
@@ -265,11 +218,8 @@ static uint32_t dict_push(struct dict *d, const char *s, size_t len, uint32_t h)
 	}
 	free(d->rank); /* a new value invalidates the ranks */
 	d->rank = NULL;
-	if (!d->slots)
-		return v;
-	if ((uint64_t)d->n * 2 > d->nslots)
-		dict_grow_lookup(d);
-	slots_put(d->slots, d->nslots, h, v);
+	if (d->lookup.nslots)
+		hashtab_insert(&d->lookup, h, v);
 	return v;
 }
 
@@ -277,15 +227,13 @@ static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
 {
 	len = strnlen(s, len); /* a NUL inside a tag ends it */
 	uint32_t h = hash_bytes(s, len);
-	if (!d->slots)
+	if (!d->lookup.nslots)
 		dict_restore_lookup(d);
-	uint32_t i = h & (d->nslots - 1);
-	for (uint64_t e; (e = d->slots[i]) != 0; i = (i + 1) & (d->nslots - 1)) {
-		if ((uint32_t)(e >> 32) != h)
-			continue;
-		const char *t = dict_text(d, (uint32_t)e - 1);
+	struct hashtab_probe p = hashtab_probe(&d->lookup, h);
+	for (uint32_t v; (v = hashtab_next(&p)) != HASHTAB_NONE;) {
+		const char *t = dict_text(d, v);
 		if (memcmp(t, s, len) == 0 && t[len] == '\0')
-			return (uint32_t)e - 1;
+			return v;
 	}
 	return dict_push(d, s, len, h);
 }
@@ -295,7 +243,7 @@ static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
  * urls cost no hashing and no probing; a later dict_intern builds it. */
 static uint32_t dict_add_unique(struct dict *d, const char *s, size_t len)
 {
-	if (d->slots || memchr(s, '\0', len)) /* a NUL cuts the text: no longer unique */
+	if (d->lookup.nslots || memchr(s, '\0', len)) /* a NUL cuts the text: no longer unique */
 		return dict_intern(d, s, len);
 	return dict_push(d, s, len, 0);
 }
@@ -310,7 +258,7 @@ static void dict_free(struct dict *d)
 	free(d->num_vid);
 	free(d->num_val);
 	free(d->rank);
-	free(d->slots);
+	hashtab_free(&d->lookup);
 }
 
 /* ---- natural-order ranks ---- */
@@ -1123,7 +1071,7 @@ size_t mlib_index_memory(const struct mlib_index *idx)
 		total += p->multi_ids.cap * 4;
 		if (p->post_off)
 			total += ((size_t)p->d.n + 1) * 4 + (size_t)p->post_off[p->d.n] * 4;
-		total += d->fold_cap + d->raw_cap + (size_t)d->nslots * 8;
+		total += d->fold_cap + d->raw_cap + hashtab_memory(&d->lookup);
 		total += (size_t)d->cap * (4 + 4) + ((size_t)d->cap + 63) / 64 * 8;
 		total += d->num_cap * (4 + 8) + (d->rank ? (size_t)d->n * 4 : 0);
 	}

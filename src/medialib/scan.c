@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/hashtab.h"
 #include "base/str.h"
 #include "medialib/media.h"
 #include "medialib/tags.h"
@@ -43,28 +44,8 @@ struct known {
 struct known_set {
 	struct known *v;
 	size_t n, cap;
-	uint32_t *slot; /* index+1 into v, 0 = empty */
-	size_t nslot;   /* power of two */
+	struct hashtab by_url; /* into v */
 };
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
-static void known_insert_slot(struct known_set *k, size_t idx)
-{
-	size_t mask = k->nslot - 1;
-	size_t h = hash_bytes(k->v[idx].url, k->v[idx].len) & mask;
-	while (k->slot[h])
-		h = (h + 1) & mask;
-	k->slot[h] = (uint32_t)idx + 1;
-}
 
 static void known_add(struct known_set *k, const struct known *e)
 {
@@ -72,27 +53,16 @@ static void known_add(struct known_set *k, const struct known *e)
 		k->cap = k->cap ? k->cap * 2 : 1024;
 		k->v = xreallocarray(k->v, k->cap, sizeof *k->v);
 	}
-	k->v[k->n++] = *e;
-	if (k->n * 2 > k->nslot) {
-		free(k->slot);
-		k->nslot = k->nslot ? k->nslot * 2 : 2048;
-		while (k->n * 2 > k->nslot)
-			k->nslot *= 2;
-		k->slot = xcalloc(k->nslot, sizeof *k->slot);
-		for (size_t i = 0; i < k->n; i++)
-			known_insert_slot(k, i);
-	} else {
-		known_insert_slot(k, k->n - 1);
-	}
+	k->v[k->n] = *e;
+	hashtab_insert(&k->by_url, hash_bytes(e->url, e->len), (uint32_t)k->n);
+	k->n++;
 }
 
 static struct known *known_find(struct known_set *k, const char *url, size_t len)
 {
-	if (!k->nslot)
-		return NULL;
-	size_t mask = k->nslot - 1;
-	for (size_t h = hash_bytes(url, len) & mask; k->slot[h]; h = (h + 1) & mask) {
-		struct known *e = &k->v[k->slot[h] - 1];
+	struct hashtab_probe p = hashtab_probe(&k->by_url, hash_bytes(url, len));
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;) {
+		struct known *e = &k->v[i];
 		if (e->len == len && memcmp(e->url, url, len) == 0)
 			return e;
 	}
@@ -104,7 +74,7 @@ static void known_free(struct known_set *k)
 	for (size_t i = 0; i < k->n; i++)
 		free(k->v[i].url);
 	free(k->v);
-	free(k->slot);
+	hashtab_free(&k->by_url);
 	memset(k, 0, sizeof *k);
 }
 
@@ -141,36 +111,26 @@ struct dir_key {
 };
 
 struct dir_set {
-	struct dir_key *v; /* open addressing; ino 0 = empty (no real dir has inode 0) */
-	size_t n, nslot;
+	struct dir_key *v;
+	size_t n, cap;
+	struct hashtab index; /* into v */
 };
-
-static size_t dir_hash(struct dir_key k)
-{
-	return (size_t)(((uint64_t)k.ino * 0x9E3779B97F4A7C15ull) ^ (uint64_t)k.dev);
-}
 
 static bool dir_set_add(struct dir_set *s, struct dir_key k) /* false if present */
 {
-	if ((s->n + 1) * 2 > s->nslot) {
-		struct dir_set ns = {NULL, 0, s->nslot ? s->nslot * 2 : 256};
-		ns.v = xcalloc(ns.nslot, sizeof *ns.v);
-		for (size_t i = 0; i < s->nslot; i++)
-			if (s->v[i].ino)
-				dir_set_add(&ns, s->v[i]);
-		free(s->v);
-		*s = ns;
-	}
-	size_t mask = s->nslot - 1;
-	for (size_t h = dir_hash(k) & mask;; h = (h + 1) & mask) {
-		if (!s->v[h].ino) {
-			s->v[h] = k;
-			s->n++;
-			return true;
-		}
-		if (s->v[h].ino == k.ino && s->v[h].dev == k.dev)
+	uint64_t words[2] = {(uint64_t)k.dev, (uint64_t)k.ino}; /* no padding bytes hashed */
+	uint32_t h = hash_bytes(words, sizeof words);
+	struct hashtab_probe p = hashtab_probe(&s->index, h);
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (s->v[i].ino == k.ino && s->v[i].dev == k.dev)
 			return false;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 256;
+		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
 	}
+	s->v[s->n] = k;
+	hashtab_insert(&s->index, h, (uint32_t)s->n++);
+	return true;
 }
 
 /* ---- the scan state ---- */
@@ -778,6 +738,7 @@ static void scan_free(struct scan *s)
 {
 	known_free(&s->known);
 	free(s->dirs.v);
+	hashtab_free(&s->dirs.index);
 	free(s->stack);
 	for (size_t i = 0; i < s->nbad; i++)
 		free(s->bad_dirs[i]);
