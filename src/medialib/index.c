@@ -1,5 +1,6 @@
-/* The in-memory index: columns per property, dictionaries of distinct
- * string values with folded twins, the library order. See index.h. */
+/* The in-memory index: columns per property, the library order, and
+ * reading them (dictionaries: index_dict.c; snapshots: index_serialize.c).
+ * See index.h. */
 #include "medialib/index.h"
 
 #include <inttypes.h>
@@ -8,343 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hashtab.h"
 #include "base/str.h"
-#include "base/utf8.h"
-#include "medialib/index_snapshot.h"
-
-#define STR_MISSING UINT32_MAX      /* string column: the item lacks the property */
-#define STR_MULTI 0x80000000u       /* string column: offset into prop->multi */
-#define INT_MISSING INT64_MIN       /* integer column: the item lacks the property */
-#define INT32_MISSING INT32_MIN     /* the same in a narrow (32-bit) integer column */
-#define RAW_SAME UINT32_MAX         /* dict raw_off: the text equals its folded form */
-
-/* Distinct values of one string property. Texts live in two arenas (one
- * allocation each, growing by doubling, addressed by offsets so growth is
- * free): every folded form in `fold`, and the original text in `raw` only
- * when it differs from the folded form. */
-struct dict {
-	char *fold;
-	size_t fold_len, fold_cap;
-	char *raw;
-	size_t raw_len, raw_cap;
-	uint32_t *fold_off;  /* n+1 entries */
-	uint32_t *raw_off;   /* RAW_SAME or offset into raw */
-	/* Numeric readings, kept sparse (most titles and urls are not
-	 * numbers): a bit per value, then (vid, number) pairs by vid. */
-	uint64_t *numbits;
-	uint32_t *num_vid;
-	double *num_val;
-	size_t nnum, num_cap;
-	uint32_t *rank;      /* natural-order rank; NULL until computed */
-	uint32_t n, cap;
-	/* Lookup by original text while building (dropped at finish, rebuilt
-	 * if more values come); no slots (nslots 0) = no lookup table. */
-	struct hashtab lookup;
-};
-
-struct prop {
-	char *name;
-	enum mlib_prop_kind kind;
-	uint32_t *scol;      /* STRING: vid, STR_MISSING or STR_MULTI|offset */
-	/* INT: 32 bits per item while every value fits (years, durations,
-	 * counts, Unix times before 2038), widened to 64 on the first that does
-	 * not: half the memory, and filters scan half the bytes. */
-	int32_t *icol32;     /* narrow: value or INT32_MISSING */
-	int64_t *icol;       /* wide: value or INT_MISSING */
-	bool wide;
-	size_t col_cap;
-	struct dict d;
-	/* Multi-valued items: groups [count, vid, vid, ...]. */
-	uint32_t *multi;
-	size_t multi_len, multi_cap;
-	struct u32vec multi_ids; /* the items holding a group, ascending or not */
-	/* Items by value, built on first need (a selective string filter):
-	 * the items holding value v are post[post_off[v] .. post_off[v+1]). */
-	uint32_t *post_off, *post;
-};
-
-struct mlib_index {
-	struct prop *props;
-	int nprops, props_cap;
-	int last_prop;             /* lookup cache: loaders add props in a cycle */
-	struct bitset present;     /* ids declared with add_media */
-	uint32_t bound, count;
-	struct u32vec all_ids;     /* ascending */
-	struct u32vec lib_order;
-	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
-};
-
-/* ---- small helpers ---- */
-
-static void *grow_array(void *p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return p;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	p = xreallocarray(p, c, elem);
-	*cap = c;
-	return p;
-}
-
-static size_t arena_add(char **arena, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	*arena = grow_array(*arena, cap, *len + n + 1, 1);
-	size_t off = *len;
-	memcpy(*arena + off, s, n);
-	(*arena)[off + n] = '\0';
-	*len += n + 1;
-	return off;
-}
-
-/* ---- dictionaries ---- */
-
-static const char *dict_text(const struct dict *d, uint32_t vid)
-{
-	return d->raw_off[vid] == RAW_SAME ? d->fold + d->fold_off[vid] : d->raw + d->raw_off[vid];
-}
-
-static double dict_num(const struct dict *d, uint32_t v)
-{
-	if (!d->numbits || !((d->numbits[v >> 6] >> (v & 63)) & 1))
-		return NAN;
-	size_t lo = 0, hi = d->nnum; /* num_vid ascends: values are appended */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->num_vid[mid] <= v)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return d->num_val[lo];
-}
-
-/* After finish dropped it (or unique values came without it): the lookup
- * table again, from the texts. */
-static void dict_restore_lookup(struct dict *d)
-{
-	hashtab_reserve(&d->lookup, d->n);
-	for (uint32_t v = 0; v < d->n; v++) {
-		const char *t = dict_text(d, v);
-		hashtab_insert(&d->lookup, hash_bytes(t, strlen(t)), v);
-	}
-}
-
-/* Once built: drop what only interning needs and trim the growth room. */
-static void dict_compact(struct dict *d)
-{
-	hashtab_free(&d->lookup);
-	if (d->n == 0)
-		return;
-	d->fold = xrealloc(d->fold, d->fold_len ? d->fold_len : 1);
-	d->fold_cap = d->fold_len ? d->fold_len : 1;
-	if (d->raw) {
-		d->raw = xrealloc(d->raw, d->raw_len ? d->raw_len : 1);
-		d->raw_cap = d->raw_len ? d->raw_len : 1;
-	}
-	d->fold_off = xreallocarray(d->fold_off, (size_t)d->n + 1, sizeof *d->fold_off);
-	d->raw_off = xreallocarray(d->raw_off, d->n, sizeof *d->raw_off);
-	d->numbits = xreallocarray(d->numbits, ((size_t)d->n + 63) / 64, sizeof *d->numbits);
-	d->cap = d->n;
-}
-
-/* Append the folded form of s to the fold arena; true when it differs. */
-static bool dict_add_folded(struct dict *d, const char *s, size_t len)
-{
-	bool ascii = true, upper = false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x80) {
-			ascii = false;
-			break;
-		}
-		if (c >= 'A' && c <= 'Z')
-			upper = true;
-	}
-	if (ascii) {
-		size_t off = arena_add(&d->fold, &d->fold_len, &d->fold_cap, s, len);
-		if (upper) /* lower-case in place: no temporary allocation */
-			for (size_t i = 0; i < len; i++)
-				if (d->fold[off + i] >= 'A' && d->fold[off + i] <= 'Z')
-					d->fold[off + i] = (char)(d->fold[off + i] + 32);
-		return upper;
-	}
-	if (utf8_fold_is_identity(s, len)) {
-		arena_add(&d->fold, &d->fold_len, &d->fold_cap, s, len);
-		return false;
-	}
-	size_t flen;
-	char *f = utf8_fold(s, len, &flen);
-	arena_add(&d->fold, &d->fold_len, &d->fold_cap, f, flen);
-	free(f);
-	return true;
-}
-
-/* Store s as a new value (the caller knows it is not there yet). With a
- * lookup table the value enters it under hash h. */
-static uint32_t dict_push(struct dict *d, const char *s, size_t len, uint32_t h)
-{
-	if (d->n == d->cap) {
-		uint32_t c = d->cap ? d->cap * 2 : 64;
-		d->fold_off = xreallocarray(d->fold_off, (size_t)c + 1, sizeof *d->fold_off);
-		d->raw_off = xreallocarray(d->raw_off, c, sizeof *d->raw_off);
-		size_t old_w = ((size_t)d->cap + 63) / 64, new_w = ((size_t)c + 63) / 64;
-		d->numbits = xreallocarray(d->numbits, new_w, sizeof *d->numbits);
-		memset(d->numbits + old_w, 0, (new_w - old_w) * sizeof *d->numbits);
-		d->cap = c;
-	}
-	uint32_t v = d->n++;
-	d->fold_off[v] = (uint32_t)d->fold_len;
-	if (dict_add_folded(d, s, len))
-		d->raw_off[v] = (uint32_t)arena_add(&d->raw, &d->raw_len, &d->raw_cap, s, len);
-	else
-		d->raw_off[v] = RAW_SAME;
-	d->fold_off[v + 1] = (uint32_t)d->fold_len;
-	double num;
-	/* Only text starting like a number can be one: most values (titles,
-	 * urls) are rejected on the first byte without a call. */
-	if (len && ((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '.') &&
-	    str_parse_number(s, len, &num)) {
-		if (d->nnum == d->num_cap) {
-			d->num_cap = d->num_cap ? d->num_cap * 2 : 16;
-			d->num_vid = xreallocarray(d->num_vid, d->num_cap, sizeof *d->num_vid);
-			d->num_val = xreallocarray(d->num_val, d->num_cap, sizeof *d->num_val);
-		}
-		d->num_vid[d->nnum] = v;
-		d->num_val[d->nnum++] = num;
-		d->numbits[v >> 6] |= (uint64_t)1 << (v & 63);
-	}
-	free(d->rank); /* a new value invalidates the ranks */
-	d->rank = NULL;
-	if (d->lookup.nslots)
-		hashtab_insert(&d->lookup, h, v);
-	return v;
-}
-
-static uint32_t dict_intern(struct dict *d, const char *s, size_t len)
-{
-	len = strnlen(s, len); /* a NUL inside a tag ends it */
-	uint32_t h = hash_bytes(s, len);
-	if (!d->lookup.nslots)
-		dict_restore_lookup(d);
-	struct hashtab_probe p = hashtab_probe(&d->lookup, h);
-	for (uint32_t v; (v = hashtab_next(&p)) != HASHTAB_NONE;) {
-		const char *t = dict_text(d, v);
-		if (memcmp(t, s, len) == 0 && t[len] == '\0')
-			return v;
-	}
-	return dict_push(d, s, len, h);
-}
-
-/* A value the caller guarantees differs from every other (urls: UNIQUE in
- * the database). While no lookup table exists none is built: a million
- * urls cost no hashing and no probing; a later dict_intern builds it. */
-static uint32_t dict_add_unique(struct dict *d, const char *s, size_t len)
-{
-	if (d->lookup.nslots || memchr(s, '\0', len)) /* a NUL cuts the text: no longer unique */
-		return dict_intern(d, s, len);
-	return dict_push(d, s, len, 0);
-}
-
-static void dict_free(struct dict *d)
-{
-	free(d->fold);
-	free(d->raw);
-	free(d->fold_off);
-	free(d->raw_off);
-	free(d->numbits);
-	free(d->num_vid);
-	free(d->num_val);
-	free(d->rank);
-	hashtab_free(&d->lookup);
-}
-
-/* ---- natural-order ranks ---- */
-
-struct rank_entry {
-	uint64_t key;      /* natural-order prefix of the folded text */
-	double num;
-	const char *fold;
-	uint32_t slot;     /* where the rank goes */
-};
-
-/* First 8 bytes of an encoding of s whose byte order agrees with
- * str_natcmp: a digit run becomes '0', its length without leading zeros,
- * then its digits (a non-digit byte never lies in '0'..'9', so the marker
- * compares against it as any digit would). Ties are settled by str_natcmp. */
-static uint64_t natural_key(const char *s)
-{
-	unsigned char out[8];
-	size_t o = 0;
-	while (*s && o < 8) {
-		if (*s >= '0' && *s <= '9') {
-			while (*s == '0')
-				s++;
-			size_t l = 0;
-			while (s[l] >= '0' && s[l] <= '9')
-				l++;
-			out[o++] = '0';
-			if (o < 8)
-				out[o++] = (unsigned char)(l > 255 ? 255 : l);
-			for (size_t i = 0; i < l && o < 8; i++)
-				out[o++] = (unsigned char)s[i];
-			s += l;
-		} else {
-			out[o++] = (unsigned char)*s++;
-		}
-	}
-	uint64_t k = 0;
-	for (size_t i = 0; i < 8; i++)
-		k = (k << 8) | (i < o ? out[i] : 0);
-	return k;
-}
-
-static int rank_cmp(const void *pa, const void *pb)
-{
-	const struct rank_entry *a = pa, *b = pb;
-	bool an = !isnan(a->num), bn = !isnan(b->num);
-	if (an != bn)
-		return an ? -1 : 1;
-	if (an && a->num != b->num)
-		return a->num < b->num ? -1 : 1;
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return str_natcmp(a->fold, b->fold);
-}
-
-static void rank_entry_fill(struct rank_entry *e, const struct dict *d, uint32_t vid, uint32_t slot)
-{
-	e->fold = d->fold + d->fold_off[vid];
-	e->key = natural_key(e->fold);
-	e->num = dict_num(d, vid);
-	e->slot = slot;
-}
-
-/* Sort entries and write ranks[slot]; equal values share a rank. */
-static void rank_entries(struct rank_entry *e, size_t n, uint32_t *ranks)
-{
-	qsort(e, n, sizeof *e, rank_cmp);
-	uint32_t r = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && rank_cmp(&e[i - 1], &e[i]) != 0)
-			r++;
-		ranks[e[i].slot] = r;
-	}
-}
-
-static void dict_compute_ranks(struct dict *d)
-{
-	if (d->rank || d->n == 0)
-		return;
-	struct rank_entry *e = xmalloc((size_t)d->n * sizeof *e);
-	for (uint32_t v = 0; v < d->n; v++)
-		rank_entry_fill(&e[v], d, v, v);
-	d->rank = xmalloc((size_t)d->n * sizeof *d->rank);
-	rank_entries(e, d->n, d->rank);
-	free(e);
-}
+#include "medialib/index_internal.h"
 
 /* ---- properties and columns ---- */
 
@@ -458,7 +124,7 @@ static void prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
 	if (cur & STR_MULTI) {
 		size_t off = cur & ~STR_MULTI;
 		if (off + 1 + p->multi[off] == p->multi_len) { /* last group: extend in place */
-			p->multi = grow_array(p->multi, &p->multi_cap, p->multi_len + 1, sizeof *p->multi);
+			p->multi = index_grow_array(p->multi, &p->multi_cap, p->multi_len + 1, sizeof *p->multi);
 			p->multi[p->multi_len++] = vid;
 			p->multi[off]++;
 			return;
@@ -467,7 +133,7 @@ static void prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
 	/* Copy the group to the end with room for one more (the old copy is
 	 * abandoned: multi-values are rare and added item by item). */
 	size_t off = p->multi_len;
-	p->multi = grow_array(p->multi, &p->multi_cap, p->multi_len + n + 2, sizeof *p->multi);
+	p->multi = index_grow_array(p->multi, &p->multi_cap, p->multi_len + n + 2, sizeof *p->multi);
 	n = prop_str_values(p, id, &have); /* re-read: multi may have moved */
 	p->multi[off] = (uint32_t)(n + 1);
 	memcpy(p->multi + off + 1, have, n * sizeof *have);
@@ -497,7 +163,7 @@ static void prop_convert_to_string(struct prop *p)
 			continue;
 		char buf[32];
 		int n = snprintf(buf, sizeof buf, "%" PRId64, icol[i]);
-		p->scol[i] = dict_intern(&p->d, buf, (size_t)n);
+		p->scol[i] = index_dict_intern(&p->d, buf, (size_t)n);
 	}
 	free(icol);
 }
@@ -511,7 +177,7 @@ static void prop_free(struct prop *p)
 	free(p->icol32);
 	free(p->multi);
 	u32vec_free(&p->multi_ids);
-	dict_free(&p->d);
+	index_dict_free(&p->d);
 }
 
 /* ---- building ---- */
@@ -575,7 +241,7 @@ static void set_str_single(struct prop *p, uint32_t id, const char *value, size_
 {
 	prop_drop_postings(p);
 	prop_ensure(p, id);
-	p->scol[id] = dict_intern(&p->d, value, len);
+	p->scol[id] = index_dict_intern(&p->d, value, len);
 }
 
 /* One string value into p (see mlib_index_add_str for integer columns). */
@@ -589,7 +255,7 @@ static void prop_add_str(struct prop *p, uint32_t id, const char *value, size_t 
 		}
 		prop_convert_to_string(p);
 	}
-	prop_add_vid(p, id, dict_intern(&p->d, value, len));
+	prop_add_vid(p, id, index_dict_intern(&p->d, value, len));
 }
 
 static void prop_set_int(struct prop *p, uint32_t id, int64_t value)
@@ -641,7 +307,7 @@ void mlib_index_add_unique_str_p(struct mlib_index *idx, uint32_t id, int prop, 
 		prop_add_str(p, id, value, len);
 		return;
 	}
-	prop_add_vid(p, id, dict_add_unique(&p->d, value, len));
+	prop_add_vid(p, id, index_dict_add_unique(&p->d, value, len));
 }
 
 void mlib_index_set_int_p(struct mlib_index *idx, uint32_t id, int prop, int64_t value)
@@ -776,18 +442,8 @@ static uint64_t component_key(const struct prop *p, uint32_t id, uint64_t max)
 static void artist_ranks(const struct prop *aa, const struct prop *ar, uint32_t **aa_rank,
 			 uint32_t **ar_rank)
 {
-	size_t naa = aa && aa->kind == MLIB_PROP_STRING ? aa->d.n : 0;
-	size_t nar = ar && ar->kind == MLIB_PROP_STRING ? ar->d.n : 0;
-	struct rank_entry *e = xmalloc((naa + nar + 1) * sizeof *e);
-	uint32_t *ranks = xmalloc((naa + nar + 1) * sizeof *ranks);
-	for (size_t v = 0; v < naa; v++)
-		rank_entry_fill(&e[v], &aa->d, (uint32_t)v, (uint32_t)v);
-	for (size_t v = 0; v < nar; v++)
-		rank_entry_fill(&e[naa + v], &ar->d, (uint32_t)v, (uint32_t)(naa + v));
-	rank_entries(e, naa + nar, ranks);
-	free(e);
-	*aa_rank = ranks;
-	*ar_rank = ranks + naa;
+	index_dict_joint_ranks(aa && aa->kind == MLIB_PROP_STRING ? &aa->d : NULL,
+			       ar && ar->kind == MLIB_PROP_STRING ? &ar->d : NULL, aa_rank, ar_rank);
 }
 
 static uint64_t artist_key(const struct prop *p, const uint32_t *ranks, uint32_t id)
@@ -810,7 +466,7 @@ static void build_library_order(struct mlib_index *idx)
 	const struct prop *parts[] = { year, album, disc, track };
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
 		if (parts[i] && parts[i]->kind == MLIB_PROP_STRING)
-			dict_compute_ranks((struct dict *)&parts[i]->d);
+			index_dict_compute_ranks((struct dict *)&parts[i]->d);
 	uint32_t *aa_rank, *ar_rank;
 	artist_ranks(aa, ar, &aa_rank, &ar_rank);
 
@@ -886,10 +542,10 @@ void mlib_index_finish(struct mlib_index *idx)
 	 * resident memory at start-up is what the user sees. */
 	for (int i = 0; i < idx->nprops; i++)
 		if (idx->props[i].kind == MLIB_PROP_STRING)
-			dict_compact(&idx->props[i].d);
+			index_dict_compact(&idx->props[i].d);
 	for (int i = 0; i < idx->nprops; i++)
 		if (idx->props[i].kind == MLIB_PROP_STRING && idx->props[i].d.n <= EAGER_RANK_LIMIT)
-			dict_compute_ranks(&idx->props[i].d);
+			index_dict_compute_ranks(&idx->props[i].d);
 	build_library_order(idx);
 	/* The fields a plain search word looks in get their items-by-value now
 	 * rather than during the first keystrokes (others on first need). */
@@ -965,7 +621,7 @@ uint32_t mlib_index_dict_size(const struct mlib_index *idx, int prop)
 
 const char *mlib_index_dict_text(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	return dict_text(&idx->props[prop].d, vid);
+	return index_dict_text(&idx->props[prop].d, vid);
 }
 
 const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint32_t vid)
@@ -976,7 +632,7 @@ const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint3
 
 bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid, double *out)
 {
-	double v = dict_num(&idx->props[prop].d, vid);
+	double v = index_dict_number(&idx->props[prop].d, vid);
 	if (isnan(v))
 		return false;
 	*out = v;
@@ -986,7 +642,7 @@ bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid
 uint32_t mlib_index_dict_rank(const struct mlib_index *idx, int prop, uint32_t vid)
 {
 	struct dict *d = (struct dict *)&idx->props[prop].d; /* lazily filled cache */
-	dict_compute_ranks(d);
+	index_dict_compute_ranks(d);
 	return d->rank[vid];
 }
 
@@ -1034,7 +690,7 @@ const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const
 	const uint32_t *vids;
 	if (!prop_str_values(p, id, &vids))
 		return NULL;
-	return dict_text(&p->d, vids[0]);
+	return index_dict_text(&p->d, vids[0]);
 }
 
 const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, const char *prop,
@@ -1055,7 +711,7 @@ const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, con
 	size_t len = 0;
 	for (size_t k = 0; k < n && len + 1 < bufsize; k++)
 		len += (size_t)snprintf(buf + len, bufsize - len, "%s%s", k ? sep : "",
-					dict_text(&p->d, vids[k]));
+					index_dict_text(&p->d, vids[k]));
 	return buf;
 }
 
@@ -1257,7 +913,7 @@ void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32
 const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop)
 {
 	struct dict *d = (struct dict *)&idx->props[prop].d; /* lazily filled cache */
-	dict_compute_ranks(d);
+	index_dict_compute_ranks(d);
 	return d->rank;
 }
 
@@ -1305,283 +961,4 @@ void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_
 			c = p->multi[(c & ~STR_MULTI) + 1];
 		out[i] = c;
 	}
-}
-
-/* ---- snapshot (see index_snapshot.h for the file around this) ----
- * The finished index, array by array. Each array is read back into its
- * own allocation of exactly its length, so a loaded index is owned,
- * freed and grown exactly like a built one, and loading does no
- * per-string work. The hash tables (dropped at finish) are not stored;
- * ranks and items-by-value lists are stored when finish built them. */
-
-#define SNAP_PROP_FIELDS 11
-
-static void prop_snap_write(struct snap_writer *w, const struct prop *p)
-{
-	const struct dict *d = &p->d;
-	uint64_t head[SNAP_PROP_FIELDS] = {
-		(uint64_t)p->kind, p->wide, p->col_cap, p->multi_len, p->multi_ids.n, d->n,
-		d->fold_len, d->raw_len, d->nnum, d->rank != NULL, p->post_off != NULL,
-	};
-	snap_put(w, p->name, strlen(p->name));
-	snap_put(w, head, sizeof head);
-	if (p->kind == MLIB_PROP_STRING)
-		snap_put(w, p->scol, p->col_cap * sizeof *p->scol);
-	else if (p->wide)
-		snap_put(w, p->icol, p->col_cap * sizeof *p->icol);
-	else
-		snap_put(w, p->icol32, p->col_cap * sizeof *p->icol32);
-	snap_put(w, p->multi, p->multi_len * sizeof *p->multi);
-	snap_put(w, p->multi_ids.v, p->multi_ids.n * sizeof *p->multi_ids.v);
-	size_t n = d->n;
-	snap_put(w, d->fold, n ? d->fold_len : 0);
-	snap_put(w, d->raw, n ? d->raw_len : 0);
-	snap_put(w, d->fold_off, n ? (n + 1) * sizeof *d->fold_off : 0);
-	snap_put(w, d->raw_off, n * sizeof *d->raw_off);
-	snap_put(w, d->numbits, (n + 63) / 64 * sizeof *d->numbits);
-	snap_put(w, d->num_vid, d->nnum * sizeof *d->num_vid);
-	snap_put(w, d->num_val, d->nnum * sizeof *d->num_val);
-	snap_put(w, d->rank, d->rank ? n * sizeof *d->rank : 0);
-	snap_put(w, p->post_off, p->post_off ? (n + 1) * sizeof *p->post_off : 0);
-	snap_put(w, p->post, p->post_off ? (size_t)p->post_off[n] * sizeof *p->post : 0);
-}
-
-int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
-			      const struct snap_key *key, struct crate_err *err)
-{
-	struct snap_writer *w = snap_writer_open(path, err);
-	if (!w)
-		return -1;
-	uint64_t head[4] = { (uint64_t)idx->nprops, idx->present.nbits, idx->bound, idx->count };
-	snap_put(w, head, sizeof head);
-	snap_put(w, idx->present.w, bitset_words(&idx->present) * sizeof *idx->present.w);
-	snap_put(w, idx->all_ids.v, idx->all_ids.n * sizeof *idx->all_ids.v);
-	snap_put(w, idx->lib_order.v, idx->lib_order.n * sizeof *idx->lib_order.v);
-	snap_put(w, idx->lib_rank, idx->lib_rank ? ((size_t)idx->bound + 1) * sizeof *idx->lib_rank : 0);
-	for (int i = 0; i < idx->nprops; i++)
-		prop_snap_write(w, &idx->props[i]);
-	return snap_writer_commit(w, key, idx->count, err);
-}
-
-/* The next array of exactly want elements (NULL when want is 0); false
- * (reader failed) when the file holds another count. */
-static bool snap_array(struct snap_reader *r, void *out, size_t elem, uint64_t want)
-{
-	size_t got;
-	void *p = snap_get(r, elem, 0, &got);
-	*(void **)out = p;
-	if (got != want) {
-		snap_fail(r, "an array has the wrong length");
-		return false;
-	}
-	return true;
-}
-
-static bool prop_snap_read(struct snap_reader *r, struct prop *p)
-{
-	size_t n;
-	p->name = snap_get(r, 1, 1, &n);
-	if (!p->name || strlen(p->name) != n) {
-		snap_fail(r, "bad property name");
-		return false;
-	}
-	uint64_t h[SNAP_PROP_FIELDS];
-	if (!snap_get_fixed(r, h, sizeof h))
-		return false;
-	/* Sizes the code's 32-bit offsets and the STR_MULTI tag can address. */
-	if (h[0] > MLIB_PROP_INT || h[1] > 1 || (h[1] && h[0] != MLIB_PROP_INT) ||
-	    h[2] > STR_MULTI || h[3] >= STR_MULTI || h[4] > h[2] || h[5] >= STR_MULTI ||
-	    h[6] >= UINT32_MAX || h[7] >= UINT32_MAX || h[8] > h[5] || h[9] > 1 || h[10] > 1) {
-		snap_fail(r, "bad property header");
-		return false;
-	}
-	p->kind = (enum mlib_prop_kind)h[0];
-	p->wide = h[1];
-	p->col_cap = h[2];
-	bool ok;
-	if (p->kind == MLIB_PROP_STRING)
-		ok = snap_array(r, &p->scol, sizeof *p->scol, h[2]);
-	else if (p->wide)
-		ok = snap_array(r, &p->icol, sizeof *p->icol, h[2]);
-	else
-		ok = snap_array(r, &p->icol32, sizeof *p->icol32, h[2]);
-	ok = ok && snap_array(r, &p->multi, sizeof *p->multi, h[3]);
-	p->multi_len = p->multi_cap = h[3];
-	ok = ok && snap_array(r, &p->multi_ids.v, sizeof *p->multi_ids.v, h[4]);
-	p->multi_ids.n = p->multi_ids.cap = h[4];
-	struct dict *d = &p->d;
-	uint64_t nd = h[5];
-	d->n = d->cap = (uint32_t)nd;
-	d->fold_len = d->fold_cap = nd ? h[6] : 0;
-	d->raw_len = d->raw_cap = nd ? h[7] : 0;
-	d->nnum = d->num_cap = h[8];
-	ok = ok && snap_array(r, &d->fold, 1, d->fold_len);
-	ok = ok && snap_array(r, &d->raw, 1, d->raw_len);
-	ok = ok && snap_array(r, &d->fold_off, sizeof *d->fold_off, nd ? nd + 1 : 0);
-	ok = ok && snap_array(r, &d->raw_off, sizeof *d->raw_off, nd);
-	ok = ok && snap_array(r, &d->numbits, sizeof *d->numbits, (nd + 63) / 64);
-	ok = ok && snap_array(r, &d->num_vid, sizeof *d->num_vid, h[8]);
-	ok = ok && snap_array(r, &d->num_val, sizeof *d->num_val, h[8]);
-	ok = ok && snap_array(r, &d->rank, sizeof *d->rank, h[9] ? nd : 0);
-	ok = ok && snap_array(r, &p->post_off, sizeof *p->post_off, h[10] ? nd + 1 : 0);
-	if (ok) {
-		size_t np;
-		p->post = snap_get(r, sizeof *p->post, 0, &np);
-		ok = np == (p->post_off ? p->post_off[nd] : 0);
-		if (!ok)
-			snap_fail(r, "items-by-value list has the wrong length");
-	}
-	return ok;
-}
-
-/* Every offset and id the reading functions (and later additions) follow
- * stays inside its array: a snapshot that passed its checksum but is
- * inconsistent anyway (written by a buggy build, forged) must not crash.
- * Each offset is checked against its array's length before it is used. */
-static bool dict_snap_valid(const struct dict *d)
-{
-	if (d->n == 0)
-		return d->nnum == 0;
-	/* Texts: value v is fold[fold_off[v] .. fold_off[v+1]-1), NUL-ended. */
-	if (d->fold_len == 0 || d->fold_off[0] != 0 || d->fold_off[d->n] != d->fold_len)
-		return false;
-	for (uint32_t v = 0; v < d->n; v++) {
-		uint32_t end = d->fold_off[v + 1];
-		if (end <= d->fold_off[v] || end > d->fold_len || d->fold[end - 1] != '\0')
-			return false;
-		if (d->raw_off[v] != RAW_SAME && d->raw_off[v] >= d->raw_len)
-			return false;
-		if (d->rank && d->rank[v] >= d->n)
-			return false;
-	}
-	if (d->raw_len && d->raw[d->raw_len - 1] != '\0')
-		return false;
-	/* Numbers: a bit per value exactly for the values listed, ascending
-	 * (dict_num's binary search relies on both). */
-	size_t bits = 0, nw = ((size_t)d->n + 63) / 64;
-	for (size_t w = 0; w < nw; w++)
-		bits += (size_t)__builtin_popcountll(d->numbits[w]);
-	if (bits != d->nnum || (d->n % 64 && d->numbits[nw - 1] >> (d->n % 64)))
-		return false;
-	for (size_t i = 0; i < d->nnum; i++) {
-		uint32_t v = d->num_vid[i];
-		if (v >= d->n || (i && v <= d->num_vid[i - 1]) || !((d->numbits[v >> 6] >> (v & 63)) & 1) ||
-		    !isfinite(d->num_val[i]))
-			return false;
-	}
-	return true;
-}
-
-static bool prop_snap_valid(const struct prop *p)
-{
-	if (!dict_snap_valid(&p->d))
-		return false;
-	for (size_t i = 0; i < p->multi_ids.n; i++)
-		if (p->multi_ids.v[i] >= p->col_cap)
-			return false;
-	if (p->post_off) {
-		if (p->post_off[0] != 0)
-			return false;
-		for (uint32_t v = 0; v < p->d.n; v++)
-			if (p->post_off[v + 1] < p->post_off[v])
-				return false;
-		for (uint32_t k = 0; k < p->post_off[p->d.n]; k++)
-			if (p->post[k] >= p->col_cap)
-				return false;
-	}
-	if (p->kind != MLIB_PROP_STRING)
-		return true;
-	for (size_t id = 0; id < p->col_cap; id++) {
-		uint32_t c = p->scol[id];
-		if (c == STR_MISSING)
-			continue;
-		if (!(c & STR_MULTI)) {
-			if (c >= p->d.n)
-				return false;
-			continue;
-		}
-		size_t off = c & ~STR_MULTI;
-		if (off >= p->multi_len || p->multi[off] == 0 || p->multi[off] > p->multi_len - off - 1)
-			return false;
-		for (uint32_t k = 1; k <= p->multi[off]; k++)
-			if (p->multi[off + k] >= p->d.n)
-				return false;
-	}
-	return true;
-}
-
-/* The items: the present bits are exactly all_ids (ascending, below
- * bound, never 0); library order is a permutation of them and lib_rank its
- * inverse (the evaluator sets bits at lib_rank values in a bitset of count
- * bits). */
-static bool index_snap_valid(const struct mlib_index *idx)
-{
-	if (idx->bound > idx->present.nbits || idx->all_ids.n != idx->count ||
-	    idx->lib_order.n != idx->count || !idx->lib_rank || bitset_test(&idx->present, 0))
-		return false;
-	size_t bits = 0;
-	for (size_t w = 0; w < bitset_words(&idx->present); w++)
-		bits += (size_t)__builtin_popcountll(idx->present.w[w]);
-	if (bits != idx->count)
-		return false;
-	for (size_t i = 0; i < idx->count; i++) {
-		uint32_t a = idx->all_ids.v[i];
-		if (a >= idx->bound || !bitset_test(&idx->present, a) || (i && a <= idx->all_ids.v[i - 1]))
-			return false;
-	}
-	for (uint32_t id = 0; id <= idx->bound; id++) {
-		uint32_t r = idx->lib_rank[id];
-		if (!bitset_test(&idx->present, id) ? r != UINT32_MAX
-						    : r >= idx->count || idx->lib_order.v[r] != id)
-			return false;
-	}
-	for (int i = 0; i < idx->nprops; i++)
-		if (!prop_snap_valid(&idx->props[i]))
-			return false;
-	return true;
-}
-
-int mlib_index_snapshot_read(const char *path, const struct snap_key *key,
-			     struct mlib_index **out, struct crate_err *err)
-{
-	*out = NULL;
-	struct snap_reader *r = snap_reader_open(path, key, err);
-	if (!r)
-		return -1;
-	struct mlib_index *idx = xcalloc(1, sizeof *idx);
-	uint64_t h[4];
-	bool ok = snap_get_fixed(r, h, sizeof h);
-	if (ok && (h[0] > 4096 || h[1] == 0 || h[1] > (uint64_t)STR_MULTI * 2 || h[2] > h[1] ||
-		   h[3] >= h[2] + (h[2] == 0) || h[3] != snap_reader_count(r))) {
-		snap_fail(r, "bad index header");
-		ok = false;
-	}
-	if (ok) {
-		idx->present.nbits = h[1];
-		idx->bound = (uint32_t)h[2];
-		idx->count = (uint32_t)h[3];
-		ok = snap_array(r, &idx->present.w, sizeof *idx->present.w, (h[1] + 63) / 64) &&
-		     snap_array(r, &idx->all_ids.v, sizeof *idx->all_ids.v, h[3]) &&
-		     snap_array(r, &idx->lib_order.v, sizeof *idx->lib_order.v, h[3]) &&
-		     snap_array(r, &idx->lib_rank, sizeof *idx->lib_rank, h[2] + 1);
-		idx->all_ids.n = idx->all_ids.cap = idx->lib_order.n = idx->lib_order.cap = h[3];
-	}
-	if (ok) {
-		idx->props = xcalloc(h[0] ? h[0] : 1, sizeof *idx->props);
-		idx->props_cap = (int)(h[0] ? h[0] : 1);
-		for (uint64_t i = 0; ok && i < h[0]; i++) {
-			idx->nprops++; /* counted first: free sees what was read */
-			ok = prop_snap_read(r, &idx->props[i]);
-		}
-	}
-	if (snap_reader_close(r, err) != 0) {
-		mlib_index_free(idx);
-		return -1;
-	}
-	if (!ok || !index_snap_valid(idx)) {
-		mlib_index_free(idx);
-		return crate_err_set(err, CRATE_ERR_INVALID, "%s: inconsistent index snapshot", path);
-	}
-	*out = idx;
-	return 0;
 }

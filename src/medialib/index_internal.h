@@ -1,0 +1,113 @@
+/* What the index's own files share (index.c builds and reads it,
+ * index_dict.c keeps its dictionaries, index_serialize.c writes and reads
+ * snapshots): the layout of struct mlib_index. Private to medialib/index*.c;
+ * everyone else goes through index.h. */
+#ifndef CRATE_MEDIALIB_INDEX_INTERNAL_H
+#define CRATE_MEDIALIB_INDEX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/hashtab.h"
+#include "base/vec.h"
+#include "medialib/index.h"
+
+#define STR_MISSING UINT32_MAX      /* string column: the item lacks the property */
+#define STR_MULTI 0x80000000u       /* string column: offset into prop->multi */
+#define INT_MISSING INT64_MIN       /* integer column: the item lacks the property */
+#define INT32_MISSING INT32_MIN     /* the same in a narrow (32-bit) integer column */
+#define RAW_SAME UINT32_MAX         /* dict raw_off: the text equals its folded form */
+
+/* Distinct values of one string property. Texts live in two arenas (one
+ * allocation each, growing by doubling, addressed by offsets so growth is
+ * free): every folded form in `fold`, and the original text in `raw` only
+ * when it differs from the folded form. */
+struct dict {
+	char *fold;
+	size_t fold_len, fold_cap;
+	char *raw;
+	size_t raw_len, raw_cap;
+	uint32_t *fold_off;  /* n+1 entries */
+	uint32_t *raw_off;   /* RAW_SAME or offset into raw */
+	/* Numeric readings, kept sparse (most titles and urls are not
+	 * numbers): a bit per value, then (vid, number) pairs by vid. */
+	uint64_t *numbits;
+	uint32_t *num_vid;
+	double *num_val;
+	size_t nnum, num_cap;
+	uint32_t *rank;      /* natural-order rank; NULL until computed */
+	uint32_t n, cap;
+	/* Lookup by original text while building (dropped at finish, rebuilt
+	 * if more values come); no slots (nslots 0) = no lookup table. */
+	struct hashtab lookup;
+};
+
+struct prop {
+	char *name;
+	enum mlib_prop_kind kind;
+	uint32_t *scol;      /* STRING: vid, STR_MISSING or STR_MULTI|offset */
+	/* INT: 32 bits per item while every value fits (years, durations,
+	 * counts, Unix times before 2038), widened to 64 on the first that does
+	 * not: half the memory, and filters scan half the bytes. */
+	int32_t *icol32;     /* narrow: value or INT32_MISSING */
+	int64_t *icol;       /* wide: value or INT_MISSING */
+	bool wide;
+	size_t col_cap;
+	struct dict d;
+	/* Multi-valued items: groups [count, vid, vid, ...]. */
+	uint32_t *multi;
+	size_t multi_len, multi_cap;
+	struct u32vec multi_ids; /* the items holding a group, ascending or not */
+	/* Items by value, built on first need (a selective string filter):
+	 * the items holding value v are post[post_off[v] .. post_off[v+1]). */
+	uint32_t *post_off, *post;
+};
+
+struct mlib_index {
+	struct prop *props;
+	int nprops, props_cap;
+	int last_prop;             /* lookup cache: loaders add props in a cycle */
+	struct bitset present;     /* ids declared with add_media */
+	uint32_t bound, count;
+	struct u32vec all_ids;     /* ascending */
+	struct u32vec lib_order;
+	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
+};
+
+/* Grow *p (of *cap elements of elem bytes) by doubling until need fit. */
+static inline void *index_grow_array(void *p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return p;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	p = xreallocarray(p, c, elem);
+	*cap = c;
+	return p;
+}
+
+/* ---- dictionaries (index_dict.c) ---- */
+
+/* The original text of value vid; lives as long as the dictionary. */
+const char *index_dict_text(const struct dict *d, uint32_t vid);
+/* The value's numeric reading; NAN when it is not a number. */
+double index_dict_number(const struct dict *d, uint32_t vid);
+/* The id of text s[0..len) (cut at a NUL), added when new. */
+uint32_t index_dict_intern(struct dict *d, const char *s, size_t len);
+/* Add a value the caller guarantees differs from every other. */
+uint32_t index_dict_add_unique(struct dict *d, const char *s, size_t len);
+/* Once built: drop what only interning needs and trim the growth room. */
+void index_dict_compact(struct dict *d);
+/* Natural-order ranks into d->rank (kept until a value is added). */
+void index_dict_compute_ranks(struct dict *d);
+/* The values of a and b (either may be NULL) ranked together in one
+ * natural order: *a_rank and *b_rank point into one allocation, owned by
+ * the caller through *a_rank. */
+void index_dict_joint_ranks(const struct dict *a, const struct dict *b, uint32_t **a_rank,
+			    uint32_t **b_rank);
+void index_dict_free(struct dict *d);
+
+#endif
