@@ -9,8 +9,6 @@
 #include <unistd.h>
 
 #include "base/str.h"
-#include "medialib/media.h"
-#include "medialib/media_analysis.h"
 
 struct mlib_db {
 	sqlite3 *sql;
@@ -380,12 +378,11 @@ static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *e
 	/* Migrate (and refuse a newer schema) before switching to WAL: turning
 	 * WAL on rewrites the file header, and a database we refuse must be
 	 * left exactly as it was. */
-	if (mlib_media_migrate(db, err) != 0)
-		return -1;
-	/* Analysis results are optional: a read-only database without the
-	 * table simply shows none (media_analysis.c checks). */
-	if (!db->readonly && mlib_analysis_migrate(db, err) != 0)
-		return -1;
+	for (size_t i = 0; i < mlib_db_ncomponents; i++) {
+		const struct mlib_db_component *c = mlib_db_components[i];
+		if (!(db->readonly && c->writable_only) && c->migrate(db, err) != 0)
+			return -1;
+	}
 	return db->readonly ? 0 : enable_wal(db, err);
 }
 

@@ -1,10 +1,13 @@
 /* The library database: one SQLite file (WAL mode) shared by the media
  * library and the collection store. Each component versions its own tables
- * through mlib_db_migrate(). */
+ * through mlib_db_migrate(); those needed on every open register in
+ * mlib_db_components (db_components.c), so this module knows none by name. */
 #ifndef CRATE_MEDIALIB_DB_H
 #define CRATE_MEDIALIB_DB_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/err.h"
@@ -16,8 +19,25 @@ enum {
 	MLIB_DB_CHECK = 1u << 1,    /* run PRAGMA quick_check on open (costs a full read) */
 };
 
-/* Open (or create, unless read-only) the database at path and bring the
- * media library's tables up to date. A file that is not a database, fails
+/* A component whose tables mlib_db_open brings up to date: its row in
+ * schema_version, the version this build writes, and the function that
+ * migrates to it (normally mlib_db_migrate over its steps). */
+struct mlib_db_component {
+	const char *name;
+	int version;
+	int (*migrate)(struct mlib_db *db, struct crate_err *err);
+	/* Optional tables: a read-only database is opened without them
+	 * (readers check that the table exists). */
+	bool writable_only;
+};
+
+/* The components mlib_db_open migrates, in order (a later one may refer to
+ * an earlier one's tables). */
+extern const struct mlib_db_component *const mlib_db_components[];
+extern const size_t mlib_db_ncomponents;
+
+/* Open (or create, unless read-only) the database at path and bring every
+ * registered component's tables up to date. A file that is not a database, fails
  * the check, is newer than this program, or cannot be written is an error
  * naming the file; the file is never modified or "repaired" then.
  * *out is owned by the caller (mlib_db_close). */

@@ -88,11 +88,15 @@ static const char *const media_steps[] = {
 	"    VALUES(new.id, (SELECT stats FROM media_generation WHERE id = 0)); END;",
 };
 
-int mlib_media_migrate(struct mlib_db *db, struct crate_err *err)
+#define MEDIA_VERSION ((int)(sizeof media_steps / sizeof media_steps[0]))
+
+static int media_migrate(struct mlib_db *db, struct crate_err *err)
 {
-	return mlib_db_migrate(db, "medialib", media_steps,
-			       (int)(sizeof media_steps / sizeof media_steps[0]), err);
+	return mlib_db_migrate(db, mlib_media_component.name, media_steps, MEDIA_VERSION, err);
 }
+
+const struct mlib_db_component mlib_media_component = {"medialib", MEDIA_VERSION, media_migrate,
+						       false};
 
 /* Text tags stored in a column of `media` (their first value). */
 static const char *const text_cols[] = {

@@ -12,9 +12,9 @@
 struct mlib_tags;
 struct mlib_index;
 
-/* Create or upgrade the media library's tables (component "medialib").
- * Called by mlib_db_open. */
-int mlib_media_migrate(struct mlib_db *db, struct crate_err *err);
+/* The media library's tables (component "medialib"), registered in
+ * mlib_db_components: mlib_db_open creates or upgrades them. */
+extern const struct mlib_db_component mlib_media_component;
 
 /* Prepared statements for writing many files (the scanner); owned by the
  * caller, used by one thread, freed before the database is closed. */

@@ -31,11 +31,18 @@ static const char *const analysis_steps[] = {
 	"  BEGIN UPDATE media_generation SET n = n + 1; END;",
 };
 
-int mlib_analysis_migrate(struct mlib_db *db, struct crate_err *err)
+#define ANALYSIS_SCHEMA_VERSION ((int)(sizeof analysis_steps / sizeof analysis_steps[0]))
+
+static int analysis_migrate(struct mlib_db *db, struct crate_err *err)
 {
-	return mlib_db_migrate(db, "analysis", analysis_steps,
-			       (int)(sizeof analysis_steps / sizeof analysis_steps[0]), err);
+	return mlib_db_migrate(db, mlib_analysis_component.name, analysis_steps,
+			       ANALYSIS_SCHEMA_VERSION, err);
 }
+
+/* Analysis results are optional: a read-only database without the table
+ * simply shows none (the readers below check). */
+const struct mlib_db_component mlib_analysis_component = {"analysis", ANALYSIS_SCHEMA_VERSION,
+							  analysis_migrate, true};
 
 #define VALID_JOIN                                                                    \
 	" FROM media m JOIN media_analysis a ON a.media_id = m.id"                    \

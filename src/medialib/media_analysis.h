@@ -21,8 +21,9 @@ struct mlib_index;
  * else): rows of another version are not shown and are analysed again. */
 #define MLIB_ANALYSIS_VERSION 1
 
-/* Create or upgrade the table (component "analysis"); mlib_db_open calls it. */
-int mlib_analysis_migrate(struct mlib_db *db, struct crate_err *err);
+/* The table (component "analysis"), registered in mlib_db_components:
+ * mlib_db_open creates or upgrades it on a writable database. */
+extern const struct mlib_db_component mlib_analysis_component;
 
 /* One file's results. error != NULL: not analysed, and why (the other
  * fields are ignored). NAN marks an absent value. */
