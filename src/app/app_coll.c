@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "base/rng.h"
 #include "base/str.h"
 #include "base/utf8.h"
 #include "app/app_analysis.h"
+#include "app/pshuffle.h"
 #include "app/pshuffle_smooth.h"
 #include "app/rules.h"
 #include "coll/search.h"
@@ -19,8 +19,6 @@
 #include "medialib/index.h"
 #include "medialib/media_analysis.h"
 
-#define PSHUFFLE_UPCOMING_DEFAULT 20
-#define PSHUFFLE_NOREPEAT_MAX 200
 
 /* ---- evaluation ---- */
 
@@ -447,30 +445,6 @@ int app_playlist_clear(struct app *app, const char *name, struct crate_err *err)
 					err);
 }
 
-/* xorshift64*: a small private generator, seeded per call from the clock,
- * so there is no global random state. */
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-static uint64_t rng_seed(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	uint64_t s = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
-		     ((uint64_t)getpid() << 48);
-	return s ? s : 0x9E3779B97F4A7C15ULL;
-}
-
-static size_t rng_below(uint64_t *s, size_t n)
-{
-	return (size_t)(rng_next(s) % n);
-}
-
 static long node_position(const struct coll_node *n)
 {
 	const char *p = coll_attr_get(n, "position");
@@ -681,45 +655,6 @@ static long attr_long(const struct coll_node *n, const char *key, long def)
 	return (long)x;
 }
 
-/* The artist used to spread picks: folded, so case variants count as one. */
-static char *artist_key(const struct mlib_index *idx, uint32_t id)
-{
-	char buf[32];
-	const char *a = mlib_index_get_text(idx, id, "artist", buf, sizeof buf);
-	return a ? utf8_fold(a, strlen(a), NULL) : NULL;
-}
-
-static bool same_artist(const struct mlib_index *idx, uint32_t id, const char *prev)
-{
-	if (!prev)
-		return false;
-	char *a = artist_key(idx, id);
-	bool same = a && strcmp(a, prev) == 0;
-	free(a);
-	return same;
-}
-
-/* An index into pool: random, preferring another artist than prev and
- * another id than avoid (0: none); a few random tries, then a scan from a
- * random start, then whatever the first try gave. */
-static size_t pshuffle_choose(const struct mlib_index *idx, const struct u32vec *pool,
-			      const char *prev, uint32_t avoid, uint64_t *rng)
-{
-	size_t first = rng_below(rng, pool->n);
-	for (int t = 0; t < 8; t++) {
-		size_t k = t ? rng_below(rng, pool->n) : first;
-		if (pool->v[k] != avoid && !same_artist(idx, pool->v[k], prev))
-			return k;
-	}
-	for (size_t i = 0, k = first; i < pool->n; i++, k = (k + 1) % pool->n)
-		if (pool->v[k] != avoid && !same_artist(idx, pool->v[k], prev))
-			return k;
-	for (size_t i = 0, k = first; i < pool->n; i++, k = (k + 1) % pool->n)
-		if (pool->v[k] != avoid)
-			return k;
-	return first;
-}
-
 /* Smooth mode's drift: the attribute, else the default. */
 static double attr_drift(const struct coll_node *n)
 {
@@ -727,17 +662,6 @@ static double attr_drift(const struct coll_node *n)
 	char *end;
 	double d = v ? strtod(v, &end) : NAN;
 	return v && end != v && !*end && d >= 0 && d <= 1 ? d : PSHUFFLE_DRIFT_DEFAULT;
-}
-
-struct artist_check {
-	const struct mlib_index *idx;
-	const char *prev;
-};
-
-static bool other_artist(void *ud, uint32_t id)
-{
-	const struct artist_check *ac = ud;
-	return !same_artist(ac->idx, id, ac->prev);
 }
 
 /* Ids from the space-separated "picks" attribute. */
@@ -755,6 +679,12 @@ static void picks_read(const struct coll_node *n, struct u32vec *out)
 			u32vec_push(out, (uint32_t)v);
 		p = e;
 	}
+}
+
+/* A rule can keep its collection out of Party Shuffle. */
+static bool rule_allows(void *ud, uint32_t id)
+{
+	return app_rules_pshuffle_allows(ud, id);
 }
 
 struct refill_args {
@@ -803,62 +733,18 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 				  half < PSHUFFLE_NOREPEAT_MAX ? half : PSHUFFLE_NOREPEAT_MAX);
 	struct u32vec picks = {0};
 	picks_read(c, &picks);
-	/* Exclusions: entries still in the list, and the recent picks. */
-	struct bitset in_list, recent;
-	bitset_init(&in_list, bound);
-	bitset_init(&recent, bound);
-	for (size_t i = 0; i < len; i++)
-		if (c->idlist.v[i] < bound)
-			bitset_set(&in_list, c->idlist.v[i]);
-	size_t rstart = picks.n > (size_t)norepeat ? picks.n - (size_t)norepeat : 0;
-	for (size_t i = rstart; i < picks.n; i++)
-		if (picks.v[i] < bound)
-			bitset_set(&recent, picks.v[i]);
-
-	char *prev = len ? artist_key(idx, c->idlist.v[len - 1]) : NULL;
-	uint64_t rng = rng_seed();
 	/* Smooth mode: chosen by sound where there is an analysis. */
 	const char *mode = coll_attr_get(c, "mode");
-	const struct mlib_space *space =
-		mode && strcmp(mode, "smooth") == 0 ? app_space(a->app, NULL) : NULL;
-	double drift = attr_drift(c);
-	size_t got = 0;
-	/* Pools from strict to relaxed, so a small source still fills up:
-	 * 0 skips entries in the list and recent picks, 1 only entries in the
-	 * list. Never a repeat: a source smaller than `upcoming` gives a
-	 * shorter list, each of its items at most once. */
-	for (int level = 0; level < 2 && got < need; level++) {
-		struct u32vec pool = {0};
-		for (size_t i = 0; i < cand.n; i++) {
-			uint32_t id = cand.v[i];
-			if (bitset_test(&in_list, id))
-				continue;
-			if (level < 1 && bitset_test(&recent, id))
-				continue;
-			u32vec_push(&pool, id);
-		}
-		while (got < need && pool.n) {
-			uint32_t last = c->idlist.n ? c->idlist.v[c->idlist.n - 1] : 0;
-			struct artist_check ac = {idx, prev};
-			size_t pick = space ? pshuffle_smooth_choose(space, pool.v, pool.n, last, 0, drift,
-								     other_artist, &ac, &rng)
-					    : SIZE_MAX;
-			if (pick == SIZE_MAX)
-				pick = pshuffle_choose(idx, &pool, prev, 0, &rng);
-			uint32_t id = pool.v[pick];
-			pool.v[pick] = pool.v[--pool.n]; /* now in the list: out of this pool */
-			if (!app_rules_pshuffle_allows(a->app, id))
-				continue; /* a rule keeps its collection out of Party Shuffle */
-			u32vec_push(&c->idlist, id);
-			u32vec_push(&picks, id);
-			bitset_set(&in_list, id);
-			free(prev);
-			prev = artist_key(idx, id);
-			got++;
-		}
-		u32vec_free(&pool);
-	}
-	free(prev);
+	struct pshuffle_source from = {
+		.idx = idx,
+		.cand = &cand,
+		.space = mode && strcmp(mode, "smooth") == 0 ? app_space(a->app, NULL) : NULL,
+		.drift = attr_drift(c),
+		.allows = rule_allows,
+		.allows_ud = a->app,
+	};
+	uint64_t rng = rng_seed();
+	size_t got = pshuffle_fill(&from, &c->idlist, &picks, need, (size_t)norepeat, &rng);
 	/* Remember the recent picks, bounded. */
 	size_t keep = picks.n > PSHUFFLE_NOREPEAT_MAX ? picks.n - PSHUFFLE_NOREPEAT_MAX : 0;
 	struct strbuf b;
@@ -870,8 +756,6 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 	strbuf_free(&b);
 	u32vec_free(&picks);
 	u32vec_free(&cand);
-	bitset_free(&in_list);
-	bitset_free(&recent);
 	a->added = got;
 	return got ? 0 : 1;
 }

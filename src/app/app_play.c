@@ -21,6 +21,7 @@
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/rules.h"
+#include "base/rng.h"
 #include "base/str.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -96,15 +97,6 @@ struct app_play {
 };
 
 /* ---- small helpers ---- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-	/* xorshift64*: plenty for shuffling, and no global state. */
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ull;
-}
 
 static struct app_play *player(struct app *app)
 {
