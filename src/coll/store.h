@@ -87,7 +87,8 @@ size_t coll_store_unreadable(const struct coll_store *st, size_t i, const char *
 const char *coll_store_active_playlist(const struct coll_store *st);
 int coll_store_set_active_playlist(struct coll_store *st, const char *name, struct crate_err *err);
 
-/* Playlist edits, each persisted in one transaction. Positions are 0-based.
+/* Playlist edits (playlist_edit.c, each one coll_store_playlist_edit),
+ * each persisted in one transaction. Positions are 0-based.
  * The list's "position" attribute (the current entry, 0-based) follows the
  * current entry: inserting or removing before it shifts it; removing the
  * current entry makes the entry after the removed ones current (position
