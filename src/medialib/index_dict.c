@@ -23,11 +23,6 @@ static size_t arena_add(char **arena, size_t *len, size_t *cap, const char *s, s
 
 /* ---- dictionaries ---- */
 
-const char *index_dict_text(const struct dict *d, uint32_t vid)
-{
-	return d->raw_off[vid] == RAW_SAME ? d->fold + d->fold_off[vid] : d->raw + d->raw_off[vid];
-}
-
 double index_dict_number(const struct dict *d, uint32_t v)
 {
 	if (!d->numbits || !((d->numbits[v >> 6] >> (v & 63)) & 1))

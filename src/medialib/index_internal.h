@@ -91,8 +91,12 @@ static inline void *index_grow_array(void *p, size_t *cap, size_t need, size_t e
 
 /* ---- dictionaries (index_dict.c) ---- */
 
-/* The original text of value vid; lives as long as the dictionary. */
-const char *index_dict_text(const struct dict *d, uint32_t vid);
+/* The original text of value vid; lives as long as the dictionary.
+ * Inline: readers call it once per value shown or compared. */
+static inline const char *index_dict_text(const struct dict *d, uint32_t vid)
+{
+	return d->raw_off[vid] == RAW_SAME ? d->fold + d->fold_off[vid] : d->raw + d->raw_off[vid];
+}
 /* The value's numeric reading; NAN when it is not a number. */
 double index_dict_number(const struct dict *d, uint32_t vid);
 /* The id of text s[0..len) (cut at a NUL), added when new. */
