@@ -21,19 +21,12 @@
 
 void ui_eval_ctx(struct ui *ui, struct coll_eval_ctx *ctx)
 {
-	app_eval_ctx(ui->app, ctx);
-	if (ui->ecache_index != ui->app->index) { /* a new index: nothing kept applies */
-		coll_eval_cache_clear(ui->ecache);
-		ui->ecache_index = ui->app->index;
-	}
-	ctx->cache = ui->ecache;
+	app_eval_ctx_cached(ui->app, &ui->ecache, ctx);
 }
 
 const char *ui_prop(struct ui *ui, uint32_t id, const char *prop, char *buf, size_t size)
 {
-	if (!ui->app->index || !id)
-		return NULL;
-	return mlib_index_get_joined(ui->app->index, id, prop, ui->value_sep, buf, size);
+	return app_item_text(ui->app, id, prop, ui->value_sep, buf, size);
 }
 
 const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size)
@@ -281,7 +274,7 @@ static void selection(struct ui *ui, struct u32vec *ids, size_t *start, bool one
 		}
 	} else if (ui->view == UI_VIEW_PLAYLIST) {
 		const char *name = playlist_shown_name(ui);
-		const struct coll_node *n = name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+		const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
 		if (n && ui->pl_list.cur < n->idlist.n)
 			u32vec_push(ids, n->idlist.v[ui->pl_list.cur]);
 	}
@@ -316,7 +309,7 @@ void act_rate(struct ui *ui, int stars)
 
 void act_add(struct ui *ui, bool enqueue)
 {
-	if (!ui->app->store)
+	if (!app_has_store(ui->app))
 		return;
 	struct u32vec ids = {0};
 	size_t start;
@@ -334,14 +327,13 @@ void act_add(struct ui *ui, bool enqueue)
 		ui->dirty = true;
 		return;
 	}
-	const char *name = app_playlist_name(ui->app, NULL);
-	const struct coll_node *pl = name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
-	if (!ids.n || !pl) {
+	const char *name = app_playlist_active(ui->app);
+	if (!ids.n || !app_playlist_get(ui->app, name)) {
 		ui_message(ui, true, ids.n ? "there is no active playlist" : "nothing selected");
 		u32vec_free(&ids);
 		return;
 	}
-	if (coll_store_playlist_insert(ui->app->store, name, pl->idlist.n, ids.v, ids.n, &err) != 0)
+	if (app_playlist_insert_ids(ui->app, name, SIZE_MAX, ids.v, ids.n, &err) != 0)
 		ui_message(ui, true, "%s", err.msg);
 	else
 		ui_message(ui, false, "added %zu track%s to %s", ids.n, ids.n == 1 ? "" : "s", name);
@@ -356,27 +348,16 @@ void act_save(struct ui *ui, const char *name)
 		ui_message(ui, true, "save: a name is needed");
 		return;
 	}
-	if (!ui->app->store) {
-		ui_message(ui, true, "the collection store is not open");
-		return;
-	}
 	struct crate_err err = {0};
-	char *ns = NULL, *nm = NULL;
-	if (coll_name_split(name, &ns, &nm, &err) != 0) {
-		ui_message(ui, true, "%s", err.msg);
-		return;
-	}
 	/* The view's collection: the browsed collection AND the query. */
 	struct coll_node *view = browser_view_node(ui);
-	struct coll_node *copy = coll_node_copy(view);
-	coll_node_unref(view);
-	if (coll_store_save(ui->app->store, ns, nm, copy, &err) != 0)
+	char *shown = NULL;
+	if (app_coll_save_node(ui->app, name, view, &shown, &err) != 0)
 		ui_message(ui, true, "save %s: %s", name, err.msg);
 	else
-		ui_message(ui, false, "saved %s/%s", ns, nm);
-	coll_node_unref(copy);
-	free(ns);
-	free(nm);
+		ui_message(ui, false, "saved %s", shown);
+	free(shown);
+	coll_node_unref(view);
 	coll_pane_reload(ui);
 }
 
@@ -388,11 +369,11 @@ void act_remove(struct ui *ui)
 	}
 	if (ui->view == UI_VIEW_PLAYLIST) {
 		const char *name = playlist_shown_name(ui);
-		const struct coll_node *n = name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+		const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
 		if (!n || ui->pl_list.cur >= n->idlist.n)
 			return;
 		struct crate_err err = {0};
-		if (coll_store_playlist_remove(ui->app->store, name, ui->pl_list.cur, 1, &err) != 0)
+		if (app_playlist_remove_at(ui->app, name, ui->pl_list.cur, 1, &err) != 0)
 			ui_message(ui, true, "%s", err.msg);
 		ui->dirty = true;
 		return;
@@ -493,8 +474,7 @@ void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill,
 void act_smooth(struct ui *ui, const char *onoff, const char *drift_arg)
 {
 	const char *name = playlist_shown_name(ui);
-	const struct coll_node *n =
-		name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+	const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
 	const char *type = n ? coll_attr_get(n, "type") : NULL;
 	if (!type || strcmp(type, "pshuffle") != 0) {
 		ui_message(ui, true, "smooth: view 2 does not show a Party Shuffle");

@@ -8,9 +8,10 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_view.h"
 #include "base/utf8.h"
 #include "coll/parse.h"
-#include "coll/store.h"
+#include "coll/store.h" /* COLL_NS_* */
 #include "ui/text.h"
 #include "ui/ui_priv.h"
 
@@ -51,13 +52,12 @@ void coll_pane_reload(struct ui *ui)
 	}
 	rows_free(ui);
 	row_add(ui, NULL, "All Media", "All Media");
-	struct coll_store *st = ui->app->store;
-	if (st) {
-		const char *active = coll_store_active_playlist(st);
+	if (app_has_store(ui->app)) {
+		const char *active = app_playlist_active(ui->app);
 		static const char *const nss[] = {COLL_NS_COLLECTIONS, COLL_NS_PLAYLISTS};
 		for (int k = 0; k < 2; k++) {
 			char **names = NULL;
-			size_t n = coll_store_list(st, nss[k], &names);
+			size_t n = app_coll_list(ui->app, nss[k], &names);
 			row_add(ui, "", NULL, nss[k]);
 			for (size_t i = 0; i < n; i++) {
 				if (names[i][0] == '_') { /* internal entries such as _active */
@@ -66,7 +66,7 @@ void coll_pane_reload(struct ui *ui)
 				}
 				row_add(ui, nss[k], names[i], names[i]);
 				struct ui_coll_row *r = &ui->colls[ui->ncolls - 1];
-				const struct coll_node *node = coll_store_get(st, nss[k], names[i]);
+				const struct coll_node *node = app_coll_get(ui->app, nss[k], names[i]);
 				const char *type = node && node->type == COLL_IDLIST ? coll_attr_get(node, "type") : NULL;
 				r->pshuffle = type && strcmp(type, "pshuffle") == 0;
 				r->queue = type && strcmp(type, "queue") == 0;
@@ -159,8 +159,8 @@ void coll_pane_draw(struct ui *ui, const struct ui_rect *r, bool full)
 			continue;
 		/* View 3: what the collection is, as a query. */
 		char desc[800] = "";
-		const struct coll_node *node = c->ns && c->ns[0] && ui->app->store
-						       ? coll_store_get(ui->app->store, c->ns, c->name) : NULL;
+		const struct coll_node *node = c->ns && c->ns[0] ? app_coll_get(ui->app, c->ns, c->name)
+								 : NULL;
 		if (!c->ns) {
 			snprintf(desc, sizeof desc, "*  (the whole library)");
 		} else if (node && node->type == COLL_IDLIST) {
@@ -269,7 +269,7 @@ static struct ui_coll_row *selected_row(struct ui *ui)
 void coll_pane_remove_confirmed(struct ui *ui)
 {
 	struct ui_coll_row *c = selected_row(ui);
-	if (!c || !ui->app->store)
+	if (!c || !app_has_store(ui->app))
 		return;
 	struct crate_err err = {0};
 	/* Through the app: a collection used by a rule is refused (the message

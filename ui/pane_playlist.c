@@ -7,26 +7,23 @@
 #include <string.h>
 
 #include "app/app.h"
-#include "coll/eval.h"
-#include "coll/eval_positions.h"
-#include "coll/parse.h"
-#include "coll/store.h"
-#include "medialib/index.h"
+#include "app/app_view.h"
+#include "coll/parse.h" /* coll_print */
+#include "coll/store.h" /* COLL_NS_PLAYLISTS */
 #include "ui/text.h"
 #include "ui/ui_priv.h"
 
 const char *playlist_shown_name(struct ui *ui)
 {
-	if (ui->pl_name && ui->app->store &&
-	    coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, ui->pl_name))
+	if (ui->pl_name && app_playlist_get(ui->app, ui->pl_name))
 		return ui->pl_name;
-	return ui->app->store ? coll_store_active_playlist(ui->app->store) : NULL;
+	return app_playlist_active(ui->app);
 }
 
 static const struct coll_node *shown_node(struct ui *ui)
 {
 	const char *name = playlist_shown_name(ui);
-	return name ? coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, name) : NULL;
+	return name ? app_playlist_get(ui->app, name) : NULL;
 }
 
 void playlist_free(struct ui *ui)
@@ -41,14 +38,12 @@ void playlist_find(struct ui *ui)
 	bitset_free(&ui->pl_match);
 	ui->pl_have_match = false;
 	const struct coll_node *n = shown_node(ui);
-	if (!ui->qnode || !n || !ui->app->index)
+	if (!ui->qnode || !n)
 		return;
-	ui->pl_match_gen = coll_store_generation(ui->app->store);
-	struct coll_eval_ctx ctx;
-	ui_eval_ctx(ui, &ctx);
+	ui->pl_match_gen = app_store_generation(ui->app);
 	struct crate_err err = {0};
 	/* By entry: `3-7` marks entries 3 to 7 of this list (the spec). */
-	if (coll_eval_positions(&ctx, &n->idlist, ui->qnode, &ui->pl_match, &err) == 0) {
+	if (app_eval_positions(ui->app, &ui->ecache, &n->idlist, ui->qnode, &ui->pl_match, &err) == 0) {
 		ui->pl_have_match = true;
 	} else {
 		bitset_free(&ui->pl_match);
@@ -82,8 +77,8 @@ void playlist_draw(struct ui *ui)
 	}
 	const char *type = coll_attr_get(n, "type");
 	bool party = type && strcmp(type, "pshuffle") == 0;
-	bool active = ui->app->store && coll_store_active_playlist(ui->app->store) &&
-		      strcmp(coll_store_active_playlist(ui->app->store), name) == 0;
+	const char *act = app_playlist_active(ui->app);
+	bool active = act && strcmp(act, name) == 0;
 	if (party) {
 		char *src = n->noperands ? coll_print(n->operands[0], NULL) : NULL;
 		snprintf(head, sizeof head, " Party Shuffle %s%s \xe2\x80\x93 %zu entries \xe2\x80\x93 from: %s",
@@ -99,7 +94,7 @@ void playlist_draw(struct ui *ui)
 		y++;
 		h--;
 	}
-	if (ui->pl_have_match && ui->pl_match_gen != coll_store_generation(ui->app->store))
+	if (ui->pl_have_match && ui->pl_match_gen != app_store_generation(ui->app))
 		playlist_find(ui); /* entries moved (played, edited): mark them again */
 	long cur = current_pos(n);
 	uint32_t playing = act_playing_id(ui);
@@ -117,7 +112,7 @@ void playlist_draw(struct ui *ui)
 		const char *d = ui_prop(ui, id, "duration", dur, sizeof dur);
 		ui_fmt_time(d ? strtoll(d, NULL, 10) : -1, t, sizeof t);
 		bool here = (long)i == cur;
-		bool missing = ui->app->index && !mlib_index_has_media(ui->app->index, id);
+		bool missing = !app_has_media(ui->app, id);
 		char stars[64];
 		ui_rating_marks(ui, id, stars, sizeof stars);
 		snprintf(line, sizeof line, "%c%4zu. %s%s%s%s", here ? '>' : ' ', i + 1,

@@ -133,7 +133,7 @@ static void draw_row(struct ui *ui, struct rules *rs, size_t i, int y, const str
 	const struct ui_rect *r = &ui->L.main;
 	const struct rule *rule = rules_get(rs, i);
 	char why[256], num[32], vol[32], state[300];
-	enum rule_state st = rules_state(rs, i, ui->app->store, ui->app->cfg, why, sizeof why);
+	enum rule_state st = app_rule_state(ui->app, rs, i, why, sizeof why);
 	bool now = playing >= 0 && (size_t)playing == i;
 	snprintf(num, sizeof num, "%c%2zu", now ? '>' : ' ', i + 1);
 	snprintf(vol, sizeof vol, "%+gdB", rule->volume_db);
@@ -189,7 +189,7 @@ static void draw_detail(struct ui *ui, struct rules *rs, int y, int playing)
 		size_t i = ui->rule_list.cur;
 		const struct rule *rule = rules_get(rs, i);
 		char why[256];
-		enum rule_state st = rules_state(rs, i, ui->app->store, ui->app->cfg, why, sizeof why);
+		enum rule_state st = app_rule_state(ui->app, rs, i, why, sizeof why);
 		/* What is wrong (or playing) first: the end of the line may be cut. */
 		strbuf_addf(&b, "%zu. ", i + 1);
 		if (st == RULE_INACTIVE)
@@ -256,7 +256,7 @@ static struct rule *rule_dup(const struct rule *r)
 
 static void begin_add(struct ui *ui)
 {
-	if (!ui->app->store) {
+	if (!app_has_store(ui->app)) {
 		ui_message(ui, true, "the collection store is not open");
 		return;
 	}
@@ -319,10 +319,10 @@ void rules_pane_prompt_done(struct ui *ui, const char *text)
 		if (!*text) {
 			ui_message(ui, false, "cancelled");
 			draft_free(ui);
-		} else if (!ui->app->store) {
+		} else if (!app_has_store(ui->app)) {
 			ui_message(ui, true, "the collection store is not open");
 			draft_free(ui);
-		} else if (rule_from_target(ui->app->store, text, ui->rule_draft, &err) != 0) {
+		} else if (app_rule_from_target(ui->app, text, ui->rule_draft, &err) != 0) {
 			ui_message(ui, true, "%s", err.msg);
 			draft_free(ui);
 		} else {
@@ -425,7 +425,7 @@ static void browse_selected(struct ui *ui, struct rules *rs)
 	if (!r)
 		return;
 	char why[256];
-	if (rules_state(rs, i, ui->app->store, ui->app->cfg, why, sizeof why) == RULE_INACTIVE) {
+	if (app_rule_state(ui->app, rs, i, why, sizeof why) == RULE_INACTIVE) {
 		ui_message(ui, true, "rule %zu is inactive: %s", i + 1, why);
 		return;
 	}

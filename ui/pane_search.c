@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_coll.h"
 #include "base/utf8.h"
-#include "coll/parse.h"
-#include "coll/store.h"
 #include "ui/text.h"
 #include "ui/ui_priv.h"
 
@@ -140,11 +139,8 @@ void search_apply(struct ui *ui)
 		free(ui->good_query);
 		ui->good_query = xstrdup("");
 	} else {
-		struct coll_parse_opts opts = {.list_context = list,
-					       .exists = ui->app->store ? coll_store_exists : NULL,
-					       .exists_ud = ui->app->store};
 		struct crate_err err = {0};
-		struct coll_node *n = coll_parse(q, strlen(q), &opts, &err);
+		struct coll_node *n = app_parse_query(ui->app, q, list, &err);
 		if (!n) {
 			ui->qerr = err;
 			if (!ui->qerr.code)

@@ -321,8 +321,7 @@ static void show_queue(struct ui *ui)
 	free(ui->pl_name);
 	ui->pl_name = NULL;
 	if (!showing) {
-		if (!ui->app->store ||
-		    !coll_store_get(ui->app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME)) {
+		if (!app_playlist_get(ui->app, APP_QUEUE_NAME)) {
 			ui_message(ui, false, "the queue is empty: e appends the selection to it");
 			return;
 		}
@@ -598,7 +597,7 @@ static void ui_free(struct ui *ui)
 	coll_node_unref(ui->qnode);
 	free(ui->resume_last);
 	free(ui->qnote);
-	coll_eval_cache_free(ui->ecache);
+	app_eval_cache_free(&ui->ecache);
 	strbuf_free(&ui->query);
 	strbuf_free(&ui->cmd);
 	free(ui->good_query);
@@ -636,7 +635,7 @@ static void poll_scan(struct ui *ui)
 	}
 	ui->scan_active = false;
 	/* Finished: the index may have been replaced. */
-	if (ui->index_seen != ui->app->index)
+	if (ui->index_seen != app_index_generation(ui->app))
 		browser_index_changed(ui);
 	browser_keep_selection_drop(ui);
 	playlist_find(ui);
@@ -703,7 +702,7 @@ void ui_poll_analysis(struct ui *ui)
 		return;
 	}
 	ui->msg_analysis[0] = '\0';
-	if (ui->index_seen != ui->app->index) /* the index was replaced */
+	if (ui->index_seen != app_index_generation(ui->app)) /* the index was replaced */
 		browser_index_changed(ui);
 	browser_keep_selection_drop(ui);
 	playlist_find(ui);
@@ -721,9 +720,9 @@ void ui_poll_analysis(struct ui *ui)
  * command line, the control socket): reload what shows them. */
 static void check_store(struct ui *ui, unsigned *gen)
 {
-	if (!ui->app->store)
+	if (!app_has_store(ui->app))
 		return;
-	unsigned g = coll_store_generation(ui->app->store);
+	unsigned g = app_store_generation(ui->app);
 	if (g == *gen)
 		return;
 	*gen = g;
@@ -783,8 +782,7 @@ static void resume_load(struct ui *ui)
 	struct crate_err err = {0};
 	if (app_resume_load(ui->app, &r, &err) != 0)
 		ui_message(ui, true, "resume: %s", err.msg);
-	if (r.browse_ns && r.browse_name && ui->app->store &&
-	    coll_store_get(ui->app->store, r.browse_ns, r.browse_name)) {
+	if (r.browse_ns && r.browse_name && app_coll_get(ui->app, r.browse_ns, r.browse_name)) {
 		free(ui->base_ns);
 		free(ui->base_name);
 		ui->base_ns = r.browse_ns;
@@ -814,7 +812,7 @@ static bool terminal_gone(short revents)
 
 static int loop(struct ui *ui)
 {
-	unsigned gen = ui->app->store ? coll_store_generation(ui->app->store) : 0;
+	unsigned gen = app_store_generation(ui->app);
 	double next_changes = 0;
 	int changes_fd = app_changes_fd(ui->app);
 	int every = changes_fd >= 0 ? CHANGES_SAFETY_MS : CHANGES_EVERY_MS;
@@ -964,7 +962,6 @@ int ui_run(struct app *app, struct crate_err *err)
 	strbuf_init(&ui->query, 64);
 	strbuf_init(&ui->cmd, 64);
 	ui->good_query = xstrdup("");
-	ui->ecache = coll_eval_cache_new();
 	const char *trace = getenv("CRATE_TRACE_FRAMES");
 	if (trace && *trace)
 		ui->trace = fopen(trace, "a");
@@ -1021,7 +1018,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	if (app_remote_open(app, &hooks, &ui->remote, &rerr) != 0)
 		ui_message(ui, true, "remote control off: %s", rerr.msg);
 	const char *unreadable;
-	size_t nbad = app->store ? coll_store_unreadable(app->store, 0, NULL, NULL, &unreadable) : 0;
+	size_t nbad = app_coll_unreadable(app, &unreadable);
 	if (nbad)
 		ui_message(ui, true, "%s%s", unreadable,
 			   nbad > 1 ? " (and more: see crate coll list)" : "");

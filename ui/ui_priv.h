@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "app/app_library.h"
+#include "app/app_view.h"
 #include "base/err.h"
 #include "base/str.h"
 #include "base/vec.h"
@@ -22,6 +23,8 @@ struct ui_scrollback;
 struct app_mpris;
 struct app_remote;
 struct rule;
+struct mlib_groups;
+struct mlib_extra_group;
 
 enum ui_view { UI_VIEW_BROWSER, UI_VIEW_PLAYLIST, UI_VIEW_COLLECTIONS, UI_VIEW_RULES,
 	       UI_VIEW_HELP };
@@ -53,30 +56,6 @@ struct ui_groups {
 	struct ui_group *g; /* g[0] is "All" */
 	size_t n, cap;
 	struct ui_list list;
-};
-
-/* Artist and album groups of the whole library, computed once per index
- * and indexed by library rank (position in library order): a search result
- * that is a set comes in library order, so grouping it reads these arrays
- * front to back instead of jumping around by media id. */
-/* A further artist of a multi-artist item: its artist and album group. */
-struct ui_extra_group {
-	uint32_t at;    /* library rank (ui_libgroups) or result position (ui) */
-	uint32_t artist, album;
-};
-
-struct ui_libgroups {
-	const struct mlib_index *index; /* what they were built from; NULL = not built */
-	uint32_t n;                     /* library size: ranks 0 .. n-1 */
-	uint32_t *artist_of;            /* by rank: artist group */
-	uint32_t *album_of;             /* by rank: album group (artist, album) */
-	uint32_t *year_of;              /* by rank: the item's year, 0 = none */
-	const char **artist_text;       /* by artist group: borrowed text, NULL = unknown */
-	const char **album_text;        /* by album group: borrowed text, NULL = no album */
-	uint32_t nartists, nalbums;
-	struct ui_extra_group *extra;   /* items with several artists: the 2nd.., by rank */
-	size_t nextra;
-	uint32_t *local;                /* scratch: group -> row + 1, all 0 between uses */
 };
 
 /* One row of the collections list. */
@@ -118,8 +97,7 @@ struct ui {
 	struct coll_node *qnode;     /* good_query parsed; NULL when empty */
 	char *qnote;                 /* what the search forgave ("also showing ..."), or NULL */
 	bool qlist;                  /* qnode was parsed in list context */
-	struct coll_eval_cache *ecache; /* filter work kept between keystrokes */
-	const struct mlib_index *ecache_index; /* the index ecache belongs to */
+	struct app_eval_cache ecache; /* filter work kept between keystrokes */
 	bool search_pending;         /* the text changed: apply once the pending keys are read */
 
 	const char *value_sep;       /* between a property's values (display.separator); borrowed */
@@ -130,10 +108,12 @@ struct ui {
 	uint32_t *res_rank;          /* per result position: library rank (UINT32_MAX: none) */
 	uint32_t *res_artist;        /* per result position: artist group */
 	uint32_t *res_album;         /* per result position: album group (within artist sel.) */
-	struct ui_extra_group *res_extra; /* further artist rows of results, by position */
+	struct mlib_extra_group *res_extra; /* further artist rows of results, by position */
 	size_t nres_extra, res_extra_cap;
 	struct ui_groups artists, albums;
-	struct ui_libgroups lg;
+	const struct mlib_groups *lg; /* the library's groups (app_library_groups) ... */
+	unsigned lg_gen;             /* ... at this index generation */
+	uint32_t *lg_local;          /* scratch: library group -> row + 1, all 0 between uses */
 	struct u32vec tracks;        /* result positions shown in the track column */
 	struct ui_list track_list;
 	uint32_t keep_track_id;      /* media id to select again after new results; 0 none */
@@ -185,8 +165,7 @@ struct ui {
 	uint32_t keep_track;         /* media id under the track cursor, 0 none */
 	char msg_analysis[160];      /* background analysis progress, "" when idle */
 	bool analysis_manual;        /* started by :analyze: its end is worth a message */
-	const struct mlib_index *index_seen; /* the index the columns were built from */
-	unsigned index_serial;       /* app->index_serial the caches were built for */
+	unsigned index_seen;         /* the index generation the columns were built from */
 
 	/* CRATE_TRACE_FRAMES: per-frame timings as JSON lines. */
 	FILE *trace;
@@ -240,7 +219,6 @@ void browser_keep_selection_drop(struct ui *ui);
 void browser_index_changed(struct ui *ui);
 /* The current view's collection (base AND query), a new reference. */
 struct coll_node *browser_view_node(struct ui *ui);
-struct coll_node *ui_base_node(struct ui *ui);
 
 /* ---- pane_search.c ---- */
 void search_begin(struct ui *ui);

@@ -7,6 +7,7 @@
 #include "app/app_watch.h"
 #include "app/rules.h"
 #include "coll/store.h"
+#include "medialib/index_groups.h"
 
 #include <stdlib.h>
 
@@ -73,6 +74,8 @@ void app_close(struct app *app)
 	app_changes_close(app);
 	app_analysis_stop(app); /* its thread reads the library's files */
 	app_space_drop(app);
+	mlib_groups_free(app->groups); /* texts borrowed from the index */
+	app->groups = NULL;
 	app_library_close(app);
 	config_free(app->cfg);
 	free(app->db_path);

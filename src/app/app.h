@@ -23,6 +23,7 @@ struct app_watch;
 struct rules;
 struct mlib_scan_error;
 struct app_hooks;
+struct mlib_groups;
 
 struct app_opts {
 	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
@@ -43,14 +44,16 @@ struct app {
 	struct app_watch *watch;     /* folder watch (app_watch.c); NULL when not watching */
 	struct app_analysis *analysis; /* background analysis (app_analysis.c); NULL when idle */
 	struct mlib_space *space;    /* similarity space for like: (app_analysis.c); NULL until used */
-	const struct mlib_index *space_index; /* the index it was built for */
+	unsigned space_generation;   /* the index_serial it was built for */
 	uint32_t space_count;                 /* ... and that index's size */
 	struct rules *rules;         /* collection rules (app/rules.h); NULL until first used */
 	/* Noticing changes made by others (app/app_changes.h): the library
 	 * counters app->index reflects, and the last data_version seen. */
 	uint64_t index_gen, index_stats;
 	unsigned index_serial;       /* counts replacements of app->index (a new index may
-				      * sit at the old one's address) */
+				      * sit at the old one's address): app_index_generation */
+	struct mlib_groups *groups;  /* artist/album groups of index (app_library_groups); owned */
+	unsigned groups_generation;  /* the index_serial they were built at */
 	int64_t data_version;
 	bool changes_pending;        /* a change seen but not acted on yet (a scan ran) */
 	int changes_fd;              /* inotify on the database's folder (app_changes_fd); 0 unset */

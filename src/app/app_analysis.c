@@ -395,7 +395,6 @@ void app_space_drop(struct app *app)
 {
 	mlib_space_free(app->space);
 	app->space = NULL;
-	app->space_index = NULL;
 }
 
 const struct mlib_space *app_space(void *ud, struct crate_err *err)
@@ -405,13 +404,13 @@ const struct mlib_space *app_space(void *ud, struct crate_err *err)
 		crate_err_set(err, CRATE_ERR_INVALID, "like: no library is open");
 		return NULL;
 	}
-	if (app->space && app->space_index == app->index &&
+	if (app->space && app->space_generation == app->index_serial &&
 	    app->space_count == mlib_index_count(app->index))
 		return app->space;
 	app_space_drop(app);
 	if (mlib_space_load(app->db, app->index, &app->space, err) != 0)
 		return NULL;
-	app->space_index = app->index;
+	app->space_generation = app->index_serial;
 	app->space_count = mlib_index_count(app->index);
 	return app->space;
 }

@@ -18,6 +18,7 @@
 #include "app/app_hooks.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
+#include "medialib/index_groups.h"
 #include "medialib/index_load.h"
 #include "medialib/media.h"
 #include "medialib/roots.h"
@@ -98,6 +99,14 @@ static void index_adopted(struct app *app, const struct mlib_load_info *info)
 {
 	app->index_gen = info->generation;
 	app->index_stats = info->stats;
+}
+
+void app_index_replace(struct app *app, struct mlib_index *idx)
+{
+	mlib_groups_free(app->groups); /* they borrow the old index's texts */
+	app->groups = NULL;
+	mlib_index_free(app->index);
+	app->index = idx;
 	app->index_serial++;
 }
 
@@ -110,8 +119,7 @@ static int reload_index(struct app *app, unsigned flags, struct crate_err *err)
 	if (mlib_db_data_version(app->db, &dv, err) != 0 ||
 	    mlib_index_load_ex(app->db, flags, &idx, &info, err) != 0)
 		return -1;
-	mlib_index_free(app->index);
-	app->index = idx;
+	app_index_replace(app, idx);
 	app->data_version = dv;
 	index_adopted(app, &info);
 	return 0;
@@ -393,8 +401,7 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 	if (s->npaths)
 		out->new_errors = take_errors(app, s);
 	if (s->new_index) {
-		mlib_index_free(app->index);
-		app->index = s->new_index;
+		app_index_replace(app, s->new_index);
 		s->new_index = NULL;
 		index_adopted(app, &s->info);
 	} else if (s->index_error[0] && out->rc == 0) {

@@ -18,6 +18,12 @@ int app_library_open(struct app *app, bool readonly, bool no_index, struct crate
 /* Stop a background scan, free the index, close the database. */
 void app_library_close(struct app *app);
 
+/* Make idx (finished; ownership passes) the library's index: the old one
+ * is freed and app_index_generation (app_view.h) moves on, so whatever was
+ * computed from the old index is noticed as stale even when idx sits at
+ * its address. */
+void app_index_replace(struct app *app, struct mlib_index *idx);
+
 /* Rebuild app->index from the database (after a scan). The old index is
  * freed: callers must not keep pointers into it. */
 int app_reload_index(struct app *app, struct crate_err *err);

@@ -1,15 +1,166 @@
-/* Reading through the application (app_view.h). */
+/* What the front ends show, read through the application (app_view.h). */
 #include "app/app_view.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "app/app_coll.h"
+#include "app/rules.h"
+#include "coll/eval_positions.h"
+#include "coll/search.h"
 #include "coll/store.h"
+#include "medialib/index.h"
+#include "medialib/index_groups.h"
+
+/* ---- the library ---- */
+
+unsigned app_index_generation(const struct app *app)
+{
+	return app->index_serial;
+}
+
+uint32_t app_library_size(const struct app *app)
+{
+	return app->index ? mlib_index_count(app->index) : 0;
+}
+
+bool app_has_media(const struct app *app, uint32_t id)
+{
+	return app->index && mlib_index_has_media(app->index, id);
+}
+
+const char *app_item_text(const struct app *app, uint32_t id, const char *prop, const char *sep,
+			  char *buf, size_t size)
+{
+	if (!app->index || !id)
+		return NULL;
+	return mlib_index_get_joined(app->index, id, prop, sep, buf, size);
+}
+
+const struct mlib_groups *app_library_groups(struct app *app)
+{
+	if (!app->index)
+		return NULL;
+	if (!app->groups || app->groups_generation != app->index_serial) {
+		mlib_groups_free(app->groups);
+		app->groups = mlib_index_groups(app->index);
+		app->groups_generation = app->index_serial;
+	}
+	return app->groups;
+}
+
+void app_library_ranks(const struct app *app, const uint32_t *ids, size_t n,
+		       bool in_library_order, uint32_t *rank)
+{
+	if (app->index)
+		mlib_index_ranks(app->index, ids, n, in_library_order, rank);
+	else if (n)
+		memset(rank, 0xff, n * sizeof *rank);
+}
+
+/* ---- evaluating views ---- */
+
+void app_eval_cache_free(struct app_eval_cache *c)
+{
+	coll_eval_cache_free(c->cache);
+	c->cache = NULL;
+}
+
+void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_eval_ctx *ctx)
+{
+	app_eval_ctx(app, ctx);
+	if (!c)
+		return;
+	if (!c->cache) {
+		c->cache = coll_eval_cache_new();
+		c->generation = app->index_serial;
+	} else if (c->generation != app->index_serial) { /* a new index: nothing kept applies */
+		coll_eval_cache_clear(c->cache);
+		c->generation = app->index_serial;
+	}
+	ctx->cache = c->cache;
+}
+
+static struct coll_node *base_node(const struct app_view *v)
+{
+	if (!v->base_ns)
+		return coll_node_new(COLL_UNIVERSE);
+	struct coll_node *r = coll_node_new(COLL_REFERENCE);
+	coll_attr_set(r, "namespace", v->base_ns);
+	coll_attr_set(r, "reference", v->base_name);
+	return r;
+}
+
+/* The base AND query (NULL: the base alone); a new reference. */
+static struct coll_node *view_and(const struct app_view *v, const struct coll_node *query)
+{
+	struct coll_node *base = base_node(v);
+	if (!query)
+		return base;
+	if (base->type == COLL_UNIVERSE) {
+		coll_node_unref(base);
+		return coll_node_ref((struct coll_node *)query);
+	}
+	struct coll_node *both = coll_node_new(COLL_INTERSECTION);
+	coll_node_add_operand(both, base);
+	coll_node_add_operand(both, (struct coll_node *)query);
+	coll_node_unref(base);
+	return both;
+}
+
+struct coll_node *app_view_node(const struct app_view *v)
+{
+	return view_and(v, v->query);
+}
+
+int app_view_eval(struct app *app, const struct app_view *v, struct coll_result *out,
+		  struct strbuf *notes, struct crate_err *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!app->index)
+		return 0;
+	struct coll_eval_ctx ctx;
+	app_eval_ctx_cached(app, v->cache, &ctx);
+	if (!v->search || !v->query) {
+		struct coll_node *node = view_and(v, v->query);
+		int rc = coll_eval(&ctx, node, out, err);
+		coll_node_unref(node);
+		return rc;
+	}
+	struct coll_search s = {0};
+	coll_search_prepare(&ctx, v->query, v->text, 0, &s);
+	struct coll_node *node = view_and(v, s.node);
+	/* The search alone: its LIMIT keeps the best, not the first. */
+	int rc = node == s.node ? coll_search_eval(&ctx, &s, out, err)
+				: coll_eval(&ctx, node, out, err);
+	if (rc == 0) {
+		coll_search_rank(&ctx, &s, out);
+		if (notes)
+			strbuf_adds(notes, s.notes.buf);
+	}
+	coll_node_unref(node);
+	coll_search_free(&s);
+	return rc;
+}
+
+int app_eval_positions(struct app *app, struct app_eval_cache *c, const struct u32vec *list,
+		       const struct coll_node *query, struct bitset *out, struct crate_err *err)
+{
+	struct coll_eval_ctx ctx;
+	app_eval_ctx_cached(app, c, &ctx);
+	return coll_eval_positions(&ctx, list, query, out, err);
+}
 
 /* ---- saved collections and playlists ---- */
 
 bool app_has_store(const struct app *app)
 {
 	return app->store != NULL;
+}
+
+unsigned app_store_generation(const struct app *app)
+{
+	return app->store ? coll_store_generation(app->store) : 0;
 }
 
 const struct coll_node *app_coll_get(struct app *app, const char *ns, const char *name)
@@ -33,6 +184,12 @@ size_t app_coll_list(struct app *app, const char *ns, char ***names)
 	return app->store ? coll_store_list(app->store, ns, names) : 0;
 }
 
+size_t app_coll_unreadable(struct app *app, const char **why)
+{
+	*why = NULL;
+	return app->store ? coll_store_unreadable(app->store, 0, NULL, NULL, why) : 0;
+}
+
 static int no_store(struct crate_err *err)
 {
 	return crate_err_set(err, CRATE_ERR_INVALID, "the collection store is not open");
@@ -54,6 +211,30 @@ int app_coll_save_node(struct app *app, const char *fullname, const struct coll_
 	free(ns);
 	free(nm);
 	return rc;
+}
+
+int app_playlist_insert_ids(struct app *app, const char *name, size_t pos, const uint32_t *ids,
+			    size_t n, struct crate_err *err)
+{
+	if (!app->store)
+		return no_store(err);
+	name = app_playlist_name(app, name);
+	const struct coll_node *pl = app_coll_get(app, COLL_NS_PLAYLISTS, name);
+	if (!pl && !name)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "there is no active playlist");
+	if (!pl)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
+	if (pos > pl->idlist.n)
+		pos = pl->idlist.n;
+	return coll_store_playlist_insert(app->store, name, pos, ids, n, err);
+}
+
+int app_playlist_remove_at(struct app *app, const char *name, size_t pos, size_t n,
+			   struct crate_err *err)
+{
+	if (!app->store)
+		return no_store(err);
+	return coll_store_playlist_remove(app->store, app_playlist_name(app, name), pos, n, err);
 }
 
 /* ---- collection rules ---- */

@@ -1,9 +1,9 @@
-/* What the front ends show, read through the application: saved
- * collections and playlists, collection rules. The front ends read the
- * store only through these calls (DESIGN.md: every user action is one
- * app_* call); README "Where the code departs from DESIGN.md" lists what
- * still reads around them. (The panes branch extends this file with views,
- * groups and items.) */
+/* What the front ends show, read through the application: the view of a
+ * collection AND a search (app_view_eval), the library's artist/album
+ * groups, items' properties, saved collections and playlists. The
+ * interface reads the library and the store only through these calls
+ * (DESIGN.md: every user action is one app_* call); README "Where the code
+ * departs from DESIGN.md" lists what still reads around them. */
 #ifndef CRATE_APP_APP_VIEW_H
 #define CRATE_APP_APP_VIEW_H
 
@@ -14,12 +14,74 @@
 #include "app/app.h"
 #include "app/rules.h"
 #include "base/str.h"
+#include "base/vec.h"
+#include "coll/eval.h"
 #include "coll/node.h"
+
+struct mlib_groups;
+
+/* ---- the library ---- */
+
+/* Counts replacements of the library's index (scan, reload, analysis).
+ * What was computed from the index (groups, evaluation caches, borrowed
+ * texts) is stale when this changed: a new index may sit at the old one's
+ * address, so comparing pointers is not enough. */
+unsigned app_index_generation(const struct app *app);
+/* Items in the library (0 when no index is loaded). */
+uint32_t app_library_size(const struct app *app);
+bool app_has_media(const struct app *app, uint32_t id);
+/* Property prop of item id, values joined by sep; NULL when absent. The
+ * text is in buf or borrowed from the index (valid until the generation
+ * changes). Untrusted tag text: sanitise before drawing. */
+const char *app_item_text(const struct app *app, uint32_t id, const char *prop, const char *sep,
+			  char *buf, size_t size);
+/* Artist and album groups of the whole library (medialib/index_groups.h),
+ * built on first use per index generation. Borrowed: valid until the
+ * generation changes. NULL when no index is loaded. */
+const struct mlib_groups *app_library_groups(struct app *app);
+/* Library rank of each id (see mlib_index_ranks); all UINT32_MAX without an index. */
+void app_library_ranks(const struct app *app, const uint32_t *ids, size_t n,
+		       bool in_library_order, uint32_t *rank);
+
+/* ---- evaluating views ---- */
+
+/* Work a front end keeps between evaluations (the search bar evaluates
+ * after every key), dropped by itself when the index generation changes.
+ * Zero-initialise; free with app_eval_cache_free. */
+struct app_eval_cache {
+	struct coll_eval_cache *cache; /* NULL until first used */
+	unsigned generation;           /* the index generation it holds work for */
+};
+void app_eval_cache_free(struct app_eval_cache *c);
+/* app_eval_ctx with the cache (c may be NULL). */
+void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_eval_ctx *ctx);
+
+/* A view: a saved collection (or All Media) AND a query. */
+struct app_view {
+	const char *base_ns, *base_name; /* NULL ns: All Media */
+	const struct coll_node *query;   /* NULL: the base alone */
+	const char *text;                /* what query was parsed from (may be NULL) */
+	bool search;                     /* query is a search: ranked and forgiving */
+	struct app_eval_cache *cache;    /* may be NULL */
+};
+/* The view's collection, base AND query: a new reference. */
+struct coll_node *app_view_node(const struct app_view *v);
+/* Evaluate the view. A search (v->search) is ranked and forgiving
+ * (coll/search.h): what it forgave goes to notes (may be NULL). */
+int app_view_eval(struct app *app, const struct app_view *v, struct coll_result *out,
+		  struct strbuf *notes, struct crate_err *err);
+/* The entries (positions) of list that query selects: out is initialised
+ * here (owned by the caller). See coll/eval_positions.h. */
+int app_eval_positions(struct app *app, struct app_eval_cache *c, const struct u32vec *list,
+		       const struct coll_node *query, struct bitset *out, struct crate_err *err);
 
 /* ---- saved collections and playlists ---- */
 
 /* The collection store is open (collections and playlists can be read). */
 bool app_has_store(const struct app *app);
+/* Bumped by every change of the collections or playlists (0 without a
+ * store): views re-read when it moved. */
+unsigned app_store_generation(const struct app *app);
 /* A saved collection's root: borrowed, valid until the store generation
  * changes. NULL when absent (or no store). */
 const struct coll_node *app_coll_get(struct app *app, const char *ns, const char *name);
@@ -29,11 +91,20 @@ const struct coll_node *app_playlist_get(struct app *app, const char *name);
 const char *app_playlist_active(struct app *app);
 /* Names in ns (coll_store_list: owned array and strings); 0 without a store. */
 size_t app_coll_list(struct app *app, const char *ns, char ***names);
+/* The first collection that could not be read back (coll_store_unreadable):
+ * how many there are, and *why the first one's message (borrowed). */
+size_t app_coll_unreadable(struct app *app, const char **why);
 /* Save node (the caller's; a copy is stored) as fullname ("Rock 90s",
  * "Collections/x"). saved_as (may be NULL) receives "Collections/Rock 90s"
  * (owned) on success. */
 int app_coll_save_node(struct app *app, const char *fullname, const struct coll_node *node,
 		       char **saved_as, struct crate_err *err);
+/* Insert ids at pos (SIZE_MAX: the end) of a playlist (NULL: the active
+ * one) / remove n entries at pos. */
+int app_playlist_insert_ids(struct app *app, const char *name, size_t pos, const uint32_t *ids,
+			    size_t n, struct crate_err *err);
+int app_playlist_remove_at(struct app *app, const char *name, size_t pos, size_t n,
+			   struct crate_err *err);
 
 /* ---- collection rules (app/rules.h) over the app's store and settings ---- */
 

@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
+#include "test_app_util.h"
 
 #define NARTISTS 8
 #define PER_ARTIST 5
@@ -24,16 +25,7 @@
  * title "Title <41-i>" (so title order reverses id order), year 1970+i. */
 static struct app *app_fixture(void)
 {
-	struct app *app = xcalloc(1, sizeof *app);
-	struct crate_err err = {0};
-	char *path = xasprintf("%s/lib.db", harness_tmpdir());
-	int rc = mlib_db_open(path, 0, &app->db, &err);
-	free(path);
-	CHECK_MSG(rc == 0, "%s", err.msg);
-	REQUIRE(rc == 0);
-	rc = coll_store_open(app->db, &app->store, &err);
-	CHECK_MSG(rc == 0, "%s", err.msg);
-	REQUIRE(rc == 0);
+	struct app *app = test_app_open();
 	app->index = mlib_index_new();
 	for (uint32_t i = 1; i <= NTRACKS; i++) {
 		char artist[32], title[32];
@@ -46,15 +38,6 @@ static struct app *app_fixture(void)
 	}
 	mlib_index_finish(app->index);
 	return app;
-}
-
-static void app_fixture_free(struct app *app)
-{
-	rules_free(app->rules);
-	coll_store_free(app->store);
-	mlib_index_free(app->index);
-	mlib_db_close(app->db);
-	free(app);
 }
 
 static const struct coll_node *pl(struct app *app, const char *name)
@@ -126,7 +109,7 @@ TEST(app_pshuffle_fills_spreads_and_does_not_repeat)
 	CHECK_INT(added, 8);
 	CHECK_INT(pl(app, "Party")->idlist.n, 18);
 	check_spread(&pl(app, "Party")->idlist, 0);
-	app_fixture_free(app);
+	test_app_close(app);
 }
 
 TEST(app_pshuffle_small_sources_and_errors)
@@ -154,7 +137,7 @@ TEST(app_pshuffle_small_sources_and_errors)
 	CHECK_INT(p->idlist.n, 12);
 	CHECK(p->idlist.v[0] == 1 || p->idlist.v[0] == 2);
 	CHECK(p->idlist.v[11] >= 3);
-	app_fixture_free(app);
+	test_app_close(app);
 }
 
 static struct coll_node *list_of(const uint32_t *ids, size_t n, const char *pos)
@@ -210,7 +193,7 @@ TEST(app_playlist_remove_positions)
 	CHECK_INT(pl(app, "L")->idlist.n, 0);
 	CHECK_INT(app_playlist_remove_positions(app, "Nope", "1", NULL, &err), -1);
 	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
-	app_fixture_free(app);
+	test_app_close(app);
 }
 
 TEST(app_playlist_sort_shuffle_add)
@@ -256,7 +239,7 @@ TEST(app_playlist_sort_shuffle_add)
 	CHECK(err.pos > 0);
 	REQUIRE(app_playlist_clear(app, NULL, &err) == 0);
 	CHECK_INT(pl(app, "Default")->idlist.n, 0);
-	app_fixture_free(app);
+	test_app_close(app);
 }
 
 TEST(app_saved_queries_and_forced_remove_keep_results)
@@ -283,5 +266,5 @@ TEST(app_saved_queries_and_forced_remove_keep_results)
 	coll_result_free(&all);
 	CHECK_INT(app_eval_named(app, COLL_NS_COLLECTIONS, "Early", &all, &err), -1);
 	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
-	app_fixture_free(app);
+	test_app_close(app);
 }

@@ -1,0 +1,42 @@
+/* An app for unit tests of src/app: a real database and collection store
+ * in the test's private directory, no index yet (the test brings one).
+ * Header-only; include after harness.h. */
+#ifndef CRATE_TEST_APP_UTIL_H
+#define CRATE_TEST_APP_UTIL_H
+
+#include <stdlib.h>
+
+#include "app/app.h"
+#include "app/rules.h"
+#include "coll/store.h"
+#include "harness.h"
+#include "medialib/db.h"
+#include "medialib/index.h"
+#include "medialib/index_groups.h"
+
+static inline struct app *test_app_open(void)
+{
+	struct app *app = xcalloc(1, sizeof *app);
+	struct crate_err err = {0};
+	char *path = xasprintf("%s/lib.db", harness_tmpdir());
+	int rc = mlib_db_open(path, 0, &app->db, &err);
+	free(path);
+	CHECK_MSG(rc == 0, "%s", err.msg);
+	REQUIRE(rc == 0);
+	rc = coll_store_open(app->db, &app->store, &err);
+	CHECK_MSG(rc == 0, "%s", err.msg);
+	REQUIRE(rc == 0);
+	return app;
+}
+
+static inline void test_app_close(struct app *app)
+{
+	rules_free(app->rules);
+	coll_store_free(app->store);
+	mlib_groups_free(app->groups);
+	mlib_index_free(app->index);
+	mlib_db_close(app->db);
+	free(app);
+}
+
+#endif

@@ -1,0 +1,171 @@
+/* app/app_view: what the interface reads through the application. The
+ * index generation (a new index at the old address is still noticed), the
+ * library groups cached per generation, a view (collection AND search)
+ * evaluated, a node saved, playlist edits by position. Real SQLite store,
+ * real index, parser and evaluator. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "app/app_coll.h"
+#include "app/app_library.h"
+#include "app/app_view.h"
+#include "app/rules.h"
+#include "base/err.h"
+#include "coll/store.h"
+#include "harness.h"
+#include "medialib/db.h"
+#include "medialib/index.h"
+#include "medialib/index_groups.h"
+#include "test_app_util.h"
+
+/* An index of n tracks: track i by "<artist> <(i-1)/3>", title "Song i". */
+static struct mlib_index *library(uint32_t n, const char *artist)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t i = 1; i <= n; i++) {
+		char a[64], t[32];
+		snprintf(a, sizeof a, "%s %u", artist, (i - 1) / 3);
+		snprintf(t, sizeof t, "Song %u", i);
+		mlib_index_add_media(idx, i);
+		mlib_index_add_str(idx, i, "artist", a, strlen(a));
+		mlib_index_add_str(idx, i, "title", t, strlen(t));
+	}
+	mlib_index_finish(idx);
+	return idx;
+}
+
+static struct app *app_fixture(void)
+{
+	struct app *app = test_app_open();
+	app_index_replace(app, library(9, "Ann"));
+	return app;
+}
+
+TEST(a_new_index_at_the_old_address_is_noticed)
+{
+	struct app *app = app_fixture();
+	const struct mlib_groups *g = app_library_groups(app);
+	REQUIRE(g != NULL);
+	CHECK_INT(g->nartists, 3);
+	CHECK_STR(g->artist_text[0], "Ann 0");
+	CHECK(app_library_groups(app) == g); /* cached while the index stays */
+	unsigned gen = app_index_generation(app);
+	/* Free the index first, so the next one is likely allocated where it
+	 * was: the pointer alone cannot tell them apart. */
+	const void *old = app->index;
+	mlib_index_free(app->index);
+	app->index = NULL;
+	struct mlib_index *idx = library(6, "Bob");
+	app_index_replace(app, idx);
+	CHECK(app_index_generation(app) != gen);
+	g = app_library_groups(app);
+	REQUIRE(g != NULL);
+	CHECK_INT(g->n, 6);
+	CHECK_INT(g->nartists, 2);
+	CHECK_STR(g->artist_text[0], "Bob 0");
+	printf("# new index %s the old address\n", (const void *)idx == old ? "at" : "not at");
+	test_app_close(app);
+}
+
+TEST(an_eval_cache_is_dropped_with_the_index)
+{
+	struct app *app = app_fixture();
+	struct app_eval_cache c = {0};
+	struct coll_eval_ctx ctx;
+	app_eval_ctx_cached(app, &c, &ctx);
+	REQUIRE(c.cache != NULL);
+	CHECK(ctx.cache == c.cache);
+	CHECK_INT(c.generation, app_index_generation(app));
+	app_index_replace(app, library(3, "Cy"));
+	app_eval_ctx_cached(app, &c, &ctx);
+	CHECK_INT(c.generation, app_index_generation(app));
+	CHECK(ctx.index == app->index);
+	app_eval_cache_free(&c);
+	test_app_close(app);
+}
+
+TEST(a_view_is_its_collection_and_search)
+{
+	struct app *app = app_fixture();
+	struct crate_err err = {0};
+	CHECK_MSG(app_coll_save_query(app, "Ann1", "artist:\"Ann 1\"", &err) == 0, "%s", err.msg);
+	struct coll_node *q = app_parse_query(app, "song", false, &err);
+	REQUIRE(q != NULL);
+	struct app_eval_cache c = {0};
+	struct app_view v = {.query = q, .text = "song", .search = true, .cache = &c};
+	struct coll_result r = {0};
+	struct strbuf notes;
+	strbuf_init(&notes, 16);
+	REQUIRE(app_view_eval(app, &v, &r, &notes, &err) == 0);
+	CHECK_INT(r.ids.n, 9); /* All Media AND song */
+	coll_result_free(&r);
+	v.base_ns = "Collections";
+	v.base_name = "Ann1";
+	REQUIRE(app_view_eval(app, &v, &r, &notes, &err) == 0);
+	CHECK_INT(r.ids.n, 3); /* Ann 1's three songs */
+	coll_result_free(&r);
+	/* A typo is forgiven in a search and said so. */
+	coll_node_unref(q);
+	q = app_parse_query(app, "sonng", false, &err);
+	REQUIRE(q != NULL);
+	v.query = q;
+	v.text = "sonng";
+	strbuf_reset(&notes);
+	REQUIRE(app_view_eval(app, &v, &r, &notes, &err) == 0);
+	CHECK_INT(r.ids.n, 3);
+	CHECK_MSG(notes.len > 0, "no note for a forgiven typo");
+	coll_result_free(&r);
+	/* The view saved as a collection of its own. */
+	struct coll_node *node = app_view_node(&v);
+	char *saved = NULL;
+	CHECK_MSG(app_coll_save_node(app, "Typo", node, &saved, &err) == 0, "%s", err.msg);
+	CHECK_STR(saved, "Collections/Typo");
+	free(saved);
+	coll_node_unref(node);
+	CHECK(app_coll_get(app, "Collections", "Typo") != NULL);
+	CHECK(app_coll_save_node(app, "Playlists/x", q, NULL, &err) != 0); /* not a list */
+	REQUIRE(app_eval_named(app, "Collections", "Ann1", &r, &err) == 0);
+	CHECK_INT(r.ids.n, 3);
+	coll_result_free(&r);
+	strbuf_free(&notes);
+	coll_node_unref(q);
+	app_eval_cache_free(&c);
+	test_app_close(app);
+}
+
+TEST(playlist_edits_by_position)
+{
+	struct app *app = app_fixture();
+	struct crate_err err = {0};
+	REQUIRE(app_playlist_new(app, "Mix", &err) == 0);
+	REQUIRE(app_playlist_use(app, "Mix", &err) == 0);
+	CHECK_STR(app_playlist_active(app), "Mix");
+	unsigned gen = app_store_generation(app);
+	uint32_t ids[] = {4, 5, 6};
+	CHECK_MSG(app_playlist_insert_ids(app, NULL, SIZE_MAX, ids, 3, &err) == 0, "%s", err.msg);
+	CHECK(app_store_generation(app) != gen);
+	uint32_t first[] = {9};
+	CHECK_MSG(app_playlist_insert_ids(app, "Mix", 0, first, 1, &err) == 0, "%s", err.msg);
+	const struct coll_node *pl = app_playlist_get(app, NULL);
+	REQUIRE(pl && pl->idlist.n == 4);
+	CHECK_INT(pl->idlist.v[0], 9);
+	CHECK_INT(pl->idlist.v[3], 6);
+	CHECK_MSG(app_playlist_remove_at(app, NULL, 1, 2, &err) == 0, "%s", err.msg);
+	pl = app_playlist_get(app, "Mix");
+	REQUIRE(pl && pl->idlist.n == 2);
+	CHECK_INT(pl->idlist.v[1], 6);
+	CHECK(app_playlist_insert_ids(app, "Nope", 0, ids, 1, &err) != 0);
+	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
+	char **names;
+	size_t n = app_coll_list(app, "Playlists", &names);
+	bool mix = false;
+	for (size_t i = 0; i < n; i++) {
+		mix = mix || strcmp(names[i], "Mix") == 0;
+		free(names[i]);
+	}
+	CHECK(mix);
+	free(names);
+	test_app_close(app);
+}
