@@ -408,11 +408,11 @@ static int parse_xspf(const char *data, size_t len, const char *dir, struct plfi
 		      struct crate_err *err)
 {
 	const char *end = data + len;
-	size_t n;
+	size_t n, playlist_len;
 	const char *list = xml_elem(data, end, "trackList", &n);
-	if (!xml_elem(data, end, "playlist", &n) || !list)
+	if (!xml_elem(data, end, "playlist", &playlist_len) || !list)
 		return crate_err_set(err, CRATE_ERR_PARSE, "not an XSPF playlist (no <playlist> with a <trackList>)");
-	const char *lend = list + n, *p = list;
+	const char *lend = list + n, *p = list; /* n: the trackList's length, not the playlist's */
 	size_t tn;
 	const char *t;
 	while ((t = xml_elem(p, lend, "track", &tn))) {
