@@ -637,10 +637,13 @@ static const struct mlib_space *similar_seed(struct ev *e, const struct coll_nod
 	bool ok = mlib_space_centroid(s, seed->v, seed->n, c);
 	u32vec_free(&tmp);
 	if (!ok) {
-		crate_err_set(e->err, CRATE_ERR_NOTFOUND,
-			      seed->n ? "like: none of the %zu items is analysed (run 'crate analyze')"
-				      : "like: the collection is empty (%zu items)",
-			      *nseed);
+		/* seed may have been tmp, freed above: *nseed is its count. */
+		if (*nseed)
+			crate_err_set(e->err, CRATE_ERR_NOTFOUND,
+				      "like: none of the %zu item%s is analysed (run 'crate analyze')",
+				      *nseed, *nseed == 1 ? "" : "s");
+		else
+			crate_err_set(e->err, CRATE_ERR_NOTFOUND, "like: the collection is empty");
 		bitset_free(skip);
 		return NULL;
 	}

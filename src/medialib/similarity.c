@@ -71,7 +71,8 @@ static struct mlib_space *build(const uint32_t *ids, const float *raw, size_t n)
 	struct mlib_space *s = xcalloc(1, sizeof *s);
 	s->n = n;
 	s->ids = xmalloc((n ? n : 1) * sizeof *s->ids);
-	memcpy(s->ids, ids, n * sizeof *ids);
+	if (n) /* ids is NULL when nothing is analysed */
+		memcpy(s->ids, ids, n * sizeof *ids);
 	s->vec = xcalloc(n ? n : 1, STRIDE);
 	s->tempo = xmalloc((n ? n : 1) * sizeof *s->tempo);
 	for (size_t i = 0; i < n; i++)

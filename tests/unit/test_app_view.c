@@ -169,3 +169,25 @@ TEST(playlist_edits_by_position)
 	free(names);
 	test_app_close(app);
 }
+
+/* like: on a library where nothing is analysed says so, not a crash: the
+ * similarity space of no rows was built from a NULL id array (UBSan:
+ * memcpy from NULL; CI's tui_analysis_auto_off_is_respected), and the
+ * message counted a freed list ("the collection is empty (1 items)"). */
+TEST(like_with_nothing_analysed_says_so)
+{
+	struct app *app = app_fixture();
+	struct crate_err err = {0};
+	struct coll_node *q = app_parse_query(app, "like:t:\"Song 1\"", false, &err);
+	REQUIRE(q != NULL);
+	struct app_view v = {.query = q, .text = "like:t:\"Song 1\"", .search = true};
+	struct coll_result r = {0};
+	struct strbuf notes;
+	strbuf_init(&notes, 16);
+	CHECK(app_view_eval(app, &v, &r, &notes, &err) != 0);
+	CHECK_STR(err.msg, "like: none of the 1 item is analysed (run 'crate analyze')");
+	coll_result_free(&r);
+	strbuf_free(&notes);
+	coll_node_unref(q);
+	test_app_close(app);
+}
