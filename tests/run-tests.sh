@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test and prints one summary line "N passed, N failed, N skipped".
 #   tests/run-tests.sh BUILDDIR      (TESTS_ONLY=unit|integration|ui to narrow)
+#
+# Suites (a unit binary, or one shell script) run TEST_JOBS at a time
+# (default: the number of cores), longest first: each suite's time is kept
+# in BUILDDIR/test-times.tsv for the next run, so the long UI suites start
+# at once instead of being the tail. A suite's output is printed whole when
+# it ends. A suite that fails beside others is run once more alone, to tell
+# a load-sensitive timing from a defect; the summary names it either way.
 set -u
 BUILDDIR=${1:-build}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,47 +17,126 @@ cd "$SRCDIR"
 export LSAN_OPTIONS="suppressions=$SRCDIR/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-passed=0 failed=0 skipped=0 failed_suites=""
+passed=0 failed=0 skipped=0 failed_suites="" alone_suites=""
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+times_file=$BUILDDIR/test-times.tsv
+work=$(mktemp -d /tmp/crate-run-XXXXXX)
+trap 'rm -rf "$work"' EXIT
 
 if [ ! -f "$CORPUS/MANIFEST.tsv" ]; then
 	echo "note: $CORPUS not found: corpus tests will be skipped (CI always has it)"
 fi
 
-run_suite() { # name, command...
-	local name=$1; shift
-	echo "== $name"
-	local out rc
-	out=$("$@" 2> >(sed 's/^/  /' >&2))
-	rc=$?
-	printf '%s\n' "$out" | grep -v '^RESULT ' | sed 's/^/  /'
-	local res
-	res=$(printf '%s\n' "$out" | grep '^RESULT ' | tail -1)
-	if [ -z "$res" ]; then
-		echo "  FAIL    $name (suite crashed or printed no result, exit $rc)"
-		failed=$((failed + 1)); failed_suites="$failed_suites $name"
-		return
-	fi
-	set -- $res
-	passed=$((passed + $2)); failed=$((failed + $3)); skipped=$((skipped + $4))
-	[ "$3" -eq 0 ] || failed_suites="$failed_suites $name"
-}
-
+# The suites: names[i] and the command that runs it, cmds[i] (words).
+names=() cmds=()
 only=${TESTS_ONLY:-all}
 if [ "$only" = all ] || [ "$only" = unit ]; then
 	for t in "$BUILDDIR"/tests/test_*; do
 		[ -x "$t" ] || continue
-		run_suite "$(basename "$t")" ${TEST_WRAPPER:-} "$t"
+		names+=("$(basename "$t")") cmds+=("${TEST_WRAPPER:-} $t")
 	done
 fi
 for kind in integration ui; do
 	if [ "$only" = all ] || [ "$only" = "$kind" ]; then
 		for t in tests/$kind/*.sh; do
 			[ -f "$t" ] || continue
-			run_suite "$kind/$(basename "$t" .sh)" bash "$t"
+			names+=("$kind/$(basename "$t" .sh)") cmds+=("bash $t")
 		done
 	fi
 done
 
+# Longest first: last run's seconds, or a guess by kind for a new suite.
+estimate() {
+	local s
+	s=$(awk -F'\t' -v n="$1" '$1 == n { print $2; exit }' "$times_file" 2>/dev/null)
+	if [ -n "$s" ]; then echo "$s"; return; fi
+	case $1 in ui/*) echo 120 ;; integration/*) echo 60 ;; *) echo 10 ;; esac
+}
+order=$(for i in "${!names[@]}"; do echo "$(estimate "${names[$i]}") $i"; done |
+	sort -k1,1nr -k2,2n | awk '{ print $2 }')
+
+# report INDEX SECONDS RC: print a finished suite and count its results.
+# Returns 1 when the suite failed.
+report() {
+	local i=$1 secs=$2 rc=$3 name=${names[$1]}
+	echo "== $name (${secs}s)"
+	sed 's/^/  /' "$work/$i.err"
+	grep -v '^RESULT ' "$work/$i.out" | sed 's/^/  /'
+	local res
+	res=$(grep '^RESULT ' "$work/$i.out" | tail -1)
+	if [ -z "$res" ]; then
+		echo "  FAIL    $name (suite crashed or printed no result, exit $rc)"
+		return 1
+	fi
+	set -- $res
+	[ "$3" -eq 0 ]
+}
+
+count() { # INDEX: add a suite's RESULT line to the totals
+	local res
+	res=$(grep '^RESULT ' "$work/$1.out" | tail -1)
+	if [ -z "$res" ]; then failed=$((failed + 1)); return; fi
+	set -- $res
+	passed=$((passed + $2)); failed=$((failed + $3)); skipped=$((skipped + $4))
+}
+
+start_suite() { # INDEX
+	local i=$1
+	date +%s >"$work/$i.start"
+	# shellcheck disable=SC2086 # cmds holds words on purpose
+	${cmds[$i]} >"$work/$i.out" 2>"$work/$i.err" &
+	pid_of[$!]=$i
+}
+
+declare -A pid_of=()
+: >"$work/times"
+retry=()
+finish() { # PID RC
+	local i=${pid_of[$1]} rc=$2
+	unset "pid_of[$1]"
+	local secs=$(($(date +%s) - $(cat "$work/$i.start")))
+	printf '%s\t%s\n' "${names[$i]}" "$secs" >>"$work/times"
+	if report "$i" "$secs" "$rc"; then
+		count "$i"
+	elif [ "$jobs" -gt 1 ]; then
+		echo "  (${names[$i]} failed beside other suites: it runs again alone at the end)"
+		retry+=("$i")
+	else
+		count "$i"; failed_suites="$failed_suites ${names[$i]}"
+	fi
+}
+
+for i in $order; do
+	while [ "${#pid_of[@]}" -ge "$jobs" ]; do
+		wait -n -p done_pid; finish "$done_pid" $?
+	done
+	start_suite "$i"
+done
+while [ "${#pid_of[@]}" -gt 0 ]; do
+	wait -n -p done_pid; finish "$done_pid" $?
+done
+
+for i in "${retry[@]}"; do
+	echo "== ${names[$i]}: again, alone"
+	start_suite "$i"
+	wait "$!"; rc=$?
+	unset "pid_of[$!]"
+	if report "$i" "$(($(date +%s) - $(cat "$work/$i.start")))" "$rc"; then
+		alone_suites="$alone_suites ${names[$i]}"
+	else
+		failed_suites="$failed_suites ${names[$i]}"
+	fi
+	count "$i"
+done
+
+# Keep the times for the next run's order (suites not run this time stay).
+if [ -d "$BUILDDIR" ]; then
+	{ cat "$work/times"; [ -f "$times_file" ] && cat "$times_file"; } |
+		awk -F'\t' '!seen[$1]++' >"$work/times.new" && mv "$work/times.new" "$times_file"
+fi
+
+[ -z "$alone_suites" ] || echo "passed only when run alone (timing under load):$alone_suites"
 [ -z "$failed_suites" ] || echo "failing suites:$failed_suites"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
