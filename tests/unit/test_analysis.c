@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "analysis/features.h"
+#include "analysis/truepeak.h"
 #include "harness.h"
 
 #define RATE 48000
@@ -106,6 +107,93 @@ TEST(true_peak_between_samples)
 		  want);
 	an_result_clear(&r);
 	free(b);
+}
+
+/* libebur128's true peak of n interleaved frames (its reference filter). */
+static double ebur128_peak(const float *b, size_t n, int channels, int rate)
+{
+	ebur128_state *st = ebur128_init((unsigned)channels, (unsigned long)rate,
+					 EBUR128_MODE_TRUE_PEAK);
+	REQUIRE(st != NULL);
+	REQUIRE(ebur128_add_frames_float(st, b, n) == EBUR128_SUCCESS);
+	double peak = 0;
+	for (int c = 0; c < channels; c++) {
+		double p = 0;
+		REQUIRE(ebur128_true_peak(st, (unsigned)c, &p) == EBUR128_SUCCESS);
+		peak = fmax(peak, p);
+	}
+	ebur128_destroy(&st);
+	return peak;
+}
+
+static double our_peak(const float *b, size_t n, int channels, int rate, bool exhaustive)
+{
+	struct an_truepeak *tp = an_truepeak_new(channels, rate);
+	REQUIRE(tp != NULL);
+	an_truepeak_set_exhaustive(tp, exhaustive);
+	/* Odd chunks: blocks must not depend on how frames arrive. */
+	for (size_t i = 0; i < n; i += 777)
+		an_truepeak_add(tp, b + i * (size_t)channels, n - i < 777 ? n - i : 777);
+	double v = an_truepeak_value(tp);
+	an_truepeak_free(tp);
+	return v;
+}
+
+/* Our interpolator (analysis/truepeak.c, used because libebur128's took
+ * 40 % of the analysis time) agrees with libebur128 within 0.2 dB at 44.1
+ * and 48 kHz on sines near and far from the crests, noise, a clipped
+ * square and a lone impulse, finds sines' amplitudes at 96 and 192 kHz,
+ * and skipping quiet blocks changes nothing. */
+TEST(true_peak_agrees_with_libebur128)
+{
+	static const int rates[] = {44100, 48000, 96000, 192000};
+	uint64_t rng = 99;
+	for (size_t ri = 0; ri < sizeof rates / sizeof *rates; ri++) {
+		int rate = rates[ri], ch = ri % 2 ? 1 : 2;
+		for (int kind = 0; kind < 6; kind++) {
+			size_t n = (size_t)rate * 2;
+			float *b = xcalloc(n * (size_t)ch, sizeof *b);
+			for (size_t i = 0; i < n; i++) {
+				double t = (double)i / rate, v;
+				switch (kind) {
+				case 0: v = 0.5 * sin(2 * M_PI * 997 * t); break;
+				case 1: v = 0.7 * sin(2 * M_PI * rate / 4 * t + M_PI / 4); break;
+				case 2: v = 0.9 * sin(2 * M_PI * 0.4 * rate * t + 0.3); break;
+				case 3: /* noise, loud in the second half only */
+					rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+					v = ((double)(rng >> 11) / 9007199254740992.0 - 0.5) *
+					    (i > n / 2 ? 1.6 : 0.2);
+					break;
+				case 4: v = sin(2 * M_PI * 440 * t) > 0 ? 0.8 : -0.8; break;
+				default: v = i == n / 3 ? 0.6 : 0; break;
+				}
+				for (int c = 0; c < ch; c++)
+					b[i * (size_t)ch + (size_t)c] = (float)(c ? v * 0.5 : v);
+			}
+			/* BS.1770's filter is specified up to 48 kHz; above, the two
+			 * filters differ near Nyquist (libebur128 overshoots a 38 kHz
+			 * sine at 96 kHz by 0.36 dB), so sines are checked against
+			 * their amplitude there. At 192 kHz nothing is oversampled. */
+			static const double amplitude[] = {0.5, 0.7, 0.9};
+			bool reference = rate <= 48000 || kind == 5;
+			bool analytic = !reference && kind < 3 && (rate < 192000 || kind == 0);
+			double want = reference ? ebur128_peak(b, n, ch, rate)
+				    : analytic  ? amplitude[kind]
+						: 0;
+			double got = our_peak(b, n, ch, rate, false);
+			double all = our_peak(b, n, ch, rate, true);
+			CHECK_MSG(!want || fabs(20 * log10(got / want)) <= 0.2,
+				  "rate %d kind %d: %.3f dBTP, want %.3f", rate, kind,
+				  20 * log10(got), 20 * log10(want));
+			CHECK_MSG(got == all, "rate %d kind %d: skipping changed %.6f to %.6f", rate,
+				  kind, all, got);
+			free(b);
+		}
+	}
+	/* Silence and NaN are 0, not NaN. */
+	float z[64] = {0};
+	z[7] = NAN;
+	CHECK(our_peak(z, 32, 2, 48000, false) == 0);
 }
 
 /* A click (decaying 1.5 kHz burst) every 60/bpm seconds, mono 44.1 kHz. */
