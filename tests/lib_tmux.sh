@@ -35,3 +35,13 @@ wait_gone() {
 }
 keys() { $TM send-keys -t "$S" "$@"; }
 typed() { $TM send-keys -t "$S" -l -- "$1"; }
+
+# tmux_fresh_session OLD NEW W H COMMAND: close session OLD, open NEW.
+# A session "keep" holds the server up meanwhile: killing a server's last
+# session ends the server, and a new-session racing that exit fails with
+# "server exited unexpectedly" (seen under load in CI).
+tmux_fresh_session() {
+	$TM has-session -t keep 2>/dev/null || $TM new-session -d -s keep -x 20 -y 5 "sleep 86400"
+	$TM kill-session -t "$1" 2>/dev/null
+	$TM new-session -d -s "$2" -x "$3" -y "$4" "$5"
+}

@@ -19,9 +19,9 @@ TM="tmux -L crate-an-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 S=an0; NS=0
 new_session() {
-	$TM kill-session -t $S 2>/dev/null
+	local old=$S
 	NS=$((NS + 1)); S=an$NS
-	$TM new-session -d -s $S -x 110 -y 30 "$1; sleep 30"
+	tmux_fresh_session "$old" "$S" 110 30 "$1; sleep 30"
 }
 start_ui() {
 	new_session "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"

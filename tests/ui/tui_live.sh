@@ -19,9 +19,9 @@ TM="tmux -L crate-live-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 S=live0; NS=0
 new_session() {
-	$TM kill-session -t $S 2>/dev/null
+	local old=$S
 	NS=$((NS + 1)); S=live$NS
-	$TM new-session -d -s $S -x "$1" -y "$2" "$3; sleep 30"
+	tmux_fresh_session "$old" "$S" "$1" "$2" "$3; sleep 30"
 }
 start_ui() {
 	new_session 120 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"

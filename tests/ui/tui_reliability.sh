@@ -34,10 +34,10 @@ S=rel0; NS=0
 # start_crate [PREFIX]: crate in a fresh session; its pid in $T_TMP/pid.
 # PREFIX runs in the shell first (e.g. "trap '' HUP;").
 start_crate() {
-	$TM kill-session -t "$S" 2>/dev/null
+	local old=$S
 	NS=$((NS + 1)); S=rel$NS
 	rm -f "$T_TMP/pid"
-	$TM new-session -d -s "$S" -x 100 -y 30 \
+	tmux_fresh_session "$old" "$S" 100 30 \
 		"${1:-} echo \$\$ >'$T_TMP/pid'; exec env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
 	wait_for "1 Browser" 20
 }

@@ -21,9 +21,9 @@ trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 
 S=r0; NS=0
 start_ui() { # CONFIG
-	$TM kill-session -t $S 2>/dev/null
+	local old=$S
 	NS=$((NS + 1)); S=r$NS
-	$TM new-session -d -s $S -x 100 -y 30 \
+	tmux_fresh_session "$old" "$S" 100 30 \
 		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$1'; sleep 30"
 	wait_for "1 Browser" 5
 }
