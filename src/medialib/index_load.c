@@ -29,7 +29,8 @@ static const struct {
 	{"title", COL_TEXT},	 {"tracknr", COL_INT},	   {"tracktotal", COL_INT},
 	{"discnr", COL_INT},	 {"disctotal", COL_INT},   {"date", COL_TEXT},
 	{"year", COL_INT},	 {"genre", COL_TEXT},	   {"composer", COL_TEXT},
-	{"comment", COL_TEXT},	 {"timesskipped", COL_INT},
+	{"comment", COL_TEXT},	 {"timesskipped", COL_INT}, {"cue_start", COL_INT},
+	{"cue_end", COL_INT},
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 

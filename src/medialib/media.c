@@ -86,6 +86,18 @@ static const char *const media_steps[] = {
 	"  BEGIN UPDATE media_generation SET stats = stats + 1;"
 	"  INSERT OR REPLACE INTO media_stats_dirty(id, seq)"
 	"    VALUES(new.id, (SELECT stats FROM media_generation WHERE id = 0)); END;",
+	/* 4 -> 5: cue sheet tracks (cue.h). A track of a cue sheet is a row of
+	 * its own, url "FILE#N" (N its TRACK number), playing the samples
+	 * [cue_start, cue_end) of FILE at the file's rate; cue_end is NULL for
+	 * the last track (to the end of the file). Both NULL: a whole file. */
+	"ALTER TABLE media ADD COLUMN cue_start INTEGER;"
+	"ALTER TABLE media ADD COLUMN cue_end INTEGER;"
+	"DROP TRIGGER media_gen_upd;"
+	"CREATE TRIGGER media_gen_upd AFTER UPDATE OF"
+	"  id, url, missing, filesize, mtime, added, duration, bitrate, samplerate, channels,"
+	"  format, artist, album, albumartist, title, tracknr, tracktotal, discnr, disctotal,"
+	"  date, year, genre, composer, comment, cue_start, cue_end ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;",
 };
 
 #define MEDIA_VERSION ((int)(sizeof media_steps / sizeof media_steps[0]))

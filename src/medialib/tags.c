@@ -101,6 +101,7 @@ static const char *const key_dropped[] = {
 	"minor_version",  "compatible_brands", "handler_name", "vendor_id", "tlen",
 	"iTunSMPB",	  "itunsmpb",	    "itunnorm",	   "itunes_cddb_1",
 	"length", /* ID3 TLEN as TagLib names it */
+	"cue_start",	  "cue_end", /* a cue track's range (media.c) */
 };
 
 const char *mlib_tags_norm_key(const char *key, char *out, size_t outsize)
