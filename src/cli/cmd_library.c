@@ -71,6 +71,9 @@ static void scan_summary(FILE *err, const struct mlib_scan_progress *t, bool sto
 	if (t->folders_failed)
 		fprintf(err, ", %" PRIu64 " folder%s unreadable", t->folders_failed,
 			t->folders_failed == 1 ? "" : "s");
+	if (t->cue_failed)
+		fprintf(err, ", %" PRIu64 " cue sheet%s not used", t->cue_failed,
+			t->cue_failed == 1 ? "" : "s");
 	if (stopped)
 		fprintf(err, "; %" PRIu64 " file%s not stored", t->not_stored,
 			t->not_stored == 1 ? "" : "s");
@@ -190,7 +193,8 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 	}
 	if (!quiet || rc != 0)
 		scan_summary(ctx->err, &res.totals, rc != 0);
-	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0;
+	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0 ||
+		       res.totals.cue_failed > 0;
 	mlib_scan_result_free(&res);
 	if (rc != 0)
 		return CLI_FAIL;

@@ -139,13 +139,15 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 	w->put = prep(db,
 		      "INSERT INTO media(url, missing, filesize, mtime, added, duration, bitrate,"
 		      " samplerate, channels, format, artist, album, albumartist, title, date, genre,"
-		      " composer, comment, tracknr, tracktotal, discnr, disctotal, year)"
+		      " composer, comment, tracknr, tracktotal, discnr, disctotal, year, cue_start,"
+		      " cue_end)"
 		      " VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-		      " ?16, ?17, ?18, ?19, ?20, ?21, ?22)"
+		      " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"
 		      " ON CONFLICT(url) DO UPDATE SET missing=0, filesize=?2, mtime=?3,"
 		      " duration=?5, bitrate=?6, samplerate=?7, channels=?8, format=?9, artist=?10,"
 		      " album=?11, albumartist=?12, title=?13, date=?14, genre=?15, composer=?16,"
-		      " comment=?17, tracknr=?18, tracktotal=?19, discnr=?20, disctotal=?21, year=?22"
+		      " comment=?17, tracknr=?18, tracktotal=?19, discnr=?20, disctotal=?21, year=?22,"
+		      " cue_start=?23, cue_end=?24"
 		      " RETURNING id",
 		      err);
 	if (w->put)
@@ -273,7 +275,19 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 		   int64_t mtime, int64_t now, const struct mlib_tags *t, uint32_t *id,
 		   struct crate_err *err)
 {
+	return mlib_media_put_cue(w, url, urllen, size, mtime, now, t, -1, 0, id, err);
+}
+
+int mlib_media_put_cue(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
+		       int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
+		       int64_t cue_end, uint32_t *id, struct crate_err *err)
+{
 	sqlite3_stmt *st = w->put;
+	if (cue_start >= 0) /* 0 is a start, not an absence */
+		sqlite3_bind_int64(st, 23, cue_start);
+	else
+		sqlite3_bind_null(st, 23);
+	bind_int_or_null(st, 24, cue_start >= 0 ? cue_end : 0);
 	sqlite3_bind_blob(st, 1, url, (int)urllen, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, size);
 	sqlite3_bind_int64(st, 3, mtime);

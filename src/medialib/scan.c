@@ -29,6 +29,7 @@
 #include "base/hashtab.h"
 #include "base/str.h"
 #include "medialib/media.h"
+#include "medialib/scan_cue.h"
 #include "medialib/tags.h"
 
 /* ---- known rows: a hash table keyed by url bytes ---- */
@@ -39,13 +40,18 @@ struct known {
 	uint32_t id;
 	int64_t size, mtime;
 	bool missing, seen;
+	bool cue;       /* a cue sheet's track: url is "FILE#N" */
+	size_t baselen; /* cue: the length of FILE */
 };
 
 struct known_set {
 	struct known *v;
 	size_t n, cap;
-	struct hashtab by_url; /* into v */
+	struct hashtab by_url;  /* into v */
+	struct hashtab by_base; /* cue tracks, by the url of their file */
 };
+
+#define MAX_CUE_ROWS 256 /* rows of one file's tracks looked at (a sheet has at most 99) */
 
 static void known_add(struct known_set *k, const struct known *e)
 {
@@ -55,6 +61,8 @@ static void known_add(struct known_set *k, const struct known *e)
 	}
 	k->v[k->n] = *e;
 	hashtab_insert(&k->by_url, hash_bytes(e->url, e->len), (uint32_t)k->n);
+	if (e->cue)
+		hashtab_insert(&k->by_base, hash_bytes(e->url, e->baselen), (uint32_t)k->n);
 	k->n++;
 }
 
@@ -69,12 +77,27 @@ static struct known *known_find(struct known_set *k, const char *url, size_t len
 	return NULL;
 }
 
+/* The cue track rows of the file at url (at most max of them). */
+static size_t known_cue_rows(struct known_set *k, const char *url, size_t len,
+			     struct known **out, size_t max)
+{
+	size_t n = 0;
+	struct hashtab_probe p = hashtab_probe(&k->by_base, hash_bytes(url, len));
+	for (uint32_t i; n < max && (i = hashtab_next(&p)) != HASHTAB_NONE;) {
+		struct known *e = &k->v[i];
+		if (e->baselen == len && memcmp(e->url, url, len) == 0)
+			out[n++] = e;
+	}
+	return n;
+}
+
 static void known_free(struct known_set *k)
 {
 	for (size_t i = 0; i < k->n; i++)
 		free(k->v[i].url);
 	free(k->v);
 	hashtab_free(&k->by_url);
+	hashtab_free(&k->by_base);
 	memset(k, 0, sizeof *k);
 }
 
@@ -82,7 +105,8 @@ static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err 
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
-			       "SELECT id, url, filesize, mtime, missing FROM media", -1, &st,
+			       "SELECT id, url, filesize, mtime, missing, cue_start IS NOT NULL"
+			       " FROM media", -1, &st,
 			       NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the library", err);
 	int rc;
@@ -98,6 +122,10 @@ static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err 
 		e.size = sqlite3_column_int64(st, 2);
 		e.mtime = sqlite3_column_int64(st, 3);
 		e.missing = sqlite3_column_int(st, 4) != 0;
+		e.cue = sqlite3_column_int(st, 5) != 0;
+		const char *hash = e.cue ? memrchr(e.url, '#', e.len) : NULL;
+		e.cue = hash != NULL;
+		e.baselen = hash ? (size_t)(hash - e.url) : 0;
 		known_add(k, &e);
 	}
 	return mlib_db_finish(db, st, rc, "cannot read the library", err);
@@ -139,9 +167,11 @@ struct job {
 	char *path; /* owned */
 	size_t len;
 	int64_t size, mtime;
-	struct known *known; /* NULL for a new file */
+	struct known *known; /* NULL for a new file; for a file split by its cue sheet,
+			      * one of its tracks */
 	bool moved;          /* known was found at another path: take this one */
 	struct mlib_tags tags;
+	struct scan_cue cue; /* its cue sheet, read with the tags */
 	struct crate_err err;
 	int rc;
 	bool done;
@@ -166,6 +196,7 @@ struct scan {
 	size_t next_job, consumed;
 	bool stop;
 	const char *db_path; /* crate's own files are never scanned */
+	bool dir_has_cue;    /* the folder being walked holds a *.cue: look for sheets */
 	/* Written but not committed yet: counted in totals at the commit. */
 	uint64_t pend_added, pend_updated, pend_missing;
 };
@@ -218,6 +249,19 @@ static void add_error(struct scan *s, const char *path, const char *msg, bool fo
 		r->totals.folders_failed++;
 	else
 		r->totals.failed++;
+}
+
+/* A cue sheet that cannot be used: listed like a failed file, counted
+ * apart (its audio file is indexed whole, and counted as such). */
+static void add_cue_error(struct scan *s, const struct job *j)
+{
+	const char *path = j->cue.path ? j->cue.path : j->path;
+	char *msg = xasprintf("%s (the audio file is indexed as one item)", j->cue.err.msg);
+	add_error(s, path, msg, false);
+	free(msg);
+	s->res->totals.failed--;
+	s->res->totals.cue_failed++;
+	s->res->errors[s->res->nerrors - 1].cue = 1;
 }
 
 /* The end of path (at most size-1 bytes, cut at a character boundary). */
@@ -315,18 +359,49 @@ static void folder_problem(struct scan *s, const char *path, const char *reason)
 	free(msg);
 }
 
+/* A file's cue sheet beside it: its mtime counts as the file's (an edited
+ * sheet is a changed file). */
+static bool sibling_cue(const struct scan *s, const char *path, int64_t *mtime)
+{
+	char *cue = NULL;
+	int64_t cm;
+	if (!s->dir_has_cue || !scan_cue_sibling(path, &cue, &cm))
+		return false;
+	free(cue);
+	if (cm > *mtime)
+		*mtime = cm;
+	return true;
+}
+
 static void visit_file(struct scan *s, const char *path, const struct stat *st)
 {
 	struct mlib_scan_progress *p = &s->res->totals;
 	size_t len = strlen(path);
 	struct known *k = known_find(&s->known, path, len);
-	if (k && k->seen)
+	struct known *rows[MAX_CUE_ROWS];
+	size_t nrows = known_cue_rows(&s->known, path, len, rows, MAX_CUE_ROWS);
+	if ((k && k->seen) || (nrows && rows[0]->seen))
 		return; /* reached twice (two roots, or a link): one row, counted once */
 	p->seen++;
-	if (k) {
+	int64_t mtime = (int64_t)st->st_mtime;
+	bool sibling = sibling_cue(s, path, &mtime);
+	/* The row that tells whether the file changed: a present track of
+	 * its cue sheet, else the whole file's row. A whole file with a sheet
+	 * beside it is read again (the sheet is new, or was bad). */
+	struct known *rep = NULL;
+	for (size_t i = 0; i < nrows; i++) {
+		rows[i]->seen = true;
+		if (!rep && !rows[i]->missing)
+			rep = rows[i];
+	}
+	if (k)
 		k->seen = true;
-		if (!k->missing && k->size == (int64_t)st->st_size &&
-		    k->mtime == (int64_t)st->st_mtime) {
+	if (!rep)
+		rep = k;
+	k = rep;
+	if (k) {
+		if (!k->missing && k->size == (int64_t)st->st_size && k->mtime == mtime &&
+		    (k->cue || !sibling)) {
 			p->unchanged++;
 			return;
 		}
@@ -340,7 +415,7 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	j->path = xstrdup(path);
 	j->len = len;
 	j->size = st->st_size;
-	j->mtime = st->st_mtime;
+	j->mtime = mtime;
 	j->known = k;
 	mlib_tags_init(&j->tags);
 	p->to_read++;
@@ -435,11 +510,16 @@ static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst
 	}
 	s->stack[s->nstack++] = key;
 	size_t base = path->len;
+	static const char *const cue_ext[] = {"cue"};
+	bool has_cue = false;
+	for (size_t i = 0; i < n && !has_cue; i++)
+		has_cue = ext_in(names[i], cue_ext, 1);
 	for (size_t i = 0; i < n; i++) {
 		if (!cancelled(s)) {
 			if (base == 0 || path->buf[base - 1] != '/')
 				strbuf_addc(path, '/');
 			strbuf_adds(path, names[i]);
+			s->dir_has_cue = has_cue; /* a subfolder walked before set its own */
 			walk_entry(s, path, false);
 			path->len = base;
 			path->buf[base] = '\0';
@@ -465,6 +545,8 @@ static void *worker_main(void *arg)
 		struct job *j = &s->jobs[s->next_job++];
 		pthread_mutex_unlock(&s->mu);
 		j->rc = mlib_tags_read(j->path, timeout, &j->tags, &j->err);
+		if (j->rc == 0)
+			scan_cue_read(j->path, &j->tags, &j->cue);
 		pthread_mutex_lock(&s->mu);
 		j->done = true;
 		pthread_cond_broadcast(&s->job_done);
@@ -533,6 +615,56 @@ static int tx_maybe_commit(struct scan *s, struct writer *wr, bool force, struct
 	return 0;
 }
 
+/* Rows of j's file that are not what it is now: marked missing (kept
+ * with their ids and statistics for when they return). The whole file's
+ * row unless keep_whole; the cue tracks not among keep (a sheet that
+ * lost tracks, or that is gone or bad). */
+static int retire_rows(struct scan *s, struct writer *wr, const struct job *j, bool keep_whole,
+		       const uint32_t *keep, size_t nkeep, struct crate_err *err)
+{
+	struct known *rows[MAX_CUE_ROWS + 1];
+	size_t n = known_cue_rows(&s->known, j->path, j->len, rows, MAX_CUE_ROWS);
+	struct known *whole = known_find(&s->known, j->path, j->len);
+	if (!whole && j->moved)
+		whole = j->known; /* its url is j's path now */
+	if (whole && !keep_whole)
+		rows[n++] = whole;
+	for (size_t i = 0; i < n; i++) {
+		bool kept = false;
+		for (size_t q = 0; q < nkeep && !kept; q++)
+			kept = keep[q] == rows[i]->id;
+		if (kept || rows[i]->missing)
+			continue;
+		if (mlib_media_set_missing(wr->w, rows[i]->id, 1, err) != 0)
+			return -1;
+		rows[i]->missing = true;
+	}
+	return 0;
+}
+
+/* A file split by its cue sheet: one row per track, url "FILE#N". */
+static int write_cue_tracks(struct scan *s, struct writer *wr, struct job *j, int64_t now,
+			    struct crate_err *err)
+{
+	const struct mlib_cue *cue = &j->cue.cue;
+	uint32_t ids[MLIB_CUE_MAX_TRACKS];
+	for (size_t i = 0; i < cue->ntracks; i++) {
+		struct mlib_tags t;
+		mlib_tags_init(&t);
+		int64_t start, end;
+		scan_cue_track(cue, i, &j->tags, &t, &start, &end);
+		size_t ulen;
+		char *url = scan_cue_url(j->path, j->len, cue->tracks[i].number, &ulen);
+		int rc = mlib_media_put_cue(wr->w, url, ulen, j->size, j->mtime, now, &t, start, end,
+					    &ids[i], err);
+		free(url);
+		mlib_tags_free(&t);
+		if (rc != 0)
+			return -1;
+	}
+	return retire_rows(s, wr, j, false, ids, cue->ntracks, err);
+}
+
 static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t now,
 		     struct crate_err *err)
 {
@@ -554,14 +686,26 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 			if (mlib_media_set_missing(wr->w, j->known->id, 1, err) != 0)
 				return -1;
 			s->pend_missing++;
+			j->known->missing = true;
 		}
-		return 0;
+		return j->known ? retire_rows(s, wr, j, false, NULL, 0, err) : 0;
 	}
-	uint32_t id;
-	if (j->moved && mlib_media_set_url(s->db, j->known->id, j->path, j->len, err) != 0)
-		return -1;
-	if (mlib_media_put(wr->w, j->path, j->len, j->size, j->mtime, now, &j->tags, &id, err) != 0)
-		return -1;
+	if (j->cue.state == 1) {
+		if (write_cue_tracks(s, wr, j, now, err) != 0)
+			return -1;
+	} else {
+		/* No sheet, or a bad one: the file is one item. */
+		if (j->cue.state < 0)
+			add_cue_error(s, j);
+		uint32_t id;
+		if (j->moved && !j->known->cue &&
+		    mlib_media_set_url(s->db, j->known->id, j->path, j->len, err) != 0)
+			return -1;
+		if (mlib_media_put(wr->w, j->path, j->len, j->size, j->mtime, now, &j->tags, &id,
+				   err) != 0 ||
+		    retire_rows(s, wr, j, true, NULL, 0, err) != 0)
+			return -1;
+	}
 	if (j->known)
 		s->pend_updated++;
 	else
@@ -632,8 +776,8 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 	size_t ngone = 0;
 	for (size_t i = 0; i < s->known.n; i++) {
 		struct known *k = &s->known.v[i];
-		if (!vanished_under_roots(s, k, roots, nroots))
-			continue;
+		if (k->cue || !vanished_under_roots(s, k, roots, nroots))
+			continue; /* a cue track's row moves only with its sheet: not followed */
 		gone = xreallocarray(gone, ngone + 1, sizeof *gone);
 		gone[ngone++] = k;
 	}
@@ -699,6 +843,8 @@ static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err
 			j->rc = mlib_tags_read(j->path, s->opts->timeout_ms > 0 ? s->opts->timeout_ms
 									 : 5000,
 					       &j->tags, &j->err);
+			if (j->rc == 0)
+				scan_cue_read(j->path, &j->tags, &j->cue);
 			j->done = true;
 			pthread_mutex_lock(&s->mu);
 		}
@@ -710,6 +856,7 @@ static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err
 		if (rc == 0 && !cancelled(s))
 			rc = write_job(s, wr, j, now, err);
 		mlib_tags_free(&j->tags);
+		scan_cue_free(&j->cue);
 		pthread_mutex_lock(&s->mu);
 		s->consumed = i + 1;
 		if (rc != 0 || cancelled(s))
@@ -746,6 +893,7 @@ static void scan_free(struct scan *s)
 	for (size_t i = 0; i < s->njobs; i++) {
 		free(s->jobs[i].path);
 		mlib_tags_free(&s->jobs[i].tags);
+		scan_cue_free(&s->jobs[i].cue);
 	}
 	free(s->jobs);
 	pthread_mutex_destroy(&s->mu);
@@ -803,6 +951,7 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 		strbuf_reset(&path);
 		strbuf_adds(&path, roots[i]);
 		s.nstack = 0;
+		s.dir_has_cue = true; /* a root that is a file: look beside it */
 		walk_entry(&s, &path, true);
 	}
 	strbuf_free(&path);

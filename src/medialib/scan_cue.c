@@ -1,0 +1,202 @@
+/* Cue sheets in the scanner: where an audio file's sheet is, whether it
+ * fits the audio, and what each of its tracks becomes. */
+#include "medialib/scan_cue.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CUE_MAX_BYTES (1 << 20) /* a 99-track sheet is a few KiB */
+
+/* Candidate i (0: X.cue, 1: X.ext.cue) for audio X.ext; owned, NULL when
+ * the name has no extension for candidate 0. */
+static char *candidate(const char *audio, int i)
+{
+	if (i == 1)
+		return xasprintf("%s.cue", audio);
+	const char *slash = strrchr(audio, '/');
+	const char *dot = strrchr(audio, '.');
+	if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : audio))
+		return NULL;
+	return xasprintf("%.*s.cue", (int)(dot - audio), audio);
+}
+
+bool scan_cue_sibling(const char *audio, char **path, int64_t *mtime)
+{
+	for (int i = 0; i < 2; i++) {
+		char *p = candidate(audio, i);
+		struct stat st;
+		if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+			*path = p;
+			*mtime = (int64_t)st.st_mtime;
+			return true;
+		}
+		free(p);
+	}
+	return false;
+}
+
+/* The whole of a regular file of at most CUE_MAX_BYTES (owned). */
+static char *read_text(const char *path, size_t *len, struct crate_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > CUE_MAX_BYTES) {
+		crate_err_set(err, CRATE_ERR_PARSE, "%s: %s", path,
+			      S_ISREG(st.st_mode) ? "larger than 1 MiB: not a cue sheet"
+						  : "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	char *buf = xmalloc((size_t)st.st_size + 1);
+	size_t got = 0;
+	ssize_t n;
+	while (got < (size_t)st.st_size &&
+	       (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* Every track must start inside the audio the sheet describes. */
+static int check_fit(const struct mlib_cue *cue, const struct mlib_tags *t, struct crate_err *err)
+{
+	if (t->samplerate <= 0)
+		return crate_err_set(err, CRATE_ERR_MEDIA, "the audio's sample rate is unknown");
+	if (t->duration_ms <= 0)
+		return 0; /* unknown length: the decoder finds the end */
+	const struct mlib_cue_track *last = &cue->tracks[cue->ntracks - 1];
+	int64_t start_ms = last->start * 1000 / MLIB_CUE_FPS;
+	if (start_ms >= t->duration_ms) {
+		char at[32], len[32];
+		return crate_err_set(err, CRATE_ERR_PARSE,
+				     "line %d: track %d starts at %s, after the end of the audio (%s)",
+				     last->line, last->number, mlib_cue_time(last->start, at, sizeof at),
+				     mlib_cue_time(t->duration_ms * MLIB_CUE_FPS / 1000, len, sizeof len));
+	}
+	return 0;
+}
+
+void scan_cue_read(const char *audio, const struct mlib_tags *t, struct scan_cue *out)
+{
+	memset(out, 0, sizeof *out);
+	int64_t mtime;
+	const char *embedded = mlib_tags_get(t, "cuesheet");
+	if (!scan_cue_sibling(audio, &out->path, &mtime) && !embedded)
+		return;
+	size_t len = 0;
+	char *text = out->path ? read_text(out->path, &len, &out->err) : NULL;
+	if (out->path && !text) {
+		out->state = -1;
+		return;
+	}
+	const char *src = text ? text : embedded;
+	int rc = mlib_cue_parse(src, text ? len : strlen(embedded), &out->cue, &out->err);
+	free(text);
+	if (rc == 0 && check_fit(&out->cue, t, &out->err) != 0) {
+		mlib_cue_free(&out->cue);
+		rc = -1;
+	}
+	if (rc != 0) {
+		out->state = -1;
+		if (out->path)
+			crate_err_prefix(&out->err, "%s: ", out->path);
+		else
+			crate_err_prefix(&out->err, "%s: its CUESHEET tag: ", audio);
+		return;
+	}
+	out->state = 1;
+}
+
+void scan_cue_free(struct scan_cue *c)
+{
+	mlib_cue_free(&c->cue);
+	free(c->path);
+	memset(c, 0, sizeof *c);
+}
+
+/* Keys the cue decides for a track (its own value, or none). */
+static bool cue_owned_key(const char *key)
+{
+	static const char *const keys[] = {
+		"title", "tracknr", "tracktotal", "cuesheet", "isrc",
+		"replaygain_track_gain", "replaygain_track_peak", "musicbrainz_trackid",
+		"musicbrainz_releasetrackid", "lyrics",
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+void scan_cue_track(const struct mlib_cue *cue, size_t i, const struct mlib_tags *file,
+		    struct mlib_tags *out, int64_t *start, int64_t *end)
+{
+	const struct mlib_cue_track *tr = &cue->tracks[i];
+	char buf[32];
+	if (tr->title) {
+		mlib_tags_add(out, "title", tr->title);
+	} else {
+		snprintf(buf, sizeof buf, "Track %02d", tr->number);
+		mlib_tags_add(out, "title", buf);
+	}
+	if (tr->performer || cue->performer)
+		mlib_tags_add(out, "artist", tr->performer ? tr->performer : cue->performer);
+	if (cue->performer)
+		mlib_tags_add(out, "albumartist", cue->performer);
+	if (cue->title)
+		mlib_tags_add(out, "album", cue->title);
+	snprintf(buf, sizeof buf, "%d/%d", tr->number, cue->tracks[cue->ntracks - 1].number);
+	mlib_tags_add(out, "tracknr", buf);
+	if (cue->date)
+		mlib_tags_add(out, "date", cue->date);
+	if (cue->genre)
+		mlib_tags_add(out, "genre", cue->genre);
+	if (tr->songwriter || cue->songwriter)
+		mlib_tags_add(out, "composer", tr->songwriter ? tr->songwriter : cue->songwriter);
+	if (tr->isrc)
+		mlib_tags_add(out, "isrc", tr->isrc);
+	if (cue->discnumber)
+		mlib_tags_add(out, "discnr", cue->discnumber);
+	if (cue->disctotal)
+		mlib_tags_add(out, "disctotal", cue->disctotal);
+	size_t ncue = out->n;
+	for (size_t k = 0; k < file->n; k++) {
+		const char *key = file->v[k].key;
+		bool cue_has = false;
+		for (size_t c = 0; c < ncue && !cue_has; c++)
+			cue_has = strcmp(out->v[c].key, key) == 0;
+		if (!cue_has && !cue_owned_key(key)) /* the cue's value wins */
+			mlib_tags_add(out, key, file->v[k].value);
+	}
+	int rate = file->samplerate;
+	*start = mlib_cue_samples(tr->start, rate);
+	*end = i + 1 < cue->ntracks ? mlib_cue_samples(cue->tracks[i + 1].start, rate) : 0;
+	int64_t start_ms = tr->start * 1000 / MLIB_CUE_FPS;
+	out->duration_ms = *end ? (*end - *start) * 1000 / rate
+			   : file->duration_ms > start_ms ? file->duration_ms - start_ms : 0;
+	out->bitrate = file->bitrate;
+	out->samplerate = file->samplerate;
+	out->channels = file->channels;
+	out->format = file->format ? xstrdup(file->format) : NULL;
+	out->rating = 0; /* a rating in the file is the whole file's */
+}
+
+char *scan_cue_url(const char *url, size_t len, int n, size_t *outlen)
+{
+	char *u = xasprintf("%.*s#%d", (int)len, url, n);
+	*outlen = strlen(u);
+	return u;
+}

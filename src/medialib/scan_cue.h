@@ -1,0 +1,42 @@
+/* The scanner's side of cue sheets: finding an audio file's cue sheet,
+ * checking it against the audio, and the tags and sample range of each
+ * of its tracks. Used only by scan.c (worker threads read; the writer
+ * builds the rows). */
+#ifndef CRATE_MEDIALIB_SCAN_CUE_H
+#define CRATE_MEDIALIB_SCAN_CUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "medialib/cue.h"
+#include "medialib/tags.h"
+
+struct scan_cue {
+	int state;            /* 0: no cue sheet, 1: cue (usable), -1: a bad one (err) */
+	struct mlib_cue cue;  /* state 1 */
+	char *path;           /* owned: the .cue file, NULL for a CUESHEET tag */
+	struct crate_err err; /* state -1: "<cue path>: line N: ..." */
+};
+
+/* The cue sheet beside audio (X.cue, else X.ext.cue, for X.ext): its path
+ * (owned) and mtime; false when there is none. */
+bool scan_cue_sibling(const char *audio, char **path, int64_t *mtime);
+
+/* Look for the cue sheet of audio (beside it, else its CUESHEET tag in t),
+ * parse it and check it against the audio (rate known, every track
+ * starting before the end). Thread-safe. */
+void scan_cue_read(const char *audio, const struct mlib_tags *t, struct scan_cue *out);
+void scan_cue_free(struct scan_cue *c);
+
+/* Track i of cue: its tags (file's tags, the cue's values over them;
+ * the CUESHEET tag and the file's track ReplayGain dropped) into *out
+ * (initialised by the caller), its range [*start, *end) in samples of the
+ * file's rate (*end 0: to the end) and duration. */
+void scan_cue_track(const struct mlib_cue *cue, size_t i, const struct mlib_tags *file,
+		    struct mlib_tags *out, int64_t *start, int64_t *end);
+
+/* "FILE#N": the url of track number n of the file at url (owned). */
+char *scan_cue_url(const char *url, size_t len, int n, size_t *outlen);
+
+#endif
