@@ -201,6 +201,14 @@ static uint32_t id_of(struct app *app, const char *name, size_t i)
 	return n && i < n->idlist.n ? n->idlist.v[i] : 0;
 }
 
+/* Integer property name of library item id; false when it has none. */
+static bool index_int(struct app *app, uint32_t id, const char *name, int64_t *out)
+{
+	const struct mlib_index *idx = app->index;
+	int prop = idx && id && mlib_index_has_media(idx, id) ? mlib_index_prop(idx, name) : -1;
+	return prop >= 0 && mlib_index_int_value(idx, prop, id, out);
+}
+
 /* The file of entry i of list name (into buf); NULL when it has none. */
 static const char *path_of(struct app *app, const char *name, size_t i, char *buf, size_t size)
 {
@@ -217,7 +225,25 @@ static const char *path_of(struct app *app, const char *name, size_t i, char *bu
 		snprintf(buf, size, "%s", u);
 		u = buf;
 	}
+	/* A cue sheet's track plays from its file: url "FILE#N" without "#N". */
+	int64_t start;
+	char *hash = u ? strrchr(buf, '#') : NULL;
+	if (hash && index_int(app, id, "cue_start", &start))
+		*hash = '\0';
 	return u;
+}
+
+/* The sample range of a cue sheet's track into t (nothing for a file). */
+static void cue_range(struct app *app, uint32_t id, struct engine_track *t)
+{
+	int64_t start, end = 0;
+	if (!index_int(app, id, "cue_start", &start))
+		return;
+	if (!index_int(app, id, "cue_end", &end))
+		end = 0;
+	t->ranged = true;
+	t->range_start = start;
+	t->range_end = end;
 }
 
 static const char *type_of(struct app *app, const char *name)
@@ -286,6 +312,7 @@ static void fill_track(struct app *app, const struct request *r, struct engine_t
 	/* Tags, else what the analysis measured (app_analysis.c). */
 	*t = (struct engine_track){
 		.path = r->path, .id = id, .rg = app_analysis_rg(app, id), .seq = r->seq};
+	cue_range(app, id, t);
 	if (id && app->index && app->store && app->db)
 		rules_track_prepare(app, t, player(app)->rg_preamp);
 }

@@ -46,7 +46,15 @@ struct decoder {
 
 	int64_t base_ms;     /* position of pos_frames == 0 (start or seek target) */
 	int64_t pos_frames;  /* frames returned since base */
-	int64_t seek_ms;     /* drop decoded audio before this time; -1 none */
+	int64_t seek_num;    /* drop decoded audio before seek_num / seek_den s; -1 none */
+	int64_t seek_den;
+
+	/* A range of the file (a cue sheet's track): samples [range_start,
+	 * range_end) at the native rate, range_end 0 for the end of the file.
+	 * Positions and seeks are relative to range_start; range_pos counts
+	 * the output frames from range_start to the next one read. */
+	bool ranged;
+	int64_t range_start, range_end, range_pos;
 
 	unsigned skipped;
 	int consecutive;
@@ -314,13 +322,13 @@ static int convert_frame(struct decoder *d, struct crate_err *err)
 			return -1;
 	}
 	int skip = 0;
-	if (d->seek_ms >= 0) {
+	if (d->seek_num >= 0) {
 		/* Accurate seek: drop what precedes the target in this frame. */
 		int64_t ts = f->best_effort_timestamp;
 		AVRational tb = d->fmt->streams[d->sidx]->time_base;
 		if (ts != AV_NOPTS_VALUE) {
 			int64_t start = av_rescale_q(ts, tb, (AVRational){1, f->sample_rate});
-			int64_t target = av_rescale(d->seek_ms, f->sample_rate, 1000);
+			int64_t target = av_rescale(d->seek_num, f->sample_rate, d->seek_den);
 			if (target - start >= f->nb_samples) {
 				av_frame_unref(f);
 				return 0;
@@ -328,7 +336,7 @@ static int convert_frame(struct decoder *d, struct crate_err *err)
 			if (target > start)
 				skip = (int)(target - start);
 		}
-		d->seek_ms = -1;
+		d->seek_num = -1;
 	}
 	const uint8_t *in[AV_NUM_DATA_POINTERS * 8];
 	int planes = av_sample_fmt_is_planar(f->format) ? f->ch_layout.nb_channels : 1;
@@ -372,7 +380,7 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 	struct decoder *d = xcalloc(1, sizeof *d);
 	d->stop = stop;
 	d->path = xstrdup(path);
-	d->seek_ms = -1;
+	d->seek_num = -1;
 	d->sidx = -1;
 	AVDictionary *opts = NULL;
 	int r;
@@ -507,7 +515,20 @@ void decoder_output_format(const struct decoder *d, struct play_format *out)
 	*out = d->out;
 }
 
+static int64_t file_duration_ms(const struct decoder *d);
+
 int64_t decoder_duration_ms(const struct decoder *d)
+{
+	if (!d->ranged)
+		return file_duration_ms(d);
+	int64_t rate = d->native.rate;
+	if (d->range_end)
+		return (d->range_end - d->range_start) * 1000 / rate;
+	int64_t all = file_duration_ms(d), start = d->range_start * 1000 / rate;
+	return all > start ? all - start : -1;
+}
+
+static int64_t file_duration_ms(const struct decoder *d)
 {
 	if (d->fmt->duration != AV_NOPTS_VALUE && d->fmt->duration > 0)
 		return d->fmt->duration / 1000;
@@ -533,6 +554,8 @@ int decoder_set_output(struct decoder *d, const struct play_format *fmt, struct 
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s: invalid output format", d->path);
 	if (play_format_equal(fmt, &d->out))
 		return 0;
+	if (d->ranged && d->out.rate != fmt->rate)
+		d->range_pos = av_rescale(d->range_pos, fmt->rate, d->out.rate);
 	d->out = *fmt;
 	/* Pending converted frames were in the old format: they are dropped
 	 * (callers set the format before reading or right after a seek). */
@@ -546,10 +569,24 @@ int decoder_set_output(struct decoder *d, const struct play_format *fmt, struct 
 	return 0;
 }
 
+/* Output frames from the range's start to its end; -1 for no end. */
+static int64_t range_len_out(const struct decoder *d)
+{
+	if (!d->ranged || !d->range_end)
+		return -1;
+	return av_rescale(d->range_end - d->range_start, d->out.rate, d->native.rate);
+}
+
 long decoder_read(struct decoder *d, void *buf, size_t max_frames, struct crate_err *err)
 {
 	size_t fb = play_frame_bytes(&d->out);
 	size_t done = 0;
+	int64_t len = range_len_out(d);
+	if (len >= 0) { /* stop at the range's end, to the sample */
+		int64_t left = len > d->range_pos ? len - d->range_pos : 0;
+		if ((int64_t)max_frames > left)
+			max_frames = (size_t)left;
+	}
 	while (done < max_frames) {
 		if (d->buf_off < d->buf_frames) {
 			size_t n = d->buf_frames - d->buf_off;
@@ -578,14 +615,15 @@ long decoder_read(struct decoder *d, void *buf, size_t max_frames, struct crate_
 			return done ? (long)done : -1;
 	}
 	d->pos_frames += (int64_t)done;
+	d->range_pos += (int64_t)done;
 	return (long)done;
 }
 
-int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err)
+/* Seek to num/den seconds of the file (without its start_time). */
+static int seek_to(struct decoder *d, int64_t num, int64_t den, struct crate_err *err)
 {
-	if (ms < 0)
-		ms = 0;
-	int64_t ts = av_rescale(ms, AV_TIME_BASE, 1000);
+	int64_t ms = av_rescale(num, 1000, den);
+	int64_t ts = av_rescale(num, AV_TIME_BASE, den);
 	if (d->fmt->start_time != AV_NOPTS_VALUE)
 		ts += d->fmt->start_time;
 	int r = avformat_seek_file(d->fmt, -1, INT64_MIN, ts, ts, AVSEEK_FLAG_BACKWARD);
@@ -607,11 +645,44 @@ int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err)
 	swr_free(&d->swr); /* drop the resampler's tail from before the seek */
 	int64_t start = 0;
 	if (d->fmt->start_time != AV_NOPTS_VALUE)
-		start = av_rescale(d->fmt->start_time, 1000, AV_TIME_BASE);
-	d->seek_ms = ms + start;
-	d->base_ms = ms;
+		start = av_rescale(d->fmt->start_time, den, AV_TIME_BASE);
+	d->seek_num = num + start;
+	d->seek_den = den;
 	d->pos_frames = 0;
 	return 0;
+}
+
+int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err)
+{
+	if (ms < 0)
+		ms = 0;
+	if (!d->ranged) {
+		if (seek_to(d, ms, 1000, err) != 0)
+			return -1;
+		d->base_ms = ms;
+		return 0;
+	}
+	/* In a range: ms from its start, to the sample, kept inside it. */
+	int64_t rate = d->native.rate;
+	int64_t at = d->range_start + av_rescale(ms, rate, 1000);
+	if (d->range_end && at > d->range_end)
+		at = d->range_end;
+	if (seek_to(d, at, rate, err) != 0)
+		return -1;
+	d->base_ms = (at - d->range_start) * 1000 / rate;
+	d->range_pos = av_rescale(at - d->range_start, d->out.rate, rate);
+	return 0;
+}
+
+int decoder_set_range(struct decoder *d, int64_t start, int64_t end, struct crate_err *err)
+{
+	if (start < 0 || (end && end <= start))
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s: invalid range %lld..%lld",
+				     d->path, (long long)start, (long long)end);
+	d->ranged = true;
+	d->range_start = start;
+	d->range_end = end;
+	return decoder_seek(d, 0, err);
 }
 
 int64_t decoder_position_ms(const struct decoder *d)

@@ -46,6 +46,12 @@ void decoder_output_format(const struct decoder *d, struct play_format *out);
  * only a stream that yields nothing at all is fatal). */
 long decoder_read(struct decoder *d, void *buf, size_t max_frames, struct crate_err *err);
 
+/* Play only samples [start, end) of the file (at its native rate; end 0:
+ * to its end), as a track of its own: positions, seeks and the duration
+ * are relative to start, and reading ends exactly at end. Seeks to start
+ * (call before the first read). For cue sheet tracks. */
+int decoder_set_range(struct decoder *d, int64_t start, int64_t end, struct crate_err *err);
+
 /* Seek to ms from the start, sample-accurately where timestamps allow. */
 int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err);
 /* Position of the next frame decoder_read will return, in ms. */

@@ -35,6 +35,8 @@ struct etrack {
 	uint32_t id;
 	struct play_rg rg;
 	int64_t start_ms;
+	bool ranged;            /* a cue sheet's track: range_start..range_end of path */
+	int64_t range_start, range_end;
 	struct play_dsp *dsp;
 	uint64_t seq;
 	bool start_paused;
@@ -230,6 +232,9 @@ static struct etrack *etrack_new(const struct engine_track *src)
 	t->id = src->id;
 	t->rg = src->rg;
 	t->start_ms = src->start_ms;
+	t->ranged = src->ranged;
+	t->range_start = src->range_start;
+	t->range_end = src->range_end;
 	t->dsp = src->dsp;
 	t->seq = src->seq;
 	t->start_paused = src->paused;
@@ -246,7 +251,9 @@ static void etrack_open(struct engine *e, struct etrack *t)
 	decoder_native_format(t->dec, &t->want);
 	if (e->opts.sfmt != PLAY_SFMT_AUTO)
 		t->want.sfmt = e->opts.sfmt;
-	if (t->start_ms > 0 && decoder_seek(t->dec, t->start_ms, &t->err) != 0) {
+	if ((t->ranged &&
+	     decoder_set_range(t->dec, t->range_start, t->range_end, &t->err) != 0) ||
+	    (t->start_ms > 0 && decoder_seek(t->dec, t->start_ms, &t->err) != 0)) {
 		decoder_free(t->dec);
 		t->dec = NULL;
 	}

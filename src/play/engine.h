@@ -42,7 +42,10 @@ struct engine_track {
 	const char *path;
 	uint32_t id;
 	struct play_rg rg;
-	int64_t start_ms;        /* start here instead of at 0 */
+	int64_t start_ms;        /* start here instead of at 0 (in the range, when ranged) */
+	bool ranged;             /* play samples [range_start, range_end) of path (range_end 0:
+				  * to its end) as the track: a cue sheet's track */
+	int64_t range_start, range_end;
 	struct play_dsp *dsp;
 	uint64_t seq;            /* the caller's token, echoed in this track's events */
 	bool paused;             /* open it and stay paused at start_ms (resume after a restart) */
