@@ -159,3 +159,78 @@ TEST(corpus_matches_ffmpeg_s16)
 	CHECK(tested >= 40);
 	free(ents);
 }
+
+/* Read everything the decoder d still gives (s16 stereo); owned, *n frames. */
+static int16_t *read_rest(struct decoder *d, size_t *n)
+{
+	size_t cap = 1 << 16;
+	int16_t *buf = xmalloc(cap * 4);
+	struct crate_err err = {0};
+	long r;
+	*n = 0;
+	while ((r = decoder_read(d, buf + *n * 2, 1000, &err)) > 0) {
+		*n += (size_t)r;
+		if (cap - *n < 1000)
+			buf = xrealloc(buf, (cap *= 2) * 4);
+	}
+	CHECK_MSG(r == 0, "read: %s", err.msg);
+	return buf;
+}
+
+/* A cue sheet's track: samples [start, end) of the file exactly, seeks
+ * and positions inside it, and the last track to the end of the file. */
+TEST(range_plays_exact_samples_and_seeks_inside)
+{
+	char *path = xasprintf("%s/noise.flac", harness_tmpdir());
+	if (!tp_sh("ffmpeg -nostdin -v quiet -y -f lavfi -i 'anoisesrc=d=4:r=44100:seed=7' "
+		   "-ac 2 -sample_fmt s16 '%s'", path))
+		harness_skip("ffmpeg cannot make a test file");
+	struct play_format fmt = {.sfmt = PLAY_SFMT_S16, .channels = 2, .rate = 44100};
+	struct crate_err err = {0};
+	size_t len;
+	int16_t *whole = (int16_t *)decode_all(path, &fmt, &len, &err);
+	REQUIRE(whole != NULL);
+	size_t total = len / 4;
+	REQUIRE(total == 4 * 44100);
+
+	const int64_t start = 66150 + 17, end = 132300 + 5; /* 1.5 s and 3 s, off the frame grid */
+	struct decoder *d;
+	REQUIRE(decoder_open(path, &d, &err) == 0);
+	REQUIRE(decoder_set_output(d, &fmt, &err) == 0);
+	REQUIRE(decoder_set_range(d, start, end, &err) == 0);
+	CHECK_INT(decoder_duration_ms(d), (end - start) * 1000 / 44100);
+	CHECK_INT(decoder_position_ms(d), 0);
+	size_t n;
+	int16_t *got = read_rest(d, &n);
+	CHECK_INT(n, end - start);
+	CHECK(n == (size_t)(end - start) && memcmp(got, whole + start * 2, n * 4) == 0);
+	free(got);
+
+	/* Seek 500 ms into the track: the file's start + 22050 samples. */
+	REQUIRE(decoder_seek(d, 500, &err) == 0);
+	CHECK_INT(decoder_position_ms(d), 500);
+	got = read_rest(d, &n);
+	CHECK_INT(n, end - start - 22050);
+	CHECK(n == (size_t)(end - start - 22050) &&
+	      memcmp(got, whole + (start + 22050) * 2, n * 4) == 0);
+	free(got);
+	/* Past the end: nothing more, never audio of the next track. */
+	REQUIRE(decoder_seek(d, 60000, &err) == 0);
+	got = read_rest(d, &n);
+	CHECK_INT(n, 0);
+	free(got);
+	decoder_free(d);
+
+	/* The last track: to the end of the file. */
+	REQUIRE(decoder_open(path, &d, &err) == 0);
+	REQUIRE(decoder_set_output(d, &fmt, &err) == 0);
+	REQUIRE(decoder_set_range(d, end, 0, &err) == 0);
+	got = read_rest(d, &n);
+	CHECK_INT(n, total - (size_t)end);
+	CHECK(n == total - (size_t)end && memcmp(got, whole + end * 2, n * 4) == 0);
+	free(got);
+	CHECK(decoder_set_range(d, 10, 5, &err) != 0 && err.code == CRATE_ERR_INVALID);
+	decoder_free(d);
+	free(whole);
+	free(path);
+}
