@@ -51,6 +51,12 @@ static int feed_all(struct decoder *d, struct an_feed *f, int channels, const at
 int an_analyze_file(const char *path, const atomic_int *stop, struct an_result *out,
 		    struct crate_err *err)
 {
+	return an_analyze_range(path, -1, 0, stop, out, err);
+}
+
+int an_analyze_range(const char *path, int64_t start, int64_t end, const atomic_int *stop,
+		     struct an_result *out, struct crate_err *err)
+{
 	memset(out, 0, sizeof *out);
 	struct decoder *d;
 	if (decoder_open(path, &d, err) != 0)
@@ -60,6 +66,8 @@ int an_analyze_file(const char *path, const atomic_int *stop, struct an_result *
 	fmt.sfmt = PLAY_SFMT_FLOAT;
 	struct an_feed *f = NULL;
 	int rc = decoder_set_output(d, &fmt, err);
+	if (rc == 0 && start >= 0)
+		rc = decoder_set_range(d, start, end, err);
 	if (rc == 0) {
 		f = an_feed_new(fmt.channels, fmt.rate, decoder_duration_ms(d), err);
 		rc = f ? 0 : -1;

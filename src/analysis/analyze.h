@@ -16,6 +16,10 @@
  * the work early when it becomes non-zero: CRATE_ERR_REFUSED "stopped".
  * Errors say why the file was not analysed ("cannot decode ...",
  * "took longer than 300 s"). */
+/* Samples [start, end) of path only (a cue sheet's track; end 0: to the
+ * end; start -1: the whole file). */
+int an_analyze_range(const char *path, int64_t start, int64_t end, const atomic_int *stop,
+		     struct an_result *out, struct crate_err *err);
 int an_analyze_file(const char *path, const atomic_int *stop, struct an_result *out,
 		    struct crate_err *err);
 

@@ -76,7 +76,7 @@ static int run_job(struct mlib_db *db, const struct mlib_analysis_job *job,
 {
 	struct an_result r;
 	struct crate_err ferr = {0};
-	int rc = an_analyze_file(job->url, stop, &r, &ferr);
+	int rc = an_analyze_range(job->path, job->cue_start, job->cue_end, stop, &r, &ferr);
 	if (rc != 0 && stop && atomic_load(stop)) {
 		an_result_clear(&r);
 		return crate_err_set(err, CRATE_ERR_REFUSED, "stopped");

@@ -229,6 +229,24 @@ static int resolve_item(struct cli_ctx *ctx, struct app *app, const char *arg, u
 	return 0;
 }
 
+/* The tracks of a file split by its cue sheet (arg a path, not an id):
+ * true with *ids (owned) when it is one. */
+static bool cue_split(struct app *app, const char *arg, uint32_t **ids, size_t *n)
+{
+	uint32_t id;
+	*ids = NULL;
+	*n = 0;
+	if (cli_parse_id(arg, &id))
+		return false;
+	char *abs = realpath(arg, NULL);
+	struct crate_err err = {0};
+	const char *url = abs ? abs : arg;
+	if (mlib_media_cue_tracks(app->db, url, strlen(url), ids, n, &err) != 0)
+		*n = 0;
+	free(abs);
+	return *n > 0;
+}
+
 /* info --json: one array of items, each with every property and, when
  * the file was analysed, an "analysis" object `crate analyze --import`
  * reads back. */
@@ -240,7 +258,19 @@ static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv
 	size_t n = 0;
 	fputs("[", ctx->out);
 	for (int a = 0; a < argc; a++) {
-		uint32_t id;
+		uint32_t id, *split;
+		size_t nsplit;
+		if (cue_split(app, argv[a], &split, &nsplit)) {
+			/* its tracks stand for the file */
+			for (size_t i = 0; i < nsplit; i++) {
+				strbuf_reset(&b);
+				strbuf_adds(&b, n++ ? ",\n  " : "\n  ");
+				cli_item_json(&b, app_index(app), split[i]);
+				fwrite(b.buf, 1, b.len, ctx->out);
+			}
+			free(split);
+			continue;
+		}
 		if (resolve_item(ctx, app, argv[a], &id) != 0) {
 			status = CLI_FAIL;
 			continue;
@@ -283,7 +313,20 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 		return info_json(ctx, app, argc, argv);
 	int status = CLI_OK;
 	for (int a = 0; a < argc; a++) {
-		uint32_t id;
+		uint32_t id, *split;
+		size_t nsplit;
+		if (cue_split(app, argv[a], &split, &nsplit)) {
+			/* not an item itself: say what it became */
+			cli_put_safe(ctx->out, argv[a], strlen(argv[a]));
+			fprintf(ctx->out, ": split by its cue sheet into %zu track%s:\n", nsplit,
+				nsplit == 1 ? "" : "s");
+			struct cli_items_out o = {
+				.fmt = "  #%id%  %tracknr%. %artist% - %title%",
+				.out = ctx->out};
+			cli_print_items(app_index(app), split, nsplit, &o);
+			free(split);
+			continue;
+		}
 		if (resolve_item(ctx, app, argv[a], &id) != 0) {
 			status = CLI_FAIL;
 			continue;

@@ -106,19 +106,36 @@ static int start(struct app *app, int argc, char **argv, struct crate_err *err)
 	for (int i = 0; i < argc && files; i++)
 		files = is_file(argv[i]) || app_is_stream_url(argv[i]);
 	if (files) {
-		/* Files: use their library entry (tags, statistics) when scanned. */
-		uint32_t *ids = xcalloc((size_t)argc, sizeof *ids);
+		/* Files: use their library entry (tags, statistics) when scanned;
+		 * a file split by its cue sheet plays as its tracks. */
+		uint32_t *ids = NULL;
+		const char **paths = NULL;
+		size_t n = 0;
 		for (int i = 0; i < argc; i++) {
 			char real[PATH_MAX];
 			struct crate_err ignore = {0};
 			bool url = app_is_stream_url(argv[i]);
 			const char *key = url ? argv[i] : realpath(argv[i], real);
-			if (app->db && key &&
-			    mlib_media_find_url(app->db, key, strlen(key), &ids[i], &ignore) != 0)
-				ids[i] = 0;
+			uint32_t id = 0, *split = NULL;
+			size_t nsplit = 0;
+			if (app->db && key && !url)
+				mlib_media_cue_tracks(app->db, key, strlen(key), &split, &nsplit, &ignore);
+			if (app->db && key && !nsplit &&
+			    mlib_media_find_url(app->db, key, strlen(key), &id, &ignore) != 0)
+				id = 0;
+			size_t add = nsplit ? nsplit : 1;
+			ids = xreallocarray(ids, n + add, sizeof *ids);
+			paths = xreallocarray(paths, n + add, sizeof *paths);
+			for (size_t k = 0; k < add; k++) {
+				ids[n + k] = nsplit ? split[k] : id;
+				paths[n + k] = nsplit ? NULL : argv[i];
+			}
+			n += add;
+			free(split);
 		}
-		int rc = app_play_list(app, ids, (const char *const *)argv, (size_t)argc, err);
+		int rc = app_play_list(app, ids, paths, n, err);
 		free(ids);
+		free(paths);
 		return rc;
 	}
 	char *query = cli_join_args(argv, argc);

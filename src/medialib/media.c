@@ -462,6 +462,39 @@ int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint
 	return ret;
 }
 
+int mlib_media_cue_tracks(struct mlib_db *db, const char *url, size_t len, uint32_t **ids,
+			  size_t *n, struct crate_err *err)
+{
+	*ids = NULL;
+	*n = 0;
+	/* "FILE#" <= url < "FILE$": the unique index on url finds them. */
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT id FROM media WHERE url >= ?1 AND url < ?2 AND missing=0"
+			       " AND cue_start IS NOT NULL ORDER BY cue_start",
+			       -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot look up a file's cue tracks", err);
+	char *lo = xmalloc(len + 1), *hi = xmalloc(len + 1);
+	memcpy(lo, url, len);
+	memcpy(hi, url, len);
+	lo[len] = '#';
+	hi[len] = '#' + 1;
+	sqlite3_bind_blob(st, 1, lo, (int)len + 1, free);
+	sqlite3_bind_blob(st, 2, hi, (int)len + 1, free);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ids = xreallocarray(*ids, *n + 1, sizeof **ids);
+		(*ids)[(*n)++] = (uint32_t)sqlite3_column_int64(st, 0);
+	}
+	if (mlib_db_finish(db, st, rc, "cannot look up a file's cue tracks", err) != 0) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
 int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err)
 {
 	sqlite3_stmt *st;

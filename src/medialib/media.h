@@ -60,6 +60,11 @@ int mlib_media_counters(struct mlib_db *db, uint64_t *generation, uint64_t *stat
 /* Find the id of url (raw path bytes); CRATE_ERR_NOTFOUND when absent. */
 int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint32_t *id,
 			struct crate_err *err);
+/* The present tracks of the cue sheet that splits the file at url (raw
+ * path bytes), in the order they play: *ids owned by the caller (NULL and
+ * *n 0 when the file is not split). */
+int mlib_media_cue_tracks(struct mlib_db *db, const char *url, size_t len, uint32_t **ids,
+			  size_t *n, struct crate_err *err);
 /* 1 when a present (not missing) row has this id, 0 when not, -1 on error. */
 int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err);
 

@@ -53,8 +53,10 @@ const struct mlib_db_component mlib_analysis_component = {"analysis", ANALYSIS_S
 
 void mlib_analysis_jobs_free(struct mlib_analysis_jobs *j)
 {
-	for (size_t i = 0; i < j->n; i++)
+	for (size_t i = 0; i < j->n; i++) {
 		free(j->v[i].url);
+		free(j->v[i].path);
+	}
 	free(j->v);
 	memset(j, 0, sizeof *j);
 }
@@ -74,7 +76,8 @@ int mlib_analysis_pending(struct mlib_db *db, bool all, const struct bitset *onl
 				     "(open it read-write once)", mlib_db_path(db));
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
-			       "SELECT m.id, m.url, m.mtime, m.filesize, m.duration FROM media m"
+			       "SELECT m.id, m.url, m.mtime, m.filesize, m.duration, m.cue_start,"
+			       " m.cue_end FROM media m"
 			       " LEFT JOIN media_analysis a ON a.media_id = m.id WHERE m.missing = 0"
 			       " AND (?1 OR a.media_id IS NULL OR a.version != ?2"
 			       " OR a.mtime IS NOT m.mtime OR a.filesize IS NOT m.filesize)"
@@ -105,6 +108,11 @@ int mlib_analysis_pending(struct mlib_db *db, bool all, const struct bitset *onl
 		j->filesize = sqlite3_column_int64(st, 3);
 		j->duration_ms = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1
 									: sqlite3_column_int64(st, 4);
+		bool cue = sqlite3_column_type(st, 5) != SQLITE_NULL;
+		const char *hash = cue ? memrchr(url, '#', (size_t)len) : NULL;
+		j->cue_start = hash ? sqlite3_column_int64(st, 5) : -1;
+		j->cue_end = hash ? sqlite3_column_int64(st, 6) : 0;
+		j->path = xstrndup(url, hash ? (size_t)(hash - url) : (size_t)len);
 	}
 	if (mlib_db_finish(db, st, rc, "cannot list files to analyse", err) != 0) {
 		mlib_analysis_jobs_free(out);

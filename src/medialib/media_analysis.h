@@ -41,6 +41,8 @@ struct mlib_analysis_job {
 	uint32_t id;
 	int64_t mtime, filesize, duration_ms;
 	char *url;
+	char *path;                 /* owned: the file to decode (a cue track's url without "#N") */
+	int64_t cue_start, cue_end; /* a cue track's samples (cue_start -1: the whole file) */
 };
 struct mlib_analysis_jobs {
 	struct mlib_analysis_job *v;
