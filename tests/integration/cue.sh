@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# Cue sheets (issue 18 part 5): a FLAC album with a hand-written .cue
+# beside it is one item per track with the sheet's tags; the album plays
+# gapless through ALSA's file plugin and equals FFmpeg's decoding of the
+# whole file, each track equals its sample range, statistics count per
+# track, a rescan keeps the ids, a seek stays inside track 2 (MPRIS, when
+# a private bus can be had), an embedded CUESHEET tag works the same, and
+# a bad sheet (backwards index, no FILE, 999 tracks) is a per-file error
+# with the audio indexed whole.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v ffmpeg >/dev/null || ! command -v python3 >/dev/null; then
+	t_begin cue_setup; t_skip "needs ffmpeg and python3"; t_end; exit $?
+fi
+
+H=$T_TMP/home
+export HOME=$H XDG_CONFIG_HOME=$H/.config XDG_DATA_HOME=$H/.local/share
+t_sink_home "$H" "$T_TMP/out.raw"
+: >"$T_TMP/config"
+DB=$T_TMP/lib.db
+run() { timeout 60 "$CRATE" --db "$DB" --config "$T_TMP/config" "$@"; }
+A=$T_TMP/album
+mkdir -p "$A"
+
+# 10 s of stereo noise (every sample distinct, so a shifted range shows)
+# and a sheet in EAC's dialect: BOM, CRLF, a pregap (INDEX 00), a Latin-1
+# title, quoted and bare values, a FILE naming the .wav it was ripped to.
+ffmpeg -nostdin -v error -y -f lavfi -i 'anoisesrc=d=10:r=44100:seed=42' -ac 2 -sample_fmt s16 \
+	-metadata artist="File Artist" -metadata album="File Album" "$A/Harbour.flac"
+printf '\xef\xbb\xbfREM GENRE Ambient\r\nREM DATE 1999\r\nPERFORMER "Mira Sol"\r\n'\
+'TITLE "Harbour Lights"\r\nFILE "Harbour.wav" WAVE\r\n'\
+'  TRACK 01 AUDIO\r\n    TITLE "Morning"\r\n    INDEX 01 00:00:00\r\n'\
+'  TRACK 02 AUDIO\r\n    TITLE "Caf\xe9 Noon"\r\n    PERFORMER "Guest Star"\r\n'\
+'    INDEX 00 00:03:00\r\n    INDEX 01 00:03:37\r\n'\
+'  TRACK 03 AUDIO\r\n    TITLE Evening Tide\r\n    INDEX 01 00:07:12\r\n' >"$A/Harbour.cue"
+# Track starts in samples: 3 s 37 frames, 7 s 12 frames (588 samples a frame).
+S2=$((3 * 44100 + 37 * 588)) S3=$((7 * 44100 + 12 * 588)) END=$((10 * 44100))
+ffmpeg -nostdin -v error -y -i "$A/Harbour.flac" -f s16le -ac 2 -ar 44100 "$T_TMP/ref.raw"
+
+# slice FROM TO: samples [FROM, TO) of the reference decoding, raw.
+slice() { tail -c +$(($1 * 4 + 1)) "$T_TMP/ref.raw" | head -c $((($2 - $1) * 4)); }
+FMT='%tracknr%|%artist%|%albumartist%|%album%|%title%|%genre%|%date%|%duration%'
+
+t_begin cue_scan_makes_one_item_per_track_with_the_sheets_tags
+run scan "$A" >"$T_TMP/scan.out" 2>&1; rc=$?
+[ $rc -eq 0 ] || t_fail "scan exit $rc: $(cat "$T_TMP/scan.out")"
+got=$(run search --order tracknr --format "$FMT" '*' 2>&1)
+want="1|Mira Sol|Mira Sol|Harbour Lights|Morning|Ambient|1999|$((S2 * 1000 / 44100))
+2|Guest Star|Mira Sol|Harbour Lights|Café Noon|Ambient|1999|$(((S3 - S2) * 1000 / 44100))
+3|Mira Sol|Mira Sol|Harbour Lights|Evening Tide|Ambient|1999|$(((END * 1000 / 44100) - 7 * 1000 - 12 * 1000 / 75))"
+[ "$got" = "$want" ] || t_fail "items:
+$got
+want:
+$want"
+urls=$(run search --order tracknr --format '%url%' '*' 2>&1)
+[ "$urls" = "$A/Harbour.flac#1
+$A/Harbour.flac#2
+$A/Harbour.flac#3" ] || t_fail "urls (the whole file must not be an item too): $urls"
+ID1=$(run search --format '%id%' 'n:1' 2>/dev/null)
+ID2=$(run search --format '%id%' 'n:2' 2>/dev/null)
+ID3=$(run search --format '%id%' 'n:3' 2>/dev/null)
+
+t_begin cue_album_plays_gapless_equal_to_the_whole_decode
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui 'l:"Harbour Lights"' 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+[ "$out" = "Mira Sol - Morning
+Guest Star - Café Noon
+Mira Sol - Evening Tide" ] || t_fail "printed: $out"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" ||
+	t_fail "the album's output ($(stat -c %s "$T_TMP/out.raw") bytes) differs from the whole decode ($(stat -c %s "$T_TMP/ref.raw") bytes)"
+
+t_begin cue_each_track_is_its_sample_range
+for t in "1 0 $S2 $ID1" "2 $S2 $S3 $ID2" "3 $S3 $END $ID3"; do
+	set -- $t
+	rm -f "$T_TMP/out.raw"
+	run play --no-ui "#$4" >/dev/null 2>"$T_TMP/err" || t_fail "track $1: $(cat "$T_TMP/err")"
+	slice "$2" "$3" | cmp -s - "$T_TMP/out.raw" ||
+		t_fail "track $1: $(stat -c %s "$T_TMP/out.raw") bytes, not samples $2..$3 of the file"
+done
+# `crate play FILE` on the split file plays its tracks
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui "$A/Harbour.flac" 2>"$T_TMP/err") || t_fail "play FILE: $(cat "$T_TMP/err")"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] || t_fail "play FILE printed: $out"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "play FILE: output differs from the whole decode"
+
+t_begin cue_statistics_count_per_track
+got=$(run search --order tracknr --format '%timesplayed%' '*' 2>&1 | tr '\n' ' ')
+[ "$got" = "3 3 3 " ] || t_fail "timesplayed: $got (want 3 each: album, alone, play FILE)"
+
+t_begin cue_info_on_the_split_file_lists_its_tracks
+out=$(run info "$A/Harbour.flac" 2>&1); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $out"
+grep -q "split by its cue sheet into 3 tracks" <<<"$out" || t_fail "info: $out"
+grep -q "#$ID2  2. Guest Star - Café Noon" <<<"$out" || t_fail "info lacks track 2: $out"
+run info "$ID2" | grep -qx "cue_start = $S2" || t_fail "info #$ID2 lacks cue_start = $S2"
+
+t_begin cue_rescan_keeps_the_ids
+run scan "$A" >"$T_TMP/scan.out" 2>&1 || t_fail "rescan: $(cat "$T_TMP/scan.out")"
+grep -q "1 unchanged" "$T_TMP/scan.out" || t_fail "not unchanged: $(cat "$T_TMP/scan.out")"
+sed -i 's/Evening Tide/Night Tide/' "$A/Harbour.cue"
+touch -d '+2 seconds' "$A/Harbour.cue" # an edited sheet is a changed file
+run scan "$A" >"$T_TMP/scan.out" 2>&1 || t_fail "rescan: $(cat "$T_TMP/scan.out")"
+grep -q "1 updated" "$T_TMP/scan.out" || t_fail "the edited sheet was not read: $(cat "$T_TMP/scan.out")"
+[ "$(run search --format '%id% %title%' 'n:3')" = "$ID3 Night Tide" ] || t_fail "track 3 after the edit: $(run search --format '%id% %title%' 'n:3')"
+[ "$(run search --order tracknr --format '%id%' '*' | tr '\n' ' ')" = "$ID1 $ID2 $ID3 " ] ||
+	t_fail "ids changed"
+[ "$(run search --format '%timesplayed%' "#$ID1")" = 3 ] || t_fail "statistics lost"
+
+t_begin cue_seek_stays_inside_track_2
+if command -v dbus-daemon >/dev/null && command -v busctl >/dev/null &&
+	ldd "$(dirname "$CRATE")/crate-core" 2>/dev/null | grep -q libsystemd; then
+	export XDG_RUNTIME_DIR=$T_TMP/run
+	mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+	ADDR=$(dbus-daemon --session --fork --nopidfile --print-address=1 --print-pid=3 \
+		3>"$T_TMP/dbus.pid" | head -1)
+	trap 'kill $(cat "$T_TMP/dbus.pid") 2>/dev/null; rm -rf "$T_TMP"' EXIT
+	B="busctl --address=$ADDR"
+	OBJ=/org/mpris/MediaPlayer2 P=org.mpris.MediaPlayer2.Player N=org.mpris.MediaPlayer2.crate
+	printf '[output]\npace = true\n' >"$T_TMP/paced"
+	rm -f "$T_TMP/out.raw"
+	DBUS_SESSION_BUS_ADDRESS=$ADDR timeout 60 "$CRATE" --db "$DB" --config "$T_TMP/paced" \
+		play --no-ui "#$ID2" >/dev/null 2>"$T_TMP/err" &
+	CPID=$!
+	ok=""
+	for i in $(seq 1 100); do
+		$B get-property $N $OBJ $P PlaybackStatus 2>/dev/null | grep -q Playing && { ok=1; break; }
+		sleep 0.05
+	done
+	[ -n "$ok" ] || t_fail "crate did not appear on the bus"
+	len=$($B get-property $N $OBJ $P Metadata | grep -o '"mpris:length" x [0-9]*' | awk '{print $3}')
+	[ "${len:-0}" -eq $(((S3 - S2) * 1000 / 44100 * 1000)) ] || t_fail "length $len is not track 2's"
+	$B call $N $OBJ $P Seek x 1500000 || t_fail "Seek call"
+	for i in $(seq 1 50); do
+		pos=$($B get-property $N $OBJ $P Position 2>/dev/null | awk '{print $2}')
+		[ "${pos:-0}" -ge 1500000 ] && break
+		sleep 0.05
+	done
+	[ "${pos:-0}" -ge 1500000 ] && [ "${pos:-0}" -lt "${len:-0}" ] ||
+		t_fail "position $pos after +1.5 s is not inside the track (length $len)"
+	wait $CPID || t_fail "play: $(cat "$T_TMP/err")"
+	slice "$S2" "$S3" >"$T_TMP/track2.raw"
+	# What played: the track's start, then (after the seek) its rest to the
+	# end exactly, each an exact run of the track's samples.
+	python3 - "$T_TMP/out.raw" "$T_TMP/track2.raw" <<'EOF' || t_fail "output is not track 2 with a jump forward"
+import sys
+out = open(sys.argv[1], "rb").read()
+ref = open(sys.argv[2], "rb").read()
+head = 0
+while head < len(out) and head < len(ref) and out[head] == ref[head]:
+    head += 1
+head -= head % 4
+tail = len(out) - head
+target = (len(ref) - tail) // 4
+# +1.5 s from the position heard (the device's buffer was written ahead)
+ok = head > 0 and tail > 0 and out[head:] == ref[len(ref) - tail:] and \
+    1.5 * 44100 <= target <= 2.0 * 44100 and target > head // 4
+if not ok:
+    print(f"    played {head // 4} samples, then {tail // 4} from {target}", file=sys.stderr)
+sys.exit(0 if ok else 1)
+EOF
+else
+	t_skip "needs dbus-daemon, busctl and crate built with MPRIS"
+fi
+
+t_begin cue_embedded_cuesheet_tag_splits_the_file
+E=$T_TMP/embedded
+mkdir -p "$E"
+ffmpeg -nostdin -v error -y -f lavfi -i 'anoisesrc=d=4:r=44100:seed=9' -ac 2 -sample_fmt s16 \
+	-metadata CUESHEET="$(printf 'PERFORMER "Emb"\nTITLE "Inside"\nFILE "x.wav" WAVE\nTRACK 01 AUDIO\nTITLE "One"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE "Two"\nINDEX 01 00:01:50\n')" \
+	"$E/e.flac"
+run scan "$E" >"$T_TMP/scan.out" 2>&1 || t_fail "scan: $(cat "$T_TMP/scan.out")"
+got=$(run search --order tracknr --format '%url%|%title%|%album%' 'l:Inside' 2>&1)
+[ "$got" = "$E/e.flac#1|One|Inside
+$E/e.flac#2|Two|Inside" ] || t_fail "items: $got"
+run info "$(run search --format '%id%' 't:Two')" | grep -q '^cuesheet' && t_fail "the CUESHEET tag is kept on the tracks"
+
+t_begin cue_bad_sheets_are_per_file_errors_and_the_audio_is_indexed_whole
+BAD=$T_TMP/bad
+mkdir -p "$BAD"
+for n in backwards nofile many; do
+	ffmpeg -nostdin -v error -y -f lavfi -i 'sine=f=440:d=3' -ac 2 -metadata title="Whole $n" "$BAD/$n.flac"
+done
+printf 'FILE "backwards.wav" WAVE\nTRACK 01 AUDIO\nINDEX 01 00:02:00\nTRACK 02 AUDIO\nINDEX 01 00:01:00\n' >"$BAD/backwards.cue"
+printf 'TITLE "No file"\nTRACK 01 AUDIO\nINDEX 01 00:00:00\n' >"$BAD/nofile.cue"
+{ echo 'FILE "many.wav" WAVE'; for i in $(seq 1 999); do printf 'TRACK %03d AUDIO\nINDEX 01 %02d:%02d:00\n' "$i" $((i / 60)) $((i % 60)); done; } >"$BAD/many.cue"
+run scan "$BAD" >"$T_TMP/scan.out" 2>&1; rc=$?
+[ $rc -eq 2 ] || t_fail "scan exit $rc (want 2)"
+grep -q "backwards.cue: line 5: INDEX at 00:01:00 is before the previous index (00:02:00)" "$T_TMP/scan.out" ||
+	t_fail "backwards: $(cat "$T_TMP/scan.out")"
+grep -q "nofile.cue: line 2: TRACK before any FILE line" "$T_TMP/scan.out" || t_fail "no FILE: $(cat "$T_TMP/scan.out")"
+grep -q "many.cue: line 200: track 100: a cue sheet holds tracks 1 to 99" "$T_TMP/scan.out" || t_fail "999 tracks: $(cat "$T_TMP/scan.out")"
+grep -q "indexed as one item" "$T_TMP/scan.out" || t_fail "does not say the audio is indexed whole"
+grep -q "3 added.*0 failed, 3 cue sheets not used" "$T_TMP/scan.out" || t_fail "summary: $(tail -1 "$T_TMP/scan.out")"
+got=$(run search --order title --format '%url%|%title%' 'u~bad/' 2>&1)
+[ "$got" = "$BAD/backwards.flac|Whole backwards
+$BAD/many.flac|Whole many
+$BAD/nofile.flac|Whole nofile" ] || t_fail "whole files: $got"
+t_end
