@@ -5,8 +5,14 @@
 #   make check-asan       the same suite built with -fsanitize=address,undefined
 #   make bench            performance benchmarks (report only, never pass/fail)
 #   make fuzz             libFuzzer targets, FUZZ_SECONDS each
-#   make install|uninstall PREFIX=/usr DESTDIR=/tmp/x
+#   make install|uninstall prefix=/usr DESTDIR=/tmp/x   (bindir, libexecdir, mandir, datadir too)
+#   make dist             crate-VERSION.tar.gz of the tracked files, with configure
+#   make distcheck        that tarball unpacked, configured, built and unit-tested elsewhere
 #
+# ./configure CFLAGS=... CPPFLAGS=... LDFLAGS=... (or the same on make's
+# command line) are the user's: they come after the project's own flags, so
+# they can add to or override -O2 -g but never drop -std=c11, -pthread or
+# the warnings.
 # Sources are found by wildcard: adding a file under src/, ui/ or tests/unit/ needs no edit here.
 
 ifeq ($(wildcard config.mk),)
@@ -29,27 +35,33 @@ configure: configure.ac
 	autoreconf -fi
 endif
 
-PREFIX ?= $(prefix)
+# PREFIX=... is the old spelling of prefix=... and still works.
+ifdef PREFIX
+prefix = $(PREFIX)
+endif
 DESTDIR ?=
 BUILDDIR ?= build
-WERROR ?= -Werror
 SANITIZE ?=
+include warnings.mk
 
-CFLAGS ?= -O2 -g
-WARN = -Wall -Wextra -Wvla -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wno-format-truncation $(WERROR)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"$(VERSION)"' -DCRATE_DATADIR='"$(datadir)/crate"' \
-	-Isrc -I. $(WARN) $(CFLAGS) $(DEP_CFLAGS) -MMD -MP -pthread
+# The project's flags; the user's CPPFLAGS, CFLAGS, CXXFLAGS and LDFLAGS
+# (config.mk, or make's command line) follow them in every rule.
+CRATE_OPT = -O2 -g
+CRATE_CPPFLAGS = -D_GNU_SOURCE -DCRATE_VERSION='"$(VERSION)"' -Isrc -I. $(DEP_CFLAGS) -MMD -MP
+CRATE_CFLAGS = -std=c11 $(WARN) $(CRATE_OPT) -pthread
 ifneq ($(SANITIZE),)
-ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-ALL_LDFLAGS += -fsanitize=address,undefined
+CRATE_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CRATE_LDFLAGS += -fsanitize=address,undefined
 endif
+ALL_CFLAGS = $(CRATE_CPPFLAGS) $(CPPFLAGS) $(CRATE_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(CRATE_LDFLAGS) $(LDFLAGS)
 LIBS = $(DEP_LIBS) -lm -pthread
 # C++ is used only by the TagLib shim; linking through $(CXX) brings its runtime.
-CXXWARN = -Wall -Wextra -Wvla -Wshadow -Wformat=2 $(WERROR)
-ALL_CXXFLAGS = -std=c++17 -D_GNU_SOURCE -Isrc -I. $(CXXWARN) $(CFLAGS) $(DEP_CFLAGS) -MMD -MP -pthread
+CRATE_CXXFLAGS = -std=c++17 $(CXXWARN) $(CRATE_OPT) -pthread
 ifneq ($(SANITIZE),)
-ALL_CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CRATE_CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
+ALL_CXXFLAGS = $(CRATE_CPPFLAGS) $(CPPFLAGS) $(CRATE_CXXFLAGS) $(CXXFLAGS)
 
 LIB_SRC  := $(filter-out src/main.c src/launcher.c,$(wildcard src/*.c src/*/*.c ui/*.c))
 LIB_CXX_SRC := $(wildcard src/*/*.cpp)
@@ -62,7 +74,7 @@ HARNESS_OBJ := $(BUILDDIR)/tests/harness.o
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILDDIR)/bench/%)
 
-.PHONY: all check check-unit check-asan check-valgrind bench bench-quick fuzz install uninstall clean distclean demo
+.PHONY: all check check-unit check-asan check-valgrind bench bench-quick fuzz install uninstall clean distclean demo dist distcheck
 all: $(BUILDDIR)/crate
 
 ifeq ($(V),1)
@@ -92,7 +104,7 @@ $(BUILDDIR)/libcrate.a: $(LIB_OBJ)
 # FFmpeg, TagLib, ALSA, ncurses or SQLite, and a change that makes it need
 # one fails to link here instead of silently slowing every `crate remote`.
 $(BUILDDIR)/crate-core: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a
-	$(CXX) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # The launcher's --help is crate-core's, captured at build time.
 $(BUILDDIR)/gen/help_text.c: $(BUILDDIR)/crate-core scripts/embed-text.sh
@@ -102,8 +114,22 @@ $(BUILDDIR)/gen/help_text.c: $(BUILDDIR)/crate-core scripts/embed-text.sh
 $(BUILDDIR)/gen/help_text.o: $(BUILDDIR)/gen/help_text.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The launcher finds an installed crate-core by this path from its own
+# directory: bindir to libexecdir/crate, computed by name (no symlinks
+# followed) so that any prefix, DESTDIR or relocated tree keeps it. The
+# header is rewritten only when the path changes (`make install
+# libexecdir=...` relinks the launcher), like git's GIT-CFLAGS.
+CORE_RELDIR := $(shell realpath -m -s --relative-to='$(bindir)' '$(libexecdir)/crate' 2>/dev/null)
+$(BUILDDIR)/gen/core_path.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define CRATE_CORE_RELDIR "%s"\n' '$(or $(CORE_RELDIR),../libexec/crate)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILDDIR)/src/launcher.o: $(BUILDDIR)/gen/core_path.h
+$(BUILDDIR)/src/launcher.o: CRATE_CPPFLAGS += -I$(BUILDDIR)/gen
+.PHONY: FORCE
+
 $(BUILDDIR)/crate: $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a $(BUILDDIR)/crate-core
-	$(CC) $(ALL_LDFLAGS) $(LDFLAGS) -Wl,--as-needed -o $@ $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a -pthread
+	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a -pthread
 
 $(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h
 	@mkdir -p $(dir $@)
@@ -113,13 +139,13 @@ $(BUILDDIR)/tests/test_%: tests/unit/test_%.c $(HARNESS_OBJ) $(BUILDDIR)/libcrat
 	@mkdir -p $(dir $@)
 	@mkdir -p $(BUILDDIR)/tests/obj
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $(BUILDDIR)/tests/obj/$*.o $<
-	$(CXX) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $(BUILDDIR)/tests/obj/$*.o $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIBS)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/tests/obj/$*.o $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIBS)
 
 $(BUILDDIR)/bench/%: bench/%.c $(BUILDDIR)/libcrate.a
 	@mkdir -p $(dir $@)
 	@mkdir -p $(BUILDDIR)/bench/obj
 	$(CC) $(ALL_CFLAGS) -c -o $(BUILDDIR)/bench/obj/$*.o $<
-	$(CXX) $(ALL_LDFLAGS) $(LDFLAGS) -o $@ $(BUILDDIR)/bench/obj/$*.o $(BUILDDIR)/libcrate.a $(LIBS)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/bench/obj/$*.o $(BUILDDIR)/libcrate.a $(LIBS)
 
 # One runner for everything: unit binaries, then shell integration and tmux UI tests.
 check: $(BUILDDIR)/crate $(UNIT_BIN)
@@ -135,7 +161,7 @@ check-valgrind: $(UNIT_BIN)
 		TEST_TIMEOUT=900 tests/run-tests.sh $(BUILDDIR)
 
 check-asan:
-	@$(MAKE) --no-print-directory BUILDDIR=build-asan SANITIZE=1 CFLAGS='-O1 -g' check
+	@$(MAKE) --no-print-directory BUILDDIR=build-asan SANITIZE=1 CRATE_OPT='-O1 -g' check
 
 bench: $(BUILDDIR)/crate $(BENCH_BIN)
 	@bench/run-bench.sh $(BUILDDIR) full
@@ -147,28 +173,42 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
 
+# The interface on the twelve-track demo library, in its own database.
 demo: $(BUILDDIR)/crate
 	@scripts/demo.sh $(BUILDDIR)/crate
 
-# crate finds crate-core at ../libexec/crate/ from its own directory.
-install: $(BUILDDIR)/crate
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/crate $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/crate
-	install -m 755 $(BUILDDIR)/crate $(DESTDIR)$(PREFIX)/bin/crate
-	install -m 755 $(BUILDDIR)/crate-core $(DESTDIR)$(PREFIX)/libexec/crate/crate-core
-	install -m 644 doc/crate.1 $(DESTDIR)$(PREFIX)/share/man/man1/crate.1
-	install -m 644 data/config.example $(DESTDIR)$(PREFIX)/share/crate/config.example
+# The launcher in bindir, crate-core in libexecdir/crate (found from the
+# launcher by CRATE_CORE_RELDIR above), crate(1) in mandir, the example
+# configuration in datadir/crate. DESTDIR stages the whole tree.
+install: all
+	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)/crate' \
+		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(datadir)/crate'
+	$(INSTALL_PROGRAM) $(BUILDDIR)/crate '$(DESTDIR)$(bindir)/crate'
+	$(INSTALL_PROGRAM) $(BUILDDIR)/crate-core '$(DESTDIR)$(libexecdir)/crate/crate-core'
+	$(INSTALL_DATA) doc/crate.1 '$(DESTDIR)$(mandir)/man1/crate.1'
+	$(INSTALL_DATA) data/config.example '$(DESTDIR)$(datadir)/crate/config.example'
 
+# Removes what install wrote and the two directories that are crate's own.
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/crate $(DESTDIR)$(PREFIX)/share/man/man1/crate.1
-	rm -f $(DESTDIR)$(PREFIX)/libexec/crate/crate-core
-	-rmdir $(DESTDIR)$(PREFIX)/libexec/crate 2>/dev/null
-	rm -f $(DESTDIR)$(PREFIX)/share/crate/config.example
-	-rmdir $(DESTDIR)$(PREFIX)/share/crate 2>/dev/null
+	rm -f '$(DESTDIR)$(bindir)/crate' '$(DESTDIR)$(libexecdir)/crate/crate-core' \
+		'$(DESTDIR)$(mandir)/man1/crate.1' '$(DESTDIR)$(datadir)/crate/config.example'
+	-rmdir '$(DESTDIR)$(libexecdir)/crate' '$(DESTDIR)$(datadir)/crate' 2>/dev/null
+
+# The tracked files of this checkout (as they are in the work tree) plus the
+# generated configure, so that the tarball needs no autoconf to build.
+DIST_NAME = crate-$(VERSION)
+dist: configure
+	@scripts/make-dist.sh $(DIST_NAME)
+
+# make dist, then configure, build and unit-test the tarball in a temporary
+# directory (scripts/distcheck.sh); prints "N passed, N failed".
+distcheck:
+	@scripts/distcheck.sh $(DIST_NAME)
 
 clean:
 	rm -rf build build-asan build-* tests/fuzz/build
 
 distclean: clean
-	rm -rf config.mk config.log config.status configure autom4te.cache aclocal.m4 bench/results/latest.json
+	rm -rf config.mk config.log config.status configure autom4te.cache aclocal.m4 bench/results/latest.json crate-*.tar.gz
 
 -include $(shell find $(BUILDDIR) -name '*.d' 2>/dev/null)

@@ -7,8 +7,4 @@ bash scripts/deps.sh
 [ -x configure ] || autoreconf -fi
 [ -f config.mk ] || ./configure -q
 make -j"$(nproc)"
-data_dir=${XDG_DATA_HOME:-$HOME/.local/share}/crate
-mkdir -p "$data_dir"
-db="$data_dir/demo.db"
-./build/crate --db "$db" scan --quiet data/demo || true   # reports unreadable files, if any
-exec ./build/crate --db "$db"
+exec scripts/demo.sh build/crate

@@ -13,9 +13,11 @@
  * fails, crate-core runs the search itself, so the output and any error
  * are always crate-core's.
  *
- * crate-core is looked up next to this program (the build tree), then in
- * ../libexec/crate/ from this program's directory (an installed tree), so
- * an installation is relocatable and a build never runs an installed core. */
+ * crate-core is looked up next to this program (the build tree), then at
+ * CRATE_CORE_RELDIR from this program's directory (an installed tree:
+ * bindir to libexecdir/crate, "../libexec/crate" by default, computed by
+ * the Makefile), so an installation is relocatable and a build never runs
+ * an installed core. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -29,6 +31,7 @@
 #include "base/config.h"
 #include "base/str.h"
 #include "cli/cli.h"
+#include "core_path.h" /* CRATE_CORE_RELDIR, written by the Makefile */
 
 /* crate-core --help, captured at build time (scripts/embed-text.sh). */
 extern const char crate_help_text[];
@@ -39,7 +42,7 @@ static const struct cli_group *const launcher_groups[] = {&cli_remote_group, NUL
 /* Replace this process with crate-core; returns only on failure. */
 static int exec_core(struct cli_ctx *ctx, char **argv)
 {
-	static const char *const places[] = {"/crate-core", "/../libexec/crate/crate-core"};
+	static const char *const places[] = {"/crate-core", "/" CRATE_CORE_RELDIR "/crate-core"};
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
@@ -65,8 +68,8 @@ static int exec_core(struct cli_ctx *ctx, char **argv)
 		if (!first_errno || errno != ENOENT)
 			first_errno = errno;
 	}
-	return cli_error(ctx, "cannot run crate-core (looked in %s and %s/../libexec/crate): %s", self,
-			 self, strerror(first_errno));
+	return cli_error(ctx, "cannot run crate-core (looked in %s and %s/%s): %s", self, self,
+			 CRATE_CORE_RELDIR, strerror(first_errno));
 }
 
 static bool has_control(const char *s)
