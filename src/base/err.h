@@ -30,7 +30,8 @@ struct crate_err {
  * `return crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, strerror(errno));` */
 int crate_err_set(struct crate_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int crate_err_vset(struct crate_err *err, int code, const char *fmt, va_list ap);
+int crate_err_vset(struct crate_err *err, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* Prefix an existing message: "scan /x: " + old message. */
 int crate_err_prefix(struct crate_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -41,6 +41,9 @@
 /* The last error FFmpeg logged on this thread, for the error text. */
 static _Thread_local char ff_last_msg[200];
 
+/* fmt is FFmpeg's own printf format (clang's -Wformat-nonliteral wants it said). */
+static void ff_log_cb(void *avcl, int level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 static void ff_log_cb(void *avcl, int level, const char *fmt, va_list ap)
 {
 	(void)avcl;

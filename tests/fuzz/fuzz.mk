@@ -1,9 +1,11 @@
 # Builds the libFuzzer targets with clang: every project source except
-# src/main.c, instrumented for coverage + ASan + UBSan, and one binary per
+# src/main.c and src/launcher.c, instrumented for coverage + ASan + UBSan, and one binary per
 # tests/fuzz/fuzz_<target>.c linked against them.  Invoked by tests/fuzz/run-fuzz.sh
-# (make -f tests/fuzz/fuzz.mk TARGETS="parse json ...").  Kept apart from the
+# (make -f tests/fuzz/fuzz.mk TARGETS="parse json ..."), with the project's
+# warnings (warnings.mk).  Kept apart from the
 # main Makefile so the gcc build never needs clang.
 -include config.mk
+include warnings.mk
 
 FUZZ_BUILD ?= tests/fuzz/build
 FUZZ_CC ?= clang
@@ -11,18 +13,21 @@ FUZZ_CXX ?= clang++
 TARGETS ?= parse
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"fuzz"' -DCRATE_DATADIR='"/nonexistent"' \
-	-Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP -w
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"fuzz"' \
+	-Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP $(CWARN)
+LIB_SRC := $(filter-out src/main.c src/launcher.c,$(wildcard src/*.c src/*/*.c))
 LIB_CXX_SRC := $(wildcard src/*/*.cpp)
 LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o) $(LIB_CXX_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
-FUZZ_CXXFLAGS = -std=c++17 -D_GNU_SOURCE -Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP -w
+FUZZ_CXXFLAGS = -std=c++17 -D_GNU_SOURCE -Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP $(CXXWARN)
 
-# Two steps, run by run-fuzz.sh: `objs` (with -k: a source that does not
-# compile leaves the rest usable), then the script archives the objects and
-# runs `all` to link each target against that archive.
+# run-fuzz.sh builds `lib` (the archive of every source), then `all` for
+# each target, so that a target that does not link fails alone.
 all: $(TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
-objs: $(LIB_OBJ)
+lib: $(FUZZ_BUILD)/libcrate-fuzz.a
+
+$(FUZZ_BUILD)/libcrate-fuzz.a: $(LIB_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
