@@ -33,6 +33,30 @@ wait_gone() {
 	done
 	return 1
 }
+# wait_screen EXPECTED [SECONDS]: poll until the whole screen (capture-pane:
+# trailing blanks and blank last lines dropped) is EXPECTED; shows both when not.
+wait_screen() {
+	local i n=$(( ${2:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		[ "$(screen)" = "$1" ] && return 0
+		sleep 0.05
+	done
+	echo "    --- expected screen:" >&2
+	printf '%s\n' "$1" | sed 's/^/    | /' >&2
+	echo "    --- screen:" >&2
+	screen | sed 's/^/    | /' >&2
+	return 1
+}
+# wait_until SECONDS COMMAND...: poll until COMMAND succeeds.
+wait_until() {
+	local i n=$(( $1 * 20 ))
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
 keys() { $TM send-keys -t "$S" "$@"; }
 typed() { $TM send-keys -t "$S" -l -- "$1"; }
 

@@ -2,7 +2,8 @@
 # The terminal interface, driven through tmux: the real binary on a library
 # scanned from data/demo (plus a file whose title holds terminal escapes),
 # a private tmux server, a temporary HOME whose .asoundrc sends audio to a
-# file. Screens are read with capture-pane; every wait polls with a timeout.
+# file. Screens are read with capture-pane; every wait polls for its
+# condition with a timeout (no fixed sleeps before a check).
 . "$(dirname "$0")/../lib.sh"
 
 if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
@@ -23,9 +24,9 @@ trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 S=ui0; NS=0
 # new_session W H COMMAND: a fresh session (the old one is closed).
 new_session() {
-	$TM kill-session -t $S 2>/dev/null
+	local old=$S
 	NS=$((NS + 1)); S=ui$NS
-	$TM new-session -d -s $S -x "$1" -y "$2" "$3; sleep 30"
+	tmux_fresh_session "$old" "$S" "$1" "$2" "$3; sleep 30"
 }
 start_ui() { # [extra env...]
 	new_session 100 30 "env $* LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
@@ -58,16 +59,16 @@ keys l
 
 t_begin tui_play_album
 keys Enter
-for i in $(seq 50); do [ -s "$H/out.raw" ] && break; sleep 0.1; done
+wait_until 5 test -s "$H/out.raw"
 [ -s "$H/out.raw" ] || t_fail "nothing written to the audio device"
 wait_for "Mira Sol – Stairway Down (Late Trains)" || t_fail "status line"
 out=$(remote status 2>&1)
 echo "$out" | grep -q "state: playing" || t_fail "remote status: $out"
 echo "$out" | grep -q "track: Mira Sol - Stairway Down" || t_fail "remote status track: $out"
 echo "$out" | grep -q "position: 0:0" || t_fail "remote status position: $out"
-sleep 1.1
-out2=$(remote status 2>&1)
-[ "$(echo "$out" | grep position)" != "$(echo "$out2" | grep position)" ] || t_fail "position does not move"
+pos=$(echo "$out" | grep position)
+moved() { [ "$(remote status 2>&1 | grep position)" != "$pos" ]; }
+wait_until 5 moved || t_fail "position does not move from $pos"
 keys b
 wait_for "Mira Sol – Track 10" || t_fail "next track"
 keys v
@@ -139,11 +140,12 @@ keys Enter
 wait_for "(active)" || t_fail "not active"
 keys b
 keys b
-sleep 0.5
-now=$(screen | grep -m1 '^ *>\? *1\. ' | sed 's/^[ >]*1\. //; s/ *[0-9]:[0-9][0-9] *$//')
-[ "$now" != "$first" ] || t_fail "played entries were not popped ($first)"
-n=$(screen | grep -c '^ *>\? *[0-9]\+\. ')
-[ "$n" -ge 6 ] || t_fail "only $n entries after refill"
+entry1() { screen | grep -m1 '^ *>\? *1\. ' | sed 's/^[ >]*1\. //; s/ *[0-9]:[0-9][0-9] *$//'; }
+popped() { [ "$(entry1)" != "$first" ]; }
+wait_until 5 popped || t_fail "played entries were not popped ($first)"
+# Refilled to the playing entry and --upcoming 5.
+refilled() { [ "$(screen | grep -c '^ *>\? *[0-9]\+\. ')" -eq 6 ]; }
+wait_until 5 refilled || t_fail "$(screen | grep -c '^ *>\? *[0-9]\+\. ') entries after refill, expected 6"
 keys v
 keys 1
 
@@ -152,8 +154,11 @@ keys /
 keys C-u
 typed "a:\"Evil Tags\""
 wait_for "RED" || t_fail "track not found"
+before=$(screen -e)
 keys Enter
-sleep 0.1
+# Enter leaves the search bar: its highlight changes.
+redrawn() { [ "$(screen -e)" != "$before" ]; }
+wait_until 5 redrawn || t_fail "no redraw after Enter"
 raw=$(screen -e)
 # Our own SGR colours are fine; an injected red foreground, BEL or OSC is not.
 printf '%s' "$raw" | grep -q $'\e\\[31m' && t_fail "injected SGR 31 reached the terminal"
@@ -186,14 +191,24 @@ remote ping >/dev/null 2>&1 || t_fail "player unusable after bad input"
 out=$(remote frobnicate 2>&1) && t_fail "unknown command accepted"
 
 t_begin tui_resize_small_and_back
+# The whole small screen, drawn for its size: the remote search's results
+# and the status line, cut with an ellipsis. The remote's message ("done")
+# lasts 5 s; it is let go first so that the screens do not race it.
+wait_gone "done" 8 || t_fail "the message does not expire"
 $TM resize-window -t $S -x 20 -y 6
-sleep 0.3
-lines=$(screen | wc -l)
-[ "$lines" -le 6 ] || t_fail "$lines lines at 20x6"
-wide=$(screen | LC_ALL=C.UTF-8 wc -L)
-[ "$wide" -le 20 ] || t_fail "a line of $wide columns at 20x6"
+wait_screen '/a:"Mira Sol"
+  1. Mira S…   0:06
+  2. Mira S…   0:06
+
+ ■ sto… -:-- / -:--' || t_fail "the 20x6 screen"
 $TM resize-window -t $S -x 30 -y 8
-sleep 0.2
+wait_screen '/a:"Mira Sol"         2 tracks
+  1. Mira Sol – Stair…   0:06
+  2. Mira Sol – Track…   0:06
+
+
+
+ ■ stopped        -:-- / -:--' || t_fail "the 30x8 screen"
 $TM resize-window -t $S -x 100 -y 30
 wait_for "1 Browser" || t_fail "no title bar after resizing back"
 wait_for "Mira Sol" || t_fail "browser after resizing back"
@@ -208,7 +223,9 @@ wait_gone "vol_up" || t_fail "help does not close"
 
 t_begin tui_no_running_crate
 keys q
-sleep 0.3
+# The pane runs "crate ...; sleep 30": sleep is in front once crate has exited.
+gone() { [ "$($TM display-message -p -t "$S" '#{pane_current_command}')" = sleep ]; }
+wait_until 5 gone || t_fail "crate did not quit"
 out=$(remote status 2>&1); rc=$?
 [ $rc -eq 1 ] || t_fail "exit $rc"
 echo "$out" | grep -q "crate: no running crate (socket " || t_fail "message: $out"
@@ -218,7 +235,7 @@ start_ui NO_COLOR=1 || t_fail "no start with NO_COLOR"
 raw=$(screen -e)
 printf '%s' "$raw" | grep -q $'\e\\[3[0-7]m' && t_fail "colours despite NO_COLOR"
 keys q
-sleep 0.2
+wait_until 5 gone || t_fail "crate did not quit" # it writes $DB.state as it exits
 rm -f "$DB.state" # a fresh start: no resumed search hiding the CJK artist
 new_session 80 24 "env LANG=C TERM=vt100 '$CRATE' --db '$DB'"
 wait_for "1 Browser" || t_fail "vt100 / C locale"
