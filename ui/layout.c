@@ -75,3 +75,20 @@ void ui_layout_compute(int w, int h, const struct ui_layout_opts *o, struct ui_l
 		L->ncols = 1;
 	}
 }
+
+void ui_layout_tabs(const char *const *titles, int n, struct ui_tab *out)
+{
+	int x = 0;
+	for (int i = 0; i < n; i++) {
+		out[i] = (struct ui_tab){x, (int)strlen(titles[i])};
+		x += out[i].w + 1;
+	}
+}
+
+int ui_layout_tab_at(const struct ui_tab *tabs, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (x >= tabs[i].x && x <= tabs[i].x + tabs[i].w)
+			return i;
+	return -1;
+}

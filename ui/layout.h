@@ -34,4 +34,13 @@ struct ui_layout {
 /* Compute the layout of a w x h screen. Never produces a rect outside it. */
 void ui_layout_compute(int w, int h, const struct ui_layout_opts *o, struct ui_layout *out);
 
+/* The tabs of the title row, side by side one cell apart: tab i is drawn
+ * in [x, x + w) and a click in [x, x + w] (its gap included) chooses it. */
+struct ui_tab {
+	int x, w;
+};
+void ui_layout_tabs(const char *const *titles, int n, struct ui_tab *out);
+/* The tab a click at column x chooses, -1 none. */
+int ui_layout_tab_at(const struct ui_tab *tabs, int n, int x);
+
 #endif

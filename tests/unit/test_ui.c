@@ -238,6 +238,28 @@ TEST(layout_degrades_at_small_sizes)
 	CHECK_INT(L.main.h, 3);
 }
 
+/* Drawing and clicking use one layout: a click on a tab or the gap after
+ * it chooses that tab (the columns the hand-written thresholds had). */
+TEST(tabs_are_laid_out_once_for_drawing_and_clicks)
+{
+	static const char *const titles[] = {" 1 Browser ", " 2 Playlist ", " 3 Collections ",
+					     " 4 Rules "};
+	struct ui_tab t[4];
+	ui_layout_tabs(titles, 4, t);
+	CHECK_INT(t[0].x, 0);
+	CHECK_INT(t[1].x, 12);
+	CHECK_INT(t[2].x, 25);
+	CHECK_INT(t[3].x, 41);
+	CHECK_INT(t[3].w, 9);
+	static const int last_col[] = {11, 24, 40, 50};
+	int x = 0;
+	for (int i = 0; i < 4; i++)
+		for (; x <= last_col[i]; x++)
+			CHECK_INT(ui_layout_tab_at(t, 4, x), i);
+	CHECK_INT(ui_layout_tab_at(t, 4, 51), -1);
+	CHECK_INT(ui_layout_tab_at(t, 4, -1), -1);
+}
+
 TEST(theme_colour_specs)
 {
 	int fg, bg;
