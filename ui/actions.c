@@ -16,8 +16,10 @@
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "medialib/index.h"
+#include "ui/actions.h"
+#include "ui/pane.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 void ui_eval_ctx(struct ui *ui, struct coll_eval_ctx *ctx)
 {
@@ -155,24 +157,9 @@ void act_player(struct ui *ui, enum ui_action a)
 
 void act_play(struct ui *ui)
 {
-	struct crate_err err = {0};
-	int rc = 0;
-	if (ui->view == UI_VIEW_PLAYLIST) {
-		const char *name = playlist_shown_name(ui);
-		if (!name)
-			return;
-		rc = app_play_collection(ui->app, COLL_NS_PLAYLISTS, name, ui->pl_list.cur, &err);
-	} else if (ui->view == UI_VIEW_BROWSER) {
-		/* The track column as an ad-hoc list, from the selected track on
-		 * (the active playlist is left alone; 'a' adds to it). */
-		struct u32vec ids = {0};
-		size_t start;
-		browser_selection(ui, &ids, &start);
-		if (start < ids.n)
-			rc = app_play_list(ui->app, ids.v + start, NULL, ids.n - start, &err);
-		u32vec_free(&ids);
-	}
-	report(ui, rc, &err);
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (p->play)
+		p->play(ui);
 }
 
 void act_modes(struct ui *ui, const char *word, const char *arg)
@@ -259,25 +246,14 @@ bool ui_play_tick(struct ui *ui)
 	return act_playing_id(ui) != 0;
 }
 
-/* The selection of the current view: the browser's track column (or the
- * selected track), the playlist's selected entry. */
+/* The selection of the view shown (its pane's). */
 static void selection(struct ui *ui, struct u32vec *ids, size_t *start, bool one)
 {
 	ids->n = 0;
 	*start = 0;
-	if (ui->view == UI_VIEW_BROWSER) {
-		browser_selection(ui, ids, start);
-		if (one && ui->focus == 2 && *start < ids->n) {
-			ids->v[0] = ids->v[*start];
-			ids->n = 1;
-			*start = 0;
-		}
-	} else if (ui->view == UI_VIEW_PLAYLIST) {
-		const char *name = playlist_shown_name(ui);
-		const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
-		if (n && ui->pl_list.cur < n->idlist.n)
-			u32vec_push(ids, n->idlist.v[ui->pl_list.cur]);
-	}
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (p->selection)
+		p->selection(ui, ids, start, one);
 }
 
 uint32_t act_selected_id(struct ui *ui)
@@ -350,7 +326,7 @@ void act_save(struct ui *ui, const char *name)
 	}
 	struct crate_err err = {0};
 	/* The view's collection: the browsed collection AND the query. */
-	struct coll_node *view = browser_view_node(ui);
+	struct coll_node *view = ui_browse_view_node(ui);
 	char *shown = NULL;
 	if (app_coll_save_node(ui->app, name, view, &shown, &err) != 0)
 		ui_message(ui, true, "save %s: %s", name, err.msg);
@@ -358,27 +334,16 @@ void act_save(struct ui *ui, const char *name)
 		ui_message(ui, false, "saved %s", shown);
 	free(shown);
 	coll_node_unref(view);
-	coll_pane_reload(ui);
+	ui_colls_changed(ui);
 }
 
 void act_remove(struct ui *ui)
 {
-	if (ui->view == UI_VIEW_COLLECTIONS) {
-		coll_pane_remove_selected(ui);
-		return;
-	}
-	if (ui->view == UI_VIEW_PLAYLIST) {
-		const char *name = playlist_shown_name(ui);
-		const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
-		if (!n || ui->pl_list.cur >= n->idlist.n)
-			return;
-		struct crate_err err = {0};
-		if (app_playlist_remove_at(ui->app, name, ui->pl_list.cur, 1, &err) != 0)
-			ui_message(ui, true, "%s", err.msg);
-		ui->dirty = true;
-		return;
-	}
-	ui_message(ui, false, "d removes entries in the playlist (2), collections (3) and rules (4) views");
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (p->remove)
+		p->remove(ui);
+	else
+		ui_message(ui, false, "d removes entries in the playlist (2), collections (3) and rules (4) views");
 }
 
 /* ---- scanning ---- */
@@ -473,7 +438,7 @@ void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill,
 
 void act_smooth(struct ui *ui, const char *onoff, const char *drift_arg)
 {
-	const char *name = playlist_shown_name(ui);
+	const char *name = ui_playlist_shown(ui);
 	const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
 	const char *type = n ? coll_attr_get(n, "type") : NULL;
 	if (!type || strcmp(type, "pshuffle") != 0) {

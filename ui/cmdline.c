@@ -13,9 +13,14 @@
 #include "app/app_stream.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
+#include "ui/actions.h"
+#include "ui/cmdline.h"
+#include "ui/draw.h"
+#include "ui/pane.h"
 #include "ui/pane_scrollback.h"
+#include "ui/search_bar.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 char **cmdline_split(const char *line, int *argc, struct crate_err *err)
 {
@@ -81,27 +86,6 @@ void cmdline_free_argv(char **argv)
 	free(argv);
 }
 
-void cmdline_begin(struct ui *ui, const char *initial)
-{
-	if (!ui->cmd.buf)
-		strbuf_init(&ui->cmd, 64);
-	strbuf_reset(&ui->cmd);
-	if (initial)
-		strbuf_adds(&ui->cmd, initial);
-	ui->ccur = ui->cmd.len;
-	ui->mode = UI_MODE_COMMAND;
-	ui->dirty = true;
-}
-
-void prompt_begin(struct ui *ui, enum ui_prompt_kind kind, const char *arg, const char *initial)
-{
-	cmdline_begin(ui, initial);
-	ui->mode = UI_MODE_PROMPT;
-	ui->prompt = kind;
-	free(ui->prompt_arg);
-	ui->prompt_arg = arg ? xstrdup(arg) : NULL;
-}
-
 /* The command's output sink: results and messages together, in order. */
 static void capture(void *ud, const char *text, size_t len)
 {
@@ -153,11 +137,13 @@ static void run_cli(struct ui *ui, const char *line, int argc, char **argv)
 	cli_ctx_close_sink(&ctx);
 	show_output(ui, line, &text, rc);
 	strbuf_free(&text);
-	/* The command may have changed collections or playlists. */
-	coll_pane_reload(ui);
-	browser_refresh(ui);
-	if (ui->view == UI_VIEW_PLAYLIST)
-		playlist_find(ui);
+	/* The command may have changed collections or playlists: the lists,
+	 * the browser's results and the find of the view shown follow. */
+	ui_colls_changed(ui);
+	ui_refresh_browser(ui);
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (p != ui_pane_of(ui, UI_VIEW_BROWSER) && p->find)
+		p->find(ui);
 }
 
 static bool is(const char *a, const char *b)
@@ -248,10 +234,8 @@ static void prompt_answer(struct ui *ui, bool yes)
 	}
 	if (ui->prompt == UI_PROMPT_QUIT)
 		ui->running = false;
-	else if (ui->prompt == UI_PROMPT_REMOVE_COLL)
-		coll_pane_remove_confirmed(ui);
-	else if (ui->prompt == UI_PROMPT_REMOVE_RULE)
-		rules_pane_remove_confirmed(ui);
+	else if (ui->prompt_pane && ui->prompt_pane->confirm)
+		ui->prompt_pane->confirm(ui);
 }
 
 bool cmdline_key(struct ui *ui, int key)
@@ -278,8 +262,8 @@ bool cmdline_key(struct ui *ui, int key)
 		ui->mode = UI_MODE_NORMAL;
 		if (was == UI_MODE_PROMPT && ui->prompt == UI_PROMPT_SAVE)
 			act_save(ui, line);
-		else if (was == UI_MODE_PROMPT)
-			rules_pane_prompt_done(ui, line);
+		else if (was == UI_MODE_PROMPT && ui->prompt_pane && ui->prompt_pane->prompt_done)
+			ui->prompt_pane->prompt_done(ui, line);
 		else
 			cmdline_run(ui, line);
 		free(line);
@@ -303,7 +287,8 @@ void cmdline_draw(struct ui *ui)
 		else if (ui->prompt == UI_PROMPT_RATE)
 			label = "Rate the selected track: 0-5 (0 clears) ";
 		else if (UI_PROMPT_IS_TEXT(ui->prompt))
-			label = rules_pane_prompt_label(ui);
+			label = ui->prompt_pane && ui->prompt_pane->prompt_label
+					? ui->prompt_pane->prompt_label(ui) : "";
 		else {
 			snprintf(q, sizeof q, "Remove %s? (y/n) ", ui->prompt_arg ? ui->prompt_arg : "");
 			label = q;

@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "ui/draw.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 /* In a non-UTF-8 locale every non-ASCII character becomes '?' per column. */
 static char *to_ascii(const char *s)

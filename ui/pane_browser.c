@@ -11,8 +11,13 @@
 #include "app/app.h"
 #include "app/app_view.h"
 #include "medialib/index_groups.h"
+#include "app/app_play.h"
+#include "ui/actions.h"
+#include "ui/draw.h"
+#include "ui/pane.h"
+#include "ui/pane_browser.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 #define NO_GROUP UINT32_MAX
 
@@ -53,23 +58,6 @@ static size_t groups_find(const struct ui_groups *gs, const char *text, bool had
 }
 
 /* The browser's view: the browsed collection AND the search. */
-static struct app_view browser_view(struct ui *ui)
-{
-	bool searching = ui->qnode && !ui->qlist;
-	return (struct app_view){.base_ns = ui->base_ns,
-				 .base_name = ui->base_name,
-				 .query = searching ? ui->qnode : NULL,
-				 .text = ui->good_query,
-				 .search = searching,
-				 .cache = &ui->ecache};
-}
-
-struct coll_node *browser_view_node(struct ui *ui)
-{
-	struct app_view v = browser_view(ui);
-	return app_view_node(&v);
-}
-
 /* The library's groups for this frame, with the scratch map sized for
  * them (ui->lg_local: group -> row + 1, all 0 between uses). */
 static const struct mlib_groups *library_groups(struct ui *ui)
@@ -176,7 +164,10 @@ done:
 	free(keep);
 }
 
-void browser_rebuild_albums(struct ui *ui)
+static void browser_rebuild_tracks(struct ui *ui);
+
+/* After the artist selection changes. */
+static void browser_rebuild_albums(struct ui *ui)
 {
 	const char *old = group_text(&ui->albums, ui->albums.list.cur);
 	bool had = ui->albums.list.cur > 0;
@@ -234,7 +225,8 @@ static uint32_t selected_track_id(const struct ui *ui)
 	return pos < ui->results.n ? ui->results.v[pos] : 0;
 }
 
-void browser_rebuild_tracks(struct ui *ui)
+/* After the album selection changes. */
+static void browser_rebuild_tracks(struct ui *ui)
 {
 	uint32_t as = (uint32_t)ui->artists.list.cur, ls = (uint32_t)ui->albums.list.cur;
 	uint32_t keep_id = ui->keep_track_id ? ui->keep_track_id : selected_track_id(ui);
@@ -261,14 +253,16 @@ void browser_rebuild_tracks(struct ui *ui)
 	}
 }
 
-void browser_refresh(struct ui *ui)
+/* The search applied, or the browsed collection changed: evaluate base
+ * AND query again. */
+static void browser_refresh(struct ui *ui)
 {
 	double t0 = ui_now_ms();
 	free(ui->qnote);
 	ui->qnote = NULL;
 	/* A search is ranked and forgiving (coll/search.h); what it forgave
 	 * is shown in the search bar. */
-	struct app_view v = browser_view(ui);
+	struct app_view v = ui_browse_view(ui);
 	struct coll_result res = {0};
 	struct crate_err err = {0};
 	struct strbuf notes;
@@ -348,7 +342,7 @@ void browser_index_changed(struct ui *ui)
 	}
 }
 
-void browser_free(struct ui *ui)
+static void browser_free(struct ui *ui)
 {
 	browser_keep_selection_drop(ui);
 	free(ui->lg_local);
@@ -444,13 +438,12 @@ static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 	}
 }
 
-void browser_draw(struct ui *ui)
+static void browser_draw(struct ui *ui, const struct ui_rect *main)
 {
+	(void)main; /* the columns are laid out in ui->L.col */
 	char all_a[64], all_l[64];
 	snprintf(all_a, sizeof all_a, "All artists");
 	snprintf(all_l, sizeof all_l, "All albums");
-	if (ui->L.sidebar.w)
-		coll_pane_draw(ui, &ui->L.sidebar, false);
 	if (ui->L.col[0].w)
 		draw_group_col(ui, &ui->L.col[0], &ui->artists, ui->focus == 0, all_a, false);
 	if (ui->L.col[1].w)
@@ -497,7 +490,7 @@ static void next_match(struct ui *ui, bool back)
 	ui->focus = 2;
 }
 
-bool browser_key(struct ui *ui, enum ui_action a)
+static bool browser_key(struct ui *ui, enum ui_action a)
 {
 	int h = ui->L.col[ui->focus].h;
 	switch (a) {
@@ -534,15 +527,36 @@ bool browser_key(struct ui *ui, enum ui_action a)
 	       a == UA_TOP || a == UA_BOTTOM;
 }
 
-void browser_selection(struct ui *ui, struct u32vec *out, size_t *start)
+/* The track column, from the selected track; one: just that track when
+ * the track column has the focus. */
+static void browser_selection(struct ui *ui, struct u32vec *out, size_t *start, bool one)
 {
 	out->n = 0;
 	for (size_t i = 0; i < ui->tracks.n; i++)
 		u32vec_push(out, ui->results.v[ui->tracks.v[i]]);
 	*start = ui->focus == 2 && ui->track_list.cur < ui->tracks.n ? ui->track_list.cur : 0;
+	if (one && ui->focus == 2 && *start < out->n) {
+		out->v[0] = out->v[*start];
+		out->n = 1;
+		*start = 0;
+	}
 }
 
-bool browser_click(struct ui *ui, int y, int x, bool dbl)
+/* Enter: the track column as an ad-hoc list, from the selected track on
+ * (the active playlist is left alone; 'a' adds to it). */
+static void browser_play(struct ui *ui)
+{
+	struct u32vec ids = {0};
+	size_t start;
+	struct crate_err err = {0};
+	browser_selection(ui, &ids, &start, false);
+	if (start < ids.n && app_play_list(ui->app, ids.v + start, NULL, ids.n - start, &err) != 0)
+		ui_message(ui, true, "%s", err.msg);
+	u32vec_free(&ids);
+	ui->dirty = true;
+}
+
+static bool browser_click(struct ui *ui, int y, int x, bool dbl)
 {
 	for (int c = 0; c < 3; c++) {
 		const struct ui_rect *r = &ui->L.col[c];
@@ -563,11 +577,30 @@ bool browser_click(struct ui *ui, int y, int x, bool dbl)
 			return true;
 		}
 		if (dbl)
-			act_play(ui);
+			browser_play(ui);
 		return true;
 	}
-	const struct ui_rect *s = &ui->L.sidebar;
-	if (s->w && x >= s->x && x < s->x + s->w && y >= s->y && y < s->y + s->h)
-		return coll_pane_click(ui, y, dbl);
 	return false;
 }
+
+static void browser_find_info(struct ui *ui, char *buf, size_t size)
+{
+	snprintf(buf, size, "%zu track%s%s%s", ui->results.n, ui->results.n == 1 ? "" : "s",
+		 ui->qnote ? " \xe2\x80\x94 " : "", ui->qnote ? ui->qnote : "");
+}
+
+const struct ui_pane ui_pane_browser = {
+	.title = " 1 Browser ",
+	.find_label = "/",
+	.sidebar = true,
+	.saves = true,
+	.draw = browser_draw,
+	.key = browser_key,
+	.click = browser_click,
+	.find = browser_refresh,
+	.find_info = browser_find_info,
+	.heading = ui_browse_heading,
+	.play = browser_play,
+	.selection = browser_selection,
+	.free = browser_free,
+};

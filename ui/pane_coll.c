@@ -12,8 +12,11 @@
 #include "base/utf8.h"
 #include "coll/parse.h"
 #include "coll/store.h" /* COLL_NS_* */
+#include "ui/draw.h"
+#include "ui/pane.h"
+#include "ui/pane_coll.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 static void rows_free(struct ui *ui)
 {
@@ -27,7 +30,7 @@ static void rows_free(struct ui *ui)
 	ui->ncolls = 0;
 }
 
-void coll_pane_free(struct ui *ui)
+static void coll_pane_free(struct ui *ui)
 {
 	rows_free(ui);
 }
@@ -42,8 +45,9 @@ static void row_add(struct ui *ui, const char *ns, const char *name, const char 
 	r->label = xstrdup(label);
 }
 
-void coll_pane_reload(struct ui *ui)
+static void coll_pane_reload(struct ui *ui)
 {
+	ui->colls_stale = false;
 	char *keep_ns = NULL, *keep_name = NULL;
 	if (ui->coll_list.cur < ui->ncolls) {
 		struct ui_coll_row *r = &ui->colls[ui->coll_list.cur];
@@ -91,6 +95,13 @@ void coll_pane_reload(struct ui *ui)
 	ui->dirty = true;
 }
 
+/* The rows, reloaded when collections changed since (ui_colls_changed). */
+static void fresh(struct ui *ui)
+{
+	if (!ui->colls || ui->colls_stale)
+		coll_pane_reload(ui);
+}
+
 static bool row_is_current(struct ui *ui, const struct ui_coll_row *r)
 {
 	if (!r->ns)
@@ -102,7 +113,7 @@ static bool row_is_current(struct ui *ui, const struct ui_coll_row *r)
 static bool row_matches_find(struct ui *ui, const struct ui_coll_row *r)
 {
 	const char *q = ui->good_query;
-	if (ui->view != UI_VIEW_COLLECTIONS || !q || !*q || !r->name)
+	if (!q || !*q || !r->name)
 		return false;
 	char *fq = utf8_fold(q, strlen(q), NULL), *fn = utf8_fold(r->name, strlen(r->name), NULL);
 	bool m = strstr(fn, fq) != NULL;
@@ -111,10 +122,11 @@ static bool row_matches_find(struct ui *ui, const struct ui_coll_row *r)
 	return m;
 }
 
-void coll_pane_draw(struct ui *ui, const struct ui_rect *r, bool full)
+/* full: view 3 (with each collection's query, the find marked); else
+ * the browser's sidebar. */
+static void coll_draw(struct ui *ui, const struct ui_rect *r, bool full)
 {
-	if (!ui->colls)
-		coll_pane_reload(ui);
+	fresh(ui);
 	ui_list_fix(&ui->coll_list, ui->ncolls, r->h);
 	bool focused = full;
 	for (int row = 0; row < r->h; row++) {
@@ -138,7 +150,7 @@ void coll_pane_draw(struct ui *ui, const struct ui_rect *r, bool full)
 				 c->ns ? " " : "", c->label, mark);
 			if (c->active)
 				snprintf(line + strlen(line), sizeof line - strlen(line), " *");
-			if (row_matches_find(ui, c))
+			if (full && row_matches_find(ui, c))
 				attr |= theme_attr(UR_MATCH);
 			if (row_is_current(ui, c))
 				attr |= A_BOLD;
@@ -191,33 +203,23 @@ static void open_row(struct ui *ui, size_t i)
 	struct ui_coll_row *c = &ui->colls[i];
 	if (c->ns && !c->ns[0])
 		return;
-	if (c->ns && strcmp(c->ns, COLL_NS_PLAYLISTS) == 0) {
-		free(ui->pl_name);
-		ui->pl_name = xstrdup(c->name);
-		ui->pl_list.cur = ui->pl_list.top = 0;
-		ui_switch_view(ui, UI_VIEW_PLAYLIST);
-		ui->dirty = true;
-		return;
-	}
-	free(ui->base_ns);
-	free(ui->base_name);
-	ui->base_ns = c->ns ? xstrdup(c->ns) : NULL;
-	ui->base_name = c->ns ? xstrdup(c->name) : NULL;
-	ui->artists.list.cur = ui->albums.list.cur = 0;
-	/* The browser's search applies to the new collection. */
-	if (ui->view == UI_VIEW_BROWSER)
-		browser_refresh(ui);
+	if (c->ns && strcmp(c->ns, COLL_NS_PLAYLISTS) == 0)
+		ui_open_playlist(ui, c->name);
 	else
-		ui_switch_view(ui, UI_VIEW_BROWSER);
+		ui_browse(ui, c->ns, c->name, NULL);
 }
 
-bool coll_pane_key(struct ui *ui, enum ui_action a)
+/* Enter: browse the selected collection or open the playlist. */
+static void coll_play(struct ui *ui)
+{
+	fresh(ui);
+	open_row(ui, ui->coll_list.cur);
+}
+
+static bool coll_key(struct ui *ui, enum ui_action a)
 {
 	int h = ui->L.main.h;
-	if (a == UA_PLAY) {
-		open_row(ui, ui->coll_list.cur);
-		return true;
-	}
+	fresh(ui);
 	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV) {
 		for (size_t k = 1; k <= ui->ncolls; k++) {
 			size_t i = a == UA_MATCH_NEXT ? (ui->coll_list.cur + k) % ui->ncolls
@@ -244,17 +246,24 @@ bool coll_pane_key(struct ui *ui, enum ui_action a)
 	return moved;
 }
 
-bool coll_pane_click(struct ui *ui, int y, bool dbl)
+/* A click on row y of r: select; open at once when asked to. */
+static bool click_row(struct ui *ui, const struct ui_rect *r, int y, bool open)
 {
-	const struct ui_rect *r = ui->view == UI_VIEW_COLLECTIONS ? &ui->L.main : &ui->L.sidebar;
+	fresh(ui);
 	size_t i = ui->coll_list.top + (size_t)(y - r->y);
 	if (i >= ui->ncolls)
 		return true;
 	ui->coll_list.cur = i;
-	if (dbl || ui->view != UI_VIEW_COLLECTIONS)
+	if (open)
 		open_row(ui, i);
 	ui->dirty = true;
 	return true;
+}
+
+static bool coll_click(struct ui *ui, int y, int x, bool dbl)
+{
+	(void)x;
+	return click_row(ui, &ui->L.main, y, dbl);
 }
 
 /* The selected row, for removal: returns false for All Media and headings. */
@@ -266,8 +275,9 @@ static struct ui_coll_row *selected_row(struct ui *ui)
 	return c->ns && c->ns[0] ? c : NULL;
 }
 
-void coll_pane_remove_confirmed(struct ui *ui)
+static void coll_remove_confirmed(struct ui *ui)
 {
+	fresh(ui);
 	struct ui_coll_row *c = selected_row(ui);
 	if (!c || !app_has_store(ui->app))
 		return;
@@ -283,13 +293,15 @@ void coll_pane_remove_confirmed(struct ui *ui)
 		free(ui->base_ns);
 		free(ui->base_name);
 		ui->base_ns = ui->base_name = NULL;
-		browser_refresh(ui);
+		ui_refresh_browser(ui);
 	}
 	coll_pane_reload(ui);
 }
 
-void coll_pane_remove_selected(struct ui *ui)
+/* d: asks first. */
+static void coll_remove(struct ui *ui)
 {
+	fresh(ui);
 	struct ui_coll_row *c = selected_row(ui);
 	if (!c) {
 		ui_message(ui, true, "All Media is built in and cannot be removed");
@@ -299,3 +311,41 @@ void coll_pane_remove_selected(struct ui *ui)
 	snprintf(q, sizeof q, "%s/%s", c->ns, c->name);
 	prompt_begin(ui, UI_PROMPT_REMOVE_COLL, q, NULL);
 }
+
+static void coll_draw_full(struct ui *ui, const struct ui_rect *r)
+{
+	coll_draw(ui, r, true);
+}
+
+const struct ui_pane ui_pane_collections = {
+	.title = " 3 Collections ",
+	.find_label = "find: ",
+	.draw = coll_draw_full,
+	.key = coll_key,
+	.click = coll_click,
+	.heading = ui_browse_heading,
+	.enter = coll_pane_reload,
+	.play = coll_play,
+	.remove = coll_remove,
+	.confirm = coll_remove_confirmed,
+	.free = coll_pane_free,
+};
+
+/* ---- the browser's sidebar: the same rows, narrow; a click opens ---- */
+
+static void sidebar_draw(struct ui *ui, const struct ui_rect *r)
+{
+	coll_draw(ui, r, false);
+}
+
+static bool sidebar_click(struct ui *ui, int y, int x, bool dbl)
+{
+	(void)x;
+	(void)dbl;
+	return click_row(ui, &ui->L.sidebar, y, true);
+}
+
+const struct ui_pane ui_pane_sidebar = {
+	.draw = sidebar_draw,
+	.click = sidebar_click,
+};

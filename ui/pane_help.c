@@ -6,8 +6,11 @@
 
 #include "app/app.h"
 #include "medialib/scan.h"
+#include "ui/draw.h"
+#include "ui/pane.h"
+#include "ui/pane_help.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 /* View 4 gives some keys its own meaning: listed from the key map too. */
 static const struct {
@@ -89,9 +92,8 @@ static void errors_draw(struct ui *ui)
 	}
 }
 
-void help_draw(struct ui *ui)
+static void help_draw(struct ui *ui, const struct ui_rect *r)
 {
-	const struct ui_rect *r = &ui->L.main;
 	ui_list_fix(&ui->help_list, help_rows(ui), r->h);
 	if (ui->help_errors) {
 		errors_draw(ui);
@@ -127,7 +129,7 @@ void help_draw(struct ui *ui)
 	}
 }
 
-bool help_key(struct ui *ui, enum ui_action a)
+static bool help_key(struct ui *ui, enum ui_action a)
 {
 	size_t n = help_rows(ui);
 	int h = ui->L.main.h;
@@ -157,3 +159,29 @@ bool help_key(struct ui *ui, enum ui_action a)
 	ui->help_list.cur = ui->help_list.top;
 	return true;
 }
+
+/* The help takes its scrolling keys first; q, ? and Esc go back to the
+ * view it shows over; other keys act as there. */
+static bool help_key_first(struct ui *ui, enum ui_action a)
+{
+	if (help_key(ui, a))
+		return true;
+	if (a == UA_QUIT || a == UA_HELP || a == UA_CLEAR_SEARCH) {
+		ui_leave_help(ui);
+		return true;
+	}
+	return false;
+}
+
+static void help_heading(struct ui *ui, int w, char *buf, size_t size)
+{
+	(void)w;
+	snprintf(buf, size, "%s \xe2\x80\x93 q or Esc to go back ",
+		 ui->help_errors ? "Scan problems" : "Help");
+}
+
+const struct ui_pane ui_pane_help = {
+	.draw = help_draw,
+	.key_first = help_key_first,
+	.heading = help_heading,
+};

@@ -10,23 +10,21 @@
 #include "app/app_view.h"
 #include "coll/parse.h" /* coll_print */
 #include "coll/store.h" /* COLL_NS_PLAYLISTS */
+#include "app/app_play.h"
+#include "ui/actions.h"
+#include "ui/draw.h"
+#include "ui/pane.h"
+#include "ui/pane_playlist.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
-
-const char *playlist_shown_name(struct ui *ui)
-{
-	if (ui->pl_name && app_playlist_get(ui->app, ui->pl_name))
-		return ui->pl_name;
-	return app_playlist_active(ui->app);
-}
+#include "ui/ui_state.h"
 
 static const struct coll_node *shown_node(struct ui *ui)
 {
-	const char *name = playlist_shown_name(ui);
+	const char *name = ui_playlist_shown(ui);
 	return name ? app_playlist_get(ui->app, name) : NULL;
 }
 
-void playlist_free(struct ui *ui)
+static void playlist_free(struct ui *ui)
 {
 	free(ui->pl_name);
 	bitset_free(&ui->pl_match);
@@ -59,11 +57,10 @@ static long current_pos(const struct coll_node *n)
 	return p ? strtol(p, NULL, 10) : -1;
 }
 
-void playlist_draw(struct ui *ui)
+static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 {
-	const struct ui_rect *r = &ui->L.main;
 	const struct coll_node *n = shown_node(ui);
-	const char *name = playlist_shown_name(ui);
+	const char *name = ui_playlist_shown(ui);
 	int y = r->y, h = r->h;
 	if (h <= 0)
 		return;
@@ -144,7 +141,7 @@ void playlist_draw(struct ui *ui)
 				: " (empty: 'a' in the browser adds tracks here)", theme_attr(UR_HINT));
 }
 
-bool playlist_key(struct ui *ui, enum ui_action a)
+static bool playlist_key(struct ui *ui, enum ui_action a)
 {
 	const struct coll_node *n = shown_node(ui);
 	if (!n)
@@ -167,8 +164,11 @@ bool playlist_key(struct ui *ui, enum ui_action a)
 	return ui_list_move(&ui->pl_list, n->idlist.n, h, a);
 }
 
-bool playlist_click(struct ui *ui, int y, bool dbl)
+static void playlist_play(struct ui *ui);
+
+static bool playlist_click(struct ui *ui, int y, int x, bool dbl)
 {
+	(void)x;
 	const struct coll_node *n = shown_node(ui);
 	if (!n)
 		return false;
@@ -179,7 +179,62 @@ bool playlist_click(struct ui *ui, int y, bool dbl)
 	if (i < n->idlist.n) {
 		ui->pl_list.cur = i;
 		if (dbl)
-			act_play(ui);
+			playlist_play(ui);
 	}
 	return true;
 }
+
+/* Enter: play the list from the selected entry. */
+static void playlist_play(struct ui *ui)
+{
+	const char *name = ui_playlist_shown(ui);
+	if (!name)
+		return;
+	struct crate_err err = {0};
+	if (app_play_collection(ui->app, COLL_NS_PLAYLISTS, name, ui->pl_list.cur, &err) != 0)
+		ui_message(ui, true, "%s", err.msg);
+	ui->dirty = true;
+}
+
+static void playlist_selection(struct ui *ui, struct u32vec *ids, size_t *start, bool one)
+{
+	(void)one;
+	(void)start;
+	const struct coll_node *n = shown_node(ui);
+	if (n && ui->pl_list.cur < n->idlist.n)
+		u32vec_push(ids, n->idlist.v[ui->pl_list.cur]);
+}
+
+static void playlist_remove(struct ui *ui)
+{
+	const char *name = ui_playlist_shown(ui);
+	const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
+	if (!n || ui->pl_list.cur >= n->idlist.n)
+		return;
+	struct crate_err err = {0};
+	if (app_playlist_remove_at(ui->app, name, ui->pl_list.cur, 1, &err) != 0)
+		ui_message(ui, true, "%s", err.msg);
+	ui->dirty = true;
+}
+
+static void playlist_heading(struct ui *ui, int w, char *buf, size_t size)
+{
+	(void)w;
+	const char *name = ui_playlist_shown(ui);
+	snprintf(buf, size, "%s ", name ? name : "");
+}
+
+const struct ui_pane ui_pane_playlist = {
+	.title = " 2 Playlist ",
+	.find_label = "find: ",
+	.find_list = true,
+	.draw = playlist_draw,
+	.key = playlist_key,
+	.click = playlist_click,
+	.find = playlist_find,
+	.heading = playlist_heading,
+	.play = playlist_play,
+	.remove = playlist_remove,
+	.selection = playlist_selection,
+	.free = playlist_free,
+};

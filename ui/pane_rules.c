@@ -17,8 +17,11 @@
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "play/presets.h"
+#include "ui/draw.h"
+#include "ui/pane.h"
+#include "ui/pane_rules.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 /* Rows of the main area: an optional header, the list, an optional detail
  * line (the selected rule in full, or what a prompt expects). */
@@ -61,7 +64,7 @@ static void draft_free(struct ui *ui)
 	}
 }
 
-void rules_pane_free(struct ui *ui)
+static void rules_pane_free(struct ui *ui)
 {
 	draft_free(ui);
 }
@@ -70,7 +73,7 @@ static bool row_matches_find(struct ui *ui, struct rules *rs, size_t i)
 {
 	const char *q = ui->good_query;
 	const char *t = rules_target(rs, i);
-	if (ui->view != UI_VIEW_RULES || !q || !*q || !t)
+	if (!q || !*q || !t)
 		return false;
 	char *fq = utf8_fold(q, strlen(q), NULL), *ft = utf8_fold(t, strlen(t), NULL);
 	bool m = strstr(ft, fq) != NULL;
@@ -207,9 +210,8 @@ static void draw_detail(struct ui *ui, struct rules *rs, int y, int playing)
 	strbuf_free(&b);
 }
 
-void rules_pane_draw(struct ui *ui)
+static void rules_pane_draw(struct ui *ui, const struct ui_rect *r)
 {
-	const struct ui_rect *r = &ui->L.main;
 	struct crate_err err = {0};
 	struct rules *rs = app_rules(ui->app, &err);
 	if (!rs) {
@@ -304,7 +306,7 @@ static void finish_edit(struct ui *ui, struct rules *rs)
 	draft_free(ui);
 }
 
-void rules_pane_prompt_done(struct ui *ui, const char *text)
+static void rules_pane_prompt_done(struct ui *ui, const char *text)
 {
 	struct rules *rs = pane_rules(ui, true);
 	struct crate_err err = {0};
@@ -361,7 +363,7 @@ void rules_pane_prompt_done(struct ui *ui, const char *text)
 	ui->dirty = true;
 }
 
-const char *rules_pane_prompt_label(struct ui *ui)
+static const char *rules_pane_prompt_label(struct ui *ui)
 {
 	switch (ui->prompt) {
 	case UI_PROMPT_RULE_TARGET:
@@ -387,7 +389,7 @@ static void ask_remove(struct ui *ui, struct rules *rs)
 	prompt_begin(ui, UI_PROMPT_REMOVE_RULE, what, NULL);
 }
 
-void rules_pane_remove_confirmed(struct ui *ui)
+static void rules_pane_remove_confirmed(struct ui *ui)
 {
 	struct rules *rs = pane_rules(ui, true);
 	if (!rs)
@@ -429,21 +431,10 @@ static void browse_selected(struct ui *ui, struct rules *rs)
 		ui_message(ui, true, "rule %zu is inactive: %s", i + 1, why);
 		return;
 	}
-	if (r->name && strcmp(r->ns, COLL_NS_PLAYLISTS) == 0) {
-		free(ui->pl_name);
-		ui->pl_name = xstrdup(r->name);
-		ui->pl_list.cur = ui->pl_list.top = 0;
-		ui_switch_view(ui, UI_VIEW_PLAYLIST);
-		return;
-	}
-	free(ui->base_ns);
-	free(ui->base_name);
-	ui->base_ns = r->name ? xstrdup(r->ns) : NULL;
-	ui->base_name = r->name ? xstrdup(r->name) : NULL;
-	ui->artists.list.cur = ui->albums.list.cur = 0;
-	free(ui->view_query[UI_VIEW_BROWSER]);
-	ui->view_query[UI_VIEW_BROWSER] = xstrdup(r->query ? r->query : "");
-	ui_switch_view(ui, UI_VIEW_BROWSER);
+	if (r->name && strcmp(r->ns, COLL_NS_PLAYLISTS) == 0)
+		ui_open_playlist(ui, r->name);
+	else
+		ui_browse(ui, r->name ? r->ns : NULL, r->name, r->query ? r->query : "");
 }
 
 static void find_next(struct ui *ui, struct rules *rs, bool forward)
@@ -458,7 +449,7 @@ static void find_next(struct ui *ui, struct rules *rs, bool forward)
 	}
 }
 
-bool rules_pane_key(struct ui *ui, enum ui_action a)
+static bool rules_pane_key(struct ui *ui, enum ui_action a)
 {
 	struct rules *rs = pane_rules(ui, a != UA_NONE);
 	if (!rs)
@@ -490,8 +481,9 @@ bool rules_pane_key(struct ui *ui, enum ui_action a)
 	}
 }
 
-bool rules_pane_click(struct ui *ui, int y, bool dbl)
+static bool rules_pane_click(struct ui *ui, int y, int x, bool dbl)
 {
+	(void)x;
 	struct rules *rs = pane_rules(ui, false);
 	struct rules_geom g = geom(ui);
 	if (!rs || y < g.list_y || y >= g.list_y + g.list_h)
@@ -505,3 +497,34 @@ bool rules_pane_click(struct ui *ui, int y, bool dbl)
 	ui->dirty = true;
 	return true;
 }
+
+/* The rules view gives a, e, d, Enter and K/J its own meaning. */
+static bool rules_pane_key_first(struct ui *ui, enum ui_action a)
+{
+	if (a != UA_ADD && a != UA_ENQUEUE && a != UA_REMOVE && a != UA_PLAY && a != UA_MOVE_UP &&
+	    a != UA_MOVE_DOWN)
+		return false;
+	rules_pane_key(ui, a);
+	return true;
+}
+
+static void rules_pane_heading(struct ui *ui, int w, char *buf, size_t size)
+{
+	(void)ui;
+	snprintf(buf, size, "%s", w >= 70 ? "first match wins " : "");
+}
+
+const struct ui_pane ui_pane_rules = {
+	.title = " 4 Rules ",
+	.hint = "a add  e edit  d remove  K J move  Enter browse  ? help",
+	.find_label = "find: ",
+	.draw = rules_pane_draw,
+	.key_first = rules_pane_key_first,
+	.key = rules_pane_key,
+	.click = rules_pane_click,
+	.heading = rules_pane_heading,
+	.confirm = rules_pane_remove_confirmed,
+	.prompt_done = rules_pane_prompt_done,
+	.prompt_label = rules_pane_prompt_label,
+	.free = rules_pane_free,
+};

@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "ui/draw.h"
 #include "ui/keymap.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 struct ui_scrollback {
 	char *title;  /* owned */

@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/actions.h"
+#include "ui/draw.h"
+#include "ui/pane_status.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 static const char *state_text(int s, bool ascii)
 {

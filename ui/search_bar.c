@@ -1,16 +1,17 @@
-/* The search bar. Every keystroke re-parses the query with the collection
- * parser: a good query re-evaluates the view at once; an incomplete one
+/* The search bar (search_bar.h). Every keystroke re-parses the query with
+ * the collection parser (ui_search_apply): a good query re-evaluates the view at once; an incomplete one
  * (`a:`, `x AND`) shows a quiet hint; a malformed one shows the error with
  * its column marked, and the last good results stay on screen. */
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/app.h"
-#include "app/app_coll.h"
 #include "base/utf8.h"
+#include "ui/draw.h"
+#include "ui/pane.h"
+#include "ui/search_bar.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 /* Byte offset of the code point before/after off. */
 static size_t cp_prev(const char *s, size_t off)
@@ -104,72 +105,10 @@ bool edit_key(struct strbuf *b, size_t *cur, int key)
 	return false;
 }
 
-static bool blank(const char *s)
-{
-	for (; s && *s; s++)
-		if (*s != ' ' && *s != '\t' && *s != '\n')
-			return false;
-	return true;
-}
-
 void search_flush(struct ui *ui)
 {
 	if (ui->search_pending)
-		search_apply(ui);
-}
-
-void search_apply(struct ui *ui)
-{
-	double t0 = ui_now_ms();
-	ui->search_pending = false;
-	const char *q = ui->query.buf ? ui->query.buf : "";
-	bool list = ui->view == UI_VIEW_PLAYLIST;
-	crate_err_clear(&ui->qerr);
-	if (ui->view == UI_VIEW_COLLECTIONS || ui->view == UI_VIEW_RULES) {
-		/* The collections and rules are found by name: no query language. */
-		free(ui->good_query);
-		ui->good_query = xstrdup(q);
-		ui->dirty = true;
-		return;
-	}
-	if (blank(q)) {
-		/* The empty query shows the whole view. */
-		coll_node_unref(ui->qnode);
-		ui->qnode = NULL;
-		free(ui->good_query);
-		ui->good_query = xstrdup("");
-	} else {
-		struct crate_err err = {0};
-		struct coll_node *n = app_parse_query(ui->app, q, list, &err);
-		if (!n) {
-			ui->qerr = err;
-			if (!ui->qerr.code)
-				ui->qerr.code = CRATE_ERR_PARSE;
-			ui->eval_ms += ui_now_ms() - t0;
-			ui->dirty = true;
-			return;
-		}
-		/* Same collection as shown (a space typed, a keyword completed
-		 * back to what it was): the results stand. */
-		bool same = ui->view == UI_VIEW_BROWSER && ui->qnode && ui->qlist == list &&
-			    coll_node_equal(ui->qnode, n);
-		coll_node_unref(ui->qnode);
-		ui->qnode = n;
-		ui->qlist = list;
-		free(ui->good_query);
-		ui->good_query = xstrdup(q);
-		if (same) {
-			ui->eval_ms += ui_now_ms() - t0;
-			ui->dirty = true;
-			return;
-		}
-	}
-	ui->eval_ms += ui_now_ms() - t0;
-	if (ui->view == UI_VIEW_PLAYLIST)
-		playlist_find(ui);
-	else
-		browser_refresh(ui);
-	ui->dirty = true;
+		ui_search_apply(ui);
 }
 
 void search_begin(struct ui *ui)
@@ -187,7 +126,7 @@ void search_clear(struct ui *ui)
 		strbuf_init(&ui->query, 64);
 	strbuf_reset(&ui->query);
 	ui->qcur = 0;
-	search_apply(ui);
+	ui_search_apply(ui);
 }
 
 bool search_key(struct ui *ui, int key)
@@ -216,14 +155,9 @@ bool search_key(struct ui *ui, int key)
 		enum ui_action a = key == KEY_C_UP ? UA_UP : key == KEY_C_DOWN ? UA_DOWN
 				 : key == KEY_C_PGUP ? UA_PAGE_UP : key == KEY_C_PGDN ? UA_PAGE_DOWN
 				 : UA_COL_NEXT;
-		if (ui->view == UI_VIEW_BROWSER)
-			browser_key(ui, a);
-		else if (ui->view == UI_VIEW_PLAYLIST)
-			playlist_key(ui, a);
-		else if (ui->view == UI_VIEW_RULES)
-			rules_pane_key(ui, a);
-		else
-			coll_pane_key(ui, a);
+		const struct ui_pane *p = ui_pane_current(ui);
+		if (p->key)
+			p->key(ui, a);
 		return true;
 	}
 	size_t before = ui->query.len;
@@ -247,7 +181,8 @@ void search_draw(struct ui *ui)
 	const char *q = ui->query.buf ? ui->query.buf : "";
 	bool editing = ui->mode == UI_MODE_SEARCH;
 	draw_fill(r->y, r->x, r->w, 0);
-	const char *label = ui->view == UI_VIEW_BROWSER ? "/" : "find: ";
+	const struct ui_pane *pane = ui_pane_current(ui);
+	const char *label = pane->find_label ? pane->find_label : "";
 	int lw = (int)strlen(label);
 	draw_text(ui, r->y, r->x, lw, label, A_BOLD);
 
@@ -259,10 +194,8 @@ void search_draw(struct ui *ui)
 	} else if (ui->qerr.code) {
 		snprintf(info, sizeof info, "error: %s", ui->qerr.msg);
 		iattr = theme_attr(UR_ERROR);
-	} else if (ui->view == UI_VIEW_BROWSER) {
-		snprintf(info, sizeof info, "%zu track%s%s%s", ui->results.n,
-			 ui->results.n == 1 ? "" : "s", ui->qnote ? " \xe2\x80\x94 " : "",
-			 ui->qnote ? ui->qnote : "");
+	} else if (pane->find_info) {
+		pane->find_info(ui, info, sizeof info);
 	} else {
 		info[0] = '\0';
 	}

@@ -38,11 +38,34 @@
 #include "coll/eval.h"
 #include "coll/store.h"
 #include "medialib/index.h"
+#include "ui/actions.h"
+#include "ui/cmdline.h"
+#include "ui/draw.h"
+#include "ui/pane.h"
+#include "ui/pane_browser.h"
+#include "ui/pane_coll.h"
+#include "ui/pane_help.h"
+#include "ui/pane_playlist.h"
+#include "ui/pane_rules.h"
 #include "ui/pane_scrollback.h"
+#include "ui/pane_status.h"
+#include "ui/search_bar.h"
 #include "ui/text.h"
-#include "ui/ui_priv.h"
+#include "ui/ui_state.h"
 
 static int winch_pipe[2] = {-1, -1};
+
+/* The panes, by view: every "what does this view do" goes through here
+ * (ui->panes). The first UI_NVIEWS have tabs, in this order. */
+static const struct ui_pane *const panes[] = {
+	[UI_VIEW_BROWSER] = &ui_pane_browser,
+	[UI_VIEW_PLAYLIST] = &ui_pane_playlist,
+	[UI_VIEW_COLLECTIONS] = &ui_pane_collections,
+	[UI_VIEW_RULES] = &ui_pane_rules,
+	[UI_VIEW_HELP] = &ui_pane_help,
+};
+#define NPANES (sizeof panes / sizeof panes[0])
+_Static_assert(NPANES == UI_VIEW_HELP + 1 && UI_NVIEWS <= NPANES, "a pane for every view");
 
 static void on_winch(int sig)
 {
@@ -61,25 +84,6 @@ static double cpu_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-double ui_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-void ui_message(struct ui *ui, bool error, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
-	va_end(ap);
-	ui->msg_error = error;
-	clock_gettime(CLOCK_MONOTONIC, &ui->msg_until);
-	ui->msg_until.tv_sec += error ? 8 : 5;
-	ui->dirty = true;
-}
-
 static bool msg_expired(struct ui *ui)
 {
 	struct timespec now;
@@ -92,13 +96,23 @@ static bool msg_expired(struct ui *ui)
 
 static void compute_layout(struct ui *ui)
 {
+	const struct ui_pane *p = ui_pane_current(ui);
 	ui->lopts.focus = ui->focus;
-	ui->lopts.search_bar = ui->view != UI_VIEW_HELP &&
+	ui->lopts.search_bar = p->find_label &&
 			       (ui->mode == UI_MODE_SEARCH || (ui->query.buf && ui->query.len));
 	struct ui_layout_opts o = ui->lopts;
-	if (ui->view != UI_VIEW_BROWSER)
+	if (!p->sidebar)
 		o.sidebar_pct = 0;
 	ui_layout_compute(ui->w, ui->h, &o, &ui->L);
+}
+
+/* The tabs, laid out from the panes' titles: drawn and clicked alike. */
+static void tabs_layout(struct ui_tab *out)
+{
+	const char *titles[UI_NVIEWS];
+	for (int i = 0; i < UI_NVIEWS; i++)
+		titles[i] = panes[i]->title;
+	ui_layout_tabs(titles, UI_NVIEWS, out);
 }
 
 static void title_draw(struct ui *ui)
@@ -108,28 +122,20 @@ static void title_draw(struct ui *ui)
 		return;
 	int attr = theme_attr(UR_TITLE);
 	draw_fill(r->y, 0, r->w, attr);
-	static const char *const tabs[] = {" 1 Browser ", " 2 Playlist ", " 3 Collections ",
-					   " 4 Rules "};
+	struct ui_tab tabs[UI_NVIEWS];
+	tabs_layout(tabs);
+	enum ui_view shown = ui_base_view(ui);
 	int x = 0;
-	for (int i = 0; i < UI_NVIEWS && x < r->w; i++) {
-		int tw = (int)strlen(tabs[i]);
-		bool cur = (int)ui->view == i || (ui->view == UI_VIEW_HELP && (int)ui->view_before_help == i);
-		draw_text(ui, r->y, x, tw < r->w - x ? tw : r->w - x, tabs[i],
-			  cur ? theme_attr(UR_TITLE_ACTIVE) | (int)A_BOLD : attr);
-		x += tw + 1;
+	for (int i = 0; i < UI_NVIEWS && tabs[i].x < r->w; i++) {
+		int tw = tabs[i].w < r->w - tabs[i].x ? tabs[i].w : r->w - tabs[i].x;
+		draw_text(ui, r->y, tabs[i].x, tw, panes[i]->title,
+			  (int)shown == i ? theme_attr(UR_TITLE_ACTIVE) | (int)A_BOLD : attr);
+		x = tabs[i].x + tabs[i].w + 1;
 	}
-	char what[600];
-	if (ui->view == UI_VIEW_HELP)
-		snprintf(what, sizeof what, "%s \xe2\x80\x93 q or Esc to go back ",
-			 ui->help_errors ? "Scan problems" : "Help");
-	else if (ui->view == UI_VIEW_PLAYLIST)
-		snprintf(what, sizeof what, "%s ", playlist_shown_name(ui) ? playlist_shown_name(ui) : "");
-	else if (ui->view == UI_VIEW_RULES)
-		snprintf(what, sizeof what, "%s", r->w >= 70 ? "first match wins " : "");
-	else if (ui->base_ns)
-		snprintf(what, sizeof what, "%s/%s ", ui->base_ns, ui->base_name);
-	else
-		snprintf(what, sizeof what, "All Media ");
+	char what[600] = "";
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (p->heading)
+		p->heading(ui, r->w, what, sizeof what);
 	if (x < r->w)
 		draw_text_right(ui, r->y, x, r->w - x, what, attr);
 }
@@ -137,6 +143,7 @@ static void title_draw(struct ui *ui)
 static void msg_draw(struct ui *ui)
 {
 	const struct ui_rect *r = &ui->L.msg;
+	const struct ui_pane *p = ui_pane_current(ui);
 	if (!r->w)
 		return;
 	draw_fill(r->y, 0, r->w, 0);
@@ -173,9 +180,8 @@ static void msg_draw(struct ui *ui)
 		draw_text(ui, r->y, 0, r->w, "Enter: keep the search   Esc: leave   Up/Down: move",
 			  theme_attr(UR_HINT));
 	else if (r->w >= 40)
-		draw_text(ui, r->y, 0, r->w, ui->view == UI_VIEW_RULES && r->w >= 56
-			  ? "a add  e edit  d remove  K J move  Enter browse  ? help"
-			  : "? help  / search  : command  1-4 views  q quit",
+		draw_text(ui, r->y, 0, r->w, p->hint && r->w >= 56
+			  ? p->hint : "? help  / search  : command  1-4 views  q quit",
 			  theme_attr(UR_HINT));
 }
 
@@ -187,23 +193,9 @@ static void frame_draw(struct ui *ui)
 	erase();
 	title_draw(ui);
 	if (ui->L.main.h > 0 && !scrollback_draw(ui, ui->scrollback, &ui->L.main)) {
-		switch (ui->view) {
-		case UI_VIEW_BROWSER:
-			browser_draw(ui);
-			break;
-		case UI_VIEW_PLAYLIST:
-			playlist_draw(ui);
-			break;
-		case UI_VIEW_COLLECTIONS:
-			coll_pane_draw(ui, &ui->L.main, true);
-			break;
-		case UI_VIEW_RULES:
-			rules_pane_draw(ui);
-			break;
-		case UI_VIEW_HELP:
-			help_draw(ui);
-			break;
-		}
+		if (ui->L.sidebar.w)
+			ui_pane_sidebar.draw(ui, &ui->L.sidebar);
+		ui_pane_current(ui)->draw(ui, &ui->L.main);
 	}
 	if (ui->L.search.w)
 		search_draw(ui);
@@ -286,50 +278,19 @@ static void do_resize(struct ui *ui)
 	ui->dirty = true;
 }
 
-void ui_switch_view(struct ui *ui, enum ui_view v)
-{
-	if (ui->view == UI_VIEW_HELP)
-		ui->view = ui->view_before_help;
-	if (ui->view == v)
-		return;
-	if (v == UI_VIEW_HELP) {
-		ui->view_before_help = ui->view;
-		ui->view = v;
-		ui->dirty = true;
-		return;
-	}
-	free(ui->view_query[ui->view]);
-	ui->view_query[ui->view] = xstrdup(ui->query.buf ? ui->query.buf : "");
-	ui->view = v;
-	strbuf_reset(&ui->query);
-	strbuf_adds(&ui->query, ui->view_query[v] ? ui->view_query[v] : "");
-	ui->qcur = ui->query.len;
-	if (ui->mode == UI_MODE_SEARCH)
-		ui->mode = UI_MODE_NORMAL;
-	search_apply(ui);
-	if (v == UI_VIEW_COLLECTIONS)
-		coll_pane_reload(ui);
-	ui->dirty = true;
-}
-
 /* Q: view 2 with the queue, the way view 3 opens a playlist; Q again goes
  * back to the active playlist. */
 static void show_queue(struct ui *ui)
 {
 	bool showing = ui->view == UI_VIEW_PLAYLIST && ui->pl_name &&
 		       strcmp(ui->pl_name, APP_QUEUE_NAME) == 0;
-	free(ui->pl_name);
-	ui->pl_name = NULL;
-	if (!showing) {
-		if (!app_playlist_get(ui->app, APP_QUEUE_NAME)) {
-			ui_message(ui, false, "the queue is empty: e appends the selection to it");
-			return;
-		}
-		ui->pl_name = xstrdup(APP_QUEUE_NAME);
+	if (!showing && !app_playlist_get(ui->app, APP_QUEUE_NAME)) {
+		free(ui->pl_name);
+		ui->pl_name = NULL;
+		ui_message(ui, false, "the queue is empty: e appends the selection to it");
+		return;
 	}
-	ui->pl_list.cur = ui->pl_list.top = 0;
-	ui_switch_view(ui, UI_VIEW_PLAYLIST);
-	ui->dirty = true;
+	ui_open_playlist(ui, showing ? NULL : APP_QUEUE_NAME);
 }
 
 static void quit_or_ask(struct ui *ui)
@@ -343,20 +304,10 @@ static void quit_or_ask(struct ui *ui)
 static void handle_action(struct ui *ui, enum ui_action a)
 {
 	ui->dirty = true;
-	if (ui->view == UI_VIEW_HELP) {
-		if (help_key(ui, a))
-			return;
-		if (a == UA_QUIT || a == UA_HELP || a == UA_CLEAR_SEARCH) {
-			ui->view = ui->view_before_help;
-			return;
-		}
-	}
-	/* The rules view gives a, e, d, Enter and K/J its own meaning. */
-	if (ui->view == UI_VIEW_RULES && (a == UA_ADD || a == UA_ENQUEUE || a == UA_REMOVE ||
-					  a == UA_PLAY || a == UA_MOVE_UP || a == UA_MOVE_DOWN)) {
-		rules_pane_key(ui, a);
+	/* Some views give keys their own meaning first (help, rules). */
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (p->key_first && p->key_first(ui, a))
 		return;
-	}
 	switch (a) {
 	case UA_NONE:
 		return;
@@ -386,8 +337,7 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		cmdline_begin(ui, NULL);
 		return;
 	case UA_SEARCH:
-		if (ui->view == UI_VIEW_HELP)
-			ui->view = ui->view_before_help;
+		ui_leave_help(ui);
 		search_begin(ui);
 		return;
 	case UA_CLEAR_SEARCH:
@@ -396,8 +346,8 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		return;
 	case UA_REDRAW:
 		clearok(curscr, TRUE);
-		coll_pane_reload(ui);
-		browser_refresh(ui);
+		ui_colls_changed(ui);
+		ui_refresh_browser(ui);
 		return;
 	case UA_PAUSE:
 	case UA_STOP:
@@ -412,10 +362,7 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		act_player(ui, a);
 		return;
 	case UA_PLAY:
-		if (ui->view == UI_VIEW_COLLECTIONS)
-			coll_pane_key(ui, a);
-		else
-			act_play(ui);
+		act_play(ui);
 		return;
 	case UA_ADD:
 		act_add(ui, false);
@@ -424,7 +371,7 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		act_add(ui, true);
 		return;
 	case UA_SAVE:
-		if (ui->view != UI_VIEW_BROWSER)
+		if (!p->saves)
 			ui_message(ui, false, "s saves the browser's search (view 1)");
 		else
 			prompt_begin(ui, UI_PROMPT_SAVE, NULL, NULL);
@@ -442,14 +389,8 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		break;
 	}
 	/* Movement and matches belong to the view. */
-	if (ui->view == UI_VIEW_BROWSER)
-		browser_key(ui, a);
-	else if (ui->view == UI_VIEW_PLAYLIST)
-		playlist_key(ui, a);
-	else if (ui->view == UI_VIEW_COLLECTIONS)
-		coll_pane_key(ui, a);
-	else if (ui->view == UI_VIEW_RULES)
-		rules_pane_key(ui, a);
+	if (p->key)
+		p->key(ui, a);
 }
 
 static void handle_mouse(struct ui *ui)
@@ -477,8 +418,9 @@ static void handle_mouse(struct ui *ui)
 	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) && !dbl)
 		return;
 	if (ui->L.title.w && ev.y == ui->L.title.y) {
-		/* The tabs: " 1 Browser " " 2 Playlist " " 3 Collections " " 4 Rules " */
-		int v = ev.x < 12 ? 0 : ev.x < 25 ? 1 : ev.x < 41 ? 2 : ev.x < 51 ? 3 : -1;
+		struct ui_tab tabs[UI_NVIEWS];
+		tabs_layout(tabs);
+		int v = ui_layout_tab_at(tabs, UI_NVIEWS, ev.x);
 		if (v >= 0)
 			ui_switch_view(ui, (enum ui_view)v);
 		return;
@@ -486,14 +428,12 @@ static void handle_mouse(struct ui *ui)
 	const struct ui_rect *m = &ui->L.main;
 	if (ev.y < m->y || ev.y >= m->y + m->h)
 		return;
-	if (ui->view == UI_VIEW_BROWSER)
-		browser_click(ui, ev.y, ev.x, dbl);
-	else if (ui->view == UI_VIEW_PLAYLIST)
-		playlist_click(ui, ev.y, dbl);
-	else if (ui->view == UI_VIEW_COLLECTIONS)
-		coll_pane_click(ui, ev.y, dbl);
-	else if (ui->view == UI_VIEW_RULES)
-		rules_pane_click(ui, ev.y, dbl);
+	const struct ui_rect *s = &ui->L.sidebar;
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (s->w && ev.x >= s->x && ev.x < s->x + s->w && ev.y >= s->y && ev.y < s->y + s->h)
+		ui_pane_sidebar.click(ui, ev.y, ev.x, dbl);
+	else if (p->click)
+		p->click(ui, ev.y, ev.x, dbl);
 }
 
 static void handle_key(struct ui *ui, int key)
@@ -547,22 +487,6 @@ static void read_input(struct ui *ui)
 
 /* ---- the control socket's hooks ---- */
 
-void ui_browser_search(struct ui *ui, const char *text)
-{
-	if (ui->view == UI_VIEW_HELP)
-		ui->view = ui->view_before_help;
-	if (ui->view != UI_VIEW_BROWSER) {
-		free(ui->view_query[UI_VIEW_BROWSER]);
-		ui->view_query[UI_VIEW_BROWSER] = xstrdup(text);
-		ui_switch_view(ui, UI_VIEW_BROWSER);
-		return;
-	}
-	strbuf_reset(&ui->query);
-	strbuf_adds(&ui->query, text);
-	ui->qcur = ui->query.len;
-	search_apply(ui);
-}
-
 /* `crate search` forwarded by the launcher: answered from our index. */
 static int remote_command(void *ud, int argc, char **argv, struct strbuf *out,
 			  struct crate_err *err)
@@ -589,10 +513,9 @@ static void ui_free(struct ui *ui)
 	for (int i = 0; i < ui->nqueued_scan; i++)
 		free(ui->queued_scan[i]);
 	free(ui->queued_scan);
-	browser_free(ui);
-	coll_pane_free(ui);
-	rules_pane_free(ui);
-	playlist_free(ui);
+	for (size_t v = 0; v < NPANES; v++)
+		if (panes[v]->free)
+			panes[v]->free(ui);
 	scrollback_free(ui->scrollback);
 	coll_node_unref(ui->qnode);
 	free(ui->resume_last);
@@ -726,9 +649,9 @@ static void check_store(struct ui *ui, unsigned *gen)
 	if (g == *gen)
 		return;
 	*gen = g;
-	coll_pane_reload(ui);
+	ui_colls_changed(ui);
 	if (ui->base_ns)
-		browser_refresh(ui); /* the browsed collection may have changed */
+		ui_refresh_browser(ui); /* the browsed collection may have changed */
 	ui->dirty = true;
 }
 
@@ -762,7 +685,7 @@ static void check_changes(struct ui *ui)
 
 static void resume_save(struct ui *ui)
 {
-	enum ui_view v = ui->view == UI_VIEW_HELP ? ui->view_before_help : ui->view;
+	enum ui_view v = ui_base_view(ui);
 	const char *search = v == UI_VIEW_BROWSER ? ui->query.buf : ui->view_query[UI_VIEW_BROWSER];
 	struct app_resume_ui r = {.view = (int)v,
 				  .browse_ns = ui->base_ns,
@@ -788,7 +711,7 @@ static void resume_load(struct ui *ui)
 		ui->base_ns = r.browse_ns;
 		ui->base_name = r.browse_name;
 		r.browse_ns = r.browse_name = NULL;
-		browser_refresh(ui);
+		ui_refresh_browser(ui);
 	}
 	if (r.search && *r.search)
 		ui_browser_search(ui, r.search);
@@ -953,6 +876,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	struct ui *ui = xcalloc(1, sizeof *ui);
 	ui->app = app;
+	ui->panes = panes;
 	const char *cs = nl_langinfo(CODESET);
 	ui->ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
 	keymap_init_default(&ui->km);
@@ -1031,8 +955,8 @@ int ui_run(struct app *app, struct crate_err *err)
 		ui_message(ui, true, "%s", wmsg);
 	ui_play_init(ui);
 	ui->mpris = app_mpris_open(app);
-	coll_pane_reload(ui);
-	browser_refresh(ui);
+	ui_colls_changed(ui);
+	ui_refresh_browser(ui);
 	resume_load(ui);
 	ui->dirty = true;
 	app_analysis_auto(app); /* resume what an earlier session left */

@@ -1,7 +1,12 @@
-/* The interface's state, shared by the pane files (ui/pane_*.c), the
- * command line and the event loop. Only the main thread touches it. */
-#ifndef CRATE_UI_PRIV_H
-#define CRATE_UI_PRIV_H
+/* The interface's state, shared by the panes (ui/pane_*.c, one struct
+ * ui_pane each, pane.h), the search bar, the command line and the event
+ * loop, and the actions on it that every pane may take: the message line,
+ * switching views, applying the search, browsing a collection, opening a
+ * playlist, prompts. This is the layer below the panes: it reaches a pane
+ * only through its struct ui_pane (the table ui.c hands it in ui->panes),
+ * so no pane calls another. Only the main thread touches it. */
+#ifndef CRATE_UI_STATE_H
+#define CRATE_UI_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,6 +30,7 @@ struct app_remote;
 struct rule;
 struct mlib_groups;
 struct mlib_extra_group;
+struct ui_pane;
 
 enum ui_view { UI_VIEW_BROWSER, UI_VIEW_PLAYLIST, UI_VIEW_COLLECTIONS, UI_VIEW_RULES,
 	       UI_VIEW_HELP };
@@ -68,6 +74,7 @@ struct ui_coll_row {
 
 struct ui {
 	struct app *app;
+	const struct ui_pane *const *panes; /* by view (ui.c's table) */
 	struct app_remote *remote;
 	struct app_mpris *mpris;     /* NULL: no session bus or built without MPRIS */
 	struct keymap km;
@@ -129,6 +136,7 @@ struct ui {
 	/* View 3 and the sidebar. */
 	struct ui_coll_row *colls;
 	size_t ncolls;
+	bool colls_stale;            /* reload the list before it is next shown */
 	struct ui_list coll_list;
 	struct bitset coll_match_unused;
 
@@ -145,6 +153,7 @@ struct ui {
 	size_t ccur;
 	enum ui_prompt_kind prompt;
 	char *prompt_arg;
+	const struct ui_pane *prompt_pane; /* the pane that asked (its answers go there) */
 
 	/* Message on the bottom row until msg_until. */
 	char msg[512];
@@ -177,170 +186,43 @@ struct ui {
 	const char *trace_what;
 };
 
-/* ---- ui.c ---- */
+/* ---- ui_state.c ---- */
+double ui_now_ms(void);
+void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The pane of a view, and of the view shown. */
+const struct ui_pane *ui_pane_of(const struct ui *ui, enum ui_view v);
+const struct ui_pane *ui_pane_current(const struct ui *ui);
+/* The view under the help (the help itself has no search or tab). */
+enum ui_view ui_base_view(const struct ui *ui);
+void ui_leave_help(struct ui *ui);
 /* Switch views; each view has its own search (filter in the browser,
  * find in the playlist and the collections). */
 void ui_switch_view(struct ui *ui, enum ui_view v);
+/* Parse the search text and let the view's pane apply it (its find). */
+void ui_search_apply(struct ui *ui);
 /* Show the browser with this search (":search Q", `crate remote search Q`). */
 void ui_browser_search(struct ui *ui, const char *text);
-void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-double ui_now_ms(void);
-
-/* ---- draw.c: clipped, sanitised output ---- */
-void draw_text(struct ui *ui, int y, int x, int w, const char *s, int attr);
-/* Text right-aligned in [x, x+w); returns the columns used. */
-int draw_text_right(struct ui *ui, int y, int x, int w, const char *s, int attr);
-void draw_fill(int y, int x, int w, int attr);
-/* Scroll a list so cur is visible in height rows. */
-void ui_list_fix(struct ui_list *l, size_t n, int height);
-/* Apply a movement action to a list of n rows shown in height rows;
- * returns true when the cursor moved. */
-bool ui_list_move(struct ui_list *l, size_t n, int height, enum ui_action a);
-
-/* ---- pane_browser.c ---- */
-void browser_refresh(struct ui *ui);        /* re-evaluate base AND good query */
-void browser_rebuild_albums(struct ui *ui); /* after the artist selection changes */
-void browser_rebuild_tracks(struct ui *ui); /* after the album selection changes */
-void browser_draw(struct ui *ui);
-bool browser_key(struct ui *ui, enum ui_action a);
-/* Media ids of the selection in the focused column (owned vector). */
-void browser_selection(struct ui *ui, struct u32vec *out, size_t *start);
-/* Row of the column at screen position (mouse); returns false if none. */
-bool browser_click(struct ui *ui, int y, int x, bool dbl);
-void browser_free(struct ui *ui);
-/* Before anything that may replace the index: copy the selection's texts
- * (they are borrowed from the index). _drop frees the copies. */
-void browser_keep_selection(struct ui *ui);
-void browser_keep_selection_drop(struct ui *ui);
-/* The index was replaced (after a scan, or a change by someone else):
- * rebuild from it, keeping the search, the selected artist and album and
- * the track under the cursor when they still exist (saved by
- * browser_keep_selection; without it the selection falls back to All). */
-void browser_index_changed(struct ui *ui);
-/* The current view's collection (base AND query), a new reference. */
-struct coll_node *browser_view_node(struct ui *ui);
-
-/* ---- pane_search.c ---- */
-void search_begin(struct ui *ui);
-bool search_key(struct ui *ui, int key);    /* in UI_MODE_SEARCH */
-void search_draw(struct ui *ui);            /* the bar (view 1) */
-void search_apply(struct ui *ui);           /* parse + evaluate the current text */
-void search_flush(struct ui *ui);           /* search_apply if a change is pending */
-void search_clear(struct ui *ui);
-/* Line editing shared with the command line. Returns true if handled. */
-bool edit_key(struct strbuf *b, size_t *cur, int key);
-
-/* ---- pane_coll.c ---- */
-void coll_pane_reload(struct ui *ui);
-void coll_pane_draw(struct ui *ui, const struct ui_rect *r, bool full);
-bool coll_pane_key(struct ui *ui, enum ui_action a);
-bool coll_pane_click(struct ui *ui, int y, bool dbl);
-void coll_pane_free(struct ui *ui);
-void coll_pane_remove_confirmed(struct ui *ui);
-void coll_pane_remove_selected(struct ui *ui); /* asks first */
-
-/* ---- pane_rules.c ---- */
-void rules_pane_draw(struct ui *ui);
-/* a add, e edit, d remove, K/J move, Enter browse the rule's collection,
- * movement and n/N; returns false for actions it leaves to others. */
-bool rules_pane_key(struct ui *ui, enum ui_action a);
-bool rules_pane_click(struct ui *ui, int y, bool dbl);
-/* Enter in one of the rule prompts, with the text typed. */
-void rules_pane_prompt_done(struct ui *ui, const char *text);
-void rules_pane_remove_confirmed(struct ui *ui);
-/* Label of a rule prompt (borrowed, static text). */
-const char *rules_pane_prompt_label(struct ui *ui);
-void rules_pane_free(struct ui *ui);
-
-/* ---- pane_playlist.c ---- */
-void playlist_draw(struct ui *ui);
-bool playlist_key(struct ui *ui, enum ui_action a);
-bool playlist_click(struct ui *ui, int y, bool dbl);
-const char *playlist_shown_name(struct ui *ui);
-void playlist_find(struct ui *ui);          /* mark rows matching the query */
-void playlist_free(struct ui *ui);
-
-/* ---- pane_status.c ---- */
-void status_draw(struct ui *ui);
-
-/* ---- pane_help.c ---- */
-void help_draw(struct ui *ui);
-bool help_key(struct ui *ui, enum ui_action a);
-
-/* ---- cmdline.c ---- */
+/* Browse a collection (NULL ns: All Media) in the browser, with this
+ * search (NULL: the browser's own). */
+void ui_browse(struct ui *ui, const char *ns, const char *name, const char *query);
+/* Show a playlist in view 2 (NULL: the active one). */
+void ui_open_playlist(struct ui *ui, const char *name);
+/* The name of the playlist view 2 shows: the one opened, else the active
+ * one (NULL: none). Borrowed. */
+const char *ui_playlist_shown(struct ui *ui);
+/* "ns/name " or "All Media ": what the browser shows (the heading of
+ * views 1 and 3; w unused). */
+void ui_browse_heading(struct ui *ui, int w, char *buf, size_t size);
+/* The browser's view (base AND query), and as a node (a new reference). */
+struct app_view ui_browse_view(struct ui *ui);
+struct coll_node *ui_browse_view_node(struct ui *ui);
+/* Re-evaluate the browser's results (the browsed collection changed). */
+void ui_refresh_browser(struct ui *ui);
+/* Saved collections or playlists changed: the collections list reloads
+ * before it is next shown. */
+void ui_colls_changed(struct ui *ui);
+/* The bottom row as a command line / a prompt answered by the current pane. */
 void cmdline_begin(struct ui *ui, const char *initial);
-bool cmdline_key(struct ui *ui, int key);
-void cmdline_draw(struct ui *ui);
 void prompt_begin(struct ui *ui, enum ui_prompt_kind kind, const char *arg, const char *initial);
-/* Split a command line into words (quotes, backslashes). Owned argv, NULL-terminated. */
-char **cmdline_split(const char *line, int *argc, struct crate_err *err);
-void cmdline_free_argv(char **argv);
-/* Run one command line (":scan DIR", "save NAME", ...). */
-void cmdline_run(struct ui *ui, const char *line);
-
-/* ---- actions.c: what keys do, through the app ---- */
-void act_play(struct ui *ui);
-void act_add(struct ui *ui, bool enqueue);
-void act_save(struct ui *ui, const char *name);
-void act_remove(struct ui *ui);
-void act_player(struct ui *ui, enum ui_action a);
-/* Scan paths in the background; `~`, `~user` and `$HOME` are expanded.
- * While crate's own scan runs (the folder watch), it waits for it. */
-void act_scan(struct ui *ui, char *const *paths, int n);
-/* Start the :scan that waited, once nothing runs (after poll_scan). */
-void act_scan_queued(struct ui *ui);
-/* The bottom row while a scan runs: a bar, files done / found, files per
- * second and the folder. */
-void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill, size_t cells);
-/* ":smooth [on|off] [DRIFT]": smooth mode of the Party Shuffle shown in
- * view 2 (toggles without an argument). */
-void act_smooth(struct ui *ui, const char *onoff, const char *drift);
-/* ":analyze [start|pause|resume|stop]": the background analysis. */
-void act_analysis(struct ui *ui, const char *what);
-/* Take the background analysis' progress (its event fd was readable). */
-void ui_poll_analysis(struct ui *ui);
-/* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */
-void act_command(struct ui *ui, const char *line);
-/* Rate the selected track (browser, playlist) 0-5; 0 clears. */
-void act_rate(struct ui *ui, int stars);
-/* The selected track, 0 for none. */
-uint32_t act_selected_id(struct ui *ui);
-/* :shuffle [off|tracks|albums], :repeat [off|all|one]; no argument cycles. */
-void act_modes(struct ui *ui, const char *word, const char *arg);
-/* What the player and the scanner are doing, for the status line. */
-struct ui_status {
-	int state;            /* 0 stopped, 1 playing, 2 paused */
-	uint32_t id;          /* 0: none */
-	int64_t pos_ms, dur_ms;
-	int volume;           /* percent, -1 unknown */
-	int repeat;           /* 0 off, 1 all, 2 one */
-	bool shuffle;
-	char shuffle_mode[16]; /* "off", "tracks", "albums" */
-	char context[300];    /* what plays: "Road 3/12", "queue", "browser list 2/40" */
-	bool available;       /* playback is built in */
-	char rule[128];       /* active collection rule, "" none */
-	char stream_title[512]; /* a stream's current ICY title, "" none (untrusted) */
-	bool scanning;
-	char scan[160];       /* scan progress text */
-};
-void act_status(struct ui *ui, struct ui_status *st);
-/* Player events: the fd to poll (-1 none), handling, and a periodic tick
- * (returns true when the status line should be redrawn). */
-void ui_play_init(struct ui *ui);
-int ui_play_event_fd(struct ui *ui);
-void ui_play_events(struct ui *ui);
-bool ui_play_tick(struct ui *ui);
-/* The media id that plays (0: none), refreshed once per frame. */
-uint32_t act_playing_id(struct ui *ui);
-/* Evaluation context over the app's index and store. */
-struct coll_eval_ctx;
-void ui_eval_ctx(struct ui *ui, struct coll_eval_ctx *ctx);
-/* Display text of one property of a track (sanitised later by draw). */
-const char *ui_prop(struct ui *ui, uint32_t id, const char *prop, char *buf, size_t size);
-/* "  ★★★★" for a track rated 4 ("  ****" in ASCII mode); "" unrated. */
-const char *ui_rating_marks(struct ui *ui, uint32_t id, char *buf, size_t size);
-/* "Title" or the file name when there is no title tag. */
-const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size);
-bool act_scan_running(struct ui *ui);
 
 #endif
