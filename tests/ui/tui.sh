@@ -221,6 +221,30 @@ screen | grep -q "Space c" || t_fail "pause keys not listed"
 keys q
 wait_gone "vol_up" || t_fail "help does not close"
 
+t_begin tui_mouse_clicks_tabs_and_sidebar
+# SGR mouse reports (xterm-256color's kmous is \E[<): a press and a release
+# at column X, row Y (from 0) make a click. The tabs are " 1 Browser ",
+# " 2 Playlist ", " 3 Collections ", " 4 Rules " one cell apart; the cell
+# after a tab chooses it too.
+click() {
+	typed "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $(($1 + 1)) $(($2 + 1)) $(($1 + 1)) $(($2 + 1)))"
+}
+click 30 0
+wait_for "(the whole library)" || t_fail "the Collections tab"
+click 45 0
+wait_for "first match wins" || t_fail "the Rules tab"
+click 24 0
+wait_for "Party Shuffle Party" || t_fail "the cell after the Playlist tab"
+click 11 0
+wait_for "All artists" || t_fail "the cell after the Browser tab"
+# The sidebar (100 columns) opens what is clicked.
+y=$(screen | grep -n '^  Street songs' | head -1 | cut -d: -f1)
+[ -n "$y" ] && click 3 $((y - 1))
+wait_for "Collections/Street songs" || t_fail "a click in the sidebar does not browse"
+y=$(screen | grep -n '^[> ]All Media' | head -1 | cut -d: -f1)
+[ -n "$y" ] && click 3 $((y - 1))
+wait_gone "Collections/Street songs" || t_fail "back to All Media"
+
 t_begin tui_no_running_crate
 keys q
 # The pane runs "crate ...; sleep 30": sleep is in front once crate has exited.
