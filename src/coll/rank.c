@@ -250,17 +250,22 @@ static enum coll_rank_class class_of(struct scorer *s, size_t ti, int f, uint32_
 {
 	if (vid >= s->ndict[f])
 		return COLL_RANK_NONE;
+	uint8_t *m = NULL;
+	if (s->memo_fields & 1u << f) {
+		uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
+		if (!*mp)
+			*mp = xcalloc(s->ndict[f] + 1, 1);
+		m = *mp;
+		if (m[vid]) /* known: the value's text is not touched */
+			return (enum coll_rank_class)(m[vid] - 1);
+	}
 	const char *v = s->fbase[f] + s->foffs[f][vid];
 	size_t vlen = s->foffs[f][vid + 1] - s->foffs[f][vid] - 1;
-	if (!(s->memo_fields & 1u << f))
-		return classify_words(v, vlen, s->t->v[ti].text, s->tlen[ti], s->several[ti]);
-	uint8_t **m = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
-	if (!*m)
-		*m = xcalloc(s->ndict[f] + 1, 1);
-	if (!(*m)[vid])
-		(*m)[vid] = (uint8_t)(1 + classify_words(v, vlen, s->t->v[ti].text, s->tlen[ti],
-							 s->several[ti]));
-	return (enum coll_rank_class)((*m)[vid] - 1);
+	enum coll_rank_class c = classify_words(v, vlen, s->t->v[ti].text, s->tlen[ti],
+						s->several[ti]);
+	if (m)
+		m[vid] = (uint8_t)(1 + c);
+	return c;
 }
 
 static const char *const class_names[] = {"no match", "inside a word", "word prefix",
@@ -341,6 +346,14 @@ uint64_t coll_rank_score(const struct mlib_index *idx, const struct coll_rank_te
 
 /* ---- sorting ---- */
 
+/* The sort below needs the same order as score_item's keys, with less work
+ * per item: the columns are read directly, each (term, field) has its
+ * points per class in a table, and items are scored in id order so the
+ * columns are read front to back instead of at random (library order is
+ * not id order). The key is packed densely: (matched * (P + 1) + points)
+ * * 100 + boost, P the most points a result can have, which orders like
+ * matched << 40 | points << 8 | boost. */
+
 /* Stable LSD radix sort of ids by descending key, 16 bits a pass, passes
  * whose digit is the same for every key skipped. */
 static void radix_sort_desc(uint64_t *key, uint32_t *ids, size_t n)
@@ -375,6 +388,144 @@ static void radix_sort_desc(uint64_t *key, uint32_t *ids, size_t n)
 	free(count);
 }
 
+struct fast_term {
+	uint32_t ti;    /* index in t->v */
+	uint32_t group;
+	int pts[5];     /* per class */
+};
+
+struct fast_field {
+	int f;
+	struct mlib_str_column col;
+	struct fast_term *terms;
+	size_t nterms;
+};
+
+struct fast {
+	struct scorer *s;
+	struct fast_field fields[COLL_RANK_NFIELDS];
+	int nfields;
+	int *best; /* per group */
+	uint64_t span; /* P + 1 */
+};
+
+static void fast_init(struct fast *fs, struct scorer *s)
+{
+	memset(fs, 0, sizeof *fs);
+	fs->s = s;
+	const struct coll_rank_terms *t = s->t;
+	for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
+		if (!(s->fields & 1u << f))
+			continue;
+		struct fast_field *ff = &fs->fields[fs->nfields++];
+		ff->f = f;
+		mlib_index_str_column(s->idx, s->prop[f], &ff->col);
+		ff->terms = xcalloc(t->n + 1, sizeof *ff->terms);
+		for (size_t ti = 0; ti < t->n; ti++) {
+			if (!(t->v[ti].fields & 1u << f))
+				continue;
+			struct fast_term *ft = &ff->terms[ff->nterms++];
+			ft->ti = (uint32_t)ti;
+			ft->group = (uint32_t)t->v[ti].group;
+			for (int c = 0; c < 5; c++)
+				ft->pts[c] = coll_rank_points((enum coll_rank_field)f,
+							      (enum coll_rank_class)c, t->v[ti].typo);
+		}
+	}
+	fs->best = xcalloc((size_t)t->ngroups + 1, sizeof *fs->best);
+	fs->span = (uint64_t)t->ngroups * (uint64_t)coll_rank_points(COLL_RANK_ARTIST,
+								     COLL_RANK_FIELD, false) + 1;
+}
+
+static void fast_free(struct fast *fs)
+{
+	for (int i = 0; i < fs->nfields; i++)
+		free(fs->fields[i].terms);
+	free(fs->best);
+}
+
+static uint64_t fast_score(struct fast *fs, uint32_t id)
+{
+	struct scorer *s = fs->s;
+	int ngroups = s->t->ngroups;
+	int *best = fs->best;
+	memset(best, 0, (size_t)ngroups * sizeof *best);
+	for (int i = 0; i < fs->nfields; i++) {
+		const struct fast_field *ff = &fs->fields[i];
+		const uint32_t *vids;
+		size_t nv = mlib_str_column_get(&ff->col, id, &vids);
+		for (size_t k = 0; k < nv; k++)
+			for (size_t j = 0; j < ff->nterms; j++) {
+				const struct fast_term *ft = &ff->terms[j];
+				int pts = ft->pts[class_of(s, ft->ti, ff->f, vids[k])];
+				if (pts > best[ft->group])
+					best[ft->group] = pts;
+			}
+	}
+	uint64_t matched = 0, points = 0;
+	for (int g = 0; g < ngroups; g++) {
+		matched += best[g] > 0;
+		points += (uint64_t)best[g];
+	}
+	return (matched * fs->span + points) * 100 + (uint64_t)boost_of(&s->boost, id, s->now);
+}
+
+/* Stable LSD radix sort of v[0..n) by bits [lo, hi) of each value, 11 bits
+ * a pass (the counts stay in the first-level cache); tmp holds n values.
+ * Passes whose digit is the same everywhere are skipped. */
+static void radix_u64(uint64_t *v, uint64_t *tmp, size_t n, int lo, int hi)
+{
+	size_t count[2049];
+	for (int shift = lo; shift < hi; shift += 11) {
+		int bits = hi - shift < 11 ? hi - shift : 11;
+		uint64_t mask = ((uint64_t)1 << bits) - 1;
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[((v[i] >> shift) & mask) + 1]++;
+		bool one_bucket = false;
+		for (size_t d = 1; d <= mask + 1 && !one_bucket; d++)
+			one_bucket = count[d] == n;
+		if (one_bucket)
+			continue;
+		for (size_t d = 1; d <= mask + 1; d++)
+			count[d] += count[d - 1];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i] >> shift) & mask]++] = v[i];
+		memcpy(v, tmp, n * sizeof *v);
+	}
+}
+
+static int bits_for(uint64_t x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/* Below this many items the ids are scored where they are. */
+#define RANK_ID_ORDER_MIN 4096
+
+/* key[i] = the packed key of ids[i]. */
+static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *key)
+{
+	if (n < RANK_ID_ORDER_MIN) {
+		for (size_t i = 0; i < n; i++)
+			key[i] = fast_score(fs, ids[i]);
+		return;
+	}
+	/* (id << 32 | position), sorted by id */
+	uint64_t *w = xmalloc(n * sizeof *w), *tmp = xmalloc(n * sizeof *tmp);
+	uint32_t maxid = 0;
+	for (size_t i = 0; i < n; i++) {
+		w[i] = (uint64_t)ids[i] << 32 | i;
+		if (ids[i] > maxid)
+			maxid = ids[i];
+	}
+	radix_u64(w, tmp, n, 32, 32 + bits_for(maxid));
+	for (size_t i = 0; i < n; i++)
+		key[(uint32_t)w[i]] = fast_score(fs, (uint32_t)(w[i] >> 32));
+	free(w);
+	free(tmp);
+}
+
 void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
 		    uint32_t *ids, size_t n)
 {
@@ -382,10 +533,29 @@ void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *
 		return;
 	struct scorer s;
 	scorer_init(&s, idx, t, now, n);
+	struct fast fs;
+	fast_init(&fs, &s);
 	uint64_t *key = xmalloc(n * sizeof *key);
-	for (size_t i = 0; i < n; i++)
-		key[i] = score_item(&s, ids[i], NULL);
+	fast_keys(&fs, ids, n, key);
+	fast_free(&fs);
 	scorer_free(&s);
-	radix_sort_desc(key, ids, n);
+	uint64_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		top = key[i] > top ? key[i] : top;
+	if (n <= UINT32_MAX && bits_for(top) <= 32) {
+		/* (top - key) << 32 | position: ascending is best first, ties in
+		 * their order */
+		uint64_t *tmp = xmalloc(n * sizeof *tmp);
+		for (size_t i = 0; i < n; i++)
+			key[i] = (top - key[i]) << 32 | i;
+		radix_u64(key, tmp, n, 32, 32 + bits_for(top));
+		uint32_t *out = (uint32_t *)tmp; /* n ids fit in n u64 */
+		for (size_t i = 0; i < n; i++)
+			out[i] = ids[(uint32_t)key[i]];
+		memcpy(ids, out, n * sizeof *ids);
+		free(tmp);
+	} else {
+		radix_sort_desc(key, ids, n);
+	}
 	free(key);
 }

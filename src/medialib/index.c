@@ -661,6 +661,16 @@ size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id
 	return prop_str_values(&idx->props[prop], id, vids);
 }
 
+bool mlib_index_str_column(const struct mlib_index *idx, int prop, struct mlib_str_column *out)
+{
+	memset(out, 0, sizeof *out);
+	if (prop < 0 || prop >= idx->nprops || idx->props[prop].kind != MLIB_PROP_STRING)
+		return false;
+	const struct prop *p = &idx->props[prop];
+	*out = (struct mlib_str_column){p->scol, p->multi, p->scol ? p->col_cap : 0};
+	return true;
+}
+
 bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, int64_t *out)
 {
 	const struct prop *p = &idx->props[prop];

@@ -118,6 +118,30 @@ void mlib_index_dict_fold_span(const struct mlib_index *idx, int prop, const cha
  * item lacks the property). *vids is borrowed. */
 size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id,
 			     const uint32_t **vids);
+/* The raw string column, for hot loops over many items (ranking): the
+ * same answers as mlib_index_str_values without a call per item. Borrowed
+ * until the index changes; false (and all zero) for a non-string property. */
+#define MLIB_STR_MISSING UINT32_MAX
+#define MLIB_STR_MULTI 0x80000000u
+struct mlib_str_column {
+	const uint32_t *scol; /* per id: vid, MLIB_STR_MISSING or MLIB_STR_MULTI | offset */
+	const uint32_t *multi; /* groups [count, vid, vid, ...] */
+	size_t len;
+};
+bool mlib_index_str_column(const struct mlib_index *idx, int prop, struct mlib_str_column *out);
+static inline size_t mlib_str_column_get(const struct mlib_str_column *c, uint32_t id,
+					 const uint32_t **vids)
+{
+	if (id >= c->len || c->scol[id] == MLIB_STR_MISSING)
+		return 0;
+	if (c->scol[id] & MLIB_STR_MULTI) {
+		const uint32_t *g = c->multi + (c->scol[id] & ~MLIB_STR_MULTI);
+		*vids = g + 1;
+		return g[0];
+	}
+	*vids = &c->scol[id];
+	return 1;
+}
 /* The items that may hold several values of a string property (a superset:
  * check each with mlib_index_str_values), in no particular order; *ids is
  * borrowed until the index changes. Multi-values are rare, so walking these

@@ -14,8 +14,8 @@
 #include "base/vec.h"
 #include "medialib/index.h"
 
-#define STR_MISSING UINT32_MAX      /* string column: the item lacks the property */
-#define STR_MULTI 0x80000000u       /* string column: offset into prop->multi */
+#define STR_MISSING MLIB_STR_MISSING /* string column: the item lacks the property */
+#define STR_MULTI MLIB_STR_MULTI     /* string column: offset into prop->multi */
 #define INT_MISSING INT64_MIN       /* integer column: the item lacks the property */
 #define INT32_MISSING INT32_MIN     /* the same in a narrow (32-bit) integer column */
 #define RAW_SAME UINT32_MAX         /* dict raw_off: the text equals its folded form */

@@ -211,3 +211,143 @@ TEST(cjk_characters_are_words_latin_runs_unchanged)
 	CHECK(coll_rank_classify("whelp", 5, "help", 4) == COLL_RANK_SUBSTRING);
 	CHECK(coll_rank_classify("hello", 5, "help", 4) == COLL_RANK_NONE);
 }
+
+/* ---- the fast sort against the reference scores ---- */
+
+static uint64_t lib_rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t lib_rng(void)
+{
+	uint64_t x = lib_rng_state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return lib_rng_state = x;
+}
+
+/* A few words in several scripts and shapes, so every kind of match and
+ * many ties occur. */
+static const char *const vocab[] = {
+	"la", "lamp", "Lantern", "love", "mo", "moon", "Món", "mosaic", "夜", "東京", "help!",
+	"la-la", "Björk", "night", "allay", "salamo", "Moonlight", "(live)", "rock'n'roll", "ÉLAN",
+};
+#define NVOCAB (sizeof vocab / sizeof vocab[0])
+
+static void random_phrase(char *buf, size_t size, int maxwords)
+{
+	buf[0] = '\0';
+	int n = 1 + (int)(lib_rng() % (uint64_t)maxwords);
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", i ? " " : "", vocab[lib_rng() % NVOCAB]);
+	}
+}
+
+static struct mlib_index *random_library(uint32_t n)
+{
+	struct mlib_index *idx = mlib_index_new();
+	char buf[256];
+	for (uint32_t k = 0; k < n; k++) {
+		/* ids out of library order, as a real library's are */
+		uint32_t id = 1 + (uint32_t)((k * 7919u) % n);
+		mlib_index_add_media(idx, id);
+		static const char *const props[] = {"artist", "album", "title"};
+		for (int p = 0; p < 3; p++) {
+			if (lib_rng() % 40 == 0)
+				continue; /* missing */
+			random_phrase(buf, sizeof buf, p == 2 ? 4 : 2);
+			mlib_index_add_str(idx, id, props[p], buf, strlen(buf));
+			if (p == 0 && lib_rng() % 30 == 0) { /* a second artist */
+				random_phrase(buf, sizeof buf, 1);
+				mlib_index_add_str(idx, id, "artist", buf, strlen(buf));
+			}
+		}
+		if (lib_rng() % 8 == 0)
+			mlib_index_add_str(idx, id, "albumartist", "Various Artists", 15);
+		if (lib_rng() % 5 == 0)
+			mlib_index_set_int(idx, id, "rating", (int64_t)(lib_rng() % 6));
+		if (lib_rng() % 3 == 0)
+			mlib_index_set_int(idx, id, "timesplayed", (int64_t)(lib_rng() % 40));
+		if (lib_rng() % 7 == 0)
+			mlib_index_set_int(idx, id, "lastplayed", NOW - (int64_t)(lib_rng() % 800) * 86400);
+		if (lib_rng() % 9 == 0)
+			mlib_index_set_int(idx, id, "timesskipped", (int64_t)(lib_rng() % 9));
+	}
+	mlib_index_finish(idx);
+	return idx;
+}
+
+struct scored {
+	uint64_t score;
+	size_t pos;
+	uint32_t id;
+};
+
+static int by_score_then_pos(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* coll_rank_sort on ids[0..n) equals ordering by coll_rank_score (the
+ * reference, item by item), ties in their given order. Returns the
+ * number of tied neighbours seen. */
+static size_t check_sort(const struct mlib_index *idx, const struct coll_rank_terms *t,
+			 const uint32_t *ids, size_t n, const char *what)
+{
+	struct scored *ref = xmalloc((n + 1) * sizeof *ref);
+	for (size_t i = 0; i < n; i++)
+		ref[i] = (struct scored){coll_rank_score(idx, t, NOW, ids[i], NULL), i, ids[i]};
+	qsort(ref, n, sizeof *ref, by_score_then_pos);
+	uint32_t *got = xmalloc((n + 1) * sizeof *got);
+	memcpy(got, ids, n * sizeof *got);
+	coll_rank_sort(idx, t, NOW, got, n);
+	size_t bad = n, ties = 0;
+	for (size_t i = 0; i < n && bad == n; i++)
+		if (got[i] != ref[i].id)
+			bad = i;
+	for (size_t i = 1; i < n; i++)
+		ties += ref[i].score == ref[i - 1].score;
+	CHECK_MSG(bad == n, "%s (%zu items): position %zu is #%u, want #%u", what, n, bad,
+		  bad < n ? got[bad] : 0, bad < n ? ref[bad].id : 0);
+	free(got);
+	free(ref);
+	return ties;
+}
+
+TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
+{
+	struct mlib_index *idx = random_library(20000);
+	static const char *const queries[] = {
+		"la",    "la* OR mo*", "love moon", "a:lamp",   "t~la",     "夜",    "help",
+		"lamp love mo", "moonx", "\"la la\"", "l:elan", "bjork night", "a~o NOT t:la",
+	};
+	size_t ties = 0, checked = 0;
+	for (size_t qi = 0; qi < sizeof queries / sizeof queries[0]; qi++) {
+		const char *text = queries[qi];
+		struct crate_err err;
+		struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
+		if (!CHECK_MSG(q != NULL, "'%s': %s", text, err.msg))
+			continue;
+		struct coll_eval_ctx ctx = {.index = idx, .now = NOW};
+		struct coll_search s;
+		coll_search_prepare(&ctx, q, text, 0, &s);
+		struct coll_result r = {0};
+		REQUIRE(coll_eval(&ctx, s.node, &r, &err) == 0);
+		if (s.terms.n && r.ids.n > 1) {
+			/* the whole result (scored in id order), and a small part of
+			 * it (scored in place) */
+			ties += check_sort(idx, &s.terms, r.ids.v, r.ids.n, text);
+			check_sort(idx, &s.terms, r.ids.v, r.ids.n < 1000 ? r.ids.n : 1000, text);
+			checked++;
+		}
+		coll_result_free(&r);
+		coll_search_free(&s);
+		coll_node_unref(q);
+	}
+	CHECK(checked >= 10);
+	CHECK(ties > 1000); /* ties keeping their order were tested */
+	mlib_index_free(idx);
+}
