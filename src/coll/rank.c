@@ -73,10 +73,14 @@ static const char *find(const char *h, size_t hlen, const char *n, size_t nlen)
 	if (nlen > hlen)
 		return NULL;
 	const char *last = h + (hlen - nlen);
-	const char c0 = n[0], c1 = nlen > 1 ? n[1] : 0;
-	for (const char *p = h; p <= last; p++)
-		if (p[0] == c0 && (nlen == 1 || (p[1] == c1 && memcmp(p + 2, n + 2, nlen - 2) == 0)))
+	for (const char *p = h; p <= last; p++) {
+		/* memchr: most values hold the first byte rarely */
+		p = memchr(p, n[0], (size_t)(last - p) + 1);
+		if (!p)
+			return NULL;
+		if (memcmp(p + 1, n + 1, nlen - 1) == 0)
 			return p;
+	}
 	return NULL;
 }
 
@@ -503,6 +507,27 @@ static int bits_for(uint64_t x)
 /* Below this many items the ids are scored where they are. */
 #define RANK_ID_ORDER_MIN 4096
 
+/* Values whose classes are not remembered (titles: nearly all distinct)
+ * are read per item, and their texts are scattered even in id order: ask
+ * for the offset, then the text, this many items ahead. */
+#define RANK_AHEAD 8
+
+static void fast_prefetch(const struct fast *fs, uint32_t id, bool text)
+{
+	const struct scorer *s = fs->s;
+	for (int i = 0; i < fs->nfields; i++) {
+		const struct fast_field *ff = &fs->fields[i];
+		const uint32_t *vids;
+		if ((s->memo_fields & 1u << ff->f) || !mlib_str_column_get(&ff->col, id, &vids) ||
+		    vids[0] >= s->ndict[ff->f])
+			continue;
+		if (text)
+			__builtin_prefetch(s->fbase[ff->f] + s->foffs[ff->f][vids[0]]);
+		else
+			__builtin_prefetch(&s->foffs[ff->f][vids[0]]);
+	}
+}
+
 /* key[i] = the packed key of ids[i]. */
 static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *key)
 {
@@ -520,8 +545,13 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *
 			maxid = ids[i];
 	}
 	radix_u64(w, tmp, n, 32, 32 + bits_for(maxid));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (i + 2 * RANK_AHEAD < n)
+			fast_prefetch(fs, (uint32_t)(w[i + 2 * RANK_AHEAD] >> 32), false);
+		if (i + RANK_AHEAD < n)
+			fast_prefetch(fs, (uint32_t)(w[i + RANK_AHEAD] >> 32), true);
 		key[(uint32_t)w[i]] = fast_score(fs, (uint32_t)(w[i] >> 32));
+	}
 	free(w);
 	free(tmp);
 }
