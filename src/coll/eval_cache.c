@@ -10,6 +10,15 @@
 #include "coll/typo.h"
 
 #define CACHE_SLOTS 24
+/* Ranking memos: the words of the query being typed (a title's memo is a
+ * byte per distinct title). */
+#define RANK_SLOTS COLL_CACHE_RANK_SLOTS
+
+struct rank_memo {
+	struct coll_cache_key key; /* key.value: the term, owned */
+	uint8_t *m;
+	uint64_t used;
+};
 
 struct coll_eval_cache {
 	struct coll_cache_entry e[CACHE_SLOTS];
@@ -17,6 +26,8 @@ struct coll_eval_cache {
 	size_t n;
 	uint64_t clock;
 	struct coll_typo_dict *typo; /* owned; NULL until a correction is looked up */
+	struct rank_memo rank[RANK_SLOTS];
+	size_t nrank;
 };
 
 struct coll_eval_cache *coll_eval_cache_new(void)
@@ -40,6 +51,11 @@ void coll_eval_cache_clear(struct coll_eval_cache *c)
 	for (size_t i = 0; i < c->n; i++)
 		entry_free(&c->e[i]);
 	c->n = 0;
+	for (size_t i = 0; i < c->nrank; i++) {
+		free((char *)c->rank[i].key.value);
+		free(c->rank[i].m);
+	}
+	c->nrank = 0;
 	coll_typo_dict_free(c->typo);
 	c->typo = NULL;
 }
@@ -114,4 +130,32 @@ struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struc
 	bitset_init(&e->vbits, (size_t)k->ndict + 1);
 	e->used = ++c->clock;
 	return e;
+}
+
+uint8_t *coll_cache_rank_memo(struct coll_eval_cache *c, const struct coll_cache_key *k,
+			      const char *term)
+{
+	struct rank_memo *r = NULL;
+	for (size_t i = 0; i < c->nrank && !r; i++)
+		if (same_dict(&c->rank[i].key, k) && strcmp(c->rank[i].key.value, term) == 0)
+			r = &c->rank[i];
+	if (r) {
+		r->used = ++c->clock;
+		return r->m;
+	}
+	if (c->nrank < RANK_SLOTS) {
+		r = &c->rank[c->nrank++];
+	} else {
+		r = &c->rank[0];
+		for (size_t i = 1; i < RANK_SLOTS; i++)
+			if (c->rank[i].used < r->used)
+				r = &c->rank[i];
+		free((char *)r->key.value);
+		free(r->m);
+	}
+	r->key = *k;
+	r->key.value = xstrdup(term);
+	r->m = xcalloc((size_t)k->ndict + 1, 1);
+	r->used = ++c->clock;
+	return r->m;
 }

@@ -3,8 +3,9 @@
  * keyed by what decides them. The next keystroke reuses a term it has
  * seen (every earlier term of the query), and narrows a term being typed
  * ("*lo*" -> "*lov*") from the values the shorter one matched instead of
- * scanning the dictionary again. Private to coll/eval*.c; the owner holds a
- * struct coll_eval_cache (eval.h). */
+ * scanning the dictionary again; ranking keeps how each term matched each
+ * value it has seen (coll/rank.c). Private to coll/eval*.c and coll/rank.c;
+ * the owner holds a struct coll_eval_cache (eval.h). */
 #ifndef CRATE_COLL_EVAL_CACHE_H
 #define CRATE_COLL_EVAL_CACHE_H
 
@@ -56,6 +57,14 @@ struct coll_cache_entry **coll_cache_same_dict(struct coll_eval_cache *c,
 struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struct coll_cache_key *k,
 					  enum coll_cache_kind kind, const char *needle,
 					  size_t nneedle);
+
+/* Ranking's memo of term (folded) in k's dictionary (k->op and k->value
+ * unused): class + 1 per value id, 0 = not yet known; ndict + 1 bytes,
+ * zeroed when new. The least recently used of a few goes. Borrowed from
+ * the cache until the next call. */
+#define COLL_CACHE_RANK_SLOTS 8
+uint8_t *coll_cache_rank_memo(struct coll_eval_cache *c, const struct coll_cache_key *k,
+			      const char *term);
 
 struct coll_typo_dict;
 /* The word dictionary for spelling corrections (coll/typo.h) of idx, built

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "base/utf8.h"
+#include "coll/eval_cache.h"
 #include "coll/eval_filter.h"
 #include "coll/words.h"
 #include "medialib/index.h"
@@ -197,14 +198,42 @@ struct scorer {
 	size_t *tlen;   /* per term: bytes of its text */
 	bool *several;  /* per term: more than one word */
 	uint8_t **memo; /* [term * NFIELDS + field]: class + 1 per value id, 0 = not yet */
+	bool memo_kept; /* the memos are the cache's (kept for the next keystroke) */
 	int *best;      /* per group */
 	struct boost_cols boost;
 	int64_t now;
 };
 
-/* n: how many items will be scored. */
+/* The cache's memos for every (term, field) scored, when it holds that
+ * many: a term typed earlier keeps its classes from keystroke to
+ * keystroke, titles included. */
+static void scorer_kept_memos(struct scorer *s, struct coll_eval_cache *cache)
+{
+	const struct coll_rank_terms *t = s->t;
+	size_t need = 0;
+	for (size_t i = 0; i < t->n; i++)
+		for (int f = 0; f < COLL_RANK_NFIELDS; f++)
+			need += s->prop[f] >= 0 && (t->v[i].fields & 1u << f);
+	if (!cache || need > COLL_CACHE_RANK_SLOTS)
+		return;
+	s->memo_kept = true;
+	for (size_t i = 0; i < t->n; i++)
+		for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
+			if (s->prop[f] < 0 || !(t->v[i].fields & 1u << f))
+				continue;
+			struct coll_cache_key k = {.idx = s->idx, .prop = s->prop[f],
+						   .ndict = s->ndict[f],
+						   .bound = mlib_index_id_bound(s->idx),
+						   .count = mlib_index_count(s->idx), .op = -1};
+			s->memo[i * COLL_RANK_NFIELDS + (size_t)f] =
+				coll_cache_rank_memo(cache, &k, t->v[i].text);
+		}
+}
+
+/* n: how many items will be scored; cache: where memos are kept, or NULL. */
 static void scorer_init(struct scorer *s, const struct mlib_index *idx,
-			const struct coll_rank_terms *t, int64_t now, size_t n)
+			const struct coll_rank_terms *t, int64_t now, size_t n,
+			struct coll_eval_cache *cache)
 {
 	memset(s, 0, sizeof *s);
 	s->idx = idx;
@@ -238,11 +267,12 @@ static void scorer_init(struct scorer *s, const struct mlib_index *idx,
 	s->memo = xcalloc(t->n * COLL_RANK_NFIELDS + 1, sizeof *s->memo);
 	s->best = xcalloc((size_t)t->ngroups + 1, sizeof *s->best);
 	boost_cols_get(idx, &s->boost);
+	scorer_kept_memos(s, cache);
 }
 
 static void scorer_free(struct scorer *s)
 {
-	for (size_t i = 0; i < s->t->n * COLL_RANK_NFIELDS; i++)
+	for (size_t i = 0; i < s->t->n * COLL_RANK_NFIELDS && !s->memo_kept; i++)
 		free(s->memo[i]);
 	free(s->memo);
 	free(s->best);
@@ -254,15 +284,12 @@ static enum coll_rank_class class_of(struct scorer *s, size_t ti, int f, uint32_
 {
 	if (vid >= s->ndict[f])
 		return COLL_RANK_NONE;
-	uint8_t *m = NULL;
-	if (s->memo_fields & 1u << f) {
-		uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
-		if (!*mp)
-			*mp = xcalloc(s->ndict[f] + 1, 1);
-		m = *mp;
-		if (m[vid]) /* known: the value's text is not touched */
-			return (enum coll_rank_class)(m[vid] - 1);
-	}
+	uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
+	if (!*mp && (s->memo_fields & 1u << f))
+		*mp = xcalloc(s->ndict[f] + 1, 1);
+	uint8_t *m = *mp;
+	if (m && m[vid]) /* known: the value's text is not touched */
+		return (enum coll_rank_class)(m[vid] - 1);
 	const char *v = s->fbase[f] + s->foffs[f][vid];
 	size_t vlen = s->foffs[f][vid + 1] - s->foffs[f][vid] - 1;
 	enum coll_rank_class c = classify_words(v, vlen, s->t->v[ti].text, s->tlen[ti],
@@ -342,7 +369,7 @@ uint64_t coll_rank_score(const struct mlib_index *idx, const struct coll_rank_te
 			 int64_t now, uint32_t id, struct strbuf *why)
 {
 	struct scorer s;
-	scorer_init(&s, idx, t, now, 1);
+	scorer_init(&s, idx, t, now, 1, NULL);
 	uint64_t r = score_item(&s, id, why);
 	scorer_free(&s);
 	return r;
@@ -396,6 +423,7 @@ struct fast_term {
 	uint32_t ti;    /* index in t->v */
 	uint32_t group;
 	int pts[5];     /* per class */
+	const uint8_t *memo; /* the scorer's, or NULL: classes known, read inline */
 };
 
 struct fast_field {
@@ -431,6 +459,10 @@ static void fast_init(struct fast *fs, struct scorer *s)
 			struct fast_term *ft = &ff->terms[ff->nterms++];
 			ft->ti = (uint32_t)ti;
 			ft->group = (uint32_t)t->v[ti].group;
+			uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
+			if (!*mp && (s->memo_fields & 1u << f))
+				*mp = xcalloc(s->ndict[f] + 1, 1);
+			ft->memo = *mp;
 			for (int c = 0; c < 5; c++)
 				ft->pts[c] = coll_rank_points((enum coll_rank_field)f,
 							      (enum coll_rank_class)c, t->v[ti].typo);
@@ -458,13 +490,17 @@ static uint64_t fast_score(struct fast *fs, uint32_t id)
 		const struct fast_field *ff = &fs->fields[i];
 		const uint32_t *vids;
 		size_t nv = mlib_str_column_get(&ff->col, id, &vids);
-		for (size_t k = 0; k < nv; k++)
+		for (size_t k = 0; k < nv; k++) {
+			uint32_t vid = vids[k];
+			bool known = vid < s->ndict[ff->f];
 			for (size_t j = 0; j < ff->nterms; j++) {
 				const struct fast_term *ft = &ff->terms[j];
-				int pts = ft->pts[class_of(s, ft->ti, ff->f, vids[k])];
+				uint8_t m = known && ft->memo ? ft->memo[vid] : 0;
+				int pts = ft->pts[m ? (int)m - 1 : (int)class_of(s, ft->ti, ff->f, vid)];
 				if (pts > best[ft->group])
 					best[ft->group] = pts;
 			}
+		}
 	}
 	uint64_t matched = 0, points = 0;
 	for (int g = 0; g < ngroups; g++) {
@@ -557,12 +593,12 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *
 }
 
 void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
-		    uint32_t *ids, size_t n)
+		    struct coll_eval_cache *cache, uint32_t *ids, size_t n)
 {
 	if (n < 2 || t->n == 0)
 		return;
 	struct scorer s;
-	scorer_init(&s, idx, t, now, n);
+	scorer_init(&s, idx, t, now, n, cache);
 	struct fast fs;
 	fast_init(&fs, &s);
 	uint64_t *key = xmalloc(n * sizeof *key);

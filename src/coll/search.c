@@ -377,7 +377,7 @@ void coll_search_rank(const struct coll_eval_ctx *ctx, const struct coll_search 
 {
 	if (!s->rank || r->ordered || !ctx->index)
 		return;
-	coll_rank_sort(ctx->index, &s->terms, ctx->now, r->ids.v, r->ids.n);
+	coll_rank_sort(ctx->index, &s->terms, ctx->now, ctx->cache, r->ids.v, r->ids.n);
 	r->ordered = true;
 }
 

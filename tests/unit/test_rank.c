@@ -293,9 +293,10 @@ static int by_score_then_pos(const void *a, const void *b)
 
 /* coll_rank_sort on ids[0..n) equals ordering by coll_rank_score (the
  * reference, item by item), ties in their given order. Returns the
- * number of tied neighbours seen. */
+ * number of tied neighbours seen. cache: as the search bar keeps it. */
 static size_t check_sort(const struct mlib_index *idx, const struct coll_rank_terms *t,
-			 const uint32_t *ids, size_t n, const char *what)
+			 struct coll_eval_cache *cache, const uint32_t *ids, size_t n,
+			 const char *what)
 {
 	struct scored *ref = xmalloc((n + 1) * sizeof *ref);
 	for (size_t i = 0; i < n; i++)
@@ -303,7 +304,7 @@ static size_t check_sort(const struct mlib_index *idx, const struct coll_rank_te
 	qsort(ref, n, sizeof *ref, by_score_then_pos);
 	uint32_t *got = xmalloc((n + 1) * sizeof *got);
 	memcpy(got, ids, n * sizeof *got);
-	coll_rank_sort(idx, t, NOW, got, n);
+	coll_rank_sort(idx, t, NOW, cache, got, n);
 	size_t bad = n, ties = 0;
 	for (size_t i = 0; i < n && bad == n; i++)
 		if (got[i] != ref[i].id)
@@ -325,6 +326,7 @@ TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 		"lamp love mo", "moonx", "\"la la\"", "l:elan", "bjork night", "a~o NOT t:la",
 	};
 	size_t ties = 0, checked = 0;
+	struct coll_eval_cache *cache = coll_eval_cache_new();
 	for (size_t qi = 0; qi < sizeof queries / sizeof queries[0]; qi++) {
 		const char *text = queries[qi];
 		struct crate_err err;
@@ -339,14 +341,21 @@ TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 		if (s.terms.n && r.ids.n > 1) {
 			/* the whole result (scored in id order), and a small part of
 			 * it (scored in place) */
-			ties += check_sort(idx, &s.terms, r.ids.v, r.ids.n, text);
-			check_sort(idx, &s.terms, r.ids.v, r.ids.n < 1000 ? r.ids.n : 1000, text);
+			ties += check_sort(idx, &s.terms, NULL, r.ids.v, r.ids.n, text);
+			check_sort(idx, &s.terms, NULL, r.ids.v, r.ids.n < 1000 ? r.ids.n : 1000,
+				   text);
+			/* with the memos kept between keystrokes: first a part of
+			 * the result (some values known), then all of it, twice */
+			check_sort(idx, &s.terms, cache, r.ids.v, r.ids.n / 3, text);
+			check_sort(idx, &s.terms, cache, r.ids.v, r.ids.n, text);
+			check_sort(idx, &s.terms, cache, r.ids.v, r.ids.n, text);
 			checked++;
 		}
 		coll_result_free(&r);
 		coll_search_free(&s);
 		coll_node_unref(q);
 	}
+	coll_eval_cache_free(cache);
 	CHECK(checked >= 10);
 	CHECK(ties > 1000); /* ties keeping their order were tested */
 	mlib_index_free(idx);
