@@ -24,6 +24,7 @@ struct rules;
 struct mlib_scan_error;
 struct app_hooks;
 struct mlib_groups;
+struct app_typo;
 
 struct app_opts {
 	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
@@ -62,6 +63,7 @@ struct app {
 	struct mlib_scan_error *scan_errors;
 	size_t nscan_errors;
 	struct app_hooks *hooks;     /* [hooks] (app/app_hooks.h); NULL when none configured */
+	struct app_typo *typo;       /* the search bar's correction words (app_typo.h); NULL until used */
 };
 
 /* Open everything; on failure *err says what and nothing is left open. */

@@ -3,7 +3,8 @@
  * reading meanwhile). That thread also builds the new index when the scan
  * has changed something, so a million-track reload never freezes the
  * interface; the main thread alone touches app->index and only swaps the
- * finished index in. */
+ * finished index in (the search bar's correction words are built from it
+ * on another thread, app_typo.c, stopped before it goes). */
 #include "app/app_library.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "app/app_hooks.h"
+#include "app/app_typo.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
 #include "medialib/index_groups.h"
@@ -87,6 +89,7 @@ void app_library_close(struct app *app)
 		while (app_scan_poll(app, &p) == 0)
 			usleep(10000);
 	}
+	app_typo_stop(app); /* its thread reads the index */
 	mlib_index_free(app->index);
 	app->index = NULL;
 	mlib_db_close(app->db);
@@ -105,6 +108,7 @@ void app_index_replace(struct app *app, struct mlib_index *idx)
 {
 	mlib_groups_free(app->groups); /* they borrow the old index's texts */
 	app->groups = NULL;
+	app_typo_stop(app); /* its thread reads the old index */
 	mlib_index_free(app->index);
 	app->index = idx;
 	app->index_serial++;

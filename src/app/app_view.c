@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/app_coll.h"
+#include "app/app_typo.h"
 #include "app/rules.h"
 #include "coll/eval_positions.h"
 #include "coll/search.h"
@@ -74,10 +75,14 @@ void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_
 	if (!c->cache) {
 		c->cache = coll_eval_cache_new();
 		c->generation = app->index_serial;
+		coll_eval_cache_typo_provider(c->cache, app_typo_get, app);
 	} else if (c->generation != app->index_serial) { /* a new index: nothing kept applies */
 		coll_eval_cache_clear(c->cache);
 		c->generation = app->index_serial;
 	}
+	/* A view with a cache is the search bar's: have its corrections'
+	 * words ready before a keystroke needs them. */
+	app_typo_start(app);
 	ctx->cache = c->cache;
 }
 

@@ -28,7 +28,15 @@ struct coll_eval_cache {
 	struct coll_typo_dict *typo; /* owned; NULL until a correction is looked up */
 	struct rank_memo rank[RANK_SLOTS];
 	size_t nrank;
+	coll_typo_provider typo_get; /* the owner's dictionary, or NULL */
+	void *typo_arg;
 };
+
+void coll_eval_cache_typo_provider(struct coll_eval_cache *c, coll_typo_provider get, void *arg)
+{
+	c->typo_get = get;
+	c->typo_arg = arg;
+}
 
 struct coll_eval_cache *coll_eval_cache_new(void)
 {
@@ -63,6 +71,11 @@ void coll_eval_cache_clear(struct coll_eval_cache *c)
 const struct coll_typo_dict *coll_cache_typo_dict(struct coll_eval_cache *c,
 						  const struct mlib_index *idx)
 {
+	if (c->typo_get) {
+		const struct coll_typo_dict *d = c->typo_get(c->typo_arg, idx);
+		if (d)
+			return d;
+	}
 	if (!coll_typo_dict_fits(c->typo, idx)) {
 		coll_typo_dict_free(c->typo);
 		c->typo = coll_typo_dict_build(idx);

@@ -85,30 +85,57 @@ static void wset_add(struct wset *w, const char *s, size_t n, uint32_t value)
 	strbuf_addc(&w->text, '\0');
 }
 
+static void wset_free(struct wset *w)
+{
+	hashtab_free(&w->words);
+	strbuf_free(&w->text);
+	u32vec_free(&w->off);
+	u32vec_free(&w->freq);
+	u32vec_free(&w->last_value);
+}
+
+void coll_typo_source_get(const struct mlib_index *idx, struct coll_typo_source *out)
+{
+	memset(out, 0, sizeof *out);
+	out->idx = idx;
+	for (int f = 0; f < 3; f++) {
+		int p = mlib_index_prop(idx, dict_props[f]);
+		if (p >= 0 && mlib_index_prop_kind(idx, p) == MLIB_PROP_STRING)
+			mlib_index_dict_fold_span(idx, p, &out->base[f], &out->offs[f], &out->n[f]);
+	}
+}
+
 struct coll_typo_dict *coll_typo_dict_build(const struct mlib_index *idx)
 {
-	struct coll_typo_dict *d = xcalloc(1, sizeof *d);
-	d->idx = idx;
+	struct coll_typo_source src;
+	coll_typo_source_get(idx, &src);
+	return coll_typo_dict_build_from(&src, NULL);
+}
+
+struct coll_typo_dict *coll_typo_dict_build_from(const struct coll_typo_source *src,
+						 const atomic_int *cancel)
+{
 	struct wset w = {0};
 	hashtab_reserve(&w.words, 1 << 13); /* any library has thousands of words */
 	strbuf_init(&w.text, 1 << 16);
 	uint32_t value = 0;
 	for (int f = 0; f < 3; f++) {
-		int p = mlib_index_prop(idx, dict_props[f]);
-		if (p < 0 || mlib_index_prop_kind(idx, p) != MLIB_PROP_STRING)
-			continue;
-		const char *base;
-		const uint32_t *offs;
-		uint32_t n;
-		mlib_index_dict_fold_span(idx, p, &base, &offs, &n);
-		d->ndict[f] = n;
-		for (uint32_t v = 0; v < n; v++, value++) {
+		const char *base = src->base[f];
+		const uint32_t *offs = src->offs[f];
+		for (uint32_t v = 0; v < src->n[f]; v++, value++) {
+			if ((v & 4095) == 0 && cancel && atomic_load(cancel)) {
+				wset_free(&w);
+				return NULL;
+			}
 			const char *s = base + offs[v];
 			size_t len = offs[v + 1] - offs[v] - 1, pos = 0, st, wl;
 			while (coll_word_next(s, len, &pos, &st, &wl))
 				wset_add(&w, s + st, wl, value);
 		}
 	}
+	struct coll_typo_dict *d = xcalloc(1, sizeof *d);
+	d->idx = src->idx;
+	memcpy(d->ndict, src->n, sizeof d->ndict);
 	/* Order by length in characters (counting sort), dropping longer words. */
 	size_t nw = w.off.n;
 	uint8_t *nch = xmalloc(nw + 1);

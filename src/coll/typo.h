@@ -4,6 +4,7 @@
 #ifndef CRATE_COLL_TYPO_H
 #define CRATE_COLL_TYPO_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,20 @@ struct coll_typo_dict;
 /* The words of idx's artist, album and title values (folded), owned by the
  * caller. Valid while idx is unchanged. */
 struct coll_typo_dict *coll_typo_dict_build(const struct mlib_index *idx);
+
+/* The same in two steps, so another thread can build: the source (the
+ * dictionaries' texts, found on the thread that owns idx), then the
+ * dictionary from it, reading only those texts. cancel (may be NULL) is
+ * polled: once set, the build stops and returns NULL. */
+struct coll_typo_source {
+	const struct mlib_index *idx;
+	const char *base[3];
+	const uint32_t *offs[3];
+	uint32_t n[3];
+};
+void coll_typo_source_get(const struct mlib_index *idx, struct coll_typo_source *out);
+struct coll_typo_dict *coll_typo_dict_build_from(const struct coll_typo_source *src,
+						 const atomic_int *cancel);
 void coll_typo_dict_free(struct coll_typo_dict *d);
 /* Was d built from this index (same address and dictionary sizes)? */
 int coll_typo_dict_fits(const struct coll_typo_dict *d, const struct mlib_index *idx);

@@ -1,7 +1,8 @@
 /* app/app_view: what the interface reads through the application. The
  * index generation (a new index at the old address is still noticed), the
  * library groups cached per generation, a view (collection AND search)
- * evaluated, a node saved, playlist edits by position. Real SQLite store,
+ * evaluated, a node saved, playlist edits by position, the search bar's
+ * correction words built in the background once per index. Real SQLite store,
  * real index, parser and evaluator. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,13 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
+#include "app/app_typo.h"
 #include "app/app_view.h"
 #include "app/rules.h"
 #include "base/err.h"
+#include "coll/eval_cache.h"
 #include "coll/store.h"
+#include "coll/typo.h"
 #include "harness.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
@@ -82,6 +86,44 @@ TEST(an_eval_cache_is_dropped_with_the_index)
 	app_eval_ctx_cached(app, &c, &ctx);
 	CHECK_INT(c.generation, app_index_generation(app));
 	CHECK(ctx.index == app->index);
+	app_eval_cache_free(&c);
+	test_app_close(app);
+}
+
+TEST(correction_words_are_built_in_the_background_once_per_index)
+{
+	struct app *app = app_fixture();
+	struct app_eval_cache c = {0};
+	struct coll_eval_ctx ctx;
+	app_eval_ctx_cached(app, &c, &ctx); /* the search bar's view: the build starts */
+	REQUIRE(app->typo != NULL);
+	const struct coll_typo_dict *d = app_typo_get(app, app->index); /* waits for it */
+	REQUIRE(d != NULL);
+	CHECK(coll_typo_dict_fits(d, app->index));
+	const char *fix[3];
+	REQUIRE(coll_typo_lookup(d, "sonng", fix, 3) == 1);
+	CHECK_STR(fix[0], "song");
+	CHECK(coll_cache_typo_dict(c.cache, app->index) == d); /* the cache borrows it */
+	app_eval_ctx_cached(app, &c, &ctx);
+	CHECK(app_typo_get(app, app->index) == d); /* once per index */
+	/* A new index: the old words go with the old index; the next view
+	 * starts again, and a replacement at once stops a build under way. */
+	app_index_replace(app, library(3000, "Dee"));
+	CHECK(app->typo == NULL);
+	CHECK(app_typo_get(app, app->index) == NULL);
+	app_eval_ctx_cached(app, &c, &ctx);
+	app_index_replace(app, library(3, "Eve"));
+	app_eval_ctx_cached(app, &c, &ctx);
+	d = app_typo_get(app, app->index);
+	REQUIRE(d != NULL);
+	CHECK(coll_typo_dict_fits(d, app->index));
+	CHECK(coll_typo_lookup(d, "evw", fix, 3) == 0); /* 3 letters: never corrected */
+	/* a cancelled build gives nothing */
+	struct coll_typo_source src;
+	coll_typo_source_get(app->index, &src);
+	atomic_int cancel;
+	atomic_init(&cancel, 1);
+	CHECK(coll_typo_dict_build_from(&src, &cancel) == NULL);
 	app_eval_cache_free(&c);
 	test_app_close(app);
 }
