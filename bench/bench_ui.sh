@@ -27,6 +27,11 @@ TM="tmux -L crate-bench-ui-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$W"' EXIT
 DB=${CRATE_BENCH_DB:-$W/lib.db}
 [ -f "$DB" ] || "$GEN" db "$DB" "$TRACKS" 42 >/dev/null 2>&1 || { echo "bench_ui: gen_library failed" >&2; exit 1; }
+# Work on a copy: the interface keeps its search in the state file beside
+# the database (resume), so a reused database would have the next run type
+# onto the last run's query.
+[ "$DB" = "$W/lib.db" ] || { cp "$DB" "$W/lib.db" && DB=$W/lib.db; } ||
+	{ echo "bench_ui: cannot copy the database" >&2; exit 1; }
 
 export HOME=$W XDG_RUNTIME_DIR=$W/run XDG_CONFIG_HOME=$W/cfg XDG_DATA_HOME=$W/data
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
@@ -36,7 +41,6 @@ if [ "${BENCH_UI_ANALYSIS:-0}" = 1 ]; then
 	command -v ffmpeg >/dev/null && command -v sqlite3 >/dev/null ||
 		{ echo "bench_ui: ffmpeg and sqlite3 needed for the analysis run: skipped" >&2; exit 0; }
 	SUFFIX=_analysing
-	[ "$DB" = "$W/lib.db" ] || { cp "$DB" "$W/lib.db" && DB=$W/lib.db; } # the shared one stays as made
 	mkdir -p "$W/music"
 	ffmpeg -nostdin -v error -f lavfi -i 'anoisesrc=d=60:c=pink:a=0.1:seed=5' \
 		-ac 2 -ar 44100 "$W/music/t0.flac" || { echo "bench_ui: ffmpeg failed" >&2; exit 1; }
