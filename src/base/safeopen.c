@@ -1,8 +1,10 @@
 /* See safeopen.h. */
 #include "base/safeopen.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -51,6 +53,47 @@ static void linkdir_remove(void)
 	rmdir(linkdir);
 }
 
+/* Empties and removes one stale directory: only our own, and only the
+ * symlinks we put there (anything else keeps it). */
+static void remove_stale(int basefd, const char *name)
+{
+	int dfd = openat(basefd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	struct stat st;
+	DIR *d = fstat(dfd, &st) == 0 && st.st_uid == geteuid() ? fdopendir(dfd) : NULL;
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			unlinkat(dfd, e->d_name, 0);
+	closedir(d);
+	unlinkat(basefd, name, AT_REMOVEDIR); /* fails, harmlessly, if not empty */
+}
+
+void safeopen_sweep_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		long pid;
+		char rest[16];
+		if (sscanf(e->d_name, "crate-open-%ld-%15s", &pid, rest) != 2 || pid <= 0 ||
+		    pid == (long)getpid())
+			continue;
+		/* Alive, or not ours to ask about (EPERM): keep it. */
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		remove_stale(dirfd(d), e->d_name);
+	}
+	closedir(d);
+}
+
 static void linkdir_make(void)
 {
 	const char *base = getenv("XDG_RUNTIME_DIR");
@@ -58,8 +101,12 @@ static void linkdir_make(void)
 		base = getenv("TMPDIR");
 	if (!base || base[0] != '/')
 		base = "/tmp";
+	/* A process that died without its atexit (SIGKILL, a crash) left its
+	 * directory: the pid in the name tells whose it was. */
+	safeopen_sweep_stale(base);
 	char dir[PATH_MAX];
-	if (snprintf(dir, sizeof dir, "%s/crate-open-XXXXXX", base) >= (int)sizeof dir ||
+	if (snprintf(dir, sizeof dir, "%s/crate-open-%ld-XXXXXX", base, (long)getpid()) >=
+		    (int)sizeof dir ||
 	    !mkdtemp(dir))
 		return;
 	memcpy(linkdir, dir, sizeof linkdir);

@@ -25,9 +25,15 @@ int safeopen_regular(const char *path, struct stat *st, struct crate_err *err);
  * /proc/self/fd/<fd> (no extension) when no private directory can be made,
  * and to path itself when /proc is not mounted. Written to buf (size n) and
  * returned; call safeopen_fd_path_done(buf) before closing fd. Thread-safe.
- * The private directory (mode 0700, in $XDG_RUNTIME_DIR, $TMPDIR or /tmp)
- * is made once per process and removed at exit. */
+ * The private directory "crate-open-<pid>-XXXXXX" (mode 0700, in
+ * $XDG_RUNTIME_DIR, $TMPDIR or /tmp) is made once per process and removed
+ * at exit; making it first sweeps the directories of dead processes. */
 const char *safeopen_fd_path(int fd, const char *path, char *buf, size_t n);
 void safeopen_fd_path_done(const char *name);
+
+/* Removes base's crate-open-<pid>-* directories whose process is gone and
+ * that are ours, deleting only the symlinks inside (a directory holding
+ * anything else stays). Called by the first safeopen_fd_path. */
+void safeopen_sweep_stale(const char *base);
 
 #endif
