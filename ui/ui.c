@@ -860,6 +860,25 @@ static void load_layout(struct ui *ui)
 		 : strcmp(v, "rules") == 0 ? UI_VIEW_RULES : UI_VIEW_BROWSER;
 }
 
+/* Home and End as terminals send them whatever TERM claims: tmux and
+ * screen send ESC [1~ / ESC [4~ even under TERM=xterm, where terminfo
+ * knows only ESC O H / ESC O F. Without these, End arrived as Escape and
+ * "[4~", which closed the pane and switched to view 4. */
+static void define_alternate_keys(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} alt[] = {
+		{"\033[1~", KEY_HOME}, {"\033[7~", KEY_HOME}, {"\033[H", KEY_HOME},
+		{"\033OH", KEY_HOME},  {"\033[4~", KEY_END},  {"\033[8~", KEY_END},
+		{"\033[F", KEY_END},   {"\033OF", KEY_END},
+	};
+	for (size_t i = 0; i < sizeof alt / sizeof *alt; i++)
+		if (key_defined(alt[i].seq) == 0) /* not bound, and no prefix clash */
+			define_key(alt[i].seq, alt[i].key);
+}
+
 int ui_run(struct app *app, struct crate_err *err)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -919,6 +938,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	nonl();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
+	define_alternate_keys();
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED

@@ -58,6 +58,18 @@ wait_gone ":info 1  lines 1-" || t_fail "PgDn did not scroll"
 keys PageUp
 wait_for ":info 1  lines 1-" || t_fail "PgUp did not scroll back"
 
+# End and Home as tmux sends them (ESC [4~, ESC [1~) under TERM=xterm,
+# whose terminfo knows other sequences: End used to arrive as Escape then
+# "[4~", closing the pane and switching to view 4.
+t_begin tui_end_and_home_as_tmux_sends_them
+keys g
+$TM send-keys -t "$S" -H 1b 5b 34 7e
+wait_for "$LAST" || t_fail "End (ESC [4~) did not go to the last line"
+screen | grep -q ":info 1  lines" || t_fail "End closed the scrollback pane"
+screen | grep -q "4 Rules" && screen | grep -q "^ *Rule" && t_fail "End switched to view 4"
+$TM send-keys -t "$S" -H 1b 5b 31 7e
+wait_for "id = 1" || t_fail "Home (ESC [1~) did not go back to the top"
+
 t_begin tui_scrollback_q_dismisses
 keys q
 wait_gone ":info 1  lines" || t_fail "q did not close the pane"
