@@ -2,6 +2,7 @@
 #include "app/app_analysis.h"
 #include "app/app_library.h"
 #include "app/app_changes.h"
+#include "app/app_config.h"
 #include "app/app_play.h"
 #include "app/app_hooks.h"
 #include "app/app_watch.h"
@@ -11,33 +12,11 @@
 
 #include <stdlib.h>
 
-/* Every option read with config_get* in app/ and ui/ and its range: a
- * value outside it is an error naming its line, never silently a default
- * or an overflow (volume = 2147483647). Keys of [keys], [colors] and
- * [eq.preset.*] are checked where they are read. */
-static const struct config_option options[] = {
-	{"output.device", CONFIG_STRING, 0, 0, NULL},
-	{"output.file_overwrite", CONFIG_BOOL, 0, 0, NULL},
-	{"output.buffer_ms", CONFIG_INT, 10, 10000, NULL},
-	{"output.pace", CONFIG_BOOL, 0, 0, NULL},
-	{"output.format", CONFIG_CHOICE, 0, 0, "auto|s16|s32|float"},
-	{"playback.replaygain", CONFIG_CHOICE, 0, 0, "off|none|track|album"},
-	{"playback.replaygain_preamp", CONFIG_NUMBER, -15, 15, NULL},
-	{"playback.volume", CONFIG_INT, 0, 100, NULL},
-	{"playback.repeat", CONFIG_CHOICE, 0, 0, "off|all|one"},
-	{"playback.shuffle", CONFIG_BOOL, 0, 0, NULL},
-	{"pshuffle.upcoming", CONFIG_INT, 1, 100000, NULL},
-	{"layout.sidebar", CONFIG_INT, 0, 90, NULL},
-	{"layout.artist", CONFIG_INT, 0, 90, NULL},
-	{"layout.album", CONFIG_INT, 0, 90, NULL},
-	{"layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist|collections|rules"},
-};
-
 int app_open(struct app **out, const struct app_opts *opts, struct crate_err *err)
 {
 	struct app *app = xcalloc(1, sizeof *app);
 	if (config_load(opts->config_path, &app->cfg, err) != 0 ||
-	    config_check(app->cfg, options, sizeof options / sizeof options[0], err) != 0)
+	    app_config_check(app, err) != 0)
 		goto fail;
 	if (opts->db_path) {
 		app->db_path = xstrdup(opts->db_path);

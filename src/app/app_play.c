@@ -174,6 +174,15 @@ static struct engine *get_engine(struct app *app, struct crate_err *err)
 	return p->engine;
 }
 
+void app_play_replaygain_changed(struct app *app)
+{
+	struct app_play *p = player(app);
+	p->rg_preamp = strtod(config_get(app->cfg, "playback.replaygain_preamp", "0"), NULL);
+	int rg = play_rg_mode_parse(config_get(app->cfg, "playback.replaygain", "off"));
+	if (p->engine && rg >= 0) /* else the engine reads both when it starts */
+		engine_set_replaygain(p->engine, (enum play_rg_mode)rg, p->rg_preamp);
+}
+
 /* ---- lists: a saved playlist by name, or (name NULL) the temporary list ---- */
 
 static const struct coll_node *named_list(struct app *app, const char *name)

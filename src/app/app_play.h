@@ -100,6 +100,9 @@ int app_play_volume(struct app *app, int value, bool relative, struct crate_err 
 void app_play_set_repeat(struct app *app, enum app_repeat mode);
 void app_play_set_shuffle(struct app *app, bool on);
 void app_play_set_shuffle_mode(struct app *app, enum app_shuffle mode);
+/* playback.replaygain or playback.replaygain_preamp changed in the
+ * configuration (`:set`): what plays follows. */
+void app_play_replaygain_changed(struct app *app);
 /* "off", "tracks" (also "on"), "albums"; -1 when unknown. */
 int app_shuffle_parse(const char *s);
 const char *app_shuffle_name(enum app_shuffle m);

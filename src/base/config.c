@@ -117,16 +117,22 @@ long config_get_int(const struct config *cfg, const char *key, long def)
 	return errno || end == v || *end ? def : n;
 }
 
+static bool bool_word(const char *v, bool *out)
+{
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "on"))
+		return *out = true, true;
+	if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "off"))
+		return *out = false, true;
+	return false;
+}
+
 bool config_get_bool(const struct config *cfg, const char *key, bool def)
 {
 	const char *v = config_get(cfg, key, NULL);
 	if (!v)
 		return def;
-	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "on"))
-		return true;
-	if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "off"))
-		return false;
-	return def;
+	bool b;
+	return bool_word(v, &b) ? b : def;
 }
 
 void config_each(const struct config *cfg, const char *prefix,
@@ -298,6 +304,47 @@ static bool parse_long(const char *v, long *out)
 	return true;
 }
 
+bool config_value_ok(const struct config_option *o, const char *value, char *why, size_t whysize)
+{
+	long n;
+	char *end;
+	double d;
+	bool b;
+	switch (o->kind) {
+	case CONFIG_INT:
+		if (parse_long(value, &n) && n >= (long)o->min && n <= (long)o->max)
+			return true;
+		snprintf(why, whysize, "must be a whole number in %g..%g", o->min, o->max);
+		return false;
+	case CONFIG_NUMBER:
+		errno = 0;
+		d = strtod(value, &end);
+		if (!errno && end != value && !*end && isfinite(d) && d >= o->min && d <= o->max)
+			return true;
+		snprintf(why, whysize, "must be a number in %g..%g", o->min, o->max);
+		return false;
+	case CONFIG_BOOL:
+		if (bool_word(value, &b))
+			return true;
+		snprintf(why, whysize, "must be yes or no");
+		return false;
+	case CONFIG_CHOICE: {
+		size_t l = strlen(value);
+		for (const char *c = o->choices; *c;) {
+			size_t cl = strcspn(c, "|");
+			if (cl == l && strncmp(c, value, l) == 0)
+				return true;
+			c += cl + (c[cl] == '|');
+		}
+		snprintf(why, whysize, "must be one of %s", o->choices);
+		return false;
+	}
+	case CONFIG_STRING:
+		break;
+	}
+	return true;
+}
+
 int config_check(const struct config *cfg, const struct config_option *opts, size_t nopts,
 		 struct crate_err *err)
 {
@@ -311,43 +358,9 @@ int config_check(const struct config *cfg, const struct config_option *opts, siz
 				o = &opts[k];
 		if (!o)
 			continue; /* sections and keys other modules check (keys., eq.) */
-		long n;
-		char *end;
-		double d;
-		switch (o->kind) {
-		case CONFIG_INT:
-			if (!parse_long(e->value, &n) || n < (long)o->min || n > (long)o->max)
-				config_problem(&pr, e->line, "%s = %s: must be a whole number in %g..%g",
-					       e->key, e->value, o->min, o->max);
-			break;
-		case CONFIG_NUMBER:
-			errno = 0;
-			d = strtod(e->value, &end);
-			if (errno || end == e->value || *end || !isfinite(d) || d < o->min || d > o->max)
-				config_problem(&pr, e->line, "%s = %s: must be a number in %g..%g", e->key,
-					       e->value, o->min, o->max);
-			break;
-		case CONFIG_BOOL:
-			if (config_get_bool(cfg, e->key, false) != config_get_bool(cfg, e->key, true))
-				config_problem(&pr, e->line, "%s = %s: must be yes or no", e->key,
-					       e->value);
-			break;
-		case CONFIG_CHOICE: {
-			bool ok = false;
-			size_t l = strlen(e->value);
-			for (const char *c = o->choices; *c && !ok;) {
-				size_t cl = strcspn(c, "|");
-				ok = cl == l && strncmp(c, e->value, l) == 0;
-				c += cl + (c[cl] == '|');
-			}
-			if (!ok)
-				config_problem(&pr, e->line, "%s = %s: must be one of %s", e->key, e->value,
-					       o->choices);
-			break;
-		}
-		case CONFIG_STRING:
-			break;
-		}
+		char why[120];
+		if (!config_value_ok(o, e->value, why, sizeof why))
+			config_problem(&pr, e->line, "%s = %s: %s", e->key, e->value, why);
 	}
 	return config_problems_finish(&pr, err);
 }

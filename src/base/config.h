@@ -38,7 +38,16 @@ struct config_option {
 	enum config_kind kind;
 	double min, max;       /* INT, NUMBER */
 	const char *choices;   /* CHOICE: "off|track|album" */
+	const char *def;       /* the default, as text (for `:set`); NULL: none */
+	unsigned flags;        /* CONFIG_AT_START */
 };
+enum {
+	CONFIG_AT_START = 1 << 0, /* read once at start (or when the device opens):
+				   * `:set` cannot change it while crate runs */
+};
+/* Whether value suits o (what config_check asks of each line); false with
+ * why ("must be a whole number in 0..100") otherwise. */
+bool config_value_ok(const struct config_option *o, const char *value, char *why, size_t whysize);
 /* 0, or -1 with err listing every problem ("PATH: 2 problems: line 3:
  * ...; line 9: ...", or "PATH:3: ..." for one). */
 int config_check(const struct config *cfg, const struct config_option *opts, size_t nopts,

@@ -261,13 +261,13 @@ TEST(config_values_are_range_checked)
 	struct crate_err err = { 0 };
 	REQUIRE(config_load(path, &cfg, &err) == 0); /* the syntax is fine */
 	static const struct config_option opts[] = {
-		{ "playback.volume", CONFIG_INT, 0, 100, NULL },
-		{ "playback.replaygain", CONFIG_CHOICE, 0, 0, "off|track|album" },
-		{ "playback.replaygain_preamp", CONFIG_NUMBER, -15, 15, NULL },
-		{ "playback.shuffle", CONFIG_BOOL, 0, 0, NULL },
-		{ "output.buffer_ms", CONFIG_INT, 10, 10000, NULL },
-		{ "output.format", CONFIG_CHOICE, 0, 0, "auto|s16|s32|float" },
-		{ "layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist" },
+		{ "playback.volume", CONFIG_INT, 0, 100, NULL, NULL, 0 },
+		{ "playback.replaygain", CONFIG_CHOICE, 0, 0, "off|track|album", NULL, 0 },
+		{ "playback.replaygain_preamp", CONFIG_NUMBER, -15, 15, NULL, NULL, 0 },
+		{ "playback.shuffle", CONFIG_BOOL, 0, 0, NULL, NULL, 0 },
+		{ "output.buffer_ms", CONFIG_INT, 10, 10000, NULL, NULL, 0 },
+		{ "output.format", CONFIG_CHOICE, 0, 0, "auto|s16|s32|float", NULL, 0 },
+		{ "layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist", NULL, 0 },
 	};
 	CHECK(config_check(cfg, opts, sizeof opts / sizeof opts[0], &err) != 0);
 	static const char *const want[] = { "line 2: playback.volume", "line 3: playback.replaygain",

@@ -1,0 +1,104 @@
+#include "app/app_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+#include "app/app_play.h"
+
+/* Every option read with config_get* in app/ and ui/ and its range: a
+ * value outside it is an error naming its line, never silently a default
+ * or an overflow (volume = 2147483647). Keys of [keys], [colors] and
+ * [eq.preset.*] are checked where they are read. */
+#define AT_START CONFIG_AT_START
+static const struct config_option options[] = {
+	{"output.device", CONFIG_STRING, 0, 0, NULL, "default", AT_START},
+	{"output.file_overwrite", CONFIG_BOOL, 0, 0, NULL, "no", AT_START},
+	{"output.buffer_ms", CONFIG_INT, 10, 10000, NULL, "100", AT_START},
+	{"output.pace", CONFIG_BOOL, 0, 0, NULL, "no", AT_START},
+	{"output.format", CONFIG_CHOICE, 0, 0, "auto|s16|s32|float", "auto", AT_START},
+	{"playback.replaygain", CONFIG_CHOICE, 0, 0, "off|none|track|album", "off", 0},
+	{"playback.replaygain_preamp", CONFIG_NUMBER, -15, 15, NULL, "0", 0},
+	{"playback.replaygain_source", CONFIG_CHOICE, 0, 0, "tags|analysis", "tags", 0},
+	{"playback.volume", CONFIG_INT, 0, 100, NULL, "100", 0},
+	{"playback.volume_step", CONFIG_INT, 1, 50, NULL, "5", 0},
+	{"playback.seek_step", CONFIG_INT, 1, 600, NULL, "5", 0},
+	{"playback.shuffle", CONFIG_BOOL, 0, 0, NULL, "off", 0},
+	{"playback.repeat", CONFIG_CHOICE, 0, 0, "off|all|one", "off", 0},
+	{"playback.stop_after_queue", CONFIG_BOOL, 0, 0, NULL, "false", 0},
+	{"playback.resume", CONFIG_CHOICE, 0, 0, "pause|play|off", "pause", AT_START},
+	{"library.watch", CONFIG_BOOL, 0, 0, NULL, "true", AT_START},
+	{"library.rescan_interval", CONFIG_STRING, 0, 0, NULL, "300", AT_START},
+	{"library.watch_quiet_ms", CONFIG_STRING, 0, 0, NULL, "400", AT_START},
+	{"hooks.on_change", CONFIG_STRING, 0, 0, NULL, "", AT_START},
+	{"hooks.on_scan_done", CONFIG_STRING, 0, 0, NULL, "", AT_START},
+	{"hooks.timeout", CONFIG_STRING, 0, 0, NULL, "10", AT_START},
+	{"hooks.log", CONFIG_STRING, 0, 0, NULL, "", AT_START},
+	{"mpris.enable", CONFIG_STRING, 0, 0, NULL, "yes", AT_START},
+	{"analysis.auto", CONFIG_STRING, 0, 0, NULL, "false", AT_START},
+	{"pshuffle.upcoming", CONFIG_INT, 1, 100000, NULL, "20", AT_START},
+	{"layout.sidebar", CONFIG_INT, 0, 90, NULL, "18", 0},
+	{"layout.artist", CONFIG_INT, 0, 90, NULL, "25", 0},
+	{"layout.album", CONFIG_INT, 0, 90, NULL, "25", 0},
+	{"layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist|collections|rules", "browser",
+	 AT_START},
+	{"display.separator", CONFIG_STRING, 0, 0, NULL, "; ", AT_START},
+};
+#undef AT_START
+
+const struct config_option *app_config_options(size_t *n)
+{
+	*n = sizeof options / sizeof options[0];
+	return options;
+}
+
+const struct config_option *app_config_option(const char *key)
+{
+	for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+		if (strcmp(options[i].key, key) == 0)
+			return &options[i];
+	return NULL;
+}
+
+int app_config_check(struct app *app, struct crate_err *err)
+{
+	return config_check(app->cfg, options, sizeof options / sizeof options[0], err);
+}
+
+const char *app_config_value(struct app *app, const char *key)
+{
+	const struct config_option *o = app_config_option(key);
+	return config_get(app->cfg, key, o && o->def ? o->def : "");
+}
+
+/* What plays follows the new value. */
+static int apply(struct app *app, const char *key, const char *value, struct crate_err *err)
+{
+	if (strcmp(key, "playback.volume") == 0)
+		return app_play_volume(app, atoi(value), false, err);
+	if (strcmp(key, "playback.repeat") == 0) {
+		app_play_set_repeat(app, (enum app_repeat)app_repeat_parse(value));
+	} else if (strcmp(key, "playback.shuffle") == 0) {
+		app_play_set_shuffle(app, config_get_bool(app->cfg, key, false));
+	} else if (strncmp(key, "playback.replaygain", 19) == 0) {
+		app_play_replaygain_changed(app);
+	}
+	return 0;
+}
+
+int app_config_set(struct app *app, const char *key, const char *value, struct crate_err *err)
+{
+	const struct config_option *o = app_config_option(key);
+	char why[120];
+	if (!o)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND, "set: no option '%s' (:set lists them)",
+				     key);
+	if (o->flags & CONFIG_AT_START)
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "%s is read at start: it cannot change while crate runs "
+				     "(set it in %s)", key, config_path(app->cfg));
+	if (!config_value_ok(o, value, why, sizeof why))
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s = %s: %s", key, value, why);
+	config_set(app->cfg, key, value);
+	return apply(app, key, value, err);
+}

@@ -1,0 +1,64 @@
+/* Completion of a command line (the interface's ':' line) from the
+ * command table's declarations: command names, subcommands ("coll s" ->
+ * "coll save"), options ("--json"), option values and arguments by what
+ * the usage calls them (NAME in the coll commands: a collection; PLAYLIST,
+ * PRESET, FIELDS, OPTION, PATH/DIR/FILE; "on|off" choices). Names come from
+ * a provider (complete_names.c answers from an open app), never values
+ * from the library: a million titles are not a completion list. */
+#ifndef CRATE_CLI_COMPLETE_H
+#define CRATE_CLI_COMPLETE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+
+enum cli_names {
+	CLI_NAMES_COLLECTION, /* saved collections */
+	CLI_NAMES_PLAYLIST,   /* saved playlists */
+	CLI_NAMES_FIELD,      /* properties of the library */
+	CLI_NAMES_PRESET,     /* equalizer presets */
+	CLI_NAMES_OPTION,     /* configuration options */
+	CLI_NAMES_OPTION_VALUE, /* the choices of the option named arg */
+};
+
+/* Hands every name of a kind to add (the engine filters them). */
+struct cli_names_src {
+	void (*names)(void *ud, enum cli_names kind, const char *arg,
+		      void (*add)(void *acc, const char *name), void *acc);
+	void *ud;
+};
+
+struct cli_completion {
+	size_t start;  /* where the word being completed starts in the line */
+	char **cand;   /* matching words, unquoted, sorted, unique (owned) */
+	size_t n, cap;
+	char *common;  /* their longest common prefix (owned, "" when none) */
+	bool no_space; /* a directory or "field:": typing goes on in the word */
+	bool in_quote; /* the word was opened with a quote at start */
+};
+
+/* Complete the word before cursor in line against the commands of groups
+ * (NULL-terminated, as cli_groups) and the names of src (may be NULL).
+ * Paths expand "~" and "$HOME" as :scan does; candidates keep the prefix
+ * as typed. Fill *out (cli_completion_free it). */
+void cli_complete(const struct cli_group *const *groups, const struct cli_names_src *src,
+		  const char *line, size_t cursor, struct cli_completion *out);
+void cli_completion_free(struct cli_completion *c);
+
+/* line with the word at c->start..cursor replaced by word, quoted when it
+ * needs quoting (spaces, quotes, backslashes) or c->in_quote; complete:
+ * close the quote and add a space (a directory or "field:" stays open).
+ * *cursor moves to the end of the insertion. Owned result. */
+char *cli_completion_apply(const struct cli_completion *c, const char *line, size_t *cursor,
+			   const char *word, bool complete);
+
+
+
+/* The names of an open application (a struct app * as ud): saved
+ * collections and playlists, the library's properties, equalizer presets,
+ * configuration options and their choices. */
+struct app;
+void cli_complete_app_names(void *app, enum cli_names kind, const char *arg,
+			    void (*add)(void *acc, const char *name), void *acc);
+#endif

@@ -1,0 +1,183 @@
+/* cli/complete.c: candidates for a line and a cursor, from the real
+ * command table and a fixed set of names. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/str.h"
+#include "cli/complete.h"
+#include "harness.h"
+
+static void fake_names(void *ud, enum cli_names kind, const char *arg,
+		       void (*add)(void *acc, const char *name), void *acc)
+{
+	(void)ud;
+	static const char *const colls[] = {"Rock 90s", "Rock Classics", "Jazz", NULL};
+	static const char *const pls[] = {"Road Trip", "Default", NULL};
+	static const char *const fields[] = {"artist", "album", "albumartist", "title", NULL};
+	static const char *const presets[] = {"flat", "rock", "vinyl", NULL};
+	static const char *const opts[] = {"playback.volume", "playback.repeat", "layout.sidebar",
+					   NULL};
+	const char *const *list = kind == CLI_NAMES_COLLECTION ? colls
+				  : kind == CLI_NAMES_PLAYLIST  ? pls
+				  : kind == CLI_NAMES_FIELD     ? fields
+				  : kind == CLI_NAMES_PRESET    ? presets
+				  : kind == CLI_NAMES_OPTION    ? opts
+								: NULL;
+	if (kind == CLI_NAMES_OPTION_VALUE && arg && strcmp(arg, "playback.repeat") == 0) {
+		static const char *const rep[] = {"off", "all", "one", NULL};
+		list = rep;
+	}
+	for (size_t i = 0; list && list[i]; i++)
+		add(acc, list[i]);
+}
+
+static const struct cli_names_src src = {fake_names, NULL};
+
+/* The UI's own commands, declared as the table declares commands. */
+static const struct cli_command ui_cmds[] = {
+	{"set", NULL, "set [OPTION [VALUE]]", "change an option", NULL, 0, 2, 0, NULL, NULL},
+	{"seek", NULL, "seek POSITION", "seek", NULL, 1, 1, 0, NULL, NULL},
+	{"save", NULL, "save NAME", "save the search", NULL, 1, 1, 0, NULL, NULL},
+	{0},
+};
+static const struct cli_group ui_group = {"ui", "the interface", ui_cmds};
+
+static const struct cli_group *const *groups(void)
+{
+	static const struct cli_group *g[32];
+	size_t n = 0;
+	for (; cli_groups[n]; n++)
+		g[n] = cli_groups[n];
+	g[n++] = &ui_group;
+	g[n] = NULL;
+	return g;
+}
+
+/* Complete line at its end; the candidates joined by '|'. */
+static char *complete(const char *line, struct cli_completion *c)
+{
+	cli_complete(groups(), &src, line, strlen(line), c);
+	struct strbuf b;
+	strbuf_init(&b, 64);
+	for (size_t i = 0; i < c->n; i++) {
+		if (i)
+			strbuf_addc(&b, '|');
+		strbuf_adds(&b, c->cand[i]);
+	}
+	return strbuf_steal(&b);
+}
+
+static void check(const char *line, const char *want)
+{
+	struct cli_completion c;
+	char *got = complete(line, &c);
+	CHECK_MSG(strcmp(got ? got : "", want) == 0, "'%s': got '%s', want '%s'", line,
+		  got ? got : "", want);
+	free(got);
+	cli_completion_free(&c);
+}
+
+/* What Tab leaves on the line when the candidate is unique. */
+static void check_applied(const char *line, const char *want)
+{
+	struct cli_completion c;
+	char *got = complete(line, &c);
+	free(got);
+	CHECK_MSG(c.n == 1, "'%s': %zu candidates", line, c.n);
+	if (c.n == 1) {
+		size_t cur = strlen(line);
+		char *out = cli_completion_apply(&c, line, &cur, c.cand[0], true);
+		CHECK_MSG(strcmp(out, want) == 0, "'%s' -> '%s', want '%s'", line, out, want);
+		CHECK_INT(cur, strlen(want));
+		free(out);
+	}
+	cli_completion_free(&c);
+}
+
+TEST(commands_and_subcommands_come_from_the_table)
+{
+	check("sc", "scan");
+	check("se", "search|seek|set");
+	check("coll s", "save|show");
+	check("playlist ex", "export");
+	check("rule p", "presets");
+	check("analy", "analyse|analyze"); /* an alias is a name too */
+	check_applied("coll sa", "coll save ");
+	check("nosuch ", "");
+}
+
+TEST(options_and_their_values)
+{
+	check("search --j", "--json");
+	check("coll remove --", "--force|--help");
+	check("playlist export --format ", "m3u|pls|xspf");
+	check("rule add --eq v", "vinyl");
+	check("rule add Jazz --eq ", "flat|rock|vinyl");
+}
+
+TEST(collection_and_playlist_names_are_quoted_with_spaces)
+{
+	check("coll show R", "Rock 90s|Rock Classics");
+	check("coll show r", "Rock 90s|Rock Classics"); /* case forgiven */
+	check_applied("coll show \"Rock 9", "coll show \"Rock 90s\" ");
+	check_applied("coll show \"Rock C", "coll show \"Rock Classics\" ");
+	check_applied("playlist use Ro", "playlist use \"Road Trip\" ");
+	check_applied("rule add J", "rule add Jazz ");
+	/* the common prefix of two names with a space opens a quote */
+	struct cli_completion c;
+	free(complete("coll show Ro", &c));
+	CHECK_STR(c.common, "Rock ");
+	size_t cur = strlen("coll show Ro");
+	char *out = cli_completion_apply(&c, "coll show Ro", &cur, c.common, false);
+	CHECK_STR(out, "coll show \"Rock ");
+	free(out);
+	cli_completion_free(&c);
+}
+
+TEST(fields_options_and_query_words)
+{
+	check("playlist sort Default al", "album|albumartist");
+	check_applied("search tit", "search title:");
+	check_applied("search in:J", "search in:Jazz ");
+	check("set play", "playback.repeat|playback.volume");
+	check("set playback.repeat ", "all|off|one");
+	check("seek ", "");
+}
+
+TEST(a_cursor_inside_the_line_completes_the_word_before_it)
+{
+	struct cli_completion c;
+	const char *line = "coll sh Jazz";
+	cli_complete(groups(), &src, line, 7, &c);
+	REQUIRE(c.n == 1);
+	size_t cur = 7;
+	char *out = cli_completion_apply(&c, line, &cur, c.cand[0], true);
+	CHECK_STR(out, "coll show Jazz");
+	CHECK_INT(cur, 10);
+	free(out);
+	cli_completion_free(&c);
+}
+
+TEST(paths_expand_the_tilde_and_keep_it)
+{
+	const char *home = harness_tmpdir();
+	char p[4096];
+	snprintf(p, sizeof p, "%s/My Music", home);
+	REQUIRE(mkdir(p, 0700) == 0);
+	snprintf(p, sizeof p, "%s/music", home);
+	REQUIRE(mkdir(p, 0700) == 0);
+	snprintf(p, sizeof p, "%s/music/a.flac", home);
+	FILE *f = fopen(p, "w");
+	REQUIRE(f);
+	fclose(f);
+	setenv("HOME", home, 1);
+	check("scan ~", "~/");
+	check("scan ~/", "~/My Music/|~/music/");
+	check("scan ~/m", "~/music/");
+	check_applied("scan ~/m", "scan ~/music/"); /* a folder stays open */
+	check_applied("scan ~/music/", "scan ~/music/a.flac ");
+	check_applied("scan ~/M", "scan \"~/My Music/");
+	check_applied("scan --quiet ~/mu", "scan --quiet ~/music/");
+}
