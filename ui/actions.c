@@ -6,6 +6,7 @@
 
 #include "app/app.h"
 #include "app/app_watch.h"
+#include "base/seekarg.h"
 #include "base/str.h"
 #include "app/app_analysis.h"
 #include "app/app_coll.h"
@@ -114,6 +115,7 @@ void act_player(struct ui *ui, enum ui_action a)
 	struct app *app = ui->app;
 	struct app_play_status ps;
 	int rc = 0;
+	long step;
 	switch (a) {
 	case UA_PLAY:
 	case UA_PAUSE:
@@ -130,11 +132,13 @@ void act_player(struct ui *ui, enum ui_action a)
 		break;
 	case UA_SEEK_BACK:
 	case UA_SEEK_FWD:
-		rc = app_play_seek(app, a == UA_SEEK_FWD ? 5000 : -5000, true, &err);
+		step = config_get_int(app->cfg, "playback.seek_step", 5) * 1000;
+		rc = app_play_seek(app, a == UA_SEEK_FWD ? step : -step, true, &err);
 		break;
 	case UA_VOL_UP:
 	case UA_VOL_DOWN:
-		rc = app_play_volume(app, a == UA_VOL_UP ? 5 : -5, true, &err);
+		step = config_get_int(app->cfg, "playback.volume_step", 5);
+		rc = app_play_volume(app, (int)(a == UA_VOL_UP ? step : -step), true, &err);
 		break;
 	case UA_REPEAT:
 		app_play_status(app, &ps);
@@ -194,7 +198,27 @@ void act_command(struct ui *ui, const char *line)
 	struct crate_err err = {0};
 	int rc = 0;
 	if (sscanf(line, "%15s %63s", word, arg) != 2) {
-		ui_message(ui, true, "usage: vol [+-]N | seek [+-]SECONDS");
+		ui_message(ui, true, "usage: vol [+-]N | seek POSITION");
+		return;
+	}
+	if (strcmp(word, "seek") == 0) {
+		struct seekarg sa;
+		struct app_play_status ps;
+		if (seekarg_parse(arg, &sa, &err) != 0) {
+			ui_message(ui, true, "%s", err.msg);
+			return;
+		}
+		app_play_status(ui->app, &ps);
+		if (sa.kind == SEEKARG_PERCENT && ps.dur_ms <= 0) {
+			ui_message(ui, true, "seek: %s needs the track's length, which is unknown", arg);
+			return;
+		}
+		if (sa.kind == SEEKARG_REL)
+			rc = app_play_seek(ui->app, sa.ms, true, &err);
+		else
+			rc = app_play_seek(ui->app, seekarg_target_ms(&sa, 0, ps.dur_ms), false,
+					   &err);
+		report(ui, rc, &err);
 		return;
 	}
 	char *end;
@@ -204,10 +228,7 @@ void act_command(struct ui *ui, const char *line)
 		ui_message(ui, true, "%s: '%s' is not a number", word, arg);
 		return;
 	}
-	if (strcmp(word, "seek") == 0)
-		rc = app_play_seek(ui->app, (int64_t)v * 1000, rel, &err);
-	else
-		rc = app_play_volume(ui->app, (int)v, rel, &err);
+	rc = app_play_volume(ui->app, (int)v, rel, &err);
 	report(ui, rc, &err);
 }
 

@@ -3,16 +3,28 @@
  * run in-process on the open app with their output going to the message
  * line (one line) or the scrollback pane (more); the few that would block
  * or that the UI does better (scan in the background, search into the
- * browser, play control) are handled here. */
+ * browser, play control) are handled here.
+ *
+ * The line edits like a shell's: Tab completes (cli/complete.c) the word
+ * before the cursor from the command table and the interface's own
+ * commands (ui_commands below), inserting what all candidates share and
+ * listing them to the right of the line; Tab again cycles through them
+ * (S-Tab backwards), as zsh does. Up/Down (and C-p/C-n) walk the history,
+ * C-r searches it backwards for the text typed; the search bar has its own
+ * history on C-p/C-n/C-r (Up/Down move in its results there). Both are
+ * kept beside the database (library.db.history, .search-history). */
 #include <curses.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_config.h"
 #include "app/app_stream.h"
+#include "base/history.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
+#include "cli/complete.h"
 #include "ui/actions.h"
 #include "ui/cmdline.h"
 #include "ui/draw.h"
@@ -21,6 +33,241 @@
 #include "ui/search_bar.h"
 #include "ui/text.h"
 #include "ui/ui_state.h"
+
+/* How many lines each history keeps. */
+#define HISTORY_MAX 500
+
+enum { HIST_CMD, HIST_SEARCH };
+
+struct ui_cmdline {
+	struct history *hist[2];
+	bool hist_failed;            /* writing a history failed: said once */
+	/* the last Tab: its candidates, the line before it and after it */
+	struct cli_completion comp;
+	bool comp_valid;
+	char *comp_base;             /* the line before the first Tab (owned) */
+	size_t comp_base_cur;
+	char *comp_after;            /* the line the last Tab left (owned) */
+	size_t comp_after_cur;
+	long comp_idx;               /* the candidate shown when cycling, -1 none */
+	char *rpat[2];               /* C-r: the text searched for, NULL none */
+	unsigned line_gen;           /* ui->line_gen of the line the above are for */
+};
+
+/* The interface's own commands, declared like the command table's so that
+ * Tab completes them and their arguments the same way (run is NULL: the
+ * interface runs them in cmdline_run). */
+static const struct cli_command ui_commands[] = {
+	{"quit", "q", "quit", "leave crate", NULL, 0, 0, 0, NULL, NULL},
+	{"seek", NULL, "seek POSITION", "90, 1:30, +10, -0:05 or 50%", NULL, 1, 1, 0, NULL, NULL},
+	{"vol", "volume", "vol [+-]N", "volume in percent", NULL, 1, 1, 0, NULL, NULL},
+	{"set", NULL, "set [OPTION [VALUE]]", "show or change an option", NULL, 0, 2, 0, NULL, NULL},
+	{"repeat", NULL, "repeat [off|all|one]", "repeat mode", NULL, 0, 1, 0, NULL, NULL},
+	{"shuffle", NULL, "shuffle [off|tracks|albums]", "shuffle mode", NULL, 0, 1, 0, NULL, NULL},
+	{"pause", "toggle", "pause", "pause or play", NULL, 0, 0, 0, NULL, NULL},
+	{"stop", NULL, "stop", "stop", NULL, 0, 0, 0, NULL, NULL},
+	{"next", NULL, "next", "next track", NULL, 0, 0, 0, NULL, NULL},
+	{"prev", NULL, "prev", "previous track", NULL, 0, 0, 0, NULL, NULL},
+	{"save", NULL, "save NAME", "save the search", NULL, 1, 1, 0, NULL, NULL},
+	{"filter", NULL, "filter QUERY", "search in the browser", NULL, 0, CLI_ANY, 0, NULL, NULL},
+	{"add", NULL, "add PATH|URL", "scan a folder, or add a stream", NULL, 1, CLI_ANY, 0, NULL,
+	 NULL},
+	{"errors", "scan-errors", "errors", "the last scan's problems", NULL, 0, 0, 0, NULL, NULL},
+	{"smooth", NULL, "smooth [on|off] [DRIFT]", "smooth Party Shuffle", NULL, 0, 2, 0, NULL,
+	 NULL},
+	{0},
+};
+static const struct cli_group ui_group = {"interface", "the interface's commands", ui_commands};
+
+static const struct cli_group *const *completion_groups(void)
+{
+	static const struct cli_group *g[32];
+	if (!g[0]) {
+		size_t n = 0;
+		while (cli_groups[n] && n < 30) {
+			g[n] = cli_groups[n];
+			n++;
+		}
+		g[n] = &ui_group;
+	}
+	return g;
+}
+
+static void comp_reset(struct ui_cmdline *c)
+{
+	if (c->comp_valid)
+		cli_completion_free(&c->comp);
+	c->comp_valid = false;
+	free(c->comp_base);
+	free(c->comp_after);
+	c->comp_base = c->comp_after = NULL;
+	c->comp_idx = -1;
+}
+
+static struct ui_cmdline *state(struct ui *ui)
+{
+	if (!ui->cmdl) {
+		struct ui_cmdline *c = xcalloc(1, sizeof *c);
+		const char *db = ui->app ? ui->app->db_path : NULL;
+		char *p = db ? xasprintf("%s.history", db) : NULL;
+		char *q = db ? xasprintf("%s.search-history", db) : NULL;
+		c->hist[HIST_CMD] = history_open(p, HISTORY_MAX);
+		c->hist[HIST_SEARCH] = history_open(q, HISTORY_MAX);
+		free(p);
+		free(q);
+		c->comp_idx = -1;
+		c->line_gen = ui->line_gen;
+		ui->cmdl = c;
+	}
+	struct ui_cmdline *c = ui->cmdl;
+	if (c->line_gen != ui->line_gen) { /* a new line: drop the last one's Tab and walk */
+		c->line_gen = ui->line_gen;
+		comp_reset(c);
+		history_walk_end(c->hist[HIST_CMD]);
+		free(c->rpat[HIST_CMD]);
+		c->rpat[HIST_CMD] = NULL;
+	}
+	return c;
+}
+
+void cmdline_free(struct ui *ui)
+{
+	struct ui_cmdline *c = ui->cmdl;
+	if (!c)
+		return;
+	comp_reset(c);
+	history_free(c->hist[HIST_CMD]);
+	history_free(c->hist[HIST_SEARCH]);
+	free(c->rpat[0]);
+	free(c->rpat[1]);
+	free(c);
+	ui->cmdl = NULL;
+}
+
+static void set_line(struct strbuf *b, size_t *cur, const char *text)
+{
+	strbuf_reset(b);
+	strbuf_adds(b, text);
+	*cur = b->len;
+}
+
+static void hist_add(struct ui *ui, int which, const char *line)
+{
+	struct ui_cmdline *c = state(ui);
+	struct crate_err err = {0};
+	free(c->rpat[which]);
+	c->rpat[which] = NULL;
+	if (history_add(c->hist[which], line, &err) != 0 && !c->hist_failed) {
+		c->hist_failed = true; /* once: the line still ran */
+		ui_message(ui, true, "%s", err.msg);
+	}
+}
+
+/* Up/Down, C-p/C-n, C-r on a line with its history; false for other keys
+ * (which end a walk and a search). */
+static bool hist_key(struct ui *ui, int which, struct strbuf *b, size_t *cur, int key)
+{
+	struct ui_cmdline *c = state(ui);
+	struct history *h = c->hist[which];
+	const char *line = b->buf ? b->buf : "";
+	const char *got;
+	bool up = (which == HIST_CMD && key == KEY_C_UP) || key == 16;
+	bool down = (which == HIST_CMD && key == KEY_C_DOWN) || key == 14;
+	if (key == 18) { /* C-r: older lines containing what was typed */
+		if (!c->rpat[which])
+			c->rpat[which] = xstrdup(line);
+		got = history_search(h, c->rpat[which], line);
+		if (got)
+			set_line(b, cur, got);
+		else
+			ui_message(ui, true, "no older line with '%s'", c->rpat[which]);
+		ui->dirty = true;
+		return true;
+	}
+	if (!up && !down) {
+		if (key != KEY_C_TAB && key != KEY_C_BTAB) {
+			history_walk_end(h);
+			free(c->rpat[which]);
+			c->rpat[which] = NULL;
+		}
+		return false;
+	}
+	free(c->rpat[which]);
+	c->rpat[which] = NULL;
+	got = up ? history_prev(h, line) : history_next(h);
+	if (got)
+		set_line(b, cur, got);
+	ui->dirty = true;
+	return true;
+}
+
+bool cmdline_search_history_key(struct ui *ui, int key)
+{
+	if (!hist_key(ui, HIST_SEARCH, &ui->query, &ui->qcur, key))
+		return false;
+	ui->search_pending = true;
+	return true;
+}
+
+void cmdline_search_entered(struct ui *ui)
+{
+	if (ui->query.buf && ui->query.len)
+		hist_add(ui, HIST_SEARCH, ui->query.buf);
+}
+
+/* Tab (dir 1) and S-Tab (-1): complete, or cycle through the candidates
+ * when the line is as the last Tab left it. */
+static void complete_key(struct ui *ui, int dir)
+{
+	struct ui_cmdline *c = state(ui);
+	bool prompt = ui->mode == UI_MODE_PROMPT;
+	if (prompt && ui->prompt != UI_PROMPT_RULE_TARGET && ui->prompt != UI_PROMPT_RULE_PRESET)
+		return;
+	const char *text = ui->cmd.buf ? ui->cmd.buf : "";
+	bool again = c->comp_valid && c->comp_after && strcmp(c->comp_after, text) == 0 &&
+		     c->comp_after_cur == ui->ccur && c->comp.n > 1;
+	if (!again) {
+		comp_reset(c);
+		struct cli_names_src src = {cli_complete_app_names, ui->app};
+		if (!prompt) {
+			cli_complete(completion_groups(), &src, text, ui->ccur, &c->comp);
+		} else { /* the whole answer is one name, up to the cursor */
+			char *typed = xstrndup(text, ui->ccur);
+			cli_complete_names(&src, ui->prompt == UI_PROMPT_RULE_PRESET
+						 ? CLI_NAMES_PRESET : CLI_NAMES_COLLECTION,
+					   typed, &c->comp);
+			free(typed);
+		}
+		c->comp_valid = true;
+		c->comp_base = xstrdup(text);
+		c->comp_base_cur = ui->ccur;
+	}
+	if (c->comp.n == 0) {
+		ui_message(ui, true, "nothing to complete");
+		return;
+	}
+	const char *word;
+	bool complete;
+	if (again) {
+		long n = (long)c->comp.n;
+		c->comp_idx = c->comp_idx < 0 ? (dir > 0 ? 0 : n - 1) : (c->comp_idx + dir + n) % n;
+		word = c->comp.cand[c->comp_idx];
+		complete = true;
+	} else {
+		word = c->comp.n == 1 ? c->comp.cand[0] : c->comp.common;
+		complete = c->comp.n == 1;
+	}
+	size_t cur = c->comp_base_cur;
+	char *out = cli_completion_apply(&c->comp, c->comp_base, &cur, word, complete);
+	set_line(&ui->cmd, &ui->ccur, out);
+	ui->ccur = cur;
+	free(c->comp_after);
+	c->comp_after = out;
+	c->comp_after_cur = cur;
+	if (c->comp.n == 1)
+		comp_reset(c); /* nothing to cycle through */
+	ui->dirty = true;
+}
 
 char **cmdline_split(const char *line, int *argc, struct crate_err *err)
 {
@@ -151,6 +398,65 @@ static bool is(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/* The interface's own options follow the configuration. */
+static void set_applied(struct ui *ui, const char *key)
+{
+	struct config *cfg = ui->app->cfg;
+	if (strncmp(key, "layout.", 7) == 0) {
+		ui->lopts.sidebar_pct = (int)config_get_int(cfg, "layout.sidebar", 18);
+		ui->lopts.artist_pct = (int)config_get_int(cfg, "layout.artist", 25);
+		ui->lopts.album_pct = (int)config_get_int(cfg, "layout.album", 25);
+	}
+	ui->dirty = true;
+}
+
+/* ":set" lists the options, ":set OPTION" shows one, ":set OPTION VALUE"
+ * (or OPTION=VALUE) changes it while crate runs. */
+static void cmd_set(struct ui *ui, const char *line, int argc, char **argv)
+{
+	struct app *app = ui->app;
+	if (argc == 1) {
+		struct strbuf text;
+		strbuf_init(&text, 2048);
+		size_t n;
+		const struct config_option *o = app_config_options(&n);
+		for (size_t i = 0; i < n; i++)
+			strbuf_addf(&text, "%-28s %s%s\n", o[i].key, app_config_value(app, o[i].key),
+				    o[i].flags & CONFIG_AT_START ? "   (read at start)" : "");
+		strbuf_addf(&text, "%zu options; :set OPTION VALUE changes one\n", n);
+		show_output(ui, line, &text, 0);
+		strbuf_free(&text);
+		return;
+	}
+	char *key = xstrdup(argv[1]);
+	const char *value = argc == 3 ? argv[2] : NULL;
+	char *eq = strchr(key, '=');
+	if (eq && argc == 2) {
+		*eq = '\0';
+		value = eq + 1;
+	}
+	if (argc > 3 || (eq && argc != 2)) {
+		ui_message(ui, true, "usage: set [OPTION [VALUE]]");
+	} else if (!app_config_option(key)) {
+		ui_message(ui, true, "set: no option '%s' (:set lists them)", key);
+	} else if (!value) {
+		const struct config_option *o = app_config_option(key);
+		ui_message(ui, false, "%s = %s%s", key, app_config_value(app, key),
+			   o->flags & CONFIG_AT_START ? " (read at start)" : "");
+	} else {
+		char *was = xstrdup(app_config_value(app, key));
+		struct crate_err err = {0};
+		if (app_config_set(app, key, value, &err) != 0) {
+			ui_message(ui, true, "%s", err.msg);
+		} else {
+			set_applied(ui, key);
+			ui_message(ui, false, "%s = %s (was %s)", key, value, was);
+		}
+		free(was);
+	}
+	free(key);
+}
+
 void cmdline_run(struct ui *ui, const char *line)
 {
 	struct crate_err err = {0};
@@ -216,6 +522,8 @@ void cmdline_run(struct ui *ui, const char *line)
 		char full[300];
 		snprintf(full, sizeof full, "%s %s", c, argv[1]);
 		act_command(ui, full);
+	} else if (is(c, "set")) {
+		cmd_set(ui, line, argc, argv);
 	} else if (is(c, "remote") || is(c, "play")) {
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
 	} else {
@@ -256,10 +564,20 @@ bool cmdline_key(struct ui *ui, int key)
 		ui->mode = UI_MODE_NORMAL;
 		return true;
 	}
+	if (key != KEY_C_ENTER)
+		ui->msg[0] = '\0'; /* a complaint about the line lasts until it changes */
+	if (key == KEY_C_TAB || key == KEY_C_BTAB) {
+		complete_key(ui, key == KEY_C_TAB ? 1 : -1);
+		return true;
+	}
+	if (ui->mode == UI_MODE_COMMAND && hist_key(ui, HIST_CMD, &ui->cmd, &ui->ccur, key))
+		return true;
 	if (key == KEY_C_ENTER) {
 		char *line = xstrdup(ui->cmd.buf ? ui->cmd.buf : "");
 		enum ui_mode was = ui->mode;
 		ui->mode = UI_MODE_NORMAL;
+		if (was == UI_MODE_COMMAND)
+			hist_add(ui, HIST_CMD, line);
 		if (was == UI_MODE_PROMPT && ui->prompt == UI_PROMPT_SAVE)
 			act_save(ui, line);
 		else if (was == UI_MODE_PROMPT && ui->prompt_pane && ui->prompt_pane->prompt_done)
@@ -270,6 +588,43 @@ bool cmdline_key(struct ui *ui, int key)
 		return true;
 	}
 	return edit_key(&ui->cmd, &ui->ccur, key);
+}
+
+/* Right of the line: Tab's candidates (the one cycled to in reverse), or
+ * what C-r searches for. */
+static void draw_aside(struct ui *ui, int x, int y, int w, const char *text)
+{
+	struct ui_cmdline *c = ui->cmdl;
+	if (!c)
+		return;
+	int hint = theme_attr(UR_HINT);
+	if (ui->msg[0] && ui->msg_error) { /* the bottom row is taken: say it here */
+		draw_text(ui, y, x, w, ui->msg, theme_attr(UR_ERROR));
+		return;
+	}
+	if (c->line_gen != ui->line_gen)
+		return; /* what it holds is an earlier line's */
+	if (ui->mode == UI_MODE_COMMAND && c->rpat[HIST_CMD]) {
+		char buf[300];
+		snprintf(buf, sizeof buf, "[C-r: %s]", c->rpat[HIST_CMD]);
+		draw_text(ui, y, x, w, buf, hint);
+		return;
+	}
+	if (!c->comp_valid || c->comp.n < 2 || !c->comp_after || strcmp(c->comp_after, text) != 0)
+		return;
+	int used = 0;
+	for (size_t i = 0; i < c->comp.n && used < w; i++) {
+		const char *cand = c->comp.cand[i];
+		int cw = (int)ui_text_width(cand);
+		char more[32];
+		int mw = snprintf(more, sizeof more, "+%zu", c->comp.n - i);
+		if (used + cw + (i + 1 < c->comp.n ? mw + 2 : 0) > w) {
+			draw_text(ui, y, x + used, w - used, more, hint);
+			break;
+		}
+		draw_text(ui, y, x + used, cw, cand, (long)i == c->comp_idx ? (int)A_REVERSE : hint);
+		used += cw + 2;
+	}
 }
 
 void cmdline_draw(struct ui *ui)
@@ -307,6 +662,9 @@ void cmdline_draw(struct ui *ui)
 		skip = utf8_prefix_fitting(text, strlen(text), ccol - (size_t)(avail - 2), &got);
 	}
 	draw_text(ui, r->y, r->x + lw, avail, text + skip, 0);
+	int tw = (int)(ui_text_width(text + skip));
+	if (lw + tw + 4 < r->w)
+		draw_aside(ui, r->x + lw + tw + 2, r->y, r->w - (lw + tw + 2), text);
 	if (ui->mode == UI_MODE_COMMAND || UI_PROMPT_IS_TEXT(ui->prompt)) {
 		ui->cur_y = r->y;
 		ui->cur_x = r->x + lw + (int)(ccol - got);

@@ -16,5 +16,10 @@ char **cmdline_split(const char *line, int *argc, struct crate_err *err);
 void cmdline_free_argv(char **argv);
 /* Run one command line (":scan DIR", "save NAME", ...). */
 void cmdline_run(struct ui *ui, const char *line);
+/* The search bar's history (C-p, C-n, C-r): true when key was one of them. */
+bool cmdline_search_history_key(struct ui *ui, int key);
+/* The search bar was left with Enter: keep its text in the history. */
+void cmdline_search_entered(struct ui *ui);
+void cmdline_free(struct ui *ui);
 
 #endif

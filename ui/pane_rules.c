@@ -306,6 +306,16 @@ static void finish_edit(struct ui *ui, struct rules *rs)
 	draft_free(ui);
 }
 
+/* The target prompt's answer: a collection, a query with a field, or
+ * "--query WORDS" (as `crate rule add --query`). */
+static int rule_target(struct ui *ui, const char *text, struct crate_err *err)
+{
+	bool query = strncmp(text, "--query ", 8) == 0;
+	if (query)
+		text += 8 + strspn(text + 8, " ");
+	return app_rule_from_target(ui->app, text, query, ui->rule_draft, err);
+}
+
 static void rules_pane_prompt_done(struct ui *ui, const char *text)
 {
 	struct rules *rs = pane_rules(ui, true);
@@ -324,7 +334,7 @@ static void rules_pane_prompt_done(struct ui *ui, const char *text)
 		} else if (!app_has_store(ui->app)) {
 			ui_message(ui, true, "the collection store is not open");
 			draft_free(ui);
-		} else if (app_rule_from_target(ui->app, text, ui->rule_draft, &err) != 0) {
+		} else if (rule_target(ui, text, &err) != 0) {
 			ui_message(ui, true, "%s", err.msg);
 			draft_free(ui);
 		} else {
@@ -369,7 +379,7 @@ static const char *rules_pane_prompt_label(struct ui *ui)
 	case UI_PROMPT_RULE_TARGET:
 		return "New rule for collection or query: ";
 	case UI_PROMPT_RULE_PRESET:
-		return "Equalizer preset: ";
+		return "Equalizer preset: "; /* Tab completes; the pane lists them */
 	case UI_PROMPT_RULE_VOLUME:
 		return "Volume offset (dB): ";
 	default:

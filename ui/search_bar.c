@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "ui/cmdline.h"
 #include "ui/draw.h"
 #include "ui/pane.h"
 #include "ui/search_bar.h"
@@ -131,11 +132,14 @@ void search_clear(struct ui *ui)
 
 bool search_key(struct ui *ui, int key)
 {
+	if (cmdline_search_history_key(ui, key))
+		return true;
 	if (key == KEY_C_ENTER || key == KEY_C_ESC || key == KEY_C_UP || key == KEY_C_DOWN ||
 	    key == KEY_C_PGUP || key == KEY_C_PGDN || key == KEY_C_TAB)
 		search_flush(ui); /* these act on the results: bring them up to date */
 	if (key == KEY_C_ENTER) {
 		ui->mode = UI_MODE_NORMAL;
+		cmdline_search_entered(ui);
 		return true;
 	}
 	if (key == KEY_C_ESC) {

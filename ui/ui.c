@@ -527,6 +527,7 @@ static void ui_free(struct ui *ui)
 	free(ui->base_ns);
 	free(ui->base_name);
 	free(ui->prompt_arg);
+	cmdline_free(ui);
 	for (int i = 0; i < UI_NVIEWS; i++)
 		free(ui->view_query[i]);
 	if (ui->trace)

@@ -242,6 +242,8 @@ void cmdline_begin(struct ui *ui, const char *initial)
 	ui->ccur = ui->cmd.len;
 	ui->mode = UI_MODE_COMMAND;
 	ui->dirty = true;
+	ui->msg[0] = '\0'; /* an old message would read as this line's */
+	ui->line_gen++;
 }
 
 void prompt_begin(struct ui *ui, enum ui_prompt_kind kind, const char *arg, const char *initial)

@@ -154,6 +154,8 @@ struct ui {
 	enum ui_prompt_kind prompt;
 	char *prompt_arg;
 	const struct ui_pane *prompt_pane; /* the pane that asked (its answers go there) */
+	struct ui_cmdline *cmdl;     /* histories, Tab's candidates (cmdline.c); NULL until used */
+	unsigned line_gen;           /* counts cmdline_begin: cmdline.c drops an earlier line's Tab */
 
 	/* Message on the bottom row until msg_until. */
 	char msg[512];

@@ -23,7 +23,7 @@ static const struct config_option options[] = {
 	{"playback.volume", CONFIG_INT, 0, 100, NULL, "100", 0},
 	{"playback.volume_step", CONFIG_INT, 1, 50, NULL, "5", 0},
 	{"playback.seek_step", CONFIG_INT, 1, 600, NULL, "5", 0},
-	{"playback.shuffle", CONFIG_BOOL, 0, 0, NULL, "off", 0},
+	{"playback.shuffle", CONFIG_CHOICE, 0, 0, "off|tracks|albums|on|yes|no|true|false", "off", 0},
 	{"playback.repeat", CONFIG_CHOICE, 0, 0, "off|all|one", "off", 0},
 	{"playback.stop_after_queue", CONFIG_BOOL, 0, 0, NULL, "false", 0},
 	{"playback.resume", CONFIG_CHOICE, 0, 0, "pause|play|off", "pause", AT_START},
@@ -79,7 +79,7 @@ static int apply(struct app *app, const char *key, const char *value, struct cra
 	if (strcmp(key, "playback.repeat") == 0) {
 		app_play_set_repeat(app, (enum app_repeat)app_repeat_parse(value));
 	} else if (strcmp(key, "playback.shuffle") == 0) {
-		app_play_set_shuffle(app, config_get_bool(app->cfg, key, false));
+		app_play_set_shuffle_mode(app, (enum app_shuffle)app_shuffle_parse(value));
 	} else if (strncmp(key, "playback.replaygain", 19) == 0) {
 		app_play_replaygain_changed(app);
 	}

@@ -250,8 +250,10 @@ enum rule_state app_rule_state(struct app *app, struct rules *rs, size_t i, char
 	return rules_state(rs, i, app->store, app->cfg, why, whysize);
 }
 
-int app_rule_from_target(struct app *app, const char *target, struct rule *out,
+int app_rule_from_target(struct app *app, const char *target, bool query, struct rule *out,
 			 struct crate_err *err)
 {
+	if (query)
+		return rule_from_query(app->store, target, out, err);
 	return rule_from_target(app->store, target, out, err);
 }

@@ -111,8 +111,8 @@ int app_playlist_remove_at(struct app *app, const char *name, size_t pos, size_t
 /* rules_state of rule i of rs (app_rules(app)). */
 enum rule_state app_rule_state(struct app *app, struct rules *rs, size_t i, char *why,
 			       size_t whysize);
-/* rule_from_target with the app's store. */
-int app_rule_from_target(struct app *app, const char *target, struct rule *out,
+/* rule_from_target (query: rule_from_query) with the app's store. */
+int app_rule_from_target(struct app *app, const char *target, bool query, struct rule *out,
 			 struct crate_err *err);
 
 #endif

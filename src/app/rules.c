@@ -418,12 +418,37 @@ enum rule_state rules_state(struct rules *rs, size_t i, struct coll_store *store
 
 /* ---- targets and matching ---- */
 
-int rule_from_target(struct coll_store *store, const char *target, struct rule *out,
-		     struct crate_err *err)
+static void rule_defaults(struct rule *out)
 {
 	memset(out, 0, sizeof *out);
 	out->replaygain = RULE_RG_DEFAULT;
 	out->pshuffle = true;
+}
+
+int rule_from_query(struct coll_store *store, const char *query, struct rule *out,
+		    struct crate_err *err)
+{
+	rule_defaults(out);
+	struct coll_parse_opts po = {.exists = coll_store_exists, .exists_ud = store};
+	struct coll_node *n = coll_parse(query, strlen(query), &po, err);
+	if (!n)
+		return crate_err_prefix(err, "query '%s': ", query);
+	coll_node_unref(n);
+	out->query = xstrdup(query);
+	return 0;
+}
+
+/* Words only: no field, comparison, wildcard or group, which as a query
+ * would be a search for the words in every field. */
+static bool bare_words(const char *s)
+{
+	return !strpbrk(s, ":<>=~*()");
+}
+
+int rule_from_target(struct coll_store *store, const char *target, struct rule *out,
+		     struct crate_err *err)
+{
+	rule_defaults(out);
 	char *ns = NULL, *name = NULL;
 	if (coll_name_split(target, &ns, &name, NULL) == 0 && coll_store_exists(store, ns, name)) {
 		out->ns = ns;
@@ -432,6 +457,10 @@ int rule_from_target(struct coll_store *store, const char *target, struct rule *
 	}
 	free(ns);
 	free(name);
+	if (bare_words(target))
+		return crate_err_set(err, CRATE_ERR_NOTFOUND,
+				     "'%s' names no collection; use --query to mean a search",
+				     target);
 	struct coll_parse_opts po = {.exists = coll_store_exists, .exists_ud = store};
 	struct coll_node *n = coll_parse(target, strlen(target), &po, err);
 	if (!n)

@@ -74,12 +74,17 @@ int rules_move(struct rules *rs, size_t from, size_t to, struct crate_err *err);
 int rules_set(struct rules *rs, size_t i, const struct rule *r, struct crate_err *err);
 
 /* A rule from command-line words: target is a saved collection's name
- * ("Jazz", "Playlists/Road Trip") when one exists, else a query, parsed
- * and checked now (errors give the column). Fills *out (free with
+ * ("Jazz", "Playlists/Road Trip") when one exists, else a query with a
+ * field or an operator ("genre:Jazz", "year<1960"), parsed and checked now
+ * (errors give the column). Bare words that name no collection ("Nope",
+ * a mistyped name) are refused, never taken as a word search:
+ * rule_from_query says "a query" outright. Fills *out (free with
  * rule_clear); settings at their defaults (no EQ, 0 dB, default RG,
  * pshuffle on). */
 int rule_from_target(struct coll_store *store, const char *target, struct rule *out,
 		     struct crate_err *err);
+int rule_from_query(struct coll_store *store, const char *query, struct rule *out,
+		    struct crate_err *err);
 void rule_clear(struct rule *r);
 /* "off"/"track"/"album" -> play_rg_mode, "default" -> RULE_RG_DEFAULT; -2 if unknown. */
 int rule_rg_parse(const char *s);

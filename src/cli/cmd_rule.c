@@ -68,7 +68,7 @@ static int cmd_add(struct cli_ctx *ctx, const struct cli_args *a)
 		goto out;
 	}
 	struct rule r;
-	if (app_rule_from_target(app, target, &r, &err) != 0) {
+	if (app_rule_from_target(app, target, cli_flag(a, "query"), &r, &err) != 0) {
 		cli_fail_safe(ctx, err.msg);
 		goto out;
 	}
@@ -223,6 +223,7 @@ static const struct cli_opt add_opts[] = {
 	{"volume", 0, CLI_OPT_VALUE, "DB", "a volume offset within -24..24 dB"},
 	{"replaygain", 0, CLI_OPT_VALUE, "MODE", "off, track, album or default"},
 	{"no-pshuffle", 0, CLI_OPT_FLAG, NULL, "Party Shuffle leaves these tracks out"},
+	{"query", 0, CLI_OPT_FLAG, NULL, "the words are a query, even bare words"},
 	{0},
 };
 static const struct cli_opt list_opts[] = {
@@ -232,10 +233,12 @@ static const struct cli_opt list_opts[] = {
 
 static const struct cli_command rule_commands[] = {
 	{"rule add", NULL,
-	 "rule add [--at N] COLLECTION|QUERY [--eq PRESET] [--volume DB] [--replaygain MODE] "
-	 "[--no-pshuffle]",
+	 "rule add [--at N] [--query] COLLECTION|QUERY [--eq PRESET] [--volume DB] "
+	 "[--replaygain MODE] [--no-pshuffle]",
 	 "play a collection's tracks with these settings",
-	 "The target is a saved collection's name when one exists, else a query (several words).\n"
+	 "The target is a saved collection's name when one exists, else a query with a field or\n"
+	 "an operator (genre:Jazz year<1960); bare words that name no collection are refused\n"
+	 "(a mistyped name), --query takes them as a word search.\n"
 	 "The first rule that contains a track applies to it.",
 	 1, CLI_ANY, CLI_DASH_ARGS, add_opts, cmd_add},
 	{"rule list", NULL, "rule list [--json]", "the rules, first match wins", NULL, 0, 0, 0,

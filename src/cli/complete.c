@@ -417,6 +417,15 @@ void cli_complete(const struct cli_group *const *groups, const struct cli_names_
 	words_free(&ws);
 }
 
+void cli_complete_names(const struct cli_names_src *src, enum cli_names kind, const char *typed,
+			struct cli_completion *out)
+{
+	*out = (struct cli_completion){.raw = true};
+	struct acc a = {out, typed, NULL, NULL};
+	names(src, kind, NULL, &a);
+	finish(out, typed);
+}
+
 void cli_completion_free(struct cli_completion *c)
 {
 	for (size_t i = 0; i < c->n; i++)
@@ -439,8 +448,8 @@ char *cli_completion_apply(const struct cli_completion *c, const char *line, siz
 	size_t start = c->start <= *cursor ? c->start : *cursor;
 	strbuf_add(&b, line, start);
 	size_t wl = strlen(word);
-	bool open = wl && (word[wl - 1] == '/' || word[wl - 1] == ':');
-	if (c->in_quote || needs_quotes(word)) {
+	bool open = c->raw || (wl && (word[wl - 1] == '/' || word[wl - 1] == ':'));
+	if (!c->raw && (c->in_quote || needs_quotes(word))) {
 		strbuf_addc(&b, '"');
 		for (const char *p = word; *p; p++) {
 			if (*p == '"' || *p == '\\')

@@ -36,6 +36,7 @@ struct cli_completion {
 	char *common;  /* their longest common prefix (owned, "" when none) */
 	bool no_space; /* a directory or "field:": typing goes on in the word */
 	bool in_quote; /* the word was opened with a quote at start */
+	bool raw;      /* the whole line is one name: never quoted (a prompt) */
 };
 
 /* Complete the word before cursor in line against the commands of groups
@@ -45,6 +46,10 @@ struct cli_completion {
 void cli_complete(const struct cli_group *const *groups, const struct cli_names_src *src,
 		  const char *line, size_t cursor, struct cli_completion *out);
 void cli_completion_free(struct cli_completion *c);
+/* The names of one kind starting with typed, for a prompt whose whole
+ * line is one name (the rules pane's collection and preset): raw. */
+void cli_complete_names(const struct cli_names_src *src, enum cli_names kind, const char *typed,
+			struct cli_completion *out);
 
 /* line with the word at c->start..cursor replaced by word, quoted when it
  * needs quoting (spaces, quotes, backslashes) or c->in_quote; complete:

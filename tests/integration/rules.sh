@@ -32,12 +32,25 @@ t_begin "bad input is refused with a clear message"
 err=$(cr rule add 'a:(' 2>&1); rc=$?
 [ $rc -eq 1 ] || t_fail "bad query exit $rc"
 case $err in *"col "*) ;; *) t_fail "no column in: $err" ;; esac
-err=$(cr rule add x --eq nosuch 2>&1) && t_fail "unknown preset accepted"
+err=$(cr rule add 'genre:x' --eq nosuch 2>&1) && t_fail "unknown preset accepted"
 case $err in *"'nosuch' is not defined"*vinyl*) ;; *) t_fail "preset message: $err" ;; esac
 err=$(cr rule remove 9 2>&1) && t_fail "remove 9 accepted"
 case $err in *"no rule 9"*) ;; *) t_fail "remove message: $err" ;; esac
-err=$(cr rule add x --volume 40 2>&1) && t_fail "volume 40 accepted"
+err=$(cr rule add 'genre:x' --volume 40 2>&1) && t_fail "volume 40 accepted"
 [ "$(cr rule list | wc -l)" -eq 1 ] || t_fail "a refused add changed the list"
+
+t_begin "bare words naming no collection are refused, --query takes them"
+# A mistyped collection name once became a word-search rule without a word.
+err=$(cr rule add 'Jazz Vinyl rip' 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "exit $rc"
+case $err in *"'Jazz Vinyl rip' names no collection; use --query to mean a search"*) ;;
+*) t_fail "message: $err" ;; esac
+[ "$(cr rule list | wc -l)" -eq 1 ] || t_fail "a refused add changed the list"
+cr rule add --query 'Jazz Vinyl rip' 2>/dev/null || t_fail "--query refused"
+cr rule list | grep -q "^2. query Jazz Vinyl rip " || t_fail "not a query rule: $(cr rule list)"
+err=$(cr rule add --query 'a:(' 2>&1) && t_fail "--query with a bad query accepted"
+case $err in *"col "*) ;; *) t_fail "no column with --query: $err" ;; esac
+cr rule remove 2 2>/dev/null || t_fail "remove"
 
 t_begin "a preset gone from the config is reported, the rule stays"
 cr rule add 'genre:Rock' --eq mine 2>/dev/null || t_fail "add"

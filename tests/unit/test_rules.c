@@ -287,6 +287,33 @@ TEST(bad_targets_and_values)
 	fx_close(&f, true);
 }
 
+/* A mistyped collection name was taken as a word search over every field. */
+TEST(bare_words_naming_no_collection_are_refused)
+{
+	struct fixture f = {0};
+	fx_open(&f);
+	save_query(&f, "Jazz", "genre:Jazz");
+	struct rule r;
+	struct crate_err err = {0};
+	CHECK(rule_from_target(f.store, "Jaz", &r, &err) != 0);
+	CHECK_STR(err.msg, "'Jaz' names no collection; use --query to mean a search");
+	CHECK(rule_from_target(f.store, "Jazz Vinyl", &r, &err) != 0);
+	REQUIRE(rule_from_target(f.store, "Jazz", &r, &err) == 0);
+	CHECK_STR(r.name, "Jazz");
+	rule_clear(&r);
+	REQUIRE(rule_from_query(f.store, "Jaz", &r, &err) == 0);
+	CHECK_STR(r.query, "Jaz");
+	CHECK(r.name == NULL);
+	rule_clear(&r);
+	/* --query means a query even where a collection has the name */
+	REQUIRE(rule_from_query(f.store, "Jazz", &r, &err) == 0);
+	CHECK_STR(r.query, "Jazz");
+	rule_clear(&r);
+	CHECK(rule_from_query(f.store, "a:(", &r, &err) != 0);
+	CHECK_MSG(strstr(err.msg, "col") != NULL, "%s", err.msg);
+	fx_close(&f, true);
+}
+
 TEST(membership_costs_microseconds)
 {
 	struct fixture f = {0};

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# The ':' line as a shell's (issue 17, part 2): Tab completes commands,
+# collection names (quoted when they hold spaces) and paths with '~';
+# Up/C-r walk a history that survives a restart, the search bar has its
+# own; :set changes options live; :seek takes 1:30, +10, -0:05, 50%.
+# And `crate rule add` with a bare word naming no collection is refused
+# (issue 17, part 6). Real binary in a private tmux server, audio to a file.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
+	t_begin tui_cmdline_setup
+	t_skip "needs tmux and ffmpeg"
+	t_end
+	exit $?
+fi
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
+# The file device is not a clock: pace playback in real time so it lasts.
+printf '[output]\npace = true\n' >"$CONF"
+MUSIC=$T_TMP/music
+TM="tmux -L crate-cmdline-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+S=cl0
+start_ui() {
+	$TM kill-session -t $S 2>/dev/null
+	$TM new-session -d -s $S -x 110 -y 30 \
+		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
+	wait_for "1 Browser" 5
+}
+quit_ui() {
+	keys q
+	for i in $(seq 40); do screen | grep -q "1 Browser" || break; sleep 0.1; done
+}
+cr() { "$CRATE" --db "$DB" --config "$CONF" "$@"; }
+# the bottom row
+bottom() { screen | tail -1; }
+
+t_begin tui_cmdline_setup
+mkdir -p "$MUSIC" "$H/tilde music"
+cp "$SRCDIR"/data/demo/*.flac "$MUSIC"/ 2>/dev/null
+ffmpeg -v error -y -f lavfi -i "sine=frequency=330:duration=100" -ac 2 -metadata artist="Long Player" \
+	-metadata title="Long Song" "$MUSIC/long.flac" || t_fail "ffmpeg"
+ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=3" -ac 2 -metadata artist="Tilde Artist" \
+	-metadata title="Tilde Song" "$H/tilde music/t.flac" || t_fail "ffmpeg"
+cr scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
+cr coll save "Rock Classics" 'year<1990' 2>/dev/null || t_fail "coll save"
+cr coll save "Rock Nineties" 'year>=1990' 2>/dev/null || t_fail "coll save"
+start_ui || t_fail "no title bar"
+
+t_begin tui_cmdline_tab_completes_a_command
+keys :
+typed "pshuf"
+keys Tab
+typed "X" # a unique candidate is followed by a space
+wait_for ":pshuffle X" || t_fail "pshuf<Tab> is not 'pshuffle ': $(bottom)"
+keys C-u
+typed "se"
+keys Tab
+# several: listed to the right of the line; Tab again cycles through them
+wait_for "search  seek  set" || t_fail "candidates not listed: $(bottom)"
+keys Tab
+wait_for ":search" || t_fail "Tab did not cycle to the first: $(bottom)"
+keys Tab
+wait_for ":seek" || t_fail "Tab did not cycle to the second: $(bottom)"
+keys BTab
+wait_for ":search" || t_fail "S-Tab did not cycle back: $(bottom)"
+keys Escape
+
+t_begin tui_cmdline_tab_completes_a_name_with_spaces
+keys :
+typed "coll show Ro"
+keys Tab
+wait_for ':coll show "Rock' || t_fail "common prefix not inserted, quoted: $(bottom)"
+wait_for "Rock Classics  Rock Nineties" || t_fail "names not listed: $(bottom)"
+typed "N"
+wait_for ':coll show "Rock N' || t_fail "the quote is not left open after 'Rock ': $(bottom)"
+keys Tab
+wait_for ':coll show "Rock Nineties"' || t_fail "name not completed: $(bottom)"
+keys Enter
+wait_for "year>=1990" || t_fail "the completed line did not run: $(bottom)"
+
+t_begin tui_cmdline_tab_completes_a_path_with_tilde
+keys :
+typed "scan ~/til"
+keys Tab
+wait_for ':scan "~/tilde music/' || t_fail "path not completed: $(bottom)"
+keys Tab
+wait_for ':scan "~/tilde music/t.flac"' || t_fail "file not completed: $(bottom)"
+keys C-w C-w
+typed '"~/tilde music"'
+keys Enter
+ok=0
+for i in $(seq 100); do
+	cr search 'a:"Tilde Artist"' 2>/dev/null | grep -q "Tilde Song" && { ok=1; break; }
+	sleep 0.1
+done
+[ $ok = 1 ] || t_fail ":scan with ~ did not scan the folder"
+
+t_begin tui_cmdline_set_changes_options_live
+keys :
+typed "set playback.volume_step 10"
+keys Enter
+wait_for "playback.volume_step = 10 (was 5)" || t_fail "volume step: $(bottom)"
+keys :
+typed "set layout.sidebar 40"
+keys Enter
+wait_for "layout.sidebar = 40 (was 18)" || t_fail "sidebar: $(bottom)"
+keys :
+typed "set playback.replaygain album"
+keys Enter
+wait_for "playback.replaygain = album (was off)" || t_fail "replaygain: $(bottom)"
+keys :
+typed "set playback.replaygain"
+keys Enter
+wait_for "playback.replaygain = album" || t_fail ":set OPTION does not show it: $(bottom)"
+keys :
+typed "set playback.volume 500"
+keys Enter
+wait_for "must be a whole number in 0..100" || t_fail "range not checked: $(bottom)"
+keys :
+typed "set output.device hw:9"
+keys Enter
+wait_for "output.device is read at start" || t_fail "a start-only option: $(bottom)"
+keys :
+typed "set nosuch.option 1"
+keys Enter
+wait_for "no option 'nosuch.option'" || t_fail "unknown option: $(bottom)"
+keys :
+typed "set playback.re"
+keys Tab
+wait_for "playback.repeat  playback.replaygain" || t_fail "options not completed: $(bottom)"
+keys Escape
+
+t_begin tui_cmdline_seek_positions_on_a_playing_track
+keys /
+typed 'a:"Long Player"'
+keys Enter
+wait_for "Long Song" || t_fail "search"
+keys l l Enter
+wait_for "Long Player – Long Song" || t_fail "not playing"
+keys :
+typed "seek 1:30"
+keys Enter
+sleep 0.3
+out=$(cr remote status 2>&1)
+echo "$out" | grep -qE "position: 1:3[0-2] / 1:40" || t_fail ":seek 1:30: $out"
+keys :
+typed "seek -0:20"
+keys Enter
+sleep 0.3
+out=$(cr remote status 2>&1)
+echo "$out" | grep -qE "position: 1:1[0-2] / 1:40" || t_fail ":seek -0:20: $out"
+keys :
+typed "seek 50%"
+keys Enter
+sleep 0.3
+out=$(cr remote status 2>&1)
+echo "$out" | grep -qE "position: 0:5[0-2] / 1:40" || t_fail ":seek 50%: $out"
+keys :
+typed "seek 1:75"
+keys Enter
+wait_for "'1:75' is not a position" || t_fail "bad position: $(bottom)"
+# the volume step set above: one '-' is 10 points
+keys -
+sleep 0.3
+out=$(cr remote status 2>&1)
+echo "$out" | grep -q "volume: 90%" || t_fail "volume step 10 not used: $out"
+keys :
+typed "repeat all"
+keys Enter
+wait_for "repeat all" || t_fail ":repeat all"
+keys :
+typed "repeat"
+keys Enter
+wait_for "repeat one" || t_fail ":repeat without an argument does not cycle"
+keys :
+typed "shuffle"
+keys Enter
+wait_for "shuffle tracks" || t_fail ":shuffle without an argument does not cycle"
+keys v
+
+t_begin tui_cmdline_history_survives_a_restart
+keys :
+typed "set layout.artist 30"
+keys Enter
+wait_for "layout.artist = 30" || t_fail "set"
+quit_ui
+[ -s "$DB.history" ] || t_fail "no history file beside the database"
+grep -qx "set layout.artist 30" "$DB.history" || t_fail "not in the file: $(cat "$DB.history")"
+grep -qx 'a:"Long Player"' "$DB.search-history" || t_fail "search not kept apart"
+grep -q 'Long Player' "$DB.history" && t_fail "a search went into the ':' history"
+start_ui || t_fail "no restart"
+keys :
+keys Up
+wait_for ":set layout.artist 30" || t_fail "Up does not bring the last line back: $(bottom)"
+keys Up
+wait_for ":shuffle" || t_fail "Up again is not the line before: $(bottom)"
+keys Down
+wait_for ":set layout.artist 30" || t_fail "Down does not come back: $(bottom)"
+keys C-u
+typed "1:"
+keys C-r
+wait_for ":seek 1:75" || t_fail "C-r did not find the newest line with '1:': $(bottom)"
+keys C-r
+wait_for ":seek 1:30" || t_fail "C-r again did not go further back: $(bottom)"
+keys Escape
+keys /
+keys C-p
+wait_for 'a:"Long Player"' || t_fail "the search bar's history: $(screen | head -3)"
+keys Escape
+
+t_begin tui_cmdline_rule_add_refuses_a_bare_word
+err=$(cr rule add Nope 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "exit $rc"
+case $err in *"'Nope' names no collection; use --query to mean a search"*) ;; *) t_fail "message: $err" ;; esac
+[ -z "$(cr rule list 2>/dev/null)" ] || t_fail "a rule was added: $(cr rule list)"
+cr rule add --query Nope 2>/dev/null || t_fail "--query refused"
+cr rule list 2>/dev/null | grep -q "query Nope" || t_fail "not a query rule: $(cr rule list)"
+keys 4
+wait_for "Collection or query" || t_fail "no rules view"
+keys a
+wait_for "New rule for collection or query:" || t_fail "no target prompt"
+typed "Rock Clasics"
+keys Enter
+wait_for "'Rock Clasics' names no collection" || t_fail "a mistyped name in the pane: $(bottom)"
+keys a
+typed "Rock C"
+keys Tab
+wait_for "New rule for collection or query: Rock Classics" || t_fail "no name completion: $(bottom)"
+keys Enter
+wait_for "Equalizer preset:" || t_fail "no preset prompt"
+typed "vi"
+keys Tab
+wait_for "Equalizer preset: vinyl" || t_fail "no preset completion: $(bottom)"
+keys Enter
+wait_for "Collections/Rock Classics" || t_fail "rule not added"
+cr rule list 2>/dev/null | grep -q "Collections/Rock Classics -> eq=vinyl" || t_fail "CLI: $(cr rule list)"
+quit_ui
+
+t_end
