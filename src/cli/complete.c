@@ -169,9 +169,10 @@ static void paths(struct cli_completion *c, const char *typed)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t seen = 0, bl = strlen(base);
-	while (d && (e = readdir(d)) && seen++ < MAX_DIR_ENTRIES) {
+	while (d && seen < MAX_DIR_ENTRIES && (e = readdir(d))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
+		seen++;
 		if ((e->d_name[0] == '.' && base[0] != '.') || strncmp(e->d_name, base, bl) != 0)
 			continue;
 		bool isdir = e->d_type == DT_DIR;
