@@ -8,6 +8,8 @@
 
 #include "app/app.h"
 #include "app/app_config.h"
+#include "app/app_read.h"
+#include "app/app_view.h"
 #include "coll/store.h"
 #include "medialib/index.h"
 #include "play/presets.h"
@@ -48,17 +50,17 @@ void cli_complete_app_names(void *ud, enum cli_names kind, const char *arg,
 	switch (kind) {
 	case CLI_NAMES_COLLECTION:
 	case CLI_NAMES_PLAYLIST:
-		if (!app->store)
-			return;
-		n = coll_store_list(app->store, kind == CLI_NAMES_PLAYLIST ? COLL_NS_PLAYLISTS
-									   : COLL_NS_COLLECTIONS,
-				    &names);
+		n = app_coll_list(app, kind == CLI_NAMES_PLAYLIST ? COLL_NS_PLAYLISTS
+								 : COLL_NS_COLLECTIONS,
+				  &names);
 		each_free(names, n, add, acc);
 		break;
-	case CLI_NAMES_FIELD:
-		for (int i = 0; app->index && i < mlib_index_prop_count(app->index); i++)
-			add(acc, mlib_index_prop_name(app->index, i));
+	case CLI_NAMES_FIELD: {
+		const struct mlib_index *idx = app_index(app);
+		for (int i = 0; idx && i < mlib_index_prop_count(idx); i++)
+			add(acc, mlib_index_prop_name(idx, i));
 		break;
+	}
 	case CLI_NAMES_PRESET:
 		n = eq_preset_list(app->cfg, &names);
 		each_free(names, n, add, acc);
