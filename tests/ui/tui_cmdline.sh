@@ -23,8 +23,9 @@ TM="tmux -L crate-cmdline-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 S=cl0
 start_ui() {
-	$TM kill-session -t $S 2>/dev/null
-	$TM new-session -d -s $S -x 110 -y 30 \
+	local old=$S
+	NS=$((${NS:-0} + 1)); S=cl$NS
+	tmux_fresh_session "$old" "$S" 110 30 \
 		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
 	wait_for "1 Browser" 5
 }
