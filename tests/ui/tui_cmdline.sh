@@ -67,6 +67,13 @@ wait_for ":seek" || t_fail "Tab did not cycle to the second: $(bottom)"
 keys BTab
 wait_for ":search" || t_fail "S-Tab did not cycle back: $(bottom)"
 keys Escape
+# a new line typed as the last one was left: Tab completes it afresh rather
+# than cycling on through the last line's candidates (to "seek")
+keys :
+typed "search "
+keys Tab
+wait_for "nothing to complete" || t_fail "Tab went on with the last line's candidates: $(bottom)"
+keys Escape
 
 t_begin tui_cmdline_tab_completes_a_name_with_spaces
 keys :
@@ -205,6 +212,12 @@ keys C-r
 wait_for ":seek 1:75" || t_fail "C-r did not find the newest line with '1:': $(bottom)"
 keys C-r
 wait_for ":seek 1:30" || t_fail "C-r again did not go further back: $(bottom)"
+keys Escape
+# the next line neither searches on nor walks on from there
+keys :
+keys Up
+wait_for ":set layout.artist 30" || t_fail "Up on a new line is not the newest line: $(bottom)"
+bottom | grep -q "C-r" && t_fail "the last line's C-r is shown: $(bottom)"
 keys Escape
 keys /
 keys C-p
