@@ -44,8 +44,11 @@ static int analysis_migrate(struct mlib_db *db, struct crate_err *err)
 const struct mlib_db_component mlib_analysis_component = {"analysis", ANALYSIS_SCHEMA_VERSION,
 							  analysis_migrate, true};
 
+/* CROSS JOIN keeps media_analysis the outer loop: the planner otherwise
+ * walks every row of media (a million at 1M tracks, ~0.2 s of start-up)
+ * to find the few analysed ones. Rows still come by ascending id. */
 #define VALID_JOIN                                                                    \
-	" FROM media m JOIN media_analysis a ON a.media_id = m.id"                    \
+	" FROM media_analysis a CROSS JOIN media m ON m.id = a.media_id"              \
 	" WHERE m.missing = 0 AND a.version = " STRINGIFY(MLIB_ANALYSIS_VERSION)        \
 	" AND a.mtime IS m.mtime AND a.filesize IS m.filesize"
 #define STRINGIFY_(x) #x
