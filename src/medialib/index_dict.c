@@ -143,16 +143,23 @@ static uint32_t dict_push(struct dict *d, const char *s, size_t len, uint32_t h)
 uint32_t index_dict_intern(struct dict *d, const char *s, size_t len)
 {
 	len = strnlen(s, len); /* a NUL inside a tag ends it */
+	if (d->last && len == d->last_len && memcmp(index_dict_text(d, d->last - 1), s, len) == 0)
+		return d->last - 1;
 	uint32_t h = hash_bytes(s, len);
 	if (!d->lookup.nslots)
 		dict_restore_lookup(d);
 	struct hashtab_probe p = hashtab_probe(&d->lookup, h);
-	for (uint32_t v; (v = hashtab_next(&p)) != HASHTAB_NONE;) {
+	uint32_t v;
+	while ((v = hashtab_next(&p)) != HASHTAB_NONE) {
 		const char *t = index_dict_text(d, v);
 		if (memcmp(t, s, len) == 0 && t[len] == '\0')
-			return v;
+			break;
 	}
-	return dict_push(d, s, len, h);
+	if (v == HASHTAB_NONE)
+		v = dict_push(d, s, len, h);
+	d->last = v + 1;
+	d->last_len = len;
+	return v;
 }
 
 /* A value the caller guarantees differs from every other (urls: UNIQUE in

@@ -42,6 +42,11 @@ struct dict {
 	/* Lookup by original text while building (dropped at finish, rebuilt
 	 * if more values come); no slots (nslots 0) = no lookup table. */
 	struct hashtab lookup;
+	/* The value interned last, + 1 (0 = none), and its length: items
+	 * arrive album by album, so most values repeat the one before and
+	 * skip the hash and the probe. */
+	uint32_t last;
+	size_t last_len;
 };
 
 struct prop {

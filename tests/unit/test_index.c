@@ -70,6 +70,42 @@ TEST(dictionary_interns_once_with_folded_twin)
 	mlib_index_free(idx);
 }
 
+/* Interning remembers the value before (items come album by album): a
+ * repeat, a longer or shorter text sharing its prefix, a text cut by a NUL
+ * and a value seen earlier all get the ids a fresh lookup gives. */
+TEST(repeated_values_intern_like_fresh_ones)
+{
+	struct mlib_index *idx = mlib_index_new();
+	static const struct {
+		const char *v;
+		size_t len;
+	} seq[] = { { "Abba", 4 }, { "Abba", 4 }, { "Abbado", 6 }, { "Abb", 3 }, { "Abba\0x", 6 },
+		    { "Abba", 4 }, { "Abb", 3 }, { "abba", 4 }, { "Abbado", 6 }, { "", 0 } };
+	static const uint32_t want[] = { 0, 0, 1, 2, 0, 0, 2, 3, 1, 4 };
+	size_t n = sizeof seq / sizeof seq[0];
+	for (uint32_t i = 0; i < n; i++) {
+		mlib_index_add_media(idx, i + 1);
+		mlib_index_add_str(idx, i + 1, "artist", seq[i].v, seq[i].len);
+	}
+	mlib_index_finish(idx);
+	int p = mlib_index_prop(idx, "artist");
+	REQUIRE(p >= 0);
+	CHECK_INT(mlib_index_dict_size(idx, p), 5);
+	for (uint32_t i = 0; i < n; i++)
+		CHECK_INT(vid_of(idx, p, i + 1), want[i]);
+	CHECK_STR(mlib_index_dict_text(idx, p, 0), "Abba");
+	CHECK_STR(mlib_index_dict_text(idx, p, 4), "");
+	/* after finish dropped the lookup table, interning still finds them */
+	mlib_index_add_media(idx, 20);
+	add(idx, 20, "artist", "Abbado");
+	mlib_index_add_media(idx, 21);
+	add(idx, 21, "artist", "Abb");
+	CHECK_INT(vid_of(idx, p, 20), 1);
+	CHECK_INT(vid_of(idx, p, 21), 2);
+	CHECK_INT(mlib_index_dict_size(idx, p), 5);
+	mlib_index_free(idx);
+}
+
 TEST(fold_covers_special_letters)
 {
 	struct mlib_index *idx = mlib_index_new();
