@@ -44,11 +44,17 @@ static int col_prop(struct mlib_index *idx, int *handles, size_t c)
 	return handles[c];
 }
 
-/* ---- the media table: read on one thread, indexed on another ----
- * Stepping SQLite and decoding its columns is about a third of a cold
- * load. A reader thread does it into batches of rows while the calling
- * thread feeds the batch before to the index, in row order, exactly as one
- * thread would (the same value ids, the same index). */
+/* ---- the media table: read on reader threads, indexed on this one ----
+ * Stepping SQLite and decoding its columns is over half of a cold load.
+ * Reader threads do it into batches of rows while the calling thread
+ * feeds earlier batches to the index, in row order, exactly as one thread
+ * would (the same value ids, the same index). With more than one reader,
+ * the ids are cut into chunks read in turn: reader j reads chunks j,
+ * j + n, j + 2n, ... on a connection of its own (the caller's for reader
+ * 0), and the indexing thread takes the chunks in order. A second
+ * connection is used only when its read transaction sees the library at
+ * the same change counters as the caller's (media_generation): then it
+ * reads the same rows. */
 
 #define BATCH_ROWS 4096
 #define NBATCH 3       /* batches in flight: one filling, one indexing, one spare */
@@ -62,6 +68,7 @@ struct row_batch {
 	int32_t len[BATCH_ROWS][NCOLS]; /* text length, 0 for an integer, or CELL_NULL */
 	char *bytes;
 	size_t blen, bcap;
+	bool last; /* the last batch of its chunk of ids */
 };
 
 /* Read up to BATCH_ROWS rows into b. Returns SQLITE_ROW when b is full
@@ -134,99 +141,247 @@ static void batch_apply(struct mlib_index *idx, int *handles, const struct row_b
 	}
 }
 
-/* Batches passed from the reader thread to the indexing thread: slots
- * [head, tail) (mod NBATCH) are filled and wait to be indexed. */
-struct batch_pipe {
+#define MAX_READERS 3
+
+struct load_pipe;
+
+struct reader {
+	struct load_pipe *pipe;
+	int j;
+	sqlite3 *own; /* the reader's own connection; NULL: the caller's */
+	sqlite3_stmt *st;
+	struct row_batch *slot[NBATCH];
+	size_t head, tail; /* slots [head, tail) (mod NBATCH) wait to be indexed */
+	bool done;         /* the reader has stopped; rc says why */
+	int rc;
+};
+
+struct load_pipe {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct row_batch *slot[NBATCH];
-	size_t head, tail;
-	bool done; /* the reader has stopped; rc says why */
-	int rc;
-	sqlite3_stmt *st;
+	struct reader r[MAX_READERS];
+	int n;
+	int64_t max_id, width; /* chunk k holds ids (k * width, (k + 1) * width] */
+	bool stop;             /* the indexing thread gave up: readers end */
 };
+
+/* Fill the next slot from r's statement; false when the reader must end. */
+static bool reader_fill(struct reader *r, int *rc)
+{
+	struct load_pipe *p = r->pipe;
+	pthread_mutex_lock(&p->mu);
+	while (r->tail - r->head == NBATCH && !p->stop)
+		pthread_cond_wait(&p->cv, &p->mu);
+	bool stop = p->stop;
+	struct row_batch *b = r->slot[r->tail % NBATCH];
+	pthread_mutex_unlock(&p->mu);
+	if (stop)
+		return false;
+	*rc = batch_fill(r->st, b);
+	b->last = *rc != SQLITE_ROW;
+	bool ok = *rc == SQLITE_ROW || *rc == SQLITE_DONE;
+	pthread_mutex_lock(&p->mu);
+	if (ok)
+		r->tail++;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	return ok;
+}
 
 static void *reader_main(void *arg)
 {
-	struct batch_pipe *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		while (p->tail - p->head == NBATCH)
-			pthread_cond_wait(&p->cv, &p->mu);
-		struct row_batch *b = p->slot[p->tail % NBATCH];
-		pthread_mutex_unlock(&p->mu);
-		int rc = batch_fill(p->st, b);
-		pthread_mutex_lock(&p->mu);
-		p->tail++;
-		if (rc != SQLITE_ROW) {
-			p->done = true;
-			p->rc = rc;
-		}
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		if (rc != SQLITE_ROW)
-			return NULL;
+	struct reader *r = arg;
+	struct load_pipe *p = r->pipe;
+	int rc = SQLITE_DONE;
+	for (int64_t lo = r->j * p->width; lo < p->max_id; lo += p->n * p->width) {
+		sqlite3_reset(r->st);
+		sqlite3_bind_int64(r->st, 1, lo);
+		sqlite3_bind_int64(r->st, 2, lo + p->width);
+		do {
+			if (!reader_fill(r, &rc))
+				goto out;
+		} while (rc == SQLITE_ROW);
 	}
+out:
+	pthread_mutex_lock(&p->mu);
+	r->done = true;
+	r->rc = rc;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
 }
 
-/* Index every batch the reader fills, until it stops; its final code. */
-static int pipe_consume(struct batch_pipe *p, struct mlib_index *idx, int *handles)
+/* Index every chunk in order as its reader fills it. SQLITE_DONE when all
+ * were indexed, else the failing reader's code in *rc and its number in
+ * *who. */
+static int pipe_consume(struct load_pipe *p, struct mlib_index *idx, int *handles, int *who)
 {
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		while (p->head == p->tail && !p->done)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->head == p->tail) {
-			int rc = p->rc;
+	int64_t k = 0;
+	for (int64_t lo = 0; lo < p->max_id; lo += p->width, k++) {
+		struct reader *r = &p->r[k % p->n];
+		bool last = false;
+		while (!last) {
+			pthread_mutex_lock(&p->mu);
+			while (r->head == r->tail && !r->done)
+				pthread_cond_wait(&p->cv, &p->mu);
+			if (r->head == r->tail) { /* stopped before this chunk's end */
+				int rc = r->rc == SQLITE_DONE ? SQLITE_ERROR : r->rc;
+				pthread_mutex_unlock(&p->mu);
+				*who = (int)(k % p->n);
+				return rc;
+			}
+			struct row_batch *b = r->slot[r->head % NBATCH];
 			pthread_mutex_unlock(&p->mu);
-			return rc;
+			batch_apply(idx, handles, b);
+			last = b->last;
+			pthread_mutex_lock(&p->mu);
+			r->head++;
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
 		}
-		struct row_batch *b = p->slot[p->head % NBATCH];
-		pthread_mutex_unlock(&p->mu);
-		batch_apply(idx, handles, b);
-		pthread_mutex_lock(&p->mu);
-		p->head++;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
 	}
+	return SQLITE_DONE;
 }
 
-static int load_media(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
+#define MEDIA_SQL_TAIL " FROM media WHERE missing=0 AND id > ?1 AND id <= ?2 ORDER BY id"
+
+/* A second connection to db's file for reader j, in a read transaction
+ * that sees what the caller's does (the same change counters in key);
+ * NULL when that cannot be had. */
+static sqlite3 *open_reader_conn(struct mlib_db *db, const struct snap_key *key)
+{
+	sqlite3 *c = NULL;
+	if (sqlite3_open_v2(mlib_db_path(db), &c, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close(c);
+		return NULL;
+	}
+	sqlite3_busy_timeout(c, 1000);
+	sqlite3_stmt *st = NULL;
+	bool same = sqlite3_exec(c, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+		    sqlite3_prepare_v2(c, "SELECT dbid, n, stats FROM media_generation WHERE id=0",
+				       -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW &&
+		    (uint64_t)sqlite3_column_int64(st, 0) == key->dbid &&
+		    (uint64_t)sqlite3_column_int64(st, 1) == key->generation &&
+		    (uint64_t)sqlite3_column_int64(st, 2) == key->stats;
+	sqlite3_finalize(st);
+	if (!same) {
+		sqlite3_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* The largest id a row may have (0 for an empty table), at most the
+ * largest the index takes. */
+static int64_t media_max_id(sqlite3 *s)
+{
+	sqlite3_stmt *st;
+	int64_t max = 0;
+	if (sqlite3_prepare_v2(s, "SELECT max(id) FROM media", -1, &st, NULL) != SQLITE_OK)
+		return (int64_t)UINT32_MAX - 1; /* the read below reports the error */
+	if (sqlite3_step(st) == SQLITE_ROW)
+		max = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return max < 0 ? 0 : max > (int64_t)UINT32_MAX - 1 ? (int64_t)UINT32_MAX - 1 : max;
+}
+
+static int readers_wanted(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n >= 4 ? 3 : n >= 2 ? 2 : 1;
+}
+
+/* The media table into idx with up to nreaders readers (key: the caller's
+ * change counters; NULL allows only the caller's connection). -1 with
+ * *retry set when a second connection failed: the caller loads again
+ * with one reader, whose error (if any) is the one to report. */
+static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders,
+			const struct snap_key *key, bool *retry, struct crate_err *err)
 {
 	char sql[512] = "SELECT id";
 	size_t len = 9;
 	for (size_t i = 0; i < NCOLS; i++)
 		len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s", cols[i].name);
-	snprintf(sql + len, sizeof sql - len, " FROM media WHERE missing=0 ORDER BY id");
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+	snprintf(sql + len, sizeof sql - len, MEDIA_SQL_TAIL);
+	struct load_pipe p = {.n = 1, .max_id = media_max_id(mlib_db_sqlite(db))};
+	for (int j = 0; j < MAX_READERS; j++) {
+		p.r[j].pipe = &p;
+		p.r[j].j = j;
+	}
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &p.r[0].st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the library", err);
+	while (key && p.n < nreaders) {
+		struct reader *r = &p.r[p.n];
+		r->own = open_reader_conn(db, key);
+		if (r->own && sqlite3_prepare_v2(r->own, sql, -1, &r->st, NULL) == SQLITE_OK) {
+			p.n++;
+			continue;
+		}
+		sqlite3_close(r->own);
+		r->own = NULL;
+		break;
+	}
+	/* One reader: one chunk. More: chunks of at least 4 batches' worth of
+	 * ids, at most ~64 per reader (sparse ids must not make millions of
+	 * empty ones). */
+	p.width = p.max_id > 0 ? p.max_id : 1;
+	if (p.n > 1) {
+		p.width = p.max_id / (64 * p.n) + 1;
+		if (p.width < 4 * BATCH_ROWS)
+			p.width = 4 * BATCH_ROWS;
+	}
+	for (int j = 0; j < p.n; j++)
+		for (size_t i = 0; i < NBATCH; i++)
+			p.r[j].slot[i] = xcalloc(1, sizeof *p.r[j].slot[i]);
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
 	int handles[NCOLS];
 	for (size_t c = 0; c < NCOLS; c++)
 		handles[c] = -1;
-	struct batch_pipe p = {.st = st};
-	for (size_t i = 0; i < NBATCH; i++)
-		p.slot[i] = xcalloc(1, sizeof *p.slot[i]);
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	pthread_t reader;
-	int rc;
-	if (pthread_create(&reader, NULL, reader_main, &p) == 0) {
-		rc = pipe_consume(&p, idx, handles);
-		pthread_join(reader, NULL);
-	} else { /* no thread: the same work, one batch after the other */
+	pthread_t th[MAX_READERS];
+	int started = 0;
+	while (started < p.n && pthread_create(&th[started], NULL, reader_main, &p.r[started]) == 0)
+		started++;
+	int rc = SQLITE_DONE, who = 0;
+	if (started == p.n) {
+		rc = pipe_consume(&p, idx, handles, &who);
+	} else if (started == 0 && p.n == 1) { /* no thread: the same work, one batch after the other */
+		sqlite3_bind_int64(p.r[0].st, 1, 0);
+		sqlite3_bind_int64(p.r[0].st, 2, p.width);
 		do {
-			rc = batch_fill(st, p.slot[0]);
-			batch_apply(idx, handles, p.slot[0]);
+			rc = batch_fill(p.r[0].st, p.r[0].slot[0]);
+			batch_apply(idx, handles, p.r[0].slot[0]);
 		} while (rc == SQLITE_ROW);
+	} else {
+		rc = SQLITE_ERROR;
+		who = 1; /* retried with one reader */
 	}
+	pthread_mutex_lock(&p.mu);
+	p.stop = true;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (int j = 0; j < started; j++)
+		pthread_join(th[j], NULL);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
-	for (size_t i = 0; i < NBATCH; i++) {
-		free(p.slot[i]->bytes);
-		free(p.slot[i]);
+	for (int j = 0; j < p.n; j++) {
+		for (size_t i = 0; i < NBATCH; i++) {
+			free(p.r[j].slot[i]->bytes);
+			free(p.r[j].slot[i]);
+		}
+		if (j > 0) {
+			sqlite3_finalize(p.r[j].st);
+			sqlite3_close(p.r[j].own);
+		}
 	}
-	return mlib_db_finish(db, st, rc, "cannot read the library", err);
+	if (rc != SQLITE_DONE && who > 0) {
+		sqlite3_finalize(p.r[0].st);
+		*retry = true;
+		return -1;
+	}
+	return mlib_db_finish(db, p.r[0].st, rc, "cannot read the library", err);
 }
 
 static int load_tags(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
@@ -387,10 +542,19 @@ static bool write_detached(const struct mlib_index *idx, const char *path,
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-static int load_sqlite(struct mlib_db *db, struct mlib_index **out, struct crate_err *err)
+/* key: the caller's change counters when other connections may read the
+ * same file (NULL: only the caller's). */
+static int load_sqlite(struct mlib_db *db, const struct snap_key *key, struct mlib_index **out,
+		       struct crate_err *err)
 {
 	struct mlib_index *idx = mlib_index_new();
-	int rc = load_media(db, idx, err);
+	bool retry = false;
+	int rc = load_media_n(db, idx, key ? readers_wanted() : 1, key, &retry, err);
+	if (rc != 0 && retry) { /* a second connection failed: the plain load says why */
+		mlib_index_free(idx);
+		idx = mlib_index_new();
+		rc = load_media_n(db, idx, 1, NULL, &retry, err);
+	}
 	if (rc == 0)
 		rc = load_tags(db, idx, err);
 	if (rc == 0) /* after the tags: a BPM tag wins over the analysed tempo */
@@ -444,7 +608,7 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 		 !snap ? "no snapshot file for this database"
 		 : !have_key ? "the database has no change counter"
 		 : (flags & MLIB_LOAD_NO_READ) ? "not read (asked)" : serr.msg);
-	int rc = load_sqlite(db, out, err);
+	int rc = load_sqlite(db, have_key ? &key : NULL, out, err);
 	sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
 	if (rc != 0) {
 		free(snap);

@@ -24,6 +24,7 @@
 #include "medialib/index_load.h"
 #include "medialib/index_snapshot.h"
 #include "medialib/media.h"
+#include "medialib/media_analysis.h"
 #include "medialib/tags.h"
 
 /* Enough items for dictionaries big enough to get items-by-value lists
@@ -42,12 +43,27 @@ static const char *const artists[] = { "Ärger", "ärger", "The Beatles", "beatl
 				       "Åse", "10cc", "2Pac", "Кино", "坂本龍一", "AC/DC" };
 static const char *const genres[] = { "Rock", "rock", "Jazz", "Électro", "Pop", "Hip-Hop" };
 
+/* A row marked missing at id `id`: later rows are numbered after it. */
+static void add_gap(struct mlib_db *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	REQUIRE(sqlite3_prepare_v2(mlib_db_sqlite(db),
+				   "INSERT INTO media(id, url, missing) VALUES(?1, 'gap ' || ?1, 1)", -1,
+				   &st, NULL) == SQLITE_OK);
+	sqlite3_bind_int64(st, 1, id);
+	CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+}
+
 /* A library with multi-valued and free-form tags, numbers as text, accents,
- * gaps; one item marked missing. Returns the database path (static). */
-static const char *make_library(void)
+ * gaps; one item marked missing. Returns the database path (static). With
+ * sparse, ids jump by 30,000 every 50 items after the first 4,200: the
+ * loader's readers then take many chunks of ids in turn, one of them
+ * larger than a batch. */
+static const char *make_library_ex(bool sparse)
 {
 	static char path[512];
-	snprintf(path, sizeof path, "%s/lib.db", harness_tmpdir());
+	snprintf(path, sizeof path, "%s/%s.db", harness_tmpdir(), sparse ? "sparse" : "lib");
 	struct crate_err err = { 0 };
 	struct mlib_db *db = NULL;
 	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
@@ -85,11 +101,23 @@ static const char *make_library(void)
 		mlib_tags_free(&t);
 		if (i == 17)
 			REQUIRE(mlib_media_set_missing(w, id, 1, &err) == 0);
+		if (sparse && i >= 4200 && i % 50 == 0)
+			add_gap(db, (int64_t)id + 30000);
 	}
+	if (sparse) /* cells of another type than their column's */
+		REQUIRE(mlib_db_exec(db, "UPDATE media SET year = 'abc' WHERE id % 97 = 0;"
+					 "UPDATE media SET title = x'41420043' WHERE id % 89 = 0;"
+					 "UPDATE media SET tracknr = 2.5, genre = 7 WHERE id % 83 = 0",
+				     &err) == 0);
 	REQUIRE(mlib_db_commit(db, &err) == 0);
 	mlib_media_writer_free(w);
 	mlib_db_close(db);
 	return path;
+}
+
+static const char *make_library(void)
+{
+	return make_library_ex(false);
 }
 
 static struct mlib_db *open_db(const char *path, unsigned flags)
@@ -263,6 +291,91 @@ TEST(snapshot_index_equals_sqlite_index)
 	mlib_index_free(snap);
 	mlib_db_close(db);
 	free(sp);
+}
+
+/* The index the loader must build, the simple way: one row after the
+ * other through mlib_index_add_str/set_int by name, then the tags and the
+ * analyses, as index_load.c documents them. */
+static struct mlib_index *simple_load(struct mlib_db *db)
+{
+	static const char *const cols[] = {
+		"url",	   "filesize", "mtime",	 "added",      "duration",    "bitrate",
+		"samplerate", "channels", "format", "lastplayed", "timesplayed", "rating",
+		"artist",  "album",    "albumartist", "title",  "tracknr",     "tracktotal",
+		"discnr",  "disctotal", "date",	 "year",       "genre",	      "composer",
+		"comment", "timesskipped", "cue_start", "cue_end",
+	};
+	static const bool text[] = { 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1,
+				     1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0 };
+	size_t ncols = sizeof cols / sizeof cols[0];
+	char sql[1024] = "SELECT id";
+	for (size_t c = 0; c < ncols; c++)
+		snprintf(sql + strlen(sql), sizeof sql - strlen(sql), ", %s", cols[c]);
+	snprintf(sql + strlen(sql), sizeof sql - strlen(sql), " FROM media WHERE missing=0 ORDER BY id");
+	struct mlib_index *idx = mlib_index_new();
+	sqlite3 *s = mlib_db_sqlite(db);
+	sqlite3_stmt *st;
+	REQUIRE(sqlite3_prepare_v2(s, sql, -1, &st, NULL) == SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		uint32_t id = (uint32_t)sqlite3_column_int64(st, 0);
+		mlib_index_add_media(idx, id);
+		for (size_t c = 0; c < ncols; c++) {
+			int type = sqlite3_column_type(st, (int)c + 1);
+			if (type == SQLITE_NULL)
+				continue;
+			if (!text[c]) {
+				mlib_index_set_int(idx, id, cols[c], sqlite3_column_int64(st, (int)c + 1));
+				continue;
+			}
+			const char *v = c == 0 || type == SQLITE_BLOB
+						? sqlite3_column_blob(st, (int)c + 1)
+						: (const char *)sqlite3_column_text(st, (int)c + 1);
+			int n = sqlite3_column_bytes(st, (int)c + 1);
+			if (v && n > 0)
+				mlib_index_add_str(idx, id, cols[c], v, (size_t)n);
+		}
+	}
+	sqlite3_finalize(st);
+	REQUIRE(sqlite3_prepare_v2(s, "SELECT media_id, key, value FROM media_tag", -1, &st, NULL) ==
+		SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		uint32_t id = (uint32_t)sqlite3_column_int64(st, 0);
+		if (mlib_index_has_media(idx, id) && sqlite3_column_bytes(st, 2) > 0)
+			mlib_index_add_str(idx, id, (const char *)sqlite3_column_text(st, 1),
+					   (const char *)sqlite3_column_text(st, 2),
+					   (size_t)sqlite3_column_bytes(st, 2));
+	}
+	sqlite3_finalize(st);
+	struct crate_err err = { 0 };
+	REQUIRE(mlib_analysis_load_index(db, idx, &err) == 0);
+	mlib_index_finish(idx);
+	return idx;
+}
+
+/* However the loader splits the work (reader threads on their own
+ * connections taking chunks of ids in turn, batches, remembered values),
+ * it builds the index the simple row-by-row build gives: on a library
+ * with gaps in its ids and cells of the wrong type, and on a dense one. */
+TEST(parallel_load_equals_simple_build)
+{
+	for (int sparse = 0; sparse < 2; sparse++) {
+		const char *path = make_library_ex(sparse);
+		struct mlib_db *db = open_db(path, 0);
+		struct mlib_load_info info;
+		struct mlib_index *loaded = load(db, MLIB_LOAD_NO_READ, &info);
+		CHECK(!info.from_snapshot);
+		struct mlib_index *simple = simple_load(db);
+		CHECK_INT(mlib_index_count(loaded), NTRACKS - 1);
+		check_same_index(simple, loaded);
+		mlib_index_free(loaded);
+		/* and the snapshot written from it reads back the same */
+		loaded = load(db, 0, &info);
+		CHECK_MSG(info.from_snapshot, "snapshot not used: %s", info.why);
+		check_same_index(simple, loaded);
+		mlib_index_free(loaded);
+		mlib_index_free(simple);
+		mlib_db_close(db);
+	}
 }
 
 static void *slurp(const char *path, size_t *n);
