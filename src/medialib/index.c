@@ -289,20 +289,25 @@ int mlib_index_prop_define(struct mlib_index *idx, const char *name, enum mlib_p
 	return (int)(prop_get(idx, name, kind) - idx->props);
 }
 
-void mlib_index_add_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
-			  size_t len)
+void index_reserve_props(struct mlib_index *idx, int n)
 {
-	if (id == 0 || id >= STR_MULTI || prop < 0 || prop >= idx->nprops)
+	if (n <= idx->props_cap)
 		return;
-	prop_add_str(&idx->props[prop], id, value, len);
+	idx->props = xreallocarray(idx->props, (size_t)n, sizeof *idx->props);
+	idx->props_cap = n;
 }
 
-void mlib_index_add_unique_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
-				 size_t len)
+void index_prop_add_str(struct prop *p, uint32_t id, const char *value, size_t len)
 {
-	if (id == 0 || id >= STR_MULTI || prop < 0 || prop >= idx->nprops)
+	if (id == 0 || id >= STR_MULTI)
 		return;
-	struct prop *p = &idx->props[prop];
+	prop_add_str(p, id, value, len);
+}
+
+void index_prop_add_unique_str(struct prop *p, uint32_t id, const char *value, size_t len)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
 	if (p->kind != MLIB_PROP_STRING) {
 		prop_add_str(p, id, value, len);
 		return;
@@ -310,11 +315,31 @@ void mlib_index_add_unique_str_p(struct mlib_index *idx, uint32_t id, int prop, 
 	prop_add_vid(p, id, index_dict_add_unique(&p->d, value, len));
 }
 
+void index_prop_set_int(struct prop *p, uint32_t id, int64_t value)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	prop_set_int(p, id, value);
+}
+
+void mlib_index_add_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
+			  size_t len)
+{
+	if (prop >= 0 && prop < idx->nprops)
+		index_prop_add_str(&idx->props[prop], id, value, len);
+}
+
+void mlib_index_add_unique_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
+				 size_t len)
+{
+	if (prop >= 0 && prop < idx->nprops)
+		index_prop_add_unique_str(&idx->props[prop], id, value, len);
+}
+
 void mlib_index_set_int_p(struct mlib_index *idx, uint32_t id, int prop, int64_t value)
 {
-	if (id == 0 || id >= STR_MULTI || prop < 0 || prop >= idx->nprops)
-		return;
-	prop_set_int(&idx->props[prop], id, value);
+	if (prop >= 0 && prop < idx->nprops)
+		index_prop_set_int(&idx->props[prop], id, value);
 }
 
 void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)

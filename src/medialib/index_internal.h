@@ -94,6 +94,21 @@ static inline void *index_grow_array(void *p, size_t *cap, size_t need, size_t e
 	return p;
 }
 
+/* ---- building one property (index.c) ----
+ * What mlib_index_add_str_p, _add_unique_str_p and _set_int_p do to one
+ * property, for a loader filling several properties from several threads
+ * at once: each property from one thread only, and idx->props must not
+ * move meanwhile (index_reserve_props first; prop definitions on one
+ * thread). */
+void index_reserve_props(struct mlib_index *idx, int n);
+static inline struct prop *index_prop(struct mlib_index *idx, int h)
+{
+	return &idx->props[h];
+}
+void index_prop_add_str(struct prop *p, uint32_t id, const char *value, size_t len);
+void index_prop_add_unique_str(struct prop *p, uint32_t id, const char *value, size_t len);
+void index_prop_set_int(struct prop *p, uint32_t id, int64_t value);
+
 /* ---- dictionaries (index_dict.c) ---- */
 
 /* The original text of value vid; lives as long as the dictionary.

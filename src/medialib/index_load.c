@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "medialib/index_internal.h"
 #include "medialib/index_snapshot.h"
 #include "medialib/media_analysis.h"
 
@@ -44,11 +45,12 @@ static int col_prop(struct mlib_index *idx, int *handles, size_t c)
 	return handles[c];
 }
 
-/* ---- the media table: read on reader threads, indexed on this one ----
+/* ---- the media table: read on reader threads, indexed by builders ----
  * Stepping SQLite and decoding its columns is over half of a cold load.
- * Reader threads do it into batches of rows while the calling thread
- * feeds earlier batches to the index, in row order, exactly as one thread
- * would (the same value ids, the same index). With more than one reader,
+ * Reader threads do it into batches of rows while builder threads (the
+ * calling one and up to two more, each filling its own columns) feed
+ * earlier batches to the index, in row order, exactly as one thread would
+ * (the same value ids, the same index). With more than one reader,
  * the ids are cut into chunks read in turn: reader j reads chunks j,
  * j + n, j + 2n, ... on a connection of its own (the caller's for reader
  * 0), and the indexing thread takes the chunks in order. A second
@@ -68,7 +70,8 @@ struct row_batch {
 	int32_t len[BATCH_ROWS][NCOLS]; /* text length, 0 for an integer, or CELL_NULL */
 	char *bytes;
 	size_t blen, bcap;
-	bool last; /* the last batch of its chunk of ids */
+	bool last;     /* the last batch of its chunk of ids */
+	uint32_t seen; /* bit c: some row has a value in column c */
 };
 
 /* Read up to BATCH_ROWS rows into b. Returns SQLITE_ROW when b is full
@@ -77,6 +80,7 @@ static int batch_fill(sqlite3_stmt *st, struct row_batch *b)
 {
 	b->n = 0;
 	b->blen = 0;
+	b->seen = 0;
 	int rc = SQLITE_ROW;
 	while (b->n < BATCH_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id64 = sqlite3_column_int64(st, 0);
@@ -97,6 +101,7 @@ static int batch_fill(sqlite3_stmt *st, struct row_batch *b)
 			if (cols[c].kind == COL_INT) {
 				b->val[r][c] = sqlite3_value_int64(cell);
 				b->len[r][c] = 0;
+				b->seen |= 1u << c;
 				continue;
 			}
 			/* Text read in the column's own storage: no conversion copy. */
@@ -114,30 +119,186 @@ static int batch_fill(sqlite3_stmt *st, struct row_batch *b)
 			b->val[r][c] = (int64_t)b->blen;
 			b->len[r][c] = n;
 			b->blen += (size_t)n;
+			b->seen |= 1u << c;
 		}
 	}
 	return rc;
 }
 
-static void batch_apply(struct mlib_index *idx, int *handles, const struct row_batch *b)
+/* Define the properties of the columns whose first value is in b, in the
+ * order a row-by-row pass meets them (property handles follow it). */
+static void batch_define(struct mlib_index *idx, int *handles, uint32_t *defined,
+			 const struct row_batch *b)
 {
-	for (uint32_t r = 0; r < b->n; r++) {
-		uint32_t id = b->id[r];
-		mlib_index_add_media(idx, id);
-		for (size_t c = 0; c < NCOLS; c++) {
+	if (!(b->seen & ~*defined))
+		return;
+	for (uint32_t r = 0; r < b->n; r++)
+		for (size_t c = 0; c < NCOLS; c++)
+			if (handles[c] < 0 && b->len[r][c] != CELL_NULL) {
+				col_prop(idx, handles, c);
+				*defined |= 1u << c;
+			}
+}
+
+/* The values of b in the columns of mask, column by column (each
+ * property's values still in row order: the same value ids). */
+static void batch_apply_cols(struct mlib_index *idx, const int *handles, uint32_t mask,
+			     const struct row_batch *b)
+{
+	for (size_t c = 0; c < NCOLS; c++) {
+		if (!(mask & b->seen & (1u << c)))
+			continue;
+		struct prop *p = index_prop(idx, handles[c]);
+		for (uint32_t r = 0; r < b->n; r++) {
 			int32_t len = b->len[r][c];
 			if (len == CELL_NULL)
 				continue;
-			int prop = col_prop(idx, handles, c);
 			if (cols[c].kind == COL_INT)
-				mlib_index_set_int_p(idx, id, prop, b->val[r][c]);
+				index_prop_set_int(p, b->id[r], b->val[r][c]);
 			else if (cols[c].kind == COL_BLOB) /* url: UNIQUE in the schema */
-				mlib_index_add_unique_str_p(idx, id, prop, b->bytes + b->val[r][c],
-							    (size_t)len);
+				index_prop_add_unique_str(p, b->id[r], b->bytes + b->val[r][c],
+							  (size_t)len);
 			else
-				mlib_index_add_str_p(idx, id, prop, b->bytes + b->val[r][c],
-						     (size_t)len);
+				index_prop_add_str(p, b->id[r], b->bytes + b->val[r][c], (size_t)len);
 		}
+	}
+}
+
+/* ---- indexing: the columns split between builder threads ----
+ * Each property is built by one builder, batch after batch; the calling
+ * thread (builder 0) also adds the items and defines the properties, and
+ * hands each batch to the others only then (props reserved beforehand, so
+ * they never move while a builder fills one). */
+
+#define MAX_BUILDERS 3
+
+struct crew {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct mlib_index *idx;
+	int handles[NCOLS];
+	uint32_t defined;            /* columns with a property */
+	uint32_t mask[MAX_BUILDERS]; /* the columns each builder fills */
+	int n;                       /* builders, the calling thread included */
+	const struct row_batch *b;   /* the batch being indexed */
+	uint64_t posted, done[MAX_BUILDERS];
+	bool quit;
+};
+
+/* Rough cost of a column per row (from profiles of a 1M-track load), to
+ * split them evenly: titles are mostly new values looked up in a large
+ * dictionary; urls are all new but never looked up; other texts mostly
+ * repeat the row before. */
+static unsigned col_weight(size_t c)
+{
+	if (strcmp(cols[c].name, "title") == 0)
+		return 24;
+	if (cols[c].kind == COL_BLOB)
+		return 8;
+	return cols[c].kind == COL_TEXT ? 2 : 1;
+}
+
+static void crew_split(struct crew *w)
+{
+	unsigned load[MAX_BUILDERS] = {4}; /* builder 0 adds the items */
+	bool taken[NCOLS] = {false};
+	for (size_t k = 0; k < NCOLS; k++) {
+		size_t best = 0; /* heaviest column left, first on ties */
+		for (size_t c = 0; c < NCOLS; c++)
+			if (!taken[c] && (taken[best] || col_weight(c) > col_weight(best)))
+				best = c;
+		int to = 0;
+		for (int i = 1; i < w->n; i++)
+			if (load[i] < load[to])
+				to = i;
+		taken[best] = true;
+		w->mask[to] |= 1u << best;
+		load[to] += col_weight(best);
+	}
+}
+
+struct crew_member {
+	struct crew *w;
+	int me;
+	pthread_t th;
+};
+
+static void *builder_main(void *arg)
+{
+	struct crew_member *m = arg;
+	struct crew *w = m->w;
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		while (w->done[m->me] == w->posted && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->quit) {
+			pthread_mutex_unlock(&w->mu);
+			return NULL;
+		}
+		const struct row_batch *b = w->b;
+		pthread_mutex_unlock(&w->mu);
+		batch_apply_cols(w->idx, w->handles, w->mask[m->me], b);
+		pthread_mutex_lock(&w->mu);
+		w->done[m->me]++;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+	}
+}
+
+/* Start up to n builders for idx (fewer if threads cannot be had). */
+static void crew_start(struct crew *w, struct crew_member *m, struct mlib_index *idx, int n)
+{
+	memset(w, 0, sizeof *w);
+	w->idx = idx;
+	for (size_t c = 0; c < NCOLS; c++)
+		w->handles[c] = -1;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	/* Properties defined while builders fill others must not move them. */
+	index_reserve_props(idx, idx->nprops + (int)NCOLS);
+	w->n = 1;
+	for (int i = 1; i < n; i++) {
+		m[i].w = w;
+		m[i].me = i;
+		if (pthread_create(&m[i].th, NULL, builder_main, &m[i]) != 0)
+			break;
+		w->n++;
+	}
+	crew_split(w);
+}
+
+static void crew_stop(struct crew *w, struct crew_member *m)
+{
+	pthread_mutex_lock(&w->mu);
+	w->quit = true;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	for (int i = 1; i < w->n; i++)
+		pthread_join(m[i].th, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+}
+
+/* Index b with every builder; returns when all are done with it. */
+static void crew_apply(struct crew *w, const struct row_batch *b)
+{
+	for (uint32_t r = 0; r < b->n; r++)
+		mlib_index_add_media(w->idx, b->id[r]);
+	batch_define(w->idx, w->handles, &w->defined, b);
+	if (w->n > 1) {
+		pthread_mutex_lock(&w->mu);
+		w->b = b;
+		w->posted++;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+	}
+	batch_apply_cols(w->idx, w->handles, w->mask[0], b);
+	if (w->n > 1) {
+		pthread_mutex_lock(&w->mu);
+		for (int i = 1; i < w->n; i++)
+			while (w->done[i] != w->posted)
+				pthread_cond_wait(&w->cv, &w->mu);
+		pthread_mutex_unlock(&w->mu);
 	}
 }
 
@@ -214,7 +375,7 @@ out:
 /* Index every chunk in order as its reader fills it. SQLITE_DONE when all
  * were indexed, else the failing reader's code in *rc and its number in
  * *who. */
-static int pipe_consume(struct load_pipe *p, struct mlib_index *idx, int *handles, int *who)
+static int pipe_consume(struct load_pipe *p, struct crew *w, int *who)
 {
 	int64_t k = 0;
 	for (int64_t lo = 0; lo < p->max_id; lo += p->width, k++) {
@@ -232,7 +393,7 @@ static int pipe_consume(struct load_pipe *p, struct mlib_index *idx, int *handle
 			}
 			struct row_batch *b = r->slot[r->head % NBATCH];
 			pthread_mutex_unlock(&p->mu);
-			batch_apply(idx, handles, b);
+			crew_apply(w, b);
 			last = b->last;
 			pthread_mutex_lock(&p->mu);
 			r->head++;
@@ -287,10 +448,12 @@ static int64_t media_max_id(sqlite3 *s)
 	return max < 0 ? 0 : max > (int64_t)UINT32_MAX - 1 ? (int64_t)UINT32_MAX - 1 : max;
 }
 
-static int readers_wanted(void)
+/* Threads worth having on this machine, up to max: reading and indexing
+ * each use as many as there are cores, up to their maximum. */
+static int threads_wanted(int max)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n >= 4 ? 3 : n >= 2 ? 2 : 1;
+	return n < 1 ? 1 : n > max ? max : (int)n;
 }
 
 /* The media table into idx with up to nreaders readers (key: the caller's
@@ -337,22 +500,22 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 			p.r[j].slot[i] = xcalloc(1, sizeof *p.r[j].slot[i]);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	int handles[NCOLS];
-	for (size_t c = 0; c < NCOLS; c++)
-		handles[c] = -1;
+	struct crew w;
+	struct crew_member m[MAX_BUILDERS];
+	crew_start(&w, m, idx, threads_wanted(MAX_BUILDERS));
 	pthread_t th[MAX_READERS];
 	int started = 0;
 	while (started < p.n && pthread_create(&th[started], NULL, reader_main, &p.r[started]) == 0)
 		started++;
 	int rc = SQLITE_DONE, who = 0;
 	if (started == p.n) {
-		rc = pipe_consume(&p, idx, handles, &who);
+		rc = pipe_consume(&p, &w, &who);
 	} else if (started == 0 && p.n == 1) { /* no thread: the same work, one batch after the other */
 		sqlite3_bind_int64(p.r[0].st, 1, 0);
 		sqlite3_bind_int64(p.r[0].st, 2, p.width);
 		do {
 			rc = batch_fill(p.r[0].st, p.r[0].slot[0]);
-			batch_apply(idx, handles, p.r[0].slot[0]);
+			crew_apply(&w, p.r[0].slot[0]);
 		} while (rc == SQLITE_ROW);
 	} else {
 		rc = SQLITE_ERROR;
@@ -364,6 +527,7 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 	pthread_mutex_unlock(&p.mu);
 	for (int j = 0; j < started; j++)
 		pthread_join(th[j], NULL);
+	crew_stop(&w, m);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	for (int j = 0; j < p.n; j++) {
@@ -549,7 +713,7 @@ static int load_sqlite(struct mlib_db *db, const struct snap_key *key, struct ml
 {
 	struct mlib_index *idx = mlib_index_new();
 	bool retry = false;
-	int rc = load_media_n(db, idx, key ? readers_wanted() : 1, key, &retry, err);
+	int rc = load_media_n(db, idx, key ? threads_wanted(MAX_READERS) : 1, key, &retry, err);
 	if (rc != 0 && retry) { /* a second connection failed: the plain load says why */
 		mlib_index_free(idx);
 		idx = mlib_index_new();
