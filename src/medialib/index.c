@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -551,6 +552,19 @@ static void prop_build_postings(struct prop *p);
  * (titles, urls: one value per track) when something first sorts by them. */
 #define EAGER_RANK_LIMIT 65536
 
+struct postings_job {
+	struct prop *p[4];
+	int n;
+};
+
+static void *postings_main(void *arg)
+{
+	struct postings_job *job = arg;
+	for (int i = 0; i < job->n; i++)
+		prop_build_postings(job->p[i]);
+	return NULL;
+}
+
 void mlib_index_finish(struct mlib_index *idx)
 {
 	idx->all_ids.n = 0;
@@ -568,19 +582,28 @@ void mlib_index_finish(struct mlib_index *idx)
 	for (int i = 0; i < idx->nprops; i++)
 		if (idx->props[i].kind == MLIB_PROP_STRING)
 			index_dict_compact(&idx->props[i].d);
-	for (int i = 0; i < idx->nprops; i++)
-		if (idx->props[i].kind == MLIB_PROP_STRING && idx->props[i].d.n <= EAGER_RANK_LIMIT)
-			index_dict_compute_ranks(&idx->props[i].d);
-	build_library_order(idx);
 	/* The fields a plain search word looks in get their items-by-value now
-	 * rather than during the first keystrokes (others on first need). */
+	 * rather than during the first keystrokes (others on first need), on
+	 * a thread of their own while this one ranks values and orders the
+	 * library (which touch other fields of the properties). */
 	static const char *const searched[] = { "artist", "albumartist", "album", "title" };
+	struct postings_job job = { .n = 0 };
 	for (size_t i = 0; i < sizeof searched / sizeof searched[0]; i++) {
 		int pi = prop_find(idx, searched[i]);
 		struct prop *p = pi >= 0 ? &idx->props[pi] : NULL;
 		if (p && p->kind == MLIB_PROP_STRING && p->d.n >= POSTINGS_MIN_DICT && !p->post_off)
-			prop_build_postings(p);
+			job.p[job.n++] = p;
 	}
+	pthread_t th;
+	bool threaded = job.n > 0 && pthread_create(&th, NULL, postings_main, &job) == 0;
+	for (int i = 0; i < idx->nprops; i++)
+		if (idx->props[i].kind == MLIB_PROP_STRING && idx->props[i].d.n <= EAGER_RANK_LIMIT)
+			index_dict_compute_ranks(&idx->props[i].d);
+	build_library_order(idx);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		postings_main(&job);
 }
 
 /* ---- reading ---- */
