@@ -417,7 +417,7 @@ static sqlite3 *open_reader_conn(struct mlib_db *db, const struct snap_key *key)
 		sqlite3_close(c);
 		return NULL;
 	}
-	sqlite3_busy_timeout(c, 1000);
+	sqlite3_busy_timeout(c, 100); /* only a help: not worth waiting long for */
 	sqlite3_stmt *st = NULL;
 	bool same = sqlite3_exec(c, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
 		    sqlite3_prepare_v2(c, "SELECT dbid, n, stats FROM media_generation WHERE id=0",
