@@ -45,8 +45,12 @@ static const struct {
 	[UA_VIEW_QUEUE] = {"view_queue", "view 2 with the queue (Playlists/Queue): d removes, K J reorder"},
 	[UA_VIEW_COLLECTIONS] = {"view_collections", "view 3: collections"},
 	[UA_VIEW_RULES] = {"view_rules", "view 4: collection rules"},
+	[UA_VIEW_FILES] = {"view_files", "view 5: files (the folders of the library)"},
 	[UA_MOVE_UP] = {"move_up", "move the selected rule up (view 4)"},
 	[UA_MOVE_DOWN] = {"move_down", "move the selected rule down (view 4)"},
+	[UA_PARENT] = {"parent", "the folder above (view 5; h and Left too)"},
+	[UA_HIDDEN] = {"hidden", "show / hide hidden files (view 5)"},
+	[UA_LIBRARY_ADD] = {"library_add", "scan the selected folder or file into the library (view 5)"},
 	[UA_HELP] = {"help", "this help"},
 	[UA_COMMAND] = {"command", "command line (:scan DIR, :save NAME, ...)"},
 	[UA_REDRAW] = {"redraw", "redraw the screen"},
@@ -223,6 +227,7 @@ void keymap_init_default(struct keymap *km)
 		{"*", UA_RATE},
 		{"1", UA_VIEW_BROWSER}, {"2", UA_VIEW_PLAYLIST}, {"Q", UA_VIEW_QUEUE}, {"3", UA_VIEW_COLLECTIONS},
 		{"4", UA_VIEW_RULES}, {"K", UA_MOVE_UP}, {"J", UA_MOVE_DOWN},
+		{"5", UA_VIEW_FILES}, {"Backspace", UA_PARENT}, {".", UA_HIDDEN}, {"A", UA_LIBRARY_ADD},
 		{"? F1", UA_HELP}, {":", UA_COMMAND}, {"C-l", UA_REDRAW}, {"q", UA_QUIT},
 	};
 	km->n = 0;

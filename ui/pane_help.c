@@ -30,7 +30,9 @@ static const struct {
 static const char *const extra[] = {
 	"",
 	"Views: 1 browser (artist / album / tracks of the current collection),",
-	"       2 playlist or Party Shuffle, 3 collections, 4 collection rules.",
+	"       2 playlist or Party Shuffle, 3 collections, 4 collection rules,",
+	"       5 files: Enter/l opens or plays, Backspace/h goes up, a e add,",
+	"       A scans into the library, . shows hidden files, / filters names.",
 	"       Left/Right seek; h/l or Tab move between browser columns.",
 	"",
 	"Command line (:)  the CLI's commands, e.g.",

@@ -44,6 +44,7 @@
 #include "ui/pane.h"
 #include "ui/pane_browser.h"
 #include "ui/pane_coll.h"
+#include "ui/pane_files.h"
 #include "ui/pane_help.h"
 #include "ui/pane_playlist.h"
 #include "ui/pane_rules.h"
@@ -62,6 +63,7 @@ static const struct ui_pane *const panes[] = {
 	[UI_VIEW_PLAYLIST] = &ui_pane_playlist,
 	[UI_VIEW_COLLECTIONS] = &ui_pane_collections,
 	[UI_VIEW_RULES] = &ui_pane_rules,
+	[UI_VIEW_FILES] = &ui_pane_files,
 	[UI_VIEW_HELP] = &ui_pane_help,
 };
 #define NPANES (sizeof panes / sizeof panes[0])
@@ -181,7 +183,7 @@ static void msg_draw(struct ui *ui)
 			  theme_attr(UR_HINT));
 	else if (r->w >= 40)
 		draw_text(ui, r->y, 0, r->w, p->hint && r->w >= 56
-			  ? p->hint : "? help  / search  : command  1-4 views  q quit",
+			  ? p->hint : "? help  / search  : command  1-5 views  q quit",
 			  theme_attr(UR_HINT));
 }
 
@@ -328,6 +330,9 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		return;
 	case UA_VIEW_RULES:
 		ui_switch_view(ui, UI_VIEW_RULES);
+		return;
+	case UA_VIEW_FILES:
+		ui_switch_view(ui, UI_VIEW_FILES);
 		return;
 	case UA_HELP:
 		ui->help_errors = false;
@@ -858,7 +863,8 @@ static void load_layout(struct ui *ui)
 	const char *v = config_get(cfg, "layout.start_view", "browser");
 	ui->view = strcmp(v, "playlist") == 0 ? UI_VIEW_PLAYLIST
 		 : strcmp(v, "collections") == 0 ? UI_VIEW_COLLECTIONS
-		 : strcmp(v, "rules") == 0 ? UI_VIEW_RULES : UI_VIEW_BROWSER;
+		 : strcmp(v, "rules") == 0 ? UI_VIEW_RULES
+		 : strcmp(v, "files") == 0 ? UI_VIEW_FILES : UI_VIEW_BROWSER;
 }
 
 /* Home and End as terminals send them whatever TERM claims: tmux and

@@ -33,8 +33,8 @@ struct mlib_extra_group;
 struct ui_pane;
 
 enum ui_view { UI_VIEW_BROWSER, UI_VIEW_PLAYLIST, UI_VIEW_COLLECTIONS, UI_VIEW_RULES,
-	       UI_VIEW_HELP };
-#define UI_NVIEWS 4 /* views with their own search text (all but help) */
+	       UI_VIEW_FILES, UI_VIEW_HELP };
+#define UI_NVIEWS 5 /* views with their own search text (all but help) */
 enum ui_mode { UI_MODE_NORMAL, UI_MODE_SEARCH, UI_MODE_COMMAND, UI_MODE_PROMPT };
 enum ui_prompt_kind {
 	UI_PROMPT_SAVE, UI_PROMPT_QUIT, UI_PROMPT_REMOVE_COLL,

@@ -40,7 +40,7 @@ static const struct config_option options[] = {
 	{"layout.sidebar", CONFIG_INT, 0, 90, NULL, "18", 0},
 	{"layout.artist", CONFIG_INT, 0, 90, NULL, "25", 0},
 	{"layout.album", CONFIG_INT, 0, 90, NULL, "25", 0},
-	{"layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist|collections|rules", "browser",
+	{"layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist|collections|rules|files", "browser",
 	 AT_START},
 	{"display.separator", CONFIG_STRING, 0, 0, NULL, "; ", AT_START},
 };
