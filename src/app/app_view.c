@@ -231,7 +231,7 @@ int app_playlist_insert_ids(struct app *app, const char *name, size_t pos, const
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
 	if (pos > pl->idlist.n)
 		pos = pl->idlist.n;
-	return coll_store_playlist_insert(app->store, name, pos, ids, n, err);
+	return coll_store_playlist_insert_undoable(app->store, name, pos, ids, n, err);
 }
 
 int app_playlist_remove_at(struct app *app, const char *name, size_t pos, size_t n,
@@ -240,6 +240,42 @@ int app_playlist_remove_at(struct app *app, const char *name, size_t pos, size_t
 	if (!app->store)
 		return no_store(err);
 	return coll_store_playlist_remove(app->store, app_playlist_name(app, name), pos, n, err);
+}
+
+int app_playlist_move_entries(struct app *app, const char *name, size_t *positions, size_t n,
+			      int delta, size_t *moved, struct crate_err *err)
+{
+	if (moved)
+		*moved = 0;
+	if (!app->store)
+		return no_store(err);
+	return coll_store_playlist_move_set(app->store, app_playlist_name(app, name), positions, n,
+					    delta, moved, err);
+}
+
+int app_playlist_remove_entries(struct app *app, const char *name, const size_t *positions,
+				size_t n, size_t *removed, struct crate_err *err)
+{
+	if (removed)
+		*removed = 0;
+	if (!app->store)
+		return no_store(err);
+	return coll_store_playlist_remove_set(app->store, app_playlist_name(app, name), positions, n,
+					      removed, err);
+}
+
+int app_playlist_undo(struct app *app, char **what, struct crate_err *err)
+{
+	*what = NULL;
+	if (!app->store)
+		return no_store(err);
+	char *name, *label;
+	int rc = coll_store_playlist_undo(app->store, &name, &label, err);
+	if (rc == 0)
+		*what = xasprintf("%s in %s", label, name);
+	free(name);
+	free(label);
+	return rc;
 }
 
 /* ---- collection rules ---- */

@@ -100,11 +100,25 @@ size_t app_coll_unreadable(struct app *app, const char **why);
 int app_coll_save_node(struct app *app, const char *fullname, const struct coll_node *node,
 		       char **saved_as, struct crate_err *err);
 /* Insert ids at pos (SIZE_MAX: the end) of a playlist (NULL: the active
- * one) / remove n entries at pos. */
+ * one; recorded for app_playlist_undo) / remove n entries at pos. */
 int app_playlist_insert_ids(struct app *app, const char *name, size_t pos, const uint32_t *ids,
 			    size_t n, struct crate_err *err);
 int app_playlist_remove_at(struct app *app, const char *name, size_t pos, size_t n,
 			   struct crate_err *err);
+/* The interface's edits of a set of entries (its marks, or the cursor
+ * row), each one transaction recorded for app_playlist_undo
+ * (coll_store_playlist_move_set / _remove_set). positions are 0-based,
+ * distinct, any order; move_entries writes back where each went (delta
+ * -1 up, +1 down) and *moved (may be NULL) how many moved. */
+int app_playlist_move_entries(struct app *app, const char *name, size_t *positions, size_t n,
+			      int delta, size_t *moved, struct crate_err *err);
+int app_playlist_remove_entries(struct app *app, const char *name, const size_t *positions,
+				size_t n, size_t *removed, struct crate_err *err);
+/* Undo the latest recorded playlist edit (this process's or an earlier
+ * run's: the records live in the database). Refused, saying why, when the
+ * list was changed since by anything else. *what (owned, may be NULL on
+ * failure) describes it: "move of 3 entries in Default". */
+int app_playlist_undo(struct app *app, char **what, struct crate_err *err);
 
 /* ---- collection rules (app/rules.h) over the app's store and settings ---- */
 

@@ -166,3 +166,155 @@ int coll_store_playlist_set_attr(struct coll_store *st, const char *name, const 
 	free(v);
 	return rc;
 }
+
+/* ---- undoable edits of a set of entries (the interface's marks) ---- */
+
+int coll_store_playlist_insert_undoable(struct coll_store *st, const char *name, size_t pos,
+					const uint32_t *ids, size_t n, struct crate_err *err)
+{
+	uint32_t *copy = xmalloc((n ? n : 1) * sizeof *copy);
+	if (n)
+		memcpy(copy, ids, n * sizeof *ids);
+	char *m = xstrdup(name), label[64];
+	snprintf(label, sizeof label, "addition of %zu entr%s", n, n == 1 ? "y" : "ies");
+	struct edit_args a = {.name = m, .pos = pos, .ids = copy, .n = n};
+	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_insert, &a, err);
+	free(m);
+	free(copy);
+	return rc;
+}
+
+struct set_args {
+	const char *name;
+	size_t *pos; /* in: the set; out (move): where each went */
+	size_t n;
+	int delta;
+	size_t done;
+};
+
+/* The set as flags over the list; -1 when a position is past the end. */
+static int set_flags(const struct set_args *a, size_t len, unsigned char **out,
+		     struct crate_err *err)
+{
+	unsigned char *sel = xcalloc(len ? len : 1, 1);
+	for (size_t k = 0; k < a->n; k++) {
+		if (a->pos[k] >= len) {
+			free(sel);
+			return crate_err_set(err, CRATE_ERR_INVALID,
+					     "Playlists/%s: position %zu is past the end (%zu entries)",
+					     a->name, a->pos[k] + 1, len);
+		}
+		sel[a->pos[k]] = 1;
+	}
+	*out = sel;
+	return 0;
+}
+
+static int edit_move_set(void *ud, struct coll_node *c, struct crate_err *err)
+{
+	struct set_args *a = ud;
+	size_t len = c->idlist.n;
+	unsigned char *sel;
+	if (set_flags(a, len, &sel, err) != 0)
+		return -1;
+	long cur = list_position(c);
+	uint32_t *v = c->idlist.v;
+	a->done = 0;
+	/* Walk from the end the entries move towards, so a selected entry
+	 * steps past an unselected one and a packed block stays. */
+	for (size_t k = 0; k < len; k++) {
+		size_t i = a->delta < 0 ? k : len - 1 - k;
+		if (!sel[i] || (a->delta < 0 ? i == 0 : i + 1 == len))
+			continue;
+		size_t j = a->delta < 0 ? i - 1 : i + 1;
+		if (sel[j])
+			continue;
+		uint32_t t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+		sel[i] = 0;
+		sel[j] = 1;
+		if (cur == (long)i)
+			cur = (long)j;
+		else if (cur == (long)j)
+			cur = (long)i;
+		a->done++;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < len && k < a->n; i++)
+		if (sel[i])
+			a->pos[k++] = i;
+	free(sel);
+	if (!a->done)
+		return 1;
+	if (cur >= 0 && cur != list_position(c))
+		list_set_position(c, cur);
+	return 0;
+}
+
+static size_t *positions_dup(const size_t *pos, size_t n)
+{
+	size_t *p = xmalloc((n ? n : 1) * sizeof *p);
+	if (n)
+		memcpy(p, pos, n * sizeof *p);
+	return p;
+}
+
+int coll_store_playlist_move_set(struct coll_store *st, const char *name, size_t *pos, size_t n,
+				 int delta, size_t *moved, struct crate_err *err)
+{
+	char *m = xstrdup(name), label[64];
+	snprintf(label, sizeof label, "move of %zu entr%s", n, n == 1 ? "y" : "ies");
+	struct set_args a = {.name = m, .pos = positions_dup(pos, n), .n = n,
+			     .delta = delta < 0 ? -1 : 1};
+	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_move_set, &a, err);
+	if (rc == 0 && a.done)
+		memcpy(pos, a.pos, n * sizeof *pos);
+	if (moved)
+		*moved = rc == 0 ? a.done : 0;
+	free(a.pos);
+	free(m);
+	return rc;
+}
+
+static int edit_remove_set(void *ud, struct coll_node *c, struct crate_err *err)
+{
+	struct set_args *a = ud;
+	size_t len = c->idlist.n;
+	unsigned char *sel;
+	if (set_flags(a, len, &sel, err) != 0)
+		return -1;
+	long cur = list_position(c), newcur = cur;
+	size_t w = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (sel[i]) {
+			if (cur >= 0 && (long)i < cur)
+				newcur--;
+			continue;
+		}
+		c->idlist.v[w++] = c->idlist.v[i];
+	}
+	free(sel);
+	a->done = len - w;
+	c->idlist.n = w;
+	if (!a->done)
+		return 1;
+	/* A removed current entry hands over to the one after it. */
+	if (cur >= 0 && newcur != cur)
+		list_set_position(c, newcur);
+	return 0;
+}
+
+int coll_store_playlist_remove_set(struct coll_store *st, const char *name, const size_t *pos,
+				   size_t n, size_t *removed, struct crate_err *err)
+{
+	char *m = xstrdup(name), label[64];
+	snprintf(label, sizeof label, "removal of %zu entr%s", n, n == 1 ? "y" : "ies");
+	struct set_args a = {.name = m, .pos = positions_dup(pos, n), .n = n};
+	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_remove_set, &a, err);
+	if (removed)
+		*removed = rc == 0 ? a.done : 0;
+	free(a.pos);
+	free(m);
+	return rc;
+}

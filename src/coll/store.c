@@ -26,6 +26,7 @@
 #include "base/str.h"
 #include "base/utf8.h"
 #include "coll/json.h"
+#include "coll/playlist_undo.h"
 #include "medialib/db.h"
 
 #define ALL_MEDIA "All Media"
@@ -1081,8 +1082,18 @@ int coll_store_set_active_playlist(struct coll_store *st, const char *name,
 
 /* ---- playlist edits ---- */
 
+/* The "position" attribute (the current entry), -1 when unset or bad. */
+static long node_position(const struct coll_node *n)
+{
+	const char *p = coll_attr_get(n, "position");
+	int64_t v;
+	if (!p || !str_parse_int64(p, strlen(p), &v) || v < 0 || v > UINT32_MAX)
+		return -1;
+	return (long)v;
+}
+
 static int store_playlist_edit(struct coll_store *st, const char *name, coll_store_edit_fn fn,
-			       void *ud, struct crate_err *err)
+			       void *ud, const char *undo_label, struct crate_err *err)
 {
 	if (tx_begin(st, err) != 0)
 		return -1;
@@ -1102,6 +1113,9 @@ static int store_playlist_edit(struct coll_store *st, const char *name, coll_sto
 	}
 	if (rc < 0 || save_precheck(COLL_NS_PLAYLISTS, name, c, err) != 0 ||
 	    save_in_tx(st, COLL_NS_PLAYLISTS, name, c, err) != 0 ||
+	    (undo_label && playlist_undo_push(mlib_db_sqlite(st->db), name, undo_label,
+					      &e->root->idlist, node_position(e->root),
+					      &c->idlist, node_position(c), err) != 0) ||
 	    mlib_db_commit(st->db, err) != 0) {
 		mlib_db_rollback(st->db, NULL);
 		coll_node_unref(c);
@@ -1116,7 +1130,105 @@ int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store
 			     void *ud, struct crate_err *err)
 {
 	char *m = arg_dup(name);
-	int rc = store_playlist_edit(st, m, fn, ud, err);
+	int rc = store_playlist_edit(st, m, fn, ud, NULL, err);
 	free(m);
 	return rc;
+}
+
+int coll_store_playlist_edit_undoable(struct coll_store *st, const char *name, const char *label,
+				      coll_store_edit_fn fn, void *ud, struct crate_err *err)
+{
+	char *m = arg_dup(name), *l = arg_dup(label);
+	int rc = store_playlist_edit(st, m, fn, ud, l, err);
+	free(m);
+	free(l);
+	return rc;
+}
+
+/* Inside the transaction: put u's "before" back into Playlists/u->name,
+ * when the list is still what the edit left. 0 done, 1 refused (*err
+ * says why), -1 failed. */
+static int undo_apply(struct coll_store *st, const struct playlist_undo *u, struct coll_node **out,
+		      struct crate_err *err)
+{
+	const struct coll_entry *e = entry_find(st, COLL_NS_PLAYLISTS, u->name);
+	if (!e || !coll_type_is_list(e->root)) {
+		crate_err_set(err, CRATE_ERR_REFUSED,
+			      "cannot undo the %s: Playlists/%s no longer exists", u->label, u->name);
+		return 1;
+	}
+	const struct u32vec *now = &e->root->idlist;
+	if (now->n != u->after.n ||
+	    (now->n && memcmp(now->v, u->after.v, now->n * sizeof *now->v) != 0)) {
+		crate_err_set(err, CRATE_ERR_REFUSED,
+			      "cannot undo the %s: Playlists/%s was changed since "
+			      "(by another process or command); left as it is",
+			      u->label, u->name);
+		return 1;
+	}
+	struct coll_node *c = coll_node_copy(e->root);
+	c->idlist.n = 0;
+	u32vec_reserve(&c->idlist, u->before.n ? u->before.n : 1);
+	if (u->before.n)
+		memcpy(c->idlist.v, u->before.v, u->before.n * sizeof *c->idlist.v);
+	c->idlist.n = u->before.n;
+	/* The current entry goes back only if playing did not move it since. */
+	if (node_position(c) == u->after_pos) {
+		if (u->before_pos >= 0) {
+			char buf[32];
+			snprintf(buf, sizeof buf, "%ld", u->before_pos);
+			coll_attr_set(c, "position", buf);
+		} else {
+			coll_attr_remove(c, "position");
+		}
+	}
+	if (save_in_tx(st, COLL_NS_PLAYLISTS, u->name, c, err) != 0) {
+		coll_node_unref(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+int coll_store_playlist_undo(struct coll_store *st, char **name, char **label,
+			     struct crate_err *err)
+{
+	*name = *label = NULL;
+	if (tx_begin(st, err) != 0)
+		return -1;
+	struct playlist_undo u;
+	int found = playlist_undo_top(mlib_db_sqlite(st->db), &u, err);
+	if (found <= 0) {
+		mlib_db_rollback(st->db, NULL);
+		return found < 0 ? -1
+				 : crate_err_set(err, CRATE_ERR_NOTFOUND, "no playlist edit to undo");
+	}
+	struct coll_node *c = NULL;
+	struct crate_err why = {0};
+	int rc = undo_apply(st, &u, &c, &why);
+	/* A refused undo can never apply (the list moved on): drop it, so
+	 * that the next undo reaches the edit before it. */
+	if (rc < 0 || playlist_undo_drop(mlib_db_sqlite(st->db), u.seq, err) != 0 ||
+	    mlib_db_commit(st->db, err) != 0) {
+		if (rc < 0)
+			*err = why;
+		mlib_db_rollback(st->db, NULL);
+		if (c)
+			coll_node_unref(c);
+		playlist_undo_free(&u);
+		return -1;
+	}
+	if (c) {
+		save_apply(st, COLL_NS_PLAYLISTS, u.name, c);
+		coll_node_unref(c);
+	}
+	*name = u.name;
+	*label = u.label;
+	u.name = u.label = NULL;
+	playlist_undo_free(&u);
+	if (rc > 0) {
+		*err = why;
+		return -1;
+	}
+	return 0;
 }

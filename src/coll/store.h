@@ -110,7 +110,31 @@ int coll_store_playlist_set_attr(struct coll_store *st, const char *name, const 
 typedef int (*coll_store_edit_fn)(void *ud, struct coll_node *list, struct crate_err *err);
 int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store_edit_fn fn,
 			     void *ud, struct crate_err *err);
-/* Replace the whole idlist and/or attributes (position, ...): save the node. */
+/* The same, recorded for coll_store_playlist_undo under label ("move of 3
+ * entries"): the list before and after the edit is kept in the database
+ * (coll/playlist_undo.h), in the same transaction. */
+int coll_store_playlist_edit_undoable(struct coll_store *st, const char *name, const char *label,
+				      coll_store_edit_fn fn, void *ud, struct crate_err *err);
+/* Undoable edits for the interface (playlist_edit.c). Positions are
+ * distinct, 0-based, in any order. move_set moves each entry one place
+ * (delta -1: up, +1: down) past its unselected neighbour; entries already
+ * packed against that end stay. pos receives the new positions and *moved
+ * (may be NULL) how many entries moved (0: nothing changed, nothing
+ * recorded). remove_set removes them; *removed (may be NULL) the count. */
+int coll_store_playlist_insert_undoable(struct coll_store *st, const char *name, size_t pos,
+					const uint32_t *ids, size_t n, struct crate_err *err);
+int coll_store_playlist_move_set(struct coll_store *st, const char *name, size_t *pos, size_t n,
+				 int delta, size_t *moved, struct crate_err *err);
+int coll_store_playlist_remove_set(struct coll_store *st, const char *name, const size_t *pos,
+				   size_t n, size_t *removed, struct crate_err *err);
+/* Undo the latest recorded edit (of any playlist): its list goes back to
+ * what it was, provided it is still what the edit left. Refused
+ * (CRATE_ERR_REFUSED, *err says why; the record is dropped so the next
+ * undo reaches the one before) when the list changed since, e.g. another
+ * process edited it. CRATE_ERR_NOTFOUND when there is nothing to undo.
+ * *name and *label (owned, NULL when no record) name the edit. */
+int coll_store_playlist_undo(struct coll_store *st, char **name, char **label,
+			     struct crate_err *err);
 
 /* Bumped by every change, so views can tell when to re-evaluate. */
 unsigned coll_store_generation(const struct coll_store *st);
