@@ -277,6 +277,27 @@ static void selection(struct ui *ui, struct u32vec *ids, size_t *start, bool one
 		p->selection(ui, ids, start, one);
 }
 
+/* The marks of the view shown when it has any (*marked true), else its
+ * selection (one: just the selected track). */
+static void targets(struct ui *ui, struct u32vec *ids, bool *marked)
+{
+	size_t start;
+	const struct ui_pane *p = ui_pane_current(ui);
+	ids->n = 0;
+	*marked = p->marked && p->marked(ui, ids);
+	if (!*marked)
+		selection(ui, ids, &start, true);
+}
+
+bool act_has_marks(struct ui *ui)
+{
+	struct u32vec ids = {0};
+	bool marked;
+	targets(ui, &ids, &marked);
+	u32vec_free(&ids);
+	return marked;
+}
+
 uint32_t act_selected_id(struct ui *ui)
 {
 	struct u32vec ids = {0};
@@ -287,8 +308,37 @@ uint32_t act_selected_id(struct ui *ui)
 	return id;
 }
 
+/* The marked tracks all get the rating, each its own write. */
+static void rate_marked(struct ui *ui, const struct u32vec *ids, int stars)
+{
+	struct crate_err err = {0};
+	size_t done = 0;
+	for (size_t i = 0; i < ids->n; i++) {
+		if (app_set_rating(ui->app, ids->v[i], stars, &err) != 0) {
+			ui_message(ui, true, "%s (%zu rated)", err.msg, done);
+			return;
+		}
+		done++;
+	}
+	if (stars)
+		ui_message(ui, false, "rated %zu marked track%s: %d star%s", done, done == 1 ? "" : "s",
+			   stars, stars == 1 ? "" : "s");
+	else
+		ui_message(ui, false, "rating of %zu marked track%s cleared", done, done == 1 ? "" : "s");
+}
+
 void act_rate(struct ui *ui, int stars)
 {
+	struct u32vec ids = {0};
+	bool marked;
+	targets(ui, &ids, &marked);
+	if (marked) {
+		rate_marked(ui, &ids, stars);
+		u32vec_free(&ids);
+		ui->dirty = true;
+		return;
+	}
+	u32vec_free(&ids);
 	uint32_t id = act_selected_id(ui);
 	struct crate_err err = {0};
 	char t[512];
@@ -309,8 +359,9 @@ void act_add(struct ui *ui, bool enqueue)
 	if (!app_has_store(ui->app))
 		return;
 	struct u32vec ids = {0};
-	size_t start;
-	selection(ui, &ids, &start, true);
+	bool marked;
+	targets(ui, &ids, &marked);
+	const char *what = marked ? " marked" : "";
 	struct crate_err err = {0};
 	if (enqueue) {
 		/* The end of the queue: first in, first out, before the context. */
@@ -319,7 +370,8 @@ void act_add(struct ui *ui, bool enqueue)
 		else if (app_play_enqueue(ui->app, ids.v, ids.n, &err) != 0)
 			ui_message(ui, true, "%s", err.msg);
 		else
-			ui_message(ui, false, "queued %zu track%s", ids.n, ids.n == 1 ? "" : "s");
+			ui_message(ui, false, "queued %zu%s track%s (u undoes)", ids.n, what,
+				   ids.n == 1 ? "" : "s");
 		u32vec_free(&ids);
 		ui->dirty = true;
 		return;
@@ -333,7 +385,8 @@ void act_add(struct ui *ui, bool enqueue)
 	if (app_playlist_insert_ids(ui->app, name, SIZE_MAX, ids.v, ids.n, &err) != 0)
 		ui_message(ui, true, "%s", err.msg);
 	else
-		ui_message(ui, false, "added %zu track%s to %s", ids.n, ids.n == 1 ? "" : "s", name);
+		ui_message(ui, false, "added %zu%s track%s to %s (u undoes)", ids.n, what,
+			   ids.n == 1 ? "" : "s", name);
 	u32vec_free(&ids);
 }
 
@@ -365,6 +418,19 @@ void act_remove(struct ui *ui)
 		p->remove(ui);
 	else
 		ui_message(ui, false, "d removes entries in the playlist (2), collections (3) and rules (4) views");
+}
+
+/* u: the last recorded playlist edit, of this run or an earlier one. */
+void act_undo(struct ui *ui)
+{
+	char *what;
+	struct crate_err err = {0};
+	if (app_playlist_undo(ui->app, &what, &err) != 0)
+		ui_message(ui, err.code != CRATE_ERR_NOTFOUND, "%s", err.msg);
+	else
+		ui_message(ui, false, "undid the %s", what);
+	free(what);
+	ui->dirty = true;
 }
 
 /* ---- scanning ---- */

@@ -30,10 +30,16 @@ void act_analysis(struct ui *ui, const char *what);
 void ui_poll_analysis(struct ui *ui);
 /* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */
 void act_command(struct ui *ui, const char *line);
-/* Rate the selected track (browser, playlist) 0-5; 0 clears. */
+/* Rate the marked tracks, else the selected one (browser, playlist) 0-5;
+ * 0 clears. */
 void act_rate(struct ui *ui, int stars);
 /* The selected track, 0 for none. */
 uint32_t act_selected_id(struct ui *ui);
+/* Whether the view shown has marks (its pane's `marked`): a, e, *, d and
+ * K/J then act on them. */
+bool act_has_marks(struct ui *ui);
+/* u: undo the last playlist edit (app_playlist_undo), saying what. */
+void act_undo(struct ui *ui);
 /* :shuffle [off|tracks|albums], :repeat [off|all|one]; no argument cycles. */
 void act_modes(struct ui *ui, const char *word, const char *arg);
 /* What the player and the scanner are doing, for the status line. */

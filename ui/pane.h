@@ -28,7 +28,8 @@ struct ui_pane {
 	/* Actions the pane gives its own meaning, before the common ones
 	 * (help: scroll and leave; rules: a e d Enter K J); true when taken. */
 	bool (*key_first)(struct ui *ui, enum ui_action a);
-	/* Movement and n/N, after the common actions. */
+	/* Movement, n/N, marks (Space m M) and K/J moves, after the common
+	 * actions. */
 	bool (*key)(struct ui *ui, enum ui_action a);
 	bool (*click)(struct ui *ui, int y, int x, bool dbl);
 	/* The search was applied: show what it finds (ui->qnode). NULL: the
@@ -44,6 +45,10 @@ struct ui_pane {
 	/* Media ids of the selection (owned by the caller's vector), playing
 	 * from *start; one: just the selected track where there is one. */
 	void (*selection)(struct ui *ui, struct u32vec *ids, size_t *start, bool one);
+	/* Media ids of the marked rows, in the view's order (owned by the
+	 * caller's vector); false when nothing is marked: actions then take
+	 * the selection. */
+	bool (*marked)(struct ui *ui, struct u32vec *ids);
 	/* Its prompts (prompt_begin from this pane): y answered, a line
 	 * entered, and the label of a text prompt. */
 	void (*confirm)(struct ui *ui);

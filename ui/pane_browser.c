@@ -165,6 +165,7 @@ done:
 }
 
 static void browser_rebuild_tracks(struct ui *ui);
+static bool browser_key(struct ui *ui, enum ui_action a);
 
 /* After the artist selection changes. */
 static void browser_rebuild_albums(struct ui *ui)
@@ -354,6 +355,7 @@ static void browser_free(struct ui *ui)
 	free(ui->res_rank);
 	free(ui->artists.g);
 	free(ui->albums.g);
+	marks_clear(&ui->br_marks);
 }
 
 /* ---- drawing ---- */
@@ -415,15 +417,18 @@ static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 		ui_fmt_time(ms, tbuf, sizeof tbuf);
 		char stars[64];
 		ui_rating_marks(ui, id, stars, sizeof stars);
+		bool marked = marks_has(&ui->br_marks, id);
+		char lead = marked ? '+' : id == playing ? '>' : ' ';
 		if (all_albums && artist && ui->artists.list.cur == 0)
-			snprintf(line, sizeof line, "%c%2s%s %s \xe2\x80\x93 %s", id == playing ? '>' : ' ',
+			snprintf(line, sizeof line, "%c%2s%s %s \xe2\x80\x93 %s", lead,
 				 n ? n : "", n ? "." : " ", artist, title);
 		else
-			snprintf(line, sizeof line, "%c%2s%s %s", id == playing ? '>' : ' ', n ? n : "",
+			snprintf(line, sizeof line, "%c%2s%s %s", lead, n ? n : "",
 				 n ? "." : " ", title);
-		int attr = id == playing ? theme_attr(UR_PLAYING) : 0;
+		int attr = id == playing ? theme_attr(UR_PLAYING) : marked ? theme_attr(UR_MARK) : 0;
 		if (i == ui->track_list.cur)
-			attr = theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) | (id == playing ? A_BOLD : 0);
+			attr = theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) |
+			       (id == playing || marked ? A_BOLD : 0);
 		int tw = r->w >= 20 ? 8 : 0; /* ui_fmt_time: at most 7 cells */
 		/* The rating sits before the time, so a long title never hides it. */
 		int sw = tw && stars[0] ? (int)ui_text_width(stars) : 0;
@@ -490,10 +495,51 @@ static void next_match(struct ui *ui, bool back)
 	ui->focus = 2;
 }
 
+static void browser_selection(struct ui *ui, struct u32vec *out, size_t *start, bool one);
+
+/* Space: mark the selected track (or, on an artist or album row, all its
+ * tracks; unmark them when all were marked) and go down. m: mark every
+ * result of the search; M: no marks. Marks are media ids, so they stay
+ * across searches: mark the finds of several, then act on them all. */
+static void browser_mark(struct ui *ui, enum ui_action a)
+{
+	struct ui_marks *m = &ui->br_marks;
+	if (a == UA_UNMARK_ALL) {
+		ui_message(ui, false, m->n ? "marks cleared" : "nothing is marked");
+		marks_clear(m);
+		return;
+	}
+	struct u32vec ids = {0};
+	size_t start, added = 0;
+	if (a == UA_MARK_MATCHES) {
+		for (size_t i = 0; i < ui->results.n; i++)
+			if (!marks_has(m, ui->results.v[i])) {
+				marks_set(m, ui->results.v[i], true);
+				added++;
+			}
+		ui_message(ui, false, "marked %zu track%s (%zu marked)", added, added == 1 ? "" : "s",
+			   m->n);
+		return;
+	}
+	browser_selection(ui, &ids, &start, true);
+	bool all = ids.n > 0;
+	for (size_t i = 0; i < ids.n && all; i++)
+		all = marks_has(m, ids.v[i]);
+	for (size_t i = 0; i < ids.n; i++)
+		marks_set(m, ids.v[i], !all);
+	u32vec_free(&ids);
+	browser_key(ui, UA_DOWN);
+}
+
 static bool browser_key(struct ui *ui, enum ui_action a)
 {
 	int h = ui->L.col[ui->focus].h;
 	switch (a) {
+	case UA_MARK:
+	case UA_MARK_MATCHES:
+	case UA_UNMARK_ALL:
+		browser_mark(ui, a);
+		return true;
 	case UA_COL_PREV:
 		if (ui->focus > 0)
 			ui->focus--;
@@ -540,6 +586,30 @@ static void browser_selection(struct ui *ui, struct u32vec *out, size_t *start, 
 		out->n = 1;
 		*start = 0;
 	}
+}
+
+/* The marked tracks: the results' order first, then those marked in
+ * earlier searches, by id. */
+static bool browser_marked(struct ui *ui, struct u32vec *ids)
+{
+	struct ui_marks *m = &ui->br_marks;
+	if (!m->n)
+		return false;
+	struct ui_marks seen = {0};
+	for (size_t i = 0; i < ui->results.n; i++) {
+		uint32_t id = ui->results.v[i];
+		if (marks_has(m, id) && !marks_has(&seen, id)) {
+			u32vec_push(ids, id);
+			marks_set(&seen, id, true);
+		}
+	}
+	size_t *all, n = marks_list(m, SIZE_MAX, &all);
+	for (size_t k = 0; k < n; k++)
+		if (!marks_has(&seen, all[k]))
+			u32vec_push(ids, (uint32_t)all[k]);
+	free(all);
+	marks_clear(&seen);
+	return ids->n > 0;
 }
 
 /* Enter: the track column as an ad-hoc list, from the selected track on
@@ -602,5 +672,6 @@ const struct ui_pane ui_pane_browser = {
 	.heading = ui_browse_heading,
 	.play = browser_play,
 	.selection = browser_selection,
+	.marked = browser_marked,
 	.free = browser_free,
 };

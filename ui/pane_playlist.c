@@ -24,10 +24,67 @@ static const struct coll_node *shown_node(struct ui *ui)
 	return name ? app_playlist_get(ui->app, name) : NULL;
 }
 
+/* ---- marks (by position) ---- */
+
+static void marks_forget(struct ui *ui)
+{
+	marks_clear(&ui->pl_marks);
+	ui->pl_marks_list.n = 0;
+	free(ui->pl_marks_name);
+	ui->pl_marks_name = NULL;
+}
+
+/* The marks index this list (name, n) as it is now: remember it. */
+static void marks_note(struct ui *ui, const char *name, const struct coll_node *n)
+{
+	if (!ui->pl_marks_name || strcmp(ui->pl_marks_name, name) != 0) {
+		free(ui->pl_marks_name);
+		ui->pl_marks_name = xstrdup(name);
+	}
+	ui->pl_marks_list.n = 0;
+	u32vec_reserve(&ui->pl_marks_list, n->idlist.n + 1);
+	if (n->idlist.n)
+		memcpy(ui->pl_marks_list.v, n->idlist.v, n->idlist.n * sizeof *n->idlist.v);
+	ui->pl_marks_list.n = n->idlist.n;
+}
+
+/* The marks of the list shown; they go when another list is shown or
+ * this one changed under them (another process, a refill, :playlist). */
+static struct ui_marks *marks_of(struct ui *ui, const char *name, const struct coll_node *n)
+{
+	if (!ui->pl_marks.n)
+		return &ui->pl_marks;
+	bool same = n && name && ui->pl_marks_name && strcmp(ui->pl_marks_name, name) == 0 &&
+		    ui->pl_marks_list.n == n->idlist.n &&
+		    (!n->idlist.n || memcmp(ui->pl_marks_list.v, n->idlist.v,
+					    n->idlist.n * sizeof *n->idlist.v) == 0);
+	if (!same)
+		marks_forget(ui);
+	return &ui->pl_marks;
+}
+
+/* The positions an action takes: the marks, else the cursor row. Owned;
+ * 0 when the list is empty. */
+static size_t target_positions(struct ui *ui, const char *name, const struct coll_node *n,
+			       size_t **pos, bool *marked)
+{
+	struct ui_marks *m = marks_of(ui, name, n);
+	*marked = m->n > 0;
+	if (*marked)
+		return marks_list(m, n->idlist.n, pos);
+	*pos = xmalloc(sizeof **pos);
+	if (ui->pl_list.cur >= n->idlist.n)
+		return 0;
+	(*pos)[0] = ui->pl_list.cur;
+	return 1;
+}
+
 static void playlist_free(struct ui *ui)
 {
 	free(ui->pl_name);
 	bitset_free(&ui->pl_match);
+	marks_forget(ui);
+	u32vec_free(&ui->pl_marks_list);
 }
 
 void playlist_find(struct ui *ui)
@@ -95,6 +152,7 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 		playlist_find(ui); /* entries moved (played, edited): mark them again */
 	long cur = current_pos(n);
 	uint32_t playing = act_playing_id(ui);
+	const struct ui_marks *marks = marks_of(ui, name, n);
 	ui_list_fix(&ui->pl_list, n->idlist.n, h);
 	for (int row = 0; row < h; row++) {
 		size_t i = ui->pl_list.top + (size_t)row;
@@ -112,7 +170,9 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 		bool missing = !app_has_media(ui->app, id);
 		char stars[64];
 		ui_rating_marks(ui, id, stars, sizeof stars);
-		snprintf(line, sizeof line, "%c%4zu. %s%s%s%s", here ? '>' : ' ', i + 1,
+		bool marked = marks_has(marks, i);
+		/* The mark wins the first column; the current row keeps its colour. */
+		snprintf(line, sizeof line, "%c%4zu. %s%s%s%s", marked ? '+' : here ? '>' : ' ', i + 1,
 			 artist ? artist : "", artist ? " \xe2\x80\x93 " : "", title,
 			 missing ? "  (missing)" : "");
 		int attr = 0;
@@ -122,8 +182,10 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 			attr = theme_attr(UR_HINT); /* already played */
 		if (ui->pl_have_match && bitset_test(&ui->pl_match, i))
 			attr |= theme_attr(UR_MATCH);
+		if (marked && !attr)
+			attr = theme_attr(UR_MARK);
 		if (i == ui->pl_list.cur)
-			attr = theme_attr(UR_SELECTED) | (here ? A_BOLD : 0);
+			attr = theme_attr(UR_SELECTED) | (here || marked ? A_BOLD : 0);
 		int tw = r->w >= 24 ? 8 : 0;
 		int sw = tw && stars[0] ? (int)ui_text_width(stars) : 0;
 		draw_text(ui, y + row, r->x, r->w - tw - sw, line, attr);
@@ -141,12 +203,93 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 				: " (empty: 'a' in the browser adds tracks here)", theme_attr(UR_HINT));
 }
 
+/* K/J (P/p): the marks, else the cursor row, one place up or down, in
+ * one transaction; marks and cursor follow their entries. */
+static void playlist_move(struct ui *ui, const char *name, const struct coll_node *n, int delta)
+{
+	size_t *pos, moved = 0;
+	bool marked;
+	size_t np = target_positions(ui, name, n, &pos, &marked);
+	struct crate_err err = {0};
+	size_t cur = ui->pl_list.cur, at = SIZE_MAX;
+	for (size_t k = 0; k < np; k++)
+		if (pos[k] == cur)
+			at = k;
+	if (!np) {
+		free(pos);
+		return;
+	}
+	if (app_playlist_move_entries(ui->app, name, pos, np, delta, &moved, &err) != 0) {
+		ui_message(ui, true, "%s", err.msg);
+	} else if (!moved) {
+		ui_message(ui, false, "already at the %s", delta < 0 ? "top" : "bottom");
+	} else {
+		const struct coll_node *now = app_playlist_get(ui->app, name);
+		if (at != SIZE_MAX)
+			ui->pl_list.cur = pos[at];
+		if (marked && now) {
+			marks_clear(&ui->pl_marks);
+			for (size_t k = 0; k < np; k++)
+				marks_set(&ui->pl_marks, pos[k], true);
+			marks_note(ui, name, now);
+		}
+		ui_message(ui, false, "moved %zu entr%s %s (u undoes)", moved, moved == 1 ? "y" : "ies",
+			   delta < 0 ? "up" : "down");
+	}
+	free(pos);
+	ui->dirty = true;
+}
+
+/* Space: mark or unmark the cursor row and go down; m: mark what the find
+ * matches; M: no marks. */
+static void playlist_mark(struct ui *ui, const char *name, const struct coll_node *n,
+			  enum ui_action a, int h)
+{
+	struct ui_marks *m = marks_of(ui, name, n);
+	if (a == UA_UNMARK_ALL) {
+		size_t had = m->n;
+		marks_forget(ui);
+		ui_message(ui, false, had ? "marks cleared" : "nothing is marked");
+		return;
+	}
+	if (a == UA_MARK) {
+		if (ui->pl_list.cur >= n->idlist.n)
+			return;
+		marks_toggle(m, ui->pl_list.cur);
+		marks_note(ui, name, n);
+		ui_list_move(&ui->pl_list, n->idlist.n, h, UA_DOWN);
+		return;
+	}
+	if (!ui->pl_have_match) {
+		ui_message(ui, false, "m marks what the find (/) matches: find something first");
+		return;
+	}
+	size_t added = 0;
+	for (size_t i = 0; i < n->idlist.n; i++)
+		if (bitset_test(&ui->pl_match, i) && !marks_has(m, i)) {
+			marks_set(m, i, true);
+			added++;
+		}
+	marks_note(ui, name, n);
+	ui_message(ui, false, "marked %zu entr%s (%zu marked)", added, added == 1 ? "y" : "ies",
+		   m->n);
+}
+
 static bool playlist_key(struct ui *ui, enum ui_action a)
 {
+	const char *name = ui_playlist_shown(ui);
 	const struct coll_node *n = shown_node(ui);
 	if (!n)
 		return false;
 	int h = ui->L.main.h >= 4 ? ui->L.main.h - 1 : ui->L.main.h;
+	if (a == UA_MOVE_UP || a == UA_MOVE_DOWN) {
+		playlist_move(ui, name, n, a == UA_MOVE_UP ? -1 : 1);
+		return true;
+	}
+	if (a == UA_MARK || a == UA_MARK_MATCHES || a == UA_UNMARK_ALL) {
+		playlist_mark(ui, name, n, a, h);
+		return true;
+	}
 	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV) {
 		if (!ui->pl_have_match || !n->idlist.n)
 			return true;
@@ -205,15 +348,40 @@ static void playlist_selection(struct ui *ui, struct u32vec *ids, size_t *start,
 		u32vec_push(ids, n->idlist.v[ui->pl_list.cur]);
 }
 
+/* The marked entries' media ids, in list order. */
+static bool playlist_marked(struct ui *ui, struct u32vec *ids)
+{
+	const char *name = ui_playlist_shown(ui);
+	const struct coll_node *n = shown_node(ui);
+	if (!n || !marks_of(ui, name, n)->n)
+		return false;
+	size_t *pos, np = marks_list(&ui->pl_marks, n->idlist.n, &pos);
+	for (size_t k = 0; k < np; k++)
+		u32vec_push(ids, n->idlist.v[pos[k]]);
+	free(pos);
+	return np > 0;
+}
+
+/* d: the marks, else the cursor row; one transaction, undoable. */
 static void playlist_remove(struct ui *ui)
 {
 	const char *name = ui_playlist_shown(ui);
 	const struct coll_node *n = name ? app_playlist_get(ui->app, name) : NULL;
-	if (!n || ui->pl_list.cur >= n->idlist.n)
+	if (!n)
 		return;
+	size_t *pos, removed = 0;
+	bool marked;
+	size_t np = target_positions(ui, name, n, &pos, &marked);
 	struct crate_err err = {0};
-	if (app_playlist_remove_at(ui->app, name, ui->pl_list.cur, 1, &err) != 0)
+	if (np && app_playlist_remove_entries(ui->app, name, pos, np, &removed, &err) != 0) {
 		ui_message(ui, true, "%s", err.msg);
+	} else if (np) {
+		if (marked)
+			marks_forget(ui); /* their entries are gone */
+		ui_message(ui, false, "removed %zu entr%s (u undoes)", removed,
+			   removed == 1 ? "y" : "ies");
+	}
+	free(pos);
 	ui->dirty = true;
 }
 
@@ -236,5 +404,6 @@ const struct ui_pane ui_pane_playlist = {
 	.play = playlist_play,
 	.remove = playlist_remove,
 	.selection = playlist_selection,
+	.marked = playlist_marked,
 	.free = playlist_free,
 };

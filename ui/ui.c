@@ -384,8 +384,11 @@ static void handle_action(struct ui *ui, enum ui_action a)
 	case UA_REMOVE:
 		act_remove(ui);
 		return;
+	case UA_UNDO:
+		act_undo(ui);
+		return;
 	case UA_RATE:
-		if (!act_selected_id(ui))
+		if (!act_selected_id(ui) && !act_has_marks(ui))
 			ui_message(ui, false, "* rates the selected track (views 1 and 2)");
 		else
 			prompt_begin(ui, UI_PROMPT_RATE, NULL, NULL);
@@ -393,9 +396,16 @@ static void handle_action(struct ui *ui, enum ui_action a)
 	default:
 		break;
 	}
-	/* Movement and matches belong to the view. */
-	if (p->key)
-		p->key(ui, a);
+	/* Movement, matches and marks belong to the view; Space pauses
+	 * where the view has no marks (collections, rules). */
+	if (p->key && p->key(ui, a))
+		return;
+	if (a == UA_MARK)
+		act_player(ui, UA_PAUSE);
+	else if (a == UA_MARK_MATCHES || a == UA_UNMARK_ALL)
+		ui_message(ui, false, "marks are in the browser (1) and the playlist (2)");
+	else if (a == UA_MOVE_UP || a == UA_MOVE_DOWN)
+		ui_message(ui, false, "K J move entries in the playlist and queue (2) and rules (4)");
 }
 
 static void handle_mouse(struct ui *ui)

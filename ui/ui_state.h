@@ -21,6 +21,7 @@
 #include "coll/node.h"
 #include "ui/keymap.h"
 #include "ui/layout.h"
+#include "ui/marks.h"
 #include "ui/theme.h"
 
 struct app;
@@ -124,6 +125,7 @@ struct ui {
 	struct u32vec tracks;        /* result positions shown in the track column */
 	struct ui_list track_list;
 	uint32_t keep_track_id;      /* media id to select again after new results; 0 none */
+	struct ui_marks br_marks;    /* marked tracks by media id: they outlive searches */
 	int focus;                   /* 0 artist, 1 album, 2 tracks */
 
 	/* View 2: the playlist shown (NULL: the active one) and find marks. */
@@ -132,6 +134,12 @@ struct ui {
 	struct bitset pl_match;      /* over entries (positions): rows matching the find */
 	bool pl_have_match;
 	unsigned pl_match_gen;       /* store generation pl_match was computed at */
+	/* Marks by position; they index pl_marks_list (a copy of the list
+	 * they were made on) of pl_marks_name, and go when the list shown is
+	 * another one or changed under them. */
+	struct ui_marks pl_marks;
+	struct u32vec pl_marks_list;
+	char *pl_marks_name;
 
 	/* View 3 and the sidebar. */
 	struct ui_coll_row *colls;

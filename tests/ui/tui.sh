@@ -217,7 +217,11 @@ remote ping >/dev/null 2>&1 || t_fail "crate died while resizing"
 t_begin tui_help_lists_bindings
 keys '?'
 wait_for "vol_up" || t_fail "help"
-screen | grep -q "Space c" || t_fail "pause keys not listed"
+screen | grep -Eq "^ c +pause " || t_fail "pause keys not listed"
+keys PgDn
+wait_for "mark_matches" || t_fail "the mark keys not listed"
+screen | grep -Eq "^ Space +mark " || t_fail "Space is not listed as mark"
+screen | grep -Eq "^ u +undo " || t_fail "u is not listed as undo"
 keys q
 wait_gone "vol_up" || t_fail "help does not close"
 

@@ -151,7 +151,7 @@ keys '?'
 wait_for "vol_up" || t_fail "no help"
 keys PgDn
 wait_for "In view 4 (rules):" || t_fail "help has no rules section"
-screen | grep -q "^ K  *move_up  *move the selected rule up" || t_fail "move_up not listed with K"
+screen | grep -q "^ K P  *move_up  *move the selected rule up" || t_fail "move_up not listed with K P"
 screen | grep -q "^ 4  *view_rules " || t_fail "view_rules not listed with 4"
 screen | grep -q "^ a  *add  *add a rule" || t_fail "a not explained for view 4"
 keys q

@@ -261,8 +261,13 @@ TEST(ten_thousand_entries_move_remove_undo_fast)
 	CHECK_INT(coll_store_get(c.st, COLL_NS_PLAYLISTS, "Default")->idlist.n, 10000);
 	fprintf(stderr, "10000 entries, 5000 marked: move %.1f ms, remove %.1f ms, undo %.1f ms\n",
 		t1 - t0, t2 - t1, t3 - t2);
-	CHECK_MSG(t1 - t0 < 250 && t2 - t1 < 250 && t3 - t2 < 250, "too slow: %.0f %.0f %.0f ms",
-		  t1 - t0, t2 - t1, t3 - t2);
+	/* About 10 ms here; the bound leaves room for a loaded machine, not
+	 * for valgrind (its preload is in the environment), where only the
+	 * figures are printed. */
+	const char *pre = getenv("LD_PRELOAD");
+	if (!pre || !strstr(pre, "vgpreload"))
+		CHECK_MSG(t1 - t0 < 250 && t2 - t1 < 250 && t3 - t2 < 250,
+			  "too slow: %.0f %.0f %.0f ms", t1 - t0, t2 - t1, t3 - t2);
 	free(pos);
 	conn_close(&c);
 }

@@ -8,6 +8,7 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_view.h"
 #include "app/rules.h"
 #include "base/err.h"
 #include "coll/eval.h"
@@ -265,6 +266,44 @@ TEST(app_saved_queries_and_forced_remove_keep_results)
 	CHECK_INT(all.ids.n, NTRACKS);
 	coll_result_free(&all);
 	CHECK_INT(app_eval_named(app, COLL_NS_COLLECTIONS, "Early", &all, &err), -1);
+	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
+	test_app_close(app);
+}
+
+/* The interface's edits through app (app_view.h): marked positions moved
+ * and removed on the active playlist (NULL name), the interface's adds
+ * recorded, and undo saying what it undid. */
+TEST(app_playlist_edits_of_marks_and_undo)
+{
+	struct app *app = app_fixture();
+	struct crate_err err = {0};
+	uint32_t ids[] = {1, 2, 3, 4, 5};
+	CHECK_INT(app_playlist_insert_ids(app, NULL, SIZE_MAX, ids, 5, &err), 0);
+	size_t pos[] = {4, 2}, moved;
+	CHECK_INT(app_playlist_move_entries(app, NULL, pos, 2, -1, &moved, &err), 0);
+	CHECK_INT(moved, 2);
+	CHECK_INT(pos[0], 1); /* ascending: where 3 and 5 went */
+	CHECK_INT(pos[1], 3);
+	const struct coll_node *d = pl(app, "Default");
+	uint32_t want[] = {1, 3, 2, 5, 4};
+	CHECK(d->idlist.n == 5 && memcmp(d->idlist.v, want, sizeof want) == 0);
+	size_t removed;
+	CHECK_INT(app_playlist_remove_entries(app, NULL, pos, 2, &removed, &err), 0);
+	CHECK_INT(removed, 2);
+	CHECK_INT(pl(app, "Default")->idlist.n, 3);
+	char *what;
+	CHECK_INT(app_playlist_undo(app, &what, &err), 0);
+	CHECK_STR(what, "removal of 2 entries in Default");
+	free(what);
+	CHECK_INT(app_playlist_undo(app, &what, &err), 0);
+	CHECK_STR(what, "move of 2 entries in Default");
+	free(what);
+	CHECK_INT(app_playlist_undo(app, &what, &err), 0);
+	CHECK_STR(what, "addition of 5 entries in Default");
+	free(what);
+	CHECK_INT(pl(app, "Default")->idlist.n, 0);
+	CHECK_INT(app_playlist_undo(app, &what, &err), -1);
+	CHECK(what == NULL);
 	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
 	test_app_close(app);
 }

@@ -51,8 +51,15 @@ TEST(default_keymap_matches_readme)
 	struct keymap km;
 	keymap_init_default(&km);
 	CHECK_INT(keymap_lookup(&km, KEY_C_ENTER), UA_PLAY);
-	CHECK_INT(keymap_lookup(&km, ' '), UA_PAUSE);
+	CHECK_INT(keymap_lookup(&km, ' '), UA_MARK); /* cmus's: Space marks, c pauses */
 	CHECK_INT(keymap_lookup(&km, 'c'), UA_PAUSE);
+	CHECK_INT(keymap_lookup(&km, 'm'), UA_MARK_MATCHES);
+	CHECK_INT(keymap_lookup(&km, 'M'), UA_UNMARK_ALL);
+	CHECK_INT(keymap_lookup(&km, 'u'), UA_UNDO);
+	CHECK_INT(keymap_lookup(&km, 'K'), UA_MOVE_UP);
+	CHECK_INT(keymap_lookup(&km, 'P'), UA_MOVE_UP);
+	CHECK_INT(keymap_lookup(&km, 'J'), UA_MOVE_DOWN);
+	CHECK_INT(keymap_lookup(&km, 'p'), UA_MOVE_DOWN);
 	CHECK_INT(keymap_lookup(&km, 'j'), UA_DOWN);
 	CHECK_INT(keymap_lookup(&km, 'h'), UA_COL_PREV);
 	CHECK_INT(keymap_lookup(&km, KEY_C_LEFT), UA_SEEK_BACK);
@@ -73,7 +80,9 @@ TEST(default_keymap_matches_readme)
 	}
 	char desc[64];
 	keymap_describe(&km, UA_PAUSE, desc, sizeof desc);
-	CHECK_STR(desc, "Space c");
+	CHECK_STR(desc, "c");
+	keymap_describe(&km, UA_MOVE_UP, desc, sizeof desc);
+	CHECK_STR(desc, "K P");
 }
 
 TEST(config_rebinds_keys)
