@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Editing lists in place (issue 17): K/J (P/p) move entries in the playlist
+# and the queue, Space marks a row, m marks what the search matches, M
+# clears, and d, e, a act on the marks; u undoes the last playlist edit,
+# after a restart too, and refuses when another process edited the list
+# since. Real binary in a private tmux server, audio to a file.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	t_begin tui_edit_setup
+	t_skip "needs tmux"
+	t_end
+	exit $?
+fi
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_private_env
+MUSIC=$T_TMP/music
+TM="tmux -L crate-edit-$$ -f /dev/null"
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+S=ed0
+start_ui() {
+	local old=$S
+	NS=$((${NS:-0} + 1)); S=ed$NS
+	tmux_fresh_session "$old" "$S" 100 30 \
+		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
+	wait_for "1 Browser" 5
+}
+c() { "$CRATE" --db "$DB" "$@"; }
+titles() { c playlist list "$1" --format '%title%' | sed 's/^[ >]*[0-9]*\. //' | tr '\n' '|'; }
+# wait_titles LIST WANT: poll until LIST's titles (joined by |) are WANT.
+wait_titles() {
+	local i got
+	for ((i = 0; i < 60; i++)); do
+		got=$(titles "$1")
+		[ "$got" = "$2" ] && return 0
+		sleep 0.05
+	done
+	echo "    --- $1: $got" >&2
+	echo "    --- want: $2" >&2
+	return 1
+}
+# The list as an array of titles, A[0] first.
+load() { IFS='|' read -r -a A <<<"$(titles Edit)"; }
+join() { local IFS='|'; echo "$*|"; }
+
+t_begin tui_edit_setup
+mkdir -p "$MUSIC"
+cp "$SRCDIR"/data/demo/* "$MUSIC"/ 2>/dev/null
+c scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
+c playlist new Edit >/dev/null && c playlist add Edit '* ORDER BY title' >/dev/null ||
+	t_fail "playlist"
+c playlist use Edit >/dev/null || t_fail "use"
+load
+O=("${A[@]}")
+[ "${#O[@]}" -ge 8 ] || t_fail "Edit has ${#O[@]} entries"
+
+t_begin tui_edit_move_entries_with_K_J_P_p
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+keys g J
+wait_titles Edit "$(join "${O[1]}" "${O[0]}" "${O[@]:2}")" || t_fail "J did not move entry 1 down"
+wait_for "moved 1 entry down" || t_fail "no message"
+# the cursor followed the entry: K brings it back
+keys K
+wait_titles Edit "$(join "${O[@]}")" || t_fail "K did not move it back"
+keys g p
+wait_titles Edit "$(join "${O[1]}" "${O[0]}" "${O[@]:2}")" || t_fail "p did not move down"
+keys P
+wait_titles Edit "$(join "${O[@]}")" || t_fail "P did not move up"
+# at the top already: nothing changes, and it says so
+keys g K
+wait_for "already at the top" || t_fail "no message at the edge"
+
+t_begin tui_edit_space_marks_and_moves_marked
+keys g Space Space j Space
+# rows 1, 2 and 4 show the mark glyph
+wait_until 3 sh -c "[ \$($TM capture-pane -p -t $S | grep -c '^+ *[0-9]*\\. ') -eq 3 ]" ||
+	t_fail "marked rows not shown: $(screen | grep '^+')"
+screen | grep -q '^+   1\. ' || t_fail "row 1 not marked: $(screen | grep '   1\. ')"
+screen | grep -q '^ *3\. ' || screen | grep -q '^.   3\. ' || t_fail "row 3 missing"
+screen | grep -q '^+   3\. ' && t_fail "row 3 marked"
+keys J
+# 1 2 4 marked, moved down: 4 over 5, 2 over 3, 1 over 2's old place
+wait_titles Edit "$(join "${O[2]}" "${O[0]}" "${O[1]}" "${O[4]}" "${O[3]}" "${O[@]:5}")" ||
+	t_fail "J with marks"
+wait_for "moved 3 entries down" || t_fail "no message"
+# the marks followed their entries (now rows 2, 3, 5)
+screen | grep -q '^+   2\. ' && screen | grep -q '^+   5\. ' || t_fail "marks did not follow"
+keys K
+wait_titles Edit "$(join "${O[@]}")" || t_fail "K with marks did not move them back"
+keys M
+wait_for "marks cleared" || t_fail "M"
+[ "$(screen | grep -c '^+ *[0-9]*\. ')" -eq 0 ] || t_fail "marks still shown after M"
+
+t_begin tui_edit_mark_matches_remove_marked_and_undo
+keys /
+typed "t~e"
+keys Enter
+n_match=0
+for t in "${O[@]}"; do case "$t" in *[eE]*) n_match=$((n_match + 1)) ;; esac; done
+keys m
+wait_for "marked $n_match entr" || t_fail "m did not mark the $n_match finds"
+keys Escape d
+keep=()
+for t in "${O[@]}"; do case "$t" in *[eE]*) ;; *) keep+=("$t") ;; esac; done
+wait_titles Edit "$(join "${keep[@]}")" || t_fail "d did not remove exactly the marked entries"
+wait_for "removed $n_match entries" || t_fail "no message"
+keys u
+wait_titles Edit "$(join "${O[@]}")" || t_fail "u did not restore the list"
+wait_for "undid the removal of $n_match entries in Edit" || t_fail "no undo message"
+# more than one level: the marked rows' K, then their J
+keys u
+wait_titles Edit "$(join "${O[2]}" "${O[0]}" "${O[1]}" "${O[4]}" "${O[3]}" "${O[@]:5}")" ||
+	t_fail "a second u did not undo the K before"
+keys u
+wait_titles Edit "$(join "${O[@]}")" || t_fail "a third u did not undo the J"
+
+t_begin tui_edit_enqueue_and_add_marked_in_the_browser
+keys 1
+wait_for "All artists" || t_fail "browser"
+keys l l g Space Space
+keys e
+wait_for "queued 2 marked tracks" || t_fail "e with marks"
+[ "$(c playlist list Queue --format '%title%' | wc -l)" -eq 2 ] || t_fail "Queue: $(titles Queue)"
+keys M /
+typed 'a:"Mira Sol"'
+keys Enter
+wait_for "Track 10" || t_fail "search"
+keys m
+wait_for "marked 2 tracks" || t_fail "m in the browser: $(screen | tail -1)"
+keys a
+wait_for "added 2 marked tracks to Edit" || t_fail "a with marks"
+load
+[ "${#A[@]}" -eq $((${#O[@]} + 2)) ] || t_fail "Edit has ${#A[@]} entries"
+keys u
+wait_titles Edit "$(join "${O[@]}")" || t_fail "u did not take back the addition"
+keys Q
+wait_for "Playlist Queue" || t_fail "queue view"
+mapfile -t q < <(c playlist list Queue --format '%title%' | sed 's/^[ >]*[0-9]*\. //')
+keys G K
+wait_titles Queue "$(join "${q[1]}" "${q[0]}")" || t_fail "K in the queue view"
+
+t_begin tui_edit_undo_survives_restart
+keys Q
+wait_for "Playlist Edit" || t_fail "playlist view"
+keys g J
+wait_titles Edit "$(join "${O[1]}" "${O[0]}" "${O[@]:2}")" || t_fail "J"
+keys q
+start_ui || t_fail "no title bar after restart"
+keys u
+wait_titles Edit "$(join "${O[@]}")" || t_fail "u after a restart"
+wait_for "undid the move of 1 entry in Edit" || t_fail "no message"
+
+t_begin tui_edit_undo_refused_after_another_process
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+keys g J
+wait_titles Edit "$(join "${O[1]}" "${O[0]}" "${O[@]:2}")" || t_fail "J"
+c playlist move Edit 5 1 >/dev/null || t_fail "CLI move"
+load
+other=("${A[@]}")
+keys u
+wait_for "was changed since" || t_fail "undo not refused: $(screen | tail -2)"
+sleep 0.3
+wait_titles Edit "$(join "${other[@]}")" || t_fail "the other process's edit was clobbered"
+keys q
+t_end
