@@ -640,7 +640,8 @@ void cmdline_draw(struct ui *ui)
 		else if (ui->prompt == UI_PROMPT_QUIT)
 			label = "A scan is running. Quit anyway? (y/n) ";
 		else if (ui->prompt == UI_PROMPT_RATE)
-			label = "Rate the selected track: 0-5 (0 clears) ";
+			label = act_has_marks(ui) ? "Rate the marked tracks: 0-5 (0 clears) "
+						  : "Rate the selected track: 0-5 (0 clears) ";
 		else if (UI_PROMPT_IS_TEXT(ui->prompt))
 			label = ui->prompt_pane && ui->prompt_pane->prompt_label
 					? ui->prompt_pane->prompt_label(ui) : "";

@@ -1159,7 +1159,9 @@ int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crat
 		q = coll_store_get(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME);
 	}
 	bool was_empty = q->idlist.n == 0;
-	if (coll_store_playlist_insert_undoable(app->store, APP_QUEUE_NAME, q->idlist.n, ids, n, err) != 0)
+	/* Recorded: u takes back what e added. */
+	if (coll_store_playlist_insert_undoable(app->store, APP_QUEUE_NAME, q->idlist.n, ids, n,
+						err) != 0)
 		return -1;
 	/* The follower was chosen from the context: the queue comes first now. */
 	if (was_empty && p->engine && p->now_started && p->next.seq &&

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Editing lists in place (issue 17): K/J (P/p) move entries in the playlist
 # and the queue, Space marks a row, m marks what the search matches, M
-# clears, and d, e, a act on the marks; u undoes the last playlist edit,
+# clears, and d, e, a, * act on the marks; u undoes the last playlist edit,
 # after a restart too, and refuses when another process edited the list
 # since. Real binary in a private tmux server, audio to a file.
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +17,8 @@ fi
 tmux_private_env
 MUSIC=$T_TMP/music
 TM="tmux -L crate-edit-$$ -f /dev/null"
-trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+# crate may still be writing its state file as the server goes: retry the rm once
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP" 2>/dev/null || { sleep 0.5; rm -rf "$T_TMP"; }' EXIT
 S=ed0
 start_ui() {
 	local old=$S
@@ -130,6 +131,11 @@ keys Enter
 wait_for "Track 10" || t_fail "search"
 keys m
 wait_for "marked 2 tracks" || t_fail "m in the browser: $(screen | tail -1)"
+keys '*'
+wait_for "Rate the marked tracks" || t_fail "the rating prompt does not say marked"
+keys 3
+wait_for "rated 2 marked tracks: 3 stars" || t_fail "* with marks"
+[ "$(c search 'r:3' --format '%title%' | wc -l)" -eq 2 ] || t_fail "r:3 finds $(c search 'r:3' --format '%title%')"
 keys a
 wait_for "added 2 marked tracks to Edit" || t_fail "a with marks"
 load
