@@ -398,6 +398,22 @@ void act_save(struct ui *ui, const char *name)
 		ui_message(ui, true, "save: a name is needed");
 		return;
 	}
+	/* Replacing a saved collection loses its query: ask first. */
+	char *ns = NULL, *nm = NULL;
+	struct crate_err nerr = {0};
+	if (coll_name_split(name, &ns, &nm, &nerr) == 0 && app_coll_get(ui->app, ns, nm)) {
+		char *full = xasprintf("%s/%s", ns, nm);
+		prompt_begin(ui, UI_PROMPT_OVERWRITE, full, NULL);
+		free(full);
+	} else {
+		act_save_now(ui, name); /* a bad name: saving says why */
+	}
+	free(ns);
+	free(nm);
+}
+
+void act_save_now(struct ui *ui, const char *name)
+{
 	struct crate_err err = {0};
 	/* The view's collection: the browsed collection AND the query. */
 	struct coll_node *view = ui_browse_view_node(ui);

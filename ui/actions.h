@@ -10,7 +10,10 @@
 /* Enter: what the view shown plays (its pane's play). */
 void act_play(struct ui *ui);
 void act_add(struct ui *ui, bool enqueue);
+/* Save the browser's view as collection name; asks (y/n) before
+ * replacing one that exists (act_save_now on yes). */
 void act_save(struct ui *ui, const char *name);
+void act_save_now(struct ui *ui, const char *name);
 void act_remove(struct ui *ui);
 void act_player(struct ui *ui, enum ui_action a);
 /* Scan paths in the background; `~`, `~user` and `$HOME` are expanded.

@@ -542,6 +542,8 @@ static void prompt_answer(struct ui *ui, bool yes)
 	}
 	if (ui->prompt == UI_PROMPT_QUIT)
 		ui->running = false;
+	else if (ui->prompt == UI_PROMPT_OVERWRITE)
+		act_save_now(ui, ui->prompt_arg);
 	else if (ui->prompt_pane && ui->prompt_pane->confirm)
 		ui->prompt_pane->confirm(ui);
 }
@@ -642,7 +644,11 @@ void cmdline_draw(struct ui *ui)
 		else if (ui->prompt == UI_PROMPT_RATE)
 			label = act_has_marks(ui) ? "Rate the marked tracks: 0-5 (0 clears) "
 						  : "Rate the selected track: 0-5 (0 clears) ";
-		else if (UI_PROMPT_IS_TEXT(ui->prompt))
+		else if (ui->prompt == UI_PROMPT_OVERWRITE) {
+			snprintf(q, sizeof q, "%s exists. Replace it? (y/n) ",
+				 ui->prompt_arg ? ui->prompt_arg : "");
+			label = q;
+		} else if (UI_PROMPT_IS_TEXT(ui->prompt))
 			label = ui->prompt_pane && ui->prompt_pane->prompt_label
 					? ui->prompt_pane->prompt_label(ui) : "";
 		else {

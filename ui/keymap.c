@@ -55,6 +55,7 @@ static const struct {
 	[UA_MARK_MATCHES] = {"mark_matches", "mark every row the search (/) matches"},
 	[UA_UNMARK_ALL] = {"unmark_all", "clear the marks"},
 	[UA_UNDO] = {"undo", "undo the last playlist edit (move, remove, add, enqueue)"},
+	[UA_JUMP_PLAYING] = {"jump_playing", "jump to the playing track (its playlist row, else the browser)"},
 	[UA_HELP] = {"help", "this help"},
 	[UA_COMMAND] = {"command", "command line (:scan DIR, :save NAME, ...)"},
 	[UA_REDRAW] = {"redraw", "redraw the screen"},
@@ -233,6 +234,7 @@ void keymap_init_default(struct keymap *km)
 		{"4", UA_VIEW_RULES}, {"K P", UA_MOVE_UP}, {"J p", UA_MOVE_DOWN},
 		{"5", UA_VIEW_FILES}, {"Backspace", UA_PARENT}, {".", UA_HIDDEN}, {"A", UA_LIBRARY_ADD},
 		{"Space", UA_MARK}, {"m", UA_MARK_MATCHES}, {"M", UA_UNMARK_ALL}, {"u", UA_UNDO},
+		{"i", UA_JUMP_PLAYING},
 		{"? F1", UA_HELP}, {":", UA_COMMAND}, {"C-l", UA_REDRAW}, {"q", UA_QUIT},
 	};
 	km->n = 0;

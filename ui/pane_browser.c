@@ -292,6 +292,29 @@ static void browser_refresh(struct ui *ui)
 	ui->dirty = true;
 }
 
+bool browser_reveal(struct ui *ui, uint32_t id)
+{
+	size_t i = 0;
+	while (i < ui->results.n && ui->results.v[i] != id)
+		i++;
+	if (i == ui->results.n || !ui->res_artist || !ui->artists.n)
+		return false;
+	/* Keep a selection that already shows it ("All", or one of its artists). */
+	size_t as = ui->artists.list.cur;
+	if (as && !result_in_artist(ui, i, (uint32_t)as, NULL)) {
+		ui->artists.list.cur = ui->res_artist[i];
+		browser_rebuild_albums(ui);
+	}
+	size_t ls = ui->albums.list.cur;
+	if (ls && ui->res_album[i] != ls)
+		ui->albums.list.cur = ui->res_album[i];
+	ui->keep_track_id = id;
+	browser_rebuild_tracks(ui);
+	ui->focus = 2;
+	ui->dirty = true;
+	return ui->track_list.cur < ui->tracks.n && ui->results.v[ui->tracks.v[ui->track_list.cur]] == id;
+}
+
 void browser_keep_selection(struct ui *ui)
 {
 	browser_keep_selection_drop(ui);
@@ -383,7 +406,8 @@ static void draw_group_col(struct ui *ui, const struct ui_rect *r, struct ui_gro
 				 g->text ? g->text : albums ? "(no album)" : "(no artist)");
 		if (i == 0)
 			attr |= A_BOLD;
-		snprintf(count, sizeof count, " %u ", g->count);
+		/* The counts are of tracks: the first row says so. */
+		snprintf(count, sizeof count, i == 0 ? " %u tracks " : " %u ", g->count);
 		int cw = r->w >= 24 ? (int)strlen(count) : 0;
 		draw_text(ui, y, r->x, r->w - cw, label, attr);
 		if (cw)

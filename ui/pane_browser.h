@@ -3,6 +3,9 @@
 #ifndef CRATE_UI_PANE_BROWSER_H
 #define CRATE_UI_PANE_BROWSER_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 struct ui;
 
 extern const struct ui_pane ui_pane_browser;
@@ -15,5 +18,9 @@ void browser_keep_selection_drop(struct ui *ui);
  * the track under the cursor when they still exist (saved by
  * browser_keep_selection; without it the selection falls back to All). */
 void browser_index_changed(struct ui *ui);
+/* Select media id in the columns (its artist and album when the current
+ * ones do not show it) and focus the track column; false when the
+ * results (the browsed collection AND the search) do not hold it. */
+bool browser_reveal(struct ui *ui, uint32_t id);
 
 #endif

@@ -19,6 +19,25 @@ static const char *state_text(int s, bool ascii)
 	return s == 1 ? "\xe2\x96\xb6" : s == 2 ? "\xe2\x80\x96" : "\xe2\x96\xa0";
 }
 
+void status_title(struct ui *ui, char *buf, size_t size)
+{
+	struct ui_status st;
+	act_status(ui, &st);
+	if (!st.id) {
+		snprintf(buf, size, "crate");
+		return;
+	}
+	char ab[256], tb[512];
+	const char *artist = ui_prop(ui, st.id, "artist", ab, sizeof ab);
+	ui_title(ui, st.id, tb, sizeof tb);
+	const char *dash = ui->ascii ? " - " : " \xe2\x80\x93 ";
+	if (st.stream_title[0])
+		snprintf(buf, size, "crate: %s %s (%s)", state_text(st.state, ui->ascii), st.stream_title, tb);
+	else
+		snprintf(buf, size, "crate: %s %s%s%s", state_text(st.state, ui->ascii),
+			 artist ? artist : "", artist ? dash : "", tb);
+}
+
 void status_draw(struct ui *ui)
 {
 	struct ui_status st;

@@ -177,6 +177,42 @@ bool search_key(struct ui *ui, int key)
 	return handled;
 }
 
+void sb_window(const char *qs, int room, size_t want, bool has_err, size_t errcol,
+	       struct sb_window *w)
+{
+	size_t len = strlen(qs), qw = ui_text_width(qs);
+	memset(w, 0, sizeof *w);
+	if (room <= 0)
+		return;
+	if (qw < (size_t)room || room < 4) { /* fits (with the cursor after it), or no room to scroll */
+		w->width = room;
+		w->bytes = utf8_prefix_fitting(qs, len, (size_t)room, &w->shown);
+		w->right = false;
+		return;
+	}
+	/* Scrolling: one column for each marker. */
+	size_t inner = (size_t)room - 2, start = 0;
+	if (want >= inner)
+		start = want - inner + 1;
+	/* The error's column too, when it fits beside the cursor. */
+	if (has_err && errcol < start && want - errcol < inner)
+		start = errcol;
+	if (start == 1)
+		start = 0; /* the left marker would hide as much as it shows */
+	size_t got = 0;
+	w->off = start ? utf8_prefix_fitting(qs, len, start, &got) : 0;
+	if (start && got < start) { /* a wide character across the edge: skip it whole */
+		uint32_t cp;
+		w->off += utf8_decode(qs + w->off, len - w->off, &cp);
+		got = utf8_width(qs, w->off);
+	}
+	w->skip = got;
+	w->left = w->off > 0;
+	w->width = room - (w->left ? 1 : 0) - 1; /* the right marker's column is always kept */
+	w->bytes = utf8_prefix_fitting(qs + w->off, len - w->off, (size_t)w->width, &w->shown);
+	w->right = w->off + w->bytes < len;
+}
+
 void search_draw(struct ui *ui)
 {
 	const struct ui_rect *r = &ui->L.search;
@@ -194,7 +230,8 @@ void search_draw(struct ui *ui)
 	char info[700];
 	int iattr = theme_attr(UR_HINT);
 	if (ui->qerr.code == CRATE_ERR_INCOMPLETE) {
-		snprintf(info, sizeof info, "\xe2\x80\xa6 %s", ui->qerr.msg);
+		/* Not "…" (it reads as cut text): say the query goes on. */
+		snprintf(info, sizeof info, "keep typing: %s", ui->qerr.msg);
 	} else if (ui->qerr.code) {
 		snprintf(info, sizeof info, "error: %s", ui->qerr.msg);
 		iattr = theme_attr(UR_ERROR);
@@ -213,20 +250,29 @@ void search_draw(struct ui *ui)
 		iw = ui->qerr.code && ui->qerr.code != CRATE_ERR_INCOMPLETE && r->w >= 16 ? avail / 2 : 0;
 	int qavail = avail - iw;
 
-	/* Scroll the query so the cursor (and an error column) stays visible. */
+	/* A query wider than its room scrolls: the cursor (and the error's
+	 * column) stay in view, and a marker at each end says text is cut
+	 * there. */
 	size_t curcol = ui_text_col_of_char(qs, (int)utf8_count(q, ui->qcur) + 1);
-	size_t skip_cols = 0;
-	if (qavail > 1 && (int)curcol >= qavail - 1)
-		skip_cols = curcol - (size_t)(qavail - 2);
-	size_t off = 0, got = 0;
-	if (skip_cols)
-		off = utf8_prefix_fitting(qs, strlen(qs), skip_cols, &got);
-	draw_text(ui, r->y, r->x + lw, qavail, qs + off, editing ? A_BOLD : 0);
+	bool has_err = ui->qerr.code == CRATE_ERR_PARSE && ui->qerr.pos > 0;
+	size_t errcol = has_err ? ui_text_col_of_char(qs, ui->qerr.pos) : 0;
+	struct sb_window win;
+	sb_window(qs, qavail, editing ? curcol : has_err ? errcol : curcol, has_err, errcol, &win);
+	int tx = r->x + lw + (win.left ? 1 : 0);
+	char *vis = xstrndup(qs + win.off, win.bytes);
+	draw_text(ui, r->y, tx, win.width, vis, editing ? A_BOLD : 0);
+	free(vis);
+	const char *lm = ui->ascii ? "<" : "\xe2\x80\xb9", *rm = ui->ascii ? ">" : "\xe2\x80\xba";
+	if (win.left)
+		draw_text(ui, r->y, r->x + lw, 1, lm, theme_attr(UR_HINT) | A_BOLD);
+	if (win.right)
+		draw_text(ui, r->y, tx + win.width, 1, rm, theme_attr(UR_HINT) | A_BOLD);
+	size_t got = win.skip;
 
 	/* Mark the error position. */
-	if (ui->qerr.code == CRATE_ERR_PARSE && ui->qerr.pos > 0) {
-		size_t col = ui_text_col_of_char(qs, ui->qerr.pos);
-		if (col >= got && (int)(col - got) < qavail) {
+	if (has_err) {
+		size_t col = errcol;
+		if (col >= got && (int)(col - got) < win.width) {
 			const char *p = qs;
 			size_t len = strlen(qs), pos = 0;
 			for (int i = 1; i < ui->qerr.pos && pos < len; i++) {
@@ -241,7 +287,7 @@ void search_draw(struct ui *ui)
 				ch[n] = '\0';
 			}
 			int cw = (int)ui_text_width(ch);
-			draw_text(ui, r->y, r->x + lw + (int)(col - got), cw ? cw : 1, ch,
+			draw_text(ui, r->y, tx + (int)(col - got), cw ? cw : 1, ch,
 				  theme_attr(UR_ERROR) | A_REVERSE);
 		}
 	}
@@ -249,7 +295,7 @@ void search_draw(struct ui *ui)
 		draw_text_right(ui, r->y, r->x + r->w - iw, iw, info, iattr);
 	free(qs);
 	if (editing) {
-		int cx = r->x + lw + (int)(curcol - got);
+		int cx = tx + (int)(curcol - got);
 		if (cx >= r->x + r->w)
 			cx = r->x + r->w - 1;
 		ui->cur_y = r->y;

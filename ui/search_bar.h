@@ -15,6 +15,18 @@ bool search_key(struct ui *ui, int key);    /* in UI_MODE_SEARCH */
 void search_draw(struct ui *ui);
 void search_flush(struct ui *ui);           /* ui_search_apply if a change is pending */
 void search_clear(struct ui *ui);
+/* What of a query (sanitised text qs) shows in room columns: the part
+ * from byte off (skip columns in), bytes long (shown columns) in width
+ * columns, with left/right true where a marker says text is cut. want
+ * is the column to keep in view (the cursor); the error's column is kept
+ * too when both fit. Pure: unit-tested. */
+struct sb_window {
+	size_t off, bytes, skip, shown;
+	int width;
+	bool left, right;
+};
+void sb_window(const char *qs, int room, size_t want, bool has_err, size_t errcol,
+	       struct sb_window *w);
 /* Line editing shared with the command line. Returns true if handled. */
 bool edit_key(struct strbuf *b, size_t *cur, int key);
 

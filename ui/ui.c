@@ -211,6 +211,11 @@ static void frame_draw(struct ui *ui)
 	}
 	wnoutrefresh(stdscr);
 	doupdate();
+	if (ui->title.on) { /* after the screen: the title is written past curses */
+		char title[1200];
+		status_title(ui, title, sizeof title);
+		term_title_set(&ui->title, title);
+	}
 	ui->dirty = false;
 	if (ui->trace && ui->t_key > 0) {
 		double t1 = ui_now_ms();
@@ -303,6 +308,60 @@ static void quit_or_ask(struct ui *ui)
 		ui->running = false;
 }
 
+/* The row of id in playlist name (its current entry when that is id). */
+static bool playlist_row_of(struct ui *ui, const char *name, uint32_t id, size_t *row)
+{
+	const struct coll_node *pl = app_playlist_get(ui->app, name);
+	if (!pl)
+		return false;
+	const char *cp = coll_attr_get(pl, "position");
+	long cur = cp ? strtol(cp, NULL, 10) : -1;
+	if (cur >= 0 && (size_t)cur < pl->idlist.n && pl->idlist.v[cur] == id) {
+		*row = (size_t)cur;
+		return true;
+	}
+	for (size_t i = 0; i < pl->idlist.n; i++)
+		if (pl->idlist.v[i] == id) {
+			*row = i;
+			return true;
+		}
+	return false;
+}
+
+/* Find your place: the playing track in the view that shows it: the
+ * playlist or browser shown when it holds it, else the playlist it plays
+ * from, else the browser (choosing its artist and album). */
+static void jump_playing(struct ui *ui)
+{
+	struct app_play_status ps;
+	app_play_status(ui->app, &ps);
+	if (ps.state == ENGINE_STOPPED || !ps.id) {
+		ui_message(ui, false, "nothing is playing");
+		return;
+	}
+	size_t row;
+	const char *shown = ui_playlist_shown(ui);
+	const char *from = ps.playlist;
+	if (strncmp(from, COLL_NS_PLAYLISTS "/", strlen(COLL_NS_PLAYLISTS "/")) == 0)
+		from += strlen(COLL_NS_PLAYLISTS "/");
+	enum ui_view v = ui_base_view(ui);
+	if (v == UI_VIEW_PLAYLIST && shown && playlist_row_of(ui, shown, ps.id, &row)) {
+		ui_leave_help(ui);
+	} else if (v == UI_VIEW_BROWSER && browser_reveal(ui, ps.id)) {
+		ui_leave_help(ui);
+		return;
+	} else if (*from && !ps.from_queue && playlist_row_of(ui, from, ps.id, &row)) {
+		ui_open_playlist(ui, from);
+	} else {
+		ui_switch_view(ui, UI_VIEW_BROWSER);
+		if (!browser_reveal(ui, ps.id))
+			ui_message(ui, false, "the playing track is not in the browser's results (its search or collection)");
+		return;
+	}
+	ui->pl_list.cur = row;
+	ui->dirty = true;
+}
+
 static void handle_action(struct ui *ui, enum ui_action a)
 {
 	ui->dirty = true;
@@ -340,6 +399,9 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		return;
 	case UA_COMMAND:
 		cmdline_begin(ui, NULL);
+		return;
+	case UA_JUMP_PLAYING:
+		jump_playing(ui);
 		return;
 	case UA_SEARCH:
 		ui_leave_help(ui);
@@ -459,6 +521,7 @@ static void handle_key(struct ui *ui, int key)
 	}
 	ui->trace_what = ui->mode == UI_MODE_SEARCH ? "search_key" : "key";
 	ui->dirty = true;
+	ui_message_next_action(ui);
 	if (ui->mode != UI_MODE_SEARCH)
 		search_flush(ui);
 	if (ui->mode == UI_MODE_SEARCH) {
@@ -972,6 +1035,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	bool bad_colors = config_problems_finish(&colour_problems, &cerr) != 0;
 	ui->w = COLS;
 	ui->h = LINES;
+	term_title_init(&ui->title, config_get_bool(app->cfg, "display.title", true), getenv("TERM"));
 
 	struct app_remote_hooks hooks = {.search = remote_search, .changed = remote_changed,
 					 .ud = ui, .command = remote_command};
@@ -1001,6 +1065,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	int rc = loop(ui);
 	resume_save(ui);
 	endwin();
+	term_title_end(&ui->title);
 	app_mpris_close(ui->mpris);
 	app_remote_close(ui->remote);
 	signal(SIGWINCH, SIG_DFL);

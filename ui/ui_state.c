@@ -28,8 +28,15 @@ void ui_message(struct ui *ui, bool error, const char *fmt, ...)
 	va_end(ap);
 	ui->msg_error = error;
 	clock_gettime(CLOCK_MONOTONIC, &ui->msg_until);
-	ui->msg_until.tv_sec += error ? 8 : 5;
+	ui->msg_until.tv_sec += error ? UI_MSG_ERROR_SECONDS : UI_MSG_SECONDS;
+	ui->msg_at = ui_now_ms();
 	ui->dirty = true;
+}
+
+void ui_message_next_action(struct ui *ui)
+{
+	if (ui->msg[0] && (!ui->msg_error || ui_now_ms() - ui->msg_at >= UI_MSG_ERROR_HOLD_MS))
+		ui->msg[0] = '\0';
 }
 
 /* ---- views ---- */

@@ -22,6 +22,7 @@
 #include "ui/keymap.h"
 #include "ui/layout.h"
 #include "ui/marks.h"
+#include "ui/term_title.h"
 #include "ui/theme.h"
 
 struct app;
@@ -42,6 +43,7 @@ enum ui_prompt_kind {
 	/* the rules pane: add (target, then preset), edit (preset, then volume), remove */
 	UI_PROMPT_RULE_TARGET, UI_PROMPT_RULE_PRESET, UI_PROMPT_RULE_VOLUME, UI_PROMPT_REMOVE_RULE,
 	UI_PROMPT_RATE, /* one key: 0-5 */
+	UI_PROMPT_OVERWRITE, /* y/n: replace the saved collection prompt_arg */
 };
 /* Prompts that take a line of text (the others take y or n). */
 #define UI_PROMPT_IS_TEXT(k) ((k) == UI_PROMPT_SAVE || (k) == UI_PROMPT_RULE_TARGET || \
@@ -165,10 +167,14 @@ struct ui {
 	struct ui_cmdline *cmdl;     /* histories, Tab's candidates (cmdline.c); NULL until used */
 	unsigned line_gen;           /* counts cmdline_begin: cmdline.c drops an earlier line's Tab */
 
-	/* Message on the bottom row until msg_until. */
+	struct term_title title;     /* the terminal's title: what plays */
+
+	/* Message on the bottom row until msg_until, or until a key read
+	 * after msg_at (errors: after msg_at + UI_MSG_ERROR_HOLD_MS). */
 	char msg[512];
 	bool msg_error;
 	struct timespec msg_until;
+	double msg_at;
 
 	char msg_scan[160];          /* scan progress for the status line */
 	struct app_scan_progress scan_prog; /* the running scan's latest report */
@@ -198,7 +204,15 @@ struct ui {
 
 /* ---- ui_state.c ---- */
 double ui_now_ms(void);
+/* A message shows for UI_MSG_SECONDS (an error UI_MSG_ERROR_SECONDS) or
+ * until the next action, whichever comes first: an error outlives the
+ * actions of its first UI_MSG_ERROR_HOLD_MS, so it can be read. */
+#define UI_MSG_SECONDS 5
+#define UI_MSG_ERROR_SECONDS 8
+#define UI_MSG_ERROR_HOLD_MS 3000
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A key was pressed: the message it follows is done with. */
+void ui_message_next_action(struct ui *ui);
 /* The pane of a view, and of the view shown. */
 const struct ui_pane *ui_pane_of(const struct ui *ui, enum ui_view v);
 const struct ui_pane *ui_pane_current(const struct ui *ui);

@@ -245,7 +245,7 @@ wait_for "All artists" || t_fail "the cell after the Browser tab"
 y=$(screen | grep -n '^  Street songs' | head -1 | cut -d: -f1)
 [ -n "$y" ] && click 3 $((y - 1))
 wait_for "Collections/Street songs" || t_fail "a click in the sidebar does not browse"
-y=$(screen | grep -n '^[> ]All Media' | head -1 | cut -d: -f1)
+y=$(screen | grep -nE '^(\+|•| )All Media' | head -1 | cut -d: -f1)
 [ -n "$y" ] && click 3 $((y - 1))
 wait_gone "Collections/Street songs" || t_fail "back to All Media"
 

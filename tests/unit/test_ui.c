@@ -7,6 +7,8 @@
 #include "harness.h"
 #include "ui/keymap.h"
 #include "ui/layout.h"
+#include "ui/search_bar.h"
+#include "ui/term_title.h"
 #include "ui/text.h"
 #include "ui/theme.h"
 
@@ -284,4 +286,54 @@ TEST(theme_colour_specs)
 	CHECK(!theme_parse_colors("mauve,black", &fg, &bg));
 	CHECK(!theme_parse_colors("300", &fg, &bg));
 	CHECK(!theme_parse_colors("1,2x", &fg, &bg));
+}
+
+TEST(search_bar_window_scrolls_with_markers)
+{
+	struct sb_window w;
+	/* Fits: no markers. */
+	sb_window("a:abba", 20, 6, false, 0, &w);
+	CHECK(!w.left && !w.right);
+	CHECK_INT(w.off, 0);
+	CHECK_INT(w.bytes, 6);
+	/* 40 columns in 12, cursor at the end: the head is cut, marked on the left. */
+	const char *q = "0123456789abcdefghijklmnopqrstuvwxyzABCD";
+	sb_window(q, 12, 40, false, 0, &w);
+	CHECK(w.left && !w.right);
+	CHECK_INT(w.off + w.bytes, 40);
+	CHECK(40 - w.skip < (size_t)w.width + 1); /* the cursor's column is inside */
+	/* Cursor at the start: the tail is cut, marked on the right. */
+	sb_window(q, 12, 0, false, 0, &w);
+	CHECK(!w.left && w.right);
+	CHECK_INT(w.off, 0);
+	CHECK_INT(w.bytes, (size_t)w.width);
+	/* Cursor in the middle: both ends marked. */
+	sb_window(q, 12, 20, false, 0, &w);
+	CHECK(w.left && w.right);
+	CHECK(20 >= w.skip && 20 - w.skip < (size_t)w.width);
+	/* The error's column stays in view beside the cursor when both fit. */
+	sb_window(q, 12, 30, true, 24, &w);
+	CHECK(24 >= w.skip && 24 - w.skip < (size_t)w.width);
+	CHECK(30 - w.skip < (size_t)w.width);
+	/* Wide characters are never split at the left edge. */
+	const char *wide = "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"
+			   "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"; /* 9 x 2 columns */
+	sb_window(wide, 9, 18, false, 0, &w);
+	CHECK(w.left);
+	CHECK_INT(w.off % 3, 0);
+	CHECK(utf8_width(wide + w.off, w.bytes) <= (size_t)w.width);
+}
+
+TEST(terminal_title_is_sanitised)
+{
+	char out[64];
+	CHECK_STR(term_title_clean("Abba \xe2\x80\x93 SOS", out, sizeof out), "Abba \xe2\x80\x93 SOS");
+	/* An escape in a tag cannot end the title sequence or reach the terminal. */
+	CHECK_STR(term_title_clean("a\x1b]2;evil\x07" "b", out, sizeof out), "a ]2;evil b");
+	CHECK_STR(term_title_clean("x\xc2\x9b" "1m\x7fy", out, sizeof out), "x 1m y");
+	CHECK_STR(term_title_clean("bad\xff\xfe" "byte", out, sizeof out), "badbyte");
+	CHECK_STR(term_title_clean("\n\tlead", out, sizeof out), "lead");
+	/* Cut at a character boundary. */
+	CHECK_STR(term_title_clean("\xc3\xa9\xc3\xa9\xc3\xa9", out, 6), "\xc3\xa9\xc3\xa9");
+	CHECK_STR(term_title_clean(NULL, out, sizeof out), "");
 }
