@@ -43,6 +43,7 @@ static const struct config_option options[] = {
 	{"layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist|collections|rules|files", "browser",
 	 AT_START},
 	{"display.separator", CONFIG_STRING, 0, 0, NULL, "; ", AT_START},
+	{"display.title", CONFIG_BOOL, 0, 0, NULL, "yes", AT_START},
 };
 #undef AT_START
 

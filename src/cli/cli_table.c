@@ -47,7 +47,7 @@ void cli_main_help(FILE *f)
 		   "  --config PATH   the configuration file (default $XDG_CONFIG_HOME/crate/config)\n"
 		   "  --version       print the version\n"
 		   "  --help          this text\n\n"
-		   "See crate(1) for key bindings and the query syntax.\n");
+		   "Keys: ? in the interface, or crate(1) (KEYS); queries: crate(1) (QUERY LANGUAGE).\n");
 }
 
 /* help [COMMAND]: everything, a command, or a family ("help coll"). */
