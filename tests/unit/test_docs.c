@@ -12,6 +12,7 @@
 
 #include "app/app.h"
 #include "app/app_config.h"
+#include "base/config.h"
 #include "base/err.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -316,4 +317,41 @@ TEST(every_key_is_documented)
 	}
 	free(ex);
 	free(readme);
+}
+
+/* Every option line of config.example, uncommented, passes the checks at
+ * start; and the values its comments offer (shuffle = albums was refused
+ * as "must be yes or no"). */
+TEST(config_example_values_are_accepted)
+{
+	char *ex = slurp("data/config.example");
+	REQUIRE(ex != NULL);
+	struct strbuf b;
+	strbuf_init(&b, strlen(ex));
+	for (char *save = NULL, *l = strtok_r(ex, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		/* "#key = value" (not prose, not a commented section) */
+		if (l[0] == '#' && l[1] >= 'a' && l[1] <= 'z' && strstr(l, " = ")) {
+			char key[64];
+			if (sscanf(l + 1, "%63[a-z_] =", key) == 1 && strchr(l + 1, ' ') == l + 1 + strlen(key))
+				l++;
+		}
+		strbuf_adds(&b, l);
+		strbuf_adds(&b, "\n");
+	}
+	strbuf_adds(&b, "[playback]\nshuffle = albums\n");
+	char path[1024];
+	snprintf(path, sizeof path, "%s/config", harness_tmpdir());
+	FILE *f = fopen(path, "w");
+	REQUIRE(f != NULL);
+	fputs(b.buf, f);
+	fclose(f);
+	struct config *cfg = NULL;
+	struct crate_err err = {0};
+	REQUIRE(config_load(path, &cfg, &err) == 0);
+	size_t n;
+	const struct config_option *o = app_config_options(&n);
+	CHECK_MSG(config_check(cfg, o, n, &err) == 0, "config.example uncommented: %s", err.msg);
+	config_free(cfg);
+	strbuf_free(&b);
+	free(ex);
 }
