@@ -597,13 +597,13 @@ bool cmdline_key(struct ui *ui, int key)
 static void draw_aside(struct ui *ui, int x, int y, int w, const char *text)
 {
 	struct ui_cmdline *c = ui->cmdl;
-	if (!c)
-		return;
-	int hint = theme_attr(UR_HINT);
 	if (ui->msg[0] && ui->msg_error) { /* the bottom row is taken: say it here */
 		draw_text(ui, y, x, w, ui->msg, theme_attr(UR_ERROR));
 		return;
 	}
+	if (!c) /* no key of a line has been read yet: nothing of its own */
+		return;
+	int hint = theme_attr(UR_HINT);
 	if (c->line_gen != ui->line_gen)
 		return; /* what it holds is an earlier line's */
 	if (ui->mode == UI_MODE_COMMAND && c->rpat[HIST_CMD]) {

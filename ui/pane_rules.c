@@ -8,6 +8,7 @@
  * `crate rule` and this pane accept and report the same things. */
 #include <curses.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,6 +317,15 @@ static int rule_target(struct ui *ui, const char *text, struct crate_err *err)
 	return app_rule_from_target(ui->app, text, query, ui->rule_draft, err);
 }
 
+/* A wrong answer asks the same question again with the answer kept for
+ * correcting, and the draft (a preset given before a wrong volume) kept:
+ * it used to end the whole add or edit (Esc still does). */
+static void ask_again(struct ui *ui, const char *text, const char *why)
+{
+	prompt_begin(ui, ui->prompt, NULL, text);
+	ui_message(ui, true, "%s", why);
+}
+
 static void rules_pane_prompt_done(struct ui *ui, const char *text)
 {
 	struct rules *rs = pane_rules(ui, true);
@@ -335,8 +345,7 @@ static void rules_pane_prompt_done(struct ui *ui, const char *text)
 			ui_message(ui, true, "the collection store is not open");
 			draft_free(ui);
 		} else if (rule_target(ui, text, &err) != 0) {
-			ui_message(ui, true, "%s", err.msg);
-			draft_free(ui);
+			ask_again(ui, text, err.msg);
 		} else {
 			prompt_begin(ui, UI_PROMPT_RULE_PRESET, NULL, NULL);
 		}
@@ -345,8 +354,7 @@ static void rules_pane_prompt_done(struct ui *ui, const char *text)
 		while (*text == ' ')
 			text++;
 		if (rule_eq_set(ui->rule_draft, ui->app->cfg, text, &err) != 0) {
-			ui_message(ui, true, "%s", err.msg);
-			draft_free(ui);
+			ask_again(ui, text, err.msg);
 		} else if (ui->rule_edit == SIZE_MAX) {
 			finish_add(ui, rs);
 		} else {
@@ -358,8 +366,10 @@ static void rules_pane_prompt_done(struct ui *ui, const char *text)
 	case UI_PROMPT_RULE_VOLUME: {
 		double v;
 		if (!rule_volume_parse(text, &v)) {
-			ui_message(ui, true, "volume: '%s' is not an offset in dB within -24..24", text);
-			draft_free(ui);
+			char why[200];
+			snprintf(why, sizeof why, "volume: '%.100s' is not an offset in dB within -24..24",
+				 text);
+			ask_again(ui, text, why);
 		} else {
 			ui->rule_draft->volume_db = v;
 			finish_edit(ui, rs);

@@ -138,7 +138,7 @@ kill_db() { timeout 120 "$CRATE" --db "$T_TMP/kill.db" --config "$T_TMP/config" 
 kill_db scan "$K" >/dev/null 2>&1 || t_fail "scan"
 kill_db analyze >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 100); do # until a few files are stored, then kill -9
+for _ in $(seq 900); do # until a few files are stored (90 s under load), then kill -9
 	n=$(sqlite3 -cmd ".timeout 5000" "$T_TMP/kill.db" "SELECT count(*) FROM media_analysis" 2>/dev/null)
 	[ "${n:-0}" -ge 3 ] && break
 	sleep 0.1

@@ -63,11 +63,17 @@ wait_for "presets: none flat rock" || t_fail "presets not listed"
 typed "nosuch"
 keys Enter
 wait_for "equalizer preset 'nosuch' is not defined" || t_fail "bad preset accepted"
+# Issue 17.6: a wrong answer asks that question again, the answer kept.
+wait_for "Equalizer preset: nosuch" || t_fail "the add ended instead of asking the preset again"
 [ "$(cr rule list 2>/dev/null | wc -l)" -eq 1 ] || t_fail "a refused add changed the list"
+keys Escape
+wait_gone "Equalizer preset:" || t_fail "Esc did not end the add"
 keys a
 typed 'a:('
 keys Enter
 wait_for "as a query: col" || t_fail "bad query without its column"
+wait_for "New rule for collection or query: a:(" || t_fail "a bad target did not ask again"
+keys Escape
 
 t_begin tui_rules_add_for_saved_collection
 keys a
@@ -105,6 +111,34 @@ typed "99"
 keys Enter
 wait_for "volume: '99' is not an offset in dB within -24..24" || t_fail "volume 99 accepted"
 rule_line 2 | grep -q "volume=-2.5dB" || t_fail "a refused edit changed the rule"
+keys Escape
+# A preset typed before a wrong volume is kept when the volume is corrected
+# (it used to be thrown away with the whole edit).
+keys e
+wait_for "Equalizer preset: vinyl" || t_fail "no preset prompt"
+keys C-u
+typed "jazz"
+keys Enter
+wait_for "Volume offset (dB): -2.5" || t_fail "no volume prompt"
+keys C-u
+typed "30"
+keys Enter
+wait_for "Volume offset (dB): 30" || t_fail "a wrong volume did not ask again"
+keys C-u
+typed "-1"
+keys Enter
+wait_for "rule 2: eq=jazz volume=-1dB" || t_fail "the preset before the wrong volume was lost"
+rule_line 2 | grep -q "eq=jazz volume=-1dB" || t_fail "CLI disagrees: $(rule_line 2)"
+keys e
+wait_for "Equalizer preset: jazz" || t_fail "no preset prompt"
+keys C-u
+typed "vinyl"
+keys Enter
+wait_for "Volume offset (dB): -1" || t_fail "no volume prompt"
+keys C-u
+typed "-2.5"
+keys Enter
+wait_for "rule 2: eq=vinyl volume=-2.5dB" || t_fail "not restored"
 
 t_begin tui_rules_move
 keys K
@@ -151,7 +185,7 @@ keys '?'
 wait_for "vol_up" || t_fail "no help"
 keys PgDn
 wait_for "In view 4 (rules):" || t_fail "help has no rules section"
-screen | grep -q "^ K P  *move_up  *move the selected rule up" || t_fail "move_up not listed with K P"
+screen | grep -q "^ K P  *move_up  *move the marked entries" || t_fail "move_up not listed with K P"
 screen | grep -q "^ 4  *view_rules " || t_fail "view_rules not listed with 4"
 screen | grep -q "^ a  *add  *add a rule" || t_fail "a not explained for view 4"
 keys q
