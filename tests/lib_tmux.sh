@@ -69,3 +69,37 @@ tmux_fresh_session() {
 	$TM kill-session -t "$1" 2>/dev/null
 	$TM new-session -d -s "$2" -x "$3" -y "$4" "$5"
 }
+
+# tmux_suite NAME [COMMAND...]: the preamble of a UI suite. Without tmux (or
+# one of the commands) the suite is one skipped test, tui_NAME_setup, and the
+# script exits. Otherwise: a private environment (tmux_private_env), TM for a
+# private server crate-NAME-PID, killed with T_TMP at exit (made writable
+# first: a suite may have taken permissions away), and session names NAME1,
+# NAME2, ... for tmux_crate.
+tmux_suite() {
+	local name=$1 c
+	shift
+	for c in tmux "$@"; do
+		command -v "$c" >/dev/null && continue
+		t_begin "tui_${name}_setup"
+		t_skip "needs tmux${*:+ and $*}"
+		t_end
+		exit $?
+	done
+	tmux_private_env
+	TM="tmux -L crate-$name-$$ -f /dev/null"
+	SUITE=$name S=${name}0 NS=0
+	# crate may still write its state file as the server goes: rm once more
+	trap '$TM kill-server 2>/dev/null; chmod -R u+rwx "$T_TMP" 2>/dev/null
+		rm -rf "$T_TMP" 2>/dev/null || { sleep 0.5; rm -rf "$T_TMP"; }' EXIT
+}
+
+# tmux_crate W H [CONFIG]: crate on $DB with CONFIG (default $CONF) in a
+# fresh W x H session; waits for its title bar.
+tmux_crate() {
+	local old=$S
+	NS=$((NS + 1)); S=$SUITE$NS
+	tmux_fresh_session "$old" "$S" "$1" "$2" \
+		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '${3:-$CONF}'; sleep 30"
+	wait_for "1 Browser" 5
+}

@@ -7,28 +7,12 @@
 # (issue 17, part 6). Real binary in a private tmux server, audio to a file.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
-	t_begin tui_cmdline_setup
-	t_skip "needs tmux and ffmpeg"
-	t_end
-	exit $?
-fi
-
 . "$SRCDIR/tests/lib_tmux.sh"
-tmux_private_env
+tmux_suite cmdline ffmpeg
 # The file device is not a clock: pace playback in real time so it lasts.
 printf '[output]\npace = true\n' >"$CONF"
 MUSIC=$T_TMP/music
-TM="tmux -L crate-cmdline-$$ -f /dev/null"
-trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
-S=cl0
-start_ui() {
-	local old=$S
-	NS=$((${NS:-0} + 1)); S=cl$NS
-	tmux_fresh_session "$old" "$S" 110 30 \
-		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
-	wait_for "1 Browser" 5
-}
+start_ui() { tmux_crate 110 30; }
 quit_ui() {
 	keys q
 	for i in $(seq 40); do screen | grep -q "1 Browser" || break; sleep 0.1; done
@@ -238,7 +222,9 @@ wait_for "New rule for collection or query:" || t_fail "no target prompt"
 typed "Rock Clasics"
 keys Enter
 wait_for "'Rock Clasics' names no collection" || t_fail "a mistyped name in the pane: $(bottom)"
-keys a
+# the question is asked again with the answer kept (issue 17.6)
+wait_for "New rule for collection or query: Rock Clasics" || t_fail "not asked again: $(bottom)"
+keys C-u
 typed "Rock C"
 keys Tab
 wait_for "New rule for collection or query: Rock Classics" || t_fail "no name completion: $(bottom)"

@@ -6,27 +6,10 @@
 # since. Real binary in a private tmux server, audio to a file.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v tmux >/dev/null; then
-	t_begin tui_edit_setup
-	t_skip "needs tmux"
-	t_end
-	exit $?
-fi
-
 . "$SRCDIR/tests/lib_tmux.sh"
-tmux_private_env
+tmux_suite edit
 MUSIC=$T_TMP/music
-TM="tmux -L crate-edit-$$ -f /dev/null"
-# crate may still be writing its state file as the server goes: retry the rm once
-trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP" 2>/dev/null || { sleep 0.5; rm -rf "$T_TMP"; }' EXIT
-S=ed0
-start_ui() {
-	local old=$S
-	NS=$((${NS:-0} + 1)); S=ed$NS
-	tmux_fresh_session "$old" "$S" 100 30 \
-		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
-	wait_for "1 Browser" 5
-}
+start_ui() { tmux_crate 100 30; }
 c() { "$CRATE" --db "$DB" "$@"; }
 titles() { c playlist list "$1" --format '%title%' | sed 's/^[ >]*[0-9]*\. //' | tr '\n' '|'; }
 # wait_titles LIST WANT: poll until LIST's titles (joined by |) are WANT.

@@ -8,27 +8,11 @@
 # private tmux server, audio to a file.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v tmux >/dev/null; then
-	t_begin tui_files_setup
-	t_skip "needs tmux"
-	t_end
-	exit $?
-fi
-
 . "$SRCDIR/tests/lib_tmux.sh"
-tmux_private_env
+tmux_suite files
 printf '[output]\npace = true\n' >"$CONF"
 MUSIC=$T_TMP/music
-TM="tmux -L crate-files-$$ -f /dev/null"
-trap '$TM kill-server 2>/dev/null; chmod -R u+rwx "$T_TMP" 2>/dev/null; rm -rf "$T_TMP"' EXIT
-S=fs0
-start_ui() {
-	local old=$S
-	NS=$((${NS:-0} + 1)); S=fs$NS
-	tmux_fresh_session "$old" "$S" 110 30 \
-		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
-	wait_for "1 Browser" 5
-}
+start_ui() { tmux_crate 110 30; }
 c() { "$CRATE" --db "$DB" "$@"; }
 # find TEXT: filter the view by name (the cursor lands on the first row shown).
 find() { keys /; keys C-u; typed "$1"; keys Enter; }

@@ -4,27 +4,11 @@
 # :repeat set the modes. Real binary in a private tmux server, audio to a file.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
-	t_begin tui_listening_setup
-	t_skip "needs tmux and ffmpeg"
-	t_end
-	exit $?
-fi
-
 . "$SRCDIR/tests/lib_tmux.sh"
-tmux_private_env
+tmux_suite listening ffmpeg
 printf '[output]\npace = true\n' >"$CONF"
 MUSIC=$T_TMP/music
-TM="tmux -L crate-listen-$$ -f /dev/null"
-trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
-S=ls0
-start_ui() {
-	local old=$S
-	NS=$((${NS:-0} + 1)); S=ls$NS
-	tmux_fresh_session "$old" "$S" 100 30 \
-		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
-	wait_for "1 Browser" 5
-}
+start_ui() { tmux_crate 100 30; }
 c() { "$CRATE" --db "$DB" "$@"; }
 titles() { c playlist list "$1" --format '%title%' | sed 's/^[ >]*[0-9]*\. //'; }
 

@@ -6,27 +6,11 @@
 # audio to a file.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v tmux >/dev/null || ! command -v ffmpeg >/dev/null; then
-	t_begin tui_place_setup
-	t_skip "needs tmux and ffmpeg"
-	t_end
-	exit $?
-fi
-
 . "$SRCDIR/tests/lib_tmux.sh"
-tmux_private_env
+tmux_suite place ffmpeg
 printf '[output]\npace = true\n' >"$CONF"
 MUSIC=$T_TMP/music
-TM="tmux -L crate-place-$$ -f /dev/null"
-trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
-S=pl0
-start_ui() { # [CONFIG]
-	local old=$S
-	NS=$((${NS:-0} + 1)); S=pl$NS
-	tmux_fresh_session "$old" "$S" 140 30 \
-		"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '${1:-$CONF}'; sleep 30"
-	wait_for "1 Browser" 5
-}
+start_ui() { tmux_crate 140 30 "${1:-}"; } # [CONFIG]
 c() { "$CRATE" --db "$DB" "$@"; }
 titles() { c playlist list "$1" --format '%title%' | sed 's/^[ >]*[0-9]*\. //'; }
 pane_title() { $TM display -p -t "$S" '#{pane_title}'; }
