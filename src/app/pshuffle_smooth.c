@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "base/err.h"
+#include "base/rng.h"
 #include "medialib/similarity.h"
 
 #define CIRCLE_MIN 3
@@ -19,16 +20,6 @@ struct cand {
 	uint32_t dist;
 	uint32_t at; /* index into pool */
 };
-
-static uint64_t next(uint64_t *s)
-{
-	uint64_t x = *s ? *s : 0x9e3779b97f4a7c15ull;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
 
 size_t pshuffle_smooth_circle(size_t m, double drift)
 {
@@ -61,7 +52,7 @@ static void select_k(struct cand *c, size_t n, size_t k, uint64_t *rng)
 {
 	size_t lo = 0, hi = n;
 	while (hi - lo > 1) {
-		struct cand p = c[lo + next(rng) % (hi - lo)];
+		struct cand p = c[lo + rng_below(rng, hi - lo)];
 		size_t lt = lo, i = lo, gt = hi;
 		while (i < gt) {
 			if (less(&c[i], &p))
@@ -111,9 +102,11 @@ size_t pshuffle_smooth_choose(const struct mlib_space *s, const uint32_t *pool, 
 	}
 	size_t pick = SIZE_MAX;
 	if (m > 0) {
+		if (!*rng) /* xorshift stays at 0 */
+			*rng = 0x9E3779B97F4A7C15ULL;
 		size_t k = pshuffle_smooth_circle(m, drift);
 		select_k(c, m, k, rng);
-		pick = c[next(rng) % k].at;
+		pick = c[rng_below(rng, k)].at;
 	}
 	free(c);
 	return pick;
