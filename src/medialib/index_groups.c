@@ -1,97 +1,18 @@
 /* Artist and album groups of the library (see index_groups.h). One pass
  * over the library order with per-dictionary lookup arrays, so it stays
- * fast at a million tracks; a hash of the text joins an artist spelled the
- * same in the albumartist and artist dictionaries. */
+ * fast at a million tracks; base/hashtab joins an artist spelled the same
+ * in the albumartist and artist dictionaries. */
 #include "medialib/index_groups.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
+#include "base/hashtab.h"
 #include "base/vec.h"
 #include "medialib/index.h"
 
 #define NO_GROUP UINT32_MAX
-
-/* ---- a tiny open-addressing map: 64-bit key -> group index ---- */
-struct gmap {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, n;
-};
-
-static void gmap_alloc(struct gmap *m, size_t cap)
-{
-	m->cap = cap;
-	m->keys = xmalloc(m->cap * sizeof *m->keys);
-	m->vals = xmalloc(m->cap * sizeof *m->vals);
-	memset(m->vals, 0xff, m->cap * sizeof *m->vals);
-	m->n = 0;
-}
-
-static void gmap_init(struct gmap *m, size_t expect)
-{
-	size_t cap = 64;
-	while (cap < expect * 2)
-		cap *= 2;
-	gmap_alloc(m, cap);
-}
-
-static void gmap_free(struct gmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint32_t *gmap_slot(struct gmap *m, uint64_t key, bool *found);
-
-static void gmap_grow(struct gmap *m)
-{
-	struct gmap old = *m;
-	gmap_alloc(m, old.cap * 2);
-	for (size_t i = 0; i < old.cap; i++) {
-		if (old.vals[i] == NO_GROUP)
-			continue;
-		bool f;
-		*gmap_slot(m, old.keys[i], &f) = old.vals[i];
-	}
-	gmap_free(&old);
-}
-
-/* The value slot for key (NO_GROUP in it when new). */
-static uint32_t *gmap_slot(struct gmap *m, uint64_t key, bool *found)
-{
-	if ((m->n + 1) * 2 > m->cap)
-		gmap_grow(m);
-	size_t i = mix64(key) & (m->cap - 1);
-	while (m->vals[i] != NO_GROUP) {
-		if (m->keys[i] == key) {
-			*found = true;
-			return &m->vals[i];
-		}
-		i = (i + 1) & (m->cap - 1);
-	}
-	*found = false;
-	m->keys[i] = key;
-	m->n++;
-	return &m->vals[i];
-}
-
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
 
 /* ---- building ---- */
 
@@ -101,8 +22,10 @@ struct builder {
 	const struct mlib_index *idx;
 	int pa, pr, pl;           /* albumartist, artist, album properties (-1: none) */
 	size_t acap, lcap, xcap;  /* capacities of g's growing arrays */
-	struct gmap bytext;       /* hash of an artist's text -> artist group */
-	struct gmap albums;       /* (artist group, album value) -> album group */
+	struct hashtab bytext;    /* an artist's text -> its artist group */
+	struct hashtab albums;    /* (artist group, album value) -> album group */
+	uint64_t *album_key;      /* per album group: artist group << 32 | album value */
+	size_t kcap;
 	uint32_t *va, *vr, *vl;   /* by rank: first albumartist, artist, album value */
 };
 
@@ -146,27 +69,34 @@ static uint32_t item_year(const struct mlib_index *idx, int py, bool int_year, u
 static uint32_t artist_group(struct builder *b, const char *text)
 {
 	struct mlib_groups *g = b->g;
-	uint64_t h = hash_text(text);
-	for (;;) {
-		bool found;
-		uint32_t *gs = gmap_slot(&b->bytext, h, &found);
-		if (!found)
-			return *gs = add_text(&g->artist_text, &g->nartists, &b->acap, text);
-		if (strcmp(g->artist_text[*gs], text) == 0)
-			return *gs;
-		h++; /* hash collision between different texts */
-	}
+	uint32_t h = hash_bytes(text, strlen(text));
+	struct hashtab_probe p = hashtab_probe(&b->bytext, h);
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (strcmp(g->artist_text[i], text) == 0)
+			return i;
+	uint32_t grp = add_text(&g->artist_text, &g->nartists, &b->acap, text);
+	hashtab_insert(&b->bytext, h, grp);
+	return grp;
 }
 
 static uint32_t album_group(struct builder *b, uint32_t artist, uint32_t album_vid)
 {
-	bool found;
-	uint32_t *as = gmap_slot(&b->albums, (uint64_t)artist << 32 | album_vid, &found);
-	if (!found)
-		*as = add_text(&b->g->album_text, &b->g->nalbums, &b->lcap,
-			       album_vid == UINT32_MAX ? NULL
-						       : mlib_index_dict_text(b->idx, b->pl, album_vid));
-	return *as;
+	uint64_t key = (uint64_t)artist << 32 | album_vid;
+	uint32_t h = hash_bytes(&key, sizeof key);
+	struct hashtab_probe p = hashtab_probe(&b->albums, h);
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (b->album_key[i] == key)
+			return i;
+	uint32_t grp = add_text(&b->g->album_text, &b->g->nalbums, &b->lcap,
+				album_vid == UINT32_MAX ? NULL
+							: mlib_index_dict_text(b->idx, b->pl, album_vid));
+	if (grp >= b->kcap) {
+		b->kcap = b->kcap ? b->kcap * 2 : 1024;
+		b->album_key = xreallocarray(b->album_key, b->kcap, sizeof *b->album_key);
+	}
+	b->album_key[grp] = key;
+	hashtab_insert(&b->albums, h, grp);
+	return grp;
 }
 
 /* Every item's first artist, album and year. */
@@ -274,12 +204,11 @@ struct mlib_groups *mlib_index_groups(const struct mlib_index *idx)
 	mlib_index_first_vids(idx, b.pa, all->v, n, b.va);
 	mlib_index_first_vids(idx, b.pr, all->v, n, b.vr);
 	mlib_index_first_vids(idx, b.pl, all->v, n, b.vl);
-	gmap_init(&b.bytext, 256);
-	gmap_init(&b.albums, 1024);
 	group_firsts(&b, all);
 	group_extras(&b);
-	gmap_free(&b.bytext);
-	gmap_free(&b.albums);
+	hashtab_free(&b.bytext);
+	hashtab_free(&b.albums);
+	free(b.album_key);
 	free(b.va);
 	free(b.vr);
 	free(b.vl);
