@@ -131,24 +131,18 @@ keys Enter
 wait_for "Long Song" || t_fail "search"
 keys l l Enter
 wait_for "Long Player – Long Song" || t_fail "not playing"
-keys :
-typed "seek 1:30"
-keys Enter
-sleep 0.3
-out=$(cr remote status 2>&1)
-echo "$out" | grep -qE "position: 1:3[0-2] / 1:40" || t_fail ":seek 1:30: $out"
-keys :
-typed "seek -0:20"
-keys Enter
-sleep 0.3
-out=$(cr remote status 2>&1)
-echo "$out" | grep -qE "position: 1:1[0-2] / 1:40" || t_fail ":seek -0:20: $out"
-keys :
-typed "seek 50%"
-keys Enter
-sleep 0.3
-out=$(cr remote status 2>&1)
-echo "$out" | grep -qE "position: 0:5[0-2] / 1:40" || t_fail ":seek 50%: $out"
+# seek_to ARG PATTERN: `:seek ARG`, then wait until crate's status shows a
+# position matching PATTERN.
+seek_to() {
+	keys :
+	typed "seek $1"
+	keys Enter
+	wait_until 5 sh -c "'$CRATE' --db '$DB' --config '$CONF' remote status 2>&1 | grep -qE '$2'" ||
+		t_fail ":seek $1: $(cr remote status 2>&1)"
+}
+seek_to 1:30 "position: 1:3[0-2] / 1:40"
+seek_to -0:20 "position: 1:1[0-2] / 1:40"
+seek_to 50% "position: 0:5[0-2] / 1:40"
 keys :
 typed "seek 1:75"
 keys Enter
