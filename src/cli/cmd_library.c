@@ -323,7 +323,9 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 			struct cli_items_out o = {
 				.fmt = "  #%id%  %tracknr%. %artist% - %title%",
 				.out = ctx->out};
-			cli_print_items(app_index(app), split, nsplit, &o);
+			struct crate_err err = {0};
+			if (cli_print_items(app_index(app), split, nsplit, &o, &err) != 0)
+				status = cli_fail_safe(ctx, err.msg);
 			free(split);
 			continue;
 		}
@@ -363,6 +365,8 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 static int cmd_list(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	const char *fmt = cli_value(a, "format");
+	if (!cli_flag(a, "json") && cli_check_format(ctx, fmt) != CLI_OK)
+		return CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
@@ -370,7 +374,9 @@ static int cmd_list(struct cli_ctx *ctx, const struct cli_args *a)
 	struct cli_items_out o = {.fmt = fmt ? fmt : "%artist% - %title%",
 				  .json = cli_flag(a, "json"), .current = -1, .out = ctx->out};
 	o.sep = config_get(app->cfg, "display.separator", NULL);
-	cli_print_items(app_index(app), order->v, order->n, &o);
+	struct crate_err err = {0};
+	if (cli_print_items(app_index(app), order->v, order->n, &o, &err) != 0)
+		return cli_fail_safe(ctx, err.msg);
 	return CLI_OK;
 }
 
@@ -436,7 +442,7 @@ static const struct cli_opt json_opt[] = {
 	{0},
 };
 static const struct cli_opt list_opts[] = {
-	{"format", 0, CLI_OPT_VALUE, "F", "one line per item from %prop% placeholders"},
+	{"format", 0, CLI_OPT_VALUE, "F", "one line per item from a format (%artist%, %{a|b}, ...)"},
 	{"json", 0, CLI_OPT_FLAG, NULL, "a JSON array of items with every property"},
 	{0},
 };

@@ -148,6 +148,8 @@ static int cmd_playlist_list(struct cli_ctx *ctx, const struct cli_args *a)
 				  .fmt = cli_value(a, "format"), .out = ctx->out};
 	const char *name_arg = a->argc ? a->argv[0] : NULL;
 	char *name = NULL;
+	if (!o.json && cli_check_format(ctx, o.fmt) != CLI_OK)
+		return CLI_FAIL;
 	if (name_arg && !(name = cli_playlist_arg(ctx, name_arg)))
 		return CLI_FAIL;
 	int status = CLI_FAIL;
@@ -167,8 +169,10 @@ static int cmd_playlist_list(struct cli_ctx *ctx, const struct cli_args *a)
 	if (p && str_parse_int64(p, strlen(p), &cur) && cur >= 0)
 		o.current = (long)cur;
 	o.sep = config_get(app->cfg, "display.separator", NULL);
-	cli_print_items(app_index(app), pl->idlist.v, pl->idlist.n, &o);
-	status = CLI_OK;
+	struct crate_err err = {0};
+	status = cli_print_items(app_index(app), pl->idlist.v, pl->idlist.n, &o, &err) == 0
+			 ? CLI_OK
+			 : cli_fail_safe(ctx, err.msg);
 out:
 	free(name);
 	return status;
@@ -344,7 +348,7 @@ static const struct cli_opt new_opts[] = {
 	{0},
 };
 static const struct cli_opt list_opts[] = {
-	{"format", 0, CLI_OPT_VALUE, "F", "one line per entry from %prop% placeholders"},
+	{"format", 0, CLI_OPT_VALUE, "F", "one line per entry from a format (%artist%, %{a|b}, ...)"},
 	{"json", 0, CLI_OPT_FLAG, NULL, "a JSON array of items with every property"},
 	{0},
 };

@@ -12,6 +12,7 @@
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/cmd_util.h"
+#include "medialib/item_format.h"
 #include "cli/output.h"
 #include "coll/search.h"
 
@@ -44,6 +45,11 @@ static bool search_args_read(const struct cli_args *args, struct search_args *sa
 			      limit);
 		return false;
 	}
+	struct item_format *f;
+	if (sa->o.fmt && !sa->o.json && item_format_parse(sa->o.fmt, &f, err) != 0)
+		return false; /* before any work: a query is not run for nothing */
+	if (sa->o.fmt && !sa->o.json)
+		item_format_free(f);
 	sa->query = cli_join_args(args->argv, args->argc);
 	return true;
 }
@@ -88,7 +94,7 @@ static int search_run(struct cli_ctx *ctx, struct app *app, const struct search_
 		struct cli_items_out o = a->o;
 		o.out = ctx->out;
 		o.sep = config_get(app->cfg, "display.separator", NULL);
-		cli_print_items(app_index(app), r.ids.v, r.ids.n, &o);
+		rc = cli_print_items(app_index(app), r.ids.v, r.ids.n, &o, err);
 	}
 	strbuf_free(&notes);
 	coll_result_free(&r);
@@ -101,7 +107,8 @@ static int cmd_search(struct cli_ctx *ctx, const struct cli_args *args)
 	struct search_args a;
 	struct crate_err err = {0};
 	if (!search_args_read(args, &a, &err))
-		return cli_fail_safe(ctx, err.msg);
+		return err.code == CRATE_ERR_PARSE ? cli_fail_query(ctx, a.o.fmt, &err)
+						   : cli_fail_safe(ctx, err.msg);
 	struct app *app = cli_app(ctx);
 	int status = CLI_FAIL;
 	if (app) {
@@ -116,7 +123,7 @@ static int cmd_search(struct cli_ctx *ctx, const struct cli_args *args)
 }
 
 static const struct cli_opt search_opts[] = {
-	{"format", 0, CLI_OPT_VALUE, "F", "one line per item from %prop% placeholders"},
+	{"format", 0, CLI_OPT_VALUE, "F", "one line per item from a format (%artist%, %{a|b}, ...)"},
 	{"json", 0, CLI_OPT_FLAG, NULL, "a JSON array of items with every property"},
 	{"order", 0, CLI_OPT_VALUE, "FIELDS", "sort by fields ('artist,-year'); 'library': unranked"},
 	{"limit", 0, CLI_OPT_VALUE, "N", "at most N items"},

@@ -14,6 +14,7 @@
 
 struct mlib_index;
 struct cli_ctx;
+struct item_format;
 
 /* Untrusted bytes (tags, file names, collection names) sanitised for a terminal. */
 void cli_put_safe(FILE *f, const char *s, size_t len);
@@ -32,13 +33,15 @@ char *cli_join_args(char *const *argv, int n);
 /* A media id "42" or "#42" (1..UINT32_MAX); false when s is not one. */
 bool cli_parse_id(const char *s, uint32_t *id);
 
-/* One line for an item into b: fmt with %prop% placeholders ("%id%" is the
- * media id, "%%" a percent sign, multiple values joined by sep), %title%
- * falling back to the file name. fmt NULL is "%artist% - %album% - %title%"
- * with absent parts left out together with their separators. An id no
- * longer in the library gives a line saying so. b is not sanitised. */
-void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, const char *fmt,
-		   const char *sep);
+/* One line for an item into b from fmt (medialib/item_format.h; multiple
+ * values joined by sep, %= joining its halves). fmt NULL is "artist -
+ * album - title" with absent parts left out together with their
+ * separators. An id no longer in the library gives a line saying so. */
+void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
+		   const struct item_format *fmt, const char *sep);
+/* CLI_OK when fmt (may be NULL) is a valid --format, else the error with a
+ * caret under its column. */
+int cli_check_format(struct cli_ctx *ctx, const char *fmt);
 /* {"id": N, "prop": value or [values], ...}: every property of the item. */
 void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id);
 
@@ -51,8 +54,10 @@ struct cli_items_out {
 	const char *sep; /* between a property's values; NULL: MLIB_VALUE_SEPARATOR */
 };
 
-/* Print items to o->out as lines (sanitised) or as a JSON array. */
-void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
-		     const struct cli_items_out *o);
+/* Print items to o->out as lines (sanitised) or as a JSON array; -1 with
+ * err, printing nothing, when o->fmt is malformed (cli_check_format says
+ * so with a caret before any work). */
+int cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+		    const struct cli_items_out *o, struct crate_err *err);
 
 #endif

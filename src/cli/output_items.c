@@ -1,5 +1,5 @@
 /* Library items printed by the CLI commands (declared in cli/output.h):
- * a line per item from a %prop% format, or JSON. Apart from output.c so
+ * a line per item from a format (medialib/item_format.h), or JSON. Apart from output.c so
  * that the launcher, which needs only the message helpers, links no index,
  * JSON or SQLite code. */
 #include "cli/output.h"
@@ -8,98 +8,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "coll/json.h"
 #include "medialib/index.h"
+#include "medialib/item_format.h"
 
-static const char *item_file_name(const struct mlib_index *idx, uint32_t id, char *buf,
-				  size_t bufsize)
+/* The line without a format: artist - album - title, an absent part left
+ * out together with its separator. */
+static void item_default_line(struct strbuf *b, struct item_format_item *it)
 {
-	const char *url = mlib_index_get_text(idx, id, "url", buf, bufsize);
-	if (!url)
-		return NULL;
-	const char *slash = strrchr(url, '/');
-	return slash ? slash + 1 : url;
+	static const char *const parts[] = {"artist", "album", "title"};
+	struct strbuf v;
+	strbuf_init(&v, 64);
+	for (int i = 0; i < 3; i++) {
+		strbuf_reset(&v);
+		if (item_format_index_get(it, parts[i], &v) == ITEM_ABSENT)
+			continue;
+		if (b->len)
+			strbuf_adds(b, " - ");
+		strbuf_add(b, v.buf, v.len);
+	}
+	strbuf_free(&v);
 }
 
-/* Values of one property of an item into b (multi-values joined by sep);
- * false when the item lacks it. */
-static bool item_prop(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
-		      const char *name, const char *sep)
-{
-	if (strcmp(name, "id") == 0) {
-		strbuf_addf(b, "%u", id);
-		return true;
-	}
-	int prop = mlib_index_prop(idx, name);
-	if (prop < 0)
-		return false;
-	if (mlib_index_prop_kind(idx, prop) == MLIB_PROP_INT) {
-		int64_t v;
-		if (!mlib_index_int_value(idx, prop, id, &v))
-			return false;
-		strbuf_addf(b, "%" PRId64, v);
-		return true;
-	}
-	const uint32_t *vids;
-	size_t n = mlib_index_str_values(idx, prop, id, &vids);
-	for (size_t k = 0; k < n; k++) {
-		if (k)
-			strbuf_adds(b, sep);
-		strbuf_adds(b, mlib_index_dict_text(idx, prop, vids[k]));
-	}
-	return n > 0;
-}
-
-/* A property for display: its values, or for a missing title the file name. */
-static bool item_shown(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
-		       const char *name, const char *sep)
-{
-	if (item_prop(b, idx, id, name, sep))
-		return true;
-	char buf[32];
-	const char *file = strcmp(name, "title") == 0 ? item_file_name(idx, id, buf, sizeof buf)
-						      : NULL;
-	if (file)
-		strbuf_adds(b, file);
-	return file != NULL;
-}
-
-void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id, const char *fmt,
-		   const char *sep)
+void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
+		   const struct item_format *fmt, const char *sep)
 {
 	if (!mlib_index_has_media(idx, id)) {
 		strbuf_addf(b, "(#%u is no longer in the library)", id);
 		return;
 	}
+	struct item_format_item it = {.idx = idx, .id = id, .sep = sep};
 	if (!fmt) {
-		static const char *const parts[] = {"artist", "album", "title"};
-		size_t start = b->len;
-		for (int i = 0; i < 3; i++) {
-			size_t before = b->len;
-			if (before > start)
-				strbuf_adds(b, " - ");
-			if (!item_shown(b, idx, id, parts[i], sep)) { /* drop the separator too */
-				b->len = before;
-				b->buf[before] = '\0';
-			}
-		}
+		struct strbuf line;
+		strbuf_init(&line, 128);
+		item_default_line(&line, &it);
+		strbuf_add(b, line.buf, line.len);
+		strbuf_free(&line);
 		return;
 	}
-	for (const char *p = fmt; *p;) {
-		const char *end = p[0] == '%' ? strchr(p + 1, '%') : NULL;
-		if (!end) {
-			strbuf_addc(b, *p++);
-			continue;
-		}
-		if (end == p + 1) {
-			strbuf_addc(b, '%');
-		} else {
-			char *name = xstrndup(p + 1, (size_t)(end - p - 1));
-			item_shown(b, idx, id, name, sep);
-			free(name);
-		}
-		p = end + 1;
-	}
+	/* No row width on a command line: the halves of %= are joined. */
+	item_format_render(fmt, item_format_index_get, &it, b, NULL);
+}
+
+int cli_check_format(struct cli_ctx *ctx, const char *fmt)
+{
+	struct item_format *f;
+	struct crate_err err = {0};
+	if (!fmt)
+		return CLI_OK;
+	if (item_format_parse(fmt, &f, &err) != 0)
+		return cli_fail_query(ctx, fmt, &err);
+	item_format_free(f);
+	return CLI_OK;
 }
 
 void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
@@ -135,10 +96,13 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 	strbuf_addc(b, '}');
 }
 
-void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
-		     const struct cli_items_out *o)
+int cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+		    const struct cli_items_out *o, struct crate_err *err)
 {
 	FILE *f = o->out;
+	struct item_format *fmt = NULL;
+	if (o->fmt && !o->json && item_format_parse(o->fmt, &fmt, err) != 0)
+		return -1;
 	struct strbuf b;
 	strbuf_init(&b, 256);
 	if (o->json)
@@ -157,11 +121,13 @@ void cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n
 		}
 		if (o->numbered)
 			fprintf(f, "%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
-		cli_item_line(&b, idx, ids[i], o->fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR);
+		cli_item_line(&b, idx, ids[i], fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR);
 		cli_put_safe(f, b.buf, b.len);
 		fputc('\n', f);
 	}
 	if (o->json)
 		fputs(n ? "\n]\n" : "]\n", f);
 	strbuf_free(&b);
+	item_format_free(fmt);
+	return 0;
 }

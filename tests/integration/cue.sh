@@ -39,7 +39,8 @@ ffmpeg -nostdin -v error -y -i "$A/Harbour.flac" -f s16le -ac 2 -ar 44100 "$T_TM
 
 # slice FROM TO: samples [FROM, TO) of the reference decoding, raw.
 slice() { tail -c +$(($1 * 4 + 1)) "$T_TMP/ref.raw" | head -c $((($2 - $1) * 4)); }
-FMT='%tracknr%|%artist%|%albumartist%|%album%|%title%|%genre%|%date%|%duration%'
+# %duration_ms%: the split's precision (%duration% reads m:ss)
+FMT='%tracknr%|%artist%|%albumartist%|%album%|%title%|%genre%|%date%|%duration_ms%'
 
 t_begin cue_scan_makes_one_item_per_track_with_the_sheets_tags
 run scan "$A" >"$T_TMP/scan.out" 2>&1; rc=$?
