@@ -45,21 +45,6 @@ const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size)
 	return buf;
 }
 
-const char *ui_rating_marks(struct ui *ui, uint32_t id, char *buf, size_t size)
-{
-	char b[32];
-	const char *r = ui_prop(ui, id, "rating", b, sizeof b);
-	int n = r ? atoi(r) : 0;
-	size_t len = 0;
-	buf[0] = 0;
-	if (n < 1 || n > 5)
-		return buf;
-	len += (size_t)snprintf(buf, size, "  ");
-	for (int i = 0; i < n && len + 4 < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s", ui->ascii ? "*" : "\xe2\x98\x85");
-	return buf;
-}
-
 /* ---- the player ---- */
 
 void act_status(struct ui *ui, struct ui_status *st)

@@ -75,8 +75,6 @@ struct coll_eval_ctx;
 void ui_eval_ctx(struct ui *ui, struct coll_eval_ctx *ctx);
 /* Display text of one property of a track (sanitised later by draw). */
 const char *ui_prop(struct ui *ui, uint32_t id, const char *prop, char *buf, size_t size);
-/* "  ★★★★" for a track rated 4 ("  ****" in ASCII mode); "" unrated. */
-const char *ui_rating_marks(struct ui *ui, uint32_t id, char *buf, size_t size);
 /* "Title" or the file name when there is no title tag. */
 const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size);
 bool act_scan_running(struct ui *ui);

@@ -407,6 +407,8 @@ static void set_applied(struct ui *ui, const char *key)
 		ui->lopts.artist_pct = (int)config_get_int(cfg, "layout.artist", 25);
 		ui->lopts.album_pct = (int)config_get_int(cfg, "layout.album", 25);
 	}
+	if (strncmp(key, "format.", 7) == 0 || strncmp(key, "display.glyph_", 14) == 0)
+		ui_rows_load(ui);
 	ui->dirty = true;
 }
 

@@ -67,6 +67,17 @@ int draw_text_right(struct ui *ui, int y, int x, int w, const char *s, int attr)
 	return (int)tw;
 }
 
+void draw_halves(struct ui *ui, int y, int x, int w, const char *left, const char *right,
+		 int attr)
+{
+	int rw = right && *right ? (int)ui_text_width(right) : 0;
+	if (rw >= w)
+		rw = 0;
+	draw_text(ui, y, x, w - rw, left, attr);
+	if (rw)
+		draw_text(ui, y, x + w - rw, rw, right, attr);
+}
+
 void draw_fill(int y, int x, int w, int attr)
 {
 	if (w <= 0 || y < 0 || y >= LINES || x < 0 || x >= COLS)

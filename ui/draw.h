@@ -9,6 +9,11 @@ void draw_text(struct ui *ui, int y, int x, int w, const char *s, int attr);
 /* Text right-aligned in [x, x+w); returns the columns used. */
 int draw_text_right(struct ui *ui, int y, int x, int w, const char *s, int attr);
 void draw_fill(int y, int x, int w, int attr);
+/* A formatted row (ui/rows.h): left in [x, x+w) cut before right, which
+ * ends at x+w (right NULL or "" : left has the whole width; a right half
+ * that leaves the left no cell is dropped). */
+void draw_halves(struct ui *ui, int y, int x, int w, const char *left, const char *right,
+		 int attr);
 /* Scroll a list so cur is visible in height rows. */
 void ui_list_fix(struct ui_list *l, size_t n, int height);
 /* Apply a movement action to a list of n rows shown in height rows;

@@ -419,7 +419,12 @@ static void draw_group_col(struct ui *ui, const struct ui_rect *r, struct ui_gro
 static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 {
 	uint32_t playing = act_playing_id(ui);
-	bool all_albums = ui->albums.list.cur == 0;
+	/* Every artist's tracks together: the rows say whose they are. */
+	enum ui_fmt fmt = ui->albums.list.cur == 0 && ui->artists.list.cur == 0 ? UI_FMT_TRACK_ALL
+										 : UI_FMT_TRACK;
+	struct strbuf left, right;
+	strbuf_init(&left, 256);
+	strbuf_init(&right, 64);
 	ui_list_fix(&ui->track_list, ui->tracks.n, r->h);
 	for (int row = 0; row < r->h; row++) {
 		size_t i = ui->track_list.top + (size_t)row;
@@ -429,42 +434,21 @@ static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 			continue;
 		}
 		uint32_t id = ui->results.v[ui->tracks.v[i]];
-		char nr[32], title[512], dur[32], line[1200], b2[256];
-		const char *n = ui_prop(ui, id, "tracknr", nr, sizeof nr);
-		ui_title(ui, id, title, sizeof title);
-		const char *artist = ui_prop(ui, id, "artist", b2, sizeof b2);
-		int64_t ms = -1;
-		const char *d = ui_prop(ui, id, "duration", dur, sizeof dur);
-		if (d)
-			ms = strtoll(d, NULL, 10);
-		char tbuf[32];
-		ui_fmt_time(ms, tbuf, sizeof tbuf);
-		char stars[64];
-		ui_rating_marks(ui, id, stars, sizeof stars);
 		bool marked = marks_has(&ui->br_marks, id);
-		char lead = marked ? '+' : id == playing ? '>' : ' ';
-		if (all_albums && artist && ui->artists.list.cur == 0)
-			snprintf(line, sizeof line, "%c%2s%s %s \xe2\x80\x93 %s", lead,
-				 n ? n : "", n ? "." : " ", artist, title);
-		else
-			snprintf(line, sizeof line, "%c%2s%s %s", lead, n ? n : "",
-				 n ? "." : " ", title);
+		strbuf_reset(&left);
+		strbuf_reset(&right);
+		strbuf_adds(&left, marked ? ui_glyph(ui, UI_GLYPH_MARKED)
+				   : id == playing ? ui_glyph(ui, UI_GLYPH_PLAYING) : " ");
+		ui_rows_render(ui, fmt, id, 0, &left, &right);
 		int attr = id == playing ? theme_attr(UR_PLAYING) : marked ? theme_attr(UR_MARK) : 0;
 		if (i == ui->track_list.cur)
 			attr = theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) |
 			       (id == playing || marked ? A_BOLD : 0);
-		int tw = r->w >= 20 ? 8 : 0; /* ui_fmt_time: at most 7 cells */
-		/* The rating sits before the time, so a long title never hides it. */
-		int sw = tw && stars[0] ? (int)ui_text_width(stars) : 0;
-		draw_text(ui, y, r->x, r->w - tw - sw, line, attr);
-		if (sw)
-			draw_text(ui, y, r->x + r->w - tw - sw, sw, stars, attr);
-		if (tw) {
-			char t7[16];
-			snprintf(t7, sizeof t7, "%7s ", tbuf);
-			draw_text(ui, y, r->x + r->w - tw, tw, t7, attr);
-		}
+		/* Narrow columns keep the left half only (the title before the length). */
+		draw_halves(ui, y, r->x, r->w, left.buf, r->w >= 20 ? right.buf : NULL, attr);
 	}
+	strbuf_free(&left);
+	strbuf_free(&right);
 }
 
 static void browser_draw(struct ui *ui, const struct ui_rect *main)

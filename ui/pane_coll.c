@@ -146,8 +146,8 @@ static void coll_draw(struct ui *ui, const struct ui_rect *r, bool full)
 			attr = theme_attr(UR_HEADER);
 		} else {
 			const char *mark = c->pshuffle ? " [party]" : c->queue ? " [queue]" : "";
-			/* Not '>': that is the playing track's mark in every list. */
-			const char *here = !row_is_current(ui, c) ? " " : ui->ascii ? "+" : "\xe2\x80\xa2";
+			/* Not the playing glyph: a collection is current, a track plays. */
+			const char *here = row_is_current(ui, c) ? ui_glyph(ui, UI_GLYPH_CURRENT) : " ";
 			snprintf(line, sizeof line, "%s%s%s%s", here, c->ns ? " " : "", c->label, mark);
 			if (c->active)
 				snprintf(line + strlen(line), sizeof line - strlen(line), " *");

@@ -259,7 +259,8 @@ static void draw_row(struct ui *ui, int y, const struct ui_rect *r, size_t i, ui
 	const char *mark = !e->id ? " " : ui->ascii ? "+" : "\xe2\x9c\x93"; /* ✓ */
 	bool here = playing && e->id == playing;
 	char line[1100], right[32] = "";
-	snprintf(line, sizeof line, "%c%s %s%s", here ? '>' : ' ', mark, e->name, e->dir ? "/" : "");
+	snprintf(line, sizeof line, "%s%s %s%s", here ? ui_glyph(ui, UI_GLYPH_PLAYING) : " ", mark,
+		 e->name, e->dir ? "/" : "");
 	if (e->dir && e->count)
 		snprintf(right, sizeof right, " %u item%s ", e->count, e->count == 1 ? "" : "s");
 	int attr = here ? theme_attr(UR_PLAYING) : e->dir ? (int)A_BOLD : 0;

@@ -154,6 +154,9 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 	uint32_t playing = act_playing_id(ui);
 	const struct ui_marks *marks = marks_of(ui, name, n);
 	ui_list_fix(&ui->pl_list, n->idlist.n, h);
+	struct strbuf left, right;
+	strbuf_init(&left, 256);
+	strbuf_init(&right, 64);
 	for (int row = 0; row < h; row++) {
 		size_t i = ui->pl_list.top + (size_t)row;
 		if (i >= n->idlist.n) {
@@ -161,20 +164,18 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 			continue;
 		}
 		uint32_t id = n->idlist.v[i];
-		char line[1200], title[512], art[256], dur[32], t[32];
-		const char *artist = ui_prop(ui, id, "artist", art, sizeof art);
-		ui_title(ui, id, title, sizeof title);
-		const char *d = ui_prop(ui, id, "duration", dur, sizeof dur);
-		ui_fmt_time(d ? strtoll(d, NULL, 10) : -1, t, sizeof t);
 		bool here = (long)i == cur;
-		bool missing = !app_has_media(ui->app, id);
-		char stars[64];
-		ui_rating_marks(ui, id, stars, sizeof stars);
 		bool marked = marks_has(marks, i);
-		/* The mark wins the first column; the current row keeps its colour. */
-		snprintf(line, sizeof line, "%c%4zu. %s%s%s%s", marked ? '+' : here ? '>' : ' ', i + 1,
-			 artist ? artist : "", artist ? " \xe2\x80\x93 " : "", title,
-			 missing ? "  (missing)" : "");
+		/* The mark wins the first column; the current entry is marked as
+		 * playing only while it plays. */
+		strbuf_reset(&left);
+		strbuf_reset(&right);
+		strbuf_adds(&left, marked ? ui_glyph(ui, UI_GLYPH_MARKED)
+				   : here && playing && id == playing ? ui_glyph(ui, UI_GLYPH_PLAYING)
+				   : here ? ui_glyph(ui, UI_GLYPH_CURRENT) : " ");
+		ui_rows_render(ui, UI_FMT_PLAYLIST, id, i + 1, &left, &right);
+		if (!app_has_media(ui->app, id))
+			strbuf_adds(&left, "  (missing)");
 		int attr = 0;
 		if (here || (playing && id == playing && cur < 0))
 			attr = theme_attr(UR_PLAYING);
@@ -186,17 +187,10 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 			attr = theme_attr(UR_MARK);
 		if (i == ui->pl_list.cur)
 			attr = theme_attr(UR_SELECTED) | (here || marked ? A_BOLD : 0);
-		int tw = r->w >= 24 ? 8 : 0;
-		int sw = tw && stars[0] ? (int)ui_text_width(stars) : 0;
-		draw_text(ui, y + row, r->x, r->w - tw - sw, line, attr);
-		if (sw)
-			draw_text(ui, y + row, r->x + r->w - tw - sw, sw, stars, attr);
-		if (tw) {
-			char t8[16];
-			snprintf(t8, sizeof t8, "%7s ", t);
-			draw_text(ui, y + row, r->x + r->w - tw, tw, t8, attr);
-		}
+		draw_halves(ui, y + row, r->x, r->w, left.buf, r->w >= 24 ? right.buf : NULL, attr);
 	}
+	strbuf_free(&left);
+	strbuf_free(&right);
 	if (n->idlist.n == 0 && h > 0)
 		draw_text(ui, y, r->x, r->w,
 			  party ? " (empty: the source matches nothing yet)"

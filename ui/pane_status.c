@@ -45,19 +45,20 @@ void status_draw(struct ui *ui)
 	int attr = theme_attr(UR_STATUS);
 
 	char what[1200] = "";
+	struct strbuf right; /* format.status after its %= */
+	strbuf_init(&right, 64);
 	if (st.id && st.stream_title[0]) { /* a radio stream: its current title */
 		char tb[512];
 		ui_title(ui, st.id, tb, sizeof tb);
 		snprintf(what, sizeof what, " %s %s (%s)", state_text(st.state, ui->ascii),
 			 st.stream_title, tb);
 	} else if (st.id) {
-		char ab[256], tb[512], lb[256];
-		const char *artist = ui_prop(ui, st.id, "artist", ab, sizeof ab);
-		const char *album = ui_prop(ui, st.id, "album", lb, sizeof lb);
-		ui_title(ui, st.id, tb, sizeof tb);
-		snprintf(what, sizeof what, " %s %s%s%s%s%s%s", state_text(st.state, ui->ascii),
-			 artist ? artist : "", artist ? " \xe2\x80\x93 " : "", tb,
-			 album ? " (" : "", album ? album : "", album ? ")" : "");
+		struct strbuf left;
+		strbuf_init(&left, 256);
+		strbuf_addf(&left, " %s ", state_text(st.state, ui->ascii));
+		ui_rows_render(ui, UI_FMT_STATUS, st.id, 0, &left, &right);
+		snprintf(what, sizeof what, "%s", left.buf);
+		strbuf_free(&left);
 	} else {
 		snprintf(what, sizeof what, " %s %s", state_text(st.state, ui->ascii),
 			 st.available ? "stopped" : "playback not available yet");
@@ -77,9 +78,11 @@ void status_draw(struct ui *ui)
 		 st.shuffle ? shuf : "in order", st.rule[0] ? "  rule: " : "", st.rule);
 
 	const struct ui_rect *r1 = &ui->L.status1, *r2 = &ui->L.status2;
-	if (r1->w) {
-		draw_text(ui, r1->y, 0, r1->w, what, attr | A_BOLD);
-	}
+	if (r1->w)
+		draw_halves(ui, r1->y, 0, r1->w, what, right.buf, attr | A_BOLD);
+	else if (right.len) /* one row: the halves side by side */
+		snprintf(what + strlen(what), sizeof what - strlen(what), "  %s", right.buf);
+	strbuf_free(&right);
 	if (!r2->w)
 		return;
 	/* Row 2 (or the only row): time, bar, modes. */

@@ -6,6 +6,7 @@
 
 #include "base/err.h"
 #include "base/utf8.h"
+#include "medialib/item_format.h"
 
 size_t ui_text_width(const char *s)
 {
@@ -65,22 +66,7 @@ const char *ui_text_basename(const char *s)
 
 const char *ui_fmt_time(int64_t ms, char *buf, size_t size)
 {
-	if (ms < 0) {
-		snprintf(buf, size, "-:--");
-		return buf;
-	}
-	int64_t s = ms / 1000;
-	/* At most 7 cells, so a length never spills into the next column. */
-	if (s >= 1000 * 3600)
-		snprintf(buf, size, ">999h");
-	else if (s >= 10 * 3600)
-		snprintf(buf, size, "%lldh%02lldm", (long long)(s / 3600), (long long)(s / 60 % 60));
-	else if (s >= 3600)
-		snprintf(buf, size, "%lld:%02lld:%02lld", (long long)(s / 3600),
-			 (long long)(s / 60 % 60), (long long)(s % 60));
-	else
-		snprintf(buf, size, "%lld:%02lld", (long long)(s / 60), (long long)(s % 60));
-	return buf;
+	return item_format_duration(ms, buf, size); /* the same as the formats' %duration% */
 }
 
 size_t ui_progress_cells(int64_t pos, int64_t total, size_t width)

@@ -595,6 +595,7 @@ static void ui_free(struct ui *ui)
 		if (panes[v]->free)
 			panes[v]->free(ui);
 	scrollback_free(ui->scrollback);
+	ui_rows_free(&ui->rows);
 	coll_node_unref(ui->qnode);
 	free(ui->resume_last);
 	free(ui->qnote);
@@ -933,6 +934,7 @@ static void load_layout(struct ui *ui)
 	ui->lopts.artist_pct = (int)config_get_int(cfg, "layout.artist", 25);
 	ui->lopts.album_pct = (int)config_get_int(cfg, "layout.album", 25);
 	ui->value_sep = config_get(cfg, "display.separator", MLIB_VALUE_SEPARATOR);
+	ui_rows_load(ui);
 	const char *v = config_get(cfg, "layout.start_view", "browser");
 	ui->view = strcmp(v, "playlist") == 0 ? UI_VIEW_PLAYLIST
 		 : strcmp(v, "collections") == 0 ? UI_VIEW_COLLECTIONS

@@ -22,6 +22,7 @@
 #include "ui/keymap.h"
 #include "ui/layout.h"
 #include "ui/marks.h"
+#include "ui/rows.h"
 #include "ui/term_title.h"
 #include "ui/theme.h"
 
@@ -111,6 +112,7 @@ struct ui {
 	bool search_pending;         /* the text changed: apply once the pending keys are read */
 
 	const char *value_sep;       /* between a property's values (display.separator); borrowed */
+	struct ui_rows rows;         /* format.* compiled, display.glyph_* (rows.h) */
 
 	/* View 1: results of base AND query, and the columns built from them. */
 	struct u32vec results;

@@ -1,15 +1,39 @@
 #include "app/app_config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/app.h"
 #include "app/app_play.h"
+#include "base/utf8.h"
+#include "medialib/item_format.h"
 
 /* Every option read with config_get* in app/ and ui/ and its range: a
  * value outside it is an error naming its line, never silently a default
  * or an overflow (volume = 2147483647). Keys of [keys], [colors] and
  * [eq.preset.*] are checked where they are read. */
+/* A glyph marks a row in its first cell: one character, one cell wide. */
+static bool glyph_check(const char *value, char *why, size_t whysize)
+{
+	char *clean = utf8_sanitize(value, strlen(value));
+	uint32_t cp;
+	size_t len = strlen(clean);
+	size_t n = len ? utf8_decode(clean, len, &cp) : 0;
+	bool ok = n == len && len && strcmp(clean, value) == 0 && utf8_cp_width(cp) == 1;
+	free(clean);
+	if (!ok)
+		snprintf(why, whysize, "must be one character one cell wide");
+	return ok;
+}
+
+/* The default rows, as they were before they could be configured: the
+ * track number (blank when none), "artist – title", and on the right the
+ * rating's stars and the length (-:-- when unknown) in 7 cells. */
+#define FORMAT_NR "%{?tracknr?%{tracknr:>2}.:   }"
+#define FORMAT_ARTIST "%{?artist?%artist% \xe2\x80\x93 }%title%"
+#define FORMAT_RIGHT "%=%{?stars?  %stars%}%{?duration?%{duration:>7}:   -:--} "
+
 #define AT_START CONFIG_AT_START
 static const struct config_option options[] = {
 	{"output.device", CONFIG_STRING, 0, 0, NULL, "default", AT_START},
@@ -44,6 +68,13 @@ static const struct config_option options[] = {
 	 AT_START},
 	{"display.separator", CONFIG_STRING, 0, 0, NULL, "; ", AT_START},
 	{"display.title", CONFIG_BOOL, 0, 0, NULL, "yes", AT_START},
+	{"display.glyph_playing", CONFIG_STRING, 0, 0, NULL, ">", 0},
+	{"display.glyph_current", CONFIG_STRING, 0, 0, NULL, "\xe2\x80\xa2", 0},
+	{"display.glyph_marked", CONFIG_STRING, 0, 0, NULL, "+", 0},
+	{"format.track", CONFIG_STRING, 0, 0, NULL, FORMAT_NR " %title%" FORMAT_RIGHT, 0},
+	{"format.track_all", CONFIG_STRING, 0, 0, NULL, FORMAT_NR " " FORMAT_ARTIST FORMAT_RIGHT, 0},
+	{"format.playlist", CONFIG_STRING, 0, 0, NULL, "%{pos:>4}. " FORMAT_ARTIST FORMAT_RIGHT, 0},
+	{"format.status", CONFIG_STRING, 0, 0, NULL, FORMAT_ARTIST "%{?album? (%album%)}", 0},
 };
 #undef AT_START
 
@@ -61,9 +92,38 @@ const struct config_option *app_config_option(const char *key)
 	return NULL;
 }
 
+/* The test beyond the option's kind, by key: a format's syntax, a glyph's
+ * width. NULL: none. */
+static bool (*value_check(const char *key))(const char *, char *, size_t)
+{
+	if (strncmp(key, "format.", 7) == 0)
+		return item_format_check;
+	if (strncmp(key, "display.glyph_", 14) == 0)
+		return glyph_check;
+	return NULL;
+}
+
+bool app_config_value_ok(const struct config_option *o, const char *value, char *why,
+			 size_t whysize)
+{
+	bool (*check)(const char *, char *, size_t) = value_check(o->key);
+	return config_value_ok(o, value, why, whysize) && (!check || check(value, why, whysize));
+}
+
 int app_config_check(struct app *app, struct crate_err *err)
 {
-	return config_check(app->cfg, options, sizeof options / sizeof options[0], err);
+	if (config_check(app->cfg, options, sizeof options / sizeof options[0], err) != 0)
+		return -1;
+	/* Then the formats and glyphs, each problem with its line. */
+	struct config_problems pr;
+	config_problems_init(&pr, config_path(app->cfg));
+	for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+		const char *key = options[i].key, *v = config_get(app->cfg, key, NULL);
+		char why[200];
+		if (v && value_check(key) && !value_check(key)(v, why, sizeof why))
+			config_problem(&pr, config_line(app->cfg, key), "%s = %s: %s", key, v, why);
+	}
+	return config_problems_finish(&pr, err);
 }
 
 const char *app_config_value(struct app *app, const char *key)
@@ -98,7 +158,7 @@ int app_config_set(struct app *app, const char *key, const char *value, struct c
 		return crate_err_set(err, CRATE_ERR_REFUSED,
 				     "%s is read at start: it cannot change while crate runs "
 				     "(set it in %s)", key, config_path(app->cfg));
-	if (!config_value_ok(o, value, why, sizeof why))
+	if (!app_config_value_ok(o, value, why, sizeof why))
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s = %s: %s", key, value, why);
 	config_set(app->cfg, key, value);
 	return apply(app, key, value, err);

@@ -4,6 +4,7 @@
 #ifndef CRATE_APP_APP_CONFIG_H
 #define CRATE_APP_APP_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/config.h"
@@ -14,6 +15,10 @@ struct app;
 const struct config_option *app_config_options(size_t *n);
 /* The option called key, or NULL. */
 const struct config_option *app_config_option(const char *key);
+/* Whether value suits o: config_value_ok and, for format.* and
+ * display.glyph_*, their syntax (false with why: "column 4: ..."). */
+bool app_config_value_ok(const struct config_option *o, const char *value, char *why,
+			 size_t whysize);
 /* Check the loaded file against the table (app_open). */
 int app_config_check(struct app *app, struct crate_err *err);
 /* The value in effect: the file's or `:set`'s, else the default ("" none). */

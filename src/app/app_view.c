@@ -38,6 +38,15 @@ const char *app_item_text(const struct app *app, uint32_t id, const char *prop, 
 	return mlib_index_get_joined(app->index, id, prop, sep, buf, size);
 }
 
+enum item_value app_item_value(const struct app *app, uint32_t id, const char *name,
+			       const char *sep, struct strbuf *out)
+{
+	if (!app->index || !id)
+		return ITEM_ABSENT;
+	struct item_format_item it = {.idx = app->index, .id = id, .sep = sep};
+	return item_format_index_get(&it, name, out);
+}
+
 const struct mlib_groups *app_library_groups(struct app *app)
 {
 	if (!app->index)

@@ -17,6 +17,7 @@
 #include "base/vec.h"
 #include "coll/eval.h"
 #include "coll/node.h"
+#include "medialib/item_format.h"
 
 struct mlib_groups;
 
@@ -35,6 +36,11 @@ bool app_has_media(const struct app *app, uint32_t id);
  * changes). Untrusted tag text: sanitise before drawing. */
 const char *app_item_text(const struct app *app, uint32_t id, const char *prop, const char *sep,
 			  char *buf, size_t size);
+/* The value of property name of item id for a format (medialib/
+ * item_format.h: kinds, %id%, %stars%, the file name for a missing
+ * title), values joined by sep; ITEM_ABSENT without an index. */
+enum item_value app_item_value(const struct app *app, uint32_t id, const char *name,
+			       const char *sep, struct strbuf *out);
 /* Artist and album groups of the whole library (medialib/index_groups.h),
  * built on first use per index generation. Borrowed: valid until the
  * generation changes. NULL when no index is loaded. */

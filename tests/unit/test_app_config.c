@@ -89,3 +89,57 @@ TEST(every_option_has_a_default_and_a_known_kind)
 		CHECK(app_config_option(o[i].key) == &o[i]);
 	}
 }
+
+/* format.* and display.glyph_* are checked beyond their kind (a string):
+ * a malformed format names its line and column at open, `:set` refuses it
+ * and keeps the value in effect. */
+TEST(formats_and_glyphs_are_checked_at_open_and_at_set)
+{
+	struct crate_err err = {0};
+	struct app *app = open_with("[format]\ntrack = \"%title% %{?rating>=4?*}%=%duration%\"\n"
+				    "[display]\nglyph_current = o\n",
+				    &err);
+	CHECK_MSG(app != NULL, "%s", err.msg);
+	REQUIRE(app);
+	CHECK_STR(app_config_value(app, "format.track"), "%title% %{?rating>=4?*}%=%duration%");
+	CHECK_STR(app_config_value(app, "display.glyph_current"), "o");
+	CHECK_STR(app_config_value(app, "display.glyph_playing"), ">"); /* the default */
+	REQUIRE(app_config_set(app, "format.playlist", "%{pos:>3} %{albumartist|artist}", &err) == 0);
+	CHECK_STR(app_config_value(app, "format.playlist"), "%{pos:>3} %{albumartist|artist}");
+	CHECK(app_config_set(app, "format.playlist", "%{pos:>3", &err) != 0);
+	CHECK_INT(err.code, CRATE_ERR_INVALID);
+	CHECK_STR(err.msg, "format.playlist = %{pos:>3: column 1: %{ is not closed with }");
+	CHECK_STR(app_config_value(app, "format.playlist"), "%{pos:>3} %{albumartist|artist}");
+	CHECK(app_config_set(app, "format.status", "50% off", &err) != 0);
+	CHECK_MSG(strstr(err.msg, "column 3: '%' begins") != NULL, "%s", err.msg);
+	CHECK(app_config_set(app, "display.glyph_marked", "++", &err) != 0);
+	CHECK_MSG(strstr(err.msg, "one character one cell wide") != NULL, "%s", err.msg);
+	CHECK(app_config_set(app, "display.glyph_marked", "\xe6\x9d\xb1", &err) != 0); /* 2 cells */
+	CHECK(app_config_set(app, "display.glyph_marked", "\x1b", &err) != 0);
+	REQUIRE(app_config_set(app, "display.glyph_marked", "\xe2\x9c\x93", &err) == 0); /* ✓ */
+	app_close(app);
+
+	app = open_with("[playback]\nvolume = 50\n\n[format]\nstatus = %{?rating>4?x\n"
+			"track = %{title:0}\n", &err);
+	CHECK(app == NULL);
+	CHECK_MSG(strstr(err.msg, "2 problems") != NULL, "%s", err.msg);
+	CHECK_MSG(strstr(err.msg, "line 5: format.status = %{?rating>4?x: column 1: %{ is not closed") != NULL,
+		  "%s", err.msg);
+	CHECK_MSG(strstr(err.msg, "line 6: format.track = %{title:0}: column 8: a width") != NULL,
+		  "%s", err.msg);
+}
+
+TEST(default_formats_and_glyphs_pass_their_own_checks)
+{
+	size_t n;
+	const struct config_option *o = app_config_options(&n);
+	int seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		char why[200];
+		if (strncmp(o[i].key, "format.", 7) && strncmp(o[i].key, "display.glyph_", 14))
+			continue;
+		seen++;
+		CHECK_MSG(app_config_value_ok(&o[i], o[i].def, why, sizeof why), "%s: %s", o[i].key, why);
+	}
+	CHECK_INT(seen, 7);
+}

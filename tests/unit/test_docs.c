@@ -351,6 +351,19 @@ TEST(config_example_values_are_accepted)
 	size_t n;
 	const struct config_option *o = app_config_options(&n);
 	CHECK_MSG(config_check(cfg, o, n, &err) == 0, "config.example uncommented: %s", err.msg);
+	/* and what only the app's table checks (formats, glyphs): the values
+	 * shown are the defaults, so they must be what the table says */
+	for (size_t i = 0; i < n; i++) {
+		const char *v = config_get(cfg, o[i].key, NULL);
+		char why[200];
+		if (!v)
+			continue;
+		CHECK_MSG(app_config_value_ok(&o[i], v, why, sizeof why), "config.example %s = %s: %s",
+			  o[i].key, v, why);
+		if (strncmp(o[i].key, "format.", 7) == 0 || strncmp(o[i].key, "display.glyph_", 14) == 0)
+			CHECK_MSG(o[i].def && strcmp(v, o[i].def) == 0,
+				  "config.example %s = '%s', the default is '%s'", o[i].key, v, o[i].def);
+	}
 	config_free(cfg);
 	strbuf_free(&b);
 	free(ex);
