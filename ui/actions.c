@@ -293,23 +293,19 @@ uint32_t act_selected_id(struct ui *ui)
 	return id;
 }
 
-/* The marked tracks all get the rating, each its own write. */
+/* The marked tracks all get the rating in one transaction: one commit
+ * (and one wake-up of other crates) for any number, and all or none. */
 static void rate_marked(struct ui *ui, const struct u32vec *ids, int stars)
 {
 	struct crate_err err = {0};
-	size_t done = 0;
-	for (size_t i = 0; i < ids->n; i++) {
-		if (app_set_rating(ui->app, ids->v[i], stars, &err) != 0) {
-			ui_message(ui, true, "%s (%zu rated)", err.msg, done);
-			return;
-		}
-		done++;
-	}
-	if (stars)
-		ui_message(ui, false, "rated %zu marked track%s: %d star%s", done, done == 1 ? "" : "s",
+	size_t n = ids->n;
+	if (app_set_ratings(ui->app, ids->v, n, stars, &err) != 0)
+		ui_message(ui, true, "%s (none rated)", err.msg);
+	else if (stars)
+		ui_message(ui, false, "rated %zu marked track%s: %d star%s", n, n == 1 ? "" : "s",
 			   stars, stars == 1 ? "" : "s");
 	else
-		ui_message(ui, false, "rating of %zu marked track%s cleared", done, done == 1 ? "" : "s");
+		ui_message(ui, false, "rating of %zu marked track%s cleared", n, n == 1 ? "" : "s");
 }
 
 void act_rate(struct ui *ui, int stars)

@@ -445,6 +445,12 @@ int app_set_rating(struct app *app, uint32_t id, int rating, struct crate_err *e
 	return mlib_media_set_rating(app->db, app->index, id, rating, err);
 }
 
+int app_set_ratings(struct app *app, const uint32_t *ids, size_t n, int rating,
+		    struct crate_err *err)
+{
+	return mlib_media_set_ratings(app->db, app->index, ids, n, rating, err);
+}
+
 /* ---- forgetting ---- */
 
 int app_forget(struct app *app, const uint32_t *ids, size_t nids, size_t *n,

@@ -100,5 +100,8 @@ int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err
 int app_correct_duration(struct app *app, uint32_t id, int64_t ms, struct crate_err *err);
 int app_record_skip(struct app *app, uint32_t id, struct crate_err *err);
 int app_set_rating(struct app *app, uint32_t id, int rating, struct crate_err *err);
+/* One rating for several items, one transaction (all or none). */
+int app_set_ratings(struct app *app, const uint32_t *ids, size_t n, int rating,
+		    struct crate_err *err);
 
 #endif

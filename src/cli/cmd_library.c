@@ -418,14 +418,10 @@ static int cmd_rate(struct cli_ctx *ctx, const struct cli_args *a)
 		return cli_error(ctx, "nothing matches: no rating set");
 	}
 	struct crate_err err = {0};
-	size_t done = 0, total = ids.n;
-	for (size_t i = 0; i < total; i++) {
-		if (app_set_rating(app, ids.v[i], n[0] - '0', &err) != 0)
-			break;
-		done++;
-	}
+	size_t done = ids.n; /* one transaction: all of them or none */
+	int rc = app_set_ratings(app, ids.v, ids.n, n[0] - '0', &err);
 	u32vec_free(&ids);
-	if (done < total)
+	if (rc != 0)
 		return cli_fail_safe(ctx, err.msg);
 	fprintf(ctx->err, "rated %zu track%s %c\n", done, done == 1 ? "" : "s", n[0]);
 	return CLI_OK;

@@ -600,3 +600,34 @@ int mlib_media_set_rating(struct mlib_db *db, struct mlib_index *idx, uint32_t i
 		mlib_index_clear_int(idx, id, "rating");
 	return 0;
 }
+
+int mlib_media_set_ratings(struct mlib_db *db, struct mlib_index *idx, const uint32_t *ids,
+			   size_t n, int rating, struct crate_err *err)
+{
+	if (rating < 0 || rating > 5)
+		return crate_err_set(err, CRATE_ERR_INVALID, "rating %d: must be 0 to 5", rating);
+	if (mlib_db_begin(db, err) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int rc = rating ? update_row(db, "UPDATE media SET rating=? WHERE id=?", ids[i],
+					     rating, 1, "cannot set the rating", err)
+				: update_row(db, "UPDATE media SET rating=NULL WHERE id=?", ids[i], 0,
+					     0, "cannot set the rating", err);
+		if (rc != 0) {
+			mlib_db_rollback(db, NULL);
+			return -1;
+		}
+	}
+	if (mlib_db_commit(db, err) != 0) {
+		mlib_db_rollback(db, NULL);
+		return -1;
+	}
+	/* The index follows only what was committed. */
+	for (size_t i = 0; idx && i < n; i++) {
+		if (rating)
+			mlib_index_update_int(idx, ids[i], "rating", rating);
+		else
+			mlib_index_clear_int(idx, ids[i], "rating");
+	}
+	return 0;
+}

@@ -82,6 +82,10 @@ int mlib_media_record_skip(struct mlib_db *db, struct mlib_index *idx, uint32_t 
 /* rating 0..5 (0 clears it: the property becomes absent). */
 int mlib_media_set_rating(struct mlib_db *db, struct mlib_index *idx, uint32_t id, int rating,
 			  struct crate_err *err);
+/* The same rating for ids[0..n) in one transaction: all of them or, when
+ * one fails (an id no longer in the library, the disk), none. */
+int mlib_media_set_ratings(struct mlib_db *db, struct mlib_index *idx, const uint32_t *ids,
+			   size_t n, int rating, struct crate_err *err);
 
 /* Parse a track/disc number "3", "03/12", " 3 / 12": number and total
  * (0 when absent). Returns 0 when no leading number was found. */

@@ -137,6 +137,25 @@ TEST(corpus_files_give_their_ratings_and_crate_keeps_its_own)
 	REQUIRE(app_eval_query(app, "r:5", false, &r, &err) == 0);
 	CHECK(r.ids.n == 1 && r.ids.v[0] == mp3);
 	coll_result_free(&r);
+	/* Several at once (marked rows): one transaction, so an id that is
+	 * gone leaves every rating as it was, in the database and the index. */
+	REQUIRE(app_eval_query(app, "*", false, &r, &err) == 0);
+	REQUIRE(r.ids.n >= 3);
+	uint32_t some[3] = {r.ids.v[0], r.ids.v[1], 999999};
+	int64_t before[2] = {rating_of(app, some[0]), rating_of(app, some[1])};
+	CHECK(app_set_ratings(app, some, 3, 2, &err) == -1);
+	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
+	REQUIRE(app_reload_index(app, &err) == 0);
+	CHECK_INT(rating_of(app, some[0]), before[0]);
+	CHECK_INT(rating_of(app, some[1]), before[1]);
+	CHECK(app_set_ratings(app, r.ids.v, r.ids.n, 2, &err) == 0);
+	CHECK_INT(rating_of(app, r.ids.v[r.ids.n - 1]), 2); /* the index follows */
+	REQUIRE(app_reload_index(app, &err) == 0);
+	for (size_t i = 0; i < r.ids.n; i++)
+		CHECK_INT(rating_of(app, r.ids.v[i]), 2);
+	CHECK(app_set_ratings(app, r.ids.v, 2, 0, &err) == 0); /* 0 clears */
+	CHECK_INT(rating_of(app, r.ids.v[0]), 0);
+	coll_result_free(&r);
 	free(file);
 	free(real);
 	app_close(app);
