@@ -362,60 +362,75 @@ static void jump_playing(struct ui *ui)
 	ui->dirty = true;
 }
 
-static void handle_action(struct ui *ui, enum ui_action a)
+/* The view a key shows (UI_VIEW_HELP: none of them). */
+static enum ui_view view_of_action(enum ui_action a)
 {
-	ui->dirty = true;
-	/* Some views give keys their own meaning first (help, rules). */
-	const struct ui_pane *p = ui_pane_current(ui);
-	if (p->key_first && p->key_first(ui, a))
-		return;
 	switch (a) {
-	case UA_NONE:
-		return;
+	case UA_VIEW_BROWSER:
+		return UI_VIEW_BROWSER;
+	case UA_VIEW_PLAYLIST:
+		return UI_VIEW_PLAYLIST;
+	case UA_VIEW_COLLECTIONS:
+		return UI_VIEW_COLLECTIONS;
+	case UA_VIEW_RULES:
+		return UI_VIEW_RULES;
+	case UA_VIEW_FILES:
+		return UI_VIEW_FILES;
+	default:
+		return UI_VIEW_HELP;
+	}
+}
+
+/* The interface itself: views, help, the command line, the search, a
+ * redraw, quitting. False when a is none of these. */
+static bool interface_action(struct ui *ui, enum ui_action a)
+{
+	enum ui_view v = view_of_action(a);
+	if (v != UI_VIEW_HELP) {
+		ui_switch_view(ui, v);
+		return true;
+	}
+	switch (a) {
 	case UA_QUIT:
 		quit_or_ask(ui);
-		return;
-	case UA_VIEW_BROWSER:
-		ui_switch_view(ui, UI_VIEW_BROWSER);
-		return;
-	case UA_VIEW_PLAYLIST:
-		ui_switch_view(ui, UI_VIEW_PLAYLIST);
-		return;
+		return true;
 	case UA_VIEW_QUEUE:
 		show_queue(ui);
-		return;
-	case UA_VIEW_COLLECTIONS:
-		ui_switch_view(ui, UI_VIEW_COLLECTIONS);
-		return;
-	case UA_VIEW_RULES:
-		ui_switch_view(ui, UI_VIEW_RULES);
-		return;
-	case UA_VIEW_FILES:
-		ui_switch_view(ui, UI_VIEW_FILES);
-		return;
+		return true;
 	case UA_HELP:
 		ui->help_errors = false;
 		ui_switch_view(ui, UI_VIEW_HELP);
-		return;
+		return true;
 	case UA_COMMAND:
 		cmdline_begin(ui, NULL);
-		return;
+		return true;
 	case UA_JUMP_PLAYING:
 		jump_playing(ui);
-		return;
+		return true;
 	case UA_SEARCH:
 		ui_leave_help(ui);
 		search_begin(ui);
-		return;
+		return true;
 	case UA_CLEAR_SEARCH:
 		if (ui->query.len)
 			search_clear(ui);
-		return;
+		return true;
 	case UA_REDRAW:
 		clearok(curscr, TRUE);
 		ui_colls_changed(ui);
 		ui_refresh_browser(ui);
-		return;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* What plays (the player's keys) and what is done to the tracks of the
+ * current view (play, add, enqueue, remove, rate, save, undo). False
+ * when a is none of these. */
+static bool track_action(struct ui *ui, const struct ui_pane *p, enum ui_action a)
+{
+	switch (a) {
 	case UA_PAUSE:
 	case UA_STOP:
 	case UA_NEXT:
@@ -427,39 +442,42 @@ static void handle_action(struct ui *ui, enum ui_action a)
 	case UA_REPEAT:
 	case UA_SHUFFLE:
 		act_player(ui, a);
-		return;
+		return true;
 	case UA_PLAY:
 		act_play(ui);
-		return;
+		return true;
 	case UA_ADD:
-		act_add(ui, false);
-		return;
 	case UA_ENQUEUE:
-		act_add(ui, true);
-		return;
+		act_add(ui, a == UA_ENQUEUE);
+		return true;
 	case UA_SAVE:
 		if (!p->saves)
 			ui_message(ui, false, "s saves the browser's search (view 1)");
 		else
 			prompt_begin(ui, UI_PROMPT_SAVE, NULL, NULL);
-		return;
+		return true;
 	case UA_REMOVE:
 		act_remove(ui);
-		return;
+		return true;
 	case UA_UNDO:
 		act_undo(ui);
-		return;
+		return true;
 	case UA_RATE:
 		if (!act_selected_id(ui) && !act_has_marks(ui))
 			ui_message(ui, false, "* rates the selected track (views 1 and 2)");
 		else
 			prompt_begin(ui, UI_PROMPT_RATE, NULL, NULL);
-		return;
+		return true;
 	default:
-		break;
+		return false;
 	}
-	/* Movement, matches and marks belong to the view; Space pauses
-	 * where the view has no marks (collections, rules). */
+}
+
+/* Movement, matches and marks belong to the view; Space pauses where the
+ * view has no marks (collections, rules), and keys a view does not take
+ * say where they work. */
+static void view_action(struct ui *ui, const struct ui_pane *p, enum ui_action a)
+{
 	if (p->key && p->key(ui, a))
 		return;
 	if (a == UA_MARK)
@@ -468,6 +486,17 @@ static void handle_action(struct ui *ui, enum ui_action a)
 		ui_message(ui, false, "marks are in the browser (1) and the playlist (2)");
 	else if (a == UA_MOVE_UP || a == UA_MOVE_DOWN)
 		ui_message(ui, false, "K J move entries in the playlist and queue (2) and rules (4)");
+}
+
+static void handle_action(struct ui *ui, enum ui_action a)
+{
+	ui->dirty = true;
+	/* Some views give keys their own meaning first (help, rules). */
+	const struct ui_pane *p = ui_pane_current(ui);
+	if ((p->key_first && p->key_first(ui, a)) || a == UA_NONE)
+		return;
+	if (!interface_action(ui, a) && !track_action(ui, p, a))
+		view_action(ui, p, a);
 }
 
 static void handle_mouse(struct ui *ui)
