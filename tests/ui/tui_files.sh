@@ -115,11 +115,19 @@ wait_for "queued 1 track" || t_fail "no message"
 c playlist list Queue --format '%title%' | grep -q "Salt Wind" || t_fail "not in the queue"
 
 t_begin tui_files_enter_plays_a_file
+# Only that file plays: the active playlist (Road) keeps its entries and
+# stays the active one.
+road_before=$(c playlist list Road --format '%title%')
 find Harbour
 keys Enter
 wait_for "▶" 10 || t_fail "nothing plays"
 screen | grep "▶" | grep -qF "Harbour Lights" || t_fail "the status line does not show the file"
 screen | grep -qF ">✓ 01 Harbour Lights.ogg" || t_fail "the row does not show it plays"
+[ "$(c playlist list Road --format '%title%')" = "$road_before" ] ||
+	t_fail "Enter on a file changed the playlist"
+c coll list Playlists | grep -q "^Road" || t_fail "Road is gone"
+[ "$(c playlist list --format '%title%')" = "$road_before" ] ||
+	t_fail "Road is no longer the active playlist"
 keys v
 
 t_begin tui_files_an_unreadable_folder_leaves_the_view_where_it_was
