@@ -409,11 +409,14 @@ static void set_applied(struct ui *ui, const char *key)
 	}
 	if (strncmp(key, "format.", 7) == 0 || strncmp(key, "display.glyph_", 14) == 0)
 		ui_rows_load(ui);
+	if (strncmp(key, "browser.", 8) == 0) /* new levels: the columns are rebuilt */
+		ui_refresh_browser(ui);
 	ui->dirty = true;
 }
 
 /* ":set" lists the options, ":set OPTION" shows one, ":set OPTION VALUE"
- * (or OPTION=VALUE) changes it while crate runs. */
+ * (or OPTION=VALUE; a value of several words is the rest of the line)
+ * changes it while crate runs. */
 static void cmd_set(struct ui *ui, const char *line, int argc, char **argv)
 {
 	struct app *app = ui->app;
@@ -430,14 +433,19 @@ static void cmd_set(struct ui *ui, const char *line, int argc, char **argv)
 		strbuf_free(&text);
 		return;
 	}
+	/* The value is the words after the key (browser.levels = genre album). */
 	char *key = xstrdup(argv[1]);
-	const char *value = argc == 3 ? argv[2] : NULL;
+	struct strbuf vb;
+	strbuf_init(&vb, 64);
 	char *eq = strchr(key, '=');
-	if (eq && argc == 2) {
+	if (eq) {
 		*eq = '\0';
-		value = eq + 1;
+		strbuf_adds(&vb, eq + 1);
 	}
-	if (argc > 3 || (eq && argc != 2)) {
+	for (int i = 2; i < argc; i++)
+		strbuf_addf(&vb, "%s%s", vb.len ? " " : "", argv[i]);
+	const char *value = eq || argc > 2 ? vb.buf : NULL;
+	if (eq && eq == key) {
 		ui_message(ui, true, "usage: set [OPTION [VALUE]]");
 	} else if (!app_config_option(key)) {
 		ui_message(ui, true, "set: no option '%s' (:set lists them)", key);
@@ -456,6 +464,7 @@ static void cmd_set(struct ui *ui, const char *line, int argc, char **argv)
 		}
 		free(was);
 	}
+	strbuf_free(&vb);
 	free(key);
 }
 

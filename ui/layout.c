@@ -15,6 +15,30 @@ static struct ui_rect rect(int y, int x, int h, int w)
 	return r;
 }
 
+/* Every browser column side by side: the first group column artist_pct
+ * of the width, each further one album_pct, together at most two thirds
+ * (three levels at 25% would leave the tracks a quarter), the rest tracks. */
+static void group_columns(struct ui_layout *L, const struct ui_layout_opts *o, int nl, int top,
+			  int x, int avail)
+{
+	int ap = clampi(o->artist_pct, 5, 80), lp = clampi(o->album_pct, 5, 80);
+	if (ap + lp > 90)
+		ap = lp = 45;
+	int pct[3] = {ap, lp, lp}, sum = 0;
+	for (int k = 0; k < nl; k++)
+		sum += pct[k];
+	int cap = nl > 2 ? 66 : 90, left = avail;
+	for (int k = 0; k < nl; k++) {
+		int w = avail * pct[k] / 100;
+		if (sum > cap)
+			w = avail * pct[k] * cap / (100 * sum);
+		L->col[k] = rect(top, x, L->main.h, w);
+		x += w;
+		left -= w;
+	}
+	L->col[nl] = rect(top, x, L->main.h, left);
+}
+
 void ui_layout_compute(int w, int h, const struct ui_layout_opts *o, struct ui_layout *L)
 {
 	memset(L, 0, sizeof *L);
@@ -53,16 +77,11 @@ void ui_layout_compute(int w, int h, const struct ui_layout_opts *o, struct ui_l
 		x = sw;
 		avail = w - sw;
 	}
-	int ap = clampi(o->artist_pct, 5, 80), lp = clampi(o->album_pct, 5, 80);
-	if (ap + lp > 90)
-		ap = lp = 45;
-	int focus = clampi(o->focus, 0, 2);
-	if (avail >= 60) {
-		int aw = avail * ap / 100, lw = avail * lp / 100;
-		L->col[0] = rect(top, x, L->main.h, aw);
-		L->col[1] = rect(top, x + aw, L->main.h, lw);
-		L->col[2] = rect(top, x + aw + lw, L->main.h, avail - aw - lw);
-		L->ncols = 3;
+	int nl = o->levels ? clampi(o->levels, 1, 3) : 2;
+	int focus = clampi(o->focus, 0, nl);
+	if (avail >= 20 * (nl + 1)) {
+		group_columns(L, o, nl, top, x, avail);
+		L->ncols = nl + 1;
 	} else if (avail >= 36) {
 		/* Two columns: the focused one and its neighbour (tracks keep the wider half). */
 		int first = focus == 0 ? 0 : focus - 1;

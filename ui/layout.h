@@ -7,8 +7,10 @@
  *   row h-1        message / command line / search prompt
  *
  * Below 12 rows the status takes one row; below 10 the title bar goes;
- * the browser shows 3 columns from 60 cells, 2 from 36, else only the
- * focused one; the collections sidebar appears from 100 cells. */
+ * the browser shows all its columns (group levels + tracks) from 20
+ * cells a column (60 for the default two levels), else the focused one
+ * and its neighbour from 36, else only the focused one; the collections
+ * sidebar appears from 100 cells. */
 #ifndef CRATE_UI_LAYOUT_H
 #define CRATE_UI_LAYOUT_H
 
@@ -20,14 +22,15 @@ struct ui_rect {
 
 struct ui_layout_opts {
 	int sidebar_pct;    /* [layout] sidebar, % of the width (0 = never) */
-	int artist_pct;     /* [layout] artist / album column %, the rest is tracks */
+	int artist_pct;     /* [layout] first / further group columns %, the rest is tracks */
 	int album_pct;
+	int levels;         /* group columns before the tracks, 1..3 (0: 2) */
 	bool search_bar;    /* a query is shown (or being typed) above the panes */
-	int focus;          /* focused browser column 0..2 (which one stays when narrow) */
+	int focus;          /* focused browser column 0..levels (which one stays when narrow) */
 };
 
 struct ui_layout {
-	struct ui_rect title, search, main, sidebar, col[3], status1, status2, msg;
+	struct ui_rect title, search, main, sidebar, col[4], status1, status2, msg;
 	int ncols;          /* browser columns shown */
 };
 

@@ -1,14 +1,18 @@
-/* View 1: the browser. Three columns — artist, album, tracks — built from
- * the current collection (the one chosen in the collections pane, AND the
- * search query), so browsing inside a saved collection or inside search
- * results is the same thing. Groups are made in one pass over the result
- * with per-dictionary lookup arrays, so it stays fast at a million tracks,
- * and only visible rows are formatted. */
+/* View 1: the browser. Group columns by the levels in effect —
+ * browser.levels, by default artist then album — and then the tracks, built from the current
+ * collection (the one chosen in the collections pane, AND the search
+ * query), so browsing inside a saved collection or inside search results
+ * is the same thing. Each column lists the groups of the results that
+ * the selections to its left let through. Groups are made in one pass
+ * over the result with the library's groups (medialib/index_groups.h)
+ * and per-group lookup arrays, so it stays fast at a million tracks, and
+ * only visible rows are formatted. */
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_config.h"
 #include "app/app_view.h"
 #include "medialib/index_groups.h"
 #include "app/app_play.h"
@@ -57,162 +61,251 @@ static size_t groups_find(const struct ui_groups *gs, const char *text, bool had
 	return 0;
 }
 
-/* The browser's view: the browsed collection AND the search. */
+/* ---- levels ---- */
+
+/* The levels in effect: the option (checked when set; the default should
+ * it not parse). */
+static void levels_wanted(struct ui *ui, struct mlib_levels *lv)
+{
+	struct crate_err err = {0};
+	if (mlib_levels_parse(app_config_value(ui->app, "browser.levels"), lv, &err) != 0)
+		mlib_levels_parse(MLIB_LEVELS_DEFAULT, lv, &err);
+}
+
+/* New levels: the columns start over at "All". */
+static void levels_follow(struct ui *ui)
+{
+	struct mlib_levels lv;
+	levels_wanted(ui, &lv);
+	if (ui->levels.n && mlib_levels_equal(&lv, &ui->levels))
+		return;
+	ui->levels = lv;
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		ui->cols[k].n = 0;
+		ui->cols[k].list.cur = ui->cols[k].list.top = 0;
+	}
+	if (ui->focus > (int)lv.n)
+		ui->focus = (int)lv.n;
+}
+
 /* The library's groups for this frame, with the scratch map sized for
  * them (ui->lg_local: group -> row + 1, all 0 between uses). */
 static const struct mlib_groups *library_groups(struct ui *ui)
 {
-	const struct mlib_groups *lg = app_library_groups(ui->app);
-	if (lg && (!ui->lg_local || ui->lg_gen != app_index_generation(ui->app))) {
-		size_t nl = lg->nartists > lg->nalbums ? lg->nartists : lg->nalbums;
-		free(ui->lg_local);
-		ui->lg_local = xcalloc(nl + 1, sizeof *ui->lg_local);
+	const struct mlib_groups *lg = app_library_groups(ui->app, &ui->levels);
+	if (lg) {
+		size_t nl = 0;
+		for (unsigned k = 0; k < lg->levels.n; k++)
+			nl = lg->ngroups[k] > nl ? lg->ngroups[k] : nl;
+		if (!ui->lg_local || nl + 1 > ui->lg_local_cap) {
+			free(ui->lg_local);
+			ui->lg_local = xcalloc(nl + 1, sizeof *ui->lg_local);
+			ui->lg_local_cap = nl + 1;
+		}
 		ui->lg_gen = app_index_generation(ui->app);
 	}
 	ui->lg = lg;
 	return lg;
 }
 
-/* Whether result position i is listed under artist row `row`, and with
- * which album group (library album group; *album untouched when false). */
-static bool result_in_artist(const struct ui *ui, size_t i, uint32_t row, uint32_t *album)
+/* Whether the groups made from ui->lg are still the library's. */
+static bool groups_valid(const struct ui *ui)
 {
-	if (ui->res_artist[i] == row) {
-		if (album && ui->lg && ui->res_rank[i] < ui->lg->n)
-			*album = ui->lg->album_of[ui->res_rank[i]];
+	return ui->lg && ui->lg_gen == app_index_generation(ui->app) && ui->res_rank &&
+	       mlib_levels_equal(&ui->lg->levels, &ui->levels);
+}
+
+/* ---- which results each column lists ---- */
+
+/* Whether result position i is listed under row `row` of the first
+ * column, and (gl, when not NULL) its library groups at the deeper
+ * levels that way (untouched when false). */
+static bool result_in_first(const struct ui *ui, size_t i, uint32_t row, uint32_t *gl)
+{
+	if (ui->res_row[0][i] == row) {
+		uint32_t r = ui->res_rank[i];
+		for (unsigned k = 1; gl && k < ui->levels.n; k++)
+			gl[k] = ui->lg && r < ui->lg->n ? ui->lg->of[k][r] : NO_GROUP;
 		return true;
 	}
-	size_t k = mlib_extra_find(ui->res_extra, ui->nres_extra, (uint32_t)i);
-	for (; k < ui->nres_extra && ui->res_extra[k].at == i; k++)
-		if (ui->res_extra[k].artist == row) {
-			if (album)
-				*album = ui->res_extra[k].album;
+	size_t x = mlib_extra_find(ui->res_extra, ui->nres_extra, (uint32_t)i);
+	for (; x < ui->nres_extra && ui->res_extra[x].at == i; x++)
+		if (ui->res_extra[x].grp[0] == row) {
+			for (unsigned k = 1; gl && k < ui->levels.n; k++)
+				gl[k] = ui->res_extra[x].grp[k];
 			return true;
 		}
 	return false;
 }
 
-static void build_artists(struct ui *ui)
+/* Whether column k (ui->levels.n: the tracks) lists result i: the
+ * selections of the columns left of it let it through. */
+static bool result_passes(const struct ui *ui, size_t i, unsigned k)
 {
-	unsigned gen = app_index_generation(ui->app);
-	if (gen != ui->index_seen) { /* the rows' texts were the old index's */
-		ui->artists.n = ui->albums.n = 0;
-		ui->artists.list.cur = ui->albums.list.cur = 0;
-		ui->index_seen = gen;
-	}
-	const char *old = group_text(&ui->artists, ui->artists.list.cur);
-	bool had = ui->artists.list.cur > 0;
-	char *keep = old ? xstrdup(old) : NULL;
+	if (k == 0)
+		return true;
+	size_t sel = ui->cols[k - 1].list.cur;
+	if (k == 1)
+		return !sel || result_in_first(ui, i, (uint32_t)sel, NULL);
+	uint32_t row = ui->res_row[k - 1][i];
+	return row && (!sel || row == sel);
+}
 
-	groups_reset(&ui->artists);
-	ui->nres_extra = 0;
-	free(ui->res_artist);
-	ui->res_artist = xmalloc((ui->results.n + 1) * sizeof *ui->res_artist);
-	if (!app_library_size(ui->app) || ui->results.n == 0)
-		goto done;
-	const struct mlib_groups *lg = library_groups(ui);
-	uint32_t *local = ui->lg_local;
-	free(ui->res_rank);
-	ui->res_rank = xmalloc((ui->results.n + 1) * sizeof *ui->res_rank);
-	app_library_ranks(ui->app, ui->results.v, ui->results.n, !ui->results_ordered, ui->res_rank);
-	/* Rows in order of first appearance in the result; local maps a
-	 * library group to its row meanwhile (reset from `seen` after). */
-	struct u32vec seen = { 0 };
-	uint32_t unknown_row = NO_GROUP;
-	size_t n = ui->results.n;
-	for (size_t i = 0; i < n; i++) {
+/* Result i's library group at level k >= 1, under the first column's
+ * selection (an item with several first values is under each). */
+static uint32_t result_group(const struct ui *ui, size_t i, unsigned k)
+{
+	uint32_t gl[MLIB_GROUP_LEVELS], r = ui->res_rank[i];
+	size_t sel = ui->cols[0].list.cur;
+	if (sel && result_in_first(ui, i, (uint32_t)sel, gl))
+		return gl[k];
+	return r < ui->lg->n ? ui->lg->of[k][r] : NO_GROUP;
+}
+
+static void extra_push(struct ui *ui, const struct mlib_extra_group *x)
+{
+	if (ui->nres_extra == ui->res_extra_cap) {
+		ui->res_extra_cap = ui->res_extra_cap ? ui->res_extra_cap * 2 : 64;
+		ui->res_extra = xreallocarray(ui->res_extra, ui->res_extra_cap, sizeof *ui->res_extra);
+	}
+	ui->res_extra[ui->nres_extra++] = *x;
+}
+
+/* The row of library group gl in gs, added when new (local: group -> row
+ * + 1; seen: the groups to reset in local afterwards). */
+static uint32_t row_of(struct ui_groups *gs, uint32_t *local, struct u32vec *seen,
+		       const char *text, uint32_t year, uint32_t gl)
+{
+	if (!local[gl]) {
+		local[gl] = groups_add(gs, text, year) + 1;
+		u32vec_push(seen, gl);
+	}
+	return local[gl] - 1;
+}
+
+static void local_reset(uint32_t *local, struct u32vec *seen)
+{
+	for (size_t k = 0; k < seen->n; k++)
+		local[seen->v[k]] = 0;
+	u32vec_free(seen);
+}
+
+/* The first column: rows in order of first appearance in the result,
+ * and the further rows of items with several first values. */
+static void group_first(struct ui *ui, const struct mlib_groups *lg)
+{
+	struct ui_groups *gs = &ui->cols[0];
+	uint32_t *local = ui->lg_local, unknown_row = NO_GROUP;
+	struct u32vec seen = {0};
+	for (size_t i = 0; i < ui->results.n; i++) {
 		uint32_t r = ui->res_rank[i], row;
 		if (r >= lg->n) { /* not in the library: cannot happen for results */
 			if (unknown_row == NO_GROUP)
-				unknown_row = (uint32_t)groups_add(&ui->artists, NULL, 0) + 1;
+				unknown_row = groups_add(gs, NULL, 0);
 			row = unknown_row;
 		} else {
-			uint32_t ga = lg->artist_of[r];
-			row = local[ga];
-			if (!row) {
-				row = (uint32_t)groups_add(&ui->artists, lg->artist_text[ga], 0) + 1;
-				local[ga] = row;
-				u32vec_push(&seen, ga);
-			}
+			uint32_t g0 = lg->of[0][r];
+			row = row_of(gs, local, &seen, lg->text[0][g0], 0, g0);
 		}
-		ui->res_artist[i] = row - 1;
-		ui->artists.g[row - 1].count++;
+		ui->res_row[0][i] = row;
+		gs->g[row].count++;
 		size_t k = r < lg->n ? mlib_extra_find(lg->extra, lg->nextra, r) : lg->nextra;
 		for (; k < lg->nextra && lg->extra[k].at == r; k++) {
-			uint32_t ga = lg->extra[k].artist, xrow = local[ga];
-			if (!xrow) {
-				xrow = (uint32_t)groups_add(&ui->artists, lg->artist_text[ga], 0) + 1;
-				local[ga] = xrow;
-				u32vec_push(&seen, ga);
-			}
-			ui->artists.g[xrow - 1].count++;
-			if (ui->nres_extra == ui->res_extra_cap) {
-				ui->res_extra_cap = ui->res_extra_cap ? ui->res_extra_cap * 2 : 64;
-				ui->res_extra = xreallocarray(ui->res_extra, ui->res_extra_cap,
-							      sizeof *ui->res_extra);
-			}
-			ui->res_extra[ui->nres_extra++] =
-				(struct mlib_extra_group){(uint32_t)i, xrow - 1, lg->extra[k].album};
+			struct mlib_extra_group x = lg->extra[k];
+			x.at = (uint32_t)i;
+			x.grp[0] = row_of(gs, local, &seen, lg->text[0][x.grp[0]], 0, x.grp[0]);
+			gs->g[x.grp[0]].count++;
+			extra_push(ui, &x);
 		}
 	}
-	for (size_t k = 0; k < seen.n; k++)
-		local[seen.v[k]] = 0;
-	u32vec_free(&seen);
-done:
-	ui->artists.g[0].count = (uint32_t)ui->results.n;
-	ui->artists.list.cur = groups_find(&ui->artists, keep, had);
+	local_reset(local, &seen);
+}
+
+static void build_first(struct ui *ui)
+{
+	unsigned gen = app_index_generation(ui->app);
+	if (gen != ui->index_seen) { /* the rows' texts were the old index's */
+		for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++)
+			ui->cols[k].n = ui->cols[k].list.cur = 0;
+		ui->index_seen = gen;
+	}
+	struct ui_groups *gs = &ui->cols[0];
+	const char *old = group_text(gs, gs->list.cur);
+	bool had = gs->list.cur > 0;
+	char *keep = old ? xstrdup(old) : NULL;
+
+	groups_reset(gs);
+	ui->nres_extra = 0;
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		free(ui->res_row[k]);
+		ui->res_row[k] = xcalloc(ui->results.n + 1, sizeof *ui->res_row[k]);
+	}
+	free(ui->res_rank);
+	ui->res_rank = NULL;
+	const struct mlib_groups *lg = app_library_size(ui->app) ? library_groups(ui) : NULL;
+	if (lg && ui->results.n) {
+		ui->res_rank = xmalloc((ui->results.n + 1) * sizeof *ui->res_rank);
+		app_library_ranks(ui->app, ui->results.v, ui->results.n, !ui->results_ordered,
+				  ui->res_rank);
+		group_first(ui, lg);
+	}
+	gs->g[0].count = (uint32_t)ui->results.n;
+	gs->list.cur = groups_find(gs, keep, had);
 	free(keep);
 }
 
 static void browser_rebuild_tracks(struct ui *ui);
 static bool browser_key(struct ui *ui, enum ui_action a);
 
-/* After the artist selection changes. */
-static void browser_rebuild_albums(struct ui *ui)
+/* Whether level k's rows show their album's year. */
+static bool level_is_album(const struct ui *ui, unsigned k)
 {
-	const char *old = group_text(&ui->albums, ui->albums.list.cur);
-	bool had = ui->albums.list.cur > 0;
-	char *keep = old ? xstrdup(old) : NULL;
-	uint32_t sel = (uint32_t)ui->artists.list.cur;
+	return k < ui->levels.n && strcmp(ui->levels.prop[k], "album") == 0;
+}
 
-	groups_reset(&ui->albums);
-	free(ui->res_album);
-	ui->res_album = xcalloc(ui->results.n + 1, sizeof *ui->res_album);
-	uint32_t total = 0;
-	const struct mlib_groups *lg = ui->lg;
-	uint32_t *local = ui->lg_local;
-	if (ui->results.n && lg && ui->lg_gen == app_index_generation(ui->app) && ui->res_rank) {
-		/* Rows' library album groups, to reset local afterwards. */
-		struct u32vec seen = { 0 };
+/* Column k >= 1 from the results its left neighbours let through. */
+static void build_column(struct ui *ui, unsigned k)
+{
+	struct ui_groups *gs = &ui->cols[k];
+	const char *old = group_text(gs, gs->list.cur);
+	bool had = gs->list.cur > 0;
+	char *keep = old ? xstrdup(old) : NULL;
+	groups_reset(gs);
+	uint32_t total = 0, *res = ui->res_row[k];
+	memset(res, 0, (ui->results.n + 1) * sizeof *res);
+	if (ui->results.n && groups_valid(ui)) {
+		const struct mlib_groups *lg = ui->lg;
+		bool years = level_is_album(ui, k) && lg->year_of;
+		struct u32vec seen = {0};
 		uint32_t none_row = NO_GROUP;
 		for (size_t i = 0; i < ui->results.n; i++) {
-			uint32_t r = ui->res_rank[i], row, gl = r < lg->n ? lg->album_of[r] : 0;
-			if (sel && !result_in_artist(ui, i, sel, &gl))
+			if (!result_passes(ui, i, k))
 				continue;
-			if (r >= lg->n) {
+			uint32_t r = ui->res_rank[i], gl = result_group(ui, i, k), row;
+			if (gl == NO_GROUP) {
 				if (none_row == NO_GROUP)
-					none_row = (uint32_t)groups_add(&ui->albums, NULL, 0) + 1;
+					none_row = groups_add(gs, NULL, 0);
 				row = none_row;
-			} else {
-				row = local[gl];
-				if (!row) { /* the year of the album's first track in the result */
-					row = (uint32_t)groups_add(&ui->albums, lg->album_text[gl],
-								   lg->year_of[r]) + 1;
-					local[gl] = row;
-					u32vec_push(&seen, gl);
-				}
+			} else { /* an album's year: its first track's in the result */
+				row = row_of(gs, ui->lg_local, &seen, lg->text[k][gl],
+					     years && r < lg->n ? lg->year_of[r] : 0, gl);
 			}
-			ui->res_album[i] = row - 1;
-			ui->albums.g[row - 1].count++;
+			res[i] = row;
+			gs->g[row].count++;
 			total++;
 		}
-		for (size_t k = 0; k < seen.n; k++)
-			local[seen.v[k]] = 0;
-		u32vec_free(&seen);
+		local_reset(ui->lg_local, &seen);
 	}
-	ui->albums.g[0].count = total;
-	ui->albums.list.cur = groups_find(&ui->albums, keep, had);
+	gs->g[0].count = total;
+	gs->list.cur = groups_find(gs, keep, had);
 	free(keep);
+}
+
+/* After the selection of column k - 1 changes: columns k.. and the tracks. */
+static void browser_rebuild_from(struct ui *ui, unsigned k)
+{
+	for (; k < ui->levels.n; k++)
+		build_column(ui, k);
 	browser_rebuild_tracks(ui);
 }
 
@@ -226,24 +319,28 @@ static uint32_t selected_track_id(const struct ui *ui)
 	return pos < ui->results.n ? ui->results.v[pos] : 0;
 }
 
-/* After the album selection changes. */
+/* Whether every column is at "All" (the tracks are all results). */
+static bool all_selected(const struct ui *ui)
+{
+	for (unsigned k = 0; k < ui->levels.n; k++)
+		if (ui->cols[k].list.cur)
+			return false;
+	return true;
+}
+
+/* After the last column's selection changes. */
 static void browser_rebuild_tracks(struct ui *ui)
 {
-	uint32_t as = (uint32_t)ui->artists.list.cur, ls = (uint32_t)ui->albums.list.cur;
 	uint32_t keep_id = ui->keep_track_id ? ui->keep_track_id : selected_track_id(ui);
 	ui->keep_track_id = 0;
 	ui->tracks.n = 0;
 	u32vec_reserve(&ui->tracks, ui->results.n + 1);
 	uint32_t *t = ui->tracks.v;
 	size_t k = 0;
-	if (!as && !ls) { /* everything: no tests */
-		for (size_t i = 0; i < ui->results.n; i++)
+	bool all = all_selected(ui) || !ui->res_rank;
+	for (size_t i = 0; i < ui->results.n; i++)
+		if (all || result_passes(ui, i, ui->levels.n))
 			t[k++] = (uint32_t)i;
-	} else {
-		for (size_t i = 0; i < ui->results.n; i++)
-			if ((!as || result_in_artist(ui, i, as, NULL)) && (!ls || ui->res_album[i] == ls))
-				t[k++] = (uint32_t)i;
-	}
 	ui->tracks.n = k;
 	ui->track_list.cur = 0;
 	for (size_t i = 0; keep_id && i < ui->tracks.n; i++) {
@@ -261,6 +358,7 @@ static void browser_refresh(struct ui *ui)
 	double t0 = ui_now_ms();
 	free(ui->qnote);
 	ui->qnote = NULL;
+	levels_follow(ui);
 	/* A search is ranked and forgiving (coll/search.h); what it forgave
 	 * is shown in the search bar. */
 	struct app_view v = ui_browse_view(ui);
@@ -285,11 +383,26 @@ static void browser_refresh(struct ui *ui)
 	}
 	strbuf_free(&notes);
 	double t1 = ui_now_ms();
-	build_artists(ui);
-	browser_rebuild_albums(ui);
+	build_first(ui);
+	browser_rebuild_from(ui, 1);
 	ui->group_ms += ui_now_ms() - t1;
 	ui->eval_ms += ui_now_ms() - t0;
 	ui->dirty = true;
+}
+
+/* Move the selections so that result position pos is listed (columns
+ * that already list it keep theirs: "All", or one of its groups). */
+static void select_result(struct ui *ui, size_t pos)
+{
+	for (unsigned k = 0; k < ui->levels.n; k++) {
+		size_t sel = ui->cols[k].list.cur;
+		bool listed = k == 0 ? !sel || result_in_first(ui, pos, (uint32_t)sel, NULL)
+				     : !sel || ui->res_row[k][pos] == sel;
+		if (listed)
+			continue;
+		ui->cols[k].list.cur = ui->res_row[k][pos];
+		browser_rebuild_from(ui, k + 1);
+	}
 }
 
 bool browser_reveal(struct ui *ui, uint32_t id)
@@ -297,20 +410,12 @@ bool browser_reveal(struct ui *ui, uint32_t id)
 	size_t i = 0;
 	while (i < ui->results.n && ui->results.v[i] != id)
 		i++;
-	if (i == ui->results.n || !ui->res_artist || !ui->artists.n)
+	if (i == ui->results.n || !ui->res_rank || !ui->cols[0].n)
 		return false;
-	/* Keep a selection that already shows it ("All", or one of its artists). */
-	size_t as = ui->artists.list.cur;
-	if (as && !result_in_artist(ui, i, (uint32_t)as, NULL)) {
-		ui->artists.list.cur = ui->res_artist[i];
-		browser_rebuild_albums(ui);
-	}
-	size_t ls = ui->albums.list.cur;
-	if (ls && ui->res_album[i] != ls)
-		ui->albums.list.cur = ui->res_album[i];
+	select_result(ui, i);
 	ui->keep_track_id = id;
 	browser_rebuild_tracks(ui);
-	ui->focus = 2;
+	ui->focus = (int)ui->levels.n;
 	ui->dirty = true;
 	return ui->track_list.cur < ui->tracks.n && ui->results.v[ui->tracks.v[ui->track_list.cur]] == id;
 }
@@ -318,12 +423,12 @@ bool browser_reveal(struct ui *ui, uint32_t id)
 void browser_keep_selection(struct ui *ui)
 {
 	browser_keep_selection_drop(ui);
-	ui->keep_artist_had = ui->artists.list.cur > 0 && ui->artists.list.cur < ui->artists.n;
-	ui->keep_album_had = ui->albums.list.cur > 0 && ui->albums.list.cur < ui->albums.n;
-	const char *a = group_text(&ui->artists, ui->artists.list.cur);
-	const char *l = group_text(&ui->albums, ui->albums.list.cur);
-	ui->keep_artist = ui->keep_artist_had && a ? xstrdup(a) : NULL;
-	ui->keep_album = ui->keep_album_had && l ? xstrdup(l) : NULL;
+	for (unsigned k = 0; k < ui->levels.n; k++) {
+		struct ui_groups *gs = &ui->cols[k];
+		ui->keep_had[k] = gs->list.cur > 0 && gs->list.cur < gs->n;
+		const char *t = group_text(gs, gs->list.cur);
+		ui->keep_text[k] = ui->keep_had[k] && t ? xstrdup(t) : NULL;
+	}
 	size_t c = ui->track_list.cur;
 	ui->keep_track = c < ui->tracks.n && ui->tracks.v[c] < ui->results.n
 				 ? ui->results.v[ui->tracks.v[c]] : 0;
@@ -332,9 +437,11 @@ void browser_keep_selection(struct ui *ui)
 
 void browser_keep_selection_drop(struct ui *ui)
 {
-	free(ui->keep_artist);
-	free(ui->keep_album);
-	ui->keep_artist = ui->keep_album = NULL;
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		free(ui->keep_text[k]);
+		ui->keep_text[k] = NULL;
+		ui->keep_had[k] = false;
+	}
 	ui->keep_valid = false;
 }
 
@@ -345,14 +452,13 @@ void browser_index_changed(struct ui *ui)
 	 * pointed at the copies; without copies the selection falls back to
 	 * "All". */
 	bool keep = ui->keep_valid;
-	if (keep && ui->keep_artist_had)
-		ui->artists.g[ui->artists.list.cur].text = ui->keep_artist;
-	else
-		ui->artists.n = ui->artists.list.cur = 0;
-	if (keep && ui->keep_album_had)
-		ui->albums.g[ui->albums.list.cur].text = ui->keep_album;
-	else
-		ui->albums.n = ui->albums.list.cur = 0;
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		struct ui_groups *gs = &ui->cols[k];
+		if (keep && ui->keep_had[k] && gs->list.cur < gs->n)
+			gs->g[gs->list.cur].text = ui->keep_text[k];
+		else
+			gs->n = gs->list.cur = 0;
+	}
 	ui->tracks.n = 0;
 	ui->results.n = 0;
 	ui->index_seen = app_index_generation(ui->app); /* the kept texts stand */
@@ -372,20 +478,46 @@ static void browser_free(struct ui *ui)
 	free(ui->lg_local);
 	u32vec_free(&ui->results);
 	u32vec_free(&ui->tracks);
-	free(ui->res_artist);
-	free(ui->res_album);
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		free(ui->res_row[k]);
+		free(ui->cols[k].g);
+	}
 	free(ui->res_extra);
 	free(ui->res_rank);
-	free(ui->artists.g);
-	free(ui->albums.g);
 	marks_clear(&ui->br_marks);
 }
 
 /* ---- drawing ---- */
 
-static void draw_group_col(struct ui *ui, const struct ui_rect *r, struct ui_groups *gs,
-			   bool focused, const char *all_label, bool albums)
+/* How a level's property reads in "All 3 genres" and "(no genre)". */
+static const char *level_noun(const char *prop)
 {
+	static const struct {
+		const char *prop, *noun;
+	} nouns[] = {
+		{"albumartist", "album artist"}, {"tracknr", "track number"}, {"discnr", "disc"},
+		{"timesplayed", "play count"},   {"samplerate", "sample rate"},
+	};
+	for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
+		if (strcmp(nouns[i].prop, prop) == 0)
+			return nouns[i].noun;
+	return prop;
+}
+
+/* "All 12 artists": the first row names what the column lists and how
+ * many; the counts on the right are tracks (the first row says so). */
+static void all_label(const char *prop, size_t n, char *buf, size_t size)
+{
+	const char *noun = level_noun(prop);
+	size_t len = strlen(noun);
+	const char *s = n == 1 ? "" : len && noun[len - 1] == 's' ? "es" : "s";
+	snprintf(buf, size, " All %zu %s%s", n, noun, s);
+}
+
+static void draw_group_col(struct ui *ui, const struct ui_rect *r, unsigned k, bool focused)
+{
+	struct ui_groups *gs = &ui->cols[k];
+	const char *prop = ui->levels.prop[k];
 	ui_list_fix(&gs->list, gs->n, r->h);
 	for (int row = 0; row < r->h; row++) {
 		size_t i = gs->list.top + (size_t)row;
@@ -398,15 +530,15 @@ static void draw_group_col(struct ui *ui, const struct ui_rect *r, struct ui_gro
 		char label[600], count[32];
 		const struct ui_group *g = &gs->g[i];
 		if (i == 0)
-			snprintf(label, sizeof label, " %s", all_label);
-		else if (albums && g->year)
-			snprintf(label, sizeof label, " %s (%u)", g->text ? g->text : "(no album)", g->year);
+			all_label(prop, gs->n - 1, label, sizeof label);
+		else if (!g->text)
+			snprintf(label, sizeof label, " (no %s)", level_noun(prop));
+		else if (g->year)
+			snprintf(label, sizeof label, " %s (%u)", g->text, g->year);
 		else
-			snprintf(label, sizeof label, " %s",
-				 g->text ? g->text : albums ? "(no album)" : "(no artist)");
+			snprintf(label, sizeof label, " %s", g->text);
 		if (i == 0)
 			attr |= A_BOLD;
-		/* The counts are of tracks: the first row says so. */
 		snprintf(count, sizeof count, i == 0 ? " %u tracks " : " %u ", g->count);
 		int cw = r->w >= 24 ? (int)strlen(count) : 0;
 		draw_text(ui, y, r->x, r->w - cw, label, attr);
@@ -416,12 +548,22 @@ static void draw_group_col(struct ui *ui, const struct ui_rect *r, struct ui_gro
 	}
 }
 
+/* Whether track rows say who plays: the columns do not (no artist level
+ * has a row selected), or everything is shown. */
+static bool tracks_show_artist(const struct ui *ui)
+{
+	bool artist_level = false;
+	for (unsigned k = 0; k < ui->levels.n; k++)
+		artist_level |= strcmp(ui->levels.prop[k], "artist") == 0 ||
+				strcmp(ui->levels.prop[k], "albumartist") == 0;
+	return !artist_level || all_selected(ui);
+}
+
 static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 {
 	uint32_t playing = act_playing_id(ui);
-	/* Every artist's tracks together: the rows say whose they are. */
-	enum ui_fmt fmt = ui->albums.list.cur == 0 && ui->artists.list.cur == 0 ? UI_FMT_TRACK_ALL
-										 : UI_FMT_TRACK;
+	/* Tracks of more than one artist together: the rows say whose they are. */
+	enum ui_fmt fmt = tracks_show_artist(ui) ? UI_FMT_TRACK_ALL : UI_FMT_TRACK;
 	struct strbuf left, right;
 	strbuf_init(&left, 256);
 	strbuf_init(&right, 64);
@@ -454,20 +596,18 @@ static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)
 static void browser_draw(struct ui *ui, const struct ui_rect *main)
 {
 	(void)main; /* the columns are laid out in ui->L.col */
-	char all_a[64], all_l[64];
-	snprintf(all_a, sizeof all_a, "All artists");
-	snprintf(all_l, sizeof all_l, "All albums");
-	if (ui->L.col[0].w)
-		draw_group_col(ui, &ui->L.col[0], &ui->artists, ui->focus == 0, all_a, false);
-	if (ui->L.col[1].w)
-		draw_group_col(ui, &ui->L.col[1], &ui->albums, ui->focus == 1, all_l, true);
-	if (ui->L.col[2].w)
-		draw_tracks(ui, &ui->L.col[2], ui->focus == 2);
-	if (ui->results.n == 0 && ui->L.col[2].w && ui->L.col[2].h) {
+	unsigned nl = ui->levels.n;
+	for (unsigned k = 0; k < nl; k++)
+		if (ui->L.col[k].w)
+			draw_group_col(ui, &ui->L.col[k], k, ui->focus == (int)k);
+	const struct ui_rect *tr = &ui->L.col[nl];
+	if (tr->w)
+		draw_tracks(ui, tr, ui->focus == (int)nl);
+	if (ui->results.n == 0 && tr->w && tr->h) {
 		const char *why = app_library_size(ui->app) == 0
 					  ? " The library is empty: :scan DIR adds music."
 					  : " Nothing matches.";
-		draw_text(ui, ui->L.col[2].y, ui->L.col[2].x, ui->L.col[2].w, why, theme_attr(UR_HINT));
+		draw_text(ui, tr->y, tr->x, tr->w, why, theme_attr(UR_HINT));
 	}
 }
 
@@ -475,32 +615,26 @@ static void browser_draw(struct ui *ui, const struct ui_rect *main)
 
 static void next_match(struct ui *ui, bool back)
 {
-	/* Step through every result in order, moving artist/album along. */
+	/* Step through every result in order, moving the columns along. */
 	if (ui->results.n == 0)
 		return;
+	int tcol = (int)ui->levels.n;
 	size_t pos = ui->track_list.cur < ui->tracks.n ? ui->tracks.v[ui->track_list.cur] : 0;
-	if (ui->focus != 2 && ui->tracks.n) {
-		ui->focus = 2;
+	if (ui->focus != tcol && ui->tracks.n) {
+		ui->focus = tcol;
 	} else {
 		pos = back ? (pos == 0 ? ui->results.n - 1 : pos - 1) : (pos + 1) % ui->results.n;
 	}
 	uint32_t id = ui->results.v[pos];
-	if (ui->artists.list.cur && !result_in_artist(ui, pos, (uint32_t)ui->artists.list.cur, NULL)) {
-		ui->artists.list.cur = ui->res_artist[pos];
-		ui->albums.list.cur = 0;
-		browser_rebuild_albums(ui);
-	}
-	if (ui->albums.list.cur && ui->res_album[pos] != ui->albums.list.cur) {
-		ui->albums.list.cur = ui->res_album[pos];
-		browser_rebuild_tracks(ui);
-	}
+	if (ui->res_rank)
+		select_result(ui, pos);
 	for (size_t i = 0; i < ui->tracks.n; i++) {
 		if (ui->tracks.v[i] == pos && ui->results.v[pos] == id) {
 			ui->track_list.cur = i;
 			break;
 		}
 	}
-	ui->focus = 2;
+	ui->focus = tcol;
 }
 
 static void browser_selection(struct ui *ui, struct u32vec *out, size_t *start, bool one);
@@ -541,7 +675,7 @@ static void browser_mark(struct ui *ui, enum ui_action a)
 
 static bool browser_key(struct ui *ui, enum ui_action a)
 {
-	int h = ui->L.col[ui->focus].h;
+	int h = ui->L.col[ui->focus].h, tcol = (int)ui->levels.n;
 	switch (a) {
 	case UA_MARK:
 	case UA_MARK_MATCHES:
@@ -553,7 +687,7 @@ static bool browser_key(struct ui *ui, enum ui_action a)
 			ui->focus--;
 		return true;
 	case UA_COL_NEXT:
-		if (ui->focus < 2)
+		if (ui->focus < tcol)
 			ui->focus++;
 		return true;
 	case UA_MATCH_NEXT:
@@ -563,15 +697,12 @@ static bool browser_key(struct ui *ui, enum ui_action a)
 	default:
 		break;
 	}
-	if (ui->focus == 0) {
-		if (ui_list_move(&ui->artists.list, ui->artists.n, h, a)) {
-			ui->albums.list.cur = 0;
-			browser_rebuild_albums(ui);
-			return true;
-		}
-	} else if (ui->focus == 1) {
-		if (ui_list_move(&ui->albums.list, ui->albums.n, h, a)) {
-			browser_rebuild_tracks(ui);
+	if (ui->focus < tcol) {
+		struct ui_groups *gs = &ui->cols[ui->focus];
+		if (ui_list_move(&gs->list, gs->n, h, a)) {
+			for (int k = ui->focus + 1; k < tcol; k++)
+				ui->cols[k].list.cur = 0;
+			browser_rebuild_from(ui, (unsigned)ui->focus + 1);
 			return true;
 		}
 	} else if (ui_list_move(&ui->track_list, ui->tracks.n, h, a)) {
@@ -588,8 +719,9 @@ static void browser_selection(struct ui *ui, struct u32vec *out, size_t *start, 
 	out->n = 0;
 	for (size_t i = 0; i < ui->tracks.n; i++)
 		u32vec_push(out, ui->results.v[ui->tracks.v[i]]);
-	*start = ui->focus == 2 && ui->track_list.cur < ui->tracks.n ? ui->track_list.cur : 0;
-	if (one && ui->focus == 2 && *start < out->n) {
+	bool on_tracks = ui->focus == (int)ui->levels.n;
+	*start = on_tracks && ui->track_list.cur < ui->tracks.n ? ui->track_list.cur : 0;
+	if (one && on_tracks && *start < out->n) {
 		out->v[0] = out->v[*start];
 		out->n = 1;
 		*start = 0;
@@ -636,20 +768,19 @@ static void browser_play(struct ui *ui)
 
 static bool browser_click(struct ui *ui, int y, int x, bool dbl)
 {
-	for (int c = 0; c < 3; c++) {
+	int tcol = (int)ui->levels.n;
+	for (int c = 0; c <= tcol; c++) {
 		const struct ui_rect *r = &ui->L.col[c];
 		if (!r->w || x < r->x || x >= r->x + r->w || y < r->y || y >= r->y + r->h)
 			continue;
 		ui->focus = c;
 		size_t row = (size_t)(y - r->y);
-		if (c == 0 && ui->artists.list.top + row < ui->artists.n) {
-			ui->artists.list.cur = ui->artists.list.top + row;
-			ui->albums.list.cur = 0;
-			browser_rebuild_albums(ui);
-		} else if (c == 1 && ui->albums.list.top + row < ui->albums.n) {
-			ui->albums.list.cur = ui->albums.list.top + row;
-			browser_rebuild_tracks(ui);
-		} else if (c == 2 && ui->track_list.top + row < ui->tracks.n) {
+		if (c < tcol && ui->cols[c].list.top + row < ui->cols[c].n) {
+			ui->cols[c].list.cur = ui->cols[c].list.top + row;
+			for (int k = c + 1; k < tcol; k++)
+				ui->cols[k].list.cur = 0;
+			browser_rebuild_from(ui, (unsigned)c + 1);
+		} else if (c == tcol && ui->track_list.top + row < ui->tracks.n) {
 			ui->track_list.cur = ui->track_list.top + row;
 		} else {
 			return true;

@@ -100,6 +100,7 @@ static void compute_layout(struct ui *ui)
 {
 	const struct ui_pane *p = ui_pane_current(ui);
 	ui->lopts.focus = ui->focus;
+	ui->lopts.levels = (int)ui->levels.n;
 	ui->lopts.search_bar = p->find_label &&
 			       (ui->mode == UI_MODE_SEARCH || (ui->query.buf && ui->query.len));
 	struct ui_layout_opts o = ui->lopts;

@@ -174,7 +174,8 @@ void ui_browse(struct ui *ui, const char *ns, const char *name, const char *quer
 	free(ui->base_name);
 	ui->base_ns = ns ? xstrdup(ns) : NULL;
 	ui->base_name = ns ? xstrdup(name) : NULL;
-	ui->artists.list.cur = ui->albums.list.cur = 0;
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++)
+		ui->cols[k].list.cur = 0;
 	if (query)
 		ui_browser_search(ui, query);
 	else if (ui->view == UI_VIEW_BROWSER) /* its search applies to the new collection */

@@ -19,6 +19,7 @@
 #include "base/str.h"
 #include "base/vec.h"
 #include "coll/node.h"
+#include "medialib/index_groups.h"
 #include "ui/keymap.h"
 #include "ui/layout.h"
 #include "ui/marks.h"
@@ -31,8 +32,6 @@ struct ui_scrollback;
 struct app_mpris;
 struct app_remote;
 struct rule;
-struct mlib_groups;
-struct mlib_extra_group;
 struct ui_pane;
 
 enum ui_view { UI_VIEW_BROWSER, UI_VIEW_PLAYLIST, UI_VIEW_COLLECTIONS, UI_VIEW_RULES,
@@ -55,9 +54,9 @@ struct ui_list {
 	size_t cur, top;
 };
 
-/* One row of the artist or album column: a group of result tracks. */
+/* One row of a group column: a group of result tracks. */
 struct ui_group {
-	const char *text;   /* borrowed from the index; NULL = "(unknown)" */
+	const char *text;   /* borrowed from the library's groups; NULL = "(no ...)" */
 	uint32_t count;
 	uint32_t year;      /* albums: first track's year, 0 if none */
 };
@@ -118,19 +117,24 @@ struct ui {
 	struct u32vec results;
 	bool results_ordered;
 	uint32_t *res_rank;          /* per result position: library rank (UINT32_MAX: none) */
-	uint32_t *res_artist;        /* per result position: artist group */
-	uint32_t *res_album;         /* per result position: album group (within artist sel.) */
-	struct mlib_extra_group *res_extra; /* further artist rows of results, by position */
+	/* The group columns by levels (pane_browser.c): the levels in effect,
+	 * each column's rows, and per result position its row in column k,
+	 * 0 when the selections left of k do not let it through. */
+	struct mlib_levels levels;   /* n == 0 until the first refresh */
+	struct ui_groups cols[MLIB_GROUP_LEVELS];
+	uint32_t *res_row[MLIB_GROUP_LEVELS];
+	struct mlib_extra_group *res_extra; /* further first-column rows of results, by
+					     * position (grp[0]: the row; others library groups) */
 	size_t nres_extra, res_extra_cap;
-	struct ui_groups artists, albums;
 	const struct mlib_groups *lg; /* the library's groups (app_library_groups) ... */
 	unsigned lg_gen;             /* ... at this index generation */
 	uint32_t *lg_local;          /* scratch: library group -> row + 1, all 0 between uses */
+	size_t lg_local_cap;
 	struct u32vec tracks;        /* result positions shown in the track column */
 	struct ui_list track_list;
 	uint32_t keep_track_id;      /* media id to select again after new results; 0 none */
 	struct ui_marks br_marks;    /* marked tracks by media id: they outlive searches */
-	int focus;                   /* 0 artist, 1 album, 2 tracks */
+	int focus;                   /* group column 0.., levels.n: the tracks */
 
 	/* View 2: the playlist shown (NULL: the active one) and find marks. */
 	char *pl_name;
@@ -187,8 +191,8 @@ struct ui {
 	char changes_error[512];     /* the last error looking for others' changes (shown once) */
 	/* The browser's selection as owned text while the index is swapped
 	 * (browser_keep_selection); NULL text with had = the unknown group. */
-	char *keep_artist, *keep_album;
-	bool keep_artist_had, keep_album_had, keep_valid;
+	char *keep_text[MLIB_GROUP_LEVELS];
+	bool keep_had[MLIB_GROUP_LEVELS], keep_valid;
 	uint32_t keep_track;         /* media id under the track cursor, 0 none */
 	char msg_analysis[160];      /* background analysis progress, "" when idle */
 	bool analysis_manual;        /* started by :analyze: its end is worth a message */

@@ -53,7 +53,7 @@ struct app {
 	uint64_t index_gen, index_stats;
 	unsigned index_serial;       /* counts replacements of app->index (a new index may
 				      * sit at the old one's address): app_index_generation */
-	struct mlib_groups *groups;  /* artist/album groups of index (app_library_groups); owned */
+	struct mlib_groups *groups;  /* the browser groups of index (app_library_groups); owned */
 	unsigned groups_generation;  /* the index_serial they were built at */
 	int64_t data_version;
 	bool changes_pending;        /* a change seen but not acted on yet (a scan ran) */

@@ -6,7 +6,9 @@
 
 #include "app/app.h"
 #include "app/app_play.h"
+#include "app/app_view.h"
 #include "base/utf8.h"
+#include "medialib/index_groups.h"
 #include "medialib/item_format.h"
 
 /* Every option read with config_get* in app/ and ui/ and its range: a
@@ -66,6 +68,7 @@ static const struct config_option options[] = {
 	{"layout.album", CONFIG_INT, 0, 90, NULL, "25", 0},
 	{"layout.start_view", CONFIG_CHOICE, 0, 0, "browser|playlist|collections|rules|files", "browser",
 	 AT_START},
+	{"browser.levels", CONFIG_STRING, 0, 0, NULL, MLIB_LEVELS_DEFAULT, 0},
 	{"display.separator", CONFIG_STRING, 0, 0, NULL, "; ", AT_START},
 	{"display.title", CONFIG_BOOL, 0, 0, NULL, "yes", AT_START},
 	{"display.glyph_playing", CONFIG_STRING, 0, 0, NULL, ">", 0},
@@ -92,14 +95,26 @@ const struct config_option *app_config_option(const char *key)
 	return NULL;
 }
 
+/* browser.levels: 1 to 3 field names (mlib_levels_parse). */
+static bool levels_check(const char *value, char *why, size_t whysize)
+{
+	struct crate_err err = {0};
+	if (mlib_levels_parse(value, &(struct mlib_levels){0}, &err) == 0)
+		return true;
+	snprintf(why, whysize, "%s", err.msg);
+	return false;
+}
+
 /* The test beyond the option's kind, by key: a format's syntax, a glyph's
- * width. NULL: none. */
+ * width, the browser's levels. NULL: none. */
 static bool (*value_check(const char *key))(const char *, char *, size_t)
 {
 	if (strncmp(key, "format.", 7) == 0)
 		return item_format_check;
 	if (strncmp(key, "display.glyph_", 14) == 0)
 		return glyph_check;
+	if (strcmp(key, "browser.levels") == 0)
+		return levels_check;
 	return NULL;
 }
 
@@ -160,6 +175,8 @@ int app_config_set(struct app *app, const char *key, const char *value, struct c
 				     "(set it in %s)", key, config_path(app->cfg));
 	if (!app_config_value_ok(o, value, why, sizeof why))
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s = %s: %s", key, value, why);
+	if (strcmp(key, "browser.levels") == 0 && app_levels_parse(app, value, NULL, err) != 0)
+		return crate_err_prefix(err, "%s = %s: ", key, value);
 	config_set(app->cfg, key, value);
 	return apply(app, key, value, err);
 }

@@ -20,6 +20,7 @@
 #include "medialib/item_format.h"
 
 struct mlib_groups;
+struct mlib_levels;
 
 /* ---- the library ---- */
 
@@ -41,10 +42,16 @@ const char *app_item_text(const struct app *app, uint32_t id, const char *prop, 
  * title), values joined by sep; ITEM_ABSENT without an index. */
 enum item_value app_item_value(const struct app *app, uint32_t id, const char *name,
 			       const char *sep, struct strbuf *out);
-/* Artist and album groups of the whole library (medialib/index_groups.h),
- * built on first use per index generation. Borrowed: valid until the
- * generation changes. NULL when no index is loaded. */
-const struct mlib_groups *app_library_groups(struct app *app);
+/* The whole library's groups by levels lv (NULL: the default, artist
+ * album; medialib/index_groups.h), built on first use per index generation
+ * and level set. Borrowed: valid until the generation changes or the next
+ * call with other levels. NULL when no index is loaded. */
+const struct mlib_groups *app_library_groups(struct app *app, const struct mlib_levels *lv);
+/* Parse browser levels (mlib_levels_parse) and refuse a property no item
+ * of a non-empty library has ("titel" is a typo, not a tag to group by);
+ * out may be NULL. */
+int app_levels_parse(struct app *app, const char *text, struct mlib_levels *out,
+		     struct crate_err *err);
 /* Library rank of each id (see mlib_index_ranks); all UINT32_MAX without an index. */
 void app_library_ranks(const struct app *app, const uint32_t *ids, size_t n,
 		       bool in_library_order, uint32_t *rank);

@@ -1,56 +1,278 @@
-/* Artist and album groups of the library (see index_groups.h). One pass
- * over the library order with per-dictionary lookup arrays, so it stays
- * fast at a million tracks; base/hashtab joins an artist spelled the same
- * in the albumartist and artist dictionaries. */
+/* The library's groups by levels (see index_groups.h). One pass over the
+ * library order: the first level through lookup arrays by dictionary
+ * value (the artist's two dictionaries joined by text through
+ * base/hashtab), each deeper level through one hash of (parent, value),
+ * so it stays fast at a million tracks. */
 #include "medialib/index_groups.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/err.h"
 #include "base/hashtab.h"
 #include "base/vec.h"
 #include "medialib/index.h"
 
 #define NO_GROUP UINT32_MAX
+#define NO_VALUE INT64_MIN
+
+/* ---- level sets ---- */
+
+/* Properties that name one track or one moment: as a level, every row
+ * would hold a track or two. */
+static const char *const not_levels[] = {
+	"url", "title", "filesize", "mtime", "added", "lastplayed", "duration",
+	"cue_start", "cue_end", "id",
+};
+
+static bool field_name_ok(const char *w, size_t n)
+{
+	if (n == 0 || n >= MLIB_LEVEL_NAME || !(w[0] >= 'a' && w[0] <= 'z'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= '0' && w[i] <= '9') || w[i] == '_'))
+			return false;
+	return true;
+}
+
+static int level_add(struct mlib_levels *out, const char *w, size_t n, struct crate_err *err)
+{
+	if (!field_name_ok(w, n))
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "'%.*s' is not a field name (lower-case letters, digits, _)",
+				     (int)(n > 40 ? 40 : n), w);
+	for (size_t i = 0; i < sizeof not_levels / sizeof not_levels[0]; i++)
+		if (strlen(not_levels[i]) == n && memcmp(not_levels[i], w, n) == 0)
+			return crate_err_set(err, CRATE_ERR_INVALID,
+					     "'%.*s' cannot be a level: each track has its own",
+					     (int)n, w);
+	for (unsigned i = 0; i < out->n; i++)
+		if (strlen(out->prop[i]) == n && memcmp(out->prop[i], w, n) == 0)
+			return crate_err_set(err, CRATE_ERR_INVALID, "'%.*s' is a level twice",
+					     (int)n, w);
+	if (out->n == MLIB_GROUP_LEVELS)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "at most %d levels (the tracks are the last column)",
+				     MLIB_GROUP_LEVELS);
+	memcpy(out->prop[out->n], w, n);
+	out->prop[out->n++][n] = '\0';
+	return 0;
+}
+
+int mlib_levels_parse(const char *text, struct mlib_levels *out, struct crate_err *err)
+{
+	struct mlib_levels lv = {0};
+	const char *p = text ? text : "";
+	for (;;) {
+		p += strspn(p, " \t,");
+		if (!*p)
+			break;
+		size_t n = strcspn(p, " \t,");
+		if (level_add(&lv, p, n, err) != 0)
+			return -1;
+		p += n;
+	}
+	if (lv.n == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "no levels: name 1 to %d properties, e.g. 'genre album'",
+				     MLIB_GROUP_LEVELS);
+	*out = lv;
+	return 0;
+}
+
+void mlib_levels_format(const struct mlib_levels *lv, char *buf, size_t size)
+{
+	size_t len = 0;
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < lv->n && len < size; i++) {
+		int w = snprintf(buf + len, size - len, "%s%s", i ? " " : "", lv->prop[i]);
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
+bool mlib_levels_equal(const struct mlib_levels *a, const struct mlib_levels *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (unsigned i = 0; i < a->n; i++)
+		if (strcmp(a->prop[i], b->prop[i]) != 0)
+			return false;
+	return true;
+}
 
 /* ---- building ---- */
+
+enum level_kind { LK_NONE, LK_ARTIST, LK_STRING, LK_INT };
+
+/* A group's key below the first level: its parent group and its value. */
+struct gkey {
+	uint64_t parent;
+	int64_t value;
+};
+
+struct level {
+	enum level_kind kind;
+	int prop;             /* the index's property (-1: no item has it) */
+	uint32_t *vid;        /* LK_STRING: by rank, first value id (UINT32_MAX: none) */
+	uint32_t *dense;      /* level 0 (not LK_INT): value -> group + 1, 0 = not seen */
+	size_t ndense;
+	uint32_t unknown;     /* level 0: the group of items without a value */
+	struct hashtab keys;  /* the others: key -> group */
+	struct gkey *key;     /* by group */
+	size_t cap;           /* of the groups' text (and key) arrays */
+};
 
 /* What one build needs besides the groups. */
 struct builder {
 	struct mlib_groups *g;
 	const struct mlib_index *idx;
-	int pa, pr, pl;           /* albumartist, artist, album properties (-1: none) */
-	size_t acap, lcap, xcap;  /* capacities of g's growing arrays */
-	struct hashtab bytext;    /* an artist's text -> its artist group */
-	struct hashtab albums;    /* (artist group, album value) -> album group */
-	uint64_t *album_key;      /* per album group: artist group << 32 | album value */
-	size_t kcap;
-	uint32_t *va, *vr, *vl;   /* by rank: first albumartist, artist, album value */
+	const struct u32vec *all;
+	struct level lv[MLIB_GROUP_LEVELS];
+	/* "artist": the first albumartist, else the first artist, by text. */
+	int pa, pr;
+	uint32_t *va, *vr;        /* by rank: first albumartist, artist value */
+	uint32_t *map_a, *map_r;  /* dictionary value -> artist + 1, 0 = not seen */
+	const char **atext;       /* by artist: its text */
+	uint32_t nat;
+	size_t atcap, xcap;
+	struct hashtab bytext;    /* an artist's text -> artist */
 };
 
-static uint32_t add_text(const char ***texts, uint32_t *n, size_t *cap, const char *text)
+/* The artist spelled text (made when new). */
+static uint32_t artist_named(struct builder *b, const char *text)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		*texts = xreallocarray(*texts, *cap, sizeof **texts);
+	uint32_t h = hash_bytes(text, strlen(text));
+	struct hashtab_probe p = hashtab_probe(&b->bytext, h);
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (strcmp(b->atext[i], text) == 0)
+			return i;
+	if (b->nat == b->atcap) {
+		b->atcap = b->atcap ? b->atcap * 2 : 256;
+		b->atext = xreallocarray(b->atext, b->atcap, sizeof *b->atext);
 	}
-	(*texts)[*n] = text;
-	return (*n)++;
+	b->atext[b->nat] = text;
+	hashtab_insert(&b->bytext, h, b->nat);
+	return b->nat++;
 }
 
-static bool first_str(const struct mlib_index *idx, int prop, uint32_t id, uint32_t *vid)
+static int64_t artist_value(struct builder *b, uint32_t r)
 {
-	if (prop < 0)
-		return false;
-	const uint32_t *v;
-	if (mlib_index_str_values(idx, prop, id, &v) == 0)
-		return false;
-	*vid = v[0];
-	return true;
+	uint32_t vid, *slot;
+	int prop;
+	if (b->va[r] != UINT32_MAX) {
+		vid = b->va[r];
+		slot = &b->map_a[vid];
+		prop = b->pa;
+	} else if (b->vr[r] != UINT32_MAX) {
+		vid = b->vr[r];
+		slot = &b->map_r[vid];
+		prop = b->pr;
+	} else {
+		return NO_VALUE;
+	}
+	if (!*slot)
+		*slot = artist_named(b, mlib_index_dict_text(b->idx, prop, vid)) + 1;
+	return *slot - 1;
 }
 
-/* The item's year as the album column shows it (0: none or not a year). */
+/* Level k's value of the item at rank r. */
+static int64_t value_of(struct builder *b, unsigned k, uint32_t r)
+{
+	const struct level *lv = &b->lv[k];
+	int64_t v;
+	switch (lv->kind) {
+	case LK_ARTIST:
+		return artist_value(b, r);
+	case LK_STRING:
+		return lv->vid[r] == UINT32_MAX ? NO_VALUE : lv->vid[r];
+	case LK_INT:
+		return mlib_index_int_value(b->idx, lv->prop, b->all->v[r], &v) ? v : NO_VALUE;
+	default:
+		return NO_VALUE;
+	}
+}
+
+/* The text of a group of level k with this value: borrowed from the
+ * index, or the number written into g->owned. */
+static const char *value_text(struct builder *b, unsigned k, int64_t value)
+{
+	const struct level *lv = &b->lv[k];
+	struct mlib_groups *g = b->g;
+	if (value == NO_VALUE)
+		return NULL;
+	if (lv->kind == LK_ARTIST)
+		return b->atext[value];
+	if (lv->kind == LK_STRING)
+		return mlib_index_dict_text(b->idx, lv->prop, (uint32_t)value);
+	if (g->nowned == g->owned_cap) {
+		g->owned_cap = g->owned_cap ? g->owned_cap * 2 : 64;
+		g->owned = xreallocarray(g->owned, g->owned_cap, sizeof *g->owned);
+	}
+	char num[32];
+	snprintf(num, sizeof num, "%lld", (long long)value);
+	return g->owned[g->nowned++] = xstrdup(num);
+}
+
+static uint32_t new_group(struct builder *b, unsigned k, int64_t value)
+{
+	struct level *lv = &b->lv[k];
+	struct mlib_groups *g = b->g;
+	if (g->ngroups[k] == lv->cap) {
+		lv->cap = lv->cap ? lv->cap * 2 : 256;
+		g->text[k] = xreallocarray(g->text[k], lv->cap, sizeof *g->text[k]);
+		lv->key = xreallocarray(lv->key, lv->cap, sizeof *lv->key);
+	}
+	g->text[k][g->ngroups[k]] = value_text(b, k, value);
+	return g->ngroups[k]++;
+}
+
+/* The first level's group of a value that is a small number (a
+ * dictionary value or an artist): a lookup, no hash. */
+static uint32_t dense_group(struct builder *b, int64_t value)
+{
+	struct level *lv = &b->lv[0];
+	if (value == NO_VALUE) {
+		if (lv->unknown == NO_GROUP)
+			lv->unknown = new_group(b, 0, NO_VALUE);
+		return lv->unknown;
+	}
+	size_t v = (size_t)value;
+	if (v >= lv->ndense) { /* artists are numbered as they come */
+		size_t n = lv->ndense ? lv->ndense : 256;
+		while (n <= v)
+			n *= 2;
+		lv->dense = xreallocarray(lv->dense, n, sizeof *lv->dense);
+		memset(lv->dense + lv->ndense, 0, (n - lv->ndense) * sizeof *lv->dense);
+		lv->ndense = n;
+	}
+	if (!lv->dense[v])
+		lv->dense[v] = new_group(b, 0, value) + 1;
+	return lv->dense[v] - 1;
+}
+
+/* The group of level k under parent with this value (made when new). */
+static uint32_t group_of(struct builder *b, unsigned k, uint32_t parent, int64_t value)
+{
+	struct level *lv = &b->lv[k];
+	if (k == 0 && lv->kind != LK_INT)
+		return dense_group(b, value);
+	struct gkey key = {parent, value};
+	/* A dictionary value or an artist fits beside the parent in one word:
+	 * half the bytes to hash, on the hot path of a million items. */
+	uint64_t word = (uint64_t)parent << 32 | (uint32_t)value;
+	uint32_t h = lv->kind == LK_INT ? hash_bytes(&key, sizeof key) : hash_bytes(&word, sizeof word);
+	struct hashtab_probe p = hashtab_probe(&lv->keys, h);
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (lv->key[i].parent == key.parent && lv->key[i].value == key.value)
+			return i;
+	uint32_t grp = new_group(b, k, value);
+	lv->key[grp] = key;
+	hashtab_insert(&lv->keys, h, grp);
+	return grp;
+}
+
+/* The item's year as the album rows show it (0: none or not a year). */
 static uint32_t item_year(const struct mlib_index *idx, int py, bool int_year, uint32_t id)
 {
 	int64_t y = 0;
@@ -59,97 +281,56 @@ static uint32_t item_year(const struct mlib_index *idx, int py, bool int_year, u
 	} else if (py >= 0) {
 		uint32_t yv;
 		double d;
-		if (first_str(idx, py, id, &yv) && mlib_index_dict_number(idx, py, yv, &d))
+		mlib_index_first_vids(idx, py, &id, 1, &yv);
+		if (yv != UINT32_MAX && mlib_index_dict_number(idx, py, yv, &d))
 			y = (int64_t)d;
 	}
 	return y > 0 && y < 100000 ? (uint32_t)y : 0;
 }
 
-/* The artist group with this text (made when new). */
-static uint32_t artist_group(struct builder *b, const char *text)
+static bool shows_years(const struct mlib_levels *lv)
 {
-	struct mlib_groups *g = b->g;
-	uint32_t h = hash_bytes(text, strlen(text));
-	struct hashtab_probe p = hashtab_probe(&b->bytext, h);
-	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
-		if (strcmp(g->artist_text[i], text) == 0)
-			return i;
-	uint32_t grp = add_text(&g->artist_text, &g->nartists, &b->acap, text);
-	hashtab_insert(&b->bytext, h, grp);
-	return grp;
+	for (unsigned k = 0; k < lv->n; k++)
+		if (strcmp(lv->prop[k], "album") == 0)
+			return true;
+	return false;
 }
 
-static uint32_t album_group(struct builder *b, uint32_t artist, uint32_t album_vid)
-{
-	uint64_t key = (uint64_t)artist << 32 | album_vid;
-	uint32_t h = hash_bytes(&key, sizeof key);
-	struct hashtab_probe p = hashtab_probe(&b->albums, h);
-	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
-		if (b->album_key[i] == key)
-			return i;
-	uint32_t grp = add_text(&b->g->album_text, &b->g->nalbums, &b->lcap,
-				album_vid == UINT32_MAX ? NULL
-							: mlib_index_dict_text(b->idx, b->pl, album_vid));
-	if (grp >= b->kcap) {
-		b->kcap = b->kcap ? b->kcap * 2 : 1024;
-		b->album_key = xreallocarray(b->album_key, b->kcap, sizeof *b->album_key);
-	}
-	b->album_key[grp] = key;
-	hashtab_insert(&b->albums, h, grp);
-	return grp;
-}
-
-/* Every item's first artist, album and year. */
-static void group_firsts(struct builder *b, const struct u32vec *all)
+/* The one pass: every item's group at each level, and its year. */
+static void group_firsts(struct builder *b)
 {
 	struct mlib_groups *g = b->g;
-	const struct mlib_index *idx = b->idx;
-	int py = mlib_index_prop(idx, "year");
-	bool int_year = py >= 0 && mlib_index_prop_kind(idx, py) == MLIB_PROP_INT;
-	uint32_t na = b->pa >= 0 ? mlib_index_dict_size(idx, b->pa) : 0;
-	uint32_t nr = b->pr >= 0 ? mlib_index_dict_size(idx, b->pr) : 0;
-	/* Per dictionary value: its group + 1 (0 = not seen yet). */
-	uint32_t *map_a = xcalloc(na + 1, sizeof *map_a), *map_r = xcalloc(nr + 1, sizeof *map_r);
-	uint32_t unknown = NO_GROUP;
-	for (size_t i = 0; i < all->n; i++) {
-		uint32_t grp, vid = UINT32_MAX, *slot = NULL;
-		int prop = -1;
-		if (b->va[i] != UINT32_MAX) {
-			vid = b->va[i];
-			slot = &map_a[vid];
-			prop = b->pa;
-		} else if (b->vr[i] != UINT32_MAX) {
-			vid = b->vr[i];
-			slot = &map_r[vid];
-			prop = b->pr;
+	unsigned nl = g->levels.n;
+	int py = mlib_index_prop(b->idx, "year");
+	bool int_year = py >= 0 && mlib_index_prop_kind(b->idx, py) == MLIB_PROP_INT;
+	for (uint32_t r = 0; r < g->n; r++) {
+		uint32_t parent = 0;
+		for (unsigned k = 0; k < nl; k++) {
+			parent = group_of(b, k, parent, value_of(b, k, r));
+			g->of[k][r] = parent;
 		}
-		if (!slot) {
-			if (unknown == NO_GROUP)
-				unknown = add_text(&g->artist_text, &g->nartists, &b->acap, NULL);
-			grp = unknown;
-		} else if (*slot) {
-			grp = *slot - 1;
-		} else {
-			grp = artist_group(b, mlib_index_dict_text(idx, prop, vid));
-			*slot = grp + 1;
-		}
-		g->artist_of[i] = grp;
-		g->album_of[i] = album_group(b, grp, b->vl[i]);
-		g->year_of[i] = item_year(idx, py, int_year, all->v[i]);
+		if (g->year_of)
+			g->year_of[r] = item_year(b->idx, py, int_year, b->all->v[r]);
 	}
-	free(map_a);
-	free(map_r);
 }
 
-static void add_extra(struct builder *b, uint32_t rank, uint32_t artist)
+/* The item at rank r is also under first-level group g0: its groups at
+ * the deeper levels under that one. */
+static void add_extra(struct builder *b, uint32_t r, uint32_t g0)
 {
 	struct mlib_groups *g = b->g;
+	if (g0 == g->of[0][r])
+		return;
 	if (g->nextra == b->xcap) {
 		b->xcap = b->xcap ? b->xcap * 2 : 64;
 		g->extra = xreallocarray(g->extra, b->xcap, sizeof *g->extra);
 	}
-	g->extra[g->nextra++] =
-		(struct mlib_extra_group){rank, artist, album_group(b, artist, b->vl[rank])};
+	struct mlib_extra_group *x = &g->extra[g->nextra++];
+	x->at = r;
+	x->grp[0] = g0;
+	for (unsigned k = 1; k < MLIB_GROUP_LEVELS; k++)
+		x->grp[k] = k < g->levels.n ? group_of(b, k, x->grp[k - 1], value_of(b, k, r))
+					    : NO_GROUP;
 }
 
 static int extra_by_at(const void *a, const void *b)
@@ -158,26 +339,38 @@ static int extra_by_at(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* Further artists: albumartist's values when the item has one, else
- * artist's (walked from the index's multi-valued items, so a library
- * without any costs nothing). */
+/* The further values of the first level's property (walked from the
+ * index's multi-valued items, so a library without any costs nothing).
+ * For the artist: albumartist's values when the item has one, else
+ * artist's. */
 static void group_extras(struct builder *b)
 {
 	struct mlib_groups *g = b->g;
+	const struct level *lv = &b->lv[0];
+	int props[2] = {-1, -1};
+	if (lv->kind == LK_ARTIST) {
+		props[0] = b->pa;
+		props[1] = b->pr;
+	} else if (lv->kind == LK_STRING) {
+		props[0] = lv->prop;
+	}
 	for (int k = 0; k < 2; k++) {
-		int prop = k == 0 ? b->pa : b->pr;
+		if (props[k] < 0)
+			continue;
 		const uint32_t *ids;
-		size_t nids = mlib_index_multi_ids(b->idx, prop, &ids);
+		size_t nids = mlib_index_multi_ids(b->idx, props[k], &ids);
 		for (size_t j = 0; j < nids; j++) {
 			uint32_t r = mlib_index_library_rank(b->idx, ids[j]);
 			const uint32_t *vids;
-			size_t nv = mlib_index_str_values(b->idx, prop, ids[j], &vids);
+			size_t nv = mlib_index_str_values(b->idx, props[k], ids[j], &vids);
 			if (r >= g->n || nv < 2 || (k == 1 && b->va[r] != UINT32_MAX))
 				continue;
 			for (size_t v = 1; v < nv; v++) {
-				uint32_t a = artist_group(b, mlib_index_dict_text(b->idx, prop, vids[v]));
-				if (a != g->artist_of[r])
-					add_extra(b, r, a);
+				int64_t val = vids[v];
+				if (lv->kind == LK_ARTIST)
+					val = artist_named(
+						b, mlib_index_dict_text(b->idx, props[k], vids[v]));
+				add_extra(b, r, dense_group(b, val));
 			}
 		}
 	}
@@ -185,33 +378,86 @@ static void group_extras(struct builder *b)
 		qsort(g->extra, g->nextra, sizeof *g->extra, extra_by_at);
 }
 
-struct mlib_groups *mlib_index_groups(const struct mlib_index *idx)
+static void level_init(struct builder *b, unsigned k, const char *name)
+{
+	struct level *lv = &b->lv[k];
+	size_t n = b->g->n;
+	lv->unknown = NO_GROUP;
+	lv->prop = mlib_index_prop(b->idx, name);
+	if (strcmp(name, "artist") == 0) {
+		lv->kind = LK_ARTIST;
+	} else if (lv->prop < 0) {
+		lv->kind = LK_NONE;
+	} else if (mlib_index_prop_kind(b->idx, lv->prop) == MLIB_PROP_INT) {
+		lv->kind = LK_INT;
+	} else {
+		lv->kind = LK_STRING;
+		lv->vid = xmalloc((n + 1) * sizeof *lv->vid);
+		mlib_index_first_vids(b->idx, lv->prop, b->all->v, n, lv->vid);
+	}
+	b->g->of[k] = xmalloc((n + 1) * sizeof *b->g->of[k]);
+}
+
+/* The artist's dictionaries, when a level is the artist. */
+static void artist_init(struct builder *b)
+{
+	size_t n = b->g->n;
+	b->pa = mlib_index_prop(b->idx, "albumartist");
+	b->pr = mlib_index_prop(b->idx, "artist");
+	uint32_t na = b->pa >= 0 ? mlib_index_dict_size(b->idx, b->pa) : 0;
+	uint32_t nr = b->pr >= 0 ? mlib_index_dict_size(b->idx, b->pr) : 0;
+	b->map_a = xcalloc(na + 1, sizeof *b->map_a);
+	b->map_r = xcalloc(nr + 1, sizeof *b->map_r);
+	b->va = xmalloc((n + 1) * sizeof *b->va);
+	b->vr = xmalloc((n + 1) * sizeof *b->vr);
+	mlib_index_first_vids(b->idx, b->pa, b->all->v, n, b->va);
+	mlib_index_first_vids(b->idx, b->pr, b->all->v, n, b->vr);
+}
+
+static void builder_free(struct builder *b)
+{
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		free(b->lv[k].vid);
+		free(b->lv[k].dense);
+		free(b->lv[k].key);
+		hashtab_free(&b->lv[k].keys);
+	}
+	free(b->va);
+	free(b->vr);
+	free(b->map_a);
+	free(b->map_r);
+	free(b->atext);
+	hashtab_free(&b->bytext);
+}
+
+struct mlib_groups *mlib_index_groups(const struct mlib_index *idx, const struct mlib_levels *lv)
 {
 	struct mlib_groups *g = xcalloc(1, sizeof *g);
-	const struct u32vec *all = mlib_index_library_order(idx);
-	size_t n = all->n;
-	g->n = (uint32_t)n;
-	g->artist_of = xmalloc((n + 1) * sizeof *g->artist_of);
-	g->album_of = xmalloc((n + 1) * sizeof *g->album_of);
-	g->year_of = xmalloc((n + 1) * sizeof *g->year_of);
-	struct builder b = {.g = g, .idx = idx};
-	b.pa = mlib_index_prop(idx, "albumartist");
-	b.pr = mlib_index_prop(idx, "artist");
-	b.pl = mlib_index_prop(idx, "album");
-	b.va = xmalloc((n + 1) * sizeof *b.va);
-	b.vr = xmalloc((n + 1) * sizeof *b.vr);
-	b.vl = xmalloc((n + 1) * sizeof *b.vl);
-	mlib_index_first_vids(idx, b.pa, all->v, n, b.va);
-	mlib_index_first_vids(idx, b.pr, all->v, n, b.vr);
-	mlib_index_first_vids(idx, b.pl, all->v, n, b.vl);
-	group_firsts(&b, all);
+	struct crate_err err;
+	if (lv)
+		g->levels = *lv;
+	else
+		mlib_levels_parse(MLIB_LEVELS_DEFAULT, &g->levels, &err);
+	struct builder b = {.g = g, .idx = idx, .all = mlib_index_library_order(idx)};
+	g->n = (uint32_t)b.all->n;
+	bool artist = false;
+	for (unsigned k = 0; k < g->levels.n; k++) {
+		level_init(&b, k, g->levels.prop[k]);
+		artist |= b.lv[k].kind == LK_ARTIST;
+	}
+	if (artist)
+		artist_init(&b);
+	if (shows_years(&g->levels))
+		g->year_of = xmalloc((g->n + 1) * sizeof *g->year_of);
+	/* The first level's lookup array, sized once when the dictionary is
+	 * known (the artist's grows as artists come). */
+	if (b.lv[0].kind == LK_STRING) {
+		b.lv[0].ndense = mlib_index_dict_size(idx, b.lv[0].prop) + 1;
+		b.lv[0].dense = xcalloc(b.lv[0].ndense, sizeof *b.lv[0].dense);
+	}
+	group_firsts(&b);
 	group_extras(&b);
-	hashtab_free(&b.bytext);
-	hashtab_free(&b.albums);
-	free(b.album_key);
-	free(b.va);
-	free(b.vr);
-	free(b.vl);
+	builder_free(&b);
 	return g;
 }
 
@@ -219,11 +465,14 @@ void mlib_groups_free(struct mlib_groups *g)
 {
 	if (!g)
 		return;
-	free(g->artist_of);
-	free(g->album_of);
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		free(g->of[k]);
+		free(g->text[k]);
+	}
+	for (size_t i = 0; i < g->nowned; i++)
+		free(g->owned[i]);
+	free(g->owned);
 	free(g->year_of);
-	free(g->artist_text);
-	free(g->album_text);
 	free(g->extra);
 	free(g);
 }

@@ -1,12 +1,18 @@
-/* Artist and album groups of a whole library, as the browser shows them:
- * computed once per index and indexed by library rank (position in
+/* The browser's groups of a whole library, by configurable levels (e.g.
+ * artist > album, genre > album, year > album, composer > work): computed
+ * once per index and level set, and indexed by library rank (position in
  * mlib_index_library_order), so grouping a result that comes in library
  * order reads these arrays front to back instead of jumping around by id.
  *
- * artist = albumartist, else artist, the same text in either dictionary
- * being the same artist; album = (artist group, album title), so "Greatest
- * Hits" of two artists stay apart. An item with several artists (values)
- * is in each one's group: the first in artist_of, the others in extra. */
+ * A group at level 0 is a value of the first property; a group at level k
+ * is (group at level k-1, value), so "Greatest Hits" of two artists stay
+ * apart. The level "artist" means the album artist when the item has one,
+ * else the artist, the same text in either dictionary being the same
+ * artist (so compilations stay together); every other level is its
+ * property's first value (integers, like year, as their number). Items
+ * without a value share the level's unknown group (text NULL). An item
+ * with several values of the first level's property is in each one's
+ * group: the first in of[0], the others in extra. */
 #ifndef CRATE_MEDIALIB_INDEX_GROUPS_H
 #define CRATE_MEDIALIB_INDEX_GROUPS_H
 
@@ -14,30 +20,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
+
 struct mlib_index;
 
-/* A further artist of a multi-artist item: its artist and album group. */
+/* At most three group columns before the tracks: more would leave no room
+ * for the tracks on an 80-column terminal. */
+#define MLIB_GROUP_LEVELS 3
+#define MLIB_LEVEL_NAME 32
+#define MLIB_LEVELS_DEFAULT "artist album"
+
+/* Which properties group the browser's columns, outermost first. */
+struct mlib_levels {
+	unsigned n; /* 1 .. MLIB_GROUP_LEVELS */
+	char prop[MLIB_GROUP_LEVELS][MLIB_LEVEL_NAME];
+};
+
+/* Parse "genre album" (names apart by spaces or commas) into out. Fails
+ * with err naming the word at fault: not a field name, a property that
+ * names single tracks or moments (title, url, duration, added, ...), a
+ * name twice, none or more than MLIB_GROUP_LEVELS. Names no track has yet
+ * are allowed: tags are open-ended (work, mood, ...). */
+int mlib_levels_parse(const char *text, struct mlib_levels *out, struct crate_err *err);
+/* "genre album": the canonical text of lv. */
+void mlib_levels_format(const struct mlib_levels *lv, char *buf, size_t size);
+bool mlib_levels_equal(const struct mlib_levels *a, const struct mlib_levels *b);
+
+/* A further group of an item with several first-level values: its group
+ * at each level under that value. */
 struct mlib_extra_group {
-	uint32_t at;    /* library rank (mlib_groups) or whatever position the user keeps */
-	uint32_t artist, album;
+	uint32_t at; /* library rank (mlib_groups) or whatever position the user keeps */
+	uint32_t grp[MLIB_GROUP_LEVELS];
 };
 
 struct mlib_groups {
 	uint32_t n;                     /* library size: ranks 0 .. n-1 */
-	uint32_t *artist_of;            /* by rank: artist group */
-	uint32_t *album_of;             /* by rank: album group (artist, album) */
-	uint32_t *year_of;              /* by rank: the item's year, 0 = none */
-	const char **artist_text;       /* by artist group: text borrowed from the index,
-					 * NULL = no artist */
-	const char **album_text;        /* by album group: borrowed text, NULL = no album */
-	uint32_t nartists, nalbums;
-	struct mlib_extra_group *extra; /* items with several artists: the 2nd.., sorted by rank */
+	struct mlib_levels levels;
+	uint32_t *of[MLIB_GROUP_LEVELS];      /* by rank: group at each level */
+	const char **text[MLIB_GROUP_LEVELS]; /* by group: its text, NULL = no value */
+	uint32_t ngroups[MLIB_GROUP_LEVELS];
+	uint32_t *year_of;              /* by rank: the item's year, 0 = none (NULL when no
+					 * level is "album": the album rows show it) */
+	struct mlib_extra_group *extra; /* the 2nd.. first-level values, sorted by rank */
 	size_t nextra;
+	char **owned;                   /* texts of integer groups (the numbers) */
+	size_t nowned, owned_cap;
 };
 
-/* Group every item of idx (finished). The texts point into idx: the
- * groups live no longer than it. Free with mlib_groups_free. */
-struct mlib_groups *mlib_index_groups(const struct mlib_index *idx);
+/* Group every item of idx (finished) by lv (NULL: MLIB_LEVELS_DEFAULT).
+ * One pass over the library order: first levels through lookup arrays by
+ * dictionary value, deeper ones through one hash each. The texts point
+ * into idx: the groups live no longer than it. Free with mlib_groups_free. */
+struct mlib_groups *mlib_index_groups(const struct mlib_index *idx, const struct mlib_levels *lv);
 void mlib_groups_free(struct mlib_groups *g);
 
 /* The first of extra[0..n) (sorted by `at`) at `at`; n when none. */

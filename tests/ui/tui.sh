@@ -47,7 +47,7 @@ n=$("$CRATE" --db "$DB" list --format '%title%' | wc -l)
 t_begin tui_starts_and_browses
 start_ui || t_fail "no title bar"
 wait_for "Mira Sol" || t_fail "artist column"
-wait_for "All artists" || t_fail "All artists row"
+wait_for "All 6 artists" || t_fail "All 6 artists row"
 # Down to "Mira Sol"'s row: artists are in library order.
 # Artists are in library order: All, Björk, Evil Tags, Mira Sol, ...
 keys j j j
@@ -240,7 +240,7 @@ wait_for "first match wins" || t_fail "the Rules tab"
 click 24 0
 wait_for "Party Shuffle Party" || t_fail "the cell after the Playlist tab"
 click 11 0
-wait_for "All artists" || t_fail "the cell after the Browser tab"
+wait_for "All 1 artist " || t_fail "the cell after the Browser tab (its search shows one artist)"
 # The sidebar (100 columns) opens what is clicked.
 y=$(screen | grep -n '^  Street songs' | head -1 | cut -d: -f1)
 [ -n "$y" ] && click 3 $((y - 1))

@@ -103,7 +103,7 @@ wait_titles Edit "$(join "${O[@]}")" || t_fail "a third u did not undo the J"
 
 t_begin tui_edit_enqueue_and_add_marked_in_the_browser
 keys 1
-wait_for "All artists" || t_fail "browser"
+wait_for "All 5 artists" || t_fail "browser"
 keys l l g Space Space
 keys e
 wait_for "queued 2 marked tracks" || t_fail "e with marks"

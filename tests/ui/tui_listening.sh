@@ -43,7 +43,7 @@ want=("${before[0]}" "${before[@]:2}")
 
 t_begin tui_e_appends_to_the_queue
 keys 1
-wait_for "All artists" || t_fail "browser"
+wait_for "All 5 artists" || t_fail "browser"
 keys l l
 keys e
 wait_for "queued 1 track" || t_fail "no message"
@@ -66,7 +66,7 @@ done
 keys Q
 wait_for "Playlist Road" || t_fail "Q again did not go back to the active playlist"
 keys 1
-wait_for "All artists" || t_fail "browser"
+wait_for "All 5 artists" || t_fail "browser"
 
 t_begin tui_rate_key_sets_the_rating
 keys '*'

@@ -34,8 +34,8 @@ mapfile -t road < <(titles Road)
 
 t_begin tui_column_counts_say_what_they_count
 start_ui || t_fail "no title bar"
-wait_for "All artists" || t_fail "browser"
-screen | grep -qE 'All artists +14 tracks' || t_fail "the All row does not say it counts tracks: $(screen | grep 'All artists')"
+wait_for "All 7 artists" || t_fail "browser"
+screen | grep -qE 'All 7 artists +14 tracks' || t_fail "the All row does not say what it counts: $(screen | grep 'All 7 artists')"
 # The current collection is not marked '>' (that is the playing track).
 screen | grep -q '^•All Media' || t_fail "the current collection's mark: $(screen | grep 'All Media')"
 
@@ -80,7 +80,7 @@ done
 keys Enter
 wait_until 3 sh -c "'$CRATE' --db '$DB' remote status | grep -qF -- '$want'" || t_fail "not playing $want"
 keys g 1
-wait_for "All artists" || t_fail "view 1"
+wait_for "All 7 artists" || t_fail "view 1"
 keys 3
 wait_for "Collections" || t_fail "view 3"
 keys i
@@ -99,7 +99,7 @@ keys v
 
 t_begin tui_messages_expire_at_the_next_action
 keys 1
-wait_for "All artists" || t_fail "view 1"
+wait_for "All 7 artists" || t_fail "view 1"
 keys l l '*'
 wait_for "Rate the selected track" || t_fail "no prompt"
 keys 3

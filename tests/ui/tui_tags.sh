@@ -18,10 +18,10 @@ TM="tmux -L crate-tags-$$ -f /dev/null"
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 S=tags1
 
-# The artist column's row for NAME: its 0-based position below "All artists"
+# The artist column's row for NAME: its 0-based position below "All N artists"
 # (the column follows the sidebar's "│ ", and ends at two spaces).
 artist_row() {
-	screen | sed -n '/All artists/,$p' | awk -v n="$1" '
+	screen | sed -n '/All [0-9]* artists/,$p' | awk -v n="$1" '
 		{ i = index($0, "│ "); line = substr($0, i + 4); sub(/  .*/, "", line) }
 		line == n { print NR - 1; exit }'
 }
@@ -36,7 +36,7 @@ ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=1" -metadata artist=
 	-metadata album="Semi" -metadata title="One Value" "$MUSIC/semi.flac" || t_fail ffmpeg
 "$CRATE" --db "$DB" scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
 $TM new-session -d -s $S -x 100 -y 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
-wait_for "All artists" || t_fail "no browser"
+wait_for " artists " || t_fail "no browser"
 
 t_begin tui_track_listed_under_each_artist
 for a in piman jzig ArtistOne ArtistTwo "a;c;d"; do

@@ -19,13 +19,13 @@ static const char *artist_of(const struct mlib_groups *g, const struct mlib_inde
 	uint32_t r = mlib_index_library_rank(idx, id);
 	if (r >= g->n)
 		return "(not in the library)";
-	const char *t = g->artist_text[g->artist_of[r]];
+	const char *t = g->text[0][g->of[0][r]];
 	return t ? t : "(none)";
 }
 
 static uint32_t album_of(const struct mlib_groups *g, const struct mlib_index *idx, uint32_t id)
 {
-	return g->album_of[mlib_index_library_rank(idx, id)];
+	return g->of[1][mlib_index_library_rank(idx, id)];
 }
 
 /* Tracks listed under the artist with this text: first artists and extras. */
@@ -33,11 +33,11 @@ static unsigned artist_count(const struct mlib_groups *g, const char *text)
 {
 	unsigned n = 0;
 	for (uint32_t r = 0; r < g->n; r++) {
-		const char *t = g->artist_text[g->artist_of[r]];
+		const char *t = g->text[0][g->of[0][r]];
 		n += (!t && !text) || (t && text && strcmp(t, text) == 0);
 	}
 	for (size_t k = 0; k < g->nextra; k++) {
-		const char *t = g->artist_text[g->extra[k].artist];
+		const char *t = g->text[0][g->extra[k].grp[0]];
 		n += t && text && strcmp(t, text) == 0;
 	}
 	return n;
@@ -62,10 +62,10 @@ TEST(groups_by_artist_and_album)
 	mlib_index_set_int(idx, 5, "year", 1999);
 	/* 6: no artist, no album */
 	mlib_index_finish(idx);
-	struct mlib_groups *g = mlib_index_groups(idx);
+	struct mlib_groups *g = mlib_index_groups(idx, NULL);
 	CHECK_INT(g->n, 6);
-	CHECK_INT(g->nartists, 3); /* Ann, Bob, unknown */
-	CHECK_INT(g->nalbums, 4);  /* Ann's two, Bob's one, none */
+	CHECK_INT(g->ngroups[0], 3); /* Ann, Bob, unknown */
+	CHECK_INT(g->ngroups[1], 4);  /* Ann's two, Bob's one, none */
 	CHECK_INT(g->nextra, 0);
 	CHECK_STR(artist_of(g, idx, 1), "Ann");
 	CHECK_STR(artist_of(g, idx, 4), "Ann");
@@ -78,8 +78,8 @@ TEST(groups_by_artist_and_album)
 	CHECK(album_of(g, idx, 1) == album_of(g, idx, 4));
 	CHECK(album_of(g, idx, 1) != album_of(g, idx, 3));
 	CHECK(album_of(g, idx, 1) != album_of(g, idx, 5)); /* same title, other artist */
-	CHECK_STR(g->album_text[album_of(g, idx, 5)], "Greatest Hits");
-	CHECK(g->album_text[album_of(g, idx, 6)] == NULL);
+	CHECK_STR(g->text[1][album_of(g, idx, 5)], "Greatest Hits");
+	CHECK(g->text[1][album_of(g, idx, 6)] == NULL);
 	CHECK_INT(g->year_of[mlib_index_library_rank(idx, 5)], 1999);
 	CHECK_INT(g->year_of[mlib_index_library_rank(idx, 1)], 0);
 	mlib_groups_free(g);
@@ -104,7 +104,7 @@ TEST(multi_valued_artists_list_a_track_under_each)
 	add(idx, 4, "album", "Split");
 	add(idx, 5, "year", "2004");       /* a year as text */
 	mlib_index_finish(idx);
-	struct mlib_groups *g = mlib_index_groups(idx);
+	struct mlib_groups *g = mlib_index_groups(idx, NULL);
 	CHECK_STR(artist_of(g, idx, 1), "Cat");
 	CHECK_STR(artist_of(g, idx, 3), "Eve");
 	CHECK_STR(artist_of(g, idx, 4), "Hal");
@@ -118,10 +118,10 @@ TEST(multi_valued_artists_list_a_track_under_each)
 	uint32_t r1 = mlib_index_library_rank(idx, 1);
 	size_t k = mlib_extra_find(g->extra, g->nextra, r1);
 	REQUIRE(k < g->nextra);
-	CHECK_STR(g->artist_text[g->extra[k].artist], "Dan");
-	CHECK(g->extra[k].album != g->album_of[r1]);
-	CHECK(g->extra[k].album != album_of(g, idx, 2));
-	CHECK_STR(g->album_text[g->extra[k].album], "Duets");
+	CHECK_STR(g->text[0][g->extra[k].grp[0]], "Dan");
+	CHECK(g->extra[k].grp[1] != g->of[1][r1]);
+	CHECK(g->extra[k].grp[1] != album_of(g, idx, 2));
+	CHECK_STR(g->text[1][g->extra[k].grp[1]], "Duets");
 	CHECK(g->extra[0].at <= g->extra[1].at);
 	CHECK_INT(mlib_extra_find(g->extra, g->nextra, mlib_index_library_rank(idx, 2)), g->nextra);
 	CHECK_INT(g->year_of[mlib_index_library_rank(idx, 5)], 2004);
@@ -129,14 +129,172 @@ TEST(multi_valued_artists_list_a_track_under_each)
 	mlib_index_free(idx);
 }
 
+static struct mlib_levels levels(const char *text)
+{
+	struct mlib_levels lv = {0};
+	struct crate_err err = {0};
+	CHECK_MSG(mlib_levels_parse(text, &lv, &err) == 0, "%s: %s", text, err.msg);
+	return lv;
+}
+
+/* Level k's text of item id ("(none)" for the unknown group). */
+static const char *text_at(const struct mlib_groups *g, const struct mlib_index *idx, unsigned k,
+			   uint32_t id)
+{
+	const char *t = g->text[k][g->of[k][mlib_index_library_rank(idx, id)]];
+	return t ? t : "(none)";
+}
+
+/* Tracks under the first-level group with this text: first values and extras. */
+static unsigned first_count(const struct mlib_groups *g, const char *text)
+{
+	unsigned n = 0;
+	for (uint32_t r = 0; r < g->n; r++) {
+		const char *t = g->text[0][g->of[0][r]];
+		n += (!t && !text) || (t && text && strcmp(t, text) == 0);
+	}
+	for (size_t k = 0; k < g->nextra; k++) {
+		const char *t = g->text[0][g->extra[k].grp[0]];
+		n += t && text && strcmp(t, text) == 0;
+	}
+	return n;
+}
+
+/* Six tracks: genres (one multi-valued, one missing), albums, years. */
+static struct mlib_index *genre_library(void)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= 6; id++)
+		mlib_index_add_media(idx, id);
+	add(idx, 1, "genre", "Jazz");
+	add(idx, 1, "album", "Kind of Blue");
+	mlib_index_set_int(idx, 1, "year", 1959);
+	add(idx, 2, "genre", "Jazz");
+	add(idx, 2, "album", "Kind of Blue");
+	mlib_index_set_int(idx, 2, "year", 1959);
+	add(idx, 3, "genre", "Rock");
+	add(idx, 3, "genre", "Pop");         /* under Rock and under Pop */
+	add(idx, 3, "album", "Abbey Road");
+	mlib_index_set_int(idx, 3, "year", 1969);
+	add(idx, 4, "genre", "Pop");
+	add(idx, 4, "album", "Abbey Road"); /* Pop's Abbey Road: the same album */
+	mlib_index_set_int(idx, 4, "year", 1969);
+	add(idx, 5, "genre", "Rock");
+	add(idx, 5, "album", "Kind of Blue"); /* Rock's: not Jazz's */
+	add(idx, 6, "album", "Kind of Blue"); /* no genre, no year */
+	add(idx, 6, "composer", "Miles");
+	mlib_index_finish(idx);
+	return idx;
+}
+
+TEST(genre_then_album)
+{
+	struct mlib_index *idx = genre_library();
+	struct mlib_levels lv = levels("genre album");
+	struct mlib_groups *g = mlib_index_groups(idx, &lv);
+	CHECK_INT(g->levels.n, 2);
+	CHECK_INT(g->ngroups[0], 4); /* Jazz, Rock, Pop, unknown */
+	CHECK_STR(text_at(g, idx, 0, 1), "Jazz");
+	CHECK_STR(text_at(g, idx, 0, 3), "Rock");
+	CHECK_STR(text_at(g, idx, 0, 6), "(none)"); /* missing: the unknown group */
+	CHECK_INT(first_count(g, "Jazz"), 2);
+	CHECK_INT(first_count(g, "Rock"), 2);
+	CHECK_INT(first_count(g, "Pop"), 2);      /* 4, and 3 through its second genre */
+	CHECK_INT(first_count(g, NULL), 1);
+	uint32_t r1 = mlib_index_library_rank(idx, 1), r2 = mlib_index_library_rank(idx, 2);
+	uint32_t r5 = mlib_index_library_rank(idx, 5), r6 = mlib_index_library_rank(idx, 6);
+	CHECK(g->of[1][r1] == g->of[1][r2]);
+	CHECK(g->of[1][r1] != g->of[1][r5]); /* the same title under another genre */
+	CHECK(g->of[1][r1] != g->of[1][r6]);
+	CHECK_STR(text_at(g, idx, 1, 5), "Kind of Blue");
+	/* The track under its second genre has Pop's Abbey Road, the group
+	 * of track 4. */
+	uint32_t r3 = mlib_index_library_rank(idx, 3), r4 = mlib_index_library_rank(idx, 4);
+	REQUIRE(g->nextra == 1);
+	CHECK_INT(g->extra[0].at, r3);
+	CHECK(g->extra[0].grp[0] == g->of[0][r4]);
+	CHECK(g->extra[0].grp[1] == g->of[1][r4]);
+	CHECK(g->year_of != NULL); /* albums show their year */
+	CHECK_INT(g->year_of[r1], 1959);
+	mlib_groups_free(g);
+	mlib_index_free(idx);
+}
+
+TEST(year_then_album_groups_by_number)
+{
+	struct mlib_index *idx = genre_library();
+	struct mlib_levels lv = levels("year, album");
+	struct mlib_groups *g = mlib_index_groups(idx, &lv);
+	CHECK_INT(g->ngroups[0], 3); /* 1959, 1969, unknown */
+	CHECK_STR(text_at(g, idx, 0, 1), "1959");
+	CHECK_STR(text_at(g, idx, 0, 4), "1969");
+	CHECK_STR(text_at(g, idx, 0, 5), "(none)");
+	CHECK(g->of[0][mlib_index_library_rank(idx, 5)] == g->of[0][mlib_index_library_rank(idx, 6)]);
+	CHECK_INT(g->ngroups[1], 3); /* 1959's, 1969's, unknown year's Kind of Blue... */
+	CHECK(g->of[1][mlib_index_library_rank(idx, 3)] == g->of[1][mlib_index_library_rank(idx, 4)]);
+	CHECK_INT(g->nextra, 0);
+	mlib_groups_free(g);
+	mlib_index_free(idx);
+}
+
+TEST(three_levels_and_a_property_no_track_has)
+{
+	struct mlib_index *idx = genre_library();
+	struct mlib_levels lv = levels("composer genre album");
+	struct mlib_groups *g = mlib_index_groups(idx, &lv);
+	CHECK_INT(g->ngroups[0], 2); /* Miles, unknown */
+	CHECK_STR(text_at(g, idx, 0, 6), "Miles");
+	CHECK_STR(text_at(g, idx, 1, 6), "(none)");
+	CHECK_STR(text_at(g, idx, 2, 6), "Kind of Blue");
+	CHECK_STR(text_at(g, idx, 2, 1), "Kind of Blue");
+	CHECK(g->of[2][mlib_index_library_rank(idx, 1)] != g->of[2][mlib_index_library_rank(idx, 6)]);
+	mlib_groups_free(g);
+	lv = levels("work");
+	g = mlib_index_groups(idx, &lv); /* no track has a work: all unknown */
+	CHECK_INT(g->ngroups[0], 1);
+	CHECK(g->text[0][0] == NULL);
+	CHECK(g->year_of == NULL);
+	mlib_groups_free(g);
+	mlib_index_free(idx);
+}
+
+TEST(level_sets_parse_or_say_why_not)
+{
+	struct mlib_levels lv = levels("  genre,albumartist  album ");
+	CHECK_INT(lv.n, 3);
+	char buf[128];
+	mlib_levels_format(&lv, buf, sizeof buf);
+	CHECK_STR(buf, "genre albumartist album");
+	struct mlib_levels d = levels(MLIB_LEVELS_DEFAULT);
+	CHECK(!mlib_levels_equal(&lv, &d));
+	CHECK(mlib_levels_equal(&d, &d));
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{"", "no levels"},
+		{"genre Album", "'Album' is not a field name"},
+		{"genre title", "'title' cannot be a level"},
+		{"album album", "'album' is a level twice"},
+		{"genre year albumartist album", "at most 3 levels"},
+		{"a:b", "'a:b' is not a field name"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct crate_err err = {0};
+		struct mlib_levels keep = lv;
+		CHECK_MSG(mlib_levels_parse(bad[i].text, &lv, &err) == -1, "%s", bad[i].text);
+		CHECK_MSG(strstr(err.msg, bad[i].why) != NULL, "%s: %s", bad[i].text, err.msg);
+		CHECK(mlib_levels_equal(&lv, &keep)); /* untouched on failure */
+	}
+}
+
 TEST(empty_library_has_no_groups)
 {
 	struct mlib_index *idx = mlib_index_new();
 	mlib_index_finish(idx);
-	struct mlib_groups *g = mlib_index_groups(idx);
+	struct mlib_groups *g = mlib_index_groups(idx, NULL);
 	CHECK_INT(g->n, 0);
-	CHECK_INT(g->nartists, 0);
-	CHECK_INT(g->nalbums, 0);
+	CHECK_INT(g->ngroups[0], 0);
+	CHECK_INT(g->ngroups[1], 0);
 	mlib_groups_free(g);
 	mlib_index_free(idx);
 }

@@ -206,11 +206,12 @@ TEST(layout_fits_every_size)
 		for (int h = 1; h <= 70; h++) {
 			for (int sb = 0; sb < 2; sb++) {
 				o.search_bar = sb;
-				o.focus = (w + h) % 3;
+				o.levels = (w + h) % 4; /* 0: the default two */
+				o.focus = (w + h) % (o.levels ? o.levels + 1 : 3);
 				struct ui_layout L;
 				ui_layout_compute(w, h, &o, &L);
 				const struct ui_rect *all[] = {&L.title, &L.search, &L.main, &L.sidebar,
-							       &L.col[0], &L.col[1], &L.col[2],
+							       &L.col[0], &L.col[1], &L.col[2], &L.col[3],
 							       &L.status1, &L.status2, &L.msg};
 				for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 					CHECK_MSG(inside(all[i], w, h), "rect %zu outside %dx%d", i, w, h);
@@ -247,6 +248,41 @@ TEST(layout_degrades_at_small_sizes)
 	CHECK_INT(L.msg.y, 5);
 	CHECK_INT(L.search.y, 0);
 	CHECK_INT(L.main.h, 3);
+}
+
+/* The columns by levels: two take 25% each as they always did (the
+ * sidebar's share first), three together at most two thirds, all of them
+ * from 20 cells a column, then the focused one and its neighbour. */
+TEST(layout_shares_the_width_among_levels)
+{
+	struct ui_layout_opts o = {.sidebar_pct = 18, .artist_pct = 25, .album_pct = 25};
+	struct ui_layout L;
+	ui_layout_compute(100, 30, &o, &L); /* sidebar 18: 82 left */
+	CHECK_INT(L.ncols, 3);
+	CHECK_INT(L.col[0].w, 20);
+	CHECK_INT(L.col[1].w, 20);
+	CHECK_INT(L.col[1].x, L.col[0].x + 20);
+	CHECK_INT(L.col[2].w, 42);
+	o.levels = 3;
+	ui_layout_compute(80, 24, &o, &L);
+	CHECK_INT(L.ncols, 4);
+	CHECK_INT(L.col[0].w, 17);
+	CHECK_INT(L.col[1].w, 17);
+	CHECK_INT(L.col[2].w, 17);
+	CHECK_INT(L.col[3].x + L.col[3].w, 80);
+	CHECK_INT(L.col[3].w, 29);
+	ui_layout_compute(79, 24, &o, &L);
+	CHECK_INT(L.ncols, 2);
+	o.levels = 1;
+	ui_layout_compute(40, 24, &o, &L);
+	CHECK_INT(L.ncols, 2);
+	CHECK_INT(L.col[0].w, 10);
+	CHECK_INT(L.col[1].w, 30);
+	o.levels = 3;
+	o.focus = 3;
+	ui_layout_compute(20, 6, &o, &L);
+	CHECK_INT(L.ncols, 1);
+	CHECK_INT(L.col[3].w, 20);
 }
 
 /* Drawing and clicking use one layout: a click on a tab or the gap after
