@@ -1,5 +1,6 @@
-/* View 1: the browser. Group columns by the levels in effect —
- * browser.levels, by default artist then album — and then the tracks, built from the current
+/* View 1: the browser. Group columns by the levels in effect — the
+ * browsed collection's own (coll levels), else browser.levels, by default
+ * artist then album — and then the tracks, built from the current
  * collection (the one chosen in the collections pane, AND the search
  * query), so browsing inside a saved collection or inside search results
  * is the same thing. Each column lists the groups of the results that
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_coll.h"
 #include "app/app_config.h"
 #include "app/app_view.h"
 #include "medialib/index_groups.h"
@@ -63,11 +65,18 @@ static size_t groups_find(const struct ui_groups *gs, const char *text, bool had
 
 /* ---- levels ---- */
 
-/* The levels in effect: the option (checked when set; the default should
- * it not parse). */
+/* The levels in effect: the browsed collection's own, else the option
+ * (checked when set; the default should it not parse). */
 static void levels_wanted(struct ui *ui, struct mlib_levels *lv)
 {
 	struct crate_err err = {0};
+	char *own = NULL;
+	if (ui->base_ns && app_coll_levels_get(ui->app, ui->base_ns, ui->base_name, &own, &err) == 0 &&
+	    own && mlib_levels_parse(own, lv, &err) == 0) {
+		free(own);
+		return;
+	}
+	free(own);
 	if (mlib_levels_parse(app_config_value(ui->app, "browser.levels"), lv, &err) != 0)
 		mlib_levels_parse(MLIB_LEVELS_DEFAULT, lv, &err);
 }

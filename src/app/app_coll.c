@@ -13,9 +13,11 @@
 #include "app/pshuffle.h"
 #include "app/pshuffle_smooth.h"
 #include "app/rules.h"
+#include "app/app_view.h"
 #include "coll/search.h"
 #include "coll/parse.h"
 #include "coll/store.h"
+#include "medialib/index_groups.h"
 #include "medialib/index.h"
 #include "medialib/media_analysis.h"
 
@@ -231,6 +233,25 @@ out:
 	free(ns);
 	free(name);
 	return rc;
+}
+
+int app_coll_levels_get(struct app *app, const char *ns, const char *name, char **out,
+			struct crate_err *err)
+{
+	return coll_store_levels_get(app->store, ns, name, out, err);
+}
+
+int app_coll_levels_set(struct app *app, const char *ns, const char *name, const char *text,
+			struct crate_err *err)
+{
+	if (!text || !*text)
+		return coll_store_levels_set(app->store, ns, name, NULL, err);
+	struct mlib_levels lv;
+	char canon[MLIB_GROUP_LEVELS * MLIB_LEVEL_NAME];
+	if (app_levels_parse(app, text, &lv, err) != 0)
+		return crate_err_prefix(err, "levels of %s/%s: ", ns, name);
+	mlib_levels_format(&lv, canon, sizeof canon);
+	return coll_store_levels_set(app->store, ns, name, canon, err);
 }
 
 int app_coll_rename(struct app *app, const char *ns, const char *old_name, const char *new_name,

@@ -57,6 +57,14 @@ int app_coll_save_query(struct app *app, const char *fullname, const char *query
  * removal unless force, which drops the rule. */
 int app_coll_rename(struct app *app, const char *ns, const char *old_name, const char *new_name,
 		    struct crate_err *err);
+/* A saved collection's own browser levels (coll/store.h): get gives the
+ * stored text (owned, NULL: none, browser.levels applies); set checks
+ * text with mlib_levels_parse and stores it canonical ("genre album"),
+ * NULL or "" clears. */
+int app_coll_levels_get(struct app *app, const char *ns, const char *name, char **out,
+			struct crate_err *err);
+int app_coll_levels_set(struct app *app, const char *ns, const char *name, const char *text,
+			struct crate_err *err);
 int app_coll_remove(struct app *app, const char *ns, const char *name, bool force,
 		    struct crate_err *err);
 

@@ -1,5 +1,6 @@
 /* Commands of the "coll" group, in the spirit of xmms2's collection
- * commands: coll save/show/list/rename/remove/export/import. */
+ * commands: coll save/show/list/rename/remove/export/import, and the
+ * browser levels a collection may have of its own. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,43 @@ static int cmd_coll_remove(struct cli_ctx *ctx, const struct cli_args *a)
 	return status;
 }
 
+/* coll levels NAME: show the collection's own browser levels; with
+ * PROPERTY...: set them; --clear: back to browser.levels. */
+static int cmd_coll_levels(struct cli_ctx *ctx, const struct cli_args *a)
+{
+	bool clear = cli_flag(a, "clear");
+	char *ns, *name;
+	if (clear && a->argc > 1)
+		return cli_fail_safe(ctx, "coll levels: --clear takes no properties");
+	if (split_arg(ctx, a->argv[0], &ns, &name) != 0)
+		return CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	int status = CLI_FAIL;
+	if (!app)
+		goto out;
+	if (!clear && a->argc == 1 && !app_coll_resolve(app, ns, name)) {
+		crate_err_set(&err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
+		status = cli_outcome(ctx, -1, &err);
+	} else if (clear || a->argc > 1) {
+		char *text = clear ? NULL : cli_join_args(a->argv + 1, a->argc - 1);
+		status = cli_outcome(ctx, app_coll_levels_set(app, ns, name, text, &err), &err);
+		free(text);
+	} else {
+		char *own = NULL;
+		status = cli_outcome(ctx, app_coll_levels_get(app, ns, name, &own, &err), &err);
+		if (status == CLI_OK && own)
+			fprintf(ctx->out, "%s\n", own);
+		else if (status == CLI_OK)
+			fprintf(ctx->out, "(none: browser.levels applies)\n");
+		free(own);
+	}
+out:
+	free(ns);
+	free(name);
+	return status;
+}
+
 static int cmd_coll_export(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	const struct coll_node *n = saved_arg(ctx, a->argv[0]);
@@ -228,6 +266,11 @@ static const struct cli_opt remove_opts[] = {
 	{0},
 };
 
+static const struct cli_opt levels_opts[] = {
+	{"clear", 0, CLI_OPT_FLAG, NULL, "drop its own levels: browser.levels applies"},
+	{0},
+};
+
 static const struct cli_command coll_commands[] = {
 	{"coll save", NULL, "coll save NAME QUERY", "save a query as a collection (replaces)",
 	 "NAME is \"Rock 90s\" or \"Collections/Rock 90s\"; the words after it are the query.",
@@ -243,6 +286,11 @@ static const struct cli_command coll_commands[] = {
 	 "remove (--force: users get a copy of it)",
 	 "A collection that others use is kept unless --force.", 1, 1, 0, remove_opts,
 	 cmd_coll_remove},
+	{"coll levels", NULL, "coll levels [--clear] NAME [PROPERTY...]",
+	 "the browser's columns for this collection",
+	 "1 to 3 properties, outermost first (genre album; year album; composer work); without "
+	 "them, shows the collection's own; --clear goes back to the option browser.levels.",
+	 1, CLI_ANY, 0, levels_opts, cmd_coll_levels},
 	{"coll export", NULL, "coll export NAME [FILE]", "write a collection as JSON",
 	 "Without FILE (or with -) to standard output.", 1, 2, 0, NULL, cmd_coll_export},
 	{"coll import", NULL, "coll import NAME FILE", "save a collection from JSON (- = stdin)",

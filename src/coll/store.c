@@ -63,11 +63,14 @@ struct coll_store {
 	 * reloads first, so no change is computed from a stale copy. */
 	int64_t data_version;
 	bool detached; /* read-only file without our tables: memory only */
+	bool no_levels; /* read-only file from before coll_levels: none to read */
 };
 
-/* Version 1 of the "collections" tables. The Default playlist and the
+/* The "collections" tables. Version 1: the Default playlist and the
  * active-playlist setting are part of the schema's birth, so they exist
- * from the first start and are created exactly once. */
+ * from the first start and are created exactly once. Version 2: a saved
+ * collection's own browser levels, a table of their own so the JSON
+ * definitions (and older readers of them) stay as they were. */
 static const char *const schema_steps[] = {
 	"CREATE TABLE coll_saved("
 	"  ns TEXT NOT NULL,"
@@ -77,7 +80,13 @@ static const char *const schema_steps[] = {
 	"CREATE TABLE coll_setting(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"INSERT INTO coll_saved VALUES ('Playlists', 'Default', '{\"type\":\"idlist\"}');"
 	"INSERT INTO coll_setting VALUES ('active_playlist', 'Default');",
+	"CREATE TABLE coll_levels("
+	"  ns TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  levels TEXT NOT NULL,"
+	"  PRIMARY KEY (ns, name));",
 };
+#define SCHEMA_STEPS ((int)(sizeof schema_steps / sizeof schema_steps[0]))
 
 /* ---- names ---- */
 
@@ -369,6 +378,27 @@ static int db_delete(struct coll_store *st, const char *ns, const char *name,
 		      "cannot remove a collection", err);
 }
 
+/* A collection's levels go with it (no row when it has none). */
+static int db_levels_delete(struct coll_store *st, const char *ns, const char *name,
+			    struct crate_err *err)
+{
+	const char *args[] = {ns, name};
+	if (st->no_levels)
+		return 0;
+	return db_run(st, "DELETE FROM coll_levels WHERE ns = ?1 AND name = ?2", args, 2,
+		      "cannot remove a collection's levels", err);
+}
+
+static int db_levels_rename(struct coll_store *st, const char *ns, const char *old_name,
+			    const char *new_name, struct crate_err *err)
+{
+	const char *args[] = {ns, old_name, new_name};
+	if (st->no_levels)
+		return 0;
+	return db_run(st, "UPDATE coll_levels SET name = ?3 WHERE ns = ?1 AND name = ?2", args, 3,
+		      "cannot rename a collection's levels", err);
+}
+
 static int db_set_setting(struct coll_store *st, const char *key, const char *value,
 			  struct crate_err *err)
 {
@@ -643,8 +673,10 @@ int coll_store_open(struct mlib_db *db, struct coll_store **out, struct crate_er
 		*out = st;
 		return 0;
 	}
-	if (mlib_db_migrate(db, "collections", schema_steps,
-			    (int)(sizeof schema_steps / sizeof schema_steps[0]), err) != 0 ||
+	/* A read-only file from before the levels opens as it is: it has none. */
+	int have = mlib_db_readonly(db) ? mlib_db_version(db, "collections", NULL) : 0;
+	st->no_levels = have > 0 && have < SCHEMA_STEPS;
+	if ((!st->no_levels && mlib_db_migrate(db, "collections", schema_steps, SCHEMA_STEPS, err) != 0) ||
 	    read_data_version(st, &st->data_version, err) != 0 || load_rows(st, NULL, 0, err) != 0 ||
 	    load_active(st, err) != 0) {
 		coll_store_free(st);
@@ -831,7 +863,8 @@ static int store_rename(struct coll_store *st, const char *ns, const char *old_n
 	size_t ei = (size_t)(e - st->v);
 	bool active = strcmp(ns, COLL_NS_PLAYLISTS) == 0 && strcmp(st->active, old_name) == 0;
 	if (db_delete(st, ns, old_name, err) != 0 ||
-	    db_put(st, ns, new_name, rw[ei] ? rw[ei] : e->root, err) != 0)
+	    db_put(st, ns, new_name, rw[ei] ? rw[ei] : e->root, err) != 0 ||
+	    db_levels_rename(st, ns, old_name, new_name, err) != 0)
 		goto rollback;
 	for (size_t i = 0; i < n; i++)
 		if (rw[i] && &st->v[i] != e &&
@@ -870,7 +903,8 @@ static int bad_row_find(const struct coll_store *st, const char *ns, const char 
 static int remove_bad_row(struct coll_store *st, const char *ns, const char *name,
 			  struct crate_err *err)
 {
-	if (db_delete(st, ns, name, err) != 0 || mlib_db_commit(st->db, err) != 0) {
+	if (db_delete(st, ns, name, err) != 0 || db_levels_delete(st, ns, name, err) != 0 ||
+	    mlib_db_commit(st->db, err) != 0) {
 		mlib_db_rollback(st->db, NULL);
 		return -1;
 	}
@@ -932,7 +966,7 @@ static int store_remove(struct coll_store *st, const char *ns, const char *name,
 		strbuf_free(&b);
 		goto rollback;
 	}
-	if (db_delete(st, ns, name, err) != 0)
+	if (db_delete(st, ns, name, err) != 0 || db_levels_delete(st, ns, name, err) != 0)
 		goto rollback;
 	for (size_t i = 0; i < n; i++)
 		if (rw[i] && db_put(st, st->v[i].ns, st->v[i].name, rw[i], err) != 0)
@@ -994,6 +1028,70 @@ int coll_store_remove(struct coll_store *st, const char *ns, const char *name, b
 	int rc = store_remove(st, n, m, force, err);
 	free(n);
 	free(m);
+	return rc;
+}
+
+/* ---- browser levels ---- */
+
+int coll_store_levels_get(struct coll_store *st, const char *ns, const char *name, char **out,
+			  struct crate_err *err)
+{
+	*out = NULL;
+	if (st->detached || st->no_levels)
+		return 0;
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(st->db),
+			       "SELECT levels FROM coll_levels WHERE ns = ?1 AND name = ?2", -1, &s,
+			       NULL) != SQLITE_OK)
+		return db_fail(st, "cannot read a collection's levels", err);
+	sqlite3_bind_text(s, 1, ns, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_text(s, 0))
+		*out = xstrdup((const char *)sqlite3_column_text(s, 0));
+	return mlib_db_finish(st->db, s, rc == SQLITE_ROW ? SQLITE_DONE : rc,
+			      "cannot read a collection's levels", err);
+}
+
+static int levels_set(struct coll_store *st, const char *ns, const char *name, const char *levels,
+		      struct crate_err *err)
+{
+	if (name_check(ns, name, err) != 0)
+		return -1;
+	if (is_all_media(ns, name))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "All Media's levels are the option browser.levels (:set)");
+	if (st->no_levels)
+		return crate_err_set(err, CRATE_ERR_DB,
+				     "the database is read-only and from before collection levels");
+	if (tx_begin(st, err) != 0)
+		return -1;
+	int rc;
+	if (!entry_find(st, ns, name)) {
+		rc = crate_err_set(err, CRATE_ERR_NOTFOUND, "%s/%s does not exist", ns, name);
+	} else if (!levels || !*levels) {
+		rc = db_levels_delete(st, ns, name, err);
+	} else {
+		const char *args[] = {ns, name, levels};
+		rc = db_run(st, "INSERT OR REPLACE INTO coll_levels(ns, name, levels) VALUES (?1, ?2, ?3)",
+			    args, 3, "cannot store a collection's levels", err);
+	}
+	if (rc != 0 || mlib_db_commit(st->db, err) != 0) {
+		mlib_db_rollback(st->db, NULL);
+		return -1;
+	}
+	st->generation++;
+	return 0;
+}
+
+int coll_store_levels_set(struct coll_store *st, const char *ns, const char *name,
+			  const char *levels, struct crate_err *err)
+{
+	char *n = arg_dup(ns), *m = arg_dup(name), *l = arg_dup(levels);
+	int rc = levels_set(st, n, m, l, err);
+	free(n);
+	free(m);
+	free(l);
 	return rc;
 }
 

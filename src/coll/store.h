@@ -136,6 +136,17 @@ int coll_store_playlist_remove_set(struct coll_store *st, const char *name, cons
 int coll_store_playlist_undo(struct coll_store *st, char **name, char **label,
 			     struct crate_err *err);
 
+/* A saved collection's own browser levels (text like "genre album", the
+ * caller checks it: medialib/index_groups.h), kept beside its definition:
+ * a rename takes them along, a remove drops them, a save over it keeps
+ * them. get: *out owned, NULL when it has none (or the database is too
+ * old and read-only to hold them). set: NULL or "" clears; the collection
+ * must exist and not be All Media (the browser.levels option is its). */
+int coll_store_levels_get(struct coll_store *st, const char *ns, const char *name, char **out,
+			  struct crate_err *err);
+int coll_store_levels_set(struct coll_store *st, const char *ns, const char *name,
+			  const char *levels, struct crate_err *err);
+
 /* Bumped by every change, so views can tell when to re-evaluate. */
 unsigned coll_store_generation(const struct coll_store *st);
 

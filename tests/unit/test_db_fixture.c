@@ -1,7 +1,8 @@
 /* A library database made by an older crate (tests/data/db/
  * library-8089ce7.sql, dumped from a database crate at 8089ce7 wrote)
- * opens with today's code as before: only the media component's one later
- * step (4 -> 5, the cue sheet columns) runs, nothing else is migrated or
+ * opens with today's code as before: only the later steps run (media 4 -> 5,
+ * the cue sheet columns; collections 1 -> 2, their browser levels), nothing
+ * else is migrated or
  * rewritten, it then has the schema a new database gets, and the data
  * reads as written. Guards the registration of migrations
  * (mlib_db_components) and any later change of a component's steps. */
@@ -22,6 +23,8 @@
  * table (two columns) and the trigger that lists its columns; and the
  * version row. */
 #define NOT_CUE_STEP "name NOT IN ('media', 'media_gen_upd')"
+/* ... and the table the collections' step 1 -> 2 adds. */
+#define NOT_LATER_STEPS NOT_CUE_STEP " AND tbl_name != 'coll_levels'"
 
 /* A new database file at name holding the fixture's dump; its path, owned. */
 static char *load_fixture(const char *name)
@@ -86,7 +89,7 @@ static struct mlib_db *open_db(const char *path, unsigned flags)
 TEST(old_database_opens_with_only_the_cue_step)
 {
 	char *path = load_fixture("old.db");
-	char *before = schema_of_file(path, NOT_CUE_STEP);
+	char *before = schema_of_file(path, NOT_LATER_STEPS);
 	char *media_before = schema_of_file(path, "name = 'media'");
 	struct mlib_db *db = open_db(path, 0);
 	long long gen = tm_query_int(db, "SELECT n FROM media_generation");
@@ -124,7 +127,7 @@ TEST(old_database_opens_with_only_the_cue_step)
 
 	/* nothing else was migrated or rewritten: no other schema object, no
 	 * data change (adding columns touches no row) */
-	char *after = schema_of_file(path, NOT_CUE_STEP);
+	char *after = schema_of_file(path, NOT_LATER_STEPS);
 	CHECK_STR(after, before);
 	char *media = schema_of_file(path, "name = 'media'");
 	CHECK(strstr(media_before, "cue_start") == NULL);
@@ -137,6 +140,57 @@ TEST(old_database_opens_with_only_the_cue_step)
 	mlib_db_close(db);
 	free(after);
 	free(before);
+	free(path);
+}
+
+/* The collections' levels table comes with the first writable open; a
+ * read-only open of the old file works without it (no levels, none
+ * settable), and the levels then follow a rename and go with a remove. */
+TEST(old_database_gains_collection_levels)
+{
+	char *path = load_fixture("old-levels.db");
+	struct crate_err err = {0};
+	mlib_db_close(open_db(path, 0)); /* the media steps (collections are the store's) */
+	struct mlib_db *db = open_db(path, MLIB_DB_READONLY);
+	CHECK_INT(mlib_db_version(db, "collections", &err), 1);
+	struct coll_store *st = NULL;
+	CHECK_MSG(coll_store_open(db, &st, &err) == 0, "%s", err.msg);
+	REQUIRE(st != NULL);
+	char *lv = xstrdup("x");
+	CHECK(coll_store_levels_get(st, "Collections", "Cooke", &lv, &err) == 0);
+	CHECK(lv == NULL);
+	CHECK(coll_store_levels_set(st, "Collections", "Cooke", "genre album", &err) == -1);
+	coll_store_free(st);
+	mlib_db_close(db);
+
+	db = open_db(path, 0);
+	CHECK(coll_store_open(db, &st, &err) == 0);
+	REQUIRE(st != NULL);
+	CHECK_INT(mlib_db_version(db, "collections", &err), 2);
+	CHECK(coll_store_levels_set(st, "Collections", "Cooke", "genre album", &err) == 0);
+	CHECK(coll_store_levels_set(st, "Collections", "Nope", "genre", &err) == -1);
+	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
+	CHECK(coll_store_levels_set(st, "Collections", "All Media", "genre", &err) == -1);
+	CHECK(coll_store_rename(st, "Collections", "Cooke", "Sam", &err) == 0);
+	coll_store_free(st);
+	mlib_db_close(db);
+
+	db = open_db(path, 0); /* as the next start reads it */
+	CHECK(coll_store_open(db, &st, &err) == 0);
+	REQUIRE(st != NULL);
+	CHECK(coll_store_levels_get(st, "Collections", "Sam", &lv, &err) == 0);
+	CHECK_STR(lv ? lv : "(none)", "genre album");
+	free(lv);
+	CHECK(coll_store_levels_get(st, "Collections", "Cooke", &lv, &err) == 0);
+	CHECK(lv == NULL);
+	CHECK(coll_store_levels_set(st, "Collections", "Sam", NULL, &err) == 0);
+	CHECK(coll_store_levels_get(st, "Collections", "Sam", &lv, &err) == 0);
+	CHECK(lv == NULL);
+	CHECK(coll_store_levels_set(st, "Collections", "Sam", "year", &err) == 0);
+	CHECK(coll_store_remove(st, "Collections", "Sam", true, &err) == 0);
+	coll_store_free(st);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM coll_levels"), 0);
+	mlib_db_close(db);
 	free(path);
 }
 

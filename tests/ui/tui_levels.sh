@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The browser's levels (issue 17 part 4): browser.levels = genre album groups
+# the columns by genre then album (whole screen), the first row of each
+# column says what it lists and how many, a saved collection browsed with
+# its own levels (crate coll levels, :coll levels) shows those and All
+# Media the option again, `:set browser.levels` changes them live and refuses a property
+# that names single tracks, and three levels on a 20x6 terminal degrade to
+# the focused column. Real binary in a private tmux server.
+. "$(dirname "$0")/../lib.sh"
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_suite levels
+printf '[output]\npace = true\n[browser]\nlevels = genre album\n' >"$CONF"
+MUSIC=$T_TMP/music
+c() { "$CRATE" --db "$DB" "$@"; }
+
+t_begin tui_levels_setup
+mkdir -p "$MUSIC"
+cp "$SRCDIR"/data/demo/* "$MUSIC"/ 2>/dev/null
+c scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
+c coll save Rocks 'g:Rock OR g:Electronic' >/dev/null || t_fail "coll save"
+c coll levels Rocks year album || t_fail "coll levels"
+[ "$(c coll levels Rocks)" = "year album" ] || t_fail "coll levels shows '$(c coll levels Rocks)'"
+
+t_begin tui_levels_genre_then_album
+tmux_crate 80 16 || t_fail "no title bar"
+want=" 1 Browser   2 Playlist   3 Collections   4 Rules   5 Files           All Media
+ All 4 genres        All 5 albums         1. Björk Sigurðardóttir – Vat…   0:04
+ Ambient             Ísland (2003)        2. Björk Sigurðardóttir – Str…   0:04
+ Jazz                Late Trains (1979)   1. Mira Sol – Stairway Down      0:06
+ Rock                Harbour Lights (19…  2. Mira Sol – Track 10           0:06
+ Electronic          Circuit Songs (202…  1. The Lanterns – Harbour Lig…   0:06
+                     夜の街 (2011)        2. The Lanterns – Salt Wind      0:06
+                                          3. The Lanterns – Morning (Mo…   0:06
+                                          1. Ørsted Drive – Kraftwerk D…   0:06
+                                          2. The Beatniks – Beat Street    0:06
+                                          3. Volt & Ampère – AC/DC Curr…   0:06
+                                          1. 東京ソナタ – 夜の街           0:06
+                                          2. Оркестр Сумерки – Синий тр…   0:06
+ ■ stopped
+ -:-- / -:-- [---------------------------------] vol 100%  repeat off  in order
+? help  / search  : command  1-5 views  q quit"
+wait_screen "$want" || t_fail "genre / album columns"
+
+t_begin tui_levels_a_genre_lists_its_albums
+# Jazz: two albums of two artists (the track rows say who plays: no
+# column does).
+keys j j
+want=" 1 Browser   2 Playlist   3 Collections   4 Rules   5 Files           All Media
+ All 4 genres        All 2 albums         1. Mira Sol – Stairway Down      0:06
+ Ambient             Late Trains (1979)   2. Mira Sol – Track 10           0:06
+ Jazz                夜の街 (2011)        1. 東京ソナタ – 夜の街           0:06
+ Rock                                     2. Оркестр Сумерки – Синий тр…   0:06
+ Electronic
+
+
+
+
+
+
+
+ ■ stopped
+ -:-- / -:-- [---------------------------------] vol 100%  repeat off  in order
+? help  / search  : command  1-5 views  q quit"
+wait_screen "$want" || t_fail "Jazz's albums"
+keys l j j
+wait_gone "Stairway Down" || t_fail "the album 夜の街 did not narrow the tracks"
+screen | grep -q "Оркестр Сумерки – Синий" || t_fail "夜の街's second track"
+
+t_begin tui_levels_a_collection_has_its_own
+keys 3
+wait_for "Rocks" || t_fail "collections view"
+keys g j Enter # All Media, (Collections), Rocks
+wait_for "Collections/Rocks" || t_fail "Rocks not browsed"
+wait_for "All 2 years" || t_fail "Rocks' own levels: $(screen | sed -n 2p)"
+screen | grep -qE '^ 1994 ' && screen | grep -qE '^ 2024 ' || t_fail "years column"
+screen | grep -q "All 2 albums" || t_fail "albums of the years"
+# :coll levels changes them while the browser shows the collection.
+keys :
+typed "coll levels Rocks genre"
+keys Enter
+wait_for "All 2 genres" || t_fail ":coll levels did not change the columns"
+screen | grep -q "All 2 albums" && t_fail "one level: no album column"
+keys 3 g Enter
+wait_for "All 4 genres" || t_fail "All Media: the option's levels again"
+
+t_begin tui_levels_set_live
+keys :
+typed "set browser.levels genre title"
+keys Enter
+wait_for "'title' cannot be a level" || t_fail "a level that names single tracks was not refused"
+screen | grep -q "All 4 genres" || t_fail "a refused value changed the columns"
+keys :
+typed "set browser.levels year"
+keys Enter
+wait_for "All 5 years" || t_fail ":set browser.levels year"
+screen | grep -qE '^ 1979 ' || t_fail "a year row"
+screen | grep -q "All 5 albums" && t_fail "one level: no album column"
+c coll levels Rocks --clear && [ "$(c coll levels Rocks)" = "(none: browser.levels applies)" ] ||
+	t_fail "coll levels --clear"
+
+t_begin tui_levels_three_on_a_small_terminal
+keys :
+typed "set browser.levels genre year album"
+keys Enter
+wait_for "All 4 genres" || t_fail "three levels"
+keys h h h
+screen | grep -q "All 5 years" || t_fail "the year column at 80 columns"
+$TM resize-window -t "$S" -x 20 -y 6
+wait_for "All 4 genres" || t_fail "20x6: the focused column"
+keys l j l j l j
+sleep 0.3
+$TM resize-window -t "$S" -x 80 -y 16
+wait_for "1 Browser" || t_fail "crate did not survive 20x6"
+screen | grep -q "All 1 al" || t_fail "the selections made at 20x6: $(screen | sed -n 2p)"
+keys q
+t_end
