@@ -245,9 +245,10 @@ static void build_first(struct ui *ui)
 
 	groups_reset(gs);
 	ui->nres_extra = 0;
-	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) { /* a column's rows of the results */
 		free(ui->res_row[k]);
-		ui->res_row[k] = xcalloc(ui->results.n + 1, sizeof *ui->res_row[k]);
+		ui->res_row[k] = k < ui->levels.n ? xcalloc(ui->results.n + 1, sizeof *ui->res_row[k])
+						  : NULL;
 	}
 	free(ui->res_rank);
 	ui->res_rank = NULL;
