@@ -9,6 +9,9 @@
  * searched, ranked and its first screen formatted, as the search bar does
  * per keystroke (with what earlier keystrokes kept, and with every word
  * new); and spelling-correction lookups over 650,000 distinct titles.
+ * Then the browser's library groups (medialib/index_groups.h) by two
+ * levels, artist > album and genre > album (--only groups: just those;
+ * --only "groups LEVELS": by those levels).
  * Usage: bench_eval [--tracks N] [--runs R] [--only QUERY] [--probe QUERY]  */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include "coll/search.h"
 #include "coll/typo.h"
 #include "medialib/index.h"
+#include "medialib/index_groups.h"
 
 #define NOW 1750000000
 
@@ -415,6 +419,44 @@ static void bench_rank(const struct mlib_index *idx, uint32_t tracks, const char
 /* 650,000 distinct titles of 1-4 words from a vocabulary of 150,000 words
  * (syllable compounds), then lookups of misspelt words (1 and 2 edits, and
  * a word with no correction). */
+/* Grouping the whole library as the browser does on a new index or new
+ * levels: CPU time, best and median of runs. */
+static void bench_groups(const struct mlib_index *idx, uint32_t tracks, int runs, const char *text)
+{
+	double *cpu = xmalloc((size_t)runs * sizeof *cpu);
+	uint32_t ng0 = 0, ng1 = 0;
+#ifdef MLIB_GROUP_LEVELS
+	struct mlib_levels lv;
+	struct crate_err err;
+	if (mlib_levels_parse(text, &lv, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", text, err.msg);
+		exit(1);
+	}
+#else
+	if (strcmp(text, "artist album") != 0)
+		return; /* a build from before the levels: only its fixed pair */
+#endif
+	for (int r = 0; r < runs; r++) {
+		double ca = cpu_ms();
+#ifdef MLIB_GROUP_LEVELS
+		struct mlib_groups *g = mlib_index_groups(idx, &lv);
+		ng0 = g->ngroups[0];
+		ng1 = g->ngroups[1];
+#else
+		struct mlib_groups *g = mlib_index_groups(idx);
+		ng0 = g->nartists;
+		ng1 = g->nalbums;
+#endif
+		cpu[r] = cpu_ms() - ca;
+		mlib_groups_free(g);
+	}
+	qsort(cpu, (size_t)runs, sizeof *cpu, cmp_double);
+	printf("{\"name\":\"groups %s\",\"cpu_min_ms\":%.3f,\"cpu_median_ms\":%.3f,\"n\":%u,"
+	       "\"groups\":[%u,%u]}\n", text, cpu[0], cpu[runs / 2], tracks, ng0, ng1);
+	fflush(stdout);
+	free(cpu);
+}
+
 static void bench_typo(void)
 {
 	enum { TITLES = 725000, VOCAB = 150000, RUNS = 21 }; /* ~650,000 distinct */
@@ -580,6 +622,12 @@ int main(int argc, char **argv)
 	}
 	if (!only || strcmp(only, "typo") == 0)
 		bench_typo();
+	if (!only || strcmp(only, "groups") == 0) {
+		bench_groups(idx, tracks, runs, "artist album");
+		bench_groups(idx, tracks, runs, "genre album");
+	} else if (strncmp(only, "groups ", 7) == 0) { /* --only "groups year album" */
+		bench_groups(idx, tracks, runs, only + 7);
+	}
 	for (size_t i = 0; i < nq; i++)
 		coll_node_unref(q[i].node);
 	mlib_index_free(idx);

@@ -15,6 +15,9 @@
 
 #define NO_GROUP UINT32_MAX
 #define NO_VALUE INT64_MIN
+/* The per-item helpers of the one pass: inlined whatever the compiler's
+ * size heuristics think, as the fixed artist/album code was. */
+#define HOT static inline __attribute__((always_inline))
 
 /* ---- level sets ---- */
 
@@ -119,7 +122,8 @@ struct level {
 	size_t ndense;
 	uint32_t unknown;     /* level 0: the group of items without a value */
 	struct hashtab keys;  /* the others: key -> group */
-	struct gkey *key;     /* by group */
+	uint64_t *word;       /* by group: parent << 32 | value (not LK_INT: they fit) */
+	struct gkey *key;     /* by group: LK_INT's key (a number may need 64 bits) */
 	size_t cap;           /* of the groups' text (and key) arrays */
 };
 
@@ -133,11 +137,22 @@ struct builder {
 	int pa, pr;
 	uint32_t *va, *vr;        /* by rank: first albumartist, artist value */
 	uint32_t *map_a, *map_r;  /* dictionary value -> artist + 1, 0 = not seen */
-	const char **atext;       /* by artist: its text */
+	const char **atext;       /* by artist: its text (unless artist_first) */
 	uint32_t nat;
 	size_t atcap, xcap;
 	struct hashtab bytext;    /* an artist's text -> artist */
+	/* The artist is the first level (the default): an artist is its
+	 * group there, numbered with the unknown group in g->text[0], so the
+	 * hot path needs no second lookup. */
+	bool artist_first;
 };
+
+static const char *artist_text(const struct builder *b, uint32_t artist)
+{
+	return b->artist_first ? b->g->text[0][artist] : b->atext[artist];
+}
+
+static uint32_t new_group(struct builder *b, unsigned k, int64_t value);
 
 /* The artist spelled text (made when new). */
 static uint32_t artist_named(struct builder *b, const char *text)
@@ -145,8 +160,14 @@ static uint32_t artist_named(struct builder *b, const char *text)
 	uint32_t h = hash_bytes(text, strlen(text));
 	struct hashtab_probe p = hashtab_probe(&b->bytext, h);
 	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
-		if (strcmp(b->atext[i], text) == 0)
+		if (strcmp(artist_text(b, i), text) == 0)
 			return i;
+	if (b->artist_first) {
+		uint32_t grp = new_group(b, 0, NO_VALUE);
+		b->g->text[0][grp] = text;
+		hashtab_insert(&b->bytext, h, grp);
+		return grp;
+	}
 	if (b->nat == b->atcap) {
 		b->atcap = b->atcap ? b->atcap * 2 : 256;
 		b->atext = xreallocarray(b->atext, b->atcap, sizeof *b->atext);
@@ -156,7 +177,7 @@ static uint32_t artist_named(struct builder *b, const char *text)
 	return b->nat++;
 }
 
-static int64_t artist_value(struct builder *b, uint32_t r)
+HOT int64_t artist_value(struct builder *b, uint32_t r)
 {
 	uint32_t vid, *slot;
 	int prop;
@@ -177,7 +198,7 @@ static int64_t artist_value(struct builder *b, uint32_t r)
 }
 
 /* Level k's value of the item at rank r. */
-static int64_t value_of(struct builder *b, unsigned k, uint32_t r)
+HOT int64_t value_of(struct builder *b, unsigned k, uint32_t r)
 {
 	const struct level *lv = &b->lv[k];
 	int64_t v;
@@ -221,7 +242,10 @@ static uint32_t new_group(struct builder *b, unsigned k, int64_t value)
 	if (g->ngroups[k] == lv->cap) {
 		lv->cap = lv->cap ? lv->cap * 2 : 256;
 		g->text[k] = xreallocarray(g->text[k], lv->cap, sizeof *g->text[k]);
-		lv->key = xreallocarray(lv->key, lv->cap, sizeof *lv->key);
+		if (lv->kind == LK_INT)
+			lv->key = xreallocarray(lv->key, lv->cap, sizeof *lv->key);
+		else
+			lv->word = xreallocarray(lv->word, lv->cap, sizeof *lv->word);
 	}
 	g->text[k][g->ngroups[k]] = value_text(b, k, value);
 	return g->ngroups[k]++;
@@ -229,7 +253,7 @@ static uint32_t new_group(struct builder *b, unsigned k, int64_t value)
 
 /* The first level's group of a value that is a small number (a
  * dictionary value or an artist): a lookup, no hash. */
-static uint32_t dense_group(struct builder *b, int64_t value)
+HOT uint32_t dense_group(struct builder *b, int64_t value)
 {
 	struct level *lv = &b->lv[0];
 	if (value == NO_VALUE) {
@@ -237,6 +261,8 @@ static uint32_t dense_group(struct builder *b, int64_t value)
 			lv->unknown = new_group(b, 0, NO_VALUE);
 		return lv->unknown;
 	}
+	if (b->artist_first)
+		return (uint32_t)value;
 	size_t v = (size_t)value;
 	if (v >= lv->ndense) { /* artists are numbered as they come */
 		size_t n = lv->ndense ? lv->ndense : 256;
@@ -251,17 +277,33 @@ static uint32_t dense_group(struct builder *b, int64_t value)
 	return lv->dense[v] - 1;
 }
 
+/* A group keyed by one word: a dictionary value or an artist fits beside
+ * its parent, so the hot path of a million items hashes and compares 8
+ * bytes (and the keys take half the cache). */
+HOT uint32_t word_group(struct builder *b, unsigned k, uint64_t word, int64_t value)
+{
+	struct level *lv = &b->lv[k];
+	uint32_t h = hash_bytes(&word, sizeof word);
+	struct hashtab_probe p = hashtab_probe(&lv->keys, h);
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (lv->word[i] == word)
+			return i;
+	uint32_t grp = new_group(b, k, value);
+	lv->word[grp] = word;
+	hashtab_insert(&lv->keys, h, grp);
+	return grp;
+}
+
 /* The group of level k under parent with this value (made when new). */
-static uint32_t group_of(struct builder *b, unsigned k, uint32_t parent, int64_t value)
+HOT uint32_t group_of(struct builder *b, unsigned k, uint32_t parent, int64_t value)
 {
 	struct level *lv = &b->lv[k];
 	if (k == 0 && lv->kind != LK_INT)
 		return dense_group(b, value);
+	if (lv->kind != LK_INT)
+		return word_group(b, k, (uint64_t)parent << 32 | (uint32_t)value, value);
 	struct gkey key = {parent, value};
-	/* A dictionary value or an artist fits beside the parent in one word:
-	 * half the bytes to hash, on the hot path of a million items. */
-	uint64_t word = (uint64_t)parent << 32 | (uint32_t)value;
-	uint32_t h = lv->kind == LK_INT ? hash_bytes(&key, sizeof key) : hash_bytes(&word, sizeof word);
+	uint32_t h = hash_bytes(&key, sizeof key);
 	struct hashtab_probe p = hashtab_probe(&lv->keys, h);
 	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
 		if (lv->key[i].parent == key.parent && lv->key[i].value == key.value)
@@ -420,6 +462,7 @@ static void builder_free(struct builder *b)
 		free(b->lv[k].vid);
 		free(b->lv[k].dense);
 		free(b->lv[k].key);
+		free(b->lv[k].word);
 		hashtab_free(&b->lv[k].keys);
 	}
 	free(b->va);
@@ -445,6 +488,7 @@ struct mlib_groups *mlib_index_groups(const struct mlib_index *idx, const struct
 		level_init(&b, k, g->levels.prop[k]);
 		artist |= b.lv[k].kind == LK_ARTIST;
 	}
+	b.artist_first = b.lv[0].kind == LK_ARTIST;
 	if (artist)
 		artist_init(&b);
 	if (shows_years(&g->levels))
