@@ -66,7 +66,7 @@ wait_until 3 sh -c "$TM capture-pane -p -t $S | grep -q '^•#1 Stairw'" ||
 	t_fail "current row: $(row '#1 ')"
 # the current collection is marked with the current glyph, not the playing one
 keys 1
-wait_for "All artists" || t_fail "browser"
+wait_for "All 5 artists" || t_fail "browser"
 screen | grep -q '^•All Media' || t_fail "sidebar: $(row 'All Media')"
 # marked rows: their own glyph
 keys l l g Space
