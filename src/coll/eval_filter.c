@@ -16,6 +16,7 @@
 #include "base/str.h"
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
+#include "coll/span.h"
 #include "coll/value.h"
 #include "coll/words.h"
 #include "medialib/index.h"
@@ -240,32 +241,6 @@ static void glob_needle(struct coll_filter *f)
 			   f->glob[f->nglob - 1] == GLOB_STAR;
 	f->prefix_only = best == 0 && f->nglob == best_len + 1 && f->glob[f->nglob - 1] == GLOB_STAR;
 	f->exact_only = f->nglob == best_len;
-}
-
-/* memmem, faster for the short needles searches use: test the needle's
- * first and last byte at 16 positions at once, verify the rest. */
-static const char *find_bytes(const char *h, size_t n, const char *nd, size_t m)
-{
-#ifdef __SSE2__
-	if (m >= 2 && n >= m + 15) {
-		const __m128i first = _mm_set1_epi8(nd[0]), last = _mm_set1_epi8(nd[m - 1]);
-		size_t i = 0;
-		for (; i + m - 1 + 16 <= n; i += 16) {
-			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(h + i));
-			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(h + i + m - 1));
-			unsigned mask = (unsigned)_mm_movemask_epi8(
-				_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
-			while (mask) {
-				unsigned bit = (unsigned)__builtin_ctz(mask);
-				if (memcmp(h + i + bit + 1, nd + 1, m - 2) == 0)
-					return h + i + bit;
-				mask &= mask - 1;
-			}
-		}
-		return i < n ? memmem(h + i, n - i, nd, m) : NULL;
-	}
-#endif
-	return memmem(h, n, nd, m);
 }
 
 /* ---- comparing one value ---- */
@@ -630,27 +605,6 @@ bool coll_filter_test_item(const struct coll_filter *f, uint32_t id)
 
 /* ---- testing the whole library ---- */
 
-/* The value whose folded text contains byte offset off, searching from
- * value `from` on (hits come in increasing order and are often close, so
- * gallop forward before bisecting). */
-static uint32_t vid_at(const uint32_t *offs, uint32_t n, uint32_t from, size_t off)
-{
-	uint32_t lo = from, step = 1;
-	while (lo + step < n && offs[lo + step] <= off) {
-		lo += step;
-		step *= 2;
-	}
-	uint32_t hi = lo + step < n ? lo + step : n; /* largest v in [lo, hi) with offs[v] <= off */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (offs[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* One memmem pass over every folded text; values containing the needle are
  * candidates (verified unless the needle is the whole condition). */
 static void vbits_scan(struct coll_filter *f, bool verify)
@@ -658,10 +612,10 @@ static void vbits_scan(struct coll_filter *f, bool verify)
 	const char *p = f->fbase, *end = f->fbase + f->foffs[f->ndict];
 	uint32_t v = 0;
 	while (p < end) {
-		const char *h = find_bytes(p, (size_t)(end - p), f->needle, f->nneedle);
+		const char *h = coll_span_find(p, (size_t)(end - p), f->needle, f->nneedle);
 		if (!h)
 			break;
-		v = vid_at(f->foffs, f->ndict, v, (size_t)(h - f->fbase));
+		v = coll_span_vid_at(f->foffs, f->ndict, v, (size_t)(h - f->fbase));
 		if (!verify || test_vid_direct(f, v))
 			bitset_set(&f->vbits, v);
 		p = f->fbase + f->foffs[v + 1];
@@ -687,7 +641,7 @@ static bool token1_candidate(struct coll_filter *f, const char *nd, size_t m, si
 	const char *base = f->fbase;
 	if (m > 2 && memcmp(base + p + 1, nd + 1, m - 2) != 0)
 		return false;
-	*v = vid_at(f->foffs, f->ndict, *v, p);
+	*v = coll_span_vid_at(f->foffs, f->ndict, *v, p);
 	const char *vs = base + f->foffs[*v], *ve = base + f->foffs[*v + 1] - 1;
 	if (base + p + m > ve || !token_at(f, vs, ve, base + p, m))
 		return false;
@@ -819,7 +773,7 @@ static void vbits_scan_token1(struct coll_filter *f)
 #endif
 	/* The tail (and builds without SSE2): value by value. */
 	if (i < n) {
-		v = vid_at(f->foffs, f->ndict, v, i);
+		v = coll_span_vid_at(f->foffs, f->ndict, v, i);
 		for (; v < f->ndict; v++) {
 			const char *vs = base + f->foffs[v], *ve = base + f->foffs[v + 1] - 1;
 			const char *p = vs > base + i ? vs : base + i;
