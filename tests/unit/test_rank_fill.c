@@ -1,0 +1,213 @@
+/* coll/rank's paths for large results: classes of a whole dictionary in
+ * one pass over its folded span, scoring from known classes, and the
+ * counting sort of keys (with its fallback for keys of many values). Each
+ * order is compared with the reference: items sorted by coll_rank_score,
+ * ties in their given order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "base/str.h"
+#include "coll/eval.h"
+#include "coll/rank.h"
+#include "harness.h"
+#include "medialib/index.h"
+
+#define NOW 1750000000
+
+static uint64_t rng_state = 0xC2B2AE3D27D4EB4Full; /* fixed: the same library each run */
+
+/* Words sharing letters, in several scripts, so every class occurs, terms
+ * sit at the start and end of values, and many items tie. */
+static const char *const vocab[] = {
+	"la", "lamp", "Lantern", "love", "mo", "moon", "Món", "mosaic", "夜", "東京", "help!",
+	"la-la", "Björk", "night", "allay", "salamo", "Moonlight", "(live)", "ÉLAN", "ámo",
+};
+#define NVOCAB (sizeof vocab / sizeof vocab[0])
+
+static void phrase(char *buf, size_t size, size_t maxwords)
+{
+	buf[0] = '\0';
+	size_t n = 1 + rng_below(&rng_state, maxwords);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", i ? " " : "",
+			 vocab[rng_below(&rng_state, NVOCAB)]);
+	}
+}
+
+/* n items whose titles are nearly all different (a number in most), as a
+ * real library's are: the title dictionary is as large as the result. */
+static struct mlib_index *library(uint32_t n)
+{
+	struct mlib_index *idx = mlib_index_new();
+	char buf[256];
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t id = 1 + (uint32_t)((k * 7919u) % n); /* not in library order */
+		mlib_index_add_media(idx, id);
+		phrase(buf, sizeof buf, 2);
+		mlib_index_add_str(idx, id, "artist", buf, strlen(buf));
+		if (rng_below(&rng_state, 25) == 0) { /* a second artist */
+			phrase(buf, sizeof buf, 1);
+			mlib_index_add_str(idx, id, "artist", buf, strlen(buf));
+		}
+		phrase(buf, sizeof buf, 2);
+		mlib_index_add_str(idx, id, "album", buf, strlen(buf));
+		if (rng_below(&rng_state, 30) != 0) { /* a few without a title */
+			phrase(buf, sizeof buf, 3);
+			size_t len = strlen(buf);
+			if (rng_below(&rng_state, 4) != 0)
+				snprintf(buf + len, sizeof buf - len, " %u", k);
+			mlib_index_add_str(idx, id, "title", buf, strlen(buf));
+		}
+		if (rng_below(&rng_state, 3) == 0)
+			mlib_index_set_int(idx, id, "timesplayed", (int64_t)rng_below(&rng_state, 40));
+		if (rng_below(&rng_state, 5) == 0)
+			mlib_index_set_int(idx, id, "rating", (int64_t)rng_below(&rng_state, 6));
+	}
+	mlib_index_finish(idx);
+	return idx;
+}
+
+struct scored {
+	uint64_t score;
+	size_t pos;
+	uint32_t id;
+};
+
+static int by_score_then_pos(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* coll_rank_sort of ids[0..n) against the reference; returns how many
+ * neighbours of the reference tie. */
+static size_t check_order(const struct mlib_index *idx, const struct coll_rank_terms *t,
+			  struct coll_eval_cache *cache, const uint32_t *ids, size_t n,
+			  const char *what)
+{
+	struct scored *ref = xmalloc((n + 1) * sizeof *ref);
+	for (size_t i = 0; i < n; i++)
+		ref[i] = (struct scored){coll_rank_score(idx, t, NOW, ids[i], NULL), i, ids[i]};
+	qsort(ref, n, sizeof *ref, by_score_then_pos);
+	uint32_t *got = xmalloc((n + 1) * sizeof *got);
+	memcpy(got, ids, n * sizeof *got);
+	coll_rank_sort(idx, t, NOW, cache, got, n);
+	size_t bad = n, ties = 0;
+	for (size_t i = 0; i < n && bad == n; i++)
+		if (got[i] != ref[i].id)
+			bad = i;
+	for (size_t i = 1; i < n; i++)
+		ties += ref[i].score == ref[i - 1].score;
+	CHECK_MSG(bad == n, "%s (%zu items): position %zu is #%u, want #%u", what, n, bad,
+		  bad < n ? got[bad] : 0, bad < n ? ref[bad].id : 0);
+	free(got);
+	free(ref);
+	return ties;
+}
+
+/* Every id of idx in a shuffled order (a result in some library order). */
+static uint32_t *shuffled_ids(uint32_t n)
+{
+	uint32_t *ids = xmalloc((size_t)n * sizeof *ids);
+	for (uint32_t i = 0; i < n; i++)
+		ids[i] = i + 1;
+	for (uint32_t i = n; i > 1; i--) {
+		size_t j = rng_below(&rng_state, i);
+		uint32_t x = ids[i - 1];
+		ids[i - 1] = ids[j];
+		ids[j] = x;
+	}
+	return ids;
+}
+
+/* Terms from words separated by '|', each its own group; '~' before a
+ * word makes it a correction. */
+static void terms_of(struct coll_rank_terms *t, const char *spec)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	for (char *w = strtok_r(copy, "|", &save); w; w = strtok_r(NULL, "|", &save)) {
+		bool typo = *w == '~';
+		coll_rank_terms_add(t, w + typo, COLL_RANK_WORD_FIELDS, -1, typo);
+	}
+	free(copy);
+}
+
+TEST(whole_dictionary_classes_give_the_reference_order)
+{
+	enum { N = 12000 };
+	struct mlib_index *idx = library(N);
+	uint32_t *ids = shuffled_ids(N);
+	/* single words (classified a dictionary at a time), a word at the
+	 * very start of values, one in no value, a whole value, CJK, accents
+	 * folded, a correction, several words (classified per value) */
+	static const char *const specs[] = {
+		"la", "la|mo", "moon", "zzzq", "help", "東", "elan", "amo|~lamp", "la la",
+		"love|la la|night", "11", "b",
+	};
+	size_t ties = 0;
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+		struct coll_rank_terms t = {0};
+		terms_of(&t, specs[i]);
+		/* a fresh scorer's memos, the whole result and part of it */
+		ties += check_order(idx, &t, NULL, ids, N, specs[i]);
+		check_order(idx, &t, NULL, ids + 100, N / 2, specs[i]);
+		/* kept memos: some values known (a small result), then every
+		 * value (filled around the known ones), then read back */
+		struct coll_eval_cache *cache = coll_eval_cache_new();
+		check_order(idx, &t, cache, ids, 900, specs[i]);
+		check_order(idx, &t, cache, ids, N, specs[i]);
+		check_order(idx, &t, cache, ids + 7, N - 7, specs[i]);
+		coll_eval_cache_free(cache);
+		coll_rank_terms_free(&t);
+	}
+	CHECK(ties > 10000); /* ties kept their order in every pass */
+	free(ids);
+	mlib_index_free(idx);
+}
+
+TEST(typing_a_word_letter_by_letter_keeps_the_reference_order)
+{
+	enum { N = 9000 };
+	struct mlib_index *idx = library(N);
+	uint32_t *ids = shuffled_ids(N);
+	/* one cache across keystrokes, as the search bar keeps it: earlier
+	 * words' memos are read back, new ones filled, old ones evicted */
+	static const char *const keys[] = {
+		"l", "la", "lan", "lant", "lante", "lantern", "lantern|m", "lantern|mo",
+		"lantern|moo", "lantern|moon", "lantern|moonl", "lantern|moon", "la",
+	};
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		struct coll_rank_terms t = {0};
+		terms_of(&t, keys[i]);
+		check_order(idx, &t, cache, ids, N, keys[i]);
+		coll_rank_terms_free(&t);
+	}
+	coll_eval_cache_free(cache);
+	free(ids);
+	mlib_index_free(idx);
+}
+
+TEST(keys_of_many_words_sort_like_keys_of_few)
+{
+	enum { N = 6000 };
+	struct mlib_index *idx = library(N);
+	uint32_t *ids = shuffled_ids(N);
+	/* Many words, each its own group: the keys take more values than the
+	 * counting sort's buckets, and the radix sorts take over. */
+	struct coll_rank_terms t = {0};
+	terms_of(&t, "a|e|i|o|u|l|m|n|t|s|r|h|p|k|g|c|v|y|d|b|w|f|la|mo|lo|ni|on|an|ht|nt|"
+		     "oo|ig|el|am|ma|er|sa|ar|li|ve|de|ee|gh|it|ns|te|ou|al|ta|ll|mp|pa|ai");
+	check_order(idx, &t, NULL, ids, N, "many words");
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	check_order(idx, &t, cache, ids, N, "many words, kept");
+	coll_eval_cache_free(cache);
+	coll_rank_terms_free(&t);
+	free(ids);
+	mlib_index_free(idx);
+}
