@@ -60,8 +60,9 @@ struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struc
 
 /* Ranking's memo of term (folded) in k's dictionary (k->op and k->value
  * unused): class + 1 per value id, 0 = not yet known; ndict + 1 bytes,
- * zeroed when new. The least recently used of a few goes. Borrowed from
- * the cache until the next call. */
+ * zeroed when new, byte ndict set once every value is known. The least
+ * recently used of a few goes. Borrowed from the cache until the next
+ * call. */
 #define COLL_CACHE_RANK_SLOTS 8
 uint8_t *coll_cache_rank_memo(struct coll_eval_cache *c, const struct coll_cache_key *k,
 			      const char *term);

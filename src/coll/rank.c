@@ -15,6 +15,7 @@
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
 #include "coll/eval_filter.h"
+#include "coll/span.h"
 #include "coll/words.h"
 #include "medialib/index.h"
 
@@ -85,17 +86,13 @@ static const char *find(const char *h, size_t hlen, const char *n, size_t nlen)
 	return NULL;
 }
 
-enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const char *term,
-					size_t tlen)
+/* The best class of the occurrences of term in [value, end), the first
+ * at h (NULL: none). */
+static enum coll_rank_class classify_from(const char *value, const char *end, const char *term,
+					  size_t tlen, const char *h)
 {
-	if (tlen == 0 || tlen > vlen)
-		return COLL_RANK_NONE;
-	const char *end = value + vlen;
 	enum coll_rank_class best = COLL_RANK_NONE;
-	for (const char *p = value; p + tlen <= end;) {
-		const char *h = find(p, (size_t)(end - p), term, tlen);
-		if (!h)
-			break;
+	while (h) {
 		bool b0 = coll_word_boundary(value, end, h), b1 = coll_word_boundary(value, end, h + tlen);
 		enum coll_rank_class c = COLL_RANK_SUBSTRING;
 		if (b0 && b1)
@@ -111,9 +108,18 @@ enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const ch
 			break;
 		/* on to the next code point */
 		uint32_t cp;
-		p = h + utf8_decode(h, (size_t)(end - h), &cp);
+		const char *p = h + utf8_decode(h, (size_t)(end - h), &cp);
+		h = find(p, (size_t)(end - p), term, tlen);
 	}
 	return best;
+}
+
+enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const char *term,
+					size_t tlen)
+{
+	if (tlen == 0 || tlen > vlen)
+		return COLL_RANK_NONE;
+	return classify_from(value, value + vlen, term, tlen, find(value, vlen, term, tlen));
 }
 
 /* Several words typed with other separators than the value's ("harbour
@@ -186,6 +192,28 @@ int coll_rank_boost(const struct mlib_index *idx, uint32_t id, int64_t now)
 
 /* ---- scoring ---- */
 
+/* Below this many items the ids are scored where they are, and the memos
+ * are filled as items need them. */
+#define RANK_ID_ORDER_MIN 4096
+
+/* A memo holds ndict + 1 bytes (eval_cache.h): class + 1 per value id,
+ * 0 = not yet known, and byte ndict nonzero once every value is known. */
+static bool memo_complete(const uint8_t *m, uint32_t ndict)
+{
+	return m && m[ndict];
+}
+
+/* Classifying every value in one pass over the dictionary's folded span
+ * (memo_fill) costs about what classifying a value per RANK_FILL_RATIO
+ * items does: the pass reads the texts in order and looks only at values
+ * holding the term, where scoring items reads a text at random per item. */
+#define RANK_FILL_RATIO 16
+
+static bool fill_pays(uint32_t ndict, size_t n)
+{
+	return n >= RANK_ID_ORDER_MIN && n * RANK_FILL_RATIO >= ndict;
+}
+
 struct scorer {
 	const struct mlib_index *idx;
 	const struct coll_rank_terms *t;
@@ -194,7 +222,8 @@ struct scorer {
 	const char *fbase[COLL_RANK_NFIELDS]; /* folded texts, contiguous */
 	const uint32_t *foffs[COLL_RANK_NFIELDS];
 	unsigned fields; /* fields some term looks in (and the index has) */
-	unsigned memo_fields; /* fields whose values repeat enough to remember classes */
+	unsigned memo_fields; /* fields whose classes are remembered (see scorer_init) */
+	size_t n;       /* items to score */
 	size_t *tlen;   /* per term: bytes of its text */
 	bool *several;  /* per term: more than one word */
 	uint8_t **memo; /* [term * NFIELDS + field]: class + 1 per value id, 0 = not yet */
@@ -238,6 +267,7 @@ static void scorer_init(struct scorer *s, const struct mlib_index *idx,
 	memset(s, 0, sizeof *s);
 	s->idx = idx;
 	s->t = t;
+	s->n = n;
 	s->now = now ? now : (int64_t)time(NULL);
 	for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
 		int p = mlib_index_prop(idx, field_props[f]);
@@ -246,9 +276,10 @@ static void scorer_init(struct scorer *s, const struct mlib_index *idx,
 		s->prop[f] = p;
 		if (p >= 0)
 			mlib_index_dict_fold_span(idx, p, &s->fbase[f], &s->foffs[f], &s->ndict[f]);
-		/* Titles are nearly all different: remembering their classes
-		 * costs a cache miss per item and saves nothing. */
-		if (p >= 0 && (size_t)s->ndict[f] * 2 < n)
+		/* Values that repeat are classified once; a dictionary of
+		 * nearly all different values (titles) only when the result is
+		 * large enough to classify all of it in one pass (memo_fill). */
+		if (p >= 0 && ((size_t)s->ndict[f] * 2 < n || fill_pays(s->ndict[f], n)))
 			s->memo_fields |= 1u << f;
 	}
 	s->tlen = xcalloc(t->n + 1, sizeof *s->tlen);
@@ -297,6 +328,40 @@ static enum coll_rank_class class_of(struct scorer *s, size_t ti, int f, uint32_
 	if (m)
 		m[vid] = (uint8_t)(1 + c);
 	return c;
+}
+
+/* Classify every value of field f for term ti in one pass over the
+ * folded span: a value can match only where the term's text occurs in it,
+ * so the others are NONE without being looked at. Single-word terms only
+ * (several words also match across other separators, classify_words). */
+static void memo_fill(const struct scorer *s, size_t ti, int f, uint8_t *m)
+{
+	uint32_t nd = s->ndict[f];
+	const char *term = s->t->v[ti].text, *base = s->fbase[f];
+	const uint32_t *offs = s->foffs[f];
+	size_t tlen = s->tlen[ti];
+	const char *p = base, *end = base + offs[nd];
+	uint32_t v = 0;
+	while (tlen && p < end) {
+		const char *h = coll_span_find(p, (size_t)(end - p), term, tlen);
+		if (!h)
+			break;
+		v = coll_span_vid_at(offs, nd, v, (size_t)(h - base));
+		if (!m[v])
+			m[v] = (uint8_t)(1 + classify_from(base + offs[v], base + offs[v + 1] - 1, term,
+							    tlen, h));
+		p = base + offs[v + 1]; /* the value is classified: on to the next */
+	}
+	for (uint32_t i = 0; i < nd; i++) /* no branch: most are NONE */
+		m[i] = (uint8_t)(m[i] + (m[i] == 0) * (1 + COLL_RANK_NONE));
+	m[nd] = 1;
+}
+
+/* Should the memo of (ti, f) be filled whole before scoring? */
+static bool fill_wanted(const struct scorer *s, size_t ti, int f, const uint8_t *m)
+{
+	return m && !memo_complete(m, s->ndict[f]) && !s->several[ti] &&
+	       fill_pays(s->ndict[f], s->n);
 }
 
 static const char *const class_names[] = {"no match", "inside a word", "word prefix",
@@ -439,6 +504,7 @@ struct fast {
 	int nfields;
 	int *best; /* per group */
 	uint64_t span; /* P + 1 */
+	unsigned known_fields; /* fields whose every term has a complete memo */
 };
 
 static void fast_init(struct fast *fs, struct scorer *s)
@@ -453,6 +519,7 @@ static void fast_init(struct fast *fs, struct scorer *s)
 		ff->f = f;
 		mlib_index_str_column(s->idx, s->prop[f], &ff->col);
 		ff->terms = xcalloc(t->n + 1, sizeof *ff->terms);
+		bool known = true;
 		for (size_t ti = 0; ti < t->n; ti++) {
 			if (!(t->v[ti].fields & 1u << f))
 				continue;
@@ -462,11 +529,17 @@ static void fast_init(struct fast *fs, struct scorer *s)
 			uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
 			if (!*mp && (s->memo_fields & 1u << f))
 				*mp = xcalloc(s->ndict[f] + 1, 1);
+			if (fill_wanted(s, ti, f, *mp))
+				memo_fill(s, ti, f, *mp);
 			ft->memo = *mp;
+			if (!memo_complete(ft->memo, s->ndict[f]))
+				known = false;
 			for (int c = 0; c < 5; c++)
 				ft->pts[c] = coll_rank_points((enum coll_rank_field)f,
 							      (enum coll_rank_class)c, t->v[ti].typo);
 		}
+		if (known)
+			fs->known_fields |= 1u << f;
 	}
 	fs->best = xcalloc((size_t)t->ngroups + 1, sizeof *fs->best);
 	fs->span = (uint64_t)t->ngroups * (uint64_t)coll_rank_points(COLL_RANK_ARTIST,
@@ -540,9 +613,6 @@ static int bits_for(uint64_t x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
-/* Below this many items the ids are scored where they are. */
-#define RANK_ID_ORDER_MIN 4096
-
 /* Values whose classes are not remembered (titles: nearly all distinct)
  * are read per item, and their texts are scattered even in id order: ask
  * for the offset, then the text, this many items ahead. */
@@ -554,7 +624,7 @@ static void fast_prefetch(const struct fast *fs, uint32_t id, bool text)
 	for (int i = 0; i < fs->nfields; i++) {
 		const struct fast_field *ff = &fs->fields[i];
 		const uint32_t *vids;
-		if ((s->memo_fields & 1u << ff->f) || !mlib_str_column_get(&ff->col, id, &vids) ||
+		if ((fs->known_fields & 1u << ff->f) || !mlib_str_column_get(&ff->col, id, &vids) ||
 		    vids[0] >= s->ndict[ff->f])
 			continue;
 		if (text)
@@ -562,6 +632,84 @@ static void fast_prefetch(const struct fast *fs, uint32_t id, bool text)
 		else
 			__builtin_prefetch(&s->foffs[ff->f][vids[0]]);
 	}
+}
+
+/* ---- scoring when every class is known ---- */
+
+/* With every memo complete (memo_fill, or kept from earlier keystrokes),
+ * an item's points are table reads. They are read a field at a time over
+ * all items, taking maxima without branches: a branch on a class
+ * mispredicts at random and stalls the memo reads of the items after it,
+ * while independent reads of many items overlap. */
+
+/* The points of term ft for value id sc of a column (or a MULTI group). */
+static unsigned known_points(const struct fast_field *ff, const struct fast_term *ft,
+			     const uint16_t *pts, uint32_t sc, uint32_t ndict)
+{
+	if (sc == MLIB_STR_MISSING)
+		return 0;
+	if (!(sc & MLIB_STR_MULTI))
+		return sc < ndict ? pts[ft->memo[sc]] : 0;
+	const uint32_t *g = ff->col.multi + (sc & ~MLIB_STR_MULTI);
+	unsigned best = 0;
+	for (uint32_t k = 0; k < g[0]; k++) {
+		unsigned p = g[1 + k] < ndict ? pts[ft->memo[g[1 + k]]] : 0;
+		best = p > best ? p : best;
+	}
+	return best;
+}
+
+/* best[i * ngroups + group] = the most points of any term of the group in
+ * field ff, for the items id[0..n) (ascending ids). */
+static void known_field(const struct fast *fs, const struct fast_field *ff, const uint32_t *id,
+			size_t n, uint16_t *best)
+{
+	size_t ng = (size_t)fs->s->t->ngroups;
+	uint32_t ndict = fs->s->ndict[ff->f];
+	for (size_t j = 0; j < ff->nterms; j++) {
+		const struct fast_term *ft = &ff->terms[j];
+		uint16_t pts[6] = {0}; /* by memo byte: class + 1 */
+		for (int c = 0; c < 5; c++)
+			pts[c + 1] = (uint16_t)ft->pts[c];
+		uint16_t *b = best + ft->group;
+		for (size_t i = 0; i < n; i++, b += ng) {
+			uint32_t sc = id[i] < ff->col.len ? ff->col.scol[id[i]] : MLIB_STR_MISSING;
+			unsigned p = sc < ndict ? pts[ft->memo[sc]] : known_points(ff, ft, pts, sc, ndict);
+			*b = (uint16_t)(p > *b ? p : *b);
+		}
+	}
+}
+
+static bool all_known(const struct fast *fs)
+{
+	for (int i = 0; i < fs->nfields; i++)
+		if (!(fs->known_fields & 1u << fs->fields[i].f))
+			return false;
+	return true;
+}
+
+/* key[pos] of each (id << 32 | pos) in w[0..n), every class known. */
+static void known_keys(const struct fast *fs, const uint64_t *w, size_t n, uint64_t *key)
+{
+	const struct scorer *s = fs->s;
+	size_t ng = (size_t)s->t->ngroups;
+	uint32_t *id = xmalloc(n * sizeof *id);
+	for (size_t i = 0; i < n; i++)
+		id[i] = (uint32_t)(w[i] >> 32);
+	uint16_t *best = xcalloc(n * ng + 1, sizeof *best);
+	for (int i = 0; i < fs->nfields; i++)
+		known_field(fs, &fs->fields[i], id, n, best);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t matched = 0, points = 0;
+		for (size_t g = 0; g < ng; g++) {
+			matched += best[i * ng + g] > 0;
+			points += best[i * ng + g];
+		}
+		key[(uint32_t)w[i]] = (matched * fs->span + points) * 100 +
+				      (uint64_t)boost_of(&s->boost, id[i], s->now);
+	}
+	free(best);
+	free(id);
 }
 
 /* key[i] = the packed key of ids[i]. */
@@ -581,12 +729,16 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *
 			maxid = ids[i];
 	}
 	radix_u64(w, tmp, n, 32, 32 + bits_for(maxid));
-	for (size_t i = 0; i < n; i++) {
-		if (i + 2 * RANK_AHEAD < n)
-			fast_prefetch(fs, (uint32_t)(w[i + 2 * RANK_AHEAD] >> 32), false);
-		if (i + RANK_AHEAD < n)
-			fast_prefetch(fs, (uint32_t)(w[i + RANK_AHEAD] >> 32), true);
-		key[(uint32_t)w[i]] = fast_score(fs, (uint32_t)(w[i] >> 32));
+	if (all_known(fs)) {
+		known_keys(fs, w, n, key);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			if (i + 2 * RANK_AHEAD < n)
+				fast_prefetch(fs, (uint32_t)(w[i + 2 * RANK_AHEAD] >> 32), false);
+			if (i + RANK_AHEAD < n)
+				fast_prefetch(fs, (uint32_t)(w[i + RANK_AHEAD] >> 32), true);
+			key[(uint32_t)w[i]] = fast_score(fs, (uint32_t)(w[i] >> 32));
+		}
 	}
 	free(w);
 	free(tmp);
