@@ -744,6 +744,50 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *
 	free(tmp);
 }
 
+/* Keys are (classes) * 100 + boost, and the classes of a few words take
+ * few values: number the classes that occur densely and the keys fit a
+ * counting sort of at most this many buckets, one stable pass. */
+#define RANK_BUCKETS_MAX (1u << 16)
+#define RANK_CLASSES_MAX (1u << 20)
+
+/* Reorder ids[0..n) by descending key[i], equal keys in their order (top:
+ * the largest key). False, with nothing done, when the keys take too many
+ * values. */
+static bool count_sort_desc(const uint64_t *key, uint32_t *ids, size_t n, uint64_t top)
+{
+	uint64_t ncls = top / 100 + 1;
+	if (ncls > RANK_CLASSES_MAX)
+		return false;
+	uint32_t *dense = xcalloc(ncls, sizeof *dense);
+	for (size_t i = 0; i < n; i++)
+		dense[key[i] / 100] = 1;
+	uint32_t nb = 0; /* classes in use, the best numbered 0 */
+	for (uint64_t c = ncls; c-- > 0;)
+		if (dense[c])
+			dense[c] = nb++;
+	if ((uint64_t)nb * 100 > RANK_BUCKETS_MAX) {
+		free(dense);
+		return false;
+	}
+	uint32_t *bucket = xmalloc(n * sizeof *bucket);
+	size_t *start = xcalloc((size_t)nb * 100 + 1, sizeof *start);
+	for (size_t i = 0; i < n; i++) {
+		bucket[i] = dense[key[i] / 100] * 100 + (uint32_t)(99 - key[i] % 100);
+		start[bucket[i] + 1]++;
+	}
+	for (size_t b = 1; b <= (size_t)nb * 100; b++)
+		start[b] += start[b - 1];
+	uint32_t *out = xmalloc(n * sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		out[start[bucket[i]]++] = ids[i];
+	memcpy(ids, out, n * sizeof *ids);
+	free(out);
+	free(start);
+	free(bucket);
+	free(dense);
+	return true;
+}
+
 void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
 		    struct coll_eval_cache *cache, uint32_t *ids, size_t n)
 {
@@ -760,7 +804,9 @@ void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *
 	uint64_t top = 0;
 	for (size_t i = 0; i < n; i++)
 		top = key[i] > top ? key[i] : top;
-	if (n <= UINT32_MAX && bits_for(top) <= 32) {
+	if (count_sort_desc(key, ids, n, top)) {
+		/* sorted */
+	} else if (n <= UINT32_MAX && bits_for(top) <= 32) {
 		/* (top - key) << 32 | position: ascending is best first, ties in
 		 * their order */
 		uint64_t *tmp = xmalloc(n * sizeof *tmp);
