@@ -4,8 +4,11 @@
  * it matches; the sum over those words of the points of its best match
  * (field and kind of match, table below); the popularity boost; then
  * library order. Matches are classified once per distinct field value
- * (memo arrays indexed by dictionary value id), so ranking a large result
- * costs about one pass over it. */
+ * (memo arrays indexed by dictionary value id); for a large result, a
+ * whole dictionary at once in a pass over its folded texts (memo_fill).
+ * Items are then scored from those classes alone (known_keys) and the
+ * keys, which take few values, are count-sorted (count_sort_desc), so
+ * ranking a large result costs a few passes over it. */
 #include "coll/rank.h"
 
 #include <stdlib.h>
