@@ -605,7 +605,9 @@ static bool read_key(struct mlib_db *db, struct snap_key *key, uint64_t *kept)
 
 /* Play statistics changed since the snapshot was written (they do not
  * change the generation): read their current values from `media` and set
- * them in the index. Applying a row the snapshot already reflects is
+ * them in the index. CROSS JOIN keeps the dirty rows the outer loop:
+ * SQLite's planner otherwise scans all of media and probes the (mostly
+ * empty) dirty table per row, ~60 ms at 1M tracks on every start. Applying a row the snapshot already reflects is
  * harmless, so every dirty row is applied. Inside the read transaction. */
 static int apply_stats(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
 {
@@ -613,7 +615,7 @@ static int apply_stats(struct mlib_db *db, struct mlib_index *idx, struct crate_
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
 			       "SELECT d.id, m.timesplayed, m.lastplayed, m.rating, m.timesskipped"
-			       " FROM media_stats_dirty d JOIN media m ON m.id = d.id"
+			       " FROM media_stats_dirty d CROSS JOIN media m ON m.id = d.id"
 			       " WHERE m.missing = 0",
 			       -1, &st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read play statistics", err);
