@@ -15,6 +15,14 @@
 
 /* ---- properties and columns ---- */
 
+/* Property i for reading: a mapped index checks it first (see
+ * index_map_check_prop). Every reading function goes through this. */
+static inline const struct prop *prop_r(const struct mlib_index *idx, int i)
+{
+	index_map_check_prop(idx, i);
+	return &idx->props[i];
+}
+
 static int prop_find(const struct mlib_index *idx, const char *name)
 {
 	if (idx->last_prop < idx->nprops && strcmp(idx->props[idx->last_prop].name, name) == 0)
@@ -194,6 +202,7 @@ void mlib_index_free(struct mlib_index *idx)
 {
 	if (!idx)
 		return;
+	index_map_drop(idx); /* the mapping's arrays are not ours to free */
 	for (int i = 0; i < idx->nprops; i++)
 		prop_free(&idx->props[i]);
 	free(idx->props);
@@ -206,6 +215,7 @@ void mlib_index_free(struct mlib_index *idx)
 
 void mlib_index_add_media(struct mlib_index *idx, uint32_t id)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	if (id == 0 || id >= STR_MULTI)
 		return;
 	if (id >= idx->present.nbits) {
@@ -273,6 +283,7 @@ static void prop_set_int(struct prop *p, uint32_t id, int64_t value)
 void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop, const char *value,
 			size_t len)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	if (id == 0 || id >= STR_MULTI)
 		return;
 	prop_add_str(prop_get(idx, prop, MLIB_PROP_STRING), id, value, len);
@@ -280,6 +291,7 @@ void mlib_index_add_str(struct mlib_index *idx, uint32_t id, const char *prop, c
 
 void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	if (id == 0 || id >= STR_MULTI)
 		return;
 	prop_set_int(prop_get(idx, prop, MLIB_PROP_INT), id, value);
@@ -287,11 +299,13 @@ void mlib_index_set_int(struct mlib_index *idx, uint32_t id, const char *prop, i
 
 int mlib_index_prop_define(struct mlib_index *idx, const char *name, enum mlib_prop_kind kind)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	return (int)(prop_get(idx, name, kind) - idx->props);
 }
 
 void index_reserve_props(struct mlib_index *idx, int n)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	if (n <= idx->props_cap)
 		return;
 	idx->props = xreallocarray(idx->props, (size_t)n, sizeof *idx->props);
@@ -326,6 +340,7 @@ void index_prop_set_int(struct prop *p, uint32_t id, int64_t value)
 void mlib_index_add_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
 			  size_t len)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	if (prop >= 0 && prop < idx->nprops)
 		index_prop_add_str(&idx->props[prop], id, value, len);
 }
@@ -333,19 +348,37 @@ void mlib_index_add_str_p(struct mlib_index *idx, uint32_t id, int prop, const c
 void mlib_index_add_unique_str_p(struct mlib_index *idx, uint32_t id, int prop, const char *value,
 				 size_t len)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	if (prop >= 0 && prop < idx->nprops)
 		index_prop_add_unique_str(&idx->props[prop], id, value, len);
 }
 
 void mlib_index_set_int_p(struct mlib_index *idx, uint32_t id, int prop, int64_t value)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	if (prop >= 0 && prop < idx->nprops)
 		index_prop_set_int(&idx->props[prop], id, value);
 }
 
+/* Property h (or -1) about to change in one item: on a mapped index only
+ * its own arrays are copied out of the mapping (play statistics applied
+ * to a mapped index must not copy the whole library); a new property
+ * needs everything released. */
+static void own_for_update(struct mlib_index *idx, int h)
+{
+	if (h >= 0)
+		index_map_own_prop(idx, h);
+	else
+		index_map_release(idx);
+}
+
 void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop, int64_t value)
 {
-	mlib_index_set_int(idx, id, prop, value);
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	int h = prop_find(idx, prop);
+	own_for_update(idx, h);
+	prop_set_int(h >= 0 ? &idx->props[h] : prop_get(idx, prop, MLIB_PROP_INT), id, value);
 }
 
 void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop)
@@ -353,6 +386,7 @@ void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop)
 	int h = mlib_index_prop(idx, prop);
 	if (h < 0) /* no item has it: nothing to clear, and do not create it */
 		return;
+	own_for_update(idx, h);
 	struct prop *p = &idx->props[h];
 	if (id >= p->col_cap)
 		return;
@@ -567,6 +601,7 @@ static void *postings_main(void *arg)
 
 void mlib_index_finish(struct mlib_index *idx)
 {
+	index_map_release(idx); /* changes go to owned arrays */
 	idx->all_ids.n = 0;
 	u32vec_reserve(&idx->all_ids, idx->count + 1);
 	for (size_t w = 0; w < bitset_words(&idx->present); w++) {
@@ -664,23 +699,23 @@ int mlib_index_prop_count(const struct mlib_index *idx)
 
 uint32_t mlib_index_dict_size(const struct mlib_index *idx, int prop)
 {
-	return idx->props[prop].kind == MLIB_PROP_STRING ? idx->props[prop].d.n : 0;
+	return prop_r(idx, prop)->kind == MLIB_PROP_STRING ? prop_r(idx, prop)->d.n : 0;
 }
 
 const char *mlib_index_dict_text(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	return index_dict_text(&idx->props[prop].d, vid);
+	return index_dict_text(&prop_r(idx, prop)->d, vid);
 }
 
 const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	const struct dict *d = &idx->props[prop].d;
+	const struct dict *d = &prop_r(idx, prop)->d;
 	return d->fold + d->fold_off[vid];
 }
 
 bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid, double *out)
 {
-	double v = index_dict_number(&idx->props[prop].d, vid);
+	double v = index_dict_number(&prop_r(idx, prop)->d, vid);
 	if (isnan(v))
 		return false;
 	*out = v;
@@ -689,7 +724,7 @@ bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid
 
 uint32_t mlib_index_dict_rank(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	struct dict *d = (struct dict *)&idx->props[prop].d; /* lazily filled cache */
+	struct dict *d = (struct dict *)&prop_r(idx, prop)->d; /* lazily filled cache */
 	index_dict_compute_ranks(d);
 	return d->rank[vid];
 }
@@ -697,31 +732,35 @@ uint32_t mlib_index_dict_rank(const struct mlib_index *idx, int prop, uint32_t v
 void mlib_index_dict_fold_span(const struct mlib_index *idx, int prop, const char **base,
 			       const uint32_t **offs, uint32_t *n)
 {
-	const struct dict *d = &idx->props[prop].d;
-	*base = d->fold;
-	*offs = d->fold_off;
-	*n = idx->props[prop].kind == MLIB_PROP_STRING ? d->n : 0;
+	const struct dict *d = &prop_r(idx, prop)->d;
+	/* No values (an emptied, damaged mapped property has no arrays): one
+	 * offset still, so base + offs[n] is the end for every caller. */
+	static const uint32_t no_offs[1];
+	bool none = prop_r(idx, prop)->kind != MLIB_PROP_STRING || d->n == 0;
+	*base = none ? "" : d->fold;
+	*offs = none ? no_offs : d->fold_off;
+	*n = none ? 0 : d->n;
 }
 
 size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id,
 			     const uint32_t **vids)
 {
-	return prop_str_values(&idx->props[prop], id, vids);
+	return prop_str_values(prop_r(idx, prop), id, vids);
 }
 
 bool mlib_index_str_column(const struct mlib_index *idx, int prop, struct mlib_str_column *out)
 {
 	memset(out, 0, sizeof *out);
-	if (prop < 0 || prop >= idx->nprops || idx->props[prop].kind != MLIB_PROP_STRING)
+	if (prop < 0 || prop >= idx->nprops || prop_r(idx, prop)->kind != MLIB_PROP_STRING)
 		return false;
-	const struct prop *p = &idx->props[prop];
+	const struct prop *p = prop_r(idx, prop);
 	*out = (struct mlib_str_column){p->scol, p->multi, p->scol ? p->col_cap : 0};
 	return true;
 }
 
 bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, int64_t *out)
 {
-	const struct prop *p = &idx->props[prop];
+	const struct prop *p = prop_r(idx, prop);
 	if (p->kind != MLIB_PROP_INT)
 		return false;
 	int64_t v = icol_get(p, id);
@@ -737,7 +776,7 @@ const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const
 	int pi = prop_find(idx, prop);
 	if (pi < 0 || !mlib_index_has_media(idx, id))
 		return NULL;
-	const struct prop *p = &idx->props[pi];
+	const struct prop *p = prop_r(idx, pi);
 	if (p->kind == MLIB_PROP_INT) {
 		int64_t v;
 		if (!mlib_index_int_value(idx, pi, id, &v) || !buf || bufsize == 0)
@@ -757,7 +796,7 @@ const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, con
 	int pi = prop_find(idx, prop);
 	if (pi < 0 || !mlib_index_has_media(idx, id) || !buf || bufsize == 0)
 		return NULL;
-	const struct prop *p = &idx->props[pi];
+	const struct prop *p = prop_r(idx, pi);
 	const uint32_t *vids;
 	size_t n = p->kind == MLIB_PROP_STRING ? prop_str_values(p, id, &vids) : 0;
 	if (n <= 1) {
@@ -901,7 +940,7 @@ static bool select_by_postings(struct prop *p, const struct bitset *vals, uint32
 void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct bitset *vals,
 			   bool none, struct bitset *out)
 {
-	const struct prop *p = &idx->props[prop];
+	const struct prop *p = prop_r(idx, prop);
 	if (p->kind != MLIB_PROP_STRING)
 		return;
 	size_t n = p->col_cap < idx->bound ? p->col_cap : idx->bound;
@@ -950,7 +989,7 @@ void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct 
 void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
 			    uint64_t *out)
 {
-	const struct prop *p = &idx->props[prop];
+	const struct prop *p = prop_r(idx, prop);
 	if (p->kind != MLIB_PROP_STRING) {
 		memset(out, 0, n * sizeof *out);
 		return;
@@ -970,14 +1009,14 @@ void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32
 
 const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop)
 {
-	struct dict *d = (struct dict *)&idx->props[prop].d; /* lazily filled cache */
+	struct dict *d = (struct dict *)&prop_r(idx, prop)->d; /* lazily filled cache */
 	index_dict_compute_ranks(d);
 	return d->rank;
 }
 
 bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_int_column *out)
 {
-	const struct prop *p = &idx->props[prop];
+	const struct prop *p = prop_r(idx, prop);
 	memset(out, 0, sizeof *out);
 	if (p->kind != MLIB_PROP_INT)
 		return false;
@@ -996,18 +1035,18 @@ const struct bitset *mlib_index_present_set(const struct mlib_index *idx)
 
 size_t mlib_index_multi_ids(const struct mlib_index *idx, int prop, const uint32_t **ids)
 {
-	if (prop < 0 || prop >= idx->nprops || idx->props[prop].kind != MLIB_PROP_STRING) {
+	if (prop < 0 || prop >= idx->nprops || prop_r(idx, prop)->kind != MLIB_PROP_STRING) {
 		*ids = NULL;
 		return 0;
 	}
-	*ids = idx->props[prop].multi_ids.v;
-	return idx->props[prop].multi_ids.n;
+	*ids = prop_r(idx, prop)->multi_ids.v;
+	return prop_r(idx, prop)->multi_ids.n;
 }
 
 void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
 			   uint32_t *out)
 {
-	const struct prop *p = prop >= 0 ? &idx->props[prop] : NULL;
+	const struct prop *p = prop >= 0 ? prop_r(idx, prop) : NULL;
 	if (!p || p->kind != MLIB_PROP_STRING) {
 		memset(out, 0xff, n * sizeof *out);
 		return;

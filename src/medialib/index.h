@@ -217,5 +217,19 @@ int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
  * index): the caller loads from SQLite instead. */
 int mlib_index_snapshot_read(const char *path, const struct snap_key *key,
 			     struct mlib_index **out, struct crate_err *err);
+/* The same index with its arrays in the mapped file, used in place: for a
+ * one-shot command, which then touches only the pages its query reads.
+ * The header, table of contents and item lists are checked here; each
+ * property (checksums and structure) when first read. A property that
+ * fails reads as empty and mlib_index_map_damaged turns true: the caller
+ * discards what it computed and loads from SQLite. Changing the index
+ * (add, set, update, finish) first copies everything out of the mapping. */
+int mlib_index_snapshot_map(const char *path, const struct snap_key *key,
+			    struct mlib_index **out, struct crate_err *err);
+/* Whether idx still reads from a mapped snapshot. */
+bool mlib_index_is_mapped(const struct mlib_index *idx);
+/* Whether a property of idx, read from a mapping, failed its check (see
+ * above); stays true after the mapping is released. */
+bool mlib_index_map_damaged(const struct mlib_index *idx);
 
 #endif

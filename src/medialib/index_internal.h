@@ -5,6 +5,7 @@
 #ifndef CRATE_MEDIALIB_INDEX_INTERNAL_H
 #define CRATE_MEDIALIB_INDEX_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include "base/err.h"
 #include "base/hashtab.h"
 #include "base/vec.h"
+#include "medialib/index_snapshot.h"
 #include "medialib/index.h"
 
 #define STR_MISSING MLIB_STR_MISSING /* string column: the item lacks the property */
@@ -70,7 +72,27 @@ struct prop {
 	uint32_t *post_off, *post;
 };
 
+/* A snapshot mapped in place under an index (index_serialize.c): the
+ * index's arrays point into it until index_map_release copies them out.
+ * Each property's sections are checked (checksums, then structure) when
+ * the property is first read, not at mapping: a query pays only for the
+ * properties it touches. */
+struct index_map {
+	struct snap_map *snap;  /* owned; unmapped with the index */
+	pthread_mutex_t lock;   /* one checker per property at a time */
+	struct {
+		size_t first, n;      /* its sections in the table of contents */
+		_Atomic int state;    /* MAP_UNCHECKED, MAP_OK, MAP_BAD */
+	} *props;
+};
+enum { MAP_UNCHECKED, MAP_OK, MAP_BAD };
+
 struct mlib_index {
+	/* Non-NULL while arrays point into a mapped snapshot: those arrays are
+	 * read-only and not owned (never freed or grown); every mutator calls
+	 * index_map_release first. */
+	struct index_map *map;
+	_Atomic bool damaged;      /* a mapped property failed its check (emptied) */
 	struct prop *props;
 	int nprops, props_cap;
 	int last_prop;             /* lookup cache: loaders add props in a cycle */
@@ -93,6 +115,28 @@ static inline void *index_grow_array(void *p, size_t *cap, size_t need, size_t e
 	*cap = c;
 	return p;
 }
+
+/* ---- mapped snapshots (index_serialize.c) ---- */
+
+/* Check property i of a mapped index before it is read (no-op once done
+ * or for an index that owns its arrays). A property that fails is emptied
+ * and the index marked damaged (mlib_index_map_damaged). Thread-safe. */
+void index_map_check_prop_slow(const struct mlib_index *idx, int i);
+static inline void index_map_check_prop(const struct mlib_index *idx, int i)
+{
+	if (idx->map && idx->map->props[i].state == MAP_UNCHECKED)
+		index_map_check_prop_slow(idx, i);
+}
+/* Make idx own every array (copies of the mapped ones, every property
+ * checked first) and unmap the snapshot: before anything changes the
+ * index. No-op for an index that owns its arrays. */
+void index_map_release(struct mlib_index *idx);
+/* The same for property i alone (checked, then its arrays copied out);
+ * the rest stays mapped. */
+void index_map_own_prop(struct mlib_index *idx, int i);
+/* Forget (do not free) the arrays inside the mapping and unmap it: for
+ * mlib_index_free. */
+void index_map_drop(struct mlib_index *idx);
 
 /* ---- building one property (index.c) ----
  * What mlib_index_add_str_p, _add_unique_str_p and _set_int_p do to one

@@ -759,7 +759,9 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 	if (have_key && !(flags & MLIB_LOAD_NO_READ)) {
 		struct snap_key want = key;
 		want.stats = kept;
-		if (mlib_index_snapshot_read(snap, &want, out, &serr) == 0) {
+		int got = flags & MLIB_LOAD_MAP ? mlib_index_snapshot_map(snap, &want, out, &serr)
+						: mlib_index_snapshot_read(snap, &want, out, &serr);
+		if (got == 0) {
 			if (apply_stats(db, *out, &serr) == 0) {
 				sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
 				info->from_snapshot = true;

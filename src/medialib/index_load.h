@@ -27,6 +27,11 @@ enum {
 	 * ~20 % sooner at 1M tracks, the file appears a moment later. For the
 	 * front ends' start-up; falls back to writing in place if fork fails. */
 	MLIB_LOAD_WRITE_DETACHED = 1u << 2,
+	/* Use the snapshot in place, mapped (mlib_index_snapshot_map), instead
+	 * of copying it into memory: for one-shot commands that read a few
+	 * properties (a search at 1M tracks touches tens of MB of 180). The
+	 * caller checks mlib_index_map_damaged after using it. */
+	MLIB_LOAD_MAP = 1u << 3,
 };
 struct mlib_load_info {
 	bool from_snapshot;  /* the index came from the snapshot */

@@ -10,16 +10,79 @@
 #include "medialib/index_snapshot.h"
 
 /* ---- snapshot (see index_snapshot.h for the file around this) ----
- * The finished index, array by array. Each array is read back into its
- * own allocation of exactly its length, so a loaded index is owned,
- * freed and grown exactly like a built one, and loading does no
+ * The finished index, array by array, one section each. Read back, every
+ * array points into the mapped file (mlib_index_snapshot_map: a one-shot
+ * command touches only the pages its query needs) or is copied out of it
+ * into an allocation of exactly its length (mlib_index_snapshot_read: an
+ * index owned, freed and grown exactly like a built one). Neither does
  * per-string work. The hash tables (dropped at finish) are not stored;
- * ranks and items-by-value lists are stored when finish built them. */
+ * ranks and items-by-value lists are stored when finish built them.
+ *
+ * Ownership: while idx->map is set, an array whose address lies in the
+ * mapping belongs to the mapping (read-only, lives until the index is
+ * freed or index_map_release copies it out); anything computed later on
+ * first use (ranks, items-by-value lists) is the index's own allocation,
+ * so lazily filled caches work on a read-only mapping. */
 
 #define SNAP_PROP_FIELDS 11
+#define SNAP_PROP_ARRAYS 12 /* before the items-by-value list (post) */
+#define SNAP_PROP_SECTIONS (2 + SNAP_PROP_ARRAYS + 1)
+#define SNAP_ITEM_SECTIONS 5
 
-static void prop_snap_write(struct snap_writer *w, const struct prop *p)
+/* One array of the index: where its pointer is, its element size and its
+ * length in elements as the index's counts state it. */
+struct snap_arr {
+	void **p;
+	size_t elem, n;
+};
+
+/* A property's arrays in file order (all but post, whose length is the
+ * content of post_off); the optional ones (ranks, items-by-value) as
+ * present or not. */
+static void prop_arrays(struct prop *p, struct snap_arr a[SNAP_PROP_ARRAYS], bool has_rank,
+			bool has_post)
 {
+	struct dict *d = &p->d;
+	size_t n = d->n;
+	if (p->kind == MLIB_PROP_STRING)
+		a[0] = (struct snap_arr){(void **)&p->scol, sizeof *p->scol, p->col_cap};
+	else if (p->wide)
+		a[0] = (struct snap_arr){(void **)&p->icol, sizeof *p->icol, p->col_cap};
+	else
+		a[0] = (struct snap_arr){(void **)&p->icol32, sizeof *p->icol32, p->col_cap};
+	a[1] = (struct snap_arr){(void **)&p->multi, sizeof *p->multi, p->multi_len};
+	a[2] = (struct snap_arr){(void **)&p->multi_ids.v, sizeof *p->multi_ids.v, p->multi_ids.n};
+	a[3] = (struct snap_arr){(void **)&d->fold, 1, n ? d->fold_len : 0};
+	a[4] = (struct snap_arr){(void **)&d->raw, 1, n ? d->raw_len : 0};
+	a[5] = (struct snap_arr){(void **)&d->fold_off, sizeof *d->fold_off, n ? n + 1 : 0};
+	a[6] = (struct snap_arr){(void **)&d->raw_off, sizeof *d->raw_off, n};
+	a[7] = (struct snap_arr){(void **)&d->numbits, sizeof *d->numbits, (n + 63) / 64};
+	a[8] = (struct snap_arr){(void **)&d->num_vid, sizeof *d->num_vid, d->nnum};
+	a[9] = (struct snap_arr){(void **)&d->num_val, sizeof *d->num_val, d->nnum};
+	a[10] = (struct snap_arr){(void **)&d->rank, sizeof *d->rank, has_rank ? n : 0};
+	a[11] = (struct snap_arr){(void **)&p->post_off, sizeof *p->post_off, has_post ? n + 1 : 0};
+}
+
+static size_t prop_post_len(const struct prop *p)
+{
+	return p->post_off ? p->post_off[p->d.n] : 0;
+}
+
+/* The item arrays in file order (after the index head). */
+static void item_arrays(struct mlib_index *idx, struct snap_arr a[4])
+{
+	a[0] = (struct snap_arr){(void **)&idx->present.w, sizeof *idx->present.w,
+				 bitset_words(&idx->present)};
+	a[1] = (struct snap_arr){(void **)&idx->all_ids.v, sizeof *idx->all_ids.v, idx->all_ids.n};
+	a[2] = (struct snap_arr){(void **)&idx->lib_order.v, sizeof *idx->lib_order.v,
+				 idx->lib_order.n};
+	a[3] = (struct snap_arr){(void **)&idx->lib_rank, sizeof *idx->lib_rank,
+				 idx->lib_rank ? (size_t)idx->bound + 1 : 0};
+}
+
+static void prop_snap_write(struct snap_writer *w, const struct prop *cp)
+{
+	struct prop *p = (struct prop *)cp; /* prop_arrays hands out pointers; only read here */
 	const struct dict *d = &p->d;
 	uint64_t head[SNAP_PROP_FIELDS] = {
 		(uint64_t)p->kind, p->wide, p->col_cap, p->multi_len, p->multi_ids.n, d->n,
@@ -27,25 +90,11 @@ static void prop_snap_write(struct snap_writer *w, const struct prop *p)
 	};
 	snap_put(w, p->name, strlen(p->name));
 	snap_put(w, head, sizeof head);
-	if (p->kind == MLIB_PROP_STRING)
-		snap_put(w, p->scol, p->col_cap * sizeof *p->scol);
-	else if (p->wide)
-		snap_put(w, p->icol, p->col_cap * sizeof *p->icol);
-	else
-		snap_put(w, p->icol32, p->col_cap * sizeof *p->icol32);
-	snap_put(w, p->multi, p->multi_len * sizeof *p->multi);
-	snap_put(w, p->multi_ids.v, p->multi_ids.n * sizeof *p->multi_ids.v);
-	size_t n = d->n;
-	snap_put(w, d->fold, n ? d->fold_len : 0);
-	snap_put(w, d->raw, n ? d->raw_len : 0);
-	snap_put(w, d->fold_off, n ? (n + 1) * sizeof *d->fold_off : 0);
-	snap_put(w, d->raw_off, n * sizeof *d->raw_off);
-	snap_put(w, d->numbits, (n + 63) / 64 * sizeof *d->numbits);
-	snap_put(w, d->num_vid, d->nnum * sizeof *d->num_vid);
-	snap_put(w, d->num_val, d->nnum * sizeof *d->num_val);
-	snap_put(w, d->rank, d->rank ? n * sizeof *d->rank : 0);
-	snap_put(w, p->post_off, p->post_off ? (n + 1) * sizeof *p->post_off : 0);
-	snap_put(w, p->post, p->post_off ? (size_t)p->post_off[n] * sizeof *p->post : 0);
+	struct snap_arr a[SNAP_PROP_ARRAYS];
+	prop_arrays(p, a, d->rank != NULL, p->post_off != NULL);
+	for (int i = 0; i < SNAP_PROP_ARRAYS; i++)
+		snap_put(w, *a[i].p, a[i].n * a[i].elem);
+	snap_put(w, p->post, prop_post_len(p) * sizeof *p->post);
 }
 
 int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
@@ -56,60 +105,56 @@ int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
 		return -1;
 	uint64_t head[4] = { (uint64_t)idx->nprops, idx->present.nbits, idx->bound, idx->count };
 	snap_put(w, head, sizeof head);
-	snap_put(w, idx->present.w, bitset_words(&idx->present) * sizeof *idx->present.w);
-	snap_put(w, idx->all_ids.v, idx->all_ids.n * sizeof *idx->all_ids.v);
-	snap_put(w, idx->lib_order.v, idx->lib_order.n * sizeof *idx->lib_order.v);
-	snap_put(w, idx->lib_rank, idx->lib_rank ? ((size_t)idx->bound + 1) * sizeof *idx->lib_rank : 0);
+	struct snap_arr a[4];
+	item_arrays((struct mlib_index *)idx, a); /* only read here */
+	for (int i = 0; i < 4; i++)
+		snap_put(w, *a[i].p, a[i].n * a[i].elem);
 	for (int i = 0; i < idx->nprops; i++)
 		prop_snap_write(w, &idx->props[i]);
 	return snap_writer_commit(w, key, idx->count, err);
 }
 
-/* The next array of exactly want elements (NULL when want is 0); false
- * (reader failed) when the file holds another count. */
-static bool snap_array(struct snap_reader *r, void *out, size_t elem, uint64_t want)
+/* Point each of a[0..n) at its section in place; false (cursor failed)
+ * when a section holds another count than the index states. */
+static bool view_arrays(struct snap_cursor *c, const struct snap_arr *a, int n)
 {
-	size_t got;
-	void *p = snap_get(r, elem, 0, &got);
-	*(void **)out = p;
-	if (got != want) {
-		snap_fail(r, "an array has the wrong length");
-		return false;
+	for (int i = 0; i < n; i++) {
+		size_t got;
+		*a[i].p = (void *)snap_view(c, a[i].elem, &got); /* read-only: see ownership above */
+		if (got != a[i].n) {
+			snap_fail(c, "an array has the wrong length");
+			return false;
+		}
 	}
 	return true;
 }
 
-static bool prop_snap_read(struct snap_reader *r, struct prop *p)
+/* A property's name, head and arrays, in place. Only sizes are checked
+ * here (every array holds what the head says); contents are checked on
+ * first use (index_map_check_prop). */
+static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
 {
 	size_t n;
-	p->name = snap_get(r, 1, 1, &n);
-	if (!p->name || strlen(p->name) != n) {
-		snap_fail(r, "bad property name");
+	const char *name = snap_view(c, 1, &n);
+	if (!name || memchr(name, '\0', n) || !snap_map_check(c->m, c->next - 1, 1)) {
+		snap_fail(c, "bad property name");
 		return false;
 	}
+	p->name = xstrndup(name, n); /* owned: names are looked up before any check */
 	uint64_t h[SNAP_PROP_FIELDS];
-	if (!snap_get_fixed(r, h, sizeof h))
+	if (!snap_get_fixed(c, h, sizeof h))
 		return false;
 	/* Sizes the code's 32-bit offsets and the STR_MULTI tag can address. */
 	if (h[0] > MLIB_PROP_INT || h[1] > 1 || (h[1] && h[0] != MLIB_PROP_INT) ||
 	    h[2] > STR_MULTI || h[3] >= STR_MULTI || h[4] > h[2] || h[5] >= STR_MULTI ||
 	    h[6] >= UINT32_MAX || h[7] >= UINT32_MAX || h[8] > h[5] || h[9] > 1 || h[10] > 1) {
-		snap_fail(r, "bad property header");
+		snap_fail(c, "bad property header");
 		return false;
 	}
 	p->kind = (enum mlib_prop_kind)h[0];
 	p->wide = h[1];
 	p->col_cap = h[2];
-	bool ok;
-	if (p->kind == MLIB_PROP_STRING)
-		ok = snap_array(r, &p->scol, sizeof *p->scol, h[2]);
-	else if (p->wide)
-		ok = snap_array(r, &p->icol, sizeof *p->icol, h[2]);
-	else
-		ok = snap_array(r, &p->icol32, sizeof *p->icol32, h[2]);
-	ok = ok && snap_array(r, &p->multi, sizeof *p->multi, h[3]);
 	p->multi_len = p->multi_cap = h[3];
-	ok = ok && snap_array(r, &p->multi_ids.v, sizeof *p->multi_ids.v, h[4]);
 	p->multi_ids.n = p->multi_ids.cap = h[4];
 	struct dict *d = &p->d;
 	uint64_t nd = h[5];
@@ -117,23 +162,13 @@ static bool prop_snap_read(struct snap_reader *r, struct prop *p)
 	d->fold_len = d->fold_cap = nd ? h[6] : 0;
 	d->raw_len = d->raw_cap = nd ? h[7] : 0;
 	d->nnum = d->num_cap = h[8];
-	ok = ok && snap_array(r, &d->fold, 1, d->fold_len);
-	ok = ok && snap_array(r, &d->raw, 1, d->raw_len);
-	ok = ok && snap_array(r, &d->fold_off, sizeof *d->fold_off, nd ? nd + 1 : 0);
-	ok = ok && snap_array(r, &d->raw_off, sizeof *d->raw_off, nd);
-	ok = ok && snap_array(r, &d->numbits, sizeof *d->numbits, (nd + 63) / 64);
-	ok = ok && snap_array(r, &d->num_vid, sizeof *d->num_vid, h[8]);
-	ok = ok && snap_array(r, &d->num_val, sizeof *d->num_val, h[8]);
-	ok = ok && snap_array(r, &d->rank, sizeof *d->rank, h[9] ? nd : 0);
-	ok = ok && snap_array(r, &p->post_off, sizeof *p->post_off, h[10] ? nd + 1 : 0);
-	if (ok) {
-		size_t np;
-		p->post = snap_get(r, sizeof *p->post, 0, &np);
-		ok = np == (p->post_off ? p->post_off[nd] : 0);
-		if (!ok)
-			snap_fail(r, "items-by-value list has the wrong length");
-	}
-	return ok;
+	struct snap_arr a[SNAP_PROP_ARRAYS];
+	prop_arrays(p, a, h[9], h[10]);
+	if (!view_arrays(c, a, SNAP_PROP_ARRAYS))
+		return false;
+	/* post's length is post_off[nd], inside its section (viewed above). */
+	struct snap_arr post = {(void **)&p->post, sizeof *p->post, prop_post_len(p)};
+	return view_arrays(c, &post, 1);
 }
 
 /* Every offset and id the reading functions (and later additions) follow
@@ -216,7 +251,7 @@ static bool prop_snap_valid(const struct prop *p)
  * bound, never 0); library order is a permutation of them and lib_rank its
  * inverse (the evaluator sets bits at lib_rank values in a bitset of count
  * bits). */
-static bool index_snap_valid(const struct mlib_index *idx)
+static bool items_snap_valid(const struct mlib_index *idx)
 {
 	if (idx->bound > idx->present.nbits || idx->all_ids.n != idx->count ||
 	    idx->lib_order.n != idx->count || !idx->lib_rank || bitset_test(&idx->present, 0))
@@ -237,53 +272,237 @@ static bool index_snap_valid(const struct mlib_index *idx)
 						    : r >= idx->count || idx->lib_order.v[r] != id)
 			return false;
 	}
-	for (int i = 0; i < idx->nprops; i++)
-		if (!prop_snap_valid(&idx->props[i]))
-			return false;
 	return true;
+}
+
+/* ---- the mapped index ---- */
+
+/* Set every array of p that lies in m to NULL (the mapping owns it). */
+static void prop_forget_mapped(struct prop *p, const struct snap_map *m)
+{
+	struct snap_arr a[SNAP_PROP_ARRAYS];
+	prop_arrays(p, a, p->d.rank != NULL, p->post_off != NULL);
+	for (int i = 0; i < SNAP_PROP_ARRAYS; i++)
+		if (snap_map_contains(m, *a[i].p))
+			*a[i].p = NULL;
+	if (snap_map_contains(m, p->post))
+		p->post = NULL;
+}
+
+/* A property that failed its check: no items, no values. Its mapped
+ * arrays are dropped (never read again); its own ones freed. */
+static void prop_empty(struct prop *p, const struct snap_map *m)
+{
+	prop_forget_mapped(p, m);
+	free(p->scol);
+	free(p->icol);
+	free(p->icol32);
+	free(p->multi);
+	free(p->multi_ids.v);
+	free(p->post_off);
+	free(p->post);
+	index_dict_free(&p->d);
+	char *name = p->name;
+	enum mlib_prop_kind kind = p->kind;
+	memset(p, 0, sizeof *p);
+	p->name = name;
+	p->kind = kind;
+}
+
+void index_map_check_prop_slow(const struct mlib_index *cidx, int i)
+{
+	/* The check state and an emptied property are caches of the file's
+	 * verdict: reading functions take a const index. */
+	struct mlib_index *idx = (struct mlib_index *)cidx;
+	struct index_map *map = idx->map;
+	pthread_mutex_lock(&map->lock);
+	if (map->props[i].state == MAP_UNCHECKED) {
+		struct prop *p = &idx->props[i];
+		bool ok = snap_map_check(map->snap, map->props[i].first, map->props[i].n) &&
+			  prop_snap_valid(p);
+		if (!ok) {
+			prop_empty(p, map->snap);
+			idx->damaged = true;
+		}
+		map->props[i].state = ok ? MAP_OK : MAP_BAD;
+	}
+	pthread_mutex_unlock(&map->lock);
+}
+
+/* A copy of *p's n elements of elem bytes when it lies in m. */
+static void own_array(const struct snap_map *m, void **p, size_t elem, size_t n)
+{
+	if (!snap_map_contains(m, *p))
+		return;
+	void *copy = n ? xmalloc(n * elem) : NULL;
+	if (n)
+		memcpy(copy, *p, n * elem);
+	*p = copy;
+}
+
+static void own_arrays(const struct snap_map *m, const struct snap_arr *a, int n)
+{
+	for (int i = 0; i < n; i++)
+		own_array(m, a[i].p, a[i].elem, a[i].n);
+}
+
+static void map_free(struct index_map *map)
+{
+	snap_map_free(map->snap);
+	pthread_mutex_destroy(&map->lock);
+	free(map->props);
+	free(map);
+}
+
+/* Copies of p's arrays that lie in m (p checked). */
+static void prop_own(struct prop *p, const struct snap_map *m)
+{
+	struct snap_arr a[SNAP_PROP_ARRAYS];
+	size_t post_n = prop_post_len(p); /* before post_off moves */
+	prop_arrays(p, a, p->d.rank != NULL, p->post_off != NULL);
+	own_arrays(m, a, SNAP_PROP_ARRAYS);
+	own_array(m, (void **)&p->post, sizeof *p->post, post_n);
+}
+
+void index_map_own_prop(struct mlib_index *idx, int i)
+{
+	if (!idx->map)
+		return;
+	index_map_check_prop(idx, i);
+	prop_own(&idx->props[i], idx->map->snap);
+}
+
+void index_map_release(struct mlib_index *idx)
+{
+	struct index_map *map = idx->map;
+	if (!map)
+		return;
+	for (int i = 0; i < idx->nprops; i++)
+		index_map_check_prop(idx, i);
+	struct snap_arr a[4];
+	item_arrays(idx, a);
+	own_arrays(map->snap, a, 4);
+	for (int i = 0; i < idx->nprops; i++)
+		prop_own(&idx->props[i], map->snap);
+	idx->map = NULL;
+	map_free(map);
+}
+
+void index_map_drop(struct mlib_index *idx)
+{
+	struct index_map *map = idx->map;
+	if (!map)
+		return;
+	struct snap_arr a[4];
+	item_arrays(idx, a);
+	for (int i = 0; i < 4; i++)
+		if (snap_map_contains(map->snap, *a[i].p))
+			*a[i].p = NULL;
+	for (int i = 0; i < idx->nprops; i++)
+		prop_forget_mapped(&idx->props[i], map->snap);
+	idx->map = NULL;
+	map_free(map);
+}
+
+bool mlib_index_map_damaged(const struct mlib_index *idx)
+{
+	return idx->damaged;
+}
+
+bool mlib_index_is_mapped(const struct mlib_index *idx)
+{
+	return idx->map != NULL;
+}
+
+/* The index head and item arrays, in place and checked (every query
+ * reads them). */
+static bool items_snap_map(struct snap_cursor *c, struct mlib_index *idx, uint64_t *nprops)
+{
+	uint64_t h[4];
+	if (!snap_get_fixed(c, h, sizeof h))
+		return false;
+	if (h[0] > 4096 || h[1] == 0 || h[1] > (uint64_t)STR_MULTI * 2 || h[2] > h[1] ||
+	    h[3] >= h[2] + (h[2] == 0) || h[3] != snap_map_count(c->m) ||
+	    snap_map_sections(c->m) != SNAP_ITEM_SECTIONS + h[0] * SNAP_PROP_SECTIONS) {
+		snap_fail(c, "bad index header");
+		return false;
+	}
+	*nprops = h[0];
+	idx->present.nbits = h[1];
+	idx->bound = (uint32_t)h[2];
+	idx->count = (uint32_t)h[3];
+	idx->all_ids.n = idx->all_ids.cap = idx->lib_order.n = idx->lib_order.cap = h[3];
+	static uint32_t marker; /* lib_rank is always written: size it */
+	idx->lib_rank = &marker;
+	struct snap_arr a[4];
+	item_arrays(idx, a);
+	idx->lib_rank = NULL;
+	if (!view_arrays(c, a, 4))
+		return false;
+	if (!snap_map_check(c->m, 1, 4) || !items_snap_valid(idx)) {
+		snap_fail(c, "inconsistent item lists");
+		return false;
+	}
+	return true;
+}
+
+/* Map path under a new index whose properties are checked on first use;
+ * 0, or -1 with err (nothing left mapped). */
+static int snapshot_map(const char *path, const struct snap_key *key, struct mlib_index **out,
+			struct crate_err *err)
+{
+	*out = NULL;
+	struct snap_map *snap = snap_map_open(path, key, err);
+	if (!snap)
+		return -1;
+	struct mlib_index *idx = xcalloc(1, sizeof *idx);
+	idx->map = xcalloc(1, sizeof *idx->map);
+	idx->map->snap = snap;
+	pthread_mutex_init(&idx->map->lock, NULL);
+	struct snap_cursor c = snap_cursor_start(snap);
+	uint64_t nprops = 0;
+	bool ok = items_snap_map(&c, idx, &nprops);
+	if (ok) {
+		idx->props = xcalloc(nprops ? nprops : 1, sizeof *idx->props);
+		idx->props_cap = (int)(nprops ? nprops : 1);
+		idx->map->props = xcalloc(nprops ? nprops : 1, sizeof *idx->map->props);
+		for (uint64_t i = 0; ok && i < nprops; i++) {
+			idx->map->props[i].first = c.next;
+			idx->map->props[i].n = SNAP_PROP_SECTIONS;
+			idx->nprops++; /* counted first: free sees what was read */
+			ok = prop_snap_map(&c, &idx->props[i]);
+		}
+	}
+	if (!ok || c.next != snap_map_sections(snap)) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s: %s", path,
+			      c.failed ? c.failed : "trailing data");
+		mlib_index_free(idx);
+		return -1;
+	}
+	*out = idx;
+	return 0;
+}
+
+int mlib_index_snapshot_map(const char *path, const struct snap_key *key,
+			    struct mlib_index **out, struct crate_err *err)
+{
+	return snapshot_map(path, key, out, err);
 }
 
 int mlib_index_snapshot_read(const char *path, const struct snap_key *key,
 			     struct mlib_index **out, struct crate_err *err)
 {
-	*out = NULL;
-	struct snap_reader *r = snap_reader_open(path, key, err);
-	if (!r)
+	if (snapshot_map(path, key, out, err) != 0)
 		return -1;
-	struct mlib_index *idx = xcalloc(1, sizeof *idx);
-	uint64_t h[4];
-	bool ok = snap_get_fixed(r, h, sizeof h);
-	if (ok && (h[0] > 4096 || h[1] == 0 || h[1] > (uint64_t)STR_MULTI * 2 || h[2] > h[1] ||
-		   h[3] >= h[2] + (h[2] == 0) || h[3] != snap_reader_count(r))) {
-		snap_fail(r, "bad index header");
-		ok = false;
-	}
-	if (ok) {
-		idx->present.nbits = h[1];
-		idx->bound = (uint32_t)h[2];
-		idx->count = (uint32_t)h[3];
-		ok = snap_array(r, &idx->present.w, sizeof *idx->present.w, (h[1] + 63) / 64) &&
-		     snap_array(r, &idx->all_ids.v, sizeof *idx->all_ids.v, h[3]) &&
-		     snap_array(r, &idx->lib_order.v, sizeof *idx->lib_order.v, h[3]) &&
-		     snap_array(r, &idx->lib_rank, sizeof *idx->lib_rank, h[2] + 1);
-		idx->all_ids.n = idx->all_ids.cap = idx->lib_order.n = idx->lib_order.cap = h[3];
-	}
-	if (ok) {
-		idx->props = xcalloc(h[0] ? h[0] : 1, sizeof *idx->props);
-		idx->props_cap = (int)(h[0] ? h[0] : 1);
-		for (uint64_t i = 0; ok && i < h[0]; i++) {
-			idx->nprops++; /* counted first: free sees what was read */
-			ok = prop_snap_read(r, &idx->props[i]);
-		}
-	}
-	if (snap_reader_close(r, err) != 0) {
+	/* Every property checked, then copied out of the mapping. */
+	struct mlib_index *idx = *out;
+	for (int i = 0; i < idx->nprops; i++)
+		index_map_check_prop(idx, i);
+	if (idx->damaged) {
 		mlib_index_free(idx);
-		return -1;
-	}
-	if (!ok || !index_snap_valid(idx)) {
-		mlib_index_free(idx);
+		*out = NULL;
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s: inconsistent index snapshot", path);
 	}
-	*out = idx;
+	index_map_release(idx);
 	return 0;
 }

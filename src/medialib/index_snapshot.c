@@ -1,5 +1,5 @@
-/* Snapshot file: header, length-prefixed blobs, checksum. See
- * index_snapshot.h. */
+/* Snapshot file: header, aligned sections, table of contents, mapped to
+ * be read in place. See index_snapshot.h. */
 #include "medialib/index_snapshot.h"
 
 #include <dirent.h>
@@ -9,21 +9,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/tmpfiles.h"
 
 #define SNAP_MAGIC "CRATEIDX"
-#define SNAP_VERSION 2u
+#define SNAP_VERSION 3u
 #define SNAP_ENDIAN 0x01020304u
+#define SNAP_ALIGN 64u /* section starts: a cache line, enough for any array */
+#define SNAP_MAX_SECTIONS (1u << 20) /* far above 5 + 15 per property */
 
 struct snap_header {
 	char magic[8];
 	uint32_t version, endian, size_t_size, double_size;
 	uint64_t dbid, generation, loader, stats;
-	uint64_t count, payload_len, payload_hash;
+	uint64_t count;
+	uint64_t toc_off, nsections, toc_hash;
 	uint64_t header_hash; /* of every byte above */
+};
+
+/* One entry of the table of contents. */
+struct snap_section {
+	uint64_t off, len, hash;
 };
 
 /* ---- checksum ---- */
@@ -72,33 +81,11 @@ uint64_t snap_hash(const void *data, size_t n, uint64_t seed)
 	return h;
 }
 
-/* The payload checksum: each blob's length and contents, in order. */
-static uint64_t chain_blob(uint64_t acc, const void *data, size_t n)
-{
-	acc = mix_round(acc, (uint64_t)n);
-	return mix_round(acc, snap_hash(data, n, 0));
-}
-
 static int write_all(int fd, const void *data, size_t n)
 {
 	const char *p = data;
 	while (n) {
 		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *data, size_t n)
-{
-	char *p = data;
-	while (n) {
-		ssize_t k = read(fd, p, n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -115,7 +102,9 @@ struct snap_writer {
 	int fd;
 	int guard; /* tmpfiles handle: a signal removes the file */
 	char *path, *tmp;
-	uint64_t acc, len;
+	uint64_t len; /* bytes written so far */
+	struct snap_section *toc;
+	size_t nsec, toc_cap;
 	int err; /* first errno, 0 = fine */
 };
 
@@ -149,25 +138,43 @@ struct snap_writer *snap_writer_open(const char *path, struct crate_err *err)
 	memset(&h, 0, sizeof h);
 	if (write_all(w->fd, &h, sizeof h) != 0)
 		w->err = errno ? errno : EIO;
+	w->len = sizeof h;
 	return w;
+}
+
+/* Zeros up to the next multiple of SNAP_ALIGN. */
+static void writer_pad(struct snap_writer *w)
+{
+	static const char zeros[SNAP_ALIGN];
+	size_t pad = (size_t)(-w->len % SNAP_ALIGN);
+	if (!w->err && pad && write_all(w->fd, zeros, pad) != 0)
+		w->err = errno ? errno : EIO;
+	w->len += pad;
 }
 
 void snap_put(struct snap_writer *w, const void *data, size_t n)
 {
 	if (w->err)
 		return;
-	uint64_t len = n;
-	if (write_all(w->fd, &len, sizeof len) != 0 || (n && write_all(w->fd, data, n) != 0)) {
+	writer_pad(w);
+	if (n && write_all(w->fd, data, n) != 0) {
 		w->err = errno ? errno : EIO;
 		return;
 	}
-	w->acc = chain_blob(w->acc, data, n);
-	w->len += sizeof len + n;
+	if (w->nsec == w->toc_cap) {
+		w->toc_cap = w->toc_cap ? w->toc_cap * 2 : 64;
+		w->toc = xreallocarray(w->toc, w->toc_cap, sizeof *w->toc);
+	}
+	/* Seeded with the section's place: two sections swapped fail too. */
+	uint64_t hash = snap_hash(data, n, w->nsec);
+	w->toc[w->nsec++] = (struct snap_section){w->len, n, hash};
+	w->len += n;
 }
 
 static void writer_free(struct snap_writer *w)
 {
 	tmpfiles_forget(w->guard);
+	free(w->toc);
 	free(w->tmp);
 	free(w->path);
 	free(w);
@@ -244,12 +251,16 @@ int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64
 	h.loader = key->loader;
 	h.stats = key->stats;
 	h.count = count;
-	h.payload_len = w->len;
-	h.payload_hash = w->acc;
+	writer_pad(w);
+	h.toc_off = w->len;
+	h.nsections = w->nsec;
+	h.toc_hash = snap_hash(w->toc, w->nsec * sizeof *w->toc, 0);
+	if (!w->err && w->nsec && write_all(w->fd, w->toc, w->nsec * sizeof *w->toc) != 0)
+		w->err = errno ? errno : EIO;
 	h.header_hash = snap_hash(&h, offsetof(struct snap_header, header_hash), 0);
 	if (!w->err && (lseek(w->fd, 0, SEEK_SET) != 0 || write_all(w->fd, &h, sizeof h) != 0))
 		w->err = errno ? errno : EIO;
-	/* No fsync: a file torn by a crash fails its checksum and is rebuilt,
+	/* No fsync: a file torn by a crash fails a checksum and is rebuilt,
 	 * and syncing 100+ MB would put the disk in the start-up path. The
 	 * descriptor (and its lock) is closed after the rename: until then a
 	 * cleaner of stale files must see the file as taken. */
@@ -271,58 +282,237 @@ int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64
 
 /* ---- reading ---- */
 
-struct snap_reader {
-	int fd;
+struct snap_map {
+	const unsigned char *base; /* the whole file, PROT_READ */
+	size_t size;
+	const struct snap_section *toc; /* inside base */
+	size_t nsec;
+	uint64_t toc_off;
+	uint64_t count;
 	char *path;
-	uint64_t acc, left, count, want_hash;
-	const char *failed; /* why, NULL = fine */
 };
 
-struct snap_reader *snap_reader_open(const char *path, const struct snap_key *key,
+/* Why the header h of a file of size bytes cannot be used with key; NULL
+ * when it can. */
+static const char *header_problem(const struct snap_header *h, size_t size,
+				  const struct snap_key *key)
+{
+	if (memcmp(h->magic, SNAP_MAGIC, 8) != 0)
+		return "not an index snapshot";
+	if (h->header_hash != snap_hash(h, offsetof(struct snap_header, header_hash), 0))
+		return "damaged header";
+	if (h->version != SNAP_VERSION || h->endian != SNAP_ENDIAN ||
+	    h->size_t_size != sizeof(size_t) || h->double_size != sizeof(double))
+		return "written by another version or machine";
+	if (key && (h->dbid != key->dbid || h->loader != key->loader))
+		return "made for another database";
+	if (key && h->generation != key->generation)
+		return "stale (the database changed since)";
+	if (key && h->stats < key->stats)
+		return "stale (older than the play statistics kept)";
+	if (h->nsections > SNAP_MAX_SECTIONS || h->toc_off < sizeof *h || h->toc_off % SNAP_ALIGN ||
+	    h->toc_off > size || size - h->toc_off != h->nsections * sizeof(struct snap_section))
+		return "truncated or extended";
+	return NULL;
+}
+
+/* Why the table of contents cannot be used; NULL when every section lies
+ * aligned between the header and the table. */
+static uint64_t align_up(uint64_t x)
+{
+	return (x + SNAP_ALIGN - 1) / SNAP_ALIGN * SNAP_ALIGN;
+}
+
+/* Whether bytes [from, to) of the mapping are all zero (padding). */
+static bool zeros(const unsigned char *base, uint64_t from, uint64_t to)
+{
+	for (uint64_t i = from; i < to; i++)
+		if (base[i])
+			return false;
+	return true;
+}
+
+/* Why the table of contents cannot be used; NULL when the sections lie
+ * one after the other, each where the writer puts it (the next 64-byte
+ * boundary), and the table right after the last: every byte of the file
+ * is then the header, a section, padding or the table, and padding is
+ * checked with the section before it. */
+static const char *toc_problem(const struct snap_map *m, uint64_t want_hash)
+{
+	if (snap_hash(m->toc, m->nsec * sizeof *m->toc, 0) != want_hash)
+		return "damaged table of contents";
+	uint64_t end = sizeof(struct snap_header);
+	for (size_t i = 0; i < m->nsec; i++) {
+		const struct snap_section *s = &m->toc[i];
+		if (s->off != align_up(end) || s->off > m->toc_off || s->len > m->toc_off - s->off)
+			return "a section does not fit";
+		end = s->off + s->len;
+	}
+	if (align_up(end) != m->toc_off || !zeros(m->base, sizeof(struct snap_header),
+						  m->nsec ? m->toc[0].off : m->toc_off))
+		return "a section does not fit";
+	return NULL;
+}
+
+/* The file at path mapped whole; NULL with *why. */
+static const unsigned char *map_file(const char *path, size_t *size, const char **why,
 				     struct crate_err *err)
 {
 	/* O_NONBLOCK: a FIFO (or device) in the snapshot's place must not
-	 * block the start; only a regular file is read, in blocking mode. */
+	 * block the start; only a regular file is mapped. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		crate_err_set(err, CRATE_ERR_NOTFOUND, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	struct snap_header h;
 	struct stat st;
-	const char *why = NULL;
+	void *p = MAP_FAILED;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		why = "not a regular file";
-	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
-		 read_all(fd, &h, sizeof h) != 0)
-		why = "too short";
-	else if (memcmp(h.magic, SNAP_MAGIC, 8) != 0)
-		why = "not an index snapshot";
-	else if (h.header_hash != snap_hash(&h, offsetof(struct snap_header, header_hash), 0))
-		why = "damaged header";
-	else if (h.version != SNAP_VERSION || h.endian != SNAP_ENDIAN ||
-		 h.size_t_size != sizeof(size_t) || h.double_size != sizeof(double))
-		why = "written by another version or machine";
-	else if (h.dbid != key->dbid || h.loader != key->loader)
-		why = "made for another database";
-	else if (h.generation != key->generation)
-		why = "stale (the database changed since)";
-	else if (h.stats < key->stats)
-		why = "stale (older than the play statistics kept)";
-	else if ((uint64_t)st.st_size != sizeof h + h.payload_len)
-		why = "truncated or extended";
-	if (why) {
-		close(fd);
-		crate_err_set(err, CRATE_ERR_INVALID, "%s: %s", path, why);
+		*why = "not a regular file";
+	else if ((uint64_t)st.st_size < sizeof(struct snap_header) || (uint64_t)st.st_size > SIZE_MAX)
+		*why = "too short";
+	else if ((p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		*why = "cannot be mapped";
+	close(fd); /* the mapping keeps the file */
+	if (p == MAP_FAILED) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s: %s", path, *why);
 		return NULL;
 	}
-	struct snap_reader *r = xcalloc(1, sizeof *r);
-	r->fd = fd;
-	r->path = xstrdup(path);
-	r->left = h.payload_len;
-	r->count = h.count;
-	r->want_hash = h.payload_hash;
-	return r;
+	*size = (size_t)st.st_size;
+	return p;
+}
+
+/* Map path; key NULL skips the key checks (snap_blob_stream). */
+static struct snap_map *map_open(const char *path, const struct snap_key *key,
+				 struct crate_err *err)
+{
+	const char *why = NULL;
+	size_t size;
+	const unsigned char *base = map_file(path, &size, &why, err);
+	if (!base)
+		return NULL;
+	struct snap_header h;
+	memcpy(&h, base, sizeof h);
+	why = header_problem(&h, size, key);
+	struct snap_map *m = xcalloc(1, sizeof *m);
+	m->base = base;
+	m->size = size;
+	if (!why) {
+		m->toc = (const struct snap_section *)(const void *)(base + h.toc_off);
+		m->nsec = (size_t)h.nsections;
+		m->toc_off = h.toc_off;
+		m->count = h.count;
+		why = toc_problem(m, h.toc_hash);
+	}
+	if (why) {
+		crate_err_set(err, CRATE_ERR_INVALID, "%s: %s", path, why);
+		munmap((void *)base, size);
+		free(m);
+		return NULL;
+	}
+	m->path = xstrdup(path);
+	return m;
+}
+
+struct snap_map *snap_map_open(const char *path, const struct snap_key *key,
+			       struct crate_err *err)
+{
+	return map_open(path, key, err);
+}
+
+void snap_map_free(struct snap_map *m)
+{
+	if (!m)
+		return;
+	munmap((void *)m->base, m->size);
+	free(m->path);
+	free(m);
+}
+
+uint64_t snap_map_count(const struct snap_map *m)
+{
+	return m->count;
+}
+
+size_t snap_map_sections(const struct snap_map *m)
+{
+	return m->nsec;
+}
+
+const char *snap_map_path(const struct snap_map *m)
+{
+	return m->path;
+}
+
+bool snap_map_contains(const struct snap_map *m, const void *p)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)m->base;
+	return p && a >= b && a - b < m->size;
+}
+
+bool snap_map_check(const struct snap_map *m, size_t first, size_t n)
+{
+	if (first > m->nsec || n > m->nsec - first)
+		return false;
+	for (size_t i = first; i < first + n; i++) {
+		const struct snap_section *s = &m->toc[i];
+		uint64_t next = i + 1 < m->nsec ? m->toc[i + 1].off : m->toc_off;
+		if (snap_hash(m->base + s->off, (size_t)s->len, i) != s->hash ||
+		    !zeros(m->base, s->off + s->len, next))
+			return false;
+	}
+	return true;
+}
+
+void snap_fail(struct snap_cursor *c, const char *why)
+{
+	if (!c->failed)
+		c->failed = why;
+}
+
+/* The next section, checked to hold whole elements; NULL when the cursor
+ * failed or no section is left. */
+static const struct snap_section *cursor_next(struct snap_cursor *c, size_t elem)
+{
+	if (c->failed)
+		return NULL;
+	if (c->next >= c->m->nsec) {
+		snap_fail(c, "truncated");
+		return NULL;
+	}
+	const struct snap_section *s = &c->m->toc[c->next++];
+	if (s->len % elem != 0) {
+		snap_fail(c, "a section does not fit");
+		return NULL;
+	}
+	return s;
+}
+
+const void *snap_view(struct snap_cursor *c, size_t elem, size_t *count)
+{
+	*count = 0;
+	const struct snap_section *s = cursor_next(c, elem);
+	if (!s || s->len == 0)
+		return NULL;
+	*count = (size_t)(s->len / elem);
+	return c->m->base + s->off;
+}
+
+bool snap_get_fixed(struct snap_cursor *c, void *dst, size_t n)
+{
+	const struct snap_section *s = cursor_next(c, 1);
+	if (!s)
+		return false;
+	if (s->len != n) {
+		snap_fail(c, "a section has the wrong size");
+		return false;
+	}
+	if (!snap_map_check(c->m, c->next - 1, 1)) {
+		snap_fail(c, "checksum mismatch");
+		return false;
+	}
+	memcpy(dst, c->m->base + s->off, n);
+	return true;
 }
 
 size_t snap_header_size(void)
@@ -330,86 +520,23 @@ size_t snap_header_size(void)
 	return sizeof(struct snap_header);
 }
 
-uint64_t snap_reader_count(const struct snap_reader *r)
+unsigned char *snap_blob_stream(const char *path, size_t *len)
 {
-	return r->count;
-}
-
-void snap_fail(struct snap_reader *r, const char *why)
-{
-	if (!r->failed)
-		r->failed = why;
-}
-
-/* The next blob's length, checked against what is left of the payload. */
-static bool next_len(struct snap_reader *r, size_t elem, uint64_t *len)
-{
-	if (r->failed)
-		return false;
-	if (r->left < sizeof *len || read_all(r->fd, len, sizeof *len) != 0) {
-		snap_fail(r, "truncated");
-		return false;
-	}
-	r->left -= sizeof *len;
-	if (*len > r->left || *len % elem != 0) {
-		snap_fail(r, "a section does not fit");
-		return false;
-	}
-	return true;
-}
-
-void *snap_get(struct snap_reader *r, size_t elem, size_t extra, size_t *count)
-{
-	*count = 0;
-	uint64_t len;
-	if (!next_len(r, elem, &len))
+	struct crate_err err = {0};
+	struct snap_map *m = map_open(path, NULL, &err);
+	if (!m)
 		return NULL;
-	if (len == 0) {
-		r->acc = chain_blob(r->acc, NULL, 0);
-		return NULL;
+	size_t total = 0;
+	for (size_t i = 0; i < m->nsec; i++)
+		total += 8 + (size_t)m->toc[i].len;
+	unsigned char *out = xmalloc(total + 1), *o = out;
+	for (size_t i = 0; i < m->nsec; i++) {
+		uint64_t l = m->toc[i].len;
+		memcpy(o, &l, 8);
+		memcpy(o + 8, m->base + m->toc[i].off, (size_t)l);
+		o += 8 + l;
 	}
-	char *p = xmalloc((size_t)len + extra);
-	if (read_all(r->fd, p, (size_t)len) != 0) {
-		free(p);
-		snap_fail(r, "truncated");
-		return NULL;
-	}
-	memset(p + len, 0, extra);
-	r->left -= len;
-	r->acc = chain_blob(r->acc, p, (size_t)len);
-	*count = (size_t)(len / elem);
-	return p;
-}
-
-bool snap_get_fixed(struct snap_reader *r, void *dst, size_t n)
-{
-	uint64_t len;
-	if (!next_len(r, 1, &len))
-		return false;
-	if (len != n) {
-		snap_fail(r, "a section has the wrong size");
-		return false;
-	}
-	if (n && read_all(r->fd, dst, n) != 0) {
-		snap_fail(r, "truncated");
-		return false;
-	}
-	r->left -= len;
-	r->acc = chain_blob(r->acc, dst, n);
-	return true;
-}
-
-int snap_reader_close(struct snap_reader *r, struct crate_err *err)
-{
-	if (!r->failed && r->left != 0)
-		r->failed = "trailing data";
-	if (!r->failed && r->acc != r->want_hash)
-		r->failed = "checksum mismatch";
-	int rc = 0;
-	if (r->failed)
-		rc = crate_err_set(err, CRATE_ERR_INVALID, "%s: %s", r->path, r->failed);
-	close(r->fd);
-	free(r->path);
-	free(r);
-	return rc;
+	snap_map_free(m);
+	*len = total;
+	return out;
 }

@@ -1,16 +1,29 @@
-/* The file format of the index snapshot (`<db path>.index`): a header and a
- * stream of length-prefixed blobs, with a checksum over the whole payload.
- * The index itself decides what the blobs are (index.c); this module only
- * writes them atomically and reads them back with every length checked.
+/* The file format of the index snapshot (`<db path>.index`): a header,
+ * sections, and a table of contents. The index itself decides what the
+ * sections are (index_serialize.c); this module writes them atomically and
+ * maps them back with every offset and length checked.
+ *
+ * Laid out to be mapped and used in place (a one-shot `crate search` at a
+ * million tracks cannot afford to read 180 MB): every section starts on a
+ * 64-byte boundary, so an array of any element type can be pointed at
+ * where it lies in the mapping.
  *
  * Header (native byte order; a file from another machine fails the
  * endianness/word-size check and is ignored):
  *   magic "CRATEIDX", format version, 0x01020304, sizeof(size_t),
  *   sizeof(double), the key (database id, generation, loader signature,
- *   statistics counter),
- *   item count, payload byte length, payload checksum, header checksum.
- * Payload: blobs, each a u64 byte length then the bytes (no padding: every
- * blob is read into its own allocation, so file alignment is irrelevant). */
+ *   statistics counter), item count, where the table of contents is and
+ *   how many sections it lists, its checksum, the header's checksum.
+ * Sections: bytes, zero-padded to the next 64-byte boundary.
+ * Table of contents (last in the file): per section its offset, length
+ * and checksum.
+ *
+ * Integrity: opening checks the header and the table of contents (a few
+ * hundred bytes) only; a section's checksum is checked when it is first
+ * used (snap_map_check), so a reader of a mapping pays for the sections
+ * it touches, not for the whole file. Checksums guard against accidents
+ * (a torn write, a flipped bit); the index also validates the structure
+ * of what it maps before following any offset in it (index_serialize.c). */
 #ifndef CRATE_MEDIALIB_INDEX_SNAPSHOT_H
 #define CRATE_MEDIALIB_INDEX_SNAPSHOT_H
 
@@ -57,27 +70,54 @@ int snap_clean_stale(const char *path);
 
 /* ---- reading ---- */
 
-struct snap_reader;
-/* Open path and check its header against key. NULL with err when the file
- * is absent, not a regular file (a FIFO there is never opened blocking),
- * foreign, from another build or machine, or stale. */
-struct snap_reader *snap_reader_open(const char *path, const struct snap_key *key,
-				     struct crate_err *err);
-uint64_t snap_reader_count(const struct snap_reader *r);
-/* Bytes before the payload (tests and the fuzzer forge files with it). */
+/* A snapshot file mapped read-only (MAP_PRIVATE, PROT_READ): the whole
+ * file, valid until snap_map_free. Pointers into it (snap_view) live
+ * exactly as long as the map. */
+struct snap_map;
+/* Map path and check its header and table of contents against key. NULL
+ * with err when the file is absent, not a regular file (a FIFO there is
+ * never opened blocking), foreign, from another build or machine, stale,
+ * or its header or table of contents is damaged. Owned: snap_map_free. */
+struct snap_map *snap_map_open(const char *path, const struct snap_key *key,
+			       struct crate_err *err);
+void snap_map_free(struct snap_map *m);
+uint64_t snap_map_count(const struct snap_map *m);
+size_t snap_map_sections(const struct snap_map *m);
+const char *snap_map_path(const struct snap_map *m);
+/* Whether p points into the mapping (an array the index does not own). */
+bool snap_map_contains(const struct snap_map *m, const void *p);
+/* True when sections [first, first + n) match their checksums. */
+bool snap_map_check(const struct snap_map *m, size_t first, size_t n);
+
+/* Reading sections in order from a map, with the first failure kept. */
+struct snap_cursor {
+	const struct snap_map *m;
+	size_t next;        /* the section read next */
+	const char *failed; /* why, NULL = fine */
+};
+static inline struct snap_cursor snap_cursor_start(const struct snap_map *m)
+{
+	return (struct snap_cursor){m, 0, NULL};
+}
+/* The next section in place (NULL when it is empty): its length must be
+ * a multiple of elem, *count receives length / elem. Not checksummed
+ * (snap_map_check). A missing section or one of a wrong length marks the
+ * cursor failed (NULL, *count 0). */
+const void *snap_view(struct snap_cursor *c, size_t elem, size_t *count);
+/* The next section copied into dst, which must be exactly n bytes long;
+ * its checksum is checked at once (small heads the reader decides on). */
+bool snap_get_fixed(struct snap_cursor *c, void *dst, size_t n);
+/* Mark the cursor failed (the caller found the content inconsistent). */
+void snap_fail(struct snap_cursor *c, const char *why);
+
+/* ---- tests and the fuzzer ---- */
+
+/* Bytes before the first section. */
 size_t snap_header_size(void);
-/* The next blob as a new allocation of exactly its bytes plus extra zero
- * bytes (for a NUL), owned by the caller; NULL when it is empty. Its length
- * must be a multiple of elem: *count receives length / elem. A blob that
- * does not fit the file or is not a multiple of elem marks the reader
- * failed (and returns NULL with *count 0). */
-void *snap_get(struct snap_reader *r, size_t elem, size_t extra, size_t *count);
-/* The next blob into dst, which must be exactly n bytes long. */
-bool snap_get_fixed(struct snap_reader *r, void *dst, size_t n);
-/* Mark the reader failed (the caller found the content inconsistent). */
-void snap_fail(struct snap_reader *r, const char *why);
-/* Close: 0 when every read succeeded, the payload was consumed exactly
- * and its checksum matches; -1 with err otherwise. Frees r. */
-int snap_reader_close(struct snap_reader *r, struct crate_err *err);
+
+/* The sections of the snapshot at path as a stream of u64 length + bytes
+ * (what the fuzzer forges files from; snap_put each blob to write it back),
+ * owned by the caller; NULL when the file cannot be mapped (key unchecked). */
+unsigned char *snap_blob_stream(const char *path, size_t *len);
 
 #endif

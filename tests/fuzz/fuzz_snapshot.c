@@ -1,7 +1,9 @@
-/* Fuzz target: the index snapshot loader (mlib_index_snapshot_read in
- * src/medialib/index.h, file format in src/medialib/index_snapshot.h).
+/* Fuzz target: the index snapshot loader, both ways: read into memory
+ * (mlib_index_snapshot_read) and mapped in place (mlib_index_snapshot_map,
+ * whose properties are checked as they are first read); see
+ * src/medialib/index.h, file format in src/medialib/index_snapshot.h.
  *
- * Input: a snapshot's payload, the stream of blobs (u64 length, bytes); a
+ * Input: a snapshot's sections as a stream of blobs (u64 length, bytes); a
  * length running past the end is cut to what is left. The target writes it
  * as a snapshot file with a correct header and checksums (a forger can
  * always fix those: they guard against accidents, not intent), so every
@@ -10,7 +12,9 @@
  * Oracle: the loader either refuses with a message or gives an index on
  * which every reading function, adding items and mlib_index_finish work
  * without a crash, a sanitizer report or a hang; and ids and value ids the
- * index hands out stay inside the bounds it states.
+ * index hands out stay inside the bounds it states. A mapped index whose
+ * property fails its check reads it as empty and says it is damaged; the
+ * read index must then have refused the same file.
  *
  * Seeds (tests/fuzz/seeds/snapshot/) are payloads of real indexes made by
  * fuzz_snapshot_seed_index(); tests/unit/test_fuzz_regress.c checks they
@@ -160,6 +164,60 @@ static const char *fuzz_snapshot_exercise(const struct mlib_index *idx)
 	return why;
 }
 
+/* Grow idx like a built index: new items, new values of existing
+ * properties, a string into an integer column; then finish it. */
+static void fuzz_snapshot_grow(struct mlib_index *idx)
+{
+	uint32_t id = mlib_index_id_bound(idx) + 1;
+	mlib_index_add_media(idx, id);
+	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
+		const char *name = mlib_index_prop_name(idx, p);
+		mlib_index_add_str_p(idx, id, p, "Zz fuzz", 7);
+		mlib_index_add_str_p(idx, 1, p, "12", 2);
+		mlib_index_set_int_p(idx, id, p, 1995);
+		mlib_index_update_int(idx, id, name, 3);
+		mlib_index_clear_int(idx, 1, name);
+	}
+	mlib_index_add_str(idx, id, "artist", "Ärger", strlen("Ärger"));
+	mlib_index_finish(idx);
+}
+
+/* The mapped index of the file read_rc was the read's answer to: it
+ * refuses too, or it gives an index that reads safely, which is damaged
+ * exactly when the read refused (after every property was read). */
+static const char *fuzz_snapshot_check_map(const char *path, int read_rc)
+{
+	struct mlib_index *idx = NULL;
+	struct crate_err err = {0};
+	if (mlib_index_snapshot_map(path, &fuzz_snapshot_key, &idx, &err) != 0) {
+		if (idx)
+			return fuzz_snapshot_fail("a refused mapping still gave an index", NULL);
+		if (err.msg[0] == '\0')
+			return fuzz_snapshot_fail("mapping refused without a message", NULL);
+		return read_rc == 0 ? fuzz_snapshot_fail("mapping refused what reading took: ", err.msg)
+				    : NULL;
+	}
+	/* A statistics update copies one property out, the rest stays mapped. */
+	if (mlib_index_prop_count(idx) > 0) {
+		const uint32_t *all = mlib_index_all_ids(idx)->v;
+		if (mlib_index_count(idx) > 0)
+			mlib_index_update_int(idx, all[0], mlib_index_prop_name(idx, 0), 7);
+	}
+	const char *why = fuzz_snapshot_exercise(idx);
+	if (!why && mlib_index_map_damaged(idx) != (read_rc != 0))
+		why = fuzz_snapshot_fail(read_rc ? "mapping took what reading refused"
+						 : "mapping found damage reading did not", NULL);
+	if (!why) {
+		fuzz_snapshot_grow(idx);
+		if (mlib_index_is_mapped(idx))
+			why = fuzz_snapshot_fail("a changed index still reads the mapping", NULL);
+		else
+			why = fuzz_snapshot_exercise(idx);
+	}
+	mlib_index_free(idx);
+	return why;
+}
+
 /* dir: where to put the file (NULL: $TMPDIR or /tmp). */
 static const char *fuzz_snapshot_check(const uint8_t *data, size_t size, const char *dir)
 {
@@ -173,33 +231,23 @@ static const char *fuzz_snapshot_check(const uint8_t *data, size_t size, const c
 	struct mlib_index *idx = NULL;
 	crate_err_clear(&err);
 	int rc = mlib_index_snapshot_read(path, &fuzz_snapshot_key, &idx, &err);
-	unlink(path);
+	const char *why = NULL;
 	if (rc != 0) {
 		if (idx)
-			return fuzz_snapshot_fail("a refused snapshot still gave an index", NULL);
-		if (err.msg[0] == '\0')
-			return fuzz_snapshot_fail("refused without a message", NULL);
-		return NULL;
-	}
-	const char *why = fuzz_snapshot_exercise(idx);
-	if (!why) {
-		/* A loaded index grows like a built one: new items, new values
-		 * of existing properties, a string into an integer column. */
-		uint32_t id = mlib_index_id_bound(idx) + 1;
-		mlib_index_add_media(idx, id);
-		for (int p = 0; p < mlib_index_prop_count(idx); p++) {
-			const char *name = mlib_index_prop_name(idx, p);
-			mlib_index_add_str_p(idx, id, p, "Zz fuzz", 7);
-			mlib_index_add_str_p(idx, 1, p, "12", 2);
-			mlib_index_set_int_p(idx, id, p, 1995);
-			mlib_index_update_int(idx, id, name, 3);
-			mlib_index_clear_int(idx, 1, name);
-		}
-		mlib_index_add_str(idx, id, "artist", "Ärger", strlen("Ärger"));
-		mlib_index_finish(idx);
+			why = fuzz_snapshot_fail("a refused snapshot still gave an index", NULL);
+		else if (err.msg[0] == '\0')
+			why = fuzz_snapshot_fail("refused without a message", NULL);
+	} else {
 		why = fuzz_snapshot_exercise(idx);
+		if (!why) {
+			fuzz_snapshot_grow(idx);
+			why = fuzz_snapshot_exercise(idx);
+		}
 	}
 	mlib_index_free(idx);
+	if (!why)
+		why = fuzz_snapshot_check_map(path, rc);
+	unlink(path);
 	return why;
 }
 
@@ -237,8 +285,9 @@ static struct mlib_index *fuzz_snapshot_seed_index(int which)
 	return idx;
 }
 
-/* The payload of the snapshot of fuzz_snapshot_seed_index(which), written
- * through dir; owned by the caller, NULL when it cannot be made. */
+/* The sections of the snapshot of fuzz_snapshot_seed_index(which) as a
+ * blob stream, written through dir; owned by the caller, NULL when it
+ * cannot be made. */
 static uint8_t *fuzz_snapshot_seed(int which, const char *dir, size_t *len)
 {
 	char path[4096];
@@ -249,22 +298,7 @@ static uint8_t *fuzz_snapshot_seed(int which, const char *dir, size_t *len)
 	mlib_index_free(idx);
 	if (rc != 0)
 		return NULL;
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	if (f && fseek(f, 0, SEEK_END) == 0) {
-		long size = ftell(f);
-		size_t hs = snap_header_size();
-		if (size >= (long)hs && fseek(f, (long)hs, SEEK_SET) == 0) {
-			*len = (size_t)size - hs;
-			buf = xmalloc(*len + 1);
-			if (fread(buf, 1, *len, f) != *len) {
-				free(buf);
-				buf = NULL;
-			}
-		}
-	}
-	if (f)
-		fclose(f);
+	uint8_t *buf = snap_blob_stream(path, len);
 	unlink(path);
 	return buf;
 }

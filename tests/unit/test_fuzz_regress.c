@@ -255,7 +255,8 @@ static size_t payload_blobs(const uint8_t *p, size_t n, struct blob *out, size_t
 
 /* Issue 14 item 4: a snapshot whose checksums are right but whose offsets
  * are forged (one dictionary offset, a library rank, a number bit, ...)
- * is refused with a message instead of crashing every start. Blob layout
+ * is refused with a message instead of crashing every start (and a mapped
+ * one reads the property as empty and says so). Section layout
  * (index.c): head, present, all_ids, lib_order, lib_rank, then per
  * property 15 blobs: name, head, column, multi, multi_ids, fold, raw,
  * fold_off, raw_off, numbits, num_vid, num_val, rank, post_off, post. */
@@ -303,6 +304,20 @@ TEST(forged_snapshot_offsets_are_refused)
 		CHECK_MSG(rc == -1 && idx == NULL, "%s: accepted", forgeries[f].what);
 		CHECK_MSG(strstr(err.msg, "inconsistent") != NULL, "%s: %s", forgeries[f].what,
 			  err.msg);
+		mlib_index_free(idx);
+		/* Mapped in place: refused at once (the item lists) or, once
+		 * every property was read, damaged; never a crash meanwhile. */
+		idx = NULL;
+		crate_err_clear(&err);
+		if (mlib_index_snapshot_map(path, &fuzz_snapshot_key, &idx, &err) == 0) {
+			CHECK_MSG(fuzz_snapshot_exercise(idx) == NULL, "%s: mapped index unsafe",
+				  forgeries[f].what);
+			CHECK_MSG(mlib_index_map_damaged(idx), "%s: mapped and not found",
+				  forgeries[f].what);
+		} else {
+			CHECK_MSG(strstr(err.msg, "inconsistent") != NULL, "%s: %s", forgeries[f].what,
+				  err.msg);
+		}
 		mlib_index_free(idx);
 	}
 	/* the unforged payload loads */

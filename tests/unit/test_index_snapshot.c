@@ -616,6 +616,196 @@ TEST(damaged_snapshots_fall_back_to_sqlite)
 	free(sp);
 }
 
+/* ---- the snapshot mapped in place (MLIB_LOAD_MAP) ---- */
+
+/* Read every property of idx through index.h (each is checked as it is
+ * first read) and run the query mix: nothing may crash or read outside
+ * the mapping, whatever the file holds. */
+static void touch_everything(const struct mlib_index *idx)
+{
+	uint32_t bound = mlib_index_id_bound(idx);
+	size_t sum = 0;
+	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
+		uint32_t nd = mlib_index_dict_size(idx, p);
+		for (uint32_t v = 0; v < nd; v++)
+			sum += strlen(mlib_index_dict_text(idx, p, v));
+		for (uint32_t id = 0; id <= bound; id++) {
+			const uint32_t *vs;
+			int64_t x;
+			sum += mlib_index_str_values(idx, p, id, &vs) + mlib_index_int_value(idx, p, id, &x);
+		}
+	}
+	for (size_t q = 0; q < sizeof queries / sizeof queries[0]; q++) {
+		struct crate_err err = { 0 };
+		struct coll_node *n = coll_parse(queries[q], strlen(queries[q]), NULL, &err);
+		REQUIRE(n != NULL);
+		struct coll_eval_ctx c = { .index = idx, .now = 1800000000 };
+		struct coll_result r;
+		REQUIRE(coll_eval(&c, n, &r, &err) == 0);
+		sum += r.ids.n;
+		coll_result_free(&r);
+		coll_node_unref(n);
+	}
+	CHECK(sum != (size_t)-1); /* keep the reads */
+}
+
+TEST(mapped_snapshot_answers_like_the_loaded_index)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, 0);
+	struct mlib_load_info info;
+	struct mlib_index *fresh = load(db, MLIB_LOAD_NO_READ, &info);
+	REQUIRE(info.wrote_snapshot);
+	struct mlib_index *mapped = load(db, MLIB_LOAD_MAP, &info);
+	CHECK_MSG(info.from_snapshot, "snapshot not used: %s", info.why);
+	CHECK(mlib_index_is_mapped(mapped));
+	check_same_index(fresh, mapped);
+	CHECK(!mlib_index_map_damaged(mapped));
+	/* A statistics update copies that property out; the rest stays
+	 * mapped. Further values release the whole mapping. */
+	mlib_index_update_int(mapped, 5, "year", 1999);
+	mlib_index_update_int(fresh, 5, "year", 1999);
+	mlib_index_clear_int(mapped, 6, "tracknr");
+	mlib_index_clear_int(fresh, 6, "tracknr");
+	CHECK(mlib_index_is_mapped(mapped));
+	check_same_index(fresh, mapped);
+	mlib_index_update_int(mapped, 5, "rating", 4); /* a new property */
+	mlib_index_update_int(fresh, 5, "rating", 4);
+	CHECK(!mlib_index_is_mapped(mapped));
+	mlib_index_add_media(mapped, 90000);
+	mlib_index_add_media(fresh, 90000);
+	mlib_index_add_str(mapped, 90000, "title", "Brand new", 9);
+	mlib_index_add_str(fresh, 90000, "title", "Brand new", 9);
+	mlib_index_finish(mapped);
+	mlib_index_finish(fresh);
+	check_same_index(fresh, mapped);
+	mlib_index_free(mapped);
+	/* Freed unread: nothing of the mapping was checked or copied. */
+	mlib_index_free(load(db, MLIB_LOAD_MAP, &info));
+	CHECK(info.from_snapshot);
+	mlib_index_free(fresh);
+	mlib_db_close(db);
+}
+
+TEST(mapped_snapshot_stale_falls_back_to_sqlite)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, 0);
+	struct mlib_load_info info;
+	mlib_index_free(load(db, 0, &info));
+	REQUIRE(info.wrote_snapshot);
+	struct crate_err err = { 0 };
+	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
+	REQUIRE(w != NULL);
+	struct mlib_tags t;
+	mlib_tags_init(&t);
+	mlib_tags_add(&t, "title", "Late arrival");
+	uint32_t id;
+	REQUIRE(mlib_media_put(w, "/music/late.flac", 16, 1, 2, 3, &t, &id, &err) == 0);
+	mlib_tags_free(&t);
+	mlib_media_writer_free(w);
+	struct mlib_index *idx = load(db, MLIB_LOAD_MAP, &info);
+	CHECK_MSG(!info.from_snapshot && strstr(info.why, "stale"), "why: %s", info.why);
+	CHECK(!mlib_index_is_mapped(idx));
+	CHECK_INT(mlib_index_count(idx), NTRACKS);
+	mlib_index_free(idx);
+	/* the rewritten snapshot maps again, with the new item */
+	idx = load(db, MLIB_LOAD_MAP, &info);
+	CHECK(info.from_snapshot && mlib_index_is_mapped(idx));
+	CHECK_INT(mlib_index_count(idx), NTRACKS);
+	mlib_index_free(idx);
+	mlib_db_close(db);
+}
+
+/* Where the writer puts section i: after the header, each on the next
+ * 64-byte boundary (index_snapshot.h); lens from the blob stream. */
+static size_t blob_lens(const unsigned char *stream, size_t n, size_t *lens, size_t max)
+{
+	size_t k = 0;
+	for (size_t off = 0; off + 8 <= n && k < max; k++) {
+		uint64_t len;
+		memcpy(&len, stream + off, 8);
+		lens[k] = (size_t)len;
+		off += 8 + (size_t)len;
+	}
+	return k;
+}
+
+TEST(damaged_mapped_snapshots_never_crash)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, MLIB_DB_READONLY);
+	struct mlib_load_info info;
+	struct mlib_index *ref = load(db, MLIB_LOAD_NO_SNAPSHOT, &info);
+	mlib_db_close(db);
+	db = open_db(path, 0);
+	mlib_index_free(load(db, 0, &info));
+	REQUIRE(info.wrote_snapshot);
+	mlib_db_close(db);
+	char *sp = snap_path(path);
+	size_t n, sn;
+	unsigned char *good = slurp(sp, &n);
+	unsigned char *stream = snap_blob_stream(sp, &sn);
+	REQUIRE(stream != NULL);
+	static size_t lens[1024];
+	size_t nsec = blob_lens(stream, sn, lens, 1024);
+	REQUIRE(nsec > 5 + 15);
+	unsigned char *bad = malloc(n);
+	db = open_db(path, MLIB_DB_READONLY); /* never rewrites the file */
+	/* In every section: a flipped byte at its start, middle and end; and
+	 * the padding after it; then the file cut at its start. Then the
+	 * header and the table of contents. */
+	size_t off = snap_header_size(), rounds = 0, refused = 0;
+	for (size_t i = 0; i <= nsec; i++) {
+		off = (off + 63) / 64 * 64;
+		size_t len = i < nsec ? lens[i] : n - off; /* the table last */
+		size_t at[5] = { off, off + len / 2, off + len - 1, off + len, off };
+		for (int k = 0; k < 5; k++) {
+			size_t cut = k == 4 ? off : n;
+			if ((k < 3 && len == 0) || (k == 3 && (len % 64 == 0 || i == nsec)))
+				continue;
+			memcpy(bad, good, n);
+			if (k < 4)
+				bad[at[k]] ^= 0x40;
+			spit(sp, bad, cut);
+			struct mlib_index *idx = load(db, MLIB_LOAD_MAP, &info);
+			rounds++;
+			if (info.from_snapshot) { /* found as the property is read */
+				touch_everything(idx);
+				CHECK_MSG(mlib_index_map_damaged(idx), "section %zu, change %d unnoticed", i, k);
+			} else {
+				refused++;
+				CHECK(!mlib_index_is_mapped(idx));
+				CHECK_INT(mlib_index_count(idx), mlib_index_count(ref));
+			}
+			mlib_index_free(idx);
+		}
+		if (i < nsec)
+			off += lens[i];
+	}
+	CHECK(rounds > 60 && refused > 0 && refused < rounds);
+	for (size_t at = 0; at < snap_header_size(); at += 8) { /* the header */
+		memcpy(bad, good, n);
+		bad[at] ^= 1;
+		spit(sp, bad, n);
+		struct mlib_index *idx = load(db, MLIB_LOAD_MAP, &info);
+		CHECK_MSG(!info.from_snapshot, "header byte %zu", at);
+		mlib_index_free(idx);
+	}
+	spit(sp, good, n);
+	struct mlib_index *idx = load(db, MLIB_LOAD_MAP, &info);
+	CHECK(info.from_snapshot && mlib_index_is_mapped(idx));
+	check_same_index(ref, idx);
+	CHECK(!mlib_index_map_damaged(idx));
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	mlib_index_free(ref);
+	free(bad);
+	free(good);
+	free(stream);
+	free(sp);
+}
+
 /* Virtual machine steps of the statistics query (trace callback). */
 static int stats_query_steps = -1;
 static int count_stats_steps(unsigned what, void *ud, void *p, void *x)
