@@ -28,7 +28,7 @@ int app_open(struct app **out, const struct app_opts *opts, struct crate_err *er
 		free(dir);
 	}
 	/* Database, index and store are opened here as their modules land. */
-	if (app_library_open(app, opts->readonly, opts->no_index, err) != 0)
+	if (app_library_open(app, opts, err) != 0)
 		goto fail;
 	if (coll_store_open(app->db, &app->store, err) != 0)
 		goto fail;

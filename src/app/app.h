@@ -31,6 +31,8 @@ struct app_opts {
 	const char *config_path; /* NULL: $XDG_CONFIG_HOME/crate/config */
 	bool readonly;           /* open the database read-only (inspection commands) */
 	bool no_index;           /* start with an empty index: `crate scan` never reads it */
+	bool map_index;          /* use the index snapshot mapped in place (MLIB_LOAD_MAP):
+				  * one-shot reading commands */
 };
 
 struct app {

@@ -46,8 +46,9 @@ struct app_scan {
 
 static int reload_index(struct app *app, unsigned flags, struct crate_err *err);
 
-int app_library_open(struct app *app, bool readonly, bool no_index, struct crate_err *err)
+int app_library_open(struct app *app, const struct app_opts *opts, struct crate_err *err)
 {
+	bool readonly = opts->readonly;
 	int rc = mlib_db_open(app->db_path, readonly ? MLIB_DB_READONLY : 0, &app->db, err);
 	if (rc != 0 && !readonly && err && err->code == CRATE_ERR_REFUSED) {
 		/* A read-only file or directory: inspection commands still work;
@@ -63,13 +64,14 @@ int app_library_open(struct app *app, bool readonly, bool no_index, struct crate
 	}
 	if (rc != 0)
 		return -1;
-	if (no_index) {
+	if (opts->no_index) {
 		app->index = mlib_index_new();
 		mlib_index_finish(app->index);
 		return 0;
 	}
 	/* Start-up: the index is ready before its snapshot is written. */
-	return reload_index(app, MLIB_LOAD_WRITE_DETACHED, err);
+	return reload_index(app, MLIB_LOAD_WRITE_DETACHED | (opts->map_index ? MLIB_LOAD_MAP : 0),
+			    err);
 }
 
 void app_scan_errors_clear(struct app *app)

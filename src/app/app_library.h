@@ -13,8 +13,9 @@
 
 /* Open app->db (read-write, falling back to read-only when the file or its
  * directory cannot be written) and load app->index (an empty one when
- * no_index: commands that only write skip the load). Called by app_open. */
-int app_library_open(struct app *app, bool readonly, bool no_index, struct crate_err *err);
+ * opts->no_index: commands that only write skip the load; the snapshot in
+ * place when opts->map_index). Called by app_open. */
+int app_library_open(struct app *app, const struct app_opts *opts, struct crate_err *err);
 /* Stop a background scan, free the index, close the database. */
 void app_library_close(struct app *app);
 

@@ -30,6 +30,8 @@ struct cli_ctx {
 	const char *db_path;     /* --db, or NULL for the XDG default */
 	const char *config_path; /* --config, or NULL for the XDG default */
 	struct app *app;         /* opened by cli_app(); closed by main */
+	bool map_index;          /* cli_app: use the index snapshot in place (a
+				  * one-shot read-only command asks before cli_app) */
 	/* stdout/stderr (cli_ctx_stdio), or streams writing into a sink
 	 * (cli_ctx_open_sink). A command prints only through these. */
 	FILE *out, *err;

@@ -22,7 +22,8 @@ struct app *cli_app(struct cli_ctx *ctx)
 	if (ctx->app)
 		return ctx->app;
 	struct crate_err err = {0};
-	struct app_opts opts = {.db_path = ctx->db_path, .config_path = ctx->config_path};
+	struct app_opts opts = {.db_path = ctx->db_path, .config_path = ctx->config_path,
+				.map_index = ctx->map_index};
 	if (app_open(&ctx->app, &opts, &err) != 0) {
 		cli_error(ctx, "%s", err.msg);
 		return NULL;

@@ -8,6 +8,7 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_library.h"
 #include "app/app_read.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -15,6 +16,7 @@
 #include "medialib/item_format.h"
 #include "cli/output.h"
 #include "coll/search.h"
+#include "medialib/index.h"
 
 /* `search`'s arguments. */
 struct search_args {
@@ -102,6 +104,45 @@ static int search_run(struct cli_ctx *ctx, struct app *app, const struct search_
 	return rc;
 }
 
+/* search_run on a mapped index, whose damage shows only as it is read
+ * (mlib_index_snapshot_map): the answer is written to memory first and
+ * printed only when the mapping proved sound; otherwise it is dropped, the
+ * index loaded from SQLite (which rewrites the snapshot) and the search run
+ * again. */
+static int search_run_checked(struct cli_ctx *ctx, struct app *app, const struct search_args *a,
+			      struct crate_err *err, bool *in_query)
+{
+	if (!mlib_index_is_mapped(app_index(app)))
+		return search_run(ctx, app, a, true, err, in_query);
+	char *out_buf = NULL, *err_buf = NULL;
+	size_t out_len = 0, err_len = 0;
+	struct cli_ctx mem = *ctx;
+	mem.out = open_memstream(&out_buf, &out_len);
+	mem.err = open_memstream(&err_buf, &err_len);
+	int rc;
+	if (!mem.out || !mem.err) { /* no memory for the answer: print as it comes */
+		rc = search_run(ctx, app, a, true, err, in_query);
+	} else {
+		rc = search_run(&mem, app, a, true, err, in_query);
+		fflush(mem.out);
+		fflush(mem.err);
+	}
+	if (mem.out && mem.err && mlib_index_map_damaged(app_index(app))) {
+		crate_err_clear(err);
+		rc = app_reload_index(app, err) != 0 ? -1 : search_run(ctx, app, a, true, err, in_query);
+	} else if (mem.out && mem.err) {
+		fwrite(err_buf, 1, err_len, ctx->err);
+		fwrite(out_buf, 1, out_len, ctx->out);
+	}
+	if (mem.out)
+		fclose(mem.out);
+	if (mem.err)
+		fclose(mem.err);
+	free(out_buf);
+	free(err_buf);
+	return rc;
+}
+
 static int cmd_search(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct search_args a;
@@ -109,12 +150,15 @@ static int cmd_search(struct cli_ctx *ctx, const struct cli_args *args)
 	if (!search_args_read(args, &a, &err))
 		return err.code == CRATE_ERR_PARSE ? cli_fail_query(ctx, a.o.fmt, &err)
 						   : cli_fail_safe(ctx, err.msg);
+	/* A one-shot search reads a few properties of the library: the
+	 * snapshot is used in place, not loaded (MLIB_LOAD_MAP). */
+	ctx->map_index = true;
 	struct app *app = cli_app(ctx);
 	int status = CLI_FAIL;
 	if (app) {
 		bool in_query;
 		status = CLI_OK;
-		if (search_run(ctx, app, &a, true, &err, &in_query) != 0)
+		if (search_run_checked(ctx, app, &a, &err, &in_query) != 0)
 			status = in_query ? cli_fail_query(ctx, a.query, &err)
 					  : cli_fail_safe(ctx, err.msg);
 	}
