@@ -15,11 +15,12 @@
 
 /* ---- properties and columns ---- */
 
-/* Property i for reading: a mapped index checks it first (see
- * index_map_check_prop). Every reading function goes through this. */
-static inline const struct prop *prop_r(const struct mlib_index *idx, int i)
+/* Property i for reading the groups of arrays in mask (IG bits; 0 for
+ * its kind and sizes): a mapped index checks them first (see
+ * index_map_check). Every reading function goes through this. */
+static inline const struct prop *prop_r(const struct mlib_index *idx, int i, unsigned mask)
 {
-	index_map_check_prop(idx, i);
+	index_map_check(idx, i, mask);
 	return &idx->props[i];
 }
 
@@ -699,23 +700,23 @@ int mlib_index_prop_count(const struct mlib_index *idx)
 
 uint32_t mlib_index_dict_size(const struct mlib_index *idx, int prop)
 {
-	return prop_r(idx, prop)->kind == MLIB_PROP_STRING ? prop_r(idx, prop)->d.n : 0;
+	return prop_r(idx, prop, 0)->kind == MLIB_PROP_STRING ? prop_r(idx, prop, 0)->d.n : 0;
 }
 
 const char *mlib_index_dict_text(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	return index_dict_text(&prop_r(idx, prop)->d, vid);
+	return index_dict_text(&prop_r(idx, prop, IG(FOLD) | IG(RAW))->d, vid);
 }
 
 const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	const struct dict *d = &prop_r(idx, prop)->d;
+	const struct dict *d = &prop_r(idx, prop, IG(FOLD))->d;
 	return d->fold + d->fold_off[vid];
 }
 
 bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid, double *out)
 {
-	double v = index_dict_number(&prop_r(idx, prop)->d, vid);
+	double v = index_dict_number(&prop_r(idx, prop, IG(NUM))->d, vid);
 	if (isnan(v))
 		return false;
 	*out = v;
@@ -724,7 +725,7 @@ bool mlib_index_dict_number(const struct mlib_index *idx, int prop, uint32_t vid
 
 uint32_t mlib_index_dict_rank(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	struct dict *d = (struct dict *)&prop_r(idx, prop)->d; /* lazily filled cache */
+	struct dict *d = (struct dict *)&prop_r(idx, prop, IG(RANK) | IG(FOLD) | IG(NUM))->d; /* lazily filled cache */
 	index_dict_compute_ranks(d);
 	return d->rank[vid];
 }
@@ -732,11 +733,11 @@ uint32_t mlib_index_dict_rank(const struct mlib_index *idx, int prop, uint32_t v
 void mlib_index_dict_fold_span(const struct mlib_index *idx, int prop, const char **base,
 			       const uint32_t **offs, uint32_t *n)
 {
-	const struct dict *d = &prop_r(idx, prop)->d;
+	const struct dict *d = &prop_r(idx, prop, IG(FOLD))->d;
 	/* No values (an emptied, damaged mapped property has no arrays): one
 	 * offset still, so base + offs[n] is the end for every caller. */
 	static const uint32_t no_offs[1];
-	bool none = prop_r(idx, prop)->kind != MLIB_PROP_STRING || d->n == 0;
+	bool none = prop_r(idx, prop, 0)->kind != MLIB_PROP_STRING || d->n == 0;
 	*base = none ? "" : d->fold;
 	*offs = none ? no_offs : d->fold_off;
 	*n = none ? 0 : d->n;
@@ -745,22 +746,22 @@ void mlib_index_dict_fold_span(const struct mlib_index *idx, int prop, const cha
 size_t mlib_index_str_values(const struct mlib_index *idx, int prop, uint32_t id,
 			     const uint32_t **vids)
 {
-	return prop_str_values(prop_r(idx, prop), id, vids);
+	return prop_str_values(prop_r(idx, prop, IG(COL)), id, vids);
 }
 
 bool mlib_index_str_column(const struct mlib_index *idx, int prop, struct mlib_str_column *out)
 {
 	memset(out, 0, sizeof *out);
-	if (prop < 0 || prop >= idx->nprops || prop_r(idx, prop)->kind != MLIB_PROP_STRING)
+	if (prop < 0 || prop >= idx->nprops || prop_r(idx, prop, 0)->kind != MLIB_PROP_STRING)
 		return false;
-	const struct prop *p = prop_r(idx, prop);
+	const struct prop *p = prop_r(idx, prop, IG(COL));
 	*out = (struct mlib_str_column){p->scol, p->multi, p->scol ? p->col_cap : 0};
 	return true;
 }
 
 bool mlib_index_int_value(const struct mlib_index *idx, int prop, uint32_t id, int64_t *out)
 {
-	const struct prop *p = prop_r(idx, prop);
+	const struct prop *p = prop_r(idx, prop, IG(COL));
 	if (p->kind != MLIB_PROP_INT)
 		return false;
 	int64_t v = icol_get(p, id);
@@ -776,7 +777,7 @@ const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const
 	int pi = prop_find(idx, prop);
 	if (pi < 0 || !mlib_index_has_media(idx, id))
 		return NULL;
-	const struct prop *p = prop_r(idx, pi);
+	const struct prop *p = prop_r(idx, pi, IG(COL) | IG(FOLD) | IG(RAW));
 	if (p->kind == MLIB_PROP_INT) {
 		int64_t v;
 		if (!mlib_index_int_value(idx, pi, id, &v) || !buf || bufsize == 0)
@@ -796,7 +797,7 @@ const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, con
 	int pi = prop_find(idx, prop);
 	if (pi < 0 || !mlib_index_has_media(idx, id) || !buf || bufsize == 0)
 		return NULL;
-	const struct prop *p = prop_r(idx, pi);
+	const struct prop *p = prop_r(idx, pi, IG(COL) | IG(FOLD) | IG(RAW));
 	const uint32_t *vids;
 	size_t n = p->kind == MLIB_PROP_STRING ? prop_str_values(p, id, &vids) : 0;
 	if (n <= 1) {
@@ -940,7 +941,7 @@ static bool select_by_postings(struct prop *p, const struct bitset *vals, uint32
 void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct bitset *vals,
 			   bool none, struct bitset *out)
 {
-	const struct prop *p = prop_r(idx, prop);
+	const struct prop *p = prop_r(idx, prop, IG(COL) | IG(POST));
 	if (p->kind != MLIB_PROP_STRING)
 		return;
 	size_t n = p->col_cap < idx->bound ? p->col_cap : idx->bound;
@@ -989,7 +990,7 @@ void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct 
 void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
 			    uint64_t *out)
 {
-	const struct prop *p = prop_r(idx, prop);
+	const struct prop *p = prop_r(idx, prop, IG(COL) | IG(RANK) | IG(FOLD) | IG(NUM));
 	if (p->kind != MLIB_PROP_STRING) {
 		memset(out, 0, n * sizeof *out);
 		return;
@@ -1009,14 +1010,14 @@ void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32
 
 const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop)
 {
-	struct dict *d = (struct dict *)&prop_r(idx, prop)->d; /* lazily filled cache */
+	struct dict *d = (struct dict *)&prop_r(idx, prop, IG(RANK) | IG(FOLD) | IG(NUM))->d; /* lazily filled cache */
 	index_dict_compute_ranks(d);
 	return d->rank;
 }
 
 bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_int_column *out)
 {
-	const struct prop *p = prop_r(idx, prop);
+	const struct prop *p = prop_r(idx, prop, IG(COL));
 	memset(out, 0, sizeof *out);
 	if (p->kind != MLIB_PROP_INT)
 		return false;
@@ -1035,18 +1036,18 @@ const struct bitset *mlib_index_present_set(const struct mlib_index *idx)
 
 size_t mlib_index_multi_ids(const struct mlib_index *idx, int prop, const uint32_t **ids)
 {
-	if (prop < 0 || prop >= idx->nprops || prop_r(idx, prop)->kind != MLIB_PROP_STRING) {
+	if (prop < 0 || prop >= idx->nprops || prop_r(idx, prop, 0)->kind != MLIB_PROP_STRING) {
 		*ids = NULL;
 		return 0;
 	}
-	*ids = prop_r(idx, prop)->multi_ids.v;
-	return prop_r(idx, prop)->multi_ids.n;
+	*ids = prop_r(idx, prop, IG(COL))->multi_ids.v;
+	return prop_r(idx, prop, IG(COL))->multi_ids.n;
 }
 
 void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_t *ids, size_t n,
 			   uint32_t *out)
 {
-	const struct prop *p = prop >= 0 ? prop_r(idx, prop) : NULL;
+	const struct prop *p = prop >= 0 ? prop_r(idx, prop, IG(COL)) : NULL;
 	if (!p || p->kind != MLIB_PROP_STRING) {
 		memset(out, 0xff, n * sizeof *out);
 		return;

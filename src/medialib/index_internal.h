@@ -74,18 +74,29 @@ struct prop {
 
 /* A snapshot mapped in place under an index (index_serialize.c): the
  * index's arrays point into it until index_map_release copies them out.
- * Each property's sections are checked (checksums, then structure) when
- * the property is first read, not at mapping: a query pays only for the
- * properties it touches. */
+ * A property's arrays are checked (checksums, then structure) group by
+ * group when something first reads them, not at mapping: a query pays
+ * only for what it touches (a search on titles reads their folded texts,
+ * not the 20 MB of original ones; printing ten rows checks those). */
+enum {
+	INDEX_GROUP_COL,  /* column, multi-value groups, items with groups */
+	INDEX_GROUP_FOLD, /* folded texts and their offsets */
+	INDEX_GROUP_RAW,  /* original texts and their offsets */
+	INDEX_GROUP_NUM,  /* numeric readings */
+	INDEX_GROUP_RANK, /* natural-order ranks */
+	INDEX_GROUP_POST, /* items by value */
+	INDEX_GROUPS
+};
+#define IG(g) (1u << INDEX_GROUP_##g)
+#define INDEX_GROUP_ALL ((1u << INDEX_GROUPS) - 1)
 struct index_map {
 	struct snap_map *snap;  /* owned; unmapped with the index */
-	pthread_mutex_t lock;   /* one checker per property at a time */
+	pthread_mutex_t lock;   /* one checker at a time */
 	struct {
-		size_t first, n;      /* its sections in the table of contents */
-		_Atomic int state;    /* MAP_UNCHECKED, MAP_OK, MAP_BAD */
+		size_t first;         /* its first section in the table of contents */
+		_Atomic unsigned checked; /* groups checked (IG bits) */
 	} *props;
 };
-enum { MAP_UNCHECKED, MAP_OK, MAP_BAD };
 
 struct mlib_index {
 	/* Non-NULL while arrays point into a mapped snapshot: those arrays are
@@ -118,14 +129,15 @@ static inline void *index_grow_array(void *p, size_t *cap, size_t need, size_t e
 
 /* ---- mapped snapshots (index_serialize.c) ---- */
 
-/* Check property i of a mapped index before it is read (no-op once done
- * or for an index that owns its arrays). A property that fails is emptied
- * and the index marked damaged (mlib_index_map_damaged). Thread-safe. */
-void index_map_check_prop_slow(const struct mlib_index *idx, int i);
-static inline void index_map_check_prop(const struct mlib_index *idx, int i)
+/* Check groups mask (IG bits) of property i of a mapped index before
+ * they are read (no-op once done, or for an index that owns its arrays).
+ * A group that fails is replaced by harmless arrays of the same sizes and
+ * the index marked damaged (mlib_index_map_damaged). Thread-safe. */
+void index_map_check_slow(const struct mlib_index *idx, int i, unsigned mask);
+static inline void index_map_check(const struct mlib_index *idx, int i, unsigned mask)
 {
-	if (idx->map && idx->map->props[i].state == MAP_UNCHECKED)
-		index_map_check_prop_slow(idx, i);
+	if (idx->map && (idx->map->props[i].checked & mask) != mask)
+		index_map_check_slow(idx, i, mask);
 }
 /* Make idx own every array (copies of the mapped ones, every property
  * checked first) and unmap the snapshot: before anything changes the

@@ -131,7 +131,7 @@ static bool view_arrays(struct snap_cursor *c, const struct snap_arr *a, int n)
 
 /* A property's name, head and arrays, in place. Only sizes are checked
  * here (every array holds what the head says); contents are checked on
- * first use (index_map_check_prop). */
+ * first use, group by group (index_map_check). */
 static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
 {
 	size_t n;
@@ -175,26 +175,42 @@ static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
  * stays inside its array: a snapshot that passed its checksum but is
  * inconsistent anyway (written by a buggy build, forged) must not crash.
  * Each offset is checked against its array's length before it is used. */
-static bool dict_snap_valid(const struct dict *d)
+/* The structure of each group of a property's arrays, checked on its own
+ * (a mapped index checks a group when something first reads it). */
+
+/* Texts: value v is fold[fold_off[v] .. fold_off[v+1]-1), NUL-ended. */
+static bool fold_valid(const struct prop *p)
 {
+	const struct dict *d = &p->d;
 	if (d->n == 0)
-		return d->nnum == 0;
-	/* Texts: value v is fold[fold_off[v] .. fold_off[v+1]-1), NUL-ended. */
+		return true;
 	if (d->fold_len == 0 || d->fold_off[0] != 0 || d->fold_off[d->n] != d->fold_len)
 		return false;
 	for (uint32_t v = 0; v < d->n; v++) {
 		uint32_t end = d->fold_off[v + 1];
 		if (end <= d->fold_off[v] || end > d->fold_len || d->fold[end - 1] != '\0')
 			return false;
+	}
+	return true;
+}
+
+/* Original texts: inside raw, which ends in a NUL (so does every text). */
+static bool raw_valid(const struct prop *p)
+{
+	const struct dict *d = &p->d;
+	for (uint32_t v = 0; v < d->n; v++)
 		if (d->raw_off[v] != RAW_SAME && d->raw_off[v] >= d->raw_len)
 			return false;
-		if (d->rank && d->rank[v] >= d->n)
-			return false;
-	}
-	if (d->raw_len && d->raw[d->raw_len - 1] != '\0')
-		return false;
-	/* Numbers: a bit per value exactly for the values listed, ascending
-	 * (index_dict_number's binary search relies on both). */
+	return !d->raw_len || d->raw[d->raw_len - 1] == '\0';
+}
+
+/* Numbers: a bit per value exactly for the values listed, ascending
+ * (index_dict_number's binary search relies on both). */
+static bool num_valid(const struct prop *p)
+{
+	const struct dict *d = &p->d;
+	if (d->n == 0)
+		return d->nnum == 0;
 	size_t bits = 0, nw = ((size_t)d->n + 63) / 64;
 	for (size_t w = 0; w < nw; w++)
 		bits += (size_t)__builtin_popcountll(d->numbits[w]);
@@ -209,23 +225,37 @@ static bool dict_snap_valid(const struct dict *d)
 	return true;
 }
 
-static bool prop_snap_valid(const struct prop *p)
+static bool rank_valid(const struct prop *p)
 {
-	if (!dict_snap_valid(&p->d))
+	for (uint32_t v = 0; p->d.rank && v < p->d.n; v++)
+		if (p->d.rank[v] >= p->d.n)
+			return false;
+	return true;
+}
+
+/* Items by value: ascending offsets, item ids inside the column. */
+static bool post_valid(const struct prop *p)
+{
+	if (!p->post_off)
+		return true;
+	if (p->post_off[0] != 0)
 		return false;
+	for (uint32_t v = 0; v < p->d.n; v++)
+		if (p->post_off[v + 1] < p->post_off[v])
+			return false;
+	for (uint32_t k = 0; k < p->post_off[p->d.n]; k++)
+		if (p->post[k] >= p->col_cap)
+			return false;
+	return true;
+}
+
+/* The column: value ids inside the dictionary, multi-value groups inside
+ * multi, items listed as holding a group inside the column. */
+static bool col_valid(const struct prop *p)
+{
 	for (size_t i = 0; i < p->multi_ids.n; i++)
 		if (p->multi_ids.v[i] >= p->col_cap)
 			return false;
-	if (p->post_off) {
-		if (p->post_off[0] != 0)
-			return false;
-		for (uint32_t v = 0; v < p->d.n; v++)
-			if (p->post_off[v + 1] < p->post_off[v])
-				return false;
-		for (uint32_t k = 0; k < p->post_off[p->d.n]; k++)
-			if (p->post[k] >= p->col_cap)
-				return false;
-	}
 	if (p->kind != MLIB_PROP_STRING)
 		return true;
 	for (size_t id = 0; id < p->col_cap; id++) {
@@ -246,6 +276,23 @@ static bool prop_snap_valid(const struct prop *p)
 	}
 	return true;
 }
+
+/* ---- groups: what a mapped index checks together ---- */
+
+/* Per group: its sections (indices within the property's 15, see
+ * prop_snap_write: name, head, then the arrays of prop_arrays, then post)
+ * and its structure. */
+static const struct {
+	unsigned char sec[3], nsec;
+	bool (*valid)(const struct prop *p);
+} groups[INDEX_GROUPS] = {
+	[INDEX_GROUP_COL] = {{2, 3, 4}, 3, col_valid},
+	[INDEX_GROUP_FOLD] = {{5, 7}, 2, fold_valid},
+	[INDEX_GROUP_RAW] = {{6, 8}, 2, raw_valid},
+	[INDEX_GROUP_NUM] = {{9, 10, 11}, 3, num_valid},
+	[INDEX_GROUP_RANK] = {{12}, 1, rank_valid},
+	[INDEX_GROUP_POST] = {{13, 14}, 2, post_valid},
+};
 
 /* The items: the present bits are exactly all_ids (ascending, below
  * bound, never 0); library order is a permutation of them and lib_rank its
@@ -289,43 +336,84 @@ static void prop_forget_mapped(struct prop *p, const struct snap_map *m)
 		p->post = NULL;
 }
 
-/* A property that failed its check: no items, no values. Its mapped
- * arrays are dropped (never read again); its own ones freed. */
-static void prop_empty(struct prop *p, const struct snap_map *m)
+/* Group g of p failed its check: its arrays are replaced by harmless ones
+ * of the same sizes (a reader may hold the dictionary size or the column
+ * length already), owned by the index; the mapped ones are never read
+ * again. */
+static void group_neutralise(struct prop *p, int g)
 {
-	prop_forget_mapped(p, m);
-	free(p->scol);
-	free(p->icol);
-	free(p->icol32);
-	free(p->multi);
-	free(p->multi_ids.v);
-	free(p->post_off);
-	free(p->post);
-	index_dict_free(&p->d);
-	char *name = p->name;
-	enum mlib_prop_kind kind = p->kind;
-	memset(p, 0, sizeof *p);
-	p->name = name;
-	p->kind = kind;
+	struct dict *d = &p->d;
+	size_t n = d->n;
+	switch (g) {
+	case INDEX_GROUP_COL:
+		if (p->kind == MLIB_PROP_STRING) {
+			p->scol = xmalloc((p->col_cap + 1) * sizeof *p->scol);
+			for (size_t i = 0; i < p->col_cap; i++)
+				p->scol[i] = STR_MISSING;
+		} else if (p->wide) {
+			p->icol = xmalloc((p->col_cap + 1) * sizeof *p->icol);
+			for (size_t i = 0; i < p->col_cap; i++)
+				p->icol[i] = INT_MISSING;
+		} else {
+			p->icol32 = xmalloc((p->col_cap + 1) * sizeof *p->icol32);
+			for (size_t i = 0; i < p->col_cap; i++)
+				p->icol32[i] = INT32_MISSING;
+		}
+		p->multi = NULL;
+		p->multi_len = p->multi_cap = 0;
+		p->multi_ids = (struct u32vec){0};
+		break;
+	case INDEX_GROUP_FOLD: /* every value "" */
+		d->fold = xcalloc(n + 1, 1);
+		d->fold_len = d->fold_cap = n;
+		d->fold_off = xmalloc((n + 1) * sizeof *d->fold_off);
+		for (size_t v = 0; v <= n; v++)
+			d->fold_off[v] = (uint32_t)v;
+		break;
+	case INDEX_GROUP_RAW: /* every text its folded form */
+		d->raw = NULL;
+		d->raw_len = d->raw_cap = 0;
+		d->raw_off = xmalloc((n + 1) * sizeof *d->raw_off);
+		for (size_t v = 0; v < n; v++)
+			d->raw_off[v] = RAW_SAME;
+		break;
+	case INDEX_GROUP_NUM: /* no numbers */
+		d->numbits = xcalloc((n + 63) / 64 + 1, sizeof *d->numbits);
+		d->num_vid = NULL;
+		d->num_val = NULL;
+		d->nnum = d->num_cap = 0;
+		break;
+	case INDEX_GROUP_RANK: /* computed again on first need */
+		d->rank = NULL;
+		break;
+	case INDEX_GROUP_POST: /* built again on first need */
+		p->post_off = p->post = NULL;
+		break;
+	}
 }
 
-void index_map_check_prop_slow(const struct mlib_index *cidx, int i)
+void index_map_check_slow(const struct mlib_index *cidx, int i, unsigned mask)
 {
-	/* The check state and an emptied property are caches of the file's
+	/* The check state and a neutralised group are caches of the file's
 	 * verdict: reading functions take a const index. */
 	struct mlib_index *idx = (struct mlib_index *)cidx;
 	struct index_map *map = idx->map;
+	struct prop *p = &idx->props[i];
 	pthread_mutex_lock(&map->lock);
-	if (map->props[i].state == MAP_UNCHECKED) {
-		struct prop *p = &idx->props[i];
-		bool ok = snap_map_check(map->snap, map->props[i].first, map->props[i].n) &&
-			  prop_snap_valid(p);
+	unsigned done = map->props[i].checked;
+	for (int g = 0; g < INDEX_GROUPS; g++) {
+		if (!(mask & (1u << g)) || (done & (1u << g)))
+			continue;
+		bool ok = groups[g].valid(p);
+		for (int k = 0; ok && k < groups[g].nsec; k++)
+			ok = snap_map_check(map->snap, map->props[i].first + groups[g].sec[k], 1);
 		if (!ok) {
-			prop_empty(p, map->snap);
+			group_neutralise(p, g);
 			idx->damaged = true;
 		}
-		map->props[i].state = ok ? MAP_OK : MAP_BAD;
+		done |= 1u << g;
 	}
+	map->props[i].checked = done; /* published after the arrays it covers */
 	pthread_mutex_unlock(&map->lock);
 }
 
@@ -368,7 +456,7 @@ void index_map_own_prop(struct mlib_index *idx, int i)
 {
 	if (!idx->map)
 		return;
-	index_map_check_prop(idx, i);
+	index_map_check(idx, i, INDEX_GROUP_ALL);
 	prop_own(&idx->props[i], idx->map->snap);
 }
 
@@ -378,7 +466,7 @@ void index_map_release(struct mlib_index *idx)
 	if (!map)
 		return;
 	for (int i = 0; i < idx->nprops; i++)
-		index_map_check_prop(idx, i);
+		index_map_check(idx, i, INDEX_GROUP_ALL);
 	struct snap_arr a[4];
 	item_arrays(idx, a);
 	own_arrays(map->snap, a, 4);
@@ -468,7 +556,6 @@ static int snapshot_map(const char *path, const struct snap_key *key, struct mli
 		idx->map->props = xcalloc(nprops ? nprops : 1, sizeof *idx->map->props);
 		for (uint64_t i = 0; ok && i < nprops; i++) {
 			idx->map->props[i].first = c.next;
-			idx->map->props[i].n = SNAP_PROP_SECTIONS;
 			idx->nprops++; /* counted first: free sees what was read */
 			ok = prop_snap_map(&c, &idx->props[i]);
 		}
@@ -497,7 +584,7 @@ int mlib_index_snapshot_read(const char *path, const struct snap_key *key,
 	/* Every property checked, then copied out of the mapping. */
 	struct mlib_index *idx = *out;
 	for (int i = 0; i < idx->nprops; i++)
-		index_map_check_prop(idx, i);
+		index_map_check(idx, i, INDEX_GROUP_ALL);
 	if (idx->damaged) {
 		mlib_index_free(idx);
 		*out = NULL;

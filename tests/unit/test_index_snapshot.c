@@ -627,8 +627,11 @@ static void touch_everything(const struct mlib_index *idx)
 	size_t sum = 0;
 	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
 		uint32_t nd = mlib_index_dict_size(idx, p);
-		for (uint32_t v = 0; v < nd; v++)
-			sum += strlen(mlib_index_dict_text(idx, p, v));
+		for (uint32_t v = 0; v < nd; v++) {
+			double x;
+			sum += strlen(mlib_index_dict_text(idx, p, v)) + mlib_index_dict_number(idx, p, v, &x);
+			sum += mlib_index_dict_rank(idx, p, v);
+		}
 		for (uint32_t id = 0; id <= bound; id++) {
 			const uint32_t *vs;
 			int64_t x;
