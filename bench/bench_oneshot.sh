@@ -12,6 +12,11 @@
 #
 # CRATE_BENCH_DB: the big generated library; CRATE_BENCH_SCAN_DB: the
 # library scanned from real files (both optional: what is missing is skipped).
+# CRATE_BENCH_BASELINE: a directory holding another build's crate and
+# crate-core (e.g. main built in /tmp): `crate search` with no crate running
+# is then also measured with it, on its own copy of the library (snapshot
+# formats may differ), as oneshot_search_norun[_few]_<size>_baseline_ms.
+# Every figure comes with a _cpu_ms twin (user + system time).
 set -u
 BUILDDIR=${1:-build}
 TRACKS=${2:-1000000}
@@ -68,6 +73,23 @@ searches() {
 	sleep 0.5
 	"$ONESHOT" "oneshot_search_${label}_core_ms" "$runs" "$CORE" --db "$db" search 't~love'
 	"$ONESHOT" "oneshot_search_few_${label}_core_ms" "$runs" "$CORE" --db "$db" search --limit 10 'y>2000 t~love'
+	norun "$label" "$db" "$runs" "$CRATE" ""
+	if [ -n "${CRATE_BENCH_BASELINE:-}" ] && [ -x "$CRATE_BENCH_BASELINE/crate" ]; then
+		cp "$db" "$W/baseline.db"
+		"$CRATE_BENCH_BASELINE/crate" --db "$W/baseline.db" search --limit 0 x >/dev/null 2>&1
+		sleep 3 # its snapshot is written by a detached process
+		norun "$label" "$W/baseline.db" "$runs" "$CRATE_BENCH_BASELINE/crate" _baseline
+		rm -f "$W"/baseline.db*
+	fi
+}
+# norun LABEL DB RUNS CRATE SUFFIX: `crate search` with no crate running
+# (the launcher finds no socket and runs crate-core, which answers from the
+# index snapshot: mapped in place since format 3).
+norun() {
+	local label=$1 db=$2 runs=$3 crate=$4 sfx=$5
+	"$ONESHOT" "oneshot_search_norun_${label}${sfx}_ms" "$runs" "$crate" --db "$db" search 't~love'
+	"$ONESHOT" "oneshot_search_norun_few_${label}${sfx}_ms" "$runs" "$crate" --db "$db" \
+		search --limit 10 'y>2000 t~love'
 }
 
 SMALL=${CRATE_BENCH_SCAN_DB:-}
