@@ -898,8 +898,8 @@ static void prop_build_postings(struct prop *p)
 
 /* When few values match, set their items from the postings instead of
  * reading the whole column. False when the column read is the better way. */
-static bool select_by_postings(struct prop *p, const struct bitset *vals, uint32_t nd, size_t n,
-			       struct bitset *out)
+static bool select_by_postings(const struct mlib_index *idx, int prop, struct prop *p,
+			       const struct bitset *vals, uint32_t nd, size_t n, struct bitset *out)
 {
 	size_t matched = 0, nw = ((size_t)nd + 63) / 64;
 	for (size_t w = 0; w < nw; w++)
@@ -909,8 +909,13 @@ static bool select_by_postings(struct prop *p, const struct bitset *vals, uint32
 	/* Worth it for a handful of values of a large dictionary only. */
 	if (nd < POSTINGS_MIN_DICT || matched > nd / 32)
 		return false;
-	if (!p->post_off)
+	/* A mapped index checks the lists, not the column they replace
+	 * (unless they must be built from it). */
+	index_map_check(idx, prop, IG(POST));
+	if (!p->post_off) {
+		index_map_check(idx, prop, IG(COL));
 		prop_build_postings(p);
+	}
 	size_t items = 0;
 	for (size_t w = 0; w < nw; w++) {
 		uint64_t bits = vals->w[w];
@@ -941,17 +946,18 @@ static bool select_by_postings(struct prop *p, const struct bitset *vals, uint32
 void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct bitset *vals,
 			   bool none, struct bitset *out)
 {
-	const struct prop *p = prop_r(idx, prop, IG(COL) | IG(POST));
+	const struct prop *p = prop_r(idx, prop, 0); /* the groups as used, below */
 	if (p->kind != MLIB_PROP_STRING)
 		return;
 	size_t n = p->col_cap < idx->bound ? p->col_cap : idx->bound;
 	if (n > out->nbits)
 		n = out->nbits;
-	const uint32_t *col = p->scol;
 	const uint64_t *vw = vals->w;
 	uint32_t nd = p->d.n < vals->nbits ? p->d.n : (uint32_t)vals->nbits;
-	if (!none && select_by_postings((struct prop *)p, vals, nd, n, out)) /* lazily built cache */
+	if (!none && select_by_postings(idx, prop, (struct prop *)p, vals, nd, n, out)) /* lazily built cache */
 		return;
+	index_map_check(idx, prop, IG(COL));
+	const uint32_t *col = p->scol; /* after the check: a failed column is replaced */
 	const uint64_t zero = 0;
 	uint64_t flip = none;
 	size_t start = 0;

@@ -637,6 +637,16 @@ static void touch_everything(const struct mlib_index *idx)
 			int64_t x;
 			sum += mlib_index_str_values(idx, p, id, &vs) + mlib_index_int_value(idx, p, id, &x);
 		}
+		if (nd) { /* one value: the items-by-value lists where there are any */
+			struct bitset vals, out;
+			bitset_init(&vals, nd);
+			bitset_set(&vals, nd - 1);
+			bitset_init(&out, (size_t)bound + 1);
+			mlib_index_select_str(idx, p, &vals, false, &out);
+			sum += bitset_test(&out, 1);
+			bitset_free(&out);
+			bitset_free(&vals);
+		}
 	}
 	for (size_t q = 0; q < sizeof queries / sizeof queries[0]; q++) {
 		struct crate_err err = { 0 };
