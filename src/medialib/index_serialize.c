@@ -100,6 +100,9 @@ static void prop_snap_write(struct snap_writer *w, const struct prop *cp)
 int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
 			      const struct snap_key *key, struct crate_err *err)
 {
+	/* A mapped index writes only what passed its checks. */
+	for (int i = 0; i < idx->nprops; i++)
+		index_map_check(idx, i, INDEX_GROUP_ALL);
 	struct snap_writer *w = snap_writer_open(path, err);
 	if (!w)
 		return -1;
