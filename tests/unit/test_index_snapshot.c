@@ -674,6 +674,17 @@ TEST(mapped_snapshot_answers_like_the_loaded_index)
 	CHECK(mlib_index_is_mapped(mapped));
 	check_same_index(fresh, mapped);
 	CHECK(!mlib_index_map_damaged(mapped));
+	/* Written again from the mapping, it reads back the same. */
+	char again[600];
+	snprintf(again, sizeof again, "%s.again", path);
+	struct snap_key k = { 1, 2, 3, 0 };
+	struct crate_err err = { 0 };
+	REQUIRE(mlib_index_snapshot_write(mapped, again, &k, &err) == 0);
+	struct mlib_index *back = NULL;
+	REQUIRE(mlib_index_snapshot_read(again, &k, &back, &err) == 0);
+	check_same_index(fresh, back);
+	mlib_index_free(back);
+	unlink(again);
 	/* A statistics update copies that property out; the rest stays
 	 * mapped. Further values release the whole mapping. */
 	mlib_index_update_int(mapped, 5, "year", 1999);
