@@ -1,6 +1,6 @@
 # crate — build, test, install.  Run ./configure first (scripts/quickstart.sh does it all).
 #
-#   make                  build ./build/crate (the launcher) and ./build/crate-core
+#   make                  build ./build/crate (the launcher), ./build/crate-core and ./build/crate-query
 #   make check            every test (unit, integration on ../shared/corpus, tmux UI)
 #   make check-asan       the same suite built with -fsanitize=address,undefined
 #   make bench            performance benchmarks (report only, never pass/fail)
@@ -48,7 +48,9 @@ include warnings.mk
 # (config.mk, or make's command line) follow them in every rule.
 CRATE_OPT = -O2 -g
 CRATE_CPPFLAGS = -D_GNU_SOURCE -DCRATE_VERSION='"$(VERSION)"' -Isrc -I. $(DEP_CFLAGS) -MMD -MP
-CRATE_CFLAGS = -std=c11 $(WARN) $(CRATE_OPT) -pthread
+# A section per function and object: crate-query is linked with
+# --gc-sections (below), keeping only what its command reaches.
+CRATE_CFLAGS = -std=c11 $(WARN) $(CRATE_OPT) -pthread -ffunction-sections -fdata-sections
 ifneq ($(SANITIZE),)
 CRATE_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 CRATE_LDFLAGS += -fsanitize=address,undefined
@@ -57,16 +59,22 @@ ALL_CFLAGS = $(CRATE_CPPFLAGS) $(CPPFLAGS) $(CRATE_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(CRATE_LDFLAGS) $(LDFLAGS)
 LIBS = $(DEP_LIBS) -lm -pthread
 # C++ is used only by the TagLib shim; linking through $(CXX) brings its runtime.
-CRATE_CXXFLAGS = -std=c++17 $(CXXWARN) $(CRATE_OPT) -pthread
+CRATE_CXXFLAGS = -std=c++17 $(CXXWARN) $(CRATE_OPT) -pthread -ffunction-sections -fdata-sections
 ifneq ($(SANITIZE),)
 CRATE_CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 ALL_CXXFLAGS = $(CRATE_CPPFLAGS) $(CPPFLAGS) $(CRATE_CXXFLAGS) $(CXXFLAGS)
 
-LIB_SRC  := $(filter-out src/main.c src/launcher.c,$(wildcard src/*.c src/*/*.c ui/*.c))
+LIB_SRC  := $(filter-out src/main.c src/launcher.c src/query.c,$(wildcard src/*.c src/*/*.c ui/*.c))
 LIB_CXX_SRC := $(wildcard src/*/*.cpp)
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILDDIR)/%.o) $(LIB_CXX_SRC:%.cpp=$(BUILDDIR)/%.o)
+# The C++ shim (TagLib) is linked beside libcrate.a, not inside it: TagLib's
+# headers give it a static constructor (iostream's) that a link keeps
+# whenever the object is in, so from the archive it would pull C++'s
+# runtime into crate-query, which reads no tags.
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILDDIR)/%.o)
+LIB_CXX_OBJ := $(LIB_CXX_SRC:%.cpp=$(BUILDDIR)/%.o)
 MAIN_OBJ := $(BUILDDIR)/src/main.o
+QUERY_OBJ := $(BUILDDIR)/src/query.o
 LAUNCH_OBJ := $(BUILDDIR)/src/launcher.o $(BUILDDIR)/gen/help_text.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILDDIR)/tests/%)
@@ -75,7 +83,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILDDIR)/bench/%)
 
 .PHONY: all check check-unit check-asan check-valgrind bench bench-quick fuzz install uninstall clean distclean demo dist distcheck
-all: $(BUILDDIR)/crate
+all: $(BUILDDIR)/crate $(BUILDDIR)/crate-query
 
 ifeq ($(V),1)
 Q =
@@ -103,8 +111,17 @@ $(BUILDDIR)/libcrate.a: $(LIB_OBJ)
 # linked without DEP_LIBS on purpose: a one-shot command must not load
 # FFmpeg, TagLib, ALSA, ncurses or SQLite, and a change that makes it need
 # one fails to link here instead of silently slowing every `crate remote`.
-$(BUILDDIR)/crate-core: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a
+$(BUILDDIR)/crate-core: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# crate-query (src/query.c) runs `crate search` when no running crate
+# answered it: the launcher execs it instead of crate-core. Linked with
+# SQLite alone and --gc-sections, so the link itself proves that nothing
+# the search reaches calls FFmpeg, TagLib, ALSA or curses (a function that
+# does fails here with an undefined reference) and the program starts
+# without loading them.
+$(BUILDDIR)/crate-query: $(QUERY_OBJ) $(BUILDDIR)/libcrate.a
+	$(CC) $(ALL_LDFLAGS) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(SQLITE3_LIBS) -lm -pthread
 
 # The launcher's --help is crate-core's, captured at build time.
 $(BUILDDIR)/gen/help_text.c: $(BUILDDIR)/crate-core scripts/embed-text.sh
@@ -128,24 +145,24 @@ $(BUILDDIR)/src/launcher.o: $(BUILDDIR)/gen/core_path.h
 $(BUILDDIR)/src/launcher.o: CRATE_CPPFLAGS += -I$(BUILDDIR)/gen
 .PHONY: FORCE
 
-$(BUILDDIR)/crate: $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a $(BUILDDIR)/crate-core
+$(BUILDDIR)/crate: $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a $(BUILDDIR)/crate-core $(BUILDDIR)/crate-query
 	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a -pthread
 
 $(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
-$(BUILDDIR)/tests/test_%: tests/unit/test_%.c $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a
+$(BUILDDIR)/tests/test_%: tests/unit/test_%.c $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
 	@mkdir -p $(dir $@)
 	@mkdir -p $(BUILDDIR)/tests/obj
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $(BUILDDIR)/tests/obj/$*.o $<
-	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/tests/obj/$*.o $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIBS)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/tests/obj/$*.o $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ) $(LIBS)
 
-$(BUILDDIR)/bench/%: bench/%.c $(BUILDDIR)/libcrate.a
+$(BUILDDIR)/bench/%: bench/%.c $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
 	@mkdir -p $(dir $@)
 	@mkdir -p $(BUILDDIR)/bench/obj
 	$(CC) $(ALL_CFLAGS) -c -o $(BUILDDIR)/bench/obj/$*.o $<
-	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/bench/obj/$*.o $(BUILDDIR)/libcrate.a $(LIBS)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/bench/obj/$*.o $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ) $(LIBS)
 
 # One runner for everything: unit binaries, then shell integration and tmux UI tests.
 check: $(BUILDDIR)/crate $(UNIT_BIN)
@@ -177,20 +194,22 @@ fuzz:
 demo: $(BUILDDIR)/crate
 	@scripts/demo.sh $(BUILDDIR)/crate
 
-# The launcher in bindir, crate-core in libexecdir/crate (found from the
-# launcher by CRATE_CORE_RELDIR above), crate(1) in mandir, the example
+# The launcher in bindir, crate-core and crate-query in libexecdir/crate
+# (found from the launcher by CRATE_CORE_RELDIR above), crate(1) in mandir, the example
 # configuration in datadir/crate. DESTDIR stages the whole tree.
 install: all
 	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)/crate' \
 		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(datadir)/crate'
 	$(INSTALL_PROGRAM) $(BUILDDIR)/crate '$(DESTDIR)$(bindir)/crate'
 	$(INSTALL_PROGRAM) $(BUILDDIR)/crate-core '$(DESTDIR)$(libexecdir)/crate/crate-core'
+	$(INSTALL_PROGRAM) $(BUILDDIR)/crate-query '$(DESTDIR)$(libexecdir)/crate/crate-query'
 	$(INSTALL_DATA) doc/crate.1 '$(DESTDIR)$(mandir)/man1/crate.1'
 	$(INSTALL_DATA) data/config.example '$(DESTDIR)$(datadir)/crate/config.example'
 
 # Removes what install wrote and the two directories that are crate's own.
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/crate' '$(DESTDIR)$(libexecdir)/crate/crate-core' \
+		'$(DESTDIR)$(libexecdir)/crate/crate-query' \
 		'$(DESTDIR)$(mandir)/man1/crate.1' '$(DESTDIR)$(datadir)/crate/config.example'
 	-rmdir '$(DESTDIR)$(libexecdir)/crate' '$(DESTDIR)$(datadir)/crate' 2>/dev/null
 

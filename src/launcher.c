@@ -10,14 +10,15 @@
  * database open: its index is in memory already, so the answer takes a
  * round trip instead of loading the library (APP_REMOTE_CLI in
  * app_remote.h). Otherwise, and whenever the running crate declines or
- * fails, crate-core runs the search itself, so the output and any error
- * are always crate-core's.
+ * fails, crate-query (src/query.c) runs it: crate-core's own search
+ * command in a program that loads SQLite but no decoder, so the output
+ * and any error are always crate-core's.
  *
- * crate-core is looked up next to this program (the build tree), then at
- * CRATE_CORE_RELDIR from this program's directory (an installed tree:
- * bindir to libexecdir/crate, "../libexec/crate" by default, computed by
- * the Makefile), so an installation is relocatable and a build never runs
- * an installed core. */
+ * crate-core and crate-query are looked up next to this program (the
+ * build tree), then at CRATE_CORE_RELDIR from this program's directory
+ * (an installed tree: bindir to libexecdir/crate, "../libexec/crate" by
+ * default, computed by the Makefile), so an installation is relocatable
+ * and a build never runs an installed core. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -39,14 +40,15 @@ extern const char crate_help_text[];
 /* The one group the launcher runs itself. */
 static const struct cli_group *const launcher_groups[] = {&cli_remote_group, NULL};
 
-/* Replace this process with crate-core; returns only on failure. */
-static int exec_core(struct cli_ctx *ctx, char **argv)
+/* Replace this process with program ("crate-core" or "crate-query");
+ * returns only on failure. */
+static int exec_core(struct cli_ctx *ctx, const char *program, char **argv)
 {
-	static const char *const places[] = {"/crate-core", "/" CRATE_CORE_RELDIR "/crate-core"};
+	static const char *const places[] = {"", CRATE_CORE_RELDIR "/"};
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
-		return cli_error(ctx, "cannot find crate-core: /proc/self/exe: %s", strerror(errno));
+		return cli_error(ctx, "cannot find %s: /proc/self/exe: %s", program, strerror(errno));
 	self[n] = '\0';
 	*strrchr(self, '/') = '\0';
 	/* Large arrays on transparent huge pages: glibc's malloc advises its
@@ -54,8 +56,8 @@ static int exec_core(struct cli_ctx *ctx, char **argv)
 	 * a program starts, hence here. A million-track index page-faults
 	 * ~45,000 times without it and ~20,000 times with it (a start from the
 	 * snapshot takes ~30 % less CPU, RSS grows ~1 MB). A user's own
-	 * GLIBC_TUNABLES is left alone; crate-core removes ours again so that
-	 * the programs it starts do not inherit it (src/main.c). */
+	 * GLIBC_TUNABLES is left alone; the program removes ours again so that
+	 * the programs it starts do not inherit it (cli_launcher_env_drop). */
 	if (!getenv("GLIBC_TUNABLES")) {
 		setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
 		setenv("CRATE_LAUNCHER_TUNABLES", "1", 1);
@@ -63,12 +65,12 @@ static int exec_core(struct cli_ctx *ctx, char **argv)
 	int first_errno = 0;
 	char path[PATH_MAX + 64];
 	for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
-		snprintf(path, sizeof path, "%s%s", self, places[i]);
+		snprintf(path, sizeof path, "%s/%s%s", self, places[i], program);
 		execv(path, argv);
 		if (!first_errno || errno != ENOENT)
 			first_errno = errno;
 	}
-	return cli_error(ctx, "cannot run crate-core (looked in %s and %s/%s): %s", self, self,
+	return cli_error(ctx, "cannot run %s (looked in %s and %s/%s): %s", program, self, self,
 			 CRATE_CORE_RELDIR, strerror(first_errno));
 }
 
@@ -144,7 +146,8 @@ int main(int argc, char **argv)
 	}
 	if (i < argc && strcmp(argv[i], "remote") == 0)
 		return cli_dispatch_in(launcher_groups, &ctx, argc - i, argv + i);
-	if (i < argc && strcmp(argv[i], "search") == 0 && search_remote(&ctx, argc - i, argv + i))
-		return CLI_OK;
-	return exec_core(&ctx, argv);
+	if (i < argc && strcmp(argv[i], "search") == 0)
+		return search_remote(&ctx, argc - i, argv + i) ? CLI_OK
+							       : exec_core(&ctx, "crate-query", argv);
+	return exec_core(&ctx, "crate-core", argv);
 }

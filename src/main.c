@@ -10,11 +10,7 @@
 
 int main(int argc, char **argv)
 {
-	/* Set by the launcher for this process only (src/launcher.c). */
-	if (getenv("CRATE_LAUNCHER_TUNABLES")) {
-		unsetenv("GLIBC_TUNABLES");
-		unsetenv("CRATE_LAUNCHER_TUNABLES");
-	}
+	cli_launcher_env_drop();
 	struct cli_ctx ctx = {0};
 	cli_ctx_stdio(&ctx);
 	int i = argc;

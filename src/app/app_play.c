@@ -51,6 +51,10 @@ struct request {
 
 struct app_play {
 	struct engine *engine;
+	/* engine_free, set where the engine is made: closing a player that
+	 * never played must not reach the decoders, so that crate-query
+	 * (app_close without playback) links without FFmpeg (Makefile). */
+	void (*engine_free)(struct engine *e);
 	enum engine_state state;
 	enum app_repeat repeat;
 	enum app_shuffle shuffle;
@@ -170,6 +174,7 @@ static struct engine *get_engine(struct app *app, struct crate_err *err)
 	o.volume = p->volume;
 	if (engine_new(&o, &p->engine, err) != 0)
 		p->engine = NULL;
+	p->engine_free = engine_free;
 	app->engine = p->engine;
 	return p->engine;
 }
@@ -1437,7 +1442,8 @@ void app_play_close(struct app *app)
 	struct app_play *p = app->play;
 	if (!p)
 		return;
-	engine_free(p->engine);
+	if (p->engine)
+		p->engine_free(p->engine);
 	app->engine = NULL;
 	adhoc_clear(p);
 	u32vec_free(&p->order);

@@ -169,6 +169,10 @@ enum cli_global_action {
  * Shared by the launcher (src/launcher.c) and the full program (src/main.c)
  * so that both read argv the same way. Messages go to ctx->err. */
 enum cli_global_action cli_parse_globals(int argc, char **argv, struct cli_ctx *ctx, int *next);
+/* Drop the environment the launcher set for the program it execs only
+ * (GLIBC_TUNABLES, src/launcher.c): what crate-core and crate-query start
+ * must not inherit it. */
+void cli_launcher_env_drop(void);
 
 /* `crate search ARGS` (argv[0] "search") on an
  * open application, its standard output appended to out: how a running

@@ -1,7 +1,16 @@
 /* The global options before the command word (see cli.h). */
 #include "cli/cli.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+void cli_launcher_env_drop(void)
+{
+	if (getenv("CRATE_LAUNCHER_TUNABLES")) {
+		unsetenv("GLIBC_TUNABLES");
+		unsetenv("CRATE_LAUNCHER_TUNABLES");
+	}
+}
 
 enum cli_global_action cli_parse_globals(int argc, char **argv, struct cli_ctx *ctx, int *next)
 {

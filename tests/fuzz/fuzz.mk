@@ -15,7 +15,7 @@ TARGETS ?= parse
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"fuzz"' \
 	-Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP $(CWARN)
-LIB_SRC := $(filter-out src/main.c src/launcher.c,$(wildcard src/*.c src/*/*.c))
+LIB_SRC := $(filter-out src/main.c src/launcher.c src/query.c,$(wildcard src/*.c src/*/*.c))
 LIB_CXX_SRC := $(wildcard src/*/*.cpp)
 LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o) $(LIB_CXX_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_CXXFLAGS = -std=c++17 -D_GNU_SOURCE -Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP $(CXXWARN)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make install` and `make uninstall` (issue 15): a staged install into
-# DESTDIR with prefix=/usr puts the launcher, crate-core, crate(1) and the
-# example configuration where a distribution expects them; the installed
-# crate runs the installed crate-core, also after the tree is moved; the
+# DESTDIR with prefix=/usr puts the launcher, crate-core, crate-query,
+# crate(1) and the example configuration where a distribution expects them;
+# the installed crate runs the installed crate-core and crate-query, also
+# after the tree is moved; the
 # directory variables are honoured; uninstall removes what install wrote.
 # Also: every script the Makefile runs exists, and the licence is named.
 . "$(dirname "$0")/../lib.sh"
@@ -21,7 +22,8 @@ mk install DESTDIR="$D" prefix=/usr || t_fail "make install: $(tail -5 "$T_TMP/m
 want="644 usr/share/crate/config.example
 644 usr/share/man/man1/crate.1
 755 usr/bin/crate
-755 usr/libexec/crate/crate-core"
+755 usr/libexec/crate/crate-core
+755 usr/libexec/crate/crate-query"
 got=$(files "$D")
 [ "$got" = "$want" ] || t_fail "installed: $got"
 cmp -s "$D/usr/share/man/man1/crate.1" "$SRCDIR/doc/crate.1" || t_fail "man page differs from doc/crate.1"
@@ -32,9 +34,12 @@ run "$D/usr/bin/crate" --version
 [ "$RC" -eq 0 ] && [ "$OUT" = "crate $VERSION" ] || t_fail "--version: $RC '$OUT' '$ERR'"
 run "$D/usr/bin/crate" --help
 [ "$RC" -eq 0 ] && echo "$OUT" | grep -q '^usage: crate' || t_fail "--help: $RC '$ERR'"
-# search runs crate-core: only the installed one can be found from there.
+# search runs crate-query, list crate-core: only the installed ones can be
+# found from there.
 run "$D/usr/bin/crate" --db "$T_TMP/lib.db" --config /dev/null search 'artist:nobody'
-[ "$RC" -eq 0 ] && [ -f "$T_TMP/lib.db" ] || t_fail "search through the installed core: $RC '$ERR'"
+[ "$RC" -eq 0 ] && [ -f "$T_TMP/lib.db" ] || t_fail "search through the installed query: $RC '$ERR'"
+run "$D/usr/bin/crate" --db "$T_TMP/lib.db" --config /dev/null list
+[ "$RC" -eq 0 ] || t_fail "list through the installed core: $RC '$ERR'"
 # Relocatable: the launcher finds crate-core from where it is, not from prefix.
 mkdir -p "$T_TMP/moved" && mv "$D/usr" "$T_TMP/moved/usr"
 run "$T_TMP/moved/usr/bin/crate" --db "$T_TMP/lib.db" --config /dev/null search 'artist:nobody'
@@ -55,7 +60,8 @@ mk install DESTDIR="$D2" prefix=/opt/crate mandir=/opt/man datadir=/opt/data ||
 want="644 opt/data/crate/config.example
 644 opt/man/man1/crate.1
 755 opt/crate/bin/crate
-755 opt/crate/libexec/crate/crate-core"
+755 opt/crate/libexec/crate/crate-core
+755 opt/crate/libexec/crate/crate-query"
 [ "$(files "$D2")" = "$want" ] || t_fail "installed: $(files "$D2")"
 run "$D2/opt/crate/bin/crate" --db "$T_TMP/lib.db" --config /dev/null search 'artist:nobody'
 [ "$RC" -eq 0 ] || t_fail "search: $RC '$ERR'"

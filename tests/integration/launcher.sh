@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The launcher (src/launcher.c): `crate --version`, `--help` and `remote`
 # are answered by a program that loads no FFmpeg, TagLib, ALSA, ncurses or
-# SQLite; every other command runs crate-core with the same arguments, found
-# next to crate (build tree) or in ../libexec/crate/ (installed tree).
+# SQLite; `search` runs crate-query and every other command crate-core,
+# with the same arguments, found next to crate (build tree) or in
+# ../libexec/crate/ (installed tree).
 . "$(dirname "$0")/../lib.sh"
 
 CORE=$(dirname "$CRATE")/crate-core
@@ -55,16 +56,24 @@ run "$CRATE" --db "$T_TMP/lib.db" frobnicate
 [ "$RC" -eq 1 ] && echo "$ERR" | grep -q "unknown command 'frobnicate'" || t_fail "frobnicate: $RC '$ERR'"
 
 t_begin launcher_finds_installed_core
-# The layout `make install` writes: PREFIX/bin/crate, PREFIX/libexec/crate/crate-core.
+# The layout `make install` writes: PREFIX/bin/crate,
+# PREFIX/libexec/crate/crate-core and crate-query.
 P=$T_TMP/prefix
 mkdir -p "$P/bin" "$P/libexec/crate"
-cp "$CRATE" "$P/bin/crate" && cp "$CORE" "$P/libexec/crate/crate-core"
+cp "$CRATE" "$P/bin/crate" && cp "$CORE" "$P/libexec/crate/crate-core" &&
+	cp "$(dirname "$CRATE")/crate-query" "$P/libexec/crate/crate-query"
 run "$P/bin/crate" --db "$T_TMP/lib.db" --config /dev/null search 'artist:nobody'
 [ "$RC" -eq 0 ] || t_fail "installed layout: exit $RC '$ERR'"
 rm "$P/libexec/crate/crate-core"
-run "$P/bin/crate" --db "$T_TMP/lib.db" search x
+run "$P/bin/crate" --db "$T_TMP/lib.db" list
 [ "$RC" -eq 1 ] || t_fail "without crate-core: exit $RC"
 echo "$ERR" | grep -q "^crate: cannot run crate-core" || t_fail "without crate-core: '$ERR'"
+run "$P/bin/crate" --db "$T_TMP/lib.db" --config /dev/null search 'artist:nobody'
+[ "$RC" -eq 0 ] || t_fail "search needs crate-query, not crate-core: exit $RC '$ERR'"
+rm "$P/libexec/crate/crate-query"
+run "$P/bin/crate" --db "$T_TMP/lib.db" search x
+[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "^crate: cannot run crate-query" ||
+	t_fail "without crate-query: exit $RC '$ERR'"
 run "$P/bin/crate" --version
 [ "$RC" -eq 0 ] || t_fail "--version needs no crate-core: exit $RC"
 
