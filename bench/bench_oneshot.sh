@@ -62,7 +62,7 @@ start_crate() {
 }
 # searches LABEL DB RUNS: `crate search` with a crate running on DB (the
 # launcher's answer through the socket), then none running (the launcher
-# execs crate-core), and crate-core itself; two queries: many results, few.
+# execs crate-query), and crate-core itself; two queries: many results, few.
 searches() {
 	local label=$1 db=$2 runs=$3
 	if start_crate "$db"; then
@@ -83,8 +83,9 @@ searches() {
 	fi
 }
 # norun LABEL DB RUNS CRATE SUFFIX: `crate search` with no crate running
-# (the launcher finds no socket and runs crate-core, which answers from the
-# index snapshot: mapped in place since format 3).
+# (the launcher finds no socket and runs crate-query, crate-core's search
+# without the decoder libraries, which answers from the index snapshot:
+# mapped in place since format 3; a baseline build may run crate-core).
 norun() {
 	local label=$1 db=$2 runs=$3 crate=$4 sfx=$5
 	"$ONESHOT" "oneshot_search_norun_${label}${sfx}_ms" "$runs" "$crate" --db "$db" search 't~love'
