@@ -85,7 +85,8 @@ searches() {
 # norun LABEL DB RUNS CRATE SUFFIX: `crate search` with no crate running
 # (the launcher finds no socket and runs crate-query, crate-core's search
 # without the decoder libraries, which answers from the index snapshot:
-# mapped in place since format 3; a baseline build may run crate-core).
+# mapped in place since format 3, checked by block since 4; a baseline
+# build may run crate-core).
 norun() {
 	local label=$1 db=$2 runs=$3 crate=$4 sfx=$5
 	"$ONESHOT" "oneshot_search_norun_${label}${sfx}_ms" "$runs" "$crate" --db "$db" search 't~love'

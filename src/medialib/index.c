@@ -24,6 +24,19 @@ static inline const struct prop *prop_r(const struct mlib_index *idx, int i, uns
 	return &idx->props[i];
 }
 
+/* The original text of value vid of property i, for a reader that asked
+ * for IG(RAW_OFF): in a mapped index whose texts were not all checked,
+ * only the blocks holding this one are (index_map_check_text); their
+ * structure, checked already, keeps even a damaged text inside them. */
+static const char *text_r(const struct mlib_index *idx, int i, uint32_t vid)
+{
+	const struct dict *d = &idx->props[i].d;
+	const char *t = index_dict_text(d, vid);
+	if (idx->map && d->raw_off[vid] != RAW_SAME && !(idx->map->props[i].checked & IG(RAW)))
+		index_map_check_text(idx, i, d->raw_off[vid], strlen(t) + 1);
+	return t;
+}
+
 static int prop_find(const struct mlib_index *idx, const char *name)
 {
 	if (idx->last_prop < idx->nprops && strcmp(idx->props[idx->last_prop].name, name) == 0)
@@ -705,7 +718,8 @@ uint32_t mlib_index_dict_size(const struct mlib_index *idx, int prop)
 
 const char *mlib_index_dict_text(const struct mlib_index *idx, int prop, uint32_t vid)
 {
-	return index_dict_text(&prop_r(idx, prop, IG(FOLD) | IG(RAW))->d, vid);
+	prop_r(idx, prop, IG(FOLD) | IG(RAW_OFF));
+	return text_r(idx, prop, vid);
 }
 
 const char *mlib_index_dict_folded(const struct mlib_index *idx, int prop, uint32_t vid)
@@ -777,7 +791,7 @@ const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const
 	int pi = prop_find(idx, prop);
 	if (pi < 0 || !mlib_index_has_media(idx, id))
 		return NULL;
-	const struct prop *p = prop_r(idx, pi, IG(COL) | IG(FOLD) | IG(RAW));
+	const struct prop *p = prop_r(idx, pi, IG(COL) | IG(FOLD) | IG(RAW_OFF));
 	if (p->kind == MLIB_PROP_INT) {
 		int64_t v;
 		if (!mlib_index_int_value(idx, pi, id, &v) || !buf || bufsize == 0)
@@ -788,7 +802,7 @@ const char *mlib_index_get_text(const struct mlib_index *idx, uint32_t id, const
 	const uint32_t *vids;
 	if (!prop_str_values(p, id, &vids))
 		return NULL;
-	return index_dict_text(&p->d, vids[0]);
+	return text_r(idx, pi, vids[0]);
 }
 
 const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, const char *prop,
@@ -797,7 +811,7 @@ const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, con
 	int pi = prop_find(idx, prop);
 	if (pi < 0 || !mlib_index_has_media(idx, id) || !buf || bufsize == 0)
 		return NULL;
-	const struct prop *p = prop_r(idx, pi, IG(COL) | IG(FOLD) | IG(RAW));
+	const struct prop *p = prop_r(idx, pi, IG(COL) | IG(FOLD) | IG(RAW_OFF));
 	const uint32_t *vids;
 	size_t n = p->kind == MLIB_PROP_STRING ? prop_str_values(p, id, &vids) : 0;
 	if (n <= 1) {
@@ -809,7 +823,7 @@ const char *mlib_index_get_joined(const struct mlib_index *idx, uint32_t id, con
 	size_t len = 0;
 	for (size_t k = 0; k < n && len + 1 < bufsize; k++)
 		len += (size_t)snprintf(buf + len, bufsize - len, "%s%s", k ? sep : "",
-					index_dict_text(&p->d, vids[k]));
+					text_r(idx, pi, vids[k]));
 	return buf;
 }
 

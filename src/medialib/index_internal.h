@@ -85,6 +85,10 @@ enum {
 	INDEX_GROUP_NUM,  /* numeric readings */
 	INDEX_GROUP_RANK, /* natural-order ranks */
 	INDEX_GROUP_POST, /* items by value */
+	/* The original texts' offsets alone: their structure is checked
+	 * whole, the texts block by block as they are read (text_r in
+	 * index.c); checking RAW covers it. */
+	INDEX_GROUP_RAW_OFF,
 	INDEX_GROUPS
 };
 #define IG(g) (1u << INDEX_GROUP_##g)
@@ -134,6 +138,11 @@ static inline void *index_grow_array(void *p, size_t *cap, size_t need, size_t e
  * A group that fails is replaced by harmless arrays of the same sizes and
  * the index marked damaged (mlib_index_map_damaged). Thread-safe. */
 void index_map_check_slow(const struct mlib_index *idx, int i, unsigned mask);
+/* Check bytes [off, off + len) of property i's original texts (IG(RAW_OFF)
+ * checked first) against their blocks' checksums; on a mismatch the index
+ * is marked damaged (the text stays readable: its structure holds).
+ * Thread-safe. */
+void index_map_check_text(const struct mlib_index *idx, int i, size_t off, size_t len);
 static inline void index_map_check(const struct mlib_index *idx, int i, unsigned mask)
 {
 	if (idx->map && (idx->map->props[i].checked & mask) != mask)

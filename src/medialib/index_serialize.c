@@ -295,6 +295,7 @@ static const struct {
 	[INDEX_GROUP_NUM] = {{9, 10, 11}, 3, num_valid},
 	[INDEX_GROUP_RANK] = {{12}, 1, rank_valid},
 	[INDEX_GROUP_POST] = {{13, 14}, 2, post_valid},
+	[INDEX_GROUP_RAW_OFF] = {{8}, 1, raw_valid},
 };
 
 /* The items: the present bits are exactly all_ids (ascending, below
@@ -374,6 +375,7 @@ static void group_neutralise(struct prop *p, int g)
 			d->fold_off[v] = (uint32_t)v;
 		break;
 	case INDEX_GROUP_RAW: /* every text its folded form */
+	case INDEX_GROUP_RAW_OFF:
 		d->raw = NULL;
 		d->raw_len = d->raw_cap = 0;
 		d->raw_off = xmalloc((n + 1) * sizeof *d->raw_off);
@@ -415,9 +417,21 @@ void index_map_check_slow(const struct mlib_index *cidx, int i, unsigned mask)
 			idx->damaged = true;
 		}
 		done |= 1u << g;
+		/* RAW covers RAW_OFF; texts neutralised are so for both. */
+		if (g == INDEX_GROUP_RAW || (g == INDEX_GROUP_RAW_OFF && !ok))
+			done |= IG(RAW) | IG(RAW_OFF);
 	}
 	map->props[i].checked = done; /* published after the arrays it covers */
 	pthread_mutex_unlock(&map->lock);
+}
+
+void index_map_check_text(const struct mlib_index *cidx, int i, size_t off, size_t len)
+{
+	struct mlib_index *idx = (struct mlib_index *)cidx; /* the verdict is a cache */
+	const struct index_map *map = idx->map;
+	size_t sec = map->props[i].first + groups[INDEX_GROUP_RAW].sec[0];
+	if (!snap_map_check_range(map->snap, sec, off, len))
+		idx->damaged = true;
 }
 
 /* A copy of *p's n elements of elem bytes when it lies in m. */

@@ -16,24 +16,39 @@
 #include "base/tmpfiles.h"
 
 #define SNAP_MAGIC "CRATEIDX"
-#define SNAP_VERSION 3u
+#define SNAP_VERSION 4u
 #define SNAP_ENDIAN 0x01020304u
 #define SNAP_ALIGN 64u /* section starts: a cache line, enough for any array */
 #define SNAP_MAX_SECTIONS (1u << 20) /* far above 5 + 15 per property */
+#define SNAP_BLOCK ((uint64_t)64 << 10) /* bytes per checksum */
 
 struct snap_header {
 	char magic[8];
 	uint32_t version, endian, size_t_size, double_size;
 	uint64_t dbid, generation, loader, stats;
 	uint64_t count;
-	uint64_t toc_off, nsections, toc_hash;
+	uint64_t toc_off, nsections, nblocks, toc_hash;
 	uint64_t header_hash; /* of every byte above */
 };
 
-/* One entry of the table of contents. */
+/* One entry of the table of contents: the section's bytes and its first
+ * block's checksum in the block table (which follows the table of
+ * contents: a checksum per SNAP_BLOCK bytes of each section in turn). */
 struct snap_section {
-	uint64_t off, len, hash;
+	uint64_t off, len, block;
 };
+
+static uint64_t blocks_of(uint64_t len)
+{
+	return (len + SNAP_BLOCK - 1) / SNAP_BLOCK;
+}
+
+/* The checksum of block b of section i (data: its bytes, n of them),
+ * seeded with both: two sections or blocks swapped fail too. */
+static uint64_t block_hash(const void *data, size_t n, size_t i, uint64_t b)
+{
+	return snap_hash(data, n, (uint64_t)i << 32 ^ b);
+}
 
 /* ---- checksum ---- */
 
@@ -105,6 +120,8 @@ struct snap_writer {
 	uint64_t len; /* bytes written so far */
 	struct snap_section *toc;
 	size_t nsec, toc_cap;
+	uint64_t *blocks; /* the block table */
+	size_t nblocks, blocks_cap;
 	int err; /* first errno, 0 = fine */
 };
 
@@ -165,9 +182,16 @@ void snap_put(struct snap_writer *w, const void *data, size_t n)
 		w->toc_cap = w->toc_cap ? w->toc_cap * 2 : 64;
 		w->toc = xreallocarray(w->toc, w->toc_cap, sizeof *w->toc);
 	}
-	/* Seeded with the section's place: two sections swapped fail too. */
-	uint64_t hash = snap_hash(data, n, w->nsec);
-	w->toc[w->nsec++] = (struct snap_section){w->len, n, hash};
+	w->toc[w->nsec] = (struct snap_section){w->len, n, w->nblocks};
+	for (uint64_t b = 0; b < blocks_of(n); b++) {
+		if (w->nblocks == w->blocks_cap) {
+			w->blocks_cap = w->blocks_cap ? w->blocks_cap * 2 : 256;
+			w->blocks = xreallocarray(w->blocks, w->blocks_cap, sizeof *w->blocks);
+		}
+		uint64_t at = b * SNAP_BLOCK, len = n - at < SNAP_BLOCK ? n - at : SNAP_BLOCK;
+		w->blocks[w->nblocks++] = block_hash((const char *)data + at, (size_t)len, w->nsec, b);
+	}
+	w->nsec++;
 	w->len += n;
 }
 
@@ -175,6 +199,7 @@ static void writer_free(struct snap_writer *w)
 {
 	tmpfiles_forget(w->guard);
 	free(w->toc);
+	free(w->blocks);
 	free(w->tmp);
 	free(w->path);
 	free(w);
@@ -254,8 +279,13 @@ int snap_writer_commit(struct snap_writer *w, const struct snap_key *key, uint64
 	writer_pad(w);
 	h.toc_off = w->len;
 	h.nsections = w->nsec;
-	h.toc_hash = snap_hash(w->toc, w->nsec * sizeof *w->toc, 0);
+	h.nblocks = w->nblocks;
+	h.toc_hash = snap_hash(w->toc, w->nsec * sizeof *w->toc, 0) ^
+		     snap_hash(w->blocks, w->nblocks * sizeof *w->blocks, 1);
 	if (!w->err && w->nsec && write_all(w->fd, w->toc, w->nsec * sizeof *w->toc) != 0)
+		w->err = errno ? errno : EIO;
+	if (!w->err && w->nblocks &&
+	    write_all(w->fd, w->blocks, w->nblocks * sizeof *w->blocks) != 0)
 		w->err = errno ? errno : EIO;
 	h.header_hash = snap_hash(&h, offsetof(struct snap_header, header_hash), 0);
 	if (!w->err && (lseek(w->fd, 0, SEEK_SET) != 0 || write_all(w->fd, &h, sizeof h) != 0))
@@ -287,6 +317,11 @@ struct snap_map {
 	size_t size;
 	const struct snap_section *toc; /* inside base */
 	size_t nsec;
+	const uint64_t *blocks; /* the block table, inside base */
+	size_t nblocks;
+	/* A bit per block: its checksum matched (a cache: set once, by any
+	 * thread; a block that fails is checked again, and fails again). */
+	_Atomic uint64_t *good;
 	uint64_t toc_off;
 	uint64_t count;
 	char *path;
@@ -311,7 +346,8 @@ static const char *header_problem(const struct snap_header *h, size_t size,
 	if (key && h->stats < key->stats)
 		return "stale (older than the play statistics kept)";
 	if (h->nsections > SNAP_MAX_SECTIONS || h->toc_off < sizeof *h || h->toc_off % SNAP_ALIGN ||
-	    h->toc_off > size || size - h->toc_off != h->nsections * sizeof(struct snap_section))
+	    h->toc_off > size || h->nblocks > size / sizeof(uint64_t) ||
+	    size - h->toc_off != h->nsections * sizeof(struct snap_section) + h->nblocks * 8)
 		return "truncated or extended";
 	return NULL;
 }
@@ -339,17 +375,20 @@ static bool zeros(const unsigned char *base, uint64_t from, uint64_t to)
  * checked with the section before it. */
 static const char *toc_problem(const struct snap_map *m, uint64_t want_hash)
 {
-	if (snap_hash(m->toc, m->nsec * sizeof *m->toc, 0) != want_hash)
+	if ((snap_hash(m->toc, m->nsec * sizeof *m->toc, 0) ^
+	     snap_hash(m->blocks, m->nblocks * sizeof *m->blocks, 1)) != want_hash)
 		return "damaged table of contents";
-	uint64_t end = sizeof(struct snap_header);
+	uint64_t end = sizeof(struct snap_header), block = 0;
 	for (size_t i = 0; i < m->nsec; i++) {
 		const struct snap_section *s = &m->toc[i];
-		if (s->off != align_up(end) || s->off > m->toc_off || s->len > m->toc_off - s->off)
+		if (s->off != align_up(end) || s->off > m->toc_off || s->len > m->toc_off - s->off ||
+		    s->block != block)
 			return "a section does not fit";
 		end = s->off + s->len;
+		block += blocks_of(s->len);
 	}
-	if (align_up(end) != m->toc_off || !zeros(m->base, sizeof(struct snap_header),
-						  m->nsec ? m->toc[0].off : m->toc_off))
+	if (block != m->nblocks || align_up(end) != m->toc_off ||
+	    !zeros(m->base, sizeof(struct snap_header), m->nsec ? m->toc[0].off : m->toc_off))
 		return "a section does not fit";
 	return NULL;
 }
@@ -400,6 +439,8 @@ static struct snap_map *map_open(const char *path, const struct snap_key *key,
 	if (!why) {
 		m->toc = (const struct snap_section *)(const void *)(base + h.toc_off);
 		m->nsec = (size_t)h.nsections;
+		m->blocks = (const uint64_t *)(const void *)(m->toc + m->nsec);
+		m->nblocks = (size_t)h.nblocks;
 		m->toc_off = h.toc_off;
 		m->count = h.count;
 		why = toc_problem(m, h.toc_hash);
@@ -411,6 +452,7 @@ static struct snap_map *map_open(const char *path, const struct snap_key *key,
 		return NULL;
 	}
 	m->path = xstrdup(path);
+	m->good = xcalloc(m->nblocks / 64 + 1, sizeof *m->good);
 	return m;
 }
 
@@ -425,6 +467,7 @@ void snap_map_free(struct snap_map *m)
 	if (!m)
 		return;
 	munmap((void *)m->base, m->size);
+	free((void *)m->good);
 	free(m->path);
 	free(m);
 }
@@ -450,18 +493,49 @@ bool snap_map_contains(const struct snap_map *m, const void *p)
 	return p && a >= b && a - b < m->size;
 }
 
+/* Whether blocks [b0, b1) of section i match their checksums. */
+static bool blocks_good(const struct snap_map *m, size_t i, uint64_t b0, uint64_t b1)
+{
+	const struct snap_section *s = &m->toc[i];
+	for (uint64_t b = b0; b < b1; b++) {
+		uint64_t k = s->block + b, bit = (uint64_t)1 << (k % 64);
+		if (m->good[k / 64] & bit)
+			continue;
+		uint64_t at = b * SNAP_BLOCK, len = s->len - at < SNAP_BLOCK ? s->len - at : SNAP_BLOCK;
+		if (block_hash(m->base + s->off + at, (size_t)len, i, b) != m->blocks[k])
+			return false;
+		m->good[k / 64] |= bit;
+	}
+	return true;
+}
+
+/* Whether the padding after section i is zeros. */
+static bool padding_good(const struct snap_map *m, size_t i)
+{
+	const struct snap_section *s = &m->toc[i];
+	return zeros(m->base, s->off + s->len, i + 1 < m->nsec ? m->toc[i + 1].off : m->toc_off);
+}
+
 bool snap_map_check(const struct snap_map *m, size_t first, size_t n)
 {
 	if (first > m->nsec || n > m->nsec - first)
 		return false;
-	for (size_t i = first; i < first + n; i++) {
-		const struct snap_section *s = &m->toc[i];
-		uint64_t next = i + 1 < m->nsec ? m->toc[i + 1].off : m->toc_off;
-		if (snap_hash(m->base + s->off, (size_t)s->len, i) != s->hash ||
-		    !zeros(m->base, s->off + s->len, next))
+	for (size_t i = first; i < first + n; i++)
+		if (!blocks_good(m, i, 0, blocks_of(m->toc[i].len)) || !padding_good(m, i))
 			return false;
-	}
 	return true;
+}
+
+bool snap_map_check_range(const struct snap_map *m, size_t i, size_t off, size_t len)
+{
+	if (i >= m->nsec || off > m->toc[i].len || len > m->toc[i].len - off)
+		return false;
+	if (!len)
+		return true;
+	uint64_t last = (off + len - 1) / SNAP_BLOCK;
+	/* The padding goes with the section's last block. */
+	return blocks_good(m, i, off / SNAP_BLOCK, last + 1) &&
+	       (last + 1 < blocks_of(m->toc[i].len) || padding_good(m, i));
 }
 
 void snap_fail(struct snap_cursor *c, const char *why)

@@ -12,16 +12,19 @@
  * endianness/word-size check and is ignored):
  *   magic "CRATEIDX", format version, 0x01020304, sizeof(size_t),
  *   sizeof(double), the key (database id, generation, loader signature,
- *   statistics counter), item count, where the table of contents is and
- *   how many sections it lists, its checksum, the header's checksum.
+ *   statistics counter), item count, where the table of contents is, how
+ *   many sections it lists and how many block checksums follow it, their
+ *   checksum, the header's checksum.
  * Sections: bytes, zero-padded to the next 64-byte boundary.
- * Table of contents (last in the file): per section its offset, length
- * and checksum.
+ * Table of contents: per section its offset, length and first block.
+ * Block table (last in the file): a checksum per 64 KiB block of each
+ * section in turn.
  *
- * Integrity: opening checks the header and the table of contents (a few
- * hundred bytes) only; a section's checksum is checked when it is first
- * used (snap_map_check), so a reader of a mapping pays for the sections
- * it touches, not for the whole file. Checksums guard against accidents
+ * Integrity: opening checks the header, the table of contents and the
+ * block table (~25 KB at a million tracks) only; a block's checksum is
+ * checked when something first reads it (snap_map_check for whole
+ * sections, snap_map_check_range for a part), so a reader of a mapping
+ * pays for the blocks it touches, not for the whole file. Checksums guard against accidents
  * (a torn write, a flipped bit); the index also validates the structure
  * of what it maps before following any offset in it (index_serialize.c). */
 #ifndef CRATE_MEDIALIB_INDEX_SNAPSHOT_H
@@ -88,6 +91,11 @@ const char *snap_map_path(const struct snap_map *m);
 bool snap_map_contains(const struct snap_map *m, const void *p);
 /* True when sections [first, first + n) match their checksums. */
 bool snap_map_check(const struct snap_map *m, size_t first, size_t n);
+/* True when bytes [off, off + len) of section i lie inside it and the
+ * blocks holding them match their checksums (the padding after the
+ * section is checked with its last block). Thread-safe, like
+ * snap_map_check. */
+bool snap_map_check_range(const struct snap_map *m, size_t i, size_t off, size_t len);
 
 /* Reading sections in order from a map, with the first failure kept. */
 struct snap_cursor {
