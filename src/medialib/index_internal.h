@@ -99,6 +99,7 @@ struct index_map {
 	struct {
 		size_t first;         /* its first section in the table of contents */
 		_Atomic unsigned checked; /* groups checked (IG bits) */
+		_Atomic unsigned texts; /* original texts checked one by one */
 	} *props;
 };
 

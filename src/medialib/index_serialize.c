@@ -425,10 +425,19 @@ void index_map_check_slow(const struct mlib_index *cidx, int i, unsigned mask)
 	pthread_mutex_unlock(&map->lock);
 }
 
+/* Past this many texts of a property checked one by one, the rest are
+ * checked at once (a long listing: hashing the whole blob once costs
+ * less than a lookup per text). */
+#define INDEX_TEXTS_ONE_BY_ONE 1024u
+
 void index_map_check_text(const struct mlib_index *cidx, int i, size_t off, size_t len)
 {
 	struct mlib_index *idx = (struct mlib_index *)cidx; /* the verdict is a cache */
-	const struct index_map *map = idx->map;
+	struct index_map *map = idx->map;
+	if (++map->props[i].texts > INDEX_TEXTS_ONE_BY_ONE) {
+		index_map_check(idx, i, IG(RAW)); /* damage neutralises it and marks idx */
+		return;
+	}
 	size_t sec = map->props[i].first + groups[INDEX_GROUP_RAW].sec[0];
 	if (!snap_map_check_range(map->snap, sec, off, len))
 		idx->damaged = true;

@@ -792,6 +792,17 @@ TEST(mapped_texts_check_only_the_blocks_read)
 	mlib_index_get_text(idx, N, "title", buf, sizeof buf);
 	CHECK(mlib_index_map_damaged(idx));
 	mlib_index_free(idx);
+	/* A long listing checks all the texts at once, past 1024 of them:
+	 * the first 1100 titles lie in the first blocks, yet the damage in
+	 * the last one is noticed. */
+	REQUIRE(mlib_index_snapshot_map(sp, &k, &idx, &err) == 0);
+	for (uint32_t id = 1; id <= 1024; id++)
+		mlib_index_get_text(idx, id, "title", buf, sizeof buf);
+	CHECK(!mlib_index_map_damaged(idx));
+	for (uint32_t id = 1025; id <= 1100; id++)
+		mlib_index_get_text(idx, id, "title", buf, sizeof buf);
+	CHECK(mlib_index_map_damaged(idx));
+	mlib_index_free(idx);
 	unlink(sp);
 }
 
