@@ -91,12 +91,23 @@ else
 Q = @
 endif
 
-$(BUILDDIR)/%.o: %.c
+# Objects are rebuilt when the compiler or its flags change: a pulled
+# change that adds a flag (-ffunction-sections, which crate-query's
+# --gc-sections link relies on) must not be linked against objects built
+# without it. The file is rewritten only when the flags differ, like
+# core_path.h below.
+BUILD_FLAGS = $(CC) $(ALL_CFLAGS) / $(CXX) $(ALL_CXXFLAGS)
+$(BUILDDIR)/gen/build-flags: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILDDIR)/%.o: %.c $(BUILDDIR)/gen/build-flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILDDIR)/%.o: %.cpp
+$(BUILDDIR)/%.o: %.cpp $(BUILDDIR)/gen/build-flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX     $<")
 	$(Q)$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
@@ -148,7 +159,7 @@ $(BUILDDIR)/src/launcher.o: CRATE_CPPFLAGS += -I$(BUILDDIR)/gen
 $(BUILDDIR)/crate: $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a $(BUILDDIR)/crate-core $(BUILDDIR)/crate-query
 	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a -pthread
 
-$(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h
+$(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h $(BUILDDIR)/gen/build-flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
