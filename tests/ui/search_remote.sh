@@ -20,7 +20,8 @@ TM="tmux -L crate-sr-$$ -f /dev/null"
 S=sr
 trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 CORE=$(dirname "$CRATE")/crate-core
-# A launcher without crate-core beside it: it can only answer through the socket.
+# A launcher without crate-core or crate-query beside it: it can only answer
+# through the socket (a search no running crate answers execs crate-query).
 ALONE=$T_TMP/alone/crate
 mkdir -p "$T_TMP/alone" && cp "$CRATE" "$ALONE"
 # run CMD...: stdout in $OUT, stderr in $ERR, status in $RC.
@@ -67,13 +68,13 @@ same_as_core --bogus 'title~e'
 same_as_core
 same_as_core --order nosuchfield 'title~e'
 run "$ALONE" --db "$DB" search 'title~('
-[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-core" ||
-	t_fail "a query error was not left to crate-core: $RC '$ERR'"
+[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-query" ||
+	t_fail "a query error was not left to crate-query: $RC '$ERR'"
 
 t_begin search_remote_only_for_the_same_database
 cp "$DB" "$T_TMP/other.db"
 run "$ALONE" --db "$T_TMP/other.db" search 'title~e'
-[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-core" ||
+[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-query" ||
 	t_fail "another database was answered by the running crate: $RC '$OUT'"
 run "$CRATE" --db "$T_TMP/other.db" search 'title~e'
 [ "$RC" -eq 0 ] && [ "$(echo "$OUT" | wc -l)" -eq "$n" ] || t_fail "other database: exit $RC"
@@ -82,12 +83,12 @@ run "$ALONE" --db "$T_TMP/new.db" search 'title~e'
 
 t_begin search_remote_unsendable_arguments_go_to_core
 run "$ALONE" --db "$DB" search $'title~e\tx'
-[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-core" ||
+[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-query" ||
 	t_fail "an argument with a tab was sent: $RC '$ERR'"
 same_as_core $'title~e\tx'
 long=$(head -c 5000 /dev/zero | tr '\0' 'e')
 run "$ALONE" --db "$DB" search "title~$long"
-[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-core" ||
+[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "cannot run crate-query" ||
 	t_fail "a line over the protocol's limit was sent: $RC"
 
 t_begin search_remote_without_a_running_crate
