@@ -65,12 +65,6 @@ void coll_rank_terms_free(struct coll_rank_terms *t)
 
 /* ---- classifying one value ---- */
 
-static bool has_word_char(const char *s, size_t len)
-{
-	size_t pos = 0, st, wl;
-	return coll_word_next(s, len, &pos, &st, &wl);
-}
-
 /* memmem for the short texts of tags: glibc's setup costs more than the
  * search here. */
 static const char *find(const char *h, size_t hlen, const char *n, size_t nlen)
@@ -89,6 +83,55 @@ static const char *find(const char *h, size_t hlen, const char *n, size_t nlen)
 	return NULL;
 }
 
+/* The word tests below answer ASCII bytes inline and hand anything else
+ * to coll/words.c: a whole-dictionary fill classifies a value per hit, and
+ * the calls cost more than the tests there. */
+
+static bool ascii_word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* coll_word_boundary */
+static bool boundary(const char *start, const char *end, const char *p)
+{
+	if (p <= start || p >= end)
+		return true;
+	unsigned char a = (unsigned char)p[0], b = (unsigned char)p[-1];
+	if (a < 0x80 && !ascii_word_byte(a))
+		return true;
+	if (a < 0x80 && b < 0x80)
+		return !ascii_word_byte(b);
+	return coll_word_boundary(start, end, p);
+}
+
+/* Does s[0..len) hold a word character? */
+static bool has_word_char(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x80) { /* decode from here on */
+			size_t pos = i, st, wl;
+			return coll_word_next(s, len, &pos, &st, &wl);
+		}
+		if (ascii_word_byte(c))
+			return true;
+	}
+	return false;
+}
+
+/* The next occurrence of n in [h, h + hlen), for the short rests of a
+ * value after a hit: a byte loop, no library call. */
+static const char *find_near(const char *h, size_t hlen, const char *n, size_t nlen)
+{
+	if (nlen > hlen)
+		return NULL;
+	for (const char *p = h, *last = h + (hlen - nlen); p <= last; p++)
+		if (*p == n[0] && memcmp(p + 1, n + 1, nlen - 1) == 0)
+			return p;
+	return NULL;
+}
+
 /* The best class of the occurrences of term in [value, end), the first
  * at h (NULL: none). */
 static enum coll_rank_class classify_from(const char *value, const char *end, const char *term,
@@ -96,7 +139,7 @@ static enum coll_rank_class classify_from(const char *value, const char *end, co
 {
 	enum coll_rank_class best = COLL_RANK_NONE;
 	while (h) {
-		bool b0 = coll_word_boundary(value, end, h), b1 = coll_word_boundary(value, end, h + tlen);
+		bool b0 = boundary(value, end, h), b1 = boundary(value, end, h + tlen);
 		enum coll_rank_class c = COLL_RANK_SUBSTRING;
 		if (b0 && b1)
 			c = has_word_char(value, (size_t)(h - value)) ||
@@ -112,7 +155,7 @@ static enum coll_rank_class classify_from(const char *value, const char *end, co
 		/* on to the next code point */
 		uint32_t cp;
 		const char *p = h + utf8_decode(h, (size_t)(end - h), &cp);
-		h = find(p, (size_t)(end - p), term, tlen);
+		h = find_near(p, (size_t)(end - p), term, tlen);
 	}
 	return best;
 }

@@ -357,3 +357,45 @@ TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 	CHECK(ties > 1000); /* ties keeping their order were tested */
 	mlib_index_free(idx);
 }
+
+/* The class of term in value by definition: every occurrence, its edges
+ * tested with coll/words.c alone. coll_rank_classify answers ASCII bytes
+ * inline; it must agree on texts mixing them with other scripts. */
+static enum coll_rank_class reference_class(const char *v, size_t vlen, const char *t, size_t tlen)
+{
+	enum coll_rank_class best = COLL_RANK_NONE;
+	for (size_t i = 0; tlen && i + tlen <= vlen; i++) {
+		if (((unsigned char)v[i] & 0xc0) == 0x80 || memcmp(v + i, t, tlen) != 0)
+			continue;
+		const char *h = v + i, *end = v + vlen;
+		bool b0 = coll_word_boundary(v, end, h), b1 = coll_word_boundary(v, end, h + tlen);
+		size_t p0 = 0, p1 = 0, st, wl;
+		bool words = coll_word_next(v, i, &p0, &st, &wl) ||
+			     coll_word_next(h + tlen, vlen - i - tlen, &p1, &st, &wl);
+		enum coll_rank_class c = !b0 ? COLL_RANK_SUBSTRING
+					 : !b1 ? COLL_RANK_PREFIX
+					 : words ? COLL_RANK_WORD
+						 : COLL_RANK_FIELD;
+		best = c > best ? c : best;
+	}
+	return best;
+}
+
+TEST(classes_agree_with_the_word_rules_on_mixed_scripts)
+{
+	static const char *const bits[] = {"la", "a", "l", " ", "-", "é", "é", "ß", "東", "😀", "0",
+					   "’", "l\xcc\x81", "x"};
+	uint64_t r = 21; /* fixed: the same texts each run */
+	size_t nb = sizeof bits / sizeof *bits, checked = 0;
+	for (int i = 0; i < 20000; i++) {
+		char v[64] = "", t[16] = "";
+		for (int k = (int)rng_below(&r, 8); k >= 0; k--)
+			strcat(v, bits[rng_below(&r, nb)]);
+		for (int k = (int)rng_below(&r, 2); k >= 0; k--)
+			strcat(t, bits[rng_below(&r, nb)]);
+		enum coll_rank_class want = reference_class(v, strlen(v), t, strlen(t));
+		CHECK_INT(coll_rank_classify(v, strlen(v), t, strlen(t)), want);
+		checked += want != COLL_RANK_NONE;
+	}
+	CHECK(checked > 1000);
+}
