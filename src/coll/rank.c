@@ -5,15 +5,19 @@
  * (field and kind of match, table below); the popularity boost; then
  * library order. Matches are classified once per distinct field value
  * (memo arrays indexed by dictionary value id); for a large result, a
- * whole dictionary at once in a pass over its folded texts (memo_fill).
+ * whole dictionary at once in passes over pieces of its folded texts,
+ * shared with a second thread (memo_fill_range, fill_memos).
  * Items are then scored from those classes alone (known_keys) and the
  * keys, which take few values, are count-sorted (count_sort_desc), so
  * ranking a large result costs a few passes over it. */
 #include "coll/rank.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
@@ -250,7 +254,7 @@ static bool memo_complete(const uint8_t *m, uint32_t ndict)
 }
 
 /* Classifying every value in one pass over the dictionary's folded span
- * (memo_fill) costs about what classifying a value per RANK_FILL_RATIO
+ * (memo_fill_range) costs about what classifying a value per RANK_FILL_RATIO
  * items does: the pass reads the texts in order and looks only at values
  * holding the term, where scoring items reads a text at random per item. */
 #define RANK_FILL_RATIO 16
@@ -324,7 +328,7 @@ static void scorer_init(struct scorer *s, const struct mlib_index *idx,
 			mlib_index_dict_fold_span(idx, p, &s->fbase[f], &s->foffs[f], &s->ndict[f]);
 		/* Values that repeat are classified once; a dictionary of
 		 * nearly all different values (titles) only when the result is
-		 * large enough to classify all of it in one pass (memo_fill). */
+		 * large enough to classify all of it in one pass (memo_fill_range). */
 		if (p >= 0 && ((size_t)s->ndict[f] * 2 < n || fill_pays(s->ndict[f], n)))
 			s->memo_fields |= 1u << f;
 	}
@@ -376,31 +380,91 @@ static enum coll_rank_class class_of(struct scorer *s, size_t ti, int f, uint32_
 	return c;
 }
 
-/* Classify every value of field f for term ti in one pass over the
- * folded span: a value can match only where the term's text occurs in it,
- * so the others are NONE without being looked at. Single-word terms only
- * (several words also match across other separators, classify_words). */
-static void memo_fill(const struct scorer *s, size_t ti, int f, uint8_t *m)
+/* Classify the values [lo, hi) of field f for term ti in one pass over
+ * their folded span: a value can match only where the term's text occurs
+ * in it, so the others are NONE without being looked at. Single-word terms
+ * only (several words also match across other separators, classify_words).
+ * Touches m[lo..hi) alone: ranges may be filled at once on other threads. */
+static void memo_fill_range(const struct scorer *s, size_t ti, int f, uint8_t *m, uint32_t lo,
+			    uint32_t hi)
 {
-	uint32_t nd = s->ndict[f];
 	const char *term = s->t->v[ti].text, *base = s->fbase[f];
 	const uint32_t *offs = s->foffs[f];
 	size_t tlen = s->tlen[ti];
-	const char *p = base, *end = base + offs[nd];
-	uint32_t v = 0;
+	const char *p = base + offs[lo], *end = base + offs[hi];
+	uint32_t v = lo;
 	while (tlen && p < end) {
 		const char *h = coll_span_find(p, (size_t)(end - p), term, tlen);
 		if (!h)
 			break;
-		v = coll_span_vid_at(offs, nd, v, (size_t)(h - base));
+		v = coll_span_vid_at(offs, hi, v, (size_t)(h - base));
 		if (!m[v])
 			m[v] = (uint8_t)(1 + classify_from(base + offs[v], base + offs[v + 1] - 1, term,
 							    tlen, h));
 		p = base + offs[v + 1]; /* the value is classified: on to the next */
 	}
-	for (uint32_t i = 0; i < nd; i++) /* no branch: most are NONE */
+	for (uint32_t i = lo; i < hi; i++) /* no branch: most are NONE */
 		m[i] = (uint8_t)(m[i] + (m[i] == 0) * (1 + COLL_RANK_NONE));
-	m[nd] = 1;
+}
+
+/* ---- filling on two cores ---- */
+
+/* A new word's keystroke waits on its fills (titles: 745k values at 1M
+ * tracks), so they are cut in pieces, up to RANK_PIECES a fill of at
+ * least RANK_PIECE_MIN values (the last pieces even out the threads), and
+ * a second thread shares the pieces when there are RANK_CREW_MIN values
+ * or more to fill (below, starting it costs more than it saves). */
+#define RANK_PIECES 8
+#define RANK_PIECE_MIN 4096u
+#define RANK_CREW_MIN (1u << 14)
+
+struct fill_piece {
+	size_t ti;
+	int f;
+	uint8_t *m;
+	uint32_t lo, hi;
+};
+
+struct fill_crew {
+	const struct scorer *s;
+	struct fill_piece *v;
+	size_t n, cap;
+	size_t values; /* in all pieces */
+	atomic_size_t next; /* the first piece no thread has taken */
+};
+
+static void crew_add(struct fill_crew *c, size_t ti, int f, uint8_t *m)
+{
+	uint32_t nd = c->s->ndict[f], np = nd / RANK_PIECE_MIN;
+	np = np < 1 ? 1 : np > RANK_PIECES ? RANK_PIECES : np;
+	if (c->n + np > c->cap) {
+		c->cap = 2 * (c->n + np);
+		c->v = xreallocarray(c->v, c->cap, sizeof *c->v);
+	}
+	for (uint32_t i = 0; i < np; i++)
+		c->v[c->n++] = (struct fill_piece){ti, f, m, (uint32_t)((uint64_t)nd * i / np),
+						   (uint32_t)((uint64_t)nd * (i + 1) / np)};
+	c->values += nd;
+}
+
+static void *crew_work(void *arg)
+{
+	struct fill_crew *c = arg;
+	for (size_t i; (i = atomic_fetch_add(&c->next, 1)) < c->n;)
+		memo_fill_range(c->s, c->v[i].ti, c->v[i].f, c->v[i].m, c->v[i].lo, c->v[i].hi);
+	return NULL;
+}
+
+/* Fill every piece, with a second thread when there are pieces to share
+ * and a second processor (without one, or without a thread, alone). */
+static void crew_run(struct fill_crew *c)
+{
+	pthread_t helper;
+	bool helped = c->n > 1 && c->values >= RANK_CREW_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		      pthread_create(&helper, NULL, crew_work, c) == 0;
+	crew_work(c);
+	if (helped)
+		pthread_join(helper, NULL);
 }
 
 /* Should the memo of (ti, f) be filled whole before scoring? */
@@ -553,8 +617,31 @@ struct fast {
 	unsigned known_fields; /* fields whose every term has a complete memo */
 };
 
+/* Fill, on both cores, every memo that fill_wanted (allocating the
+ * memos of the fields whose classes are remembered). */
+static void fill_memos(struct scorer *s)
+{
+	struct fill_crew crew = {.s = s};
+	atomic_init(&crew.next, 0);
+	for (size_t ti = 0; ti < s->t->n; ti++)
+		for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
+			if (!(s->fields & 1u << f) || !(s->t->v[ti].fields & 1u << f))
+				continue;
+			uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
+			if (!*mp && (s->memo_fields & 1u << f))
+				*mp = xcalloc(s->ndict[f] + 1, 1);
+			if (fill_wanted(s, ti, f, *mp))
+				crew_add(&crew, ti, f, *mp);
+		}
+	crew_run(&crew);
+	for (size_t i = 0; i < crew.n; i++) /* every piece of it is filled */
+		crew.v[i].m[s->ndict[crew.v[i].f]] = 1;
+	free(crew.v);
+}
+
 static void fast_init(struct fast *fs, struct scorer *s)
 {
+	fill_memos(s);
 	memset(fs, 0, sizeof *fs);
 	fs->s = s;
 	const struct coll_rank_terms *t = s->t;
@@ -572,12 +659,7 @@ static void fast_init(struct fast *fs, struct scorer *s)
 			struct fast_term *ft = &ff->terms[ff->nterms++];
 			ft->ti = (uint32_t)ti;
 			ft->group = (uint32_t)t->v[ti].group;
-			uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
-			if (!*mp && (s->memo_fields & 1u << f))
-				*mp = xcalloc(s->ndict[f] + 1, 1);
-			if (fill_wanted(s, ti, f, *mp))
-				memo_fill(s, ti, f, *mp);
-			ft->memo = *mp;
+			ft->memo = s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
 			if (!memo_complete(ft->memo, s->ndict[f]))
 				known = false;
 			for (int c = 0; c < 5; c++)
@@ -682,7 +764,7 @@ static void fast_prefetch(const struct fast *fs, uint32_t id, bool text)
 
 /* ---- scoring when every class is known ---- */
 
-/* With every memo complete (memo_fill, or kept from earlier keystrokes),
+/* With every memo complete (fill_memos, or kept from earlier keystrokes),
  * an item's points are table reads. They are read a field at a time over
  * all items, taking maxima without branches: a branch on a class
  * mispredicts at random and stalls the memo reads of the items after it,
