@@ -413,8 +413,52 @@ static struct eres *eval_within(struct ev *e, const struct coll_node *n, const s
 	return r;
 }
 
+/* The filters of the whole library among the union n's (and its unions')
+ * operands, compiled with the cache, appended to *fs. */
+static void union_filters(struct ev *e, const struct coll_node *n, struct coll_filter ***fs,
+			  size_t *nf, size_t *cap)
+{
+	for (size_t i = 0; i < n->noperands; i++) {
+		const struct coll_node *o = n->operands[i];
+		if (o->type == COLL_UNION) {
+			union_filters(e, o, fs, nf, cap);
+			continue;
+		}
+		bool whole = o->noperands == 0 ||
+			     (o->noperands == 1 && o->operands[0]->type == COLL_UNIVERSE);
+		if (!coll_type_is_filter(o->type) || !whole || is_position_filter(o))
+			continue;
+		struct crate_err err; /* a filter in error reports it when evaluated */
+		struct coll_filter *f = coll_filter_compile(e->idx, o, e->now, &err);
+		if (!f)
+			continue;
+		coll_filter_set_cache(f, e->ctx->cache);
+		if (*nf == *cap) {
+			*cap = *cap ? 2 * *cap : 8;
+			*fs = xreallocarray(*fs, *cap, sizeof **fs);
+		}
+		(*fs)[(*nf)++] = f;
+	}
+}
+
+/* A union of filters that scan whole dictionaries (a new word looked
+ * for in every field) scans them on two cores first, into the cache. */
+static void union_prepare(struct ev *e, const struct coll_node *n)
+{
+	if (!e->ctx->cache)
+		return;
+	struct coll_filter **fs = NULL;
+	size_t nf = 0, cap = 0;
+	union_filters(e, n, &fs, &nf, &cap);
+	coll_filters_prepare(fs, nf);
+	for (size_t i = 0; i < nf; i++)
+		coll_filter_free(fs[i]);
+	free(fs);
+}
+
 static struct eres *op_union(struct ev *e, const struct coll_node *n)
 {
+	union_prepare(e, n);
 	const struct eres **ops = xcalloc(n->noperands + 1, sizeof *ops);
 	bool all_ordered = n->noperands > 0;
 	for (size_t i = 0; i < n->noperands; i++) {

@@ -5,10 +5,13 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -844,6 +847,7 @@ static const struct coll_cache_entry *cache_wider(const struct coll_filter *f,
 }
 
 static void vbits_compute(struct coll_filter *f);
+static void vbits_keep(const struct coll_filter *f, const struct coll_cache_key *k);
 
 /* vbits from the cache, narrowed from a wider kept result, or computed;
  * then kept. */
@@ -874,12 +878,18 @@ static void vbits_build_cached(struct coll_filter *f)
 		bitset_free(&f->vbits);
 		vbits_compute(f);
 	}
+	vbits_keep(f, &k);
+}
+
+/* Keep f's matching values in its cache under key k. */
+static void vbits_keep(const struct coll_filter *f, const struct coll_cache_key *k)
+{
 	enum coll_cache_kind kind = COLL_CACHE_OTHER;
 	if (!f->binary && f->op == COLL_MATCH && f->contains_only)
 		kind = COLL_CACHE_CONTAINS;
 	else if (!f->binary && f->op == COLL_TOKEN && f->nwords == 1 && f->prefix_last)
 		kind = COLL_CACHE_WORD_PREFIX;
-	struct coll_cache_entry *s = coll_cache_store(f->cache, &k, kind, f->needle ? f->needle : "",
+	struct coll_cache_entry *s = coll_cache_store(f->cache, k, kind, f->needle ? f->needle : "",
 						      f->needle ? f->nneedle : 0);
 	memcpy(s->vbits.w, f->vbits.w, bitset_words(&s->vbits) * sizeof *s->vbits.w);
 }
@@ -893,6 +903,62 @@ static void vbits_build(struct coll_filter *f)
 		return;
 	}
 	vbits_compute(f);
+}
+
+/* ---- several filters on two cores ---- */
+
+/* Below this many values to scan, starting a thread costs more than it
+ * saves. */
+#define VBITS_CREW_MIN (1u << 14)
+
+struct vbits_crew {
+	struct coll_filter **f;
+	size_t n;
+	atomic_size_t next; /* the first filter no thread has taken */
+};
+
+static void *vbits_crew_work(void *arg)
+{
+	struct vbits_crew *c = arg;
+	for (size_t i; (i = atomic_fetch_add(&c->next, 1)) < c->n;)
+		vbits_compute(c->f[i]); /* touches f alone; the index is only read */
+	return NULL;
+}
+
+/* Would f scan its whole dictionary: a string filter whose matches the
+ * cache neither keeps nor can narrow from a wider kept result? */
+static bool vbits_scan_due(const struct coll_filter *f)
+{
+	if (f->subj != SUBJ_STR || !f->cache || f->vbits_ready)
+		return false;
+	struct coll_cache_key k;
+	cache_key(f, &k);
+	return !coll_cache_find(f->cache, &k) && !cache_wider(f, &k);
+}
+
+void coll_filters_prepare(struct coll_filter **fs, size_t n)
+{
+	struct vbits_crew c = {.f = xcalloc(n + 1, sizeof *c.f)};
+	atomic_init(&c.next, 0);
+	size_t values = 0;
+	for (size_t i = 0; i < n; i++)
+		if (vbits_scan_due(fs[i])) {
+			c.f[c.n++] = fs[i];
+			values += fs[i]->ndict;
+		}
+	pthread_t helper;
+	bool helped = c.n > 1 && values >= VBITS_CREW_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		      pthread_create(&helper, NULL, vbits_crew_work, &c) == 0;
+	if (c.n > 1)
+		vbits_crew_work(&c);
+	if (helped)
+		pthread_join(helper, NULL);
+	for (size_t i = 0; i < c.n && c.n > 1; i++) { /* the cache is this thread's */
+		struct coll_cache_key k;
+		cache_key(c.f[i], &k);
+		vbits_keep(c.f[i], &k);
+	}
+	free(c.f);
 }
 
 static void vbits_compute(struct coll_filter *f)

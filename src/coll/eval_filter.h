@@ -25,6 +25,11 @@ void coll_filter_free(struct coll_filter *f);
 /* Keep (and reuse) this filter's matches in c (may be NULL) when they do
  * not depend on anything but the library and the value. */
 void coll_filter_set_cache(struct coll_filter *f, struct coll_eval_cache *c);
+/* Find and keep in their caches the matching values of those of fs[0..n)
+ * that would scan their whole dictionaries, two at a time on two cores
+ * (the operands of a union, such as a new word looked for in every field).
+ * Their later evaluations read the kept values. */
+void coll_filters_prepare(struct coll_filter **fs, size_t n);
 
 /* type=position: the filter tests 1-based positions in its operand. */
 bool coll_filter_on_position(const struct coll_filter *f);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "coll/eval.h"
+#include "coll/eval_cache.h"
 #include "harness.h"
 #include "medialib/index.h"
 
@@ -208,5 +209,70 @@ TEST(filter_over_large_list_equals_item_path)
 		coll_node_unref(f);
 	}
 	coll_node_unref(list);
+	mlib_index_free(idx);
+}
+
+/* Titles nearly all distinct, as in large libraries: scans of their
+ * dictionary are long enough to be shared between threads. */
+#define BIG_ITEMS 20000
+
+static struct mlib_index *big_library(void)
+{
+	struct mlib_index *idx = mlib_index_new();
+	char buf[160];
+	for (uint32_t id = 1; id <= BIG_ITEMS; id++) {
+		mlib_index_add_media(idx, id);
+		phrase(buf, sizeof buf - 16);
+		snprintf(buf + strlen(buf), 16, " %u", rnd(BIG_ITEMS));
+		mlib_index_add_str(idx, id, "title", buf, strlen(buf));
+		phrase(buf, sizeof buf);
+		mlib_index_add_str(idx, id, "artist", buf, strlen(buf));
+	}
+	mlib_index_finish(idx);
+	return idx;
+}
+
+/* A union of many filters with a cache: their dictionary scans run on two
+ * threads first (coll_filters_prepare) and are kept; the result, and the
+ * next evaluation's from the cache, are those of the one-item path. */
+TEST(union_scanned_on_two_threads_equals_item_path)
+{
+	struct mlib_index *idx = big_library();
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	struct coll_eval_ctx ctx = { .index = idx, .now = NOW, .cache = cache };
+	struct coll_eval_ctx plain = { .index = idx, .now = NOW };
+	for (int q = 0; q < 30; q++) {
+		struct coll_node *u = coll_node_new(COLL_UNION), *inner = coll_node_new(COLL_UNION);
+		for (int i = 6 + (int)rnd(4); i > 0; i--) {
+			struct coll_node *f = random_filter();
+			coll_node_add_operand(rnd(3) ? u : inner, f);
+			coll_node_unref(f);
+		}
+		coll_node_add_operand(u, inner);
+		coll_node_unref(inner);
+		for (int pass = 0; pass < 2; pass++) {
+			struct coll_result r, want;
+			struct crate_err err;
+			REQUIRE(coll_eval(&ctx, u, &r, &err) == 0);
+			REQUIRE(coll_eval(&plain, u, &want, &err) == 0);
+			CHECK_INT(r.ids.n, want.ids.n);
+			for (size_t i = 0; i < r.ids.n && i < want.ids.n; i++)
+				if (r.ids.v[i] != want.ids.v[i]) {
+					CHECK_MSG(false, "query %d pass %d: item %zu differs", q, pass, i);
+					break;
+				}
+			size_t k = 0;
+			for (uint32_t id = 0; id <= BIG_ITEMS + 1; id++) {
+				bool one;
+				REQUIRE(coll_contains(&plain, u, id, &one, &err) == 0);
+				k += one;
+			}
+			CHECK_INT(k, r.ids.n);
+			coll_result_free(&r);
+			coll_result_free(&want);
+		}
+		coll_node_unref(u);
+	}
+	coll_eval_cache_free(cache);
 	mlib_index_free(idx);
 }
