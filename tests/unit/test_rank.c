@@ -14,6 +14,7 @@
 #include "coll/words.h"
 #include "base/rng.h"
 #include "harness.h"
+#include "test_rank_util.h"
 #include "medialib/index.h"
 
 #define NOW 1750000000
@@ -274,47 +275,6 @@ static struct mlib_index *random_library(uint32_t n)
 	return idx;
 }
 
-struct scored {
-	uint64_t score;
-	size_t pos;
-	uint32_t id;
-};
-
-static int by_score_then_pos(const void *a, const void *b)
-{
-	const struct scored *x = a, *y = b;
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* coll_rank_sort on ids[0..n) equals ordering by coll_rank_score (the
- * reference, item by item), ties in their given order. Returns the
- * number of tied neighbours seen. cache: as the search bar keeps it. */
-static size_t check_sort(const struct mlib_index *idx, const struct coll_rank_terms *t,
-			 struct coll_eval_cache *cache, const uint32_t *ids, size_t n,
-			 const char *what)
-{
-	struct scored *ref = xmalloc((n + 1) * sizeof *ref);
-	for (size_t i = 0; i < n; i++)
-		ref[i] = (struct scored){coll_rank_score(idx, t, NOW, ids[i], NULL), i, ids[i]};
-	qsort(ref, n, sizeof *ref, by_score_then_pos);
-	uint32_t *got = xmalloc((n + 1) * sizeof *got);
-	memcpy(got, ids, n * sizeof *got);
-	coll_rank_sort(idx, t, NOW, cache, got, n);
-	size_t bad = n, ties = 0;
-	for (size_t i = 0; i < n && bad == n; i++)
-		if (got[i] != ref[i].id)
-			bad = i;
-	for (size_t i = 1; i < n; i++)
-		ties += ref[i].score == ref[i - 1].score;
-	CHECK_MSG(bad == n, "%s (%zu items): position %zu is #%u, want #%u", what, n, bad,
-		  bad < n ? got[bad] : 0, bad < n ? ref[bad].id : 0);
-	free(got);
-	free(ref);
-	return ties;
-}
-
 TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 {
 	struct mlib_index *idx = random_library(20000);
@@ -338,14 +298,14 @@ TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 		if (s.terms.n && r.ids.n > 1) {
 			/* the whole result (scored in id order), and a small part of
 			 * it (scored in place) */
-			ties += check_sort(idx, &s.terms, NULL, r.ids.v, r.ids.n, text);
-			check_sort(idx, &s.terms, NULL, r.ids.v, r.ids.n < 1000 ? r.ids.n : 1000,
+			ties += rank_check_sort(idx, &s.terms, NOW, NULL, r.ids.v, r.ids.n, text);
+			rank_check_sort(idx, &s.terms, NOW, NULL, r.ids.v, r.ids.n < 1000 ? r.ids.n : 1000,
 				   text);
 			/* with the memos kept between keystrokes: first a part of
 			 * the result (some values known), then all of it, twice */
-			check_sort(idx, &s.terms, cache, r.ids.v, r.ids.n / 3, text);
-			check_sort(idx, &s.terms, cache, r.ids.v, r.ids.n, text);
-			check_sort(idx, &s.terms, cache, r.ids.v, r.ids.n, text);
+			rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n / 3, text);
+			rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n, text);
+			rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n, text);
 			checked++;
 		}
 		coll_result_free(&r);

@@ -12,6 +12,7 @@
 #include "coll/eval.h"
 #include "coll/rank.h"
 #include "harness.h"
+#include "test_rank_util.h"
 #include "medialib/index.h"
 
 #define NOW 1750000000
@@ -70,46 +71,6 @@ static struct mlib_index *library(uint32_t n)
 	return idx;
 }
 
-struct scored {
-	uint64_t score;
-	size_t pos;
-	uint32_t id;
-};
-
-static int by_score_then_pos(const void *a, const void *b)
-{
-	const struct scored *x = a, *y = b;
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* coll_rank_sort of ids[0..n) against the reference; returns how many
- * neighbours of the reference tie. */
-static size_t check_order(const struct mlib_index *idx, const struct coll_rank_terms *t,
-			  struct coll_eval_cache *cache, const uint32_t *ids, size_t n,
-			  const char *what)
-{
-	struct scored *ref = xmalloc((n + 1) * sizeof *ref);
-	for (size_t i = 0; i < n; i++)
-		ref[i] = (struct scored){coll_rank_score(idx, t, NOW, ids[i], NULL), i, ids[i]};
-	qsort(ref, n, sizeof *ref, by_score_then_pos);
-	uint32_t *got = xmalloc((n + 1) * sizeof *got);
-	memcpy(got, ids, n * sizeof *got);
-	coll_rank_sort(idx, t, NOW, cache, got, n);
-	size_t bad = n, ties = 0;
-	for (size_t i = 0; i < n && bad == n; i++)
-		if (got[i] != ref[i].id)
-			bad = i;
-	for (size_t i = 1; i < n; i++)
-		ties += ref[i].score == ref[i - 1].score;
-	CHECK_MSG(bad == n, "%s (%zu items): position %zu is #%u, want #%u", what, n, bad,
-		  bad < n ? got[bad] : 0, bad < n ? ref[bad].id : 0);
-	free(got);
-	free(ref);
-	return ties;
-}
-
 /* Every id of idx in a shuffled order (a result in some library order). */
 static uint32_t *shuffled_ids(uint32_t n)
 {
@@ -154,14 +115,14 @@ TEST(whole_dictionary_classes_give_the_reference_order)
 		struct coll_rank_terms t = {0};
 		terms_of(&t, specs[i]);
 		/* a fresh scorer's memos, the whole result and part of it */
-		ties += check_order(idx, &t, NULL, ids, N, specs[i]);
-		check_order(idx, &t, NULL, ids + 100, N / 2, specs[i]);
+		ties += rank_check_sort(idx, &t, NOW, NULL, ids, N, specs[i]);
+		rank_check_sort(idx, &t, NOW, NULL, ids + 100, N / 2, specs[i]);
 		/* kept memos: some values known (a small result), then every
 		 * value (filled around the known ones), then read back */
 		struct coll_eval_cache *cache = coll_eval_cache_new();
-		check_order(idx, &t, cache, ids, 900, specs[i]);
-		check_order(idx, &t, cache, ids, N, specs[i]);
-		check_order(idx, &t, cache, ids + 7, N - 7, specs[i]);
+		rank_check_sort(idx, &t, NOW, cache, ids, 900, specs[i]);
+		rank_check_sort(idx, &t, NOW, cache, ids, N, specs[i]);
+		rank_check_sort(idx, &t, NOW, cache, ids + 7, N - 7, specs[i]);
 		coll_eval_cache_free(cache);
 		coll_rank_terms_free(&t);
 	}
@@ -185,7 +146,7 @@ TEST(typing_a_word_letter_by_letter_keeps_the_reference_order)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		struct coll_rank_terms t = {0};
 		terms_of(&t, keys[i]);
-		check_order(idx, &t, cache, ids, N, keys[i]);
+		rank_check_sort(idx, &t, NOW, cache, ids, N, keys[i]);
 		coll_rank_terms_free(&t);
 	}
 	coll_eval_cache_free(cache);
@@ -203,9 +164,9 @@ TEST(keys_of_many_words_sort_like_keys_of_few)
 	struct coll_rank_terms t = {0};
 	terms_of(&t, "a|e|i|o|u|l|m|n|t|s|r|h|p|k|g|c|v|y|d|b|w|f|la|mo|lo|ni|on|an|ht|nt|"
 		     "oo|ig|el|am|ma|er|sa|ar|li|ve|de|ee|gh|it|ns|te|ou|al|ta|ll|mp|pa|ai");
-	check_order(idx, &t, NULL, ids, N, "many words");
+	rank_check_sort(idx, &t, NOW, NULL, ids, N, "many words");
 	struct coll_eval_cache *cache = coll_eval_cache_new();
-	check_order(idx, &t, cache, ids, N, "many words, kept");
+	rank_check_sort(idx, &t, NOW, cache, ids, N, "many words, kept");
 	coll_eval_cache_free(cache);
 	coll_rank_terms_free(&t);
 	free(ids);
