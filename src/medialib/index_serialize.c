@@ -413,7 +413,14 @@ void index_map_check_slow(const struct mlib_index *cidx, int i, unsigned mask)
 		for (int k = 0; ok && k < groups[g].nsec; k++)
 			ok = snap_map_check(map->snap, map->props[i].first + groups[g].sec[k], 1);
 		if (!ok) {
-			group_neutralise(p, g);
+			/* Texts rest on RAW_OFF's offsets: once those passed, a
+			 * reader on another thread may hold an offset and be
+			 * about to read the blob, so a bad blob checksum only
+			 * marks the index damaged (the answer is dropped) and
+			 * swaps no arrays under it; the structure it relies on
+			 * was proven by RAW_OFF's check. */
+			if (!(g == INDEX_GROUP_RAW && (done & IG(RAW_OFF))))
+				group_neutralise(p, g);
 			idx->damaged = true;
 		}
 		done |= 1u << g;
