@@ -14,6 +14,10 @@
 #include "medialib/index.h"
 
 #define MAX_WIDTH 999
+/* Conditionals inside conditionals: parsing, rendering and freeing recurse
+ * once per level, so a format from a config line of any length must not
+ * nest without bound (a few levels is all a row needs). */
+#define MAX_DEPTH 16
 
 enum node_kind { N_TEXT, N_PROP, N_COND, N_SPLIT };
 enum cmp_op { OP_PRESENT, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -82,6 +86,7 @@ struct parser {
 	const char *s;
 	size_t i;
 	bool split; /* a %= was seen */
+	int depth;  /* conditionals open around p->i */
 	struct crate_err *err;
 };
 
@@ -240,6 +245,8 @@ static int parse_cond(struct parser *p, struct seq *s, size_t at)
 	if (p->s[p->i] != '?')
 		return fail(p, p->i, "'%c' where ? should end the condition", p->s[p->i]);
 	p->i++;
+	if (++p->depth > MAX_DEPTH)
+		return fail(p, at, "conditionals nest at most %d deep", MAX_DEPTH);
 	/* The branches fill nd's own seqs: nd stays where it is in s. */
 	if (parse_seq(p, &nd->then, ":}", at) != 0)
 		return -1;
@@ -249,6 +256,7 @@ static int parse_cond(struct parser *p, struct seq *s, size_t at)
 			return -1;
 	}
 	p->i++; /* the '}' parse_seq stopped at */
+	p->depth--;
 	return 0;
 }
 

@@ -208,6 +208,38 @@ TEST(format_errors_name_the_column)
 	malformed("\xe2\x98\x85\xe2\x98\x85 %", 4, "'%' begins");
 	char why[100];
 	CHECK(item_format_check("", why, sizeof why)); /* an empty row is allowed */
+}
+
+/* A config line may be any length: conditionals nested 200,000 deep
+ * overflowed the parser's stack (recursion per level). 16 levels are
+ * allowed, the 17th is refused at its own column. */
+static char *nested(int levels)
+{
+	struct strbuf b;
+	strbuf_init(&b, 8 * (size_t)levels + 8);
+	for (int i = 0; i < levels; i++)
+		strbuf_adds(&b, "%{?a?");
+	strbuf_adds(&b, "x");
+	for (int i = 0; i < levels; i++)
+		strbuf_addc(&b, '}');
+	return b.buf;
+}
+
+TEST(format_nesting_is_bounded)
+{
+	char why[100];
+	char *ok = nested(16), *deep = nested(17), *huge = nested(200000);
+	CHECK(item_format_check(ok, why, sizeof why));
+	malformed(deep, 81, "nest at most 16");
+	CHECK(!item_format_check(huge, why, sizeof why));
+	free(ok);
+	free(deep);
+	free(huge);
+}
+
+TEST(format_empty_and_plain_rows_parse)
+{
+	char why[100];
 	CHECK(item_format_check("%title%%=%{duration:>7}", why, sizeof why));
 }
 
