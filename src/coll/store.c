@@ -364,8 +364,16 @@ static int db_put(struct coll_store *st, const char *ns, const char *name,
 		return -1;
 	char *json = coll_to_json(root, false);
 	const char *args[] = {ns, name, json};
-	int rc = db_run(st, "INSERT OR REPLACE INTO coll_saved(ns, name, json) VALUES (?1, ?2, ?3)",
-			args, 3, "cannot save a collection", err);
+	/* A new collection starts without levels: a row left by an older
+	 * crate that removed a collection of this name is not inherited
+	 * (saving over an existing one keeps its levels). */
+	int rc = st->no_levels ? 0
+		 : db_run(st, "DELETE FROM coll_levels WHERE ns = ?1 AND name = ?2 AND NOT EXISTS "
+			      "(SELECT 1 FROM coll_saved WHERE ns = ?1 AND name = ?2)",
+			  args, 2, "cannot save a collection", err);
+	if (rc == 0)
+		rc = db_run(st, "INSERT OR REPLACE INTO coll_saved(ns, name, json) VALUES (?1, ?2, ?3)",
+			    args, 3, "cannot save a collection", err);
 	free(json);
 	return rc;
 }
@@ -395,7 +403,7 @@ static int db_levels_rename(struct coll_store *st, const char *ns, const char *o
 	const char *args[] = {ns, old_name, new_name};
 	if (st->no_levels)
 		return 0;
-	return db_run(st, "UPDATE coll_levels SET name = ?3 WHERE ns = ?1 AND name = ?2", args, 3,
+	return db_run(st, "UPDATE OR REPLACE coll_levels SET name = ?3 WHERE ns = ?1 AND name = ?2", args, 3,
 		      "cannot rename a collection's levels", err);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/str.h"
+#include "coll/node.h"
 #include "coll/store.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
@@ -190,6 +191,37 @@ TEST(old_database_gains_collection_levels)
 	CHECK(coll_store_remove(st, "Collections", "Sam", true, &err) == 0);
 	coll_store_free(st);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM coll_levels"), 0);
+	mlib_db_close(db);
+	free(path);
+}
+
+/* Rows an older crate left behind (it removed a collection without knowing
+ * coll_levels) are not inherited by a new collection of that name, and do
+ * not stop a rename onto that name (a primary-key error before). */
+TEST(stale_levels_rows_are_not_inherited)
+{
+	char *path = load_fixture("old-levels.db");
+	struct crate_err err = {0};
+	struct mlib_db *db = open_db(path, 0);
+	struct coll_store *st = NULL;
+	REQUIRE(coll_store_open(db, &st, &err) == 0 && st != NULL);
+	REQUIRE(sqlite3_exec(mlib_db_sqlite(db),
+			     "INSERT INTO coll_levels VALUES ('Collections', 'Ghost', 'genre');"
+			     "INSERT INTO coll_levels VALUES ('Collections', 'Sam', 'year');",
+			     NULL, NULL, NULL) == SQLITE_OK);
+	struct coll_node *u = coll_node_new(COLL_UNIVERSE);
+	CHECK_MSG(coll_store_save(st, "Collections", "Ghost", u, &err) == 0, "%s", err.msg);
+	coll_node_unref(u);
+	char *lv = xstrdup("x");
+	CHECK(coll_store_levels_get(st, "Collections", "Ghost", &lv, &err) == 0);
+	CHECK_MSG(lv == NULL, "a new collection inherited '%s'", lv ? lv : "");
+	free(lv);
+	CHECK(coll_store_levels_set(st, "Collections", "Cooke", "genre album", &err) == 0);
+	CHECK_MSG(coll_store_rename(st, "Collections", "Cooke", "Sam", &err) == 0, "%s", err.msg);
+	CHECK(coll_store_levels_get(st, "Collections", "Sam", &lv, &err) == 0);
+	CHECK_STR(lv ? lv : "(none)", "genre album");
+	free(lv);
+	coll_store_free(st);
 	mlib_db_close(db);
 	free(path);
 }
