@@ -447,6 +447,17 @@ static void crew_add(struct fill_crew *c, size_t ti, int f, uint8_t *m)
 	c->values += nd;
 }
 
+/* Whether memo m is queued already: two terms with the same text share one
+ * memo from the cache, and filling it twice would be the same bytes
+ * written by both threads at once (and the work twice). */
+static bool crew_has(const struct fill_crew *c, const uint8_t *m)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].m == m)
+			return true;
+	return false;
+}
+
 static void *crew_work(void *arg)
 {
 	struct fill_crew *c = arg;
@@ -630,7 +641,7 @@ static void fill_memos(struct scorer *s)
 			uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
 			if (!*mp && (s->memo_fields & 1u << f))
 				*mp = xcalloc(s->ndict[f] + 1, 1);
-			if (fill_wanted(s, ti, f, *mp))
+			if (fill_wanted(s, ti, f, *mp) && !crew_has(&crew, *mp))
 				crew_add(&crew, ti, f, *mp);
 		}
 	crew_run(&crew);
