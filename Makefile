@@ -131,8 +131,18 @@ $(BUILDDIR)/crate-core: $(MAIN_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
 # the search reaches calls FFmpeg, TagLib, ALSA or curses (a function that
 # does fails here with an undefined reference) and the program starts
 # without loading them.
+#
+# Sanitizer builds are the exception: ASan's records of every global keep
+# each function's section alive, so --gc-sections cannot drop the player's
+# code there, and the program is linked like crate-core (the proof above
+# is the normal build's, which CI builds first).
+ifeq ($(SANITIZE),)
 $(BUILDDIR)/crate-query: $(QUERY_OBJ) $(BUILDDIR)/libcrate.a
 	$(CC) $(ALL_LDFLAGS) -Wl,--gc-sections -Wl,--as-needed -o $@ $^ $(SQLITE3_LIBS) -lm -pthread
+else
+$(BUILDDIR)/crate-query: $(QUERY_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+endif
 
 # The launcher's --help is crate-core's, captured at build time.
 $(BUILDDIR)/gen/help_text.c: $(BUILDDIR)/crate-core scripts/embed-text.sh
