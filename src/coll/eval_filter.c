@@ -5,17 +5,15 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
+#include "base/crew.h"
 #include "base/str.h"
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
@@ -911,18 +909,10 @@ static void vbits_build(struct coll_filter *f)
  * saves. */
 #define VBITS_CREW_MIN (1u << 14)
 
-struct vbits_crew {
-	struct coll_filter **f;
-	size_t n;
-	atomic_size_t next; /* the first filter no thread has taken */
-};
-
-static void *vbits_crew_work(void *arg)
+static void vbits_compute_one(void *ctx, size_t i)
 {
-	struct vbits_crew *c = arg;
-	for (size_t i; (i = atomic_fetch_add(&c->next, 1)) < c->n;)
-		vbits_compute(c->f[i]); /* touches f alone; the index is only read */
-	return NULL;
+	struct coll_filter **fs = ctx;
+	vbits_compute(fs[i]); /* touches its filter alone; the index is only read */
 }
 
 /* Would f scan its whole dictionary: a string filter whose matches the
@@ -938,27 +928,22 @@ static bool vbits_scan_due(const struct coll_filter *f)
 
 void coll_filters_prepare(struct coll_filter **fs, size_t n)
 {
-	struct vbits_crew c = {.f = xcalloc(n + 1, sizeof *c.f)};
-	atomic_init(&c.next, 0);
-	size_t values = 0;
+	struct coll_filter **due = xcalloc(n + 1, sizeof *due);
+	size_t ndue = 0, values = 0;
 	for (size_t i = 0; i < n; i++)
 		if (vbits_scan_due(fs[i])) {
-			c.f[c.n++] = fs[i];
+			due[ndue++] = fs[i];
 			values += fs[i]->ndict;
 		}
-	pthread_t helper;
-	bool helped = c.n > 1 && values >= VBITS_CREW_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-		      pthread_create(&helper, NULL, vbits_crew_work, &c) == 0;
-	if (c.n > 1)
-		vbits_crew_work(&c);
-	if (helped)
-		pthread_join(helper, NULL);
-	for (size_t i = 0; i < c.n && c.n > 1; i++) { /* the cache is this thread's */
-		struct coll_cache_key k;
-		cache_key(c.f[i], &k);
-		vbits_keep(c.f[i], &k);
+	if (ndue > 1) { /* one scan is left to the evaluation itself */
+		crew_run(ndue, values >= VBITS_CREW_MIN, vbits_compute_one, due);
+		for (size_t i = 0; i < ndue; i++) { /* the cache is this thread's */
+			struct coll_cache_key k;
+			cache_key(due[i], &k);
+			vbits_keep(due[i], &k);
+		}
 	}
-	free(c.f);
+	free(due);
 }
 
 static void vbits_compute(struct coll_filter *f)

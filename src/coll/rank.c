@@ -12,13 +12,11 @@
  * ranking a large result costs a few passes over it. */
 #include "coll/rank.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "base/crew.h"
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
 #include "coll/eval_filter.h"
@@ -430,7 +428,6 @@ struct fill_crew {
 	struct fill_piece *v;
 	size_t n, cap;
 	size_t values; /* in all pieces */
-	atomic_size_t next; /* the first piece no thread has taken */
 };
 
 static void crew_add(struct fill_crew *c, size_t ti, int f, uint8_t *m)
@@ -458,24 +455,11 @@ static bool crew_has(const struct fill_crew *c, const uint8_t *m)
 	return false;
 }
 
-static void *crew_work(void *arg)
+static void fill_one_piece(void *ctx, size_t i)
 {
-	struct fill_crew *c = arg;
-	for (size_t i; (i = atomic_fetch_add(&c->next, 1)) < c->n;)
-		memo_fill_range(c->s, c->v[i].ti, c->v[i].f, c->v[i].m, c->v[i].lo, c->v[i].hi);
-	return NULL;
-}
-
-/* Fill every piece, with a second thread when there are pieces to share
- * and a second processor (without one, or without a thread, alone). */
-static void crew_run(struct fill_crew *c)
-{
-	pthread_t helper;
-	bool helped = c->n > 1 && c->values >= RANK_CREW_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-		      pthread_create(&helper, NULL, crew_work, c) == 0;
-	crew_work(c);
-	if (helped)
-		pthread_join(helper, NULL);
+	const struct fill_crew *c = ctx;
+	const struct fill_piece *p = &c->v[i];
+	memo_fill_range(c->s, p->ti, p->f, p->m, p->lo, p->hi);
 }
 
 /* Should the memo of (ti, f) be filled whole before scoring? */
@@ -633,7 +617,6 @@ struct fast {
 static void fill_memos(struct scorer *s)
 {
 	struct fill_crew crew = {.s = s};
-	atomic_init(&crew.next, 0);
 	for (size_t ti = 0; ti < s->t->n; ti++)
 		for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
 			if (!(s->fields & 1u << f) || !(s->t->v[ti].fields & 1u << f))
@@ -644,7 +627,8 @@ static void fill_memos(struct scorer *s)
 			if (fill_wanted(s, ti, f, *mp) && !crew_has(&crew, *mp))
 				crew_add(&crew, ti, f, *mp);
 		}
-	crew_run(&crew);
+	/* both cores when there is enough to share (base/crew.h) */
+	crew_run(crew.n, crew.values >= RANK_CREW_MIN, fill_one_piece, &crew);
 	for (size_t i = 0; i < crew.n; i++) /* every piece of it is filled */
 		crew.v[i].m[s->ndict[crew.v[i].f]] = 1;
 	free(crew.v);
