@@ -333,6 +333,18 @@ void index_prop_add_str(struct prop *p, uint32_t id, const char *value, size_t l
 	prop_add_str(p, id, value, len);
 }
 
+uint32_t index_prop_intern(struct prop *p, const char *value, size_t len)
+{
+	return p->kind == MLIB_PROP_STRING ? index_dict_intern(&p->d, value, len) : UINT32_MAX;
+}
+
+void index_prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
+{
+	if (id == 0 || id >= STR_MULTI || p->kind != MLIB_PROP_STRING)
+		return;
+	prop_add_vid(p, id, vid);
+}
+
 void index_prop_add_unique_str(struct prop *p, uint32_t id, const char *value, size_t len)
 {
 	if (id == 0 || id >= STR_MULTI)

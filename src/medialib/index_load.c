@@ -1,6 +1,7 @@
-/* SQLite -> index: one sequential scan of `media` (first values in
- * columns), one of `media_tag` (the rest), see the schema comment in
- * media.c. */
+/* SQLite -> index: the tag strings of `media_string` read once, one
+ * sequential scan of `media` (first values in columns, repetitive tags as
+ * ids in media_string), one of `media_tag` (the rest), see the schema
+ * comments in media.c. */
 #include "medialib/index_load.h"
 
 #include <errno.h>
@@ -16,20 +17,21 @@
 #include "medialib/index_snapshot.h"
 #include "medialib/media_analysis.h"
 
-/* Column order of the SELECT below; kind says how to feed the index. */
-enum col_kind { COL_BLOB, COL_TEXT, COL_INT };
+/* Column order of the SELECT below; kind says how to feed the index.
+ * COL_SID: the column <name>_sid holds an id in media_string. */
+enum col_kind { COL_BLOB, COL_TEXT, COL_INT, COL_SID };
 static const struct {
 	const char *name;
 	enum col_kind kind;
 } cols[] = {
 	{"url", COL_BLOB},	 {"filesize", COL_INT},	   {"mtime", COL_INT},
 	{"added", COL_INT},	 {"duration", COL_INT},	   {"bitrate", COL_INT},
-	{"samplerate", COL_INT}, {"channels", COL_INT},	   {"format", COL_TEXT},
+	{"samplerate", COL_INT}, {"channels", COL_INT},	   {"format", COL_SID},
 	{"lastplayed", COL_INT}, {"timesplayed", COL_INT}, {"rating", COL_INT},
-	{"artist", COL_TEXT},	 {"album", COL_TEXT},	   {"albumartist", COL_TEXT},
+	{"artist", COL_SID},	 {"album", COL_SID},	   {"albumartist", COL_SID},
 	{"title", COL_TEXT},	 {"tracknr", COL_INT},	   {"tracktotal", COL_INT},
-	{"discnr", COL_INT},	 {"disctotal", COL_INT},   {"date", COL_TEXT},
-	{"year", COL_INT},	 {"genre", COL_TEXT},	   {"composer", COL_TEXT},
+	{"discnr", COL_INT},	 {"disctotal", COL_INT},   {"date", COL_SID},
+	{"year", COL_INT},	 {"genre", COL_SID},	   {"composer", COL_SID},
 	{"comment", COL_TEXT},	 {"timesskipped", COL_INT}, {"cue_start", COL_INT},
 	{"cue_end", COL_INT},
 };
@@ -43,6 +45,97 @@ static int col_prop(struct mlib_index *idx, int *handles, size_t c)
 		handles[c] = mlib_index_prop_define(
 			idx, cols[c].name, cols[c].kind == COL_INT ? MLIB_PROP_INT : MLIB_PROP_STRING);
 	return handles[c];
+}
+
+/* ---- the tag strings: media_string in memory, read once ----
+ * Rows of media carry ids; a builder interns each string into its
+ * property's dictionary the first time a row refers to it and keeps the
+ * value id in an array (vmap), so the rest of its rows cost no hashing. */
+
+struct strtab {
+	size_t n;
+	int64_t *id;    /* ascending */
+	size_t *off;    /* string k: bytes + off[k], len[k] bytes */
+	int32_t *len;   /* 0: an empty text, which counts as absent */
+	char *bytes;
+	uint32_t *slot; /* slot[id] = k + 1 for ids below nslot (0: none) */
+	int64_t nslot;
+};
+
+static void strtab_free(struct strtab *t)
+{
+	free(t->id);
+	free(t->off);
+	free(t->len);
+	free(t->bytes);
+	free(t->slot);
+	memset(t, 0, sizeof *t);
+}
+
+/* The index k of string id sid, -1 when there is none. */
+static int64_t strtab_find(const struct strtab *t, int64_t sid)
+{
+	if (sid >= 0 && sid < t->nslot)
+		return (int64_t)t->slot[sid] - 1;
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->id[mid] < sid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->id[lo] == sid ? (int64_t)lo : -1;
+}
+
+static int strtab_load(struct mlib_db *db, struct strtab *t, struct crate_err *err)
+{
+	memset(t, 0, sizeof *t);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT id, value FROM media_string ORDER BY id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the tag strings", err);
+	size_t cap = 0, blen = 0, bcap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (t->n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			t->id = xreallocarray(t->id, cap, sizeof *t->id);
+			t->off = xreallocarray(t->off, cap, sizeof *t->off);
+			t->len = xreallocarray(t->len, cap, sizeof *t->len);
+		}
+		/* Read in the value's own storage class, as a text column would be. */
+		const char *v = sqlite3_column_type(st, 1) == SQLITE_BLOB
+					? sqlite3_column_blob(st, 1)
+					: (const char *)sqlite3_column_text(st, 1);
+		int n = sqlite3_column_bytes(st, 1);
+		if (!v || n < 0)
+			n = 0;
+		if (blen + (size_t)n > bcap) {
+			bcap = (blen + (size_t)n) * 2 + 4096;
+			t->bytes = xrealloc(t->bytes, bcap);
+		}
+		if (n)
+			memcpy(t->bytes + blen, v, (size_t)n);
+		t->id[t->n] = sqlite3_column_int64(st, 0);
+		t->off[t->n] = blen;
+		t->len[t->n++] = n;
+		blen += (size_t)n;
+	}
+	if (mlib_db_finish(db, st, rc, "cannot read the tag strings", err) != 0) {
+		strtab_free(t);
+		return -1;
+	}
+	/* Ids are dense in practice (SQLite hands out max + 1): a direct
+	 * table, unless some are far apart (then the search above). */
+	int64_t top = t->n ? t->id[t->n - 1] + 1 : 0;
+	if (t->n && t->id[0] >= 0 && top <= (int64_t)(8 * t->n + 65536)) {
+		t->nslot = top;
+		t->slot = xcalloc((size_t)top, sizeof *t->slot);
+		for (size_t k = 0; k < t->n; k++)
+			t->slot[t->id[k]] = (uint32_t)k + 1;
+	}
+	return 0;
 }
 
 /* ---- the media table: read on reader threads, indexed by builders ----
@@ -74,9 +167,10 @@ struct row_batch {
 	uint32_t seen; /* bit c: some row has a value in column c */
 };
 
-/* Read up to BATCH_ROWS rows into b. Returns SQLITE_ROW when b is full
- * (more may follow), SQLITE_DONE at the end, or SQLite's error code. */
-static int batch_fill(sqlite3_stmt *st, struct row_batch *b)
+/* Read up to BATCH_ROWS rows into b (a COL_SID cell holds its string's
+ * index in strs). Returns SQLITE_ROW when b is full (more may follow),
+ * SQLITE_DONE at the end, or SQLite's error code. */
+static int batch_fill(sqlite3_stmt *st, struct row_batch *b, const struct strtab *strs)
 {
 	b->n = 0;
 	b->blen = 0;
@@ -100,6 +194,18 @@ static int batch_fill(sqlite3_stmt *st, struct row_batch *b)
 				continue;
 			if (cols[c].kind == COL_INT) {
 				b->val[r][c] = sqlite3_value_int64(cell);
+				b->len[r][c] = 0;
+				b->seen |= 1u << c;
+				continue;
+			}
+			if (cols[c].kind == COL_SID) {
+				/* Not an id of a string (a hand-edited row): absent. */
+				int64_t k = type == SQLITE_INTEGER
+						    ? strtab_find(strs, sqlite3_value_int64(cell))
+						    : -1;
+				if (k < 0 || strs->len[k] <= 0)
+					continue;
+				b->val[r][c] = k;
 				b->len[r][c] = 0;
 				b->seen |= 1u << c;
 				continue;
@@ -140,10 +246,31 @@ static void batch_define(struct mlib_index *idx, int *handles, uint32_t *defined
 			}
 }
 
+/* String k of strs for item id in p: interned the first time (vmap[k]:
+ * its value id + 1), the same value ids as interning the text each time. */
+static void add_shared_str(struct prop *p, uint32_t id, const struct strtab *strs,
+			   uint32_t *vmap, int64_t k)
+{
+	const char *text = strs->bytes + strs->off[k];
+	size_t len = (size_t)strs->len[k];
+	uint32_t v = vmap[k];
+	if (!v) {
+		uint32_t x = index_prop_intern(p, text, len);
+		if (x == UINT32_MAX) { /* not a string property */
+			index_prop_add_str(p, id, text, len);
+			return;
+		}
+		vmap[k] = v = x + 1;
+	}
+	index_prop_add_vid(p, id, v - 1);
+}
+
 /* The values of b in the columns of mask, column by column (each
- * property's values still in row order: the same value ids). */
+ * property's values still in row order: the same value ids). vmap[c]: the
+ * value ids of column c's strings (COL_SID). */
 static void batch_apply_cols(struct mlib_index *idx, const int *handles, uint32_t mask,
-			     const struct row_batch *b)
+			     const struct row_batch *b, const struct strtab *strs,
+			     uint32_t *const *vmap)
 {
 	for (size_t c = 0; c < NCOLS; c++) {
 		if (!(mask & b->seen & (1u << c)))
@@ -153,7 +280,9 @@ static void batch_apply_cols(struct mlib_index *idx, const int *handles, uint32_
 			int32_t len = b->len[r][c];
 			if (len == CELL_NULL)
 				continue;
-			if (cols[c].kind == COL_INT)
+			if (cols[c].kind == COL_SID)
+				add_shared_str(p, b->id[r], strs, vmap[c], b->val[r][c]);
+			else if (cols[c].kind == COL_INT)
 				index_prop_set_int(p, b->id[r], b->val[r][c]);
 			else if (cols[c].kind == COL_BLOB) /* url: UNIQUE in the schema */
 				index_prop_add_unique_str(p, b->id[r], b->bytes + b->val[r][c],
@@ -181,6 +310,8 @@ struct crew {
 	uint32_t mask[MAX_BUILDERS]; /* the columns each builder fills */
 	int n;                       /* builders, the calling thread included */
 	const struct row_batch *b;   /* the batch being indexed */
+	const struct strtab *strs;   /* media_string */
+	uint32_t *vmap[NCOLS];       /* COL_SID: string index -> value id + 1 */
 	uint64_t posted, done[MAX_BUILDERS];
 	bool quit;
 };
@@ -195,7 +326,7 @@ static unsigned col_weight(size_t c)
 		return 24;
 	if (cols[c].kind == COL_BLOB)
 		return 8;
-	return cols[c].kind == COL_TEXT ? 2 : 1;
+	return cols[c].kind == COL_TEXT ? 2 : 1; /* COL_SID: an array look-up, as an int */
 }
 
 static void crew_split(struct crew *w)
@@ -237,7 +368,7 @@ static void *builder_main(void *arg)
 		}
 		const struct row_batch *b = w->b;
 		pthread_mutex_unlock(&w->mu);
-		batch_apply_cols(w->idx, w->handles, w->mask[m->me], b);
+		batch_apply_cols(w->idx, w->handles, w->mask[m->me], b, w->strs, w->vmap);
 		pthread_mutex_lock(&w->mu);
 		w->done[m->me]++;
 		pthread_cond_broadcast(&w->cv);
@@ -246,12 +377,17 @@ static void *builder_main(void *arg)
 }
 
 /* Start up to n builders for idx (fewer if threads cannot be had). */
-static void crew_start(struct crew *w, struct crew_member *m, struct mlib_index *idx, int n)
+static void crew_start(struct crew *w, struct crew_member *m, struct mlib_index *idx,
+		       const struct strtab *strs, int n)
 {
 	memset(w, 0, sizeof *w);
 	w->idx = idx;
-	for (size_t c = 0; c < NCOLS; c++)
+	w->strs = strs;
+	for (size_t c = 0; c < NCOLS; c++) {
 		w->handles[c] = -1;
+		if (cols[c].kind == COL_SID)
+			w->vmap[c] = xcalloc(strs->n ? strs->n : 1, sizeof *w->vmap[c]);
+	}
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
 	/* Properties defined while builders fill others must not move them. */
@@ -275,6 +411,8 @@ static void crew_stop(struct crew *w, struct crew_member *m)
 	pthread_mutex_unlock(&w->mu);
 	for (int i = 1; i < w->n; i++)
 		pthread_join(m[i].th, NULL);
+	for (size_t c = 0; c < NCOLS; c++)
+		free(w->vmap[c]);
 	pthread_cond_destroy(&w->cv);
 	pthread_mutex_destroy(&w->mu);
 }
@@ -292,7 +430,7 @@ static void crew_apply(struct crew *w, const struct row_batch *b)
 		pthread_cond_broadcast(&w->cv);
 		pthread_mutex_unlock(&w->mu);
 	}
-	batch_apply_cols(w->idx, w->handles, w->mask[0], b);
+	batch_apply_cols(w->idx, w->handles, w->mask[0], b, w->strs, w->vmap);
 	if (w->n > 1) {
 		pthread_mutex_lock(&w->mu);
 		for (int i = 1; i < w->n; i++)
@@ -323,6 +461,7 @@ struct load_pipe {
 	struct reader r[MAX_READERS];
 	int n;
 	int64_t max_id, width; /* chunk k holds ids (k * width, (k + 1) * width] */
+	const struct strtab *strs;
 	bool stop;             /* the indexing thread gave up: readers end */
 };
 
@@ -338,7 +477,7 @@ static bool reader_fill(struct reader *r, int *rc)
 	pthread_mutex_unlock(&p->mu);
 	if (stop)
 		return false;
-	*rc = batch_fill(r->st, b);
+	*rc = batch_fill(r->st, b, p->strs);
 	b->last = *rc != SQLITE_ROW;
 	bool ok = *rc == SQLITE_ROW || *rc == SQLITE_DONE;
 	pthread_mutex_lock(&p->mu);
@@ -461,14 +600,16 @@ static int threads_wanted(int max)
  * *retry set when a second connection failed: the caller loads again
  * with one reader, whose error (if any) is the one to report. */
 static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders,
-			const struct snap_key *key, bool *retry, struct crate_err *err)
+			const struct snap_key *key, const struct strtab *strs, bool *retry,
+			struct crate_err *err)
 {
-	char sql[512] = "SELECT id";
+	char sql[640] = "SELECT id";
 	size_t len = 9;
 	for (size_t i = 0; i < NCOLS; i++)
-		len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s", cols[i].name);
+		len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s%s", cols[i].name,
+					cols[i].kind == COL_SID ? "_sid" : "");
 	snprintf(sql + len, sizeof sql - len, MEDIA_SQL_TAIL);
-	struct load_pipe p = {.n = 1, .max_id = media_max_id(mlib_db_sqlite(db))};
+	struct load_pipe p = {.n = 1, .max_id = media_max_id(mlib_db_sqlite(db)), .strs = strs};
 	for (int j = 0; j < MAX_READERS; j++) {
 		p.r[j].pipe = &p;
 		p.r[j].j = j;
@@ -502,7 +643,7 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 	pthread_cond_init(&p.cv, NULL);
 	struct crew w;
 	struct crew_member m[MAX_BUILDERS];
-	crew_start(&w, m, idx, threads_wanted(MAX_BUILDERS));
+	crew_start(&w, m, idx, strs, threads_wanted(MAX_BUILDERS));
 	pthread_t th[MAX_READERS];
 	int started = 0;
 	while (started < p.n && pthread_create(&th[started], NULL, reader_main, &p.r[started]) == 0)
@@ -514,7 +655,7 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 		sqlite3_bind_int64(p.r[0].st, 1, 0);
 		sqlite3_bind_int64(p.r[0].st, 2, p.width);
 		do {
-			rc = batch_fill(p.r[0].st, p.r[0].slot[0]);
+			rc = batch_fill(p.r[0].st, p.r[0].slot[0], strs);
 			crew_apply(&w, p.r[0].slot[0]);
 		} while (rc == SQLITE_ROW);
 	} else {
@@ -574,7 +715,7 @@ static int load_tags(struct mlib_db *db, struct mlib_index *idx, struct crate_er
  * the loading rules change in a way the column list does not show. */
 static uint64_t loader_signature(void)
 {
-	uint64_t h = snap_hash("index_load/2+analysis/1", 23, 0);
+	uint64_t h = snap_hash("index_load/2+analysis/1", 23, 0); /* kinds below: COL_SID since media 6 */
 	for (size_t c = 0; c < NCOLS; c++)
 		h = snap_hash(cols[c].name, strlen(cols[c].name), h + (uint64_t)cols[c].kind);
 	return h;
@@ -713,14 +854,21 @@ static bool write_detached(const struct mlib_index *idx, const char *path,
 static int load_sqlite(struct mlib_db *db, const struct snap_key *key, struct mlib_index **out,
 		       struct crate_err *err)
 {
+	struct strtab strs;
+	if (strtab_load(db, &strs, err) != 0) {
+		*out = NULL;
+		return -1;
+	}
 	struct mlib_index *idx = mlib_index_new();
 	bool retry = false;
-	int rc = load_media_n(db, idx, key ? threads_wanted(MAX_READERS) : 1, key, &retry, err);
+	int rc = load_media_n(db, idx, key ? threads_wanted(MAX_READERS) : 1, key, &strs, &retry,
+			      err);
 	if (rc != 0 && retry) { /* a second connection failed: the plain load says why */
 		mlib_index_free(idx);
 		idx = mlib_index_new();
-		rc = load_media_n(db, idx, 1, NULL, &retry, err);
+		rc = load_media_n(db, idx, 1, NULL, &strs, &retry, err);
 	}
+	strtab_free(&strs);
 	if (rc == 0)
 		rc = load_tags(db, idx, err);
 	if (rc == 0) /* after the tags: a BPM tag wins over the analysed tempo */

@@ -13,7 +13,8 @@
  * Shape chosen for the start-up index load (1,000,000 tracks in < 1.5 s):
  * one wide `media` row per file holds the stream properties, statistics
  * and the FIRST value of each common tag, so loading the index is one
- * sequential scan of `media` with no join, while `media_tag` holds only
+ * sequential scan of `media` with no join (the repetitive tags are ids in
+ * `media_string` since step 6, read once before it), while `media_tag` holds only
  * what does not fit a column: second and later values of multi-valued
  * tags and free-form tags (ReplayGain, MusicBrainz ids, ...). That table is
  * small for typical libraries and is read in (media_id, key, seq) order in
@@ -98,27 +99,137 @@ static const char *const media_steps[] = {
 	"  format, artist, album, albumartist, title, tracknr, tracktotal, discnr, disctotal,"
 	"  date, year, genre, composer, comment, cue_start, cue_end ON media"
 	"  BEGIN UPDATE media_generation SET n = n + 1; END;",
+	/* 5 -> 6: each distinct text of the repetitive tags is stored once.
+	 *
+	 * media_string holds one row per distinct value (format, genre,
+	 * date, albumartist, composer, artist, album: at 1M tracks ~75k
+	 * strings instead of ~6M copies, 37 B/track less); media refers to
+	 * it by integer in the *_sid columns (NULL: the tag is absent).
+	 * value has no type affinity, so each value keeps its storage class
+	 * and bytes (TEXT as tagged, BLOB where an older writer stored one);
+	 * equal values share a row, ids are never reused while referenced.
+	 * Titles, comments and urls are mostly unique and stay inline.
+	 * Strings no row refers to any more are deleted by
+	 * mlib_media_gc_strings (after forget/prune, and after a scan that
+	 * updated rows), not by triggers: that would need an index on every
+	 * *_sid column. Orphans in between cost only their bytes (the index
+	 * load interns only strings a row refers to).
+	 *
+	 * The table is rebuilt (create, copy, drop, rename) rather than
+	 * altered column by column: DROP COLUMN rewrites the whole table once
+	 * per column. media_migrate runs this with foreign keys off, so
+	 * dropping the old table does not cascade to media_tag or
+	 * media_analysis; their REFERENCES media(id) bind to the new table by
+	 * name. Triggers on media go with the old table and are made again.
+	 * The view media_text shows the rows as they were (texts joined in),
+	 * for scripts and sqlite3 sessions. Changing or deleting a string
+	 * changes the rows that refer to it: both count as changes of the
+	 * library (a new string changes nothing until a row refers to it). */
+	"CREATE TABLE media_string(id INTEGER PRIMARY KEY, value NOT NULL UNIQUE);"
+	"CREATE TRIGGER media_string_gen_upd AFTER UPDATE ON media_string"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_string_gen_del AFTER DELETE ON media_string"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	/* The few genres, formats and dates first: ids below 128 take one byte. */
+	"INSERT OR IGNORE INTO media_string(value)"
+	"  SELECT v FROM (SELECT format AS v FROM media UNION ALL SELECT genre FROM media"
+	"  UNION ALL SELECT date FROM media UNION ALL SELECT albumartist FROM media"
+	"  UNION ALL SELECT composer FROM media UNION ALL SELECT artist FROM media"
+	"  UNION ALL SELECT album FROM media) WHERE v IS NOT NULL;"
+	"CREATE TABLE media_new("
+	"  id INTEGER PRIMARY KEY,"
+	"  url BLOB NOT NULL UNIQUE,"
+	"  missing INTEGER NOT NULL DEFAULT 0,"
+	"  filesize INTEGER, mtime INTEGER, added INTEGER,"
+	"  duration INTEGER, bitrate INTEGER, samplerate INTEGER, channels INTEGER,"
+	"  format_sid INTEGER,"
+	"  lastplayed INTEGER, timesplayed INTEGER, rating INTEGER,"
+	"  artist_sid INTEGER, album_sid INTEGER, albumartist_sid INTEGER, title TEXT,"
+	"  tracknr INTEGER, tracktotal INTEGER, discnr INTEGER, disctotal INTEGER,"
+	"  date_sid INTEGER, year INTEGER, genre_sid INTEGER, composer_sid INTEGER, comment TEXT,"
+	"  timesskipped INTEGER, cue_start INTEGER, cue_end INTEGER);"
+	/* +m.x: no affinity on either side, so the UNIQUE index finds the
+	 * value and a TEXT never matches a BLOB of the same bytes. */
+	"INSERT INTO media_new SELECT id, url, missing, filesize, mtime, added, duration, bitrate,"
+	"  samplerate, channels, (SELECT id FROM media_string WHERE value = +m.format),"
+	"  lastplayed, timesplayed, rating,"
+	"  (SELECT id FROM media_string WHERE value = +m.artist),"
+	"  (SELECT id FROM media_string WHERE value = +m.album),"
+	"  (SELECT id FROM media_string WHERE value = +m.albumartist),"
+	"  title, tracknr, tracktotal, discnr, disctotal,"
+	"  (SELECT id FROM media_string WHERE value = +m.date), year,"
+	"  (SELECT id FROM media_string WHERE value = +m.genre),"
+	"  (SELECT id FROM media_string WHERE value = +m.composer),"
+	"  comment, timesskipped, cue_start, cue_end FROM media m ORDER BY id;"
+	"DROP TABLE media;"
+	"ALTER TABLE media_new RENAME TO media;"
+	"CREATE TRIGGER media_gen_ins AFTER INSERT ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_gen_del AFTER DELETE ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_gen_upd AFTER UPDATE OF"
+	"  id, url, missing, filesize, mtime, added, duration, bitrate, samplerate, channels,"
+	"  format_sid, artist_sid, album_sid, albumartist_sid, title, tracknr, tracktotal, discnr,"
+	"  disctotal, date_sid, year, genre_sid, composer_sid, comment, cue_start, cue_end ON media"
+	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
+	"CREATE TRIGGER media_stats_upd AFTER UPDATE OF timesplayed, lastplayed, rating,"
+	"  timesskipped ON media"
+	"  BEGIN UPDATE media_generation SET stats = stats + 1;"
+	"  INSERT OR REPLACE INTO media_stats_dirty(id, seq)"
+	"    VALUES(new.id, (SELECT stats FROM media_generation WHERE id = 0)); END;"
+	"CREATE VIEW media_text AS SELECT m.id, m.url, m.missing, m.filesize, m.mtime, m.added,"
+	"  m.duration, m.bitrate, m.samplerate, m.channels, fo.value AS format, m.lastplayed,"
+	"  m.timesplayed, m.rating, ar.value AS artist, al.value AS album,"
+	"  aa.value AS albumartist, m.title, m.tracknr, m.tracktotal, m.discnr, m.disctotal,"
+	"  da.value AS date, m.year, ge.value AS genre, co.value AS composer, m.comment,"
+	"  m.timesskipped, m.cue_start, m.cue_end FROM media m"
+	"  LEFT JOIN media_string fo ON fo.id = m.format_sid"
+	"  LEFT JOIN media_string ar ON ar.id = m.artist_sid"
+	"  LEFT JOIN media_string al ON al.id = m.album_sid"
+	"  LEFT JOIN media_string aa ON aa.id = m.albumartist_sid"
+	"  LEFT JOIN media_string da ON da.id = m.date_sid"
+	"  LEFT JOIN media_string ge ON ge.id = m.genre_sid"
+	"  LEFT JOIN media_string co ON co.id = m.composer_sid;",
 };
 
 #define MEDIA_VERSION ((int)(sizeof media_steps / sizeof media_steps[0]))
 
+/* Foreign keys are off while the steps run (step 6 drops the old media
+ * table, which must not cascade; the pragma cannot change inside their
+ * transactions) and on again after, as mlib_db_open wants them. */
 static int media_migrate(struct mlib_db *db, struct crate_err *err)
 {
-	return mlib_db_migrate(db, mlib_media_component.name, media_steps, MEDIA_VERSION, err);
+	int v = mlib_db_version(db, mlib_media_component.name, err);
+	if (v < 0)
+		return -1;
+	if (v >= MEDIA_VERSION || mlib_db_readonly(db)) /* nothing to do, or a refusal */
+		return mlib_db_migrate(db, mlib_media_component.name, media_steps, MEDIA_VERSION, err);
+	if (mlib_db_exec(db, "PRAGMA foreign_keys=OFF", err) != 0)
+		return -1;
+	int rc = mlib_db_migrate(db, mlib_media_component.name, media_steps, MEDIA_VERSION, err);
+	if (mlib_db_exec(db, "PRAGMA foreign_keys=ON", rc == 0 ? err : NULL) != 0)
+		rc = -1;
+	return rc;
 }
 
 const struct mlib_db_component mlib_media_component = {"medialib", MEDIA_VERSION, media_migrate,
 						       false};
 
-/* Text tags stored in a column of `media` (their first value). */
-static const char *const text_cols[] = {
-	"artist", "album", "albumartist", "title", "date", "genre", "composer", "comment",
+/* Text tags stored in a column of `media` (their first value), in the
+ * order of the put statement's parameters ?10..?17; shared: the column
+ * holds an id in media_string (<key>_sid), else the text itself. */
+static const struct {
+	const char *key;
+	bool shared;
+} text_cols[] = {
+	{"artist", true}, {"album", true},   {"albumartist", true}, {"title", false},
+	{"date", true},	  {"genre", true},   {"composer", true},    {"comment", false},
 };
 #define NTEXT (sizeof text_cols / sizeof text_cols[0])
 
 struct mlib_media_writer {
 	struct mlib_db *db;
-	sqlite3_stmt *put, *del_tags, *add_tag, *missing, *rating;
+	sqlite3_stmt *put, *del_tags, *add_tag, *missing, *rating, *str_find, *str_add;
 };
 
 static sqlite3_stmt *prep(struct mlib_db *db, const char *sql, struct crate_err *err)
@@ -138,15 +249,15 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 	w->db = db;
 	w->put = prep(db,
 		      "INSERT INTO media(url, missing, filesize, mtime, added, duration, bitrate,"
-		      " samplerate, channels, format, artist, album, albumartist, title, date, genre,"
-		      " composer, comment, tracknr, tracktotal, discnr, disctotal, year, cue_start,"
-		      " cue_end)"
+		      " samplerate, channels, format_sid, artist_sid, album_sid, albumartist_sid,"
+		      " title, date_sid, genre_sid, composer_sid, comment, tracknr, tracktotal,"
+		      " discnr, disctotal, year, cue_start, cue_end)"
 		      " VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
 		      " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"
 		      " ON CONFLICT(url) DO UPDATE SET missing=0, filesize=?2, mtime=?3,"
-		      " duration=?5, bitrate=?6, samplerate=?7, channels=?8, format=?9, artist=?10,"
-		      " album=?11, albumartist=?12, title=?13, date=?14, genre=?15, composer=?16,"
-		      " comment=?17, tracknr=?18, tracktotal=?19, discnr=?20, disctotal=?21, year=?22,"
+		      " duration=?5, bitrate=?6, samplerate=?7, channels=?8, format_sid=?9,"
+		      " artist_sid=?10, album_sid=?11, albumartist_sid=?12, title=?13, date_sid=?14,"
+		      " genre_sid=?15, composer_sid=?16, comment=?17, tracknr=?18, tracktotal=?19, discnr=?20, disctotal=?21, year=?22,"
 		      " cue_start=?23, cue_end=?24"
 		      " RETURNING id",
 		      err);
@@ -162,7 +273,11 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 	 * statistics trigger's INSERT OR REPLACE. */
 	if (w->missing)
 		w->rating = prep(db, "UPDATE media SET rating=?1 WHERE id=?2 AND rating IS NULL", err);
-	if (!w->rating) {
+	if (w->rating)
+		w->str_find = prep(db, "SELECT id FROM media_string WHERE value=?1", err);
+	if (w->str_find)
+		w->str_add = prep(db, "INSERT INTO media_string(value) VALUES(?1)", err);
+	if (!w->str_add) {
 		mlib_media_writer_free(w);
 		return NULL;
 	}
@@ -178,6 +293,8 @@ void mlib_media_writer_free(struct mlib_media_writer *w)
 	sqlite3_finalize(w->add_tag);
 	sqlite3_finalize(w->missing);
 	sqlite3_finalize(w->rating);
+	sqlite3_finalize(w->str_find);
+	sqlite3_finalize(w->str_add);
 	free(w);
 }
 
@@ -233,7 +350,7 @@ static void bind_int_or_null(sqlite3_stmt *st, int col, int64_t v)
 static int text_col_index(const char *key)
 {
 	for (size_t i = 0; i < NTEXT; i++)
-		if (strcmp(key, text_cols[i]) == 0)
+		if (strcmp(key, text_cols[i].key) == 0)
 			return (int)i;
 	return -1;
 }
@@ -271,6 +388,45 @@ static int next_seq(const struct mlib_tags *t, size_t upto, const char *key)
 	return n;
 }
 
+/* The id of text v in media_string, added when new. */
+static int string_id(struct mlib_media_writer *w, const char *v, int64_t *sid,
+		     struct crate_err *err)
+{
+	sqlite3_stmt *st = w->str_find;
+	sqlite3_bind_text(st, 1, v, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*sid = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		mlib_db_error(w->db, "cannot look up a tag's text", err);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return rc == SQLITE_ROW ? 0 : -1;
+	sqlite3_bind_text(w->str_add, 1, v, -1, SQLITE_STATIC);
+	if (step_done(w->db, w->str_add, "cannot store a tag's text", err) != 0)
+		return -1;
+	*sid = sqlite3_last_insert_rowid(mlib_db_sqlite(w->db));
+	return 0;
+}
+
+/* Bind v (NULL: absent) to parameter col of the put statement, as text or
+ * (shared) as its id in media_string. */
+static int bind_tag(struct mlib_media_writer *w, int col, const char *v, bool shared,
+		    struct crate_err *err)
+{
+	sqlite3_stmt *st = w->put;
+	int64_t sid;
+	if (!v)
+		sqlite3_bind_null(st, col);
+	else if (!shared)
+		sqlite3_bind_text(st, col, v, -1, SQLITE_STATIC);
+	else if (string_id(w, v, &sid, err) != 0)
+		return -1;
+	else
+		sqlite3_bind_int64(st, col, sid);
+	return 0;
+}
+
 int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
 		   int64_t mtime, int64_t now, const struct mlib_tags *t, uint32_t *id,
 		   struct crate_err *err)
@@ -296,16 +452,13 @@ int mlib_media_put_cue(struct mlib_media_writer *w, const char *url, size_t urll
 	bind_int_or_null(st, 6, t->bitrate);
 	bind_int_or_null(st, 7, t->samplerate);
 	bind_int_or_null(st, 8, t->channels);
-	if (t->format)
-		sqlite3_bind_text(st, 9, t->format, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 9);
-	for (size_t i = 0; i < NTEXT; i++) {
-		const char *v = mlib_tags_get(t, text_cols[i]);
-		if (v)
-			sqlite3_bind_text(st, 10 + (int)i, v, -1, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, 10 + (int)i);
+	int bad = bind_tag(w, 9, t->format, true, err);
+	for (size_t i = 0; i < NTEXT && !bad; i++)
+		bad = bind_tag(w, 10 + (int)i, mlib_tags_get(t, text_cols[i].key), text_cols[i].shared,
+			       err);
+	if (bad) {
+		sqlite3_clear_bindings(st);
+		return -1;
 	}
 	int64_t tn = 0, tt = 0, dn = 0, dt = 0, x;
 	const char *v;
@@ -382,6 +535,108 @@ int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t 
 	return mlib_db_finish(db, st, sqlite3_step(st), "cannot record a moved file", err);
 }
 
+/* The *_sid columns of media, each an id in media_string or NULL. */
+#define SID_COLS "format_sid, artist_sid, album_sid, albumartist_sid, date_sid, genre_sid, composer_sid"
+#define NSID_COLS 7
+/* Above this many ids (or with ids below 1, which crate never makes) the
+ * strings in use are found by SQLite instead of a bitmap: slower (a scan of
+ * media per column) but without a large allocation. */
+#define GC_BITMAP_MAX_ID (INT64_C(1) << 28)
+
+static int gc_by_sql(struct mlib_db *db, size_t *n, struct crate_err *err)
+{
+	if (mlib_db_exec(db,
+			 "DELETE FROM media_string WHERE id NOT IN (SELECT format_sid FROM media"
+			 " UNION ALL SELECT artist_sid FROM media UNION ALL SELECT album_sid FROM media"
+			 " UNION ALL SELECT albumartist_sid FROM media UNION ALL SELECT date_sid FROM media"
+			 " UNION ALL SELECT genre_sid FROM media"
+			 " UNION ALL SELECT composer_sid FROM media)",
+			 err) != 0)
+		return -1;
+	*n = (size_t)sqlite3_changes(mlib_db_sqlite(db));
+	return 0;
+}
+
+int mlib_media_gc_strings(struct mlib_db *db, size_t *n, struct crate_err *err)
+{
+	size_t dummy;
+	if (!n)
+		n = &dummy;
+	*n = 0;
+	sqlite3 *s = mlib_db_sqlite(db);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s, "SELECT min(id), max(id) FROM media_string", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return mlib_db_error(db, "cannot read the tag strings", err);
+	int rc = sqlite3_step(st);
+	int64_t lo = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	int64_t hi = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : 0;
+	bool empty = rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_NULL;
+	if (mlib_db_finish(db, st, rc == SQLITE_ROW ? SQLITE_DONE : rc,
+			   "cannot read the tag strings", err) != 0)
+		return -1;
+	if (empty)
+		return 0;
+	if (lo < 1 || hi > GC_BITMAP_MAX_ID)
+		return gc_by_sql(db, n, err);
+
+	/* One scan of media marks the ids in use; then the others go. */
+	uint64_t *used = xcalloc((size_t)hi / 64 + 1, sizeof *used);
+	if (sqlite3_prepare_v2(s, "SELECT " SID_COLS " FROM media", -1, &st, NULL) != SQLITE_OK) {
+		free(used);
+		return mlib_db_error(db, "cannot read the library", err);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		for (int c = 0; c < NSID_COLS; c++) {
+			if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+				continue;
+			int64_t id = sqlite3_column_int64(st, c);
+			if (id >= 1 && id <= hi)
+				used[id / 64] |= UINT64_C(1) << (id % 64);
+		}
+	if (mlib_db_finish(db, st, rc, "cannot read the library", err) != 0) {
+		free(used);
+		return -1;
+	}
+	int64_t *gone = NULL;
+	size_t ngone = 0, cap = 0;
+	if (sqlite3_prepare_v2(s, "SELECT id FROM media_string", -1, &st, NULL) != SQLITE_OK) {
+		free(used);
+		return mlib_db_error(db, "cannot read the tag strings", err);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (id >= 1 && id <= hi && (used[id / 64] >> (id % 64)) & 1)
+			continue;
+		if (ngone == cap) {
+			cap = cap ? cap * 2 : 64;
+			gone = xreallocarray(gone, cap, sizeof *gone);
+		}
+		gone[ngone++] = id;
+	}
+	free(used);
+	if (mlib_db_finish(db, st, rc, "cannot read the tag strings", err) != 0) {
+		free(gone);
+		return -1;
+	}
+	rc = SQLITE_DONE;
+	if (ngone && sqlite3_prepare_v2(s, "DELETE FROM media_string WHERE id=?", -1, &st, NULL) !=
+			     SQLITE_OK) {
+		free(gone);
+		return mlib_db_error(db, "cannot delete unused tag strings", err);
+	}
+	for (size_t i = 0; i < ngone && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, gone[i]);
+		rc = sqlite3_step(st);
+	}
+	free(gone);
+	if (ngone && mlib_db_finish(db, st, rc, "cannot delete unused tag strings", err) != 0)
+		return -1;
+	*n = ngone;
+	return 0;
+}
+
 int mlib_media_forget(struct mlib_db *db, const uint32_t *ids, size_t nids, size_t *n,
 		      struct crate_err *err)
 {
@@ -404,7 +659,7 @@ int mlib_media_forget(struct mlib_db *db, const uint32_t *ids, size_t nids, size
 			*n += (size_t)sqlite3_changes(mlib_db_sqlite(db));
 	}
 	if (mlib_db_finish(db, st, rc, "cannot forget items", err) != 0 ||
-	    mlib_db_commit(db, err) != 0) {
+	    (*n && mlib_media_gc_strings(db, NULL, err) != 0) || mlib_db_commit(db, err) != 0) {
 		mlib_db_rollback(db, NULL);
 		*n = 0;
 		return -1;
@@ -419,10 +674,20 @@ int mlib_media_prune_missing(struct mlib_db *db, size_t *n, struct crate_err *er
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "DELETE FROM media WHERE missing=1", -1, &st,
 			       NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot forget missing items", err);
+	if (mlib_db_begin(db, err) != 0) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE)
 		*n = (size_t)sqlite3_changes(mlib_db_sqlite(db));
-	return mlib_db_finish(db, st, rc, "cannot forget missing items", err);
+	if (mlib_db_finish(db, st, rc, "cannot forget missing items", err) != 0 ||
+	    (*n && mlib_media_gc_strings(db, NULL, err) != 0) || mlib_db_commit(db, err) != 0) {
+		mlib_db_rollback(db, NULL);
+		*n = 0;
+		return -1;
+	}
+	return 0;
 }
 
 int mlib_media_counters(struct mlib_db *db, uint64_t *generation, uint64_t *stats,

@@ -268,7 +268,7 @@ static int album_of(struct mlib_db *db, int64_t id, struct member **out, size_t 
 		    " AND a.mtime IS m.mtime AND a.filesize IS m.filesize,"
 		    " (SELECT url FROM media WHERE id = ?1)"
 		    " FROM media m LEFT JOIN media_analysis a ON a.media_id = m.id"
-		    " WHERE m.missing = 0 AND m.album = (SELECT album FROM media WHERE id = ?1)",
+		    " WHERE m.missing = 0 AND m.album_sid = (SELECT album_sid FROM media WHERE id = ?1)",
 		    -1, &st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read an album", err);
 	sqlite3_bind_int64(st, 1, id);

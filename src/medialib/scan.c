@@ -969,6 +969,12 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 	}
 	if (tx_maybe_commit(&s, &wr, true, err) != 0)
 		goto out;
+	/* Re-tagged rows may have left tag strings nobody uses. Their
+	 * bytes are all an orphan costs, so a failure here fails nothing. */
+	if (res->totals.updated > 0 && mlib_db_begin(db, NULL) == 0) {
+		if (mlib_media_gc_strings(db, NULL, NULL) != 0 || mlib_db_commit(db, NULL) != 0)
+			mlib_db_rollback(db, NULL);
+	}
 	rc = 0;
 out:
 	if (rc != 0 && wr.in_tx)

@@ -1,10 +1,10 @@
 /* A library database made by an older crate (tests/data/db/
  * library-8089ce7.sql, dumped from a database crate at 8089ce7 wrote)
  * opens with today's code as before: only the later steps run (media 4 -> 5,
- * the cue sheet columns; collections 1 -> 2, their browser levels), nothing
- * else is migrated or
+ * the cue sheet columns; media 5 -> 6, tag strings stored once;
+ * collections 1 -> 2, their browser levels), nothing else is migrated or
  * rewritten, it then has the schema a new database gets, and the data
- * reads as written. Guards the registration of migrations
+ * reads as written, every value of every row. Guards the registration of migrations
  * (mlib_db_components) and any later change of a component's steps. */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -20,12 +20,16 @@
 #include "test_medialib_util.h"
 
 #define FIXTURE "tests/data/db/library-8089ce7.sql"
-/* The schema objects the media component's step 4 -> 5 changes: the media
- * table (two columns) and the trigger that lists its columns; and the
- * version row. */
-#define NOT_CUE_STEP "name NOT IN ('media', 'media_gen_upd')"
+/* The schema objects the media component's steps 4 -> 5 and 5 -> 6
+ * change: the media table (two columns; the tag string ids), the trigger
+ * that lists its columns, the strings table with its index and triggers,
+ * and the view; and the version row. (Step 6 makes the media table's
+ * other triggers again: they must come out as they were.) */
+#define NOT_MEDIA_STEPS                                                                  \
+	"name NOT IN ('media', 'media_gen_upd', 'media_string', 'media_string_gen_upd',"   \
+	" 'media_string_gen_del', 'sqlite_autoindex_media_string_1', 'media_text')"
 /* ... and the table the collections' step 1 -> 2 adds. */
-#define NOT_LATER_STEPS NOT_CUE_STEP " AND tbl_name != 'coll_levels'"
+#define NOT_LATER_STEPS NOT_MEDIA_STEPS " AND tbl_name != 'coll_levels'"
 
 /* A new database file at name holding the fixture's dump; its path, owned. */
 static char *load_fixture(const char *name)
@@ -102,7 +106,7 @@ TEST(old_database_opens_with_only_the_cue_step)
 		CHECK_MSG(mlib_db_version(db, c->name, &err) == c->version, "%s at %d, want %d",
 			  c->name, mlib_db_version(db, c->name, &err), c->version);
 	}
-	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 5);
+	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 6);
 	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='analysis'"), 1);
 
 	/* the data reads as it was written */
@@ -252,7 +256,7 @@ TEST(new_database_has_the_old_schema)
 TEST(database_without_analysis_migrates_as_before)
 {
 	char *path = load_fixture("noanalysis.db");
-	char *want = schema_of_file(path, NOT_CUE_STEP);
+	char *want = schema_of_file(path, NOT_MEDIA_STEPS);
 	struct mlib_db *db = open_db(path, 0);
 	struct crate_err err = {0};
 	CHECK(mlib_db_exec(db,
@@ -267,9 +271,135 @@ TEST(database_without_analysis_migrates_as_before)
 	db = open_db(path, 0);
 	CHECK_INT(mlib_db_version(db, "analysis", &err), 1);
 	mlib_db_close(db);
-	char *got = schema_of_file(path, NOT_CUE_STEP);
+	char *got = schema_of_file(path, NOT_MEDIA_STEPS);
 	CHECK_STR(got, want);
 	free(got);
 	free(want);
+	free(path);
+}
+
+/* Every column of every row of media (the fixture's table at version 4,
+ * or the view media_text after step 6: the same names; the cue columns
+ * came with step 5), media_tag and media_analysis as text: type and bytes
+ * of each value. Owned. */
+static char *rows_of(const char *path, const char *media)
+{
+	static const char *const cols[] = {
+		"id",	      "url",	    "missing",	   "filesize",	 "mtime",     "added",
+		"duration",   "bitrate",    "samplerate",  "channels",	 "format",    "lastplayed",
+		"timesplayed", "rating",    "artist",	   "album",	 "albumartist", "title",
+		"tracknr",    "tracktotal", "discnr",	   "disctotal",	 "date",      "year",
+		"genre",      "composer",   "comment",	   "timesskipped",
+	};
+	struct strbuf q;
+	strbuf_init(&q, 1024);
+	strbuf_adds(&q, "SELECT ''");
+	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+		strbuf_addf(&q, " || typeof(%s) || ':' || hex(%s) || ' '", cols[c], cols[c]);
+	strbuf_addf(&q, " FROM %s ORDER BY id", media);
+	sqlite3 *s;
+	REQUIRE(sqlite3_open_v2(path, &s, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+	struct strbuf b;
+	strbuf_init(&b, 4096);
+	const char *const queries[] = {
+		q.buf,
+		"SELECT media_id || ' ' || key || ' ' || seq || ' ' || typeof(value) || ':' ||"
+		" hex(value) FROM media_tag ORDER BY media_id, key, seq",
+		"SELECT media_id || ' ' || hex(timbre) || ' ' || quote(loudness)"
+		" FROM media_analysis ORDER BY media_id",
+	};
+	for (size_t i = 0; i < 3; i++) {
+		sqlite3_stmt *st;
+		CHECK_MSG(sqlite3_prepare_v2(s, queries[i], -1, &st, NULL) == SQLITE_OK, "%s: %s",
+			  queries[i], sqlite3_errmsg(s));
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			strbuf_adds(&b, (const char *)sqlite3_column_text(st, 0));
+			strbuf_addc(&b, '\n');
+		}
+		sqlite3_finalize(st);
+		strbuf_adds(&b, "--\n");
+	}
+	sqlite3_close(s);
+	strbuf_free(&q);
+	return b.buf;
+}
+
+/* Step 5 -> 6 moves the repetitive tags into media_string: every value
+ * comes back byte for byte and of the same type (NULL and '' apart, a
+ * BLOB apart from a TEXT of the same bytes, bytes that are not UTF-8, a
+ * NUL inside), nothing of media_tag or media_analysis goes (dropping the
+ * old table must not cascade), each distinct value is stored once, and
+ * foreign keys are on again afterwards. */
+TEST(string_step_keeps_every_value)
+{
+	char *path = load_fixture("strings.db");
+	sqlite3 *s;
+	REQUIRE(sqlite3_open(path, &s) == SQLITE_OK);
+	char *msg = NULL;
+	CHECK_MSG(sqlite3_exec(
+			  s,
+			  "INSERT INTO media(id, url, format, artist, album, albumartist, genre,"
+			  " composer, date, title, comment) VALUES"
+			  "(10, x'2f61', 'flac', x'ff41', '', 'Joy Wellboy', 'Rock', 'Sam Cooke',"
+			  "  '2001', 'T1', 'c'),"
+			  "(11, x'2f62', 'flac', CAST(x'ff41' AS TEXT), NULL, NULL, 'rock', NULL,"
+			  "  '2001', NULL, NULL),"
+			  "(12, x'2f63', 'mp3', CAST(x'410042' AS TEXT), 'Greatest Hits', '', 'Rock',"
+			  "  'Joy Wellboy', NULL, x'00', ''),"
+			  "(13, x'2f64', NULL, 'Sam Cooke', 'Greatest Hits', 'Sam Cooke', 'Rock',"
+			  "  NULL, '2001-02-03', 'T4', NULL);"
+			  "INSERT INTO media_analysis(media_id, version, analysed, loudness, timbre)"
+			  "  VALUES(2, 1, 5, -7.25, x'0102'), (12, 1, 6, NULL, NULL);"
+			  "INSERT INTO media_tag VALUES(12, 'artist', 1, 'Second');",
+			  NULL, NULL, &msg) == SQLITE_OK,
+		  "%s", msg ? msg : "?");
+	sqlite3_free(msg);
+	sqlite3_stmt *st;
+	REQUIRE(sqlite3_prepare_v2(
+			s,
+			"SELECT count(DISTINCT v) FROM (SELECT format AS v FROM media UNION ALL"
+			" SELECT artist FROM media UNION ALL SELECT album FROM media UNION ALL"
+			" SELECT albumartist FROM media UNION ALL SELECT genre FROM media UNION ALL"
+			" SELECT composer FROM media UNION ALL SELECT date FROM media)",
+			-1, &st, NULL) == SQLITE_OK);
+	REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+	long long distinct = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	CHECK(distinct >= 12);
+	char *before = rows_of(path, "media");
+
+	struct mlib_db *db = open_db(path, 0);
+	CHECK_INT(mlib_db_version(db, "medialib", &(struct crate_err){0}), 6);
+	CHECK_INT(tm_query_int(db, "PRAGMA foreign_keys"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string"), distinct);
+	/* 'Sam Cooke' is an artist, an album artist and a composer: one row */
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Sam Cooke'"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(DISTINCT composer_sid) FROM media m WHERE"
+				   " composer_sid = (SELECT artist_sid FROM media WHERE id = 13)"),
+		  1);
+	/* the index reads the same texts */
+	struct crate_err err = {0};
+	struct mlib_index *idx = NULL;
+	REQUIRE(mlib_index_load_ex(db, MLIB_LOAD_NO_SNAPSHOT, &idx, NULL, &err) == 0);
+	char buf[128];
+	const char *v = mlib_index_get_text(idx, 13, "albumartist", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "Sam Cooke");
+	v = mlib_index_get_text(idx, 11, "genre", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "rock");
+	CHECK(mlib_index_get_text(idx, 10, "album", buf, sizeof buf) == NULL); /* '' is absent */
+	mlib_index_free(idx);
+	mlib_db_close(db);
+
+	char *after = rows_of(path, "media_text");
+	db = open_db(path, MLIB_DB_READONLY);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media WHERE cue_start IS NOT NULL"
+				   " OR cue_end IS NOT NULL"),
+		  0);
+	mlib_db_close(db);
+	CHECK_STR(after, before);
+	free(after);
+	free(before);
 	free(path);
 }

@@ -104,10 +104,23 @@ static const char *make_library_ex(bool sparse)
 		if (sparse && i >= 4200 && i % 50 == 0)
 			add_gap(db, (int64_t)id + 30000);
 	}
-	if (sparse) /* cells of another type than their column's */
+	if (sparse) /* cells of another type than their column's; tag strings
+		     * that are numbers or blobs, ids that name no string */
 		REQUIRE(mlib_db_exec(db, "UPDATE media SET year = 'abc' WHERE id % 97 = 0;"
 					 "UPDATE media SET title = x'41420043' WHERE id % 89 = 0;"
-					 "UPDATE media SET tracknr = 2.5, genre = 7 WHERE id % 83 = 0",
+					 "INSERT OR IGNORE INTO media_string(value)"
+					 "  VALUES(7), (x'41420043'), (x'ff41'), ('');"
+					 "UPDATE media SET tracknr = 2.5, genre_sid = (SELECT id FROM"
+					 "  media_string WHERE value = 7) WHERE id % 83 = 0;"
+					 "UPDATE media SET album_sid = (SELECT id FROM media_string"
+					 "  WHERE value = x'41420043') WHERE id % 79 = 0;"
+					 "UPDATE media SET artist_sid = (SELECT id FROM media_string"
+					 "  WHERE value = x'ff41') WHERE id % 73 = 0;"
+					 "UPDATE media SET composer_sid = (SELECT id FROM media_string"
+					 "  WHERE value = '') WHERE id % 71 = 0;"
+					 "UPDATE media SET date_sid = 999999 WHERE id % 67 = 0;"
+					 "UPDATE media SET format_sid = 'x' WHERE id % 61 = 0;"
+					 "UPDATE media SET albumartist_sid = 1.5 WHERE id % 59 = 0",
 				     &err) == 0);
 	REQUIRE(mlib_db_commit(db, &err) == 0);
 	mlib_media_writer_free(w);
@@ -294,8 +307,9 @@ TEST(snapshot_index_equals_sqlite_index)
 }
 
 /* The index the loader must build, the simple way: one row after the
- * other through mlib_index_add_str/set_int by name, then the tags and the
- * analyses, as index_load.c documents them. */
+ * other (tag strings joined in by the view media_text) through
+ * mlib_index_add_str/set_int by name, then the tags and the analyses, as
+ * index_load.c documents them. */
 static struct mlib_index *simple_load(struct mlib_db *db)
 {
 	static const char *const cols[] = {
@@ -311,7 +325,7 @@ static struct mlib_index *simple_load(struct mlib_db *db)
 	char sql[1024] = "SELECT id";
 	for (size_t c = 0; c < ncols; c++)
 		snprintf(sql + strlen(sql), sizeof sql - strlen(sql), ", %s", cols[c]);
-	snprintf(sql + strlen(sql), sizeof sql - strlen(sql), " FROM media WHERE missing=0 ORDER BY id");
+	snprintf(sql + strlen(sql), sizeof sql - strlen(sql), " FROM media_text WHERE missing=0 ORDER BY id");
 	struct mlib_index *idx = mlib_index_new();
 	sqlite3 *s = mlib_db_sqlite(db);
 	sqlite3_stmt *st;
@@ -457,7 +471,8 @@ TEST(changes_make_the_snapshot_stale)
 	/* A tag change in a media column still makes it stale. */
 	mlib_index_free(load(db, 0, &info));
 	CHECK(info.from_snapshot);
-	REQUIRE(mlib_db_exec(db, "UPDATE media SET genre='Changed' WHERE id=5", &err) == 0);
+	REQUIRE(mlib_db_exec(db, "INSERT INTO media_string(value) VALUES('Changed');"
+				 "UPDATE media SET genre_sid=last_insert_rowid() WHERE id=5", &err) == 0);
 	mlib_index_free(load(db, 0, &info));
 	CHECK_MSG(!info.from_snapshot && strstr(info.why, "stale"), "why: %s", info.why);
 

@@ -49,7 +49,7 @@ TEST(schema_created_wal_and_versioned)
 {
 	char *path = tm_path("lib.db");
 	struct mlib_db *db = open_ok(path, 0);
-	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 5);
+	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 6);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('media','media_tag')"), 2);
 	CHECK_INT(tm_query_int(db, "PRAGMA foreign_keys"), 1);
 	sqlite3_stmt *st;
@@ -87,7 +87,7 @@ TEST(migration_steps_run_in_order_once)
 	CHECK_INT(mlib_db_version(db, "test", &err), 3);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM t1"), 2);
 	/* Components are independent. */
-	CHECK_INT(mlib_db_version(db, "medialib", &err), 5);
+	CHECK_INT(mlib_db_version(db, "medialib", &err), 6);
 	mlib_db_close(db);
 	free(path);
 }
@@ -288,6 +288,86 @@ TEST(media_row_columns_and_extra_values)
 	CHECK_STR(mlib_index_get_text(idx, id, "replaygain_track_gain", buf, sizeof buf), "-6.5 dB");
 	CHECK(mlib_index_get_text(idx, id, "title", buf, sizeof buf) == NULL);
 	CHECK(mlib_index_get_text(idx, id, "timesplayed", buf, sizeof buf) == NULL);
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	free(path);
+}
+
+/* The repetitive tags are stored once in media_string and referred to by
+ * id; rows read back (view media_text, index) as written; strings no row
+ * uses go with forget, prune and mlib_media_gc_strings, and a string two
+ * rows share stays while one of them does. */
+TEST(tag_strings_stored_once_and_collected)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	struct crate_err err = {0};
+	uint32_t a = put_fake(db, "/music/a.flac", "Shared", "A");
+	uint32_t b = put_fake(db, "/music/b.flac", "Shared", "B");
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Shared'"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(DISTINCT artist_sid) FROM media"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'flac'"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_text WHERE artist = 'Shared' AND"
+				   " format = 'flac' AND date = '2004-05-01' AND album IS NULL"),
+		  2);
+	/* a tag change (an id in the row) and a string's text both count */
+	long long gen = tm_query_int(db, "SELECT n FROM media_generation");
+	put_fake(db, "/music/a.flac", "Gone", "A");
+	CHECK(tm_query_int(db, "SELECT n FROM media_generation") > gen);
+	gen = tm_query_int(db, "SELECT n FROM media_generation");
+	REQUIRE(mlib_db_exec(db, "UPDATE media_string SET value = 'Gone!' WHERE value = 'Gone'",
+			     &err) == 0);
+	CHECK(tm_query_int(db, "SELECT n FROM media_generation") > gen);
+	put_fake(db, "/music/a.flac", "Solo", "A");
+	/* 'Gone!' is used by no row now; 'Shared' still by b */
+	size_t n = 99;
+	CHECK(mlib_media_gc_strings(db, &n, &err) == 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value LIKE 'Gone%'"), 0);
+	CHECK(mlib_media_gc_strings(db, &n, &err) == 0);
+	CHECK_INT(n, 0);
+	long long strings = tm_query_int(db, "SELECT count(*) FROM media_string");
+
+	/* forgetting b takes 'Shared' with it, not what a shares with b */
+	CHECK(mlib_media_forget(db, &b, 1, &n, &err) == 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Shared'"), 0);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string"), strings - 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_text WHERE artist = 'Solo' AND"
+				   " format = 'flac' AND date = '2004-05-01'"),
+		  1);
+
+	/* prune: c goes, d keeps the album both had */
+	uint32_t c = put_fake(db, "/music/c.flac", "Cee", "C");
+	uint32_t d = put_fake(db, "/music/d.flac", "Dee", "D");
+	char sql[160];
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO media_string(value) VALUES('Both');"
+		 "UPDATE media SET album_sid = last_insert_rowid() WHERE id IN (%u, %u)",
+		 c, d);
+	REQUIRE(mlib_db_exec(db, sql, &err) == 0);
+	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
+	REQUIRE(w != NULL);
+	CHECK(mlib_media_set_missing(w, c, 1, &err) == 0);
+	mlib_media_writer_free(w);
+	CHECK(mlib_media_prune_missing(db, &n, &err) == 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Cee'"), 0);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Both'"), 1);
+
+	struct mlib_index *idx = NULL;
+	REQUIRE(mlib_index_load_ex(db, MLIB_LOAD_NO_SNAPSHOT, &idx, NULL, &err) == 0);
+	char buf[64];
+	CHECK_INT(mlib_index_count(idx), 2);
+	const char *v = mlib_index_get_text(idx, a, "artist", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "Solo");
+	v = mlib_index_get_text(idx, d, "album", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "Both");
+	v = mlib_index_get_text(idx, d, "format", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "flac");
+	v = mlib_index_get_text(idx, d, "date", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "2004-05-01");
+	CHECK(mlib_index_get_text(idx, a, "album", buf, sizeof buf) == NULL);
 	mlib_index_free(idx);
 	mlib_db_close(db);
 	free(path);
