@@ -329,7 +329,7 @@ static char *rows_of(const char *path, const char *media)
  * BLOB apart from a TEXT of the same bytes, bytes that are not UTF-8, a
  * NUL inside), nothing of media_tag or media_analysis goes (dropping the
  * old table must not cascade), each distinct value is stored once, and
- * foreign keys are on again afterwards. */
+ * foreign keys are on again afterwards; the file is compacted. */
 TEST(string_step_keeps_every_value)
 {
 	char *path = load_fixture("strings.db");
@@ -373,6 +373,7 @@ TEST(string_step_keeps_every_value)
 	CHECK_INT(mlib_db_version(db, "medialib", &(struct crate_err){0}), 6);
 	CHECK_INT(tm_query_int(db, "PRAGMA foreign_keys"), 1);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	CHECK_INT(tm_query_int(db, "PRAGMA freelist_count"), 0); /* the old table's pages went */
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string"), distinct);
 	/* 'Sam Cooke' is an artist, an album artist and a composer: one row */
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Sam Cooke'"), 1);
