@@ -123,7 +123,7 @@ TEST(rescan_is_incremental_ids_stable_missing_comes_back)
 	char *a = xasprintf("%s/a.flac", dir), *b = xasprintf("%s/b.flac", dir);
 	char *c = xasprintf("%s/c.flac", dir), *keep = tm_path("c.keep");
 	tm_make_audio(a, 0.2, meta_a);
-	const char *mb[] = {"title=Bee", NULL}, *mc[] = {"title=Sea", NULL};
+	const char *mb[] = {"title=Bee", "genre=Only Bee", NULL}, *mc[] = {"title=Sea", NULL};
 	tm_make_audio(b, 0.2, mb);
 	tm_make_audio(c, 0.2, mc);
 	struct mlib_db *db = open_db();
@@ -140,8 +140,11 @@ TEST(rescan_is_incremental_ids_stable_missing_comes_back)
 	CHECK_INT(res.totals.added + res.totals.updated, 0);
 	mlib_scan_result_free(&res);
 
-	/* b rewritten with another title and an older mtime: updated in place. */
-	const char *mb2[] = {"title=Bee Two", NULL};
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Only Bee'"), 1);
+
+	/* b rewritten with another title and an older mtime: updated in place;
+	 * the genre it alone had leaves the tag strings. */
+	const char *mb2[] = {"title=Bee Two", "genre=Later", NULL};
 	tm_make_audio(b, 0.25, mb2);
 	struct utimbuf ut = {1000000000, 1000000000};
 	utime(b, &ut);
@@ -161,6 +164,8 @@ TEST(rescan_is_incremental_ids_stable_missing_comes_back)
 	CHECK_INT(mlib_index_count(idx), 2);
 	mlib_index_free(idx);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media"), 3); /* kept, flagged */
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Only Bee'"), 0);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_text WHERE genre = 'Later'"), 1);
 
 	/* c comes back: same id. */
 	tm_copy_file(keep, c);
