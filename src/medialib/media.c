@@ -441,9 +441,32 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 	return mlib_media_put_cue(w, url, urllen, size, mtime, now, t, -1, 0, id, err);
 }
 
+static int put_row(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
+		   int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
+		   int64_t cue_end, uint32_t *id, struct crate_err *err);
+
+/* Always inside a transaction: the ids string_id finds must still be
+ * there when the row refers to them (mlib_media_gc_strings in another
+ * process deletes unused strings in a transaction of its own), and the row
+ * and its media_tag values land together. The scanner brings its own. */
 int mlib_media_put_cue(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
 		       int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
 		       int64_t cue_end, uint32_t *id, struct crate_err *err)
+{
+	bool own = sqlite3_get_autocommit(mlib_db_sqlite(w->db)) != 0;
+	if (own && mlib_db_begin(w->db, err) != 0)
+		return -1;
+	int rc = put_row(w, url, urllen, size, mtime, now, t, cue_start, cue_end, id, err);
+	if (own && rc == 0 && mlib_db_commit(w->db, err) != 0)
+		rc = -1;
+	if (own && rc != 0)
+		mlib_db_rollback(w->db, NULL);
+	return rc;
+}
+
+static int put_row(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
+		   int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
+		   int64_t cue_end, uint32_t *id, struct crate_err *err)
 {
 	sqlite3_stmt *st = w->put;
 	if (cue_start >= 0) /* 0 is a start, not an absence */

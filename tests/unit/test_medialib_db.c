@@ -304,6 +304,8 @@ TEST(tag_strings_stored_once_and_collected)
 	struct crate_err err = {0};
 	uint32_t a = put_fake(db, "/music/a.flac", "Shared", "A");
 	uint32_t b = put_fake(db, "/music/b.flac", "Shared", "B");
+	/* outside a transaction a put makes and ends its own */
+	CHECK(sqlite3_get_autocommit(mlib_db_sqlite(db)) != 0);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Shared'"), 1);
 	CHECK_INT(tm_query_int(db, "SELECT count(DISTINCT artist_sid) FROM media"), 1);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'flac'"), 1);
