@@ -193,6 +193,7 @@ static const char *const media_steps[] = {
 };
 
 #define MEDIA_VERSION ((int)(sizeof media_steps / sizeof media_steps[0]))
+#define MEDIA_STRINGS_VERSION 6 /* the step that rebuilt media (5 -> 6) */
 
 /* Foreign keys are off while the steps run (step 6 drops the old media
  * table, which must not cascade; the pragma cannot change inside their
@@ -214,7 +215,7 @@ static int media_migrate(struct mlib_db *db, struct crate_err *err)
 	int rc = mlib_db_migrate(db, mlib_media_component.name, media_steps, MEDIA_VERSION, err);
 	if (mlib_db_exec(db, "PRAGMA foreign_keys=ON", rc == 0 ? err : NULL) != 0)
 		rc = -1;
-	if (rc == 0 && v >= 1 && v < 6)
+	if (rc == 0 && v >= 1 && v < MEDIA_STRINGS_VERSION)
 		sqlite3_exec(mlib_db_sqlite(db), "VACUUM", NULL, NULL, NULL);
 	return rc;
 }
@@ -264,7 +265,8 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 		      " ON CONFLICT(url) DO UPDATE SET missing=0, filesize=?2, mtime=?3,"
 		      " duration=?5, bitrate=?6, samplerate=?7, channels=?8, format_sid=?9,"
 		      " artist_sid=?10, album_sid=?11, albumartist_sid=?12, title=?13, date_sid=?14,"
-		      " genre_sid=?15, composer_sid=?16, comment=?17, tracknr=?18, tracktotal=?19, discnr=?20, disctotal=?21, year=?22,"
+		      " genre_sid=?15, composer_sid=?16, comment=?17, tracknr=?18, tracktotal=?19,"
+		      " discnr=?20, disctotal=?21, year=?22,"
 		      " cue_start=?23, cue_end=?24"
 		      " RETURNING id",
 		      err);
@@ -566,7 +568,8 @@ int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t 
 }
 
 /* The *_sid columns of media, each an id in media_string or NULL. */
-#define SID_COLS "format_sid, artist_sid, album_sid, albumartist_sid, date_sid, genre_sid, composer_sid"
+#define SID_COLS                                                                       \
+	"format_sid, artist_sid, album_sid, albumartist_sid, date_sid, genre_sid, composer_sid"
 #define NSID_COLS 7
 /* Above this many ids (or with ids below 1, which crate never makes) the
  * strings in use are found by SQLite instead of a bitmap: slower (a scan of
