@@ -20,6 +20,7 @@
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
 #include "coll/eval_filter.h"
+#include "coll/rank_fill.h"
 #include "coll/span.h"
 #include "coll/words.h"
 #include "medialib/index.h"
@@ -389,6 +390,10 @@ static void memo_fill_range(const struct scorer *s, size_t ti, int f, uint8_t *m
 	const char *term = s->t->v[ti].text, *base = s->fbase[f];
 	const uint32_t *offs = s->foffs[f];
 	size_t tlen = s->tlen[ti];
+	if (coll_rank_fill_fast_term(term, tlen)) { /* the common case, in a vector pass */
+		coll_rank_fill_span(base, offs, lo, hi, term, tlen, m);
+		return;
+	}
 	const char *p = base + offs[lo], *end = base + offs[hi];
 	uint32_t v = lo;
 	while (tlen && p < end) {

@@ -11,6 +11,7 @@
 #include "base/str.h"
 #include "coll/eval.h"
 #include "coll/rank.h"
+#include "coll/rank_fill.h"
 #include "harness.h"
 #include "test_rank_util.h"
 #include "medialib/index.h"
@@ -195,4 +196,65 @@ TEST(keys_of_many_words_sort_like_keys_of_few)
 	coll_rank_terms_free(&t);
 	free(ids);
 	mlib_index_free(idx);
+}
+
+/* coll/rank_fill.c's vector pass against coll_rank_classify value by
+ * value: terms at the start, end and middle of values, several times in
+ * one, overlapping ("lala"), next to ASCII punctuation, accented letters,
+ * CJK and digits, the whole value, at the vector blocks' edges (values of
+ * every length), in ranges of the span and around classes known already. */
+TEST(vector_class_pass_equals_classifying_each_value)
+{
+	static const char *const parts[] = {
+		"la", "l", "lala", "lam", "ala", "mo", "-", " ", "(", ")", "'", "é", "东", "ß",
+		"night", "1", "9la", "la9", "x", "Ñ", "nightla", "", ".", "moon", "\xc2\xa0",
+	};
+	enum { NV = 4000 };
+	struct strbuf span;
+	strbuf_init(&span, 1 << 16);
+	uint32_t *offs = xmalloc((NV + 1) * sizeof *offs);
+	for (uint32_t v = 0; v < NV; v++) {
+		offs[v] = (uint32_t)span.len;
+		size_t np = rng_below(&rng_state, 9);
+		for (size_t k = 0; k < np; k++)
+			strbuf_adds(&span, parts[rng_below(&rng_state, sizeof parts / sizeof parts[0])]);
+		strbuf_addc(&span, '\0');
+	}
+	offs[NV] = (uint32_t)span.len;
+	static const char *const terms[] = {"la", "l", "lal", "lala", "mo", "night", "1", "a", "9la",
+					    "moon", "x"};
+	uint8_t *m = xmalloc(NV + 1);
+	for (size_t ti = 0; ti < sizeof terms / sizeof terms[0]; ti++) {
+		const char *t = terms[ti];
+		size_t tlen = strlen(t);
+		REQUIRE(coll_rank_fill_fast_term(t, tlen));
+		for (int round = 0; round < 3; round++) {
+			memset(m, 0, NV + 1);
+			uint32_t lo = round == 1 ? 17 : 0, hi = round == 1 ? NV - 33 : NV;
+			if (round == 2) /* some classes known before the pass */
+				for (uint32_t v = 0; v < NV; v += 3)
+					m[v] = (uint8_t)(1 + coll_rank_classify(span.buf + offs[v],
+										offs[v + 1] - offs[v] - 1, t,
+										tlen));
+			coll_rank_fill_span(span.buf, offs, lo, hi, t, tlen, m);
+			for (uint32_t v = 0; v < NV; v++) {
+				int want = v < lo || v >= hi
+						   ? 0
+						   : 1 + (int)coll_rank_classify(span.buf + offs[v],
+										 offs[v + 1] - offs[v] - 1, t,
+										 tlen);
+				if (round == 2 && (v < lo || v >= hi) && v % 3 == 0)
+					continue;
+				CHECK_MSG(m[v] == want, "'%s' in '%s' (round %d): %d, want %d", t,
+					  span.buf + offs[v], round, m[v], want);
+			}
+		}
+	}
+	CHECK(!coll_rank_fill_fast_term("", 0));
+	CHECK(!coll_rank_fill_fast_term("la-la", 5));
+	CHECK(!coll_rank_fill_fast_term("東", strlen("東")));
+	CHECK(!coll_rank_fill_fast_term("é", strlen("é")));
+	free(m);
+	free(offs);
+	strbuf_free(&span);
 }

@@ -1,0 +1,145 @@
+/* One term's classes over a dictionary in one vector pass (rank_fill.h).
+ *
+ * Candidates are positions holding the term's first and last bytes, 32
+ * (AVX2) or 16 (SSE2) positions at a time; the rest of the term is checked
+ * per candidate. The term is ASCII letters and digits, so a match starts
+ * on a code point and its class depends on the bytes either side alone
+ * while those are ASCII: a letter or digit before makes it "inside a
+ * word", anything else "the start of a word"; nothing word-like on both
+ * sides makes it a whole word or the whole field, which (like a non-ASCII
+ * neighbour) coll_rank_classify decides for the value as a whole. The
+ * value of a position is found by walking the offsets forward, as
+ * matches come in increasing order. */
+#include "coll/rank_fill.h"
+
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "coll/rank.h"
+
+static inline bool word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool coll_rank_fill_fast_term(const char *term, size_t tlen)
+{
+	if (tlen == 0)
+		return false;
+	for (size_t i = 0; i < tlen; i++)
+		if (!word_byte((unsigned char)term[i]))
+			return false;
+	return true;
+}
+
+struct pass {
+	const char *base;
+	const uint32_t *offs;
+	const char *term;
+	size_t tlen;
+	uint8_t *m;
+	uint32_t v; /* the value of the last candidate (candidates only increase) */
+};
+
+/* The term matches at byte h: note its class in its value. True when the
+ * value's class is final (decided as a whole): its other matches need no
+ * look. */
+static inline bool take(struct pass *p, size_t h)
+{
+	const char *base = p->base;
+	const uint32_t *offs = p->offs;
+	for (size_t k = 1; k + 1 < p->tlen; k++) /* first and last bytes are checked */
+		if (base[h + k] != p->term[k])
+			return false;
+	uint32_t v = p->v;
+	while (offs[v + 1] <= h)
+		v++;
+	p->v = v;
+	/* the byte before (none at the value's start) and after (the NUL at
+	 * its end) */
+	unsigned char prev = h > offs[v] ? (unsigned char)base[h - 1] : 0;
+	unsigned char next = (unsigned char)base[h + p->tlen];
+	if (prev >= 0x80 || next >= 0x80 || (!word_byte(prev) && !word_byte(next))) {
+		p->m[v] = (uint8_t)(1 + coll_rank_classify(base + offs[v], offs[v + 1] - offs[v] - 1,
+							   p->term, p->tlen));
+		return true;
+	}
+	uint8_t c = (uint8_t)(1 + (word_byte(prev) ? COLL_RANK_SUBSTRING : COLL_RANK_PREFIX));
+	if (c > p->m[v])
+		p->m[v] = c;
+	return false;
+}
+
+/* Take the candidates of mask (bit b: position i + b, width bits); returns
+ * where the scan goes on. */
+static inline size_t take_mask(struct pass *p, size_t i, uint32_t mask, size_t width)
+{
+	while (mask) {
+		size_t h = i + (size_t)__builtin_ctz(mask);
+		mask &= mask - 1;
+		if (!take(p, h))
+			continue;
+		size_t e = p->offs[p->v + 1]; /* the value is done: skip its other candidates */
+		if (e >= i + width)
+			return e;
+		mask &= ~0u << (e - i);
+	}
+	return i + width;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2_FILL 1
+/* Blocks of 32 positions while the loads stay inside [.., end). */
+__attribute__((target("avx2"))) static size_t pass_avx2(struct pass *p, size_t i, size_t end)
+{
+	const __m256i first = _mm256_set1_epi8(p->term[0]);
+	const __m256i last = _mm256_set1_epi8(p->term[p->tlen - 1]);
+	const size_t tail = p->tlen - 1;
+	while (i + tail + 32 <= end) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i + tail));
+		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
+		uint32_t mask = (uint32_t)_mm256_movemask_epi8(hit);
+		i = mask ? take_mask(p, i, mask, 32) : i + 32;
+	}
+	return i;
+}
+#endif
+
+void coll_rank_fill_span(const char *base, const uint32_t *offs, uint32_t lo, uint32_t hi,
+			 const char *term, size_t tlen, uint8_t *m)
+{
+	if (lo >= hi)
+		return;
+	struct pass p = {base, offs, term, tlen, m, lo};
+	size_t i = offs[lo], end = offs[hi];
+#ifdef HAVE_AVX2_FILL
+	if (__builtin_cpu_supports("avx2"))
+		i = pass_avx2(&p, i, end);
+#endif
+#ifdef __SSE2__
+	{
+		const __m128i first = _mm_set1_epi8(term[0]), last = _mm_set1_epi8(term[tlen - 1]);
+		while (i + tlen - 1 + 16 <= end) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
+			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(base + i + tlen - 1));
+			uint32_t mask = (uint32_t)_mm_movemask_epi8(
+				_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+			i = mask ? take_mask(&p, i, mask, 16) : i + 16;
+		}
+	}
+#endif
+	/* the last positions (and builds without SSE2) one at a time */
+	while (i + tlen <= end) {
+		if (base[i] == term[0] && base[i + tlen - 1] == term[tlen - 1] && take(&p, i)) {
+			i = offs[p.v + 1];
+			continue;
+		}
+		i++;
+	}
+	for (uint32_t v = lo; v < hi; v++) /* no branch: most are NONE */
+		m[v] = (uint8_t)(m[v] + (m[v] == 0) * (1 + COLL_RANK_NONE));
+}
