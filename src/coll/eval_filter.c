@@ -17,6 +17,8 @@
 #include "base/str.h"
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
+#include "coll/rank.h"
+#include "coll/rank_fill.h"
 #include "coll/span.h"
 #include "coll/value.h"
 #include "coll/words.h"
@@ -846,6 +848,7 @@ static const struct coll_cache_entry *cache_wider(const struct coll_filter *f,
 
 static void vbits_compute(struct coll_filter *f);
 static void vbits_keep(const struct coll_filter *f, const struct coll_cache_key *k);
+static void vbits_prepare(struct coll_filter **fs, size_t n);
 
 /* vbits from the cache, narrowed from a wider kept result, or computed;
  * then kept. */
@@ -872,11 +875,11 @@ static void vbits_build_cached(struct coll_filter *f)
 			}
 		}
 		f->vbits_ready = true;
+		vbits_keep(f, &k);
 	} else {
 		bitset_free(&f->vbits);
-		vbits_compute(f);
+		vbits_prepare(&f, 1);
 	}
-	vbits_keep(f, &k);
 }
 
 /* Keep f's matching values in its cache under key k. */
@@ -909,10 +912,91 @@ static void vbits_build(struct coll_filter *f)
  * saves. */
 #define VBITS_CREW_MIN (1u << 14)
 
-static void vbits_compute_one(void *ctx, size_t i)
+/* ---- a new word's matches from ranking's classes ----
+ *
+ * A one-word token filter of ASCII letters and digits matches exactly the
+ * values where ranking classes its word a word prefix or better ("word*")
+ * or a whole word or better ("word"): a word starts (and ends) there. One
+ * vector pass over the dictionary (coll/rank_fill.h) gives both, kept as
+ * ranking's memo in the cache, so a new word's keystroke reads each
+ * dictionary once for the filter and ranking together. The substring
+ * matches ranking needs as well make the pass cost about what the
+ * filter's own scan did. */
+
+/* Does f's match follow from ranking's classes of its word? */
+static bool memo_answers(const struct coll_filter *f)
 {
-	struct coll_filter **fs = ctx;
-	vbits_compute(fs[i]); /* touches its filter alone; the index is only read */
+	return f->subj == SUBJ_STR && f->cache && !f->binary && f->time == TIME_NONE &&
+	       f->op == COLL_TOKEN && f->nwords == 1 && f->words[0].off == 0 &&
+	       f->words[0].len + (f->prefix_last ? 1 : 0) == f->vlen &&
+	       coll_rank_fill_fast_term(f->val, f->words[0].len);
+}
+
+/* Ranking's memo of f's word in f's dictionary (coll_cache_rank_memo). */
+static uint8_t *memo_of(const struct coll_filter *f)
+{
+	struct coll_cache_key k = {.idx = f->idx, .prop = f->prop, .ndict = f->ndict,
+				   .bound = mlib_index_id_bound(f->idx),
+				   .count = mlib_index_count(f->idx), .op = -1};
+	char *word = xmalloc(f->words[0].len + 1);
+	memcpy(word, f->val, f->words[0].len);
+	word[f->words[0].len] = '\0';
+	uint8_t *m = coll_cache_rank_memo(f->cache, &k, word);
+	free(word);
+	return m;
+}
+
+/* f's matching values from its memo m (complete). */
+static void vbits_from_memo(struct coll_filter *f, const uint8_t *m)
+{
+	bitset_init(&f->vbits, f->ndict + 1);
+	uint8_t least = (uint8_t)(1 + (f->prefix_last ? COLL_RANK_PREFIX : COLL_RANK_WORD));
+	for (uint32_t base = 0; base < f->ndict; base += 64) {
+		uint32_t lim = f->ndict - base < 64 ? f->ndict - base : 64;
+		uint64_t word = 0;
+		for (uint32_t b = 0; b < lim; b++)
+			word |= (uint64_t)(m[base + b] >= least) << b;
+		f->vbits.w[base >> 6] = word;
+	}
+	f->vbits_ready = true;
+}
+
+/* A memo is filled in pieces of at least this many values, at most
+ * MEMO_PIECES of them, so both threads have an even share. */
+#define MEMO_PIECE_MIN 4096u
+#define MEMO_PIECES 8
+
+/* The work of coll_filters_prepare: pieces of memos to fill, filters to
+ * scan. */
+struct prep_item {
+	struct coll_filter *f; /* scan f (memo NULL), or fill a piece of f's word's memo */
+	uint8_t *memo;
+	uint32_t lo, hi;
+};
+
+struct prep_crew {
+	struct prep_item *v;
+	size_t n;
+	size_t values; /* in all items */
+};
+
+static void prep_one(void *ctx, size_t i)
+{
+	const struct prep_item *it = &((struct prep_crew *)ctx)->v[i];
+	const struct coll_filter *f = it->f;
+	if (it->memo) /* touches its piece alone; the index is only read */
+		coll_rank_fill_span(f->fbase, f->foffs, it->lo, it->hi, f->val, f->words[0].len,
+				    it->memo);
+	else
+		vbits_compute(it->f); /* touches its filter alone */
+}
+
+static void prep_add(struct prep_crew *c, struct coll_filter *f, uint8_t *memo, uint32_t lo,
+		     uint32_t hi)
+{
+	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
+	c->v[c->n++] = (struct prep_item){f, memo, lo, hi};
+	c->values += hi - lo;
 }
 
 /* Would f scan its whole dictionary: a string filter whose matches the
@@ -926,23 +1010,61 @@ static bool vbits_scan_due(const struct coll_filter *f)
 	return !coll_cache_find(f->cache, &k) && !cache_wider(f, &k);
 }
 
+/* The matching values of fs[0..n) (due: vbits_scan_due), kept in the
+ * cache: ranking's memos where they answer (filled when not complete, a
+ * memo shared by two filters once), the filters' own scans for the rest,
+ * on two cores. */
+static void vbits_prepare(struct coll_filter **fs, size_t n)
+{
+	struct prep_crew crew = {0};
+	uint8_t **memo = xcalloc(n + 1, sizeof *memo);
+	size_t nmemo = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct coll_filter *f = fs[i];
+		/* every memo taken here stays in the cache until the last is
+		 * taken (it keeps the most recently used) */
+		if (memo_answers(f) && nmemo < COLL_CACHE_RANK_SLOTS) {
+			memo[i] = memo_of(f);
+			nmemo++;
+			bool queued = memo[i][f->ndict] != 0;
+			for (size_t k = 0; k < crew.n && !queued; k++)
+				queued = crew.v[k].memo == memo[i];
+			uint32_t np = f->ndict / MEMO_PIECE_MIN;
+			np = np < 1 ? 1 : np > MEMO_PIECES ? MEMO_PIECES : np;
+			for (uint32_t p = 0; p < np && !queued; p++)
+				prep_add(&crew, f, memo[i], (uint32_t)((uint64_t)f->ndict * p / np),
+					 (uint32_t)((uint64_t)f->ndict * (p + 1) / np));
+		} else {
+			prep_add(&crew, f, NULL, 0, f->ndict);
+		}
+	}
+	crew_run(crew.n, crew.values >= VBITS_CREW_MIN, prep_one, &crew);
+	for (size_t i = 0; i < crew.n; i++) /* every piece of it is filled */
+		if (crew.v[i].memo)
+			crew.v[i].memo[crew.v[i].f->ndict] = 1;
+	for (size_t i = 0; i < n; i++) { /* the cache is this thread's */
+		if (memo[i])
+			vbits_from_memo(fs[i], memo[i]);
+		struct coll_cache_key k;
+		cache_key(fs[i], &k);
+		vbits_keep(fs[i], &k);
+	}
+	free(memo);
+	free(crew.v);
+}
+
 void coll_filters_prepare(struct coll_filter **fs, size_t n)
 {
 	struct coll_filter **due = xcalloc(n + 1, sizeof *due);
-	size_t ndue = 0, values = 0;
+	size_t ndue = 0, nmemo = 0;
 	for (size_t i = 0; i < n; i++)
 		if (vbits_scan_due(fs[i])) {
 			due[ndue++] = fs[i];
-			values += fs[i]->ndict;
+			nmemo += memo_answers(fs[i]);
 		}
-	if (ndue > 1) { /* one scan is left to the evaluation itself */
-		crew_run(ndue, values >= VBITS_CREW_MIN, vbits_compute_one, due);
-		for (size_t i = 0; i < ndue; i++) { /* the cache is this thread's */
-			struct coll_cache_key k;
-			cache_key(due[i], &k);
-			vbits_keep(due[i], &k);
-		}
-	}
+	/* one scan alone is left to the evaluation itself */
+	if (ndue > 1 || nmemo > 0)
+		vbits_prepare(due, ndue);
 	free(due);
 }
 

@@ -10,6 +10,8 @@
 #include "base/rng.h"
 #include "base/str.h"
 #include "coll/eval.h"
+#include "coll/parse.h"
+#include "coll/search.h"
 #include "coll/rank.h"
 #include "coll/rank_fill.h"
 #include "harness.h"
@@ -257,4 +259,75 @@ TEST(vector_class_pass_equals_classifying_each_value)
 	free(m);
 	free(offs);
 	strbuf_free(&span);
+}
+
+/* One search-bar keystroke: the result of text, searched and ranked (kind
+ * 0: no cache, the filters' own scans; 1: a fresh cache, every word new;
+ * 2: the cache kept across keystrokes). The ranked order is also held to
+ * the reference scores. */
+static struct u32vec keystroke(const struct mlib_index *idx, struct coll_eval_cache *cache,
+			       const char *text, bool check_order)
+{
+	struct crate_err err;
+	struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
+	REQUIRE(q != NULL);
+	struct coll_eval_ctx ctx = {.index = idx, .now = NOW, .cache = cache};
+	struct coll_search s;
+	coll_search_prepare(&ctx, q, text, 0, &s);
+	struct coll_result r = {0};
+	CHECK(coll_search_eval(&ctx, &s, &r, &err) == 0);
+	if (check_order && s.rank) {
+		/* the same members in library order, ranked by the reference */
+		struct coll_eval_ctx plain = {.index = idx, .now = NOW};
+		struct coll_result lib = {0};
+		CHECK(coll_eval(&plain, s.node, &lib, &err) == 0);
+		rank_check_sort(idx, &s.terms, NOW, NULL, lib.ids.v, lib.ids.n, text);
+		CHECK_MSG(lib.ids.n == r.ids.n, "'%s': %zu results, %zu in library order", text,
+			  r.ids.n, lib.ids.n);
+		coll_result_free(&lib);
+	}
+	struct u32vec out = r.ids;
+	r.ids = (struct u32vec){0};
+	coll_result_free(&r);
+	coll_search_free(&s);
+	coll_node_unref(q);
+	return out;
+}
+
+/* A new word's token filters take their matches from ranking's classes
+ * (coll/eval_filter.c, memo_answers): typing words letter by letter, then
+ * erasing them, gives what the filters' own scans give, in the reference
+ * order, with the cache kept, with a fresh one per keystroke and with
+ * none; words with accents (folded), CJK, digits, several words, prefixes
+ * and whole words. */
+TEST(new_word_filters_from_ranking_classes_equal_their_own_scans)
+{
+	enum { N = 20000 }; /* enough values for the second thread */
+	struct mlib_index *idx = library(N);
+	static const char *const keys[] = {
+		"l", "la", "lan", "lant", "lan", "la", "l", "la*", "la* OR mo*", "la* OR m*",
+		"la* OR mo*", "la mo", "la moo", "la moon", "moon la", "night", "nigh*", "n*",
+		"ÉLAN", "élan*", "elan", "ám*", "ámo", "東", "東京", "夜 la", "11", "1*", "help",
+		"help!", "la-la", "title:la*", "artist:mo* album:la", "la* -mo*", "b", "zzq*", "la",
+	};
+	struct coll_eval_cache *kept = coll_eval_cache_new();
+	size_t found = 0;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		struct u32vec none = keystroke(idx, NULL, keys[i], true);
+		struct coll_eval_cache *fresh = coll_eval_cache_new();
+		struct u32vec f = keystroke(idx, fresh, keys[i], false);
+		coll_eval_cache_free(fresh);
+		struct u32vec k = keystroke(idx, kept, keys[i], false);
+		CHECK_MSG(f.n == none.n && (f.n == 0 || memcmp(f.v, none.v, f.n * sizeof *f.v) == 0),
+			  "'%s' with a fresh cache: %zu results, %zu without", keys[i], f.n, none.n);
+		CHECK_MSG(k.n == none.n && (k.n == 0 || memcmp(k.v, none.v, k.n * sizeof *k.v) == 0),
+			  "'%s' with the kept cache: %zu results, %zu without", keys[i], k.n, none.n);
+		found += none.n > 0;
+		u32vec_free(&none);
+		u32vec_free(&f);
+		u32vec_free(&k);
+	}
+	CHECK(found >= 28); /* whole words not in the vocabulary ("lan", "b") find nothing */
+	coll_eval_cache_free(kept);
+	mlib_index_free(idx);
 }
