@@ -8,8 +8,9 @@
  * word", anything else "the start of a word"; nothing word-like on both
  * sides makes it a whole word or the whole field, which (like a non-ASCII
  * neighbour) coll_rank_classify decides for the value as a whole. The
- * value of a position is found by walking the offsets forward, as
- * matches come in increasing order. */
+ * value of a position is counted from the NULs ending the values before
+ * it in the same loads (checked against the offsets; they decide when a
+ * value held a NUL of its own). */
 #include "coll/rank_fill.h"
 
 #include <string.h>
@@ -40,22 +41,25 @@ struct pass {
 	const char *term;
 	size_t tlen;
 	uint8_t *m;
-	uint32_t v; /* the value of the last candidate (candidates only increase) */
+	uint32_t v;     /* the value of the last match (matches only increase) */
+	uint32_t hi;    /* the values are [.., hi) */
+	uint32_t guess; /* the value where the vector passes stopped, by their count */
 };
 
-/* The term matches at byte h: note its class in its value. True when the
- * value's class is final (decided as a whole): its other matches need no
- * look. */
-static inline bool take(struct pass *p, size_t h)
+/* The term's first and last bytes are at byte h, probably of value v:
+ * when the term matches there, note its class in its value. True when
+ * the value's class is final (decided as a whole): its other matches need
+ * no look. */
+static inline bool take(struct pass *p, size_t h, uint32_t v)
 {
 	const char *base = p->base;
 	const uint32_t *offs = p->offs;
-	for (size_t k = 1; k + 1 < p->tlen; k++) /* first and last bytes are checked */
+	for (size_t k = 1; k + 1 < p->tlen; k++)
 		if (base[h + k] != p->term[k])
 			return false;
-	uint32_t v = p->v;
-	while (offs[v + 1] <= h)
-		v++;
+	if (v < p->v || v >= p->hi || offs[v] > h || offs[v + 1] <= h) /* not v: walk on from the last */
+		for (v = p->v; offs[v + 1] <= h;)
+			v++;
 	p->v = v;
 	/* the byte before (none at the value's start) and after (the NUL at
 	 * its end) */
@@ -72,20 +76,25 @@ static inline bool take(struct pass *p, size_t h)
 	return false;
 }
 
-/* Take the candidates of mask (bit b: position i + b, width bits); returns
- * where the scan goes on. */
-static inline size_t take_mask(struct pass *p, size_t i, uint32_t mask, size_t width)
+/* Take the candidates of mask (bit b: position i + b, width bits; nul:
+ * the NULs there, *v the value at i); returns where the scan goes on,
+ * with *v its value. */
+static inline size_t take_mask(struct pass *p, size_t i, uint32_t mask, uint32_t nul,
+			       size_t width, uint32_t *v)
 {
 	while (mask) {
-		size_t h = i + (size_t)__builtin_ctz(mask);
+		unsigned b = (unsigned)__builtin_ctz(mask);
 		mask &= mask - 1;
-		if (!take(p, h))
+		if (!take(p, i + b, *v + (uint32_t)__builtin_popcount(nul & ((1u << b) - 1))))
 			continue;
 		size_t e = p->offs[p->v + 1]; /* the value is done: skip its other candidates */
-		if (e >= i + width)
+		if (e >= i + width) {
+			*v = p->v + 1;
 			return e;
+		}
 		mask &= ~0u << (e - i);
 	}
+	*v += (uint32_t)__builtin_popcount(nul);
 	return i + width;
 }
 
@@ -97,14 +106,23 @@ __attribute__((target("avx2"))) static size_t pass_avx2(struct pass *p, size_t i
 {
 	const __m256i first = _mm256_set1_epi8(p->term[0]);
 	const __m256i last = _mm256_set1_epi8(p->term[p->tlen - 1]);
+	const __m256i zero = _mm256_setzero_si256();
 	const size_t tail = p->tlen - 1;
+	uint32_t v = p->guess;
 	while (i + tail + 32 <= end) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i + tail));
 		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
 		uint32_t mask = (uint32_t)_mm256_movemask_epi8(hit);
-		i = mask ? take_mask(p, i, mask, 32) : i + 32;
+		uint32_t nul = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero));
+		if (mask) {
+			i = take_mask(p, i, mask, nul, 32, &v);
+		} else {
+			v += (uint32_t)__builtin_popcount(nul);
+			i += 32;
+		}
 	}
+	p->guess = v;
 	return i;
 }
 #endif
@@ -114,7 +132,7 @@ void coll_rank_fill_span(const char *base, const uint32_t *offs, uint32_t lo, ui
 {
 	if (lo >= hi)
 		return;
-	struct pass p = {base, offs, term, tlen, m, lo};
+	struct pass p = {base, offs, term, tlen, m, lo, hi, lo};
 	size_t i = offs[lo], end = offs[hi];
 #ifdef HAVE_AVX2_FILL
 	if (__builtin_cpu_supports("avx2"))
@@ -123,18 +141,26 @@ void coll_rank_fill_span(const char *base, const uint32_t *offs, uint32_t lo, ui
 #ifdef __SSE2__
 	{
 		const __m128i first = _mm_set1_epi8(term[0]), last = _mm_set1_epi8(term[tlen - 1]);
+		const __m128i zero = _mm_setzero_si128();
+		uint32_t v = p.guess;
 		while (i + tlen - 1 + 16 <= end) {
 			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
 			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(base + i + tlen - 1));
 			uint32_t mask = (uint32_t)_mm_movemask_epi8(
 				_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
-			i = mask ? take_mask(&p, i, mask, 16) : i + 16;
+			uint32_t nul = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero));
+			if (mask) {
+				i = take_mask(&p, i, mask, nul, 16, &v);
+			} else {
+				v += (uint32_t)__builtin_popcount(nul);
+				i += 16;
+			}
 		}
 	}
 #endif
 	/* the last positions (and builds without SSE2) one at a time */
 	while (i + tlen <= end) {
-		if (base[i] == term[0] && base[i + tlen - 1] == term[tlen - 1] && take(&p, i)) {
+		if (base[i] == term[0] && base[i + tlen - 1] == term[tlen - 1] && take(&p, i, p.v)) {
 			i = offs[p.v + 1];
 			continue;
 		}
