@@ -25,6 +25,27 @@ static inline bool word_byte(unsigned char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/* What a neighbour of a match says, by byte: 0 an ASCII separator (or the
+ * NUL ending a value), 1 an ASCII letter or digit, 2 part of a non-ASCII
+ * character (the value decides as a whole). */
+#define R2(x) x, x
+#define R4(x) R2(x), R2(x)
+#define R8(x) R4(x), R4(x)
+#define R16(x) R8(x), R8(x)
+#define R64(x) R16(x), R16(x), R16(x), R16(x)
+static const uint8_t neighbour[256] = {
+	R16(0), R16(0), R16(0),           /* 0x00 - 0x2f */
+	R8(1), R2(1), R4(0), R2(0),       /* '0' - '9', then :;<=>? */
+	0, R16(1), R8(1), R2(1), R4(0), 0, /* @, 'A' - 'Z', [\]^_ */
+	0, R16(1), R8(1), R2(1), R4(0), 0, /* `, 'a' - 'z', {|}~ DEL */
+	R64(2), R64(2),                   /* 0x80 - 0xff */
+};
+#undef R2
+#undef R4
+#undef R8
+#undef R16
+#undef R64
+
 bool coll_rank_fill_fast_term(const char *term, size_t tlen)
 {
 	if (tlen == 0)
@@ -49,8 +70,8 @@ struct pass {
 /* The term's first and last bytes are at byte h, probably of value v:
  * when the term matches there, note its class in its value. True when
  * the value's class is final (decided as a whole): its other matches need
- * no look. */
-static inline bool take(struct pass *p, size_t h, uint32_t v)
+ * no look. Inline, without a branch on the class: it runs per match. */
+static inline __attribute__((always_inline)) bool take(struct pass *p, size_t h, uint32_t v)
 {
 	const char *base = p->base;
 	const uint32_t *offs = p->offs;
@@ -63,16 +84,16 @@ static inline bool take(struct pass *p, size_t h, uint32_t v)
 	p->v = v;
 	/* the byte before (none at the value's start) and after (the NUL at
 	 * its end) */
-	unsigned char prev = h > offs[v] ? (unsigned char)base[h - 1] : 0;
-	unsigned char next = (unsigned char)base[h + p->tlen];
-	if (prev >= 0x80 || next >= 0x80 || (!word_byte(prev) && !word_byte(next))) {
+	unsigned before = h > offs[v] ? neighbour[(unsigned char)base[h - 1]] : 0;
+	unsigned after = neighbour[(unsigned char)base[h + p->tlen]];
+	if (((before | after) & 2) || (before | after) == 0) {
 		p->m[v] = (uint8_t)(1 + coll_rank_classify(base + offs[v], offs[v + 1] - offs[v] - 1,
 							   p->term, p->tlen));
 		return true;
 	}
-	uint8_t c = (uint8_t)(1 + (word_byte(prev) ? COLL_RANK_SUBSTRING : COLL_RANK_PREFIX));
-	if (c > p->m[v])
-		p->m[v] = c;
+	/* a letter or digit before: inside a word; else the start of one */
+	uint8_t c = (uint8_t)(1 + COLL_RANK_PREFIX - before);
+	p->m[v] = c > p->m[v] ? c : p->m[v];
 	return false;
 }
 
@@ -106,13 +127,18 @@ __attribute__((target("avx2"))) static size_t pass_avx2(struct pass *p, size_t i
 {
 	const __m256i first = _mm256_set1_epi8(p->term[0]);
 	const __m256i last = _mm256_set1_epi8(p->term[p->tlen - 1]);
+	/* a third byte for longer terms: fewer false candidates */
+	const size_t mid = p->tlen > 2 ? 1 : 0;
+	const __m256i second = _mm256_set1_epi8(p->term[mid]);
 	const __m256i zero = _mm256_setzero_si256();
 	const size_t tail = p->tlen - 1;
 	uint32_t v = p->guess;
 	while (i + tail + 32 <= end) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i + tail));
+		__m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i + mid));
 		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
+		hit = _mm256_and_si256(hit, _mm256_cmpeq_epi8(c, second));
 		uint32_t mask = (uint32_t)_mm256_movemask_epi8(hit);
 		uint32_t nul = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero));
 		if (mask) {

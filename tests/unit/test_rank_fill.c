@@ -211,6 +211,8 @@ TEST(vector_class_pass_equals_classifying_each_value)
 	static const char *const parts[] = {
 		"la", "l", "lala", "lam", "ala", "mo", "-", " ", "(", ")", "'", "é", "东", "ß",
 		"night", "1", "9la", "la9", "x", "Ñ", "nightla", "", ".", "moon", "\xc2\xa0",
+		"@", "[", "`", "{", "_", "~", ":", "?", "/", "^", "\x7f", "0", "z", "Z", "A",
+		"nigxt", "niht",
 	};
 	enum { NV = 4000 };
 	struct strbuf span;
