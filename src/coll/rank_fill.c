@@ -121,10 +121,34 @@ static inline size_t take_mask(struct pass *p, size_t i, uint32_t mask, uint32_t
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+#include <pthread.h>
 #define HAVE_AVX2_FILL 1
-/* Blocks of 32 positions while the loads stay inside [.., end). */
+
+/* The vector loop finds the candidates of AVX2_ROUND bytes, writing their
+ * offsets down without a branch per block, then takes them: a branch on
+ * "this block has one" is taken at random (a common pair of letters is in
+ * every third block), and its mispredictions were most of the pass. */
+#define AVX2_ROUND 1024
+
+/* bit_at[c]: the positions of the bits of byte c, a byte each. */
+static uint64_t bit_at[256];
+static pthread_once_t bit_at_once = PTHREAD_ONCE_INIT;
+
+static void bit_at_fill(void)
+{
+	for (unsigned c = 0; c < 256; c++) {
+		uint64_t x = 0;
+		for (unsigned b = 0, k = 0; b < 8; b++)
+			if (c >> b & 1)
+				x |= (uint64_t)b << (8 * k++);
+		bit_at[c] = x;
+	}
+}
+
+/* Rounds of AVX2_ROUND positions while the loads stay inside [.., end). */
 __attribute__((target("avx2"))) static size_t pass_avx2(struct pass *p, size_t i, size_t end)
 {
+	pthread_once(&bit_at_once, bit_at_fill);
 	const __m256i first = _mm256_set1_epi8(p->term[0]);
 	const __m256i last = _mm256_set1_epi8(p->term[p->tlen - 1]);
 	/* a third byte for longer terms: fewer false candidates */
@@ -132,21 +156,47 @@ __attribute__((target("avx2"))) static size_t pass_avx2(struct pass *p, size_t i
 	const __m256i second = _mm256_set1_epi8(p->term[mid]);
 	const __m256i zero = _mm256_setzero_si256();
 	const size_t tail = p->tlen - 1;
+	uint16_t at[AVX2_ROUND + 8];              /* candidates' offsets in the round */
+	/* per block: candidates, NULs, NULs before it in the round */
+	uint32_t mask[AVX2_ROUND / 32], nul[AVX2_ROUND / 32], before[AVX2_ROUND / 32];
 	uint32_t v = p->guess;
-	while (i + tail + 32 <= end) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i));
-		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i + tail));
-		__m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(p->base + i + mid));
-		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
-		hit = _mm256_and_si256(hit, _mm256_cmpeq_epi8(c, second));
-		uint32_t mask = (uint32_t)_mm256_movemask_epi8(hit);
-		uint32_t nul = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero));
-		if (mask) {
-			i = take_mask(p, i, mask, nul, 32, &v);
-		} else {
-			v += (uint32_t)__builtin_popcount(nul);
-			i += 32;
+	while (i + tail + AVX2_ROUND <= end) {
+		const char *r = p->base + i;
+		uint32_t count = 0, has = 0; /* has: bit blk set when block blk has candidates */
+		for (unsigned blk = 0; blk < AVX2_ROUND / 32; blk++) {
+			const char *q = r + 32 * blk;
+			__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)q);
+			__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(q + tail));
+			__m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(q + mid));
+			__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first),
+						       _mm256_cmpeq_epi8(b, last));
+			hit = _mm256_and_si256(hit, _mm256_cmpeq_epi8(c, second));
+			mask[blk] = (uint32_t)_mm256_movemask_epi8(hit);
+			uint32_t z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero));
+			nul[blk] = z;
+			before[blk] = count;
+			count += (uint32_t)__builtin_popcount(z);
+			has |= (uint32_t)(mask[blk] != 0) << blk;
 		}
+		size_t n = 0;
+		while (has) { /* the offsets of the candidates, a byte of a mask at a time */
+			unsigned blk = (unsigned)__builtin_ctz(has);
+			has &= has - 1;
+			for (unsigned k = 0; k < 4; k++) {
+				unsigned byte = mask[blk] >> (8 * k) & 0xff;
+				__m128i pos = _mm_cvtepu8_epi16(_mm_cvtsi64_si128((long long)bit_at[byte]));
+				pos = _mm_add_epi16(pos, _mm_set1_epi16((short)(32 * blk + 8 * k)));
+				_mm_storeu_si128((__m128i *)(void *)(at + n), pos);
+				n += (size_t)__builtin_popcount(byte);
+			}
+		}
+		for (size_t k = 0; k < n; k++) {
+			unsigned o = at[k], blk = o >> 5;
+			take(p, i + o,
+			     v + before[blk] + (uint32_t)__builtin_popcount(nul[blk] & ((1u << (o & 31)) - 1)));
+		}
+		v += count;
+		i += AVX2_ROUND;
 	}
 	p->guess = v;
 	return i;
