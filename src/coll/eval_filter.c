@@ -951,7 +951,19 @@ static void vbits_from_memo(struct coll_filter *f, const uint8_t *m)
 {
 	bitset_init(&f->vbits, f->ndict + 1);
 	uint8_t least = (uint8_t)(1 + (f->prefix_last ? COLL_RANK_PREFIX : COLL_RANK_WORD));
-	for (uint32_t base = 0; base < f->ndict; base += 64) {
+	uint32_t base = 0;
+#ifdef __SSE2__
+	const __m128i below = _mm_set1_epi8((char)(least - 1)); /* memo bytes are 0 .. 5 */
+	for (; base + 64 <= f->ndict; base += 64) {
+		uint64_t word = 0;
+		for (uint32_t b = 0; b < 64; b += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(m + base + b));
+			word |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, below)) << b;
+		}
+		f->vbits.w[base >> 6] = word;
+	}
+#endif
+	for (; base < f->ndict; base += 64) {
 		uint32_t lim = f->ndict - base < 64 ? f->ndict - base : 64;
 		uint64_t word = 0;
 		for (uint32_t b = 0; b < lim; b++)
