@@ -849,6 +849,7 @@ static const struct coll_cache_entry *cache_wider(const struct coll_filter *f,
 static void vbits_compute(struct coll_filter *f);
 static void vbits_keep(const struct coll_filter *f, const struct coll_cache_key *k);
 static void vbits_prepare(struct coll_filter **fs, size_t n);
+static bool memo_answers(const struct coll_filter *f);
 
 /* vbits from the cache, narrowed from a wider kept result, or computed;
  * then kept. */
@@ -863,7 +864,8 @@ static void vbits_build_cached(struct coll_filter *f)
 		f->vbits_ready = true;
 		return;
 	}
-	const struct coll_cache_entry *w = cache_wider(f, &k);
+	/* ranking's pass costs less than testing the values of a wider result */
+	const struct coll_cache_entry *w = memo_answers(f) ? NULL : cache_wider(f, &k);
 	if (w) {
 		for (size_t i = 0; i < bitset_words(&w->vbits); i++) {
 			uint64_t bits = w->vbits.w[i];
@@ -923,12 +925,20 @@ static void vbits_build(struct coll_filter *f)
  * matches ranking needs as well make the pass cost about what the
  * filter's own scan did. */
 
-/* Does f's match follow from ranking's classes of its word? */
+/* Does f's match follow from ranking's classes of its word, and does
+ * that pay? The pass classes every occurrence of the word's letters, the
+ * filter's own scan only those at the start of a word, and ranking needs
+ * the classes only when the result is large. So: a word prefix ("lo*") of
+ * two letters or more. A whole word ("l", the search bar's word as typed)
+ * or a single letter ("l*") is mostly inside other words (every 'l' is a
+ * match to class): the filter scans for itself, and ranking fills the
+ * classes when the result is large. Preferred to narrowing a wider kept
+ * result ("lo*" from "l*"), which tests each value that one matched. */
 static bool memo_answers(const struct coll_filter *f)
 {
 	return f->subj == SUBJ_STR && f->cache && !f->binary && f->time == TIME_NONE &&
-	       f->op == COLL_TOKEN && f->nwords == 1 && f->words[0].off == 0 &&
-	       f->words[0].len + (f->prefix_last ? 1 : 0) == f->vlen &&
+	       f->op == COLL_TOKEN && f->prefix_last && f->nwords == 1 && f->words[0].off == 0 &&
+	       f->words[0].len >= 2 && f->words[0].len + 1 == f->vlen &&
 	       coll_rank_fill_fast_term(f->val, f->words[0].len);
 }
 
@@ -1019,7 +1029,7 @@ static bool vbits_scan_due(const struct coll_filter *f)
 		return false;
 	struct coll_cache_key k;
 	cache_key(f, &k);
-	return !coll_cache_find(f->cache, &k) && !cache_wider(f, &k);
+	return !coll_cache_find(f->cache, &k) && (memo_answers(f) || !cache_wider(f, &k));
 }
 
 /* The matching values of fs[0..n) (due: vbits_scan_due), kept in the
