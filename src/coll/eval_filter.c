@@ -1263,7 +1263,9 @@ void coll_filter_fill_within(struct coll_filter *f, const struct bitset *within,
 			cache_key(f, &k);
 			e = coll_cache_find(f->cache, &k);
 		}
-		if (!f->vbits_ready && (e || (size_t)f->ndict <= members * 4))
+		/* ranking's pass finds the values at ~3 ns each (memo_answers) */
+		if (!f->vbits_ready && (e || (size_t)f->ndict <= members * 4 ||
+					(memo_answers(f) && (size_t)f->ndict <= members * 20)))
 			vbits_build(f);
 		if (f->vbits_ready) {
 			per_item = 15;

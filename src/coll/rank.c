@@ -257,10 +257,20 @@ static bool memo_complete(const uint8_t *m, uint32_t ndict)
  * items does: the pass reads the texts in order and looks only at values
  * holding the term, where scoring items reads a text at random per item. */
 #define RANK_FILL_RATIO 16
+/* The vector pass (coll/rank_fill.h) of a word of two letters or more
+ * costs a third of that. */
+#define RANK_FILL_RATIO_FAST 48
 
-static bool fill_pays(uint32_t ndict, size_t n)
+static bool fill_pays(uint32_t ndict, size_t n, size_t ratio)
 {
-	return n >= RANK_ID_ORDER_MIN && n * RANK_FILL_RATIO >= ndict;
+	return n >= RANK_ID_ORDER_MIN && n * ratio >= ndict;
+}
+
+/* The ratio for term text[0..len). */
+static size_t fill_ratio(const char *text, size_t len)
+{
+	return len >= 2 && coll_rank_fill_fast_term(text, len) ? RANK_FILL_RATIO_FAST
+							       : RANK_FILL_RATIO;
 }
 
 struct scorer {
@@ -328,7 +338,11 @@ static void scorer_init(struct scorer *s, const struct mlib_index *idx,
 		/* Values that repeat are classified once; a dictionary of
 		 * nearly all different values (titles) only when the result is
 		 * large enough to classify all of it in one pass (memo_fill_range). */
-		if (p >= 0 && ((size_t)s->ndict[f] * 2 < n || fill_pays(s->ndict[f], n)))
+		size_t ratio = RANK_FILL_RATIO;
+		for (size_t i = 0; i < t->n; i++) /* the best of the terms */
+			if (fill_ratio(t->v[i].text, strlen(t->v[i].text)) > ratio)
+				ratio = RANK_FILL_RATIO_FAST;
+		if (p >= 0 && ((size_t)s->ndict[f] * 2 < n || fill_pays(s->ndict[f], n, ratio)))
 			s->memo_fields |= 1u << f;
 	}
 	s->tlen = xcalloc(t->n + 1, sizeof *s->tlen);
@@ -471,7 +485,7 @@ static void fill_one_piece(void *ctx, size_t i)
 static bool fill_wanted(const struct scorer *s, size_t ti, int f, const uint8_t *m)
 {
 	return m && !memo_complete(m, s->ndict[f]) && !s->several[ti] &&
-	       fill_pays(s->ndict[f], s->n);
+	       fill_pays(s->ndict[f], s->n, fill_ratio(s->t->v[ti].text, s->tlen[ti]));
 }
 
 static const char *const class_names[] = {"no match", "inside a word", "word prefix",

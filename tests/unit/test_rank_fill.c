@@ -315,6 +315,7 @@ TEST(new_word_filters_from_ranking_classes_equal_their_own_scans)
 		"la* OR mo*", "la mo", "la moo", "la moon", "moon la", "night", "nigh*", "n*",
 		"ÉLAN", "élan*", "elan", "ám*", "ámo", "東", "東京", "夜 la", "11", "1*", "help",
 		"help!", "la-la", "title:la*", "artist:mo* album:la", "la* -mo*", "b", "zzq*", "la",
+		"la* mo*", "mo* la* night", "l*", "la*", "lan*", "la*", "l*",
 	};
 	struct coll_eval_cache *kept = coll_eval_cache_new();
 	size_t found = 0;
