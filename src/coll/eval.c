@@ -91,7 +91,9 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 		out->n += lib->n;
 		return;
 	}
-	if (count > lib->n / 4) {
+	/* A mapped index (one query) has no library ranks until asked:
+	 * deriving them costs more than this one pass. */
+	if (count > lib->n / 4 || !mlib_index_library_ranks_ready(e->idx)) {
 		/* Branch-free: write every id, advance only past members (a
 		 * mispredicted branch per item would cost more than the store). */
 		uint32_t *o = out->v + out->n;

@@ -32,7 +32,8 @@ static const char *text_r(const struct mlib_index *idx, int i, uint32_t vid)
 {
 	const struct dict *d = &idx->props[i].d;
 	const char *t = index_dict_text(d, vid);
-	if (idx->map && d->raw_off[vid] != RAW_SAME && !(idx->map->props[i].checked & IG(RAW)))
+	if (idx->map && d->raw_off && d->raw_off[vid] != RAW_SAME &&
+	    !(idx->map->props[i].checked & IG(RAW)))
 		index_map_check_text(idx, i, d->raw_off[vid], strlen(t) + 1);
 	return t;
 }
@@ -631,6 +632,38 @@ static void *postings_main(void *arg)
 	return NULL;
 }
 
+/* The searched fields lacking items-by-value lists, into job. */
+static void search_postings_due(struct mlib_index *idx, struct postings_job *job)
+{
+	static const char *const searched[] = { "artist", "albumartist", "album", "title" };
+	for (size_t i = 0; i < sizeof searched / sizeof searched[0]; i++) {
+		int pi = prop_find(idx, searched[i]);
+		struct prop *p = pi >= 0 ? &idx->props[pi] : NULL;
+		if (p && p->kind == MLIB_PROP_STRING && p->d.n >= POSTINGS_MIN_DICT && !p->post_off)
+			job->p[job->n++] = p;
+	}
+}
+
+void index_build_search_postings(struct mlib_index *idx)
+{
+	struct postings_job all = { .n = 0 }, half = { .n = 0 };
+	search_postings_due(idx, &all);
+	/* Every other list to a helper thread (they touch separate fields). */
+	for (int i = 1; i < all.n; i += 2)
+		half.p[half.n++] = all.p[i];
+	int k = 0;
+	for (int i = 0; i < all.n; i += 2)
+		all.p[k++] = all.p[i];
+	all.n = k;
+	pthread_t th;
+	bool threaded = half.n > 0 && pthread_create(&th, NULL, postings_main, &half) == 0;
+	postings_main(&all);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		postings_main(&half);
+}
+
 void mlib_index_finish(struct mlib_index *idx)
 {
 	index_map_release(idx); /* changes go to owned arrays */
@@ -653,14 +686,8 @@ void mlib_index_finish(struct mlib_index *idx)
 	 * rather than during the first keystrokes (others on first need), on
 	 * a thread of their own while this one ranks values and orders the
 	 * library (which touch other fields of the properties). */
-	static const char *const searched[] = { "artist", "albumartist", "album", "title" };
 	struct postings_job job = { .n = 0 };
-	for (size_t i = 0; i < sizeof searched / sizeof searched[0]; i++) {
-		int pi = prop_find(idx, searched[i]);
-		struct prop *p = pi >= 0 ? &idx->props[pi] : NULL;
-		if (p && p->kind == MLIB_PROP_STRING && p->d.n >= POSTINGS_MIN_DICT && !p->post_off)
-			job.p[job.n++] = p;
-	}
+	search_postings_due(idx, &job);
 	pthread_t th;
 	bool threaded = job.n > 0 && pthread_create(&th, NULL, postings_main, &job) == 0;
 	for (int i = 0; i < idx->nprops; i++)
@@ -694,6 +721,7 @@ bool mlib_index_has_media(const struct mlib_index *idx, uint32_t id)
 
 const struct u32vec *mlib_index_all_ids(const struct mlib_index *idx)
 {
+	index_map_derive_items(idx);
 	return &idx->all_ids;
 }
 
@@ -704,9 +732,15 @@ const struct u32vec *mlib_index_library_order(const struct mlib_index *idx)
 
 uint32_t mlib_index_library_rank(const struct mlib_index *idx, uint32_t id)
 {
-	if (!idx->lib_rank || id >= idx->bound)
+	if (id >= idx->bound)
 		return UINT32_MAX;
-	return idx->lib_rank[id];
+	index_map_derive_items(idx);
+	return idx->lib_rank ? idx->lib_rank[id] : UINT32_MAX;
+}
+
+bool mlib_index_library_ranks_ready(const struct mlib_index *idx)
+{
+	return !idx->map || idx->map->items_derived;
 }
 
 int mlib_index_prop(const struct mlib_index *idx, const char *name)
@@ -945,6 +979,10 @@ static bool select_by_postings(const struct mlib_index *idx, int prop, struct pr
 	 * (unless they must be built from it). */
 	index_map_check(idx, prop, IG(POST));
 	if (!p->post_off) {
+		/* A mapped index answers one query: one pass over the column
+		 * costs less than building the lists (two passes). */
+		if (idx->map)
+			return false;
 		index_map_check(idx, prop, IG(COL));
 		prop_build_postings(p);
 	}

@@ -89,6 +89,10 @@ const struct bitset *mlib_index_present_set(const struct mlib_index *idx);
 const struct u32vec *mlib_index_library_order(const struct mlib_index *idx);
 /* Position of id in library order (for sorting sets); UINT32_MAX if absent. */
 uint32_t mlib_index_library_rank(const struct mlib_index *idx, uint32_t id);
+/* False while the ranks are not built (a mapped index derives them on the
+ * first mlib_index_library_rank: a pass over the library order plus 4
+ * bytes per id; one walk of mlib_index_library_order costs less). */
+bool mlib_index_library_ranks_ready(const struct mlib_index *idx);
 
 /* Property handles: -1 when no item has the property. */
 int mlib_index_prop(const struct mlib_index *idx, const char *name);

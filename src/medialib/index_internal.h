@@ -32,7 +32,9 @@ struct dict {
 	char *raw;
 	size_t raw_len, raw_cap;
 	uint32_t *fold_off;  /* n+1 entries */
-	uint32_t *raw_off;   /* RAW_SAME or offset into raw */
+	uint32_t *raw_off;   /* RAW_SAME or offset into raw; NULL in a mapped
+			      * dictionary whose texts all equal their folded
+			      * forms (raw_len 0: not stored in the snapshot) */
 	/* Numeric readings, kept sparse (most titles and urls are not
 	 * numbers): a bit per value, then (vid, number) pairs by vid. */
 	uint64_t *numbits;
@@ -67,8 +69,10 @@ struct prop {
 	uint32_t *multi;
 	size_t multi_len, multi_cap;
 	struct u32vec multi_ids; /* the items holding a group, ascending or not */
-	/* Items by value, built on first need (a selective string filter):
-	 * the items holding value v are post[post_off[v] .. post_off[v+1]). */
+	/* Items by value, built on first need (a selective string filter) or
+	 * for the searched fields at finish and snapshot_read; always the
+	 * index's own (never in a snapshot): the items holding value v are
+	 * post[post_off[v] .. post_off[v+1]). */
 	uint32_t *post_off, *post;
 };
 
@@ -101,6 +105,7 @@ struct index_map {
 		_Atomic unsigned checked; /* groups checked (IG bits) */
 		_Atomic unsigned texts; /* original texts checked one by one */
 	} *props;
+	_Atomic bool items_derived; /* all_ids and lib_rank built (not stored) */
 };
 
 struct mlib_index {
@@ -114,6 +119,8 @@ struct mlib_index {
 	int last_prop;             /* lookup cache: loaders add props in a cycle */
 	struct bitset present;     /* ids declared with add_media */
 	uint32_t bound, count;
+	/* all_ids and lib_rank follow from present and lib_order: a mapped
+	 * index derives them on first use (index_map_derive_items). */
 	struct u32vec all_ids;     /* ascending */
 	struct u32vec lib_order;
 	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
@@ -148,6 +155,16 @@ static inline void index_map_check(const struct mlib_index *idx, int i, unsigned
 {
 	if (idx->map && (idx->map->props[i].checked & mask) != mask)
 		index_map_check_slow(idx, i, mask);
+}
+/* all_ids from the present bits and lib_rank from lib_order (replacing
+ * any), as the index's own allocations. */
+void index_items_derive(struct mlib_index *idx);
+/* For a mapped index: index_items_derive once (thread-safe). */
+void index_map_derive_items_slow(const struct mlib_index *idx);
+static inline void index_map_derive_items(const struct mlib_index *idx)
+{
+	if (idx->map && !idx->map->items_derived)
+		index_map_derive_items_slow(idx);
 }
 /* Make idx own every array (copies of the mapped ones, every property
  * checked first) and unmap the snapshot: before anything changes the
@@ -184,13 +201,18 @@ void index_prop_reserve(struct prop *p, size_t nvalues);
 uint32_t index_prop_intern(struct prop *p, const char *value, size_t len);
 void index_prop_add_vid(struct prop *p, uint32_t id, uint32_t vid);
 
+/* Items-by-value lists for the fields a plain search word looks in
+ * (large dictionaries only), where missing; one helper thread shares the
+ * work. For an owned index (finish, snapshot_read). */
+void index_build_search_postings(struct mlib_index *idx);
+
 /* ---- dictionaries (index_dict.c) ---- */
 
 /* The original text of value vid; lives as long as the dictionary.
  * Inline: readers call it once per value shown or compared. */
 static inline const char *index_dict_text(const struct dict *d, uint32_t vid)
 {
-	return d->raw_off[vid] == RAW_SAME ? d->fold + d->fold_off[vid] : d->raw + d->raw_off[vid];
+	return !d->raw_off || d->raw_off[vid] == RAW_SAME ? d->fold + d->fold_off[vid] : d->raw + d->raw_off[vid];
 }
 /* The value's numeric reading; NAN when it is not a number. */
 double index_dict_number(const struct dict *d, uint32_t vid);

@@ -16,18 +16,33 @@
  * into an allocation of exactly its length (mlib_index_snapshot_read: an
  * index owned, freed and grown exactly like a built one). Neither does
  * per-string work. The hash tables (dropped at finish) are not stored;
- * ranks and items-by-value lists are stored when finish built them.
+ * ranks are stored when finish built them.
+ *
+ * What is cheap to derive is not stored (format 5; about 40 bytes per
+ * track at a million): the ascending id list (the present bits say it),
+ * the library rank per id (the inverse of the library order; both are
+ * derived on first use by a mapped index, which may never need them,
+ * and at snapshot_read), a dictionary's original-text offsets when every text equals its
+ * folded form (raw_len 0: urls; the mapped dictionary has raw_off NULL,
+ * see index_dict_text), the items-by-value lists (built on first need by
+ * an owned index, at snapshot_read for the searched fields as at finish; a
+ * mapped index, which answers one query, scans the column instead) and
+ * a column's growth room past the id bound (col_cap is stored as at most
+ * bound; an owned index grows it again on demand).
  *
  * Ownership: while idx->map is set, an array whose address lies in the
  * mapping belongs to the mapping (read-only, lives until the index is
  * freed or index_map_release copies it out); anything computed later on
  * first use (ranks, items-by-value lists) is the index's own allocation,
- * so lazily filled caches work on a read-only mapping. */
+ * so lazily filled caches work on a read-only mapping. The derived arrays
+ * above (all_ids, lib_rank, a materialised raw_off, postings) are such
+ * allocations: mlib_index_free frees them, index_map_drop leaves them. */
 
-#define SNAP_PROP_FIELDS 11
-#define SNAP_PROP_ARRAYS 12 /* before the items-by-value list (post) */
-#define SNAP_PROP_SECTIONS (2 + SNAP_PROP_ARRAYS + 1)
-#define SNAP_ITEM_SECTIONS 5
+#define SNAP_PROP_FIELDS 10
+#define SNAP_PROP_ARRAYS 11
+#define SNAP_PROP_SECTIONS (2 + SNAP_PROP_ARRAYS)
+#define SNAP_ITEM_ARRAYS 2
+#define SNAP_ITEM_SECTIONS (1 + SNAP_ITEM_ARRAYS)
 
 /* One array of the index: where its pointer is, its element size and its
  * length in elements as the index's counts state it. */
@@ -36,11 +51,9 @@ struct snap_arr {
 	size_t elem, n;
 };
 
-/* A property's arrays in file order (all but post, whose length is the
- * content of post_off); the optional ones (ranks, items-by-value) as
- * present or not. */
-static void prop_arrays(struct prop *p, struct snap_arr a[SNAP_PROP_ARRAYS], bool has_rank,
-			bool has_post)
+/* A property's arrays in file order; ranks as present or not. raw_off
+ * has no entries when no text differs from its folded form (raw_len 0). */
+static void prop_arrays(struct prop *p, struct snap_arr a[SNAP_PROP_ARRAYS], bool has_rank)
 {
 	struct dict *d = &p->d;
 	size_t n = d->n;
@@ -55,46 +68,47 @@ static void prop_arrays(struct prop *p, struct snap_arr a[SNAP_PROP_ARRAYS], boo
 	a[3] = (struct snap_arr){(void **)&d->fold, 1, n ? d->fold_len : 0};
 	a[4] = (struct snap_arr){(void **)&d->raw, 1, n ? d->raw_len : 0};
 	a[5] = (struct snap_arr){(void **)&d->fold_off, sizeof *d->fold_off, n ? n + 1 : 0};
-	a[6] = (struct snap_arr){(void **)&d->raw_off, sizeof *d->raw_off, n};
+	a[6] = (struct snap_arr){(void **)&d->raw_off, sizeof *d->raw_off, d->raw_len ? n : 0};
 	a[7] = (struct snap_arr){(void **)&d->numbits, sizeof *d->numbits, (n + 63) / 64};
 	a[8] = (struct snap_arr){(void **)&d->num_vid, sizeof *d->num_vid, d->nnum};
 	a[9] = (struct snap_arr){(void **)&d->num_val, sizeof *d->num_val, d->nnum};
 	a[10] = (struct snap_arr){(void **)&d->rank, sizeof *d->rank, has_rank ? n : 0};
-	a[11] = (struct snap_arr){(void **)&p->post_off, sizeof *p->post_off, has_post ? n + 1 : 0};
 }
 
-static size_t prop_post_len(const struct prop *p)
-{
-	return p->post_off ? p->post_off[p->d.n] : 0;
-}
-
-/* The item arrays in file order (after the index head). */
-static void item_arrays(struct mlib_index *idx, struct snap_arr a[4])
+/* The items stored in the file, in order (after the index head); all_ids
+ * and lib_rank are derived from them (items_derive). */
+static void item_arrays(struct mlib_index *idx, struct snap_arr a[SNAP_ITEM_ARRAYS])
 {
 	a[0] = (struct snap_arr){(void **)&idx->present.w, sizeof *idx->present.w,
 				 bitset_words(&idx->present)};
-	a[1] = (struct snap_arr){(void **)&idx->all_ids.v, sizeof *idx->all_ids.v, idx->all_ids.n};
-	a[2] = (struct snap_arr){(void **)&idx->lib_order.v, sizeof *idx->lib_order.v,
+	a[1] = (struct snap_arr){(void **)&idx->lib_order.v, sizeof *idx->lib_order.v,
 				 idx->lib_order.n};
-	a[3] = (struct snap_arr){(void **)&idx->lib_rank, sizeof *idx->lib_rank,
-				 idx->lib_rank ? (size_t)idx->bound + 1 : 0};
 }
 
-static void prop_snap_write(struct snap_writer *w, const struct prop *cp)
+/* The column entries written: up to the id bound (entries past it are
+ * all missing: growth room). */
+static size_t prop_col_len(const struct mlib_index *idx, const struct prop *p)
+{
+	return p->col_cap < idx->bound ? p->col_cap : idx->bound;
+}
+
+static void prop_snap_write(struct snap_writer *w, const struct mlib_index *idx,
+			    const struct prop *cp)
 {
 	struct prop *p = (struct prop *)cp; /* prop_arrays hands out pointers; only read here */
 	const struct dict *d = &p->d;
+	size_t col_len = prop_col_len(idx, p);
 	uint64_t head[SNAP_PROP_FIELDS] = {
-		(uint64_t)p->kind, p->wide, p->col_cap, p->multi_len, p->multi_ids.n, d->n,
-		d->fold_len, d->raw_len, d->nnum, d->rank != NULL, p->post_off != NULL,
+		(uint64_t)p->kind, p->wide, col_len, p->multi_len, p->multi_ids.n, d->n,
+		d->fold_len, d->raw_len, d->nnum, d->rank != NULL,
 	};
 	snap_put(w, p->name, strlen(p->name));
 	snap_put(w, head, sizeof head);
 	struct snap_arr a[SNAP_PROP_ARRAYS];
-	prop_arrays(p, a, d->rank != NULL, p->post_off != NULL);
+	prop_arrays(p, a, d->rank != NULL);
+	a[0].n = col_len;
 	for (int i = 0; i < SNAP_PROP_ARRAYS; i++)
 		snap_put(w, *a[i].p, a[i].n * a[i].elem);
-	snap_put(w, p->post, prop_post_len(p) * sizeof *p->post);
 }
 
 int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
@@ -108,12 +122,12 @@ int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
 		return -1;
 	uint64_t head[4] = { (uint64_t)idx->nprops, idx->present.nbits, idx->bound, idx->count };
 	snap_put(w, head, sizeof head);
-	struct snap_arr a[4];
+	struct snap_arr a[SNAP_ITEM_ARRAYS];
 	item_arrays((struct mlib_index *)idx, a); /* only read here */
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < SNAP_ITEM_ARRAYS; i++)
 		snap_put(w, *a[i].p, a[i].n * a[i].elem);
 	for (int i = 0; i < idx->nprops; i++)
-		prop_snap_write(w, &idx->props[i]);
+		prop_snap_write(w, idx, &idx->props[i]);
 	return snap_writer_commit(w, key, idx->count, err);
 }
 
@@ -150,7 +164,7 @@ static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
 	/* Sizes the code's 32-bit offsets and the STR_MULTI tag can address. */
 	if (h[0] > MLIB_PROP_INT || h[1] > 1 || (h[1] && h[0] != MLIB_PROP_INT) ||
 	    h[2] > STR_MULTI || h[3] >= STR_MULTI || h[4] > h[2] || h[5] >= STR_MULTI ||
-	    h[6] >= UINT32_MAX || h[7] >= UINT32_MAX || h[8] > h[5] || h[9] > 1 || h[10] > 1) {
+	    h[6] >= UINT32_MAX || h[7] >= UINT32_MAX || h[8] > h[5] || h[9] > 1) {
 		snap_fail(c, "bad property header");
 		return false;
 	}
@@ -166,12 +180,12 @@ static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
 	d->raw_len = d->raw_cap = nd ? h[7] : 0;
 	d->nnum = d->num_cap = h[8];
 	struct snap_arr a[SNAP_PROP_ARRAYS];
-	prop_arrays(p, a, h[9], h[10]);
+	prop_arrays(p, a, h[9]);
 	if (!view_arrays(c, a, SNAP_PROP_ARRAYS))
 		return false;
-	/* post's length is post_off[nd], inside its section (viewed above). */
-	struct snap_arr post = {(void **)&p->post, sizeof *p->post, prop_post_len(p)};
-	return view_arrays(c, &post, 1);
+	if (!d->raw_len)
+		d->raw_off = NULL; /* every text its folded form (not stored) */
+	return true;
 }
 
 /* Every offset and id the reading functions (and later additions) follow
@@ -201,7 +215,7 @@ static bool fold_valid(const struct prop *p)
 static bool raw_valid(const struct prop *p)
 {
 	const struct dict *d = &p->d;
-	for (uint32_t v = 0; v < d->n; v++)
+	for (uint32_t v = 0; d->raw_off && v < d->n; v++)
 		if (d->raw_off[v] != RAW_SAME && d->raw_off[v] >= d->raw_len)
 			return false;
 	return !d->raw_len || d->raw[d->raw_len - 1] == '\0';
@@ -282,9 +296,10 @@ static bool col_valid(const struct prop *p)
 
 /* ---- groups: what a mapped index checks together ---- */
 
-/* Per group: its sections (indices within the property's 15, see
- * prop_snap_write: name, head, then the arrays of prop_arrays, then post)
- * and its structure. */
+/* Per group: its sections (indices within the property's 13, see
+ * prop_snap_write: name, head, then the arrays of prop_arrays) and its
+ * structure. Items-by-value lists are never in the file: always the
+ * index's own, built from a checked column. */
 static const struct {
 	unsigned char sec[3], nsec;
 	bool (*valid)(const struct prop *p);
@@ -294,36 +309,70 @@ static const struct {
 	[INDEX_GROUP_RAW] = {{6, 8}, 2, raw_valid},
 	[INDEX_GROUP_NUM] = {{9, 10, 11}, 3, num_valid},
 	[INDEX_GROUP_RANK] = {{12}, 1, rank_valid},
-	[INDEX_GROUP_POST] = {{13, 14}, 2, post_valid},
+	[INDEX_GROUP_POST] = {{0}, 0, post_valid},
 	[INDEX_GROUP_RAW_OFF] = {{8}, 1, raw_valid},
 };
 
-/* The items: the present bits are exactly all_ids (ascending, below
- * bound, never 0); library order is a permutation of them and lib_rank its
- * inverse (the evaluator sets bits at lib_rank values in a bitset of count
- * bits). */
+/* The items from the file: ids present below bound (never 0), count of
+ * them, and the library order a permutation of them (each id present and
+ * seen once: a bitset of bound bits, not the 4 bytes per id of lib_rank).
+ * all_ids and lib_rank are derived later (index_items_derive). */
 static bool items_snap_valid(const struct mlib_index *idx)
 {
-	if (idx->bound > idx->present.nbits || idx->all_ids.n != idx->count ||
-	    idx->lib_order.n != idx->count || !idx->lib_rank || bitset_test(&idx->present, 0))
+	if (idx->bound > idx->present.nbits || idx->lib_order.n != idx->count ||
+	    bitset_test(&idx->present, 0))
 		return false;
-	size_t bits = 0;
-	for (size_t w = 0; w < bitset_words(&idx->present); w++)
-		bits += (size_t)__builtin_popcountll(idx->present.w[w]);
+	size_t bits = 0, nw = bitset_words(&idx->present), bw = idx->bound / 64;
+	for (size_t w = 0; w < nw; w++) {
+		uint64_t x = idx->present.w[w];
+		if (x && (w > bw || (w == bw && x >> (idx->bound % 64))))
+			return false; /* an id at or past bound */
+		bits += (size_t)__builtin_popcountll(x);
+	}
 	if (bits != idx->count)
 		return false;
-	for (size_t i = 0; i < idx->count; i++) {
-		uint32_t a = idx->all_ids.v[i];
-		if (a >= idx->bound || !bitset_test(&idx->present, a) || (i && a <= idx->all_ids.v[i - 1]))
-			return false;
+	struct bitset seen;
+	bitset_init(&seen, (size_t)idx->bound + 1);
+	bool ok = true;
+	for (uint32_t r = 0; ok && r < idx->count; r++) {
+		uint32_t id = idx->lib_order.v[r];
+		ok = id < idx->bound && bitset_test(&idx->present, id) && !bitset_test(&seen, id);
+		if (ok)
+			bitset_set(&seen, id);
 	}
-	for (uint32_t id = 0; id <= idx->bound; id++) {
-		uint32_t r = idx->lib_rank[id];
-		if (!bitset_test(&idx->present, id) ? r != UINT32_MAX
-						    : r >= idx->count || idx->lib_order.v[r] != id)
-			return false;
+	bitset_free(&seen);
+	return ok;
+}
+
+void index_items_derive(struct mlib_index *idx)
+{
+	u32vec_free(&idx->all_ids);
+	u32vec_reserve(&idx->all_ids, (size_t)idx->count + 1);
+	for (size_t w = 0; w < bitset_words(&idx->present); w++) {
+		uint64_t bits = idx->present.w[w];
+		while (bits) {
+			idx->all_ids.v[idx->all_ids.n++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+			bits &= bits - 1;
+		}
 	}
-	return true;
+	uint32_t *rank = xmalloc(((size_t)idx->bound + 1) * sizeof *rank);
+	memset(rank, 0xff, ((size_t)idx->bound + 1) * sizeof *rank);
+	for (uint32_t r = 0; r < idx->lib_order.n; r++)
+		rank[idx->lib_order.v[r]] = r;
+	free(idx->lib_rank);
+	idx->lib_rank = rank;
+}
+
+void index_map_derive_items_slow(const struct mlib_index *cidx)
+{
+	struct mlib_index *idx = (struct mlib_index *)cidx; /* derived arrays are caches */
+	struct index_map *map = idx->map;
+	pthread_mutex_lock(&map->lock);
+	if (!map->items_derived) {
+		index_items_derive(idx);
+		map->items_derived = true; /* published after the arrays */
+	}
+	pthread_mutex_unlock(&map->lock);
 }
 
 /* ---- the mapped index ---- */
@@ -332,12 +381,10 @@ static bool items_snap_valid(const struct mlib_index *idx)
 static void prop_forget_mapped(struct prop *p, const struct snap_map *m)
 {
 	struct snap_arr a[SNAP_PROP_ARRAYS];
-	prop_arrays(p, a, p->d.rank != NULL, p->post_off != NULL);
+	prop_arrays(p, a, p->d.rank != NULL);
 	for (int i = 0; i < SNAP_PROP_ARRAYS; i++)
 		if (snap_map_contains(m, *a[i].p))
 			*a[i].p = NULL;
-	if (snap_map_contains(m, p->post))
-		p->post = NULL;
 }
 
 /* Group g of p failed its check: its arrays are replaced by harmless ones
@@ -475,14 +522,19 @@ static void map_free(struct index_map *map)
 	free(map);
 }
 
-/* Copies of p's arrays that lie in m (p checked). */
+/* Copies of p's arrays that lie in m (p checked); original-text offsets
+ * not stored become an owned array of RAW_SAME (an owned dictionary always
+ * has one entry per value: index_dict.c grows it). */
 static void prop_own(struct prop *p, const struct snap_map *m)
 {
 	struct snap_arr a[SNAP_PROP_ARRAYS];
-	size_t post_n = prop_post_len(p); /* before post_off moves */
-	prop_arrays(p, a, p->d.rank != NULL, p->post_off != NULL);
+	prop_arrays(p, a, p->d.rank != NULL);
 	own_arrays(m, a, SNAP_PROP_ARRAYS);
-	own_array(m, (void **)&p->post, sizeof *p->post, post_n);
+	struct dict *d = &p->d;
+	if (d->n && !d->raw_off) {
+		d->raw_off = xmalloc((size_t)d->n * sizeof *d->raw_off);
+		memset(d->raw_off, 0xff, (size_t)d->n * sizeof *d->raw_off); /* RAW_SAME */
+	}
 }
 
 void index_map_own_prop(struct mlib_index *idx, int i)
@@ -500,9 +552,10 @@ void index_map_release(struct mlib_index *idx)
 		return;
 	for (int i = 0; i < idx->nprops; i++)
 		index_map_check(idx, i, INDEX_GROUP_ALL);
-	struct snap_arr a[4];
+	index_map_derive_items(idx);
+	struct snap_arr a[SNAP_ITEM_ARRAYS];
 	item_arrays(idx, a);
-	own_arrays(map->snap, a, 4);
+	own_arrays(map->snap, a, SNAP_ITEM_ARRAYS);
 	for (int i = 0; i < idx->nprops; i++)
 		prop_own(&idx->props[i], map->snap);
 	idx->map = NULL;
@@ -514,9 +567,9 @@ void index_map_drop(struct mlib_index *idx)
 	struct index_map *map = idx->map;
 	if (!map)
 		return;
-	struct snap_arr a[4];
+	struct snap_arr a[SNAP_ITEM_ARRAYS];
 	item_arrays(idx, a);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < SNAP_ITEM_ARRAYS; i++)
 		if (snap_map_contains(map->snap, *a[i].p))
 			*a[i].p = NULL;
 	for (int i = 0; i < idx->nprops; i++)
@@ -552,15 +605,12 @@ static bool items_snap_map(struct snap_cursor *c, struct mlib_index *idx, uint64
 	idx->present.nbits = h[1];
 	idx->bound = (uint32_t)h[2];
 	idx->count = (uint32_t)h[3];
-	idx->all_ids.n = idx->all_ids.cap = idx->lib_order.n = idx->lib_order.cap = h[3];
-	static uint32_t marker; /* lib_rank is always written: size it */
-	idx->lib_rank = &marker;
-	struct snap_arr a[4];
+	idx->lib_order.n = idx->lib_order.cap = h[3];
+	struct snap_arr a[SNAP_ITEM_ARRAYS];
 	item_arrays(idx, a);
-	idx->lib_rank = NULL;
-	if (!view_arrays(c, a, 4))
+	if (!view_arrays(c, a, SNAP_ITEM_ARRAYS))
 		return false;
-	if (!snap_map_check(c->m, 1, 4) || !items_snap_valid(idx)) {
+	if (!snap_map_check(c->m, 1, SNAP_ITEM_ARRAYS) || !items_snap_valid(idx)) {
 		snap_fail(c, "inconsistent item lists");
 		return false;
 	}
@@ -624,5 +674,6 @@ int mlib_index_snapshot_read(const char *path, const struct snap_key *key,
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s: inconsistent index snapshot", path);
 	}
 	index_map_release(idx);
+	index_build_search_postings(idx); /* as finish does: not stored */
 	return 0;
 }

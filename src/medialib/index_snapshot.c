@@ -16,10 +16,10 @@
 #include "base/tmpfiles.h"
 
 #define SNAP_MAGIC "CRATEIDX"
-#define SNAP_VERSION 4u
+#define SNAP_VERSION 5u
 #define SNAP_ENDIAN 0x01020304u
 #define SNAP_ALIGN 64u /* section starts: a cache line, enough for any array */
-#define SNAP_MAX_SECTIONS (1u << 20) /* far above 5 + 15 per property */
+#define SNAP_MAX_SECTIONS (1u << 20) /* far above 3 + 13 per property */
 #define SNAP_BLOCK ((uint64_t)64 << 10) /* bytes per checksum */
 
 struct snap_header {

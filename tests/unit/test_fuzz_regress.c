@@ -257,9 +257,9 @@ static size_t payload_blobs(const uint8_t *p, size_t n, struct blob *out, size_t
  * are forged (one dictionary offset, a library rank, a number bit, ...)
  * is refused with a message instead of crashing every start (and a mapped
  * one reads the property as empty and says so). Section layout
- * (index.c): head, present, all_ids, lib_order, lib_rank, then per
- * property 15 blobs: name, head, column, multi, multi_ids, fold, raw,
- * fold_off, raw_off, numbits, num_vid, num_val, rank, post_off, post. */
+ * (index_serialize.c, format 5): head, present, lib_order, then per
+ * property 13 blobs: name, head, column, multi, multi_ids, fold, raw,
+ * fold_off, raw_off, numbits, num_vid, num_val, rank. */
 TEST(forged_snapshot_offsets_are_refused)
 {
 	size_t n = 0;
@@ -267,13 +267,15 @@ TEST(forged_snapshot_offsets_are_refused)
 	REQUIRE(good != NULL);
 	struct blob b[256];
 	size_t nb = payload_blobs(good, n, b, 256);
-	REQUIRE(nb > 5 + 15);
+	REQUIRE(nb > 3 + 13);
 	/* the "artist" property (a string column with numbers: "10", "2") */
 	size_t art = 0;
-	for (size_t i = 5; i + 15 <= nb; i += 15)
+	for (size_t i = 3; i + 13 <= nb; i += 13)
 		if (b[i].len == 6 && memcmp(good + b[i].off, "artist", 6) == 0)
 			art = i;
 	REQUIRE(art != 0);
+	uint32_t first_in_order; /* the library order's first id */
+	memcpy(&first_in_order, good + b[2].off, 4);
 	struct {
 		const char *what;
 		size_t blob, at; /* blob index, byte offset inside it */
@@ -284,8 +286,8 @@ TEST(forged_snapshot_offsets_are_refused)
 		{ "offsets going backwards", art + 7, 8, 1 },
 		{ "a raw text offset past the raw texts", art + 8, 0, 0x7ffffff0u },
 		{ "a value id past the dictionary", art + 2, 4, 1000 },
-		{ "a library rank past the item count", 4, 4, 4000000 },
-		{ "a library order id past the bound", 3, 0, 999 },
+		{ "a library order id twice", 2, 4, first_in_order },
+		{ "a library order id past the bound", 2, 0, 999 },
 		{ "a number bit without its number", art + 9, 0, 0xffffffffu },
 		{ "a rank past the dictionary", art + 12, 0, 77 },
 	};

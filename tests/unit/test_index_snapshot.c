@@ -173,7 +173,8 @@ static void check_same_results(const struct mlib_index *a, const struct mlib_ind
 		CHECK_MSG(ra.ids.n == rb.ids.n &&
 				  (!ra.ids.n || memcmp(ra.ids.v, rb.ids.v, ra.ids.n * 4) == 0),
 			  "query %s: %zu vs %zu results", queries[q], ra.ids.n, rb.ids.n);
-		CHECK_MSG(ra.ids.n > 0 || q == 9 || mlib_index_count(a) == 0, "query %s finds nothing", queries[q]);
+		CHECK_MSG(ra.ids.n > 0 || q == 9 || mlib_index_count(a) == 0 || mlib_index_prop(a, "artist") < 0,
+			  "query %s finds nothing", queries[q]); /* (not for an index built by hand) */
 		coll_result_free(&ra);
 		coll_result_free(&rb);
 		coll_node_unref(n);
@@ -213,7 +214,8 @@ static void check_same_index_ex(const struct mlib_index *a, const struct mlib_in
 		if (mlib_index_prop_kind(a, p) == MLIB_PROP_INT) {
 			struct mlib_int_column x, y;
 			CHECK(mlib_index_int_column(a, p, &x) && mlib_index_int_column(b, q, &y));
-			CHECK_INT(x.len, y.len);
+			/* Lengths may differ (a snapshot keeps no growth room past
+			 * the id bound): past its length an item is missing. */
 			CHECK_INT(!!x.v64, !!y.v64);
 			for (uint32_t id = 0; id <= bound; id++)
 				if (mlib_int_column_get(&x, id) != mlib_int_column_get(&y, id)) {
@@ -564,6 +566,43 @@ static void spit(const char *path, const void *b, size_t n)
 	fclose(f);
 }
 
+/* A snapshot of another format (version 4 stored the arrays format 5
+ * derives) is refused by its header, whatever its body, and rebuilt. */
+TEST(older_format_is_rebuilt)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, 0);
+	struct mlib_load_info info;
+	struct mlib_index *ref = load(db, 0, &info);
+	REQUIRE(info.wrote_snapshot);
+	char *sp = snap_path(path);
+	size_t n;
+	unsigned char *b = slurp(sp, &n);
+	REQUIRE(n > snap_header_size());
+	uint32_t version;
+	memcpy(&version, b + 8, 4); /* after the magic */
+	CHECK_INT(version, 5);
+	version = 4;
+	memcpy(b + 8, &version, 4);
+	size_t hh = snap_header_size() - 8; /* the header's own hash, last */
+	uint64_t h = snap_hash(b, hh, 0);
+	memcpy(b + hh, &h, 8);
+	spit(sp, b, n);
+	struct mlib_index *idx = load(db, MLIB_LOAD_MAP, &info);
+	CHECK(!info.from_snapshot && strstr(info.why, "another version"));
+	CHECK(info.wrote_snapshot);
+	check_same_index(ref, idx);
+	mlib_index_free(idx);
+	idx = load(db, MLIB_LOAD_MAP, &info);
+	CHECK_MSG(info.from_snapshot, "not rebuilt: %s", info.why);
+	check_same_index(ref, idx);
+	mlib_index_free(idx);
+	mlib_index_free(ref);
+	free(b);
+	free(sp);
+	mlib_db_close(db);
+}
+
 TEST(damaged_snapshots_fall_back_to_sqlite)
 {
 	const char *path = make_library();
@@ -724,6 +763,90 @@ TEST(mapped_snapshot_answers_like_the_loaded_index)
 	CHECK(info.from_snapshot);
 	mlib_index_free(fresh);
 	mlib_db_close(db);
+}
+
+/* What the snapshot does not store (format 5: ascending ids, library
+ * ranks, items-by-value lists, original-text offsets of a dictionary
+ * whose texts all equal their folded forms) comes back the same as in a
+ * built index, mapped or read. */
+TEST(derived_arrays_match_a_built_index)
+{
+	const char *path = make_library();
+	struct mlib_db *db = open_db(path, 0);
+	struct mlib_load_info info;
+	struct mlib_index *fresh = load(db, MLIB_LOAD_NO_READ, &info);
+	REQUIRE(info.wrote_snapshot);
+	struct mlib_index *mapped = load(db, MLIB_LOAD_MAP, &info);
+	REQUIRE(info.from_snapshot && mlib_index_is_mapped(mapped));
+	/* Queries first: results in library order without the ranks. */
+	CHECK(!mlib_index_library_ranks_ready(mapped));
+	check_same_results(fresh, mapped);
+	check_same_index(fresh, mapped);
+	CHECK(mlib_index_library_ranks_ready(mapped));
+	mlib_index_free(mapped);
+	mlib_index_free(fresh);
+	mlib_db_close(db);
+
+	/* By hand: "path" texts are all folded already (no offsets stored),
+	 * "name" texts are not. */
+	struct mlib_index *built = mlib_index_new();
+	char buf[64];
+	for (uint32_t id = 1; id <= 12000; id += 1 + id % 3) {
+		mlib_index_add_media(built, id);
+		int n = snprintf(buf, sizeof buf, "/music/%u.flac", id);
+		mlib_index_add_str(built, id, "path", buf, (size_t)n);
+		n = snprintf(buf, sizeof buf, "Name %u", id % 4500);
+		mlib_index_add_str(built, id, "name", buf, (size_t)n);
+	}
+	mlib_index_finish(built);
+	char sp[600];
+	snprintf(sp, sizeof sp, "%s.hand", path);
+	struct snap_key k = { 7, 8, 9, 0 };
+	struct crate_err err = { 0 };
+	REQUIRE(mlib_index_snapshot_write(built, sp, &k, &err) == 0);
+	struct mlib_index *m = NULL, *r = NULL;
+	REQUIRE(mlib_index_snapshot_map(sp, &k, &m, &err) == 0);
+	REQUIRE(mlib_index_snapshot_read(sp, &k, &r, &err) == 0);
+	int pp = mlib_index_prop(m, "path");
+	REQUIRE(pp >= 0 && mlib_index_dict_size(m, pp) > 4096);
+	CHECK_STR(mlib_index_dict_text(m, pp, 0), "/music/1.flac");
+	/* A one-value filter on a large dictionary: postings when owned, the
+	 * column when mapped; the same items. */
+	struct bitset vals, out_b, out_m, out_r;
+	uint32_t nd = mlib_index_dict_size(built, pp);
+	bitset_init(&vals, nd);
+	bitset_set(&vals, 3);
+	bitset_init(&out_b, 13001);
+	bitset_init(&out_m, 13001);
+	bitset_init(&out_r, 13001);
+	mlib_index_select_str(built, pp, &vals, false, &out_b);
+	mlib_index_select_str(m, pp, &vals, false, &out_m);
+	mlib_index_select_str(r, pp, &vals, false, &out_r);
+	CHECK(memcmp(out_b.w, out_m.w, bitset_words(&out_b) * 8) == 0);
+	CHECK(memcmp(out_b.w, out_r.w, bitset_words(&out_b) * 8) == 0);
+	bitset_free(&vals);
+	bitset_free(&out_b);
+	bitset_free(&out_m);
+	bitset_free(&out_r);
+	check_same_index(built, m);
+	check_same_index(built, r);
+	/* Grown after mapping: a text that differs from its folded form joins
+	 * the dictionary whose offsets were not stored. */
+	struct mlib_index *const all[] = { built, m, r };
+	for (int i = 0; i < 3; i++) {
+		mlib_index_add_media(all[i], 13000);
+		mlib_index_add_str(all[i], 13000, "path", "/Music/Loud.FLAC", 16);
+		mlib_index_finish(all[i]);
+	}
+	CHECK(!mlib_index_is_mapped(m));
+	check_same_index(built, m);
+	check_same_index(built, r);
+	CHECK_STR(mlib_index_get_text(m, 13000, "path", NULL, 0), "/Music/Loud.FLAC");
+	CHECK_STR(mlib_index_get_text(m, 1, "path", NULL, 0), "/music/1.flac");
+	mlib_index_free(m);
+	mlib_index_free(r);
+	mlib_index_free(built);
+	unlink(sp);
 }
 
 TEST(mapped_snapshot_stale_falls_back_to_sqlite)
