@@ -1169,6 +1169,42 @@ static void fill_range32(const int32_t *col, size_t len, int64_t lo64, int64_t h
 	}
 }
 
+/* The same over a narrow column (1 or 2 bytes per item, value = base +
+ * stored, the largest stored value for missing): the range moved to
+ * stored values once, then one unsigned compare per item. */
+static void fill_range_narrow(const struct mlib_int_column *c, size_t len, int64_t lo64,
+			      int64_t hi64, bool neq, struct bitset *out)
+{
+	uint64_t miss = c->v8 ? UINT8_MAX : UINT16_MAX;
+	/* stored values in range: [lo64 - base, hi64 - base] within [0, miss) */
+	uint64_t top = miss - 1; /* differences in uint64: exact, no overflow */
+	uint64_t slo = lo64 <= c->base ? 0 : (uint64_t)lo64 - (uint64_t)c->base;
+	bool empty = hi64 < c->base || hi64 < lo64 || slo > top;
+	uint64_t shi = empty ? 0 : (uint64_t)hi64 - (uint64_t)c->base;
+	shi = shi > top ? top : shi;
+	empty = empty || slo > shi;
+	uint64_t lo = empty ? 0 : slo, width = empty ? 0 : shi - slo;
+	uint64_t flip = neq;
+	for (size_t base = 0; base < len; base += 64) {
+		size_t lim = len - base < 64 ? len - base : 64;
+		uint64_t word = 0;
+		if (c->v8) {
+			const uint8_t *s = c->v8 + base;
+			for (size_t b = 0; b < lim; b++) {
+				uint64_t in = !empty & ((uint64_t)s[b] - lo <= width);
+				word |= ((in ^ flip) & (s[b] != UINT8_MAX)) << b;
+			}
+		} else {
+			const uint16_t *s = c->v16 + base;
+			for (size_t b = 0; b < lim; b++) {
+				uint64_t in = !empty & ((uint64_t)s[b] - lo <= width);
+				word |= ((in ^ flip) & (s[b] != UINT16_MAX)) << b;
+			}
+		}
+		out->w[base >> 6] |= word;
+	}
+}
+
 void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 {
 	bool neq = f->op == COLL_NOTEQUAL;
@@ -1189,6 +1225,10 @@ void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 		size_t len = col.len < out->nbits ? col.len : out->nbits;
 		if (f->int_range && col.v32) {
 			fill_range32(col.v32, len, f->ilo, f->ihi, neq, out);
+			return;
+		}
+		if (f->int_range && (col.v8 || col.v16)) {
+			fill_range_narrow(&col, len, f->ilo, f->ihi, neq, out);
 			return;
 		}
 		if (f->int_range) {

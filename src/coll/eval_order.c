@@ -48,7 +48,10 @@ static void fill_keys(const struct mlib_index *idx, const char *field, bool desc
 		const int32_t *c32 = col.v32;
 		const int64_t *c64 = col.v64;
 		size_t len = col.len;
-		if (c32) {
+		if (col.v8 || col.v16) { /* a mapped narrow column */
+			for (size_t i = 0; i < n; i++)
+				out[i] = (uint64_t)mlib_int_column_get(&col, ids[i]) ^ (1ull << 63);
+		} else if (c32) {
 			for (size_t i = 0; i < n; i++) {
 				int32_t v = ids[i] < len ? c32[ids[i]] : MLIB_INT32_MISSING;
 				int64_t w = v == MLIB_INT32_MISSING ? MLIB_INT_MISSING : v;

@@ -69,11 +69,7 @@ static struct prop *prop_get(struct mlib_index *idx, const char *name, enum mlib
 
 static int64_t icol_get(const struct prop *p, size_t id)
 {
-	if (id >= p->col_cap)
-		return INT_MISSING;
-	if (p->wide)
-		return p->icol[id];
-	return p->icol32[id] == INT32_MISSING ? INT_MISSING : p->icol32[id];
+	return index_icol_get(p, id);
 }
 
 /* Turn a narrow integer column into a wide one. */
@@ -887,7 +883,8 @@ size_t mlib_index_memory(const struct mlib_index *idx)
 	for (int i = 0; i < idx->nprops; i++) {
 		const struct prop *p = &idx->props[i];
 		const struct dict *d = &p->d;
-		total += p->col_cap * (p->kind == MLIB_PROP_INT && p->wide ? 8 : 4) + p->multi_cap * 4;
+		total += p->col_cap * (p->nw ? p->nw : p->kind == MLIB_PROP_INT && p->wide ? 8 : 4) +
+			 p->multi_cap * 4;
 		total += p->multi_ids.cap * 4;
 		if (p->post_off)
 			total += ((size_t)p->d.n + 1) * 4 + (size_t)p->post_off[p->d.n] * 4;
@@ -1098,7 +1095,12 @@ bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_i
 	if (p->kind != MLIB_PROP_INT)
 		return false;
 	out->len = p->col_cap < idx->bound ? p->col_cap : idx->bound;
-	if (p->wide)
+	out->base = p->nbase;
+	if (p->nw == 1)
+		out->v8 = p->ncol;
+	else if (p->nw == 2)
+		out->v16 = p->ncol;
+	else if (p->wide)
 		out->v64 = p->icol;
 	else
 		out->v32 = p->icol32;

@@ -171,14 +171,19 @@ void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_
 const uint32_t *mlib_index_dict_ranks(const struct mlib_index *idx, int prop);
 /* Integer columns. */
 #define MLIB_INT_MISSING INT64_MIN
-/* The raw column, indexed by id, for ids below len only. Narrow columns
- * (every value fits 32 bits) set v32 with MLIB_INT32_MISSING for absent
- * values; wide ones set v64 with MLIB_INT_MISSING. Borrowed. False (and
- * all zero) for a string property. */
+/* The raw column, indexed by id, for ids below len only: exactly one of
+ * v8, v16 (a snapshot mapped in place stores a column whose values span
+ * fewer than 65535 at that width: value = base + stored, UINT8_MAX /
+ * UINT16_MAX when absent), v32 (every value fits 32 bits;
+ * MLIB_INT32_MISSING when absent) or v64 (MLIB_INT_MISSING when absent)
+ * is set. Borrowed. False (and all zero) for a string property. */
 #define MLIB_INT32_MISSING INT32_MIN
 struct mlib_int_column {
+	const uint8_t *v8;
+	const uint16_t *v16;
 	const int32_t *v32;
 	const int64_t *v64;
+	int64_t base;
 	size_t len;
 };
 bool mlib_index_int_column(const struct mlib_index *idx, int prop, struct mlib_int_column *out);
@@ -187,6 +192,10 @@ static inline int64_t mlib_int_column_get(const struct mlib_int_column *c, size_
 {
 	if (id >= c->len)
 		return MLIB_INT_MISSING;
+	if (c->v8)
+		return c->v8[id] == UINT8_MAX ? MLIB_INT_MISSING : c->base + c->v8[id];
+	if (c->v16)
+		return c->v16[id] == UINT16_MAX ? MLIB_INT_MISSING : c->base + c->v16[id];
 	if (c->v64)
 		return c->v64[id];
 	return c->v32[id] == MLIB_INT32_MISSING ? MLIB_INT_MISSING : c->v32[id];

@@ -63,6 +63,14 @@ struct prop {
 	int32_t *icol32;     /* narrow: value or INT32_MISSING */
 	int64_t *icol;       /* wide: value or INT_MISSING */
 	bool wide;
+	/* A mapped integer column narrower than 32 bits (the snapshot stores
+	 * each at the width its range needs): nw bytes per item (1 or 2),
+	 * value = nbase + stored, the largest stored value (0xff, 0xffff)
+	 * meaning missing; nw 0 = icol32/icol. Only ever inside a mapping
+	 * (never freed, never written to): owning the property widens it. */
+	uint8_t nw;
+	void *ncol;
+	int64_t nbase;
 	size_t col_cap;
 	struct dict d;
 	/* Multi-valued items: groups [count, vid, vid, ...]. */
@@ -125,6 +133,25 @@ struct mlib_index {
 	struct u32vec lib_order;
 	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
 };
+
+/* Value of item id of an integer column (any width); INT_MISSING when
+ * absent or past the column. */
+static inline int64_t index_icol_get(const struct prop *p, size_t id)
+{
+	if (id >= p->col_cap)
+		return INT_MISSING;
+	if (p->nw == 1) {
+		uint8_t v = ((const uint8_t *)p->ncol)[id];
+		return v == UINT8_MAX ? INT_MISSING : p->nbase + v;
+	}
+	if (p->nw == 2) {
+		uint16_t v = ((const uint16_t *)p->ncol)[id];
+		return v == UINT16_MAX ? INT_MISSING : p->nbase + v;
+	}
+	if (p->wide)
+		return p->icol[id];
+	return p->icol32[id] == INT32_MISSING ? INT_MISSING : p->icol32[id];
+}
 
 /* Grow *p (of *cap elements of elem bytes) by doubling until need fit. */
 static inline void *index_grow_array(void *p, size_t *cap, size_t need, size_t elem)

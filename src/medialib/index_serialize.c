@@ -38,7 +38,7 @@
  * above (all_ids, lib_rank, a materialised raw_off, postings) are such
  * allocations: mlib_index_free frees them, index_map_drop leaves them. */
 
-#define SNAP_PROP_FIELDS 10
+#define SNAP_PROP_FIELDS 11
 #define SNAP_PROP_ARRAYS 11
 #define SNAP_PROP_SECTIONS (2 + SNAP_PROP_ARRAYS)
 #define SNAP_ITEM_ARRAYS 2
@@ -59,6 +59,8 @@ static void prop_arrays(struct prop *p, struct snap_arr a[SNAP_PROP_ARRAYS], boo
 	size_t n = d->n;
 	if (p->kind == MLIB_PROP_STRING)
 		a[0] = (struct snap_arr){(void **)&p->scol, sizeof *p->scol, p->col_cap};
+	else if (p->nw)
+		a[0] = (struct snap_arr){&p->ncol, p->nw, p->col_cap};
 	else if (p->wide)
 		a[0] = (struct snap_arr){(void **)&p->icol, sizeof *p->icol, p->col_cap};
 	else
@@ -92,23 +94,63 @@ static size_t prop_col_len(const struct mlib_index *idx, const struct prop *p)
 	return p->col_cap < idx->bound ? p->col_cap : idx->bound;
 }
 
+/* An integer column at the width its values need: 1 or 2 bytes when the
+ * values span fewer than 255 or 65535 (stored minus *base, the largest
+ * stored value for missing; years, track and disc numbers, channels,
+ * sample rates, bit rates, constant columns), else NULL (written as it
+ * is: 4 or 8 bytes). Allocated; *width its bytes per item. */
+static void *int_narrow(const struct prop *p, size_t len, unsigned *width, int64_t *base)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t id = 0; id < len; id++) {
+		int64_t v = index_icol_get(p, id);
+		if (v == INT_MISSING)
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	if (lo > hi)
+		lo = hi = 0; /* no values */
+	uint64_t span = (uint64_t)hi - (uint64_t)lo;
+	if (span >= UINT16_MAX)
+		return NULL;
+	*width = span < UINT8_MAX ? 1 : 2;
+	*base = lo;
+	void *out = xmalloc((len ? len : 1) * *width);
+	for (size_t id = 0; id < len; id++) {
+		int64_t v = index_icol_get(p, id);
+		uint64_t s = v == INT_MISSING ? UINT64_MAX : (uint64_t)v - (uint64_t)lo;
+		if (*width == 1)
+			((uint8_t *)out)[id] = (uint8_t)(s == UINT64_MAX ? UINT8_MAX : s);
+		else
+			((uint16_t *)out)[id] = (uint16_t)(s == UINT64_MAX ? UINT16_MAX : s);
+	}
+	return out;
+}
+
 static void prop_snap_write(struct snap_writer *w, const struct mlib_index *idx,
 			    const struct prop *cp)
 {
 	struct prop *p = (struct prop *)cp; /* prop_arrays hands out pointers; only read here */
 	const struct dict *d = &p->d;
 	size_t col_len = prop_col_len(idx, p);
+	unsigned width = p->kind == MLIB_PROP_INT && p->wide ? 8 : 4;
+	int64_t base = 0;
+	void *narrow = p->kind == MLIB_PROP_INT ? int_narrow(p, col_len, &width, &base) : NULL;
 	uint64_t head[SNAP_PROP_FIELDS] = {
-		(uint64_t)p->kind, p->wide, col_len, p->multi_len, p->multi_ids.n, d->n,
-		d->fold_len, d->raw_len, d->nnum, d->rank != NULL,
+		(uint64_t)p->kind, width, col_len, p->multi_len, p->multi_ids.n, d->n,
+		d->fold_len, d->raw_len, d->nnum, d->rank != NULL, (uint64_t)base,
 	};
 	snap_put(w, p->name, strlen(p->name));
 	snap_put(w, head, sizeof head);
 	struct snap_arr a[SNAP_PROP_ARRAYS];
 	prop_arrays(p, a, d->rank != NULL);
 	a[0].n = col_len;
+	if (narrow)
+		a[0] = (struct snap_arr){&narrow, width, col_len};
 	for (int i = 0; i < SNAP_PROP_ARRAYS; i++)
 		snap_put(w, *a[i].p, a[i].n * a[i].elem);
+	free(narrow);
 }
 
 int mlib_index_snapshot_write(const struct mlib_index *idx, const char *path,
@@ -161,15 +203,23 @@ static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
 	uint64_t h[SNAP_PROP_FIELDS];
 	if (!snap_get_fixed(c, h, sizeof h))
 		return false;
-	/* Sizes the code's 32-bit offsets and the STR_MULTI tag can address. */
-	if (h[0] > MLIB_PROP_INT || h[1] > 1 || (h[1] && h[0] != MLIB_PROP_INT) ||
+	/* Sizes the code's 32-bit offsets and the STR_MULTI tag can address;
+	 * column widths: 4 for strings, 1, 2, 4 or 8 for integers (a base
+	 * with 1 and 2 that keeps every value off INT_MISSING and in range). */
+	int64_t base = (int64_t)h[10];
+	bool width_ok = h[0] == MLIB_PROP_STRING ? h[1] == 4 && base == 0
+			: h[1] == 4 || h[1] == 8 ? base == 0
+			: (h[1] == 1 || h[1] == 2) && base > INT64_MIN && base <= INT64_MAX - UINT16_MAX;
+	if (h[0] > MLIB_PROP_INT || !width_ok ||
 	    h[2] > STR_MULTI || h[3] >= STR_MULTI || h[4] > h[2] || h[5] >= STR_MULTI ||
 	    h[6] >= UINT32_MAX || h[7] >= UINT32_MAX || h[8] > h[5] || h[9] > 1) {
 		snap_fail(c, "bad property header");
 		return false;
 	}
 	p->kind = (enum mlib_prop_kind)h[0];
-	p->wide = h[1];
+	p->wide = h[1] == 8;
+	p->nw = h[1] < 4 ? (uint8_t)h[1] : 0;
+	p->nbase = base;
 	p->col_cap = h[2];
 	p->multi_len = p->multi_cap = h[3];
 	p->multi_ids.n = p->multi_ids.cap = h[4];
@@ -401,11 +451,14 @@ static void group_neutralise(struct prop *p, int g)
 			p->scol = xmalloc((p->col_cap + 1) * sizeof *p->scol);
 			for (size_t i = 0; i < p->col_cap; i++)
 				p->scol[i] = STR_MISSING;
-		} else if (p->wide) {
+		} else if (p->wide && !p->nw) {
 			p->icol = xmalloc((p->col_cap + 1) * sizeof *p->icol);
 			for (size_t i = 0; i < p->col_cap; i++)
 				p->icol[i] = INT_MISSING;
 		} else {
+			p->nw = 0; /* the narrow one stays in the mapping */
+			p->ncol = NULL;
+			p->wide = false;
 			p->icol32 = xmalloc((p->col_cap + 1) * sizeof *p->icol32);
 			for (size_t i = 0; i < p->col_cap; i++)
 				p->icol32[i] = INT32_MISSING;
@@ -527,6 +580,25 @@ static void map_free(struct index_map *map)
  * has one entry per value: index_dict.c grows it). */
 static void prop_own(struct prop *p, const struct snap_map *m)
 {
+	if (p->nw) { /* an owned column is 32 or 64 bits wide (index.c writes it) */
+		int64_t top = p->nbase + (p->nw == 1 ? UINT8_MAX - 1 : UINT16_MAX - 1);
+		bool fits = p->nbase > INT32_MISSING && top <= INT32_MAX;
+		void *col = xmalloc((p->col_cap ? p->col_cap : 1) * (fits ? 4 : 8));
+		for (size_t id = 0; id < p->col_cap; id++) {
+			int64_t v = index_icol_get(p, id);
+			if (fits)
+				((int32_t *)col)[id] = v == INT_MISSING ? INT32_MISSING : (int32_t)v;
+			else
+				((int64_t *)col)[id] = v;
+		}
+		if (fits)
+			p->icol32 = col;
+		else
+			p->icol = col;
+		p->wide = !fits;
+		p->nw = 0;
+		p->ncol = NULL; /* the mapping's */
+	}
 	struct snap_arr a[SNAP_PROP_ARRAYS];
 	prop_arrays(p, a, p->d.rank != NULL);
 	own_arrays(m, a, SNAP_PROP_ARRAYS);
