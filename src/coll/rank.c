@@ -815,7 +815,7 @@ static void known_field(const struct fast *fs, const struct fast_field *ff, cons
 			pts[c + 1] = (uint16_t)ft->pts[c];
 		uint16_t *b = best + ft->group;
 		for (size_t i = 0; i < n; i++, b += ng) {
-			uint32_t sc = id[i] < ff->col.len ? ff->col.scol[id[i]] : MLIB_STR_MISSING;
+			uint32_t sc = mlib_str_column_code(&ff->col, id[i]);
 			unsigned p = sc < ndict ? pts[ft->memo[sc]] : known_points(ff, ft, pts, sc, ndict);
 			*b = (uint16_t)(p > *b ? p : *b);
 		}

@@ -107,16 +107,33 @@ static void prop_ensure(struct prop *p, uint32_t id)
 	p->col_cap = c;
 }
 
+uint32_t index_vid_ident[UINT16_MAX + 1];
+static pthread_once_t vid_ident_once = PTHREAD_ONCE_INIT;
+
+static void vid_ident_fill(void)
+{
+	for (uint32_t v = 0; v <= UINT16_MAX; v++)
+		index_vid_ident[v] = v;
+}
+
+void index_vid_ident_ready(void)
+{
+	pthread_once(&vid_ident_once, vid_ident_fill);
+}
+
 static size_t prop_str_values(const struct prop *p, uint32_t id, const uint32_t **vids)
 {
-	if (p->kind != MLIB_PROP_STRING || id >= p->col_cap || p->scol[id] == STR_MISSING)
+	if (p->kind != MLIB_PROP_STRING)
 		return 0;
-	if (p->scol[id] & STR_MULTI) {
-		const uint32_t *g = p->multi + (p->scol[id] & ~STR_MULTI);
+	uint32_t c = index_scol_get(p, id);
+	if (c == STR_MISSING)
+		return 0;
+	if (c & STR_MULTI) {
+		const uint32_t *g = p->multi + (c & ~STR_MULTI);
 		*vids = g + 1;
 		return g[0];
 	}
-	*vids = &p->scol[id];
+	*vids = p->nw ? &index_vid_ident[c] : &p->scol[id];
 	return 1;
 }
 
@@ -817,7 +834,9 @@ bool mlib_index_str_column(const struct mlib_index *idx, int prop, struct mlib_s
 	if (prop < 0 || prop >= idx->nprops || prop_r(idx, prop, 0)->kind != MLIB_PROP_STRING)
 		return false;
 	const struct prop *p = prop_r(idx, prop, IG(COL));
-	*out = (struct mlib_str_column){p->scol, p->multi, p->scol ? p->col_cap : 0};
+	*out = (struct mlib_str_column){p->nw ? NULL : p->scol, p->multi,
+					p->nw || p->scol ? p->col_cap : 0, p->nw == 1 ? p->ncol : NULL,
+					p->nw == 2 ? p->ncol : NULL, index_vid_ident};
 	return true;
 }
 
@@ -1027,6 +1046,22 @@ void mlib_index_select_str(const struct mlib_index *idx, int prop, const struct 
 	const uint32_t *col = p->scol; /* after the check: a failed column is replaced */
 	const uint64_t zero = 0;
 	uint64_t flip = none;
+	if (p->nw) { /* narrow (mapped): single values only, missing = all ones */
+		uint32_t miss = p->nw == 1 ? UINT8_MAX : UINT16_MAX;
+		for (size_t base = 0; base < n; base += 64) {
+			size_t lim = n - base < 64 ? n - base : 64;
+			uint64_t word = 0;
+			for (size_t b = 0; b < lim; b++) {
+				uint32_t v = p->nw == 1 ? ((const uint8_t *)p->ncol)[base + b]
+						       : ((const uint16_t *)p->ncol)[base + b];
+				const uint64_t *wp = v < nd ? vw + (v >> 6) : &zero;
+				uint64_t any = (*wp >> (v & 63)) & 1;
+				word |= ((any ^ flip) & (v != miss)) << b;
+			}
+			out->w[base >> 6] |= word;
+		}
+		return;
+	}
 	size_t start = 0;
 #ifdef HAVE_AVX2_SELECT
 	if (__builtin_cpu_supports("avx2"))
@@ -1071,7 +1106,7 @@ void mlib_index_first_ranks(const struct mlib_index *idx, int prop, const uint32
 	const uint32_t *ranks = mlib_index_dict_ranks(idx, prop);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = ids[i];
-		uint32_t c = id < p->col_cap ? p->scol[id] : STR_MISSING;
+		uint32_t c = index_scol_get(p, id);
 		if (c == STR_MISSING)
 			out[i] = 0;
 		else if (c & STR_MULTI)
@@ -1132,7 +1167,7 @@ void mlib_index_first_vids(const struct mlib_index *idx, int prop, const uint32_
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = ids[i];
-		uint32_t c = id < p->col_cap ? p->scol[id] : STR_MISSING;
+		uint32_t c = index_scol_get(p, id);
 		if (c != STR_MISSING && (c & STR_MULTI))
 			c = p->multi[(c & ~STR_MULTI) + 1];
 		out[i] = c;

@@ -131,19 +131,37 @@ struct mlib_str_column {
 	const uint32_t *scol; /* per id: vid, MLIB_STR_MISSING or MLIB_STR_MULTI | offset */
 	const uint32_t *multi; /* groups [count, vid, vid, ...] */
 	size_t len;
+	/* Instead of scol, a snapshot mapped in place may hold a narrow
+	 * column (single values only): per id the vid, UINT8_MAX / UINT16_MAX
+	 * when missing; ident[v] == v gives *vids a place to point. */
+	const uint8_t *s8;
+	const uint16_t *s16;
+	const uint32_t *ident;
 };
 bool mlib_index_str_column(const struct mlib_index *idx, int prop, struct mlib_str_column *out);
+/* The column's code for id: a vid, MLIB_STR_MISSING or MLIB_STR_MULTI | offset. */
+static inline uint32_t mlib_str_column_code(const struct mlib_str_column *c, uint32_t id)
+{
+	if (id >= c->len)
+		return MLIB_STR_MISSING;
+	if (c->scol)
+		return c->scol[id];
+	if (c->s8)
+		return c->s8[id] == UINT8_MAX ? MLIB_STR_MISSING : c->s8[id];
+	return c->s16[id] == UINT16_MAX ? MLIB_STR_MISSING : c->s16[id];
+}
 static inline size_t mlib_str_column_get(const struct mlib_str_column *c, uint32_t id,
 					 const uint32_t **vids)
 {
-	if (id >= c->len || c->scol[id] == MLIB_STR_MISSING)
+	uint32_t code = mlib_str_column_code(c, id);
+	if (code == MLIB_STR_MISSING)
 		return 0;
-	if (c->scol[id] & MLIB_STR_MULTI) {
-		const uint32_t *g = c->multi + (c->scol[id] & ~MLIB_STR_MULTI);
+	if (code & MLIB_STR_MULTI) {
+		const uint32_t *g = c->multi + (code & ~MLIB_STR_MULTI);
 		*vids = g + 1;
 		return g[0];
 	}
-	*vids = &c->scol[id];
+	*vids = c->scol ? &c->scol[id] : &c->ident[code];
 	return 1;
 }
 /* The items that may hold several values of a string property (a superset:

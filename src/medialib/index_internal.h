@@ -63,11 +63,13 @@ struct prop {
 	int32_t *icol32;     /* narrow: value or INT32_MISSING */
 	int64_t *icol;       /* wide: value or INT_MISSING */
 	bool wide;
-	/* A mapped integer column narrower than 32 bits (the snapshot stores
-	 * each at the width its range needs): nw bytes per item (1 or 2),
-	 * value = nbase + stored, the largest stored value (0xff, 0xffff)
-	 * meaning missing; nw 0 = icol32/icol. Only ever inside a mapping
-	 * (never freed, never written to): owning the property widens it. */
+	/* A mapped column narrower than 32 bits (the snapshot stores each at
+	 * the width its values need): nw bytes per item (1 or 2), the largest
+	 * stored value (0xff, 0xffff) meaning missing. INT: value = nbase +
+	 * stored. STRING: stored = the value id (single values only: a
+	 * property with multi-value groups stays 32 bits). nw 0 = scol,
+	 * icol32 or icol. Only ever inside a mapping (never freed, never
+	 * written to): owning the property widens it (prop_own). */
 	uint8_t nw;
 	void *ncol;
 	int64_t nbase;
@@ -133,6 +135,29 @@ struct mlib_index {
 	struct u32vec lib_order;
 	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
 };
+
+/* vid -> vid for every 16-bit value id: what mlib_index_str_values and
+ * mlib_str_column_get point *vids into for a narrow string column. Filled
+ * (index_vid_ident_ready) before any narrow column is mapped. */
+extern uint32_t index_vid_ident[UINT16_MAX + 1];
+void index_vid_ident_ready(void);
+
+/* Code of item id of a string column (any width): a vid, STR_MISSING or
+ * STR_MULTI | offset. */
+static inline uint32_t index_scol_get(const struct prop *p, size_t id)
+{
+	if (id >= p->col_cap)
+		return STR_MISSING;
+	if (p->nw == 1) {
+		uint8_t c = ((const uint8_t *)p->ncol)[id];
+		return c == UINT8_MAX ? STR_MISSING : c;
+	}
+	if (p->nw == 2) {
+		uint16_t c = ((const uint16_t *)p->ncol)[id];
+		return c == UINT16_MAX ? STR_MISSING : c;
+	}
+	return p->scol[id];
+}
 
 /* Value of item id of an integer column (any width); INT_MISSING when
  * absent or past the column. */

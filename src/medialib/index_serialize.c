@@ -57,10 +57,10 @@ static void prop_arrays(struct prop *p, struct snap_arr a[SNAP_PROP_ARRAYS], boo
 {
 	struct dict *d = &p->d;
 	size_t n = d->n;
-	if (p->kind == MLIB_PROP_STRING)
-		a[0] = (struct snap_arr){(void **)&p->scol, sizeof *p->scol, p->col_cap};
-	else if (p->nw)
+	if (p->nw)
 		a[0] = (struct snap_arr){&p->ncol, p->nw, p->col_cap};
+	else if (p->kind == MLIB_PROP_STRING)
+		a[0] = (struct snap_arr){(void **)&p->scol, sizeof *p->scol, p->col_cap};
 	else if (p->wide)
 		a[0] = (struct snap_arr){(void **)&p->icol, sizeof *p->icol, p->col_cap};
 	else
@@ -128,6 +128,28 @@ static void *int_narrow(const struct prop *p, size_t len, unsigned *width, int64
 	return out;
 }
 
+/* A string column of single values at 1 or 2 bytes per item when every
+ * value id fits below UINT8_MAX or UINT16_MAX (formats, genres, dates,
+ * album artists, artists of most libraries), else NULL (4 bytes).
+ * Allocated; *width its bytes per item. */
+static void *str_narrow(const struct prop *p, size_t len, unsigned *width)
+{
+	if (p->multi_len || p->d.n >= UINT16_MAX)
+		return NULL;
+	*width = p->d.n < UINT8_MAX ? 1 : 2;
+	void *out = xmalloc((len ? len : 1) * *width);
+	for (size_t id = 0; id < len; id++) {
+		uint32_t c = index_scol_get(p, id);
+		if (c & STR_MULTI)
+			c = UINT32_MAX; /* (only STR_MISSING: no groups) */
+		if (*width == 1)
+			((uint8_t *)out)[id] = (uint8_t)(c >= UINT8_MAX ? UINT8_MAX : c);
+		else
+			((uint16_t *)out)[id] = (uint16_t)(c >= UINT16_MAX ? UINT16_MAX : c);
+	}
+	return out;
+}
+
 static void prop_snap_write(struct snap_writer *w, const struct mlib_index *idx,
 			    const struct prop *cp)
 {
@@ -136,7 +158,8 @@ static void prop_snap_write(struct snap_writer *w, const struct mlib_index *idx,
 	size_t col_len = prop_col_len(idx, p);
 	unsigned width = p->kind == MLIB_PROP_INT && p->wide ? 8 : 4;
 	int64_t base = 0;
-	void *narrow = p->kind == MLIB_PROP_INT ? int_narrow(p, col_len, &width, &base) : NULL;
+	void *narrow = p->kind == MLIB_PROP_INT ? int_narrow(p, col_len, &width, &base)
+						: str_narrow(p, col_len, &width);
 	uint64_t head[SNAP_PROP_FIELDS] = {
 		(uint64_t)p->kind, width, col_len, p->multi_len, p->multi_ids.n, d->n,
 		d->fold_len, d->raw_len, d->nnum, d->rank != NULL, (uint64_t)base,
@@ -204,10 +227,12 @@ static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
 	if (!snap_get_fixed(c, h, sizeof h))
 		return false;
 	/* Sizes the code's 32-bit offsets and the STR_MULTI tag can address;
-	 * column widths: 4 for strings, 1, 2, 4 or 8 for integers (a base
-	 * with 1 and 2 that keeps every value off INT_MISSING and in range). */
+	 * column widths: 1, 2 (single values only) or 4 for strings, 1, 2, 4
+	 * or 8 for integers (a base with 1 and 2 that keeps every value off
+	 * INT_MISSING and in range). */
 	int64_t base = (int64_t)h[10];
-	bool width_ok = h[0] == MLIB_PROP_STRING ? h[1] == 4 && base == 0
+	bool width_ok = h[0] == MLIB_PROP_STRING
+				? base == 0 && (h[1] == 4 || ((h[1] == 1 || h[1] == 2) && h[3] == 0))
 			: h[1] == 4 || h[1] == 8 ? base == 0
 			: (h[1] == 1 || h[1] == 2) && base > INT64_MIN && base <= INT64_MAX - UINT16_MAX;
 	if (h[0] > MLIB_PROP_INT || !width_ok ||
@@ -220,6 +245,8 @@ static bool prop_snap_map(struct snap_cursor *c, struct prop *p)
 	p->wide = h[1] == 8;
 	p->nw = h[1] < 4 ? (uint8_t)h[1] : 0;
 	p->nbase = base;
+	if (p->nw)
+		index_vid_ident_ready(); /* before any reader points into it */
 	p->col_cap = h[2];
 	p->multi_len = p->multi_cap = h[3];
 	p->multi_ids.n = p->multi_ids.cap = h[4];
@@ -326,7 +353,7 @@ static bool col_valid(const struct prop *p)
 	if (p->kind != MLIB_PROP_STRING)
 		return true;
 	for (size_t id = 0; id < p->col_cap; id++) {
-		uint32_t c = p->scol[id];
+		uint32_t c = index_scol_get(p, id);
 		if (c == STR_MISSING)
 			continue;
 		if (!(c & STR_MULTI)) {
@@ -448,6 +475,8 @@ static void group_neutralise(struct prop *p, int g)
 	switch (g) {
 	case INDEX_GROUP_COL:
 		if (p->kind == MLIB_PROP_STRING) {
+			p->nw = 0; /* a narrow one stays in the mapping */
+			p->ncol = NULL;
 			p->scol = xmalloc((p->col_cap + 1) * sizeof *p->scol);
 			for (size_t i = 0; i < p->col_cap; i++)
 				p->scol[i] = STR_MISSING;
@@ -580,6 +609,14 @@ static void map_free(struct index_map *map)
  * has one entry per value: index_dict.c grows it). */
 static void prop_own(struct prop *p, const struct snap_map *m)
 {
+	if (p->nw && p->kind == MLIB_PROP_STRING) { /* owned: 32 bits (index.c writes it) */
+		uint32_t *col = xmalloc((p->col_cap ? p->col_cap : 1) * sizeof *col);
+		for (size_t id = 0; id < p->col_cap; id++)
+			col[id] = index_scol_get(p, id);
+		p->scol = col;
+		p->nw = 0;
+		p->ncol = NULL; /* the mapping's */
+	}
 	if (p->nw) { /* an owned column is 32 or 64 bits wide (index.c writes it) */
 		int64_t top = p->nbase + (p->nw == 1 ? UINT8_MAX - 1 : UINT16_MAX - 1);
 		bool fits = p->nbase > INT32_MISSING && top <= INT32_MAX;
