@@ -216,6 +216,7 @@ target_for() { # name unit source -> "<= 1.5" or ">= 7000" or "-"
 	scan_warm_s) echo "<= 0.2" ;;
 	startup_*_s | index_load_*_s) echo "<= 1.5" ;;
 	rss_*_mb) echo "<= 400" ;;
+	snapshot_*_bytes_per_track) echo "<= 115" ;;
 	parse_*) [ "$2" = us ] && echo "<= 20" || echo "-" ;;
 	eq_cpu*) echo "<= 1" ;;
 	analysis_*_x_realtime) echo ">= 200" ;;

@@ -41,7 +41,7 @@ answers "$T_TMP/sqlite"
 rmdir "$DB.index" || t_fail "a snapshot was written over the directory"
 c search 'a:*' >/dev/null # writes the snapshot
 for i in $(seq 50); do [ -s "$DB.index" ] && break; sleep 0.1; done
-[ "$(snap_version)" = 4 ] || t_fail "no mappable (format 4) snapshot: $(snap_version)"
+[ "$(snap_version)" = 5 ] || t_fail "no mappable (format 5) snapshot: $(snap_version)"
 cp "$DB.index" "$T_TMP/good.index"
 answers "$T_TMP/mapped"
 cmp -s "$T_TMP/good.index" "$DB.index" || t_fail "a search through the mapping rewrote the snapshot"
