@@ -347,12 +347,6 @@ void index_prop_add_str(struct prop *p, uint32_t id, const char *value, size_t l
 	prop_add_str(p, id, value, len);
 }
 
-void index_prop_reserve(struct prop *p, size_t nvalues)
-{
-	if (p->kind == MLIB_PROP_STRING)
-		hashtab_reserve(&p->d.lookup, nvalues);
-}
-
 uint32_t index_prop_intern(struct prop *p, const char *value, size_t len)
 {
 	return p->kind == MLIB_PROP_STRING ? index_dict_intern(&p->d, value, len) : UINT32_MAX;

@@ -243,9 +243,6 @@ static inline struct prop *index_prop(struct mlib_index *idx, int h)
 void index_prop_add_str(struct prop *p, uint32_t id, const char *value, size_t len);
 void index_prop_add_unique_str(struct prop *p, uint32_t id, const char *value, size_t len);
 void index_prop_set_int(struct prop *p, uint32_t id, int64_t value);
-/* Room in p's lookup for nvalues distinct values before they come: the
- * table is not rebuilt as it grows. */
-void index_prop_reserve(struct prop *p, size_t nvalues);
 /* For a loader that maps its own string ids to value ids once: the
  * value id of value in p's dictionary (added when new; UINT32_MAX when p
  * is not a string property), then that value for item id, as

@@ -232,11 +232,9 @@ static int batch_fill(sqlite3_stmt *st, struct row_batch *b, const struct strtab
 }
 
 /* Define the properties of the columns whose first value is in b, in the
- * order a row-by-row pass meets them (property handles follow it).
- * Titles are mostly distinct: their lookup gets room for rows values at
- * once instead of growing through ~20 rehashes. */
+ * order a row-by-row pass meets them (property handles follow it). */
 static void batch_define(struct mlib_index *idx, int *handles, uint32_t *defined,
-			 const struct row_batch *b, size_t rows)
+			 const struct row_batch *b)
 {
 	if (!(b->seen & ~*defined))
 		return;
@@ -245,8 +243,6 @@ static void batch_define(struct mlib_index *idx, int *handles, uint32_t *defined
 			if (handles[c] < 0 && b->len[r][c] != CELL_NULL) {
 				col_prop(idx, handles, c);
 				*defined |= 1u << c;
-				if (strcmp(cols[c].name, "title") == 0)
-					index_prop_reserve(index_prop(idx, handles[c]), rows);
 			}
 }
 
@@ -316,7 +312,6 @@ struct crew {
 	const struct row_batch *b;   /* the batch being indexed */
 	const struct strtab *strs;   /* media_string */
 	uint32_t *vmap[NCOLS];       /* COL_SID: string index -> value id + 1 */
-	size_t rows;                 /* about how many rows come (for reserving) */
 	uint64_t posted, done[MAX_BUILDERS];
 	bool quit;
 };
@@ -427,7 +422,7 @@ static void crew_apply(struct crew *w, const struct row_batch *b)
 {
 	for (uint32_t r = 0; r < b->n; r++)
 		mlib_index_add_media(w->idx, b->id[r]);
-	batch_define(w->idx, w->handles, &w->defined, b, w->rows);
+	batch_define(w->idx, w->handles, &w->defined, b);
 	if (w->n > 1) {
 		pthread_mutex_lock(&w->mu);
 		w->b = b;
@@ -649,9 +644,6 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 	struct crew w;
 	struct crew_member m[MAX_BUILDERS];
 	crew_start(&w, m, idx, strs, threads_wanted(MAX_BUILDERS));
-	/* max(id) overestimates a sparse table: bounded, the room is only a
-	 * hint (the lookup goes when the index is finished). */
-	w.rows = p.max_id < (INT64_C(1) << 21) ? (size_t)p.max_id : (size_t)1 << 21;
 	pthread_t th[MAX_READERS];
 	int started = 0;
 	while (started < p.n && pthread_create(&th[started], NULL, reader_main, &p.r[started]) == 0)
