@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A message longer than msg keeps its start and its end, joined by "...":
  * messages start with the path at fault and end with the reason, and a
@@ -113,6 +114,34 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	if (size && n > (size_t)-1 / size)
 		out_of_memory((size_t)-1);
 	return xrealloc(p, n * size);
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *xmalloc_huge(size_t n)
+{
+	if (n < HUGE_PAGE)
+		return xmalloc(n);
+	void *p = NULL;
+	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
+		out_of_memory(n);
+#ifdef MADV_HUGEPAGE
+	/* Only a hint: where the kernel has no huge pages to give (THP off,
+	 * memory fragmented) it fails or falls back to small pages. */
+	madvise(p, (n + 4095) & ~(size_t)4095, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+void *xcalloc_huge(size_t n, size_t size)
+{
+	if (size && n > (size_t)-1 / size)
+		out_of_memory((size_t)-1);
+	if (n * size < HUGE_PAGE)
+		return xcalloc(n, size);
+	void *p = xmalloc_huge(n * size);
+	memset(p, 0, n * size);
+	return p;
 }
 
 char *xstrdup(const char *s)

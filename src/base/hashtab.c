@@ -38,7 +38,7 @@ static void slot_put(uint64_t *slots, uint32_t nslots, uint64_t entry)
 /* Re-file every entry into ns slots: the stored hashes are enough. */
 static void rehash(struct hashtab *t, uint32_t ns)
 {
-	uint64_t *slots = xcalloc(ns, sizeof *slots);
+	uint64_t *slots = xcalloc_huge(ns, sizeof *slots); /* probed all over */
 	for (uint32_t i = 0; i < t->nslots; i++)
 		if (t->slots[i])
 			slot_put(slots, ns, t->slots[i]);

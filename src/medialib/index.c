@@ -63,6 +63,7 @@ static struct prop *prop_get(struct mlib_index *idx, const char *name, enum mlib
 	memset(p, 0, sizeof *p);
 	p->name = xstrdup(name);
 	p->kind = kind;
+	p->col_hint = idx->bound_hint;
 	idx->last_prop = idx->nprops++;
 	return p;
 }
@@ -84,23 +85,37 @@ static void icol_widen(struct prop *p)
 	p->wide = true;
 }
 
+/* Room in p's column for id. The first allocation takes the index's
+ * expected bound (p->col_hint) when id lies below it; later growth doubles. */
 static void prop_ensure(struct prop *p, uint32_t id)
 {
+	uint32_t hint = p->col_hint;
 	if (id < p->col_cap)
 		return;
 	size_t c = p->col_cap ? p->col_cap : 1024;
 	while (c <= id)
 		c *= 2;
+	if (id < hint && p->col_cap < hint)
+		c = hint;
+	size_t elem = p->kind == MLIB_PROP_STRING ? sizeof *p->scol
+		      : p->wide			  ? sizeof *p->icol
+							  : sizeof *p->icol32;
+	void **arr = p->kind == MLIB_PROP_STRING ? (void **)&p->scol
+		     : p->wide			 ? (void **)&p->icol
+						 : (void **)&p->icol32;
+	if (!p->col_cap) { /* filled right after: huge pages, no copy to make */
+		free(*arr);
+		*arr = xmalloc_huge(c * elem);
+	} else {
+		*arr = xreallocarray(*arr, c, elem);
+	}
 	if (p->kind == MLIB_PROP_STRING) {
-		p->scol = xreallocarray(p->scol, c, sizeof *p->scol);
 		for (size_t i = p->col_cap; i < c; i++)
 			p->scol[i] = STR_MISSING;
 	} else if (p->wide) {
-		p->icol = xreallocarray(p->icol, c, sizeof *p->icol);
 		for (size_t i = p->col_cap; i < c; i++)
 			p->icol[i] = INT_MISSING;
 	} else {
-		p->icol32 = xreallocarray(p->icol32, c, sizeof *p->icol32);
 		for (size_t i = p->col_cap; i < c; i++)
 			p->icol32[i] = INT32_MISSING;
 	}
@@ -340,6 +355,36 @@ void index_reserve_props(struct mlib_index *idx, int n)
 	idx->props_cap = n;
 }
 
+void mlib_index_reserve(struct mlib_index *idx, uint32_t bound)
+{
+	index_map_release(idx); /* changes go to owned arrays */
+	if (bound >= STR_MULTI)
+		bound = STR_MULTI;
+	idx->bound_hint = bound;
+	for (int i = 0; i < idx->nprops; i++)
+		idx->props[i].col_hint = bound;
+	if (bound > idx->present.nbits) { /* the size add_media would reach */
+		size_t nb = idx->present.nbits;
+		while (nb < bound)
+			nb *= 2;
+		size_t old = bitset_words(&idx->present), nw = (nb + 63) / 64;
+		idx->present.w = xreallocarray(idx->present.w, nw, sizeof(uint64_t));
+		memset(idx->present.w + old, 0, (nw - old) * sizeof(uint64_t));
+		idx->present.nbits = nb;
+	}
+}
+
+void index_prop_add_str_h(struct prop *p, uint32_t id, const char *value, size_t len, uint32_t h)
+{
+	if (id == 0 || id >= STR_MULTI)
+		return;
+	if (p->kind == MLIB_PROP_INT) {
+		prop_add_str(p, id, value, len);
+		return;
+	}
+	prop_add_vid(p, id, index_dict_intern_h(&p->d, value, len, h));
+}
+
 void index_prop_add_str(struct prop *p, uint32_t id, const char *value, size_t len)
 {
 	if (id == 0 || id >= STR_MULTI)
@@ -489,7 +534,7 @@ static void lib_keys_radix_sort(struct lib_key *keys, size_t n)
 		if (n == 0 || hist[b][lib_key_byte(&keys[0], b)] == n)
 			continue; /* every key has the same byte here */
 		if (!tmp)
-			tmp = xmalloc(n * sizeof *tmp);
+			tmp = xmalloc_huge(n * sizeof *tmp);
 		dst = src == keys ? tmp : keys;
 		uint32_t pos[256], sum = 0;
 		for (int d = 0; d < 256; d++) {
@@ -571,7 +616,7 @@ static void build_library_order(struct mlib_index *idx)
 	artist_ranks(aa, ar, &aa_rank, &ar_rank);
 
 	size_t n = idx->all_ids.n;
-	struct lib_key *keys = xmalloc((n + 1) * sizeof *keys);
+	struct lib_key *keys = xmalloc_huge((n + 1) * sizeof *keys);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = idx->all_ids.v[i];
 		uint64_t a = artist_key(aa, aa_rank, id);
@@ -608,7 +653,7 @@ static void build_library_order(struct mlib_index *idx)
 	idx->lib_order.n = 0;
 	u32vec_reserve(&idx->lib_order, n);
 	free(idx->lib_rank);
-	idx->lib_rank = xmalloc((size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
+	idx->lib_rank = xmalloc_huge((size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
 	memset(idx->lib_rank, 0xff, (size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
 	for (size_t i = 0; i < n; i++) {
 		idx->lib_order.v[i] = keys[i].id;

@@ -34,6 +34,10 @@ enum mlib_prop_kind {
 struct mlib_index *mlib_index_new(void);
 void mlib_index_free(struct mlib_index *idx);
 
+/* Ids below bound are expected (a loader's max(id) + 1): the present set
+ * and every column allocated from now on get room for them at once rather
+ * than doubling up to it. A hint only: other ids are taken as ever. */
+void mlib_index_reserve(struct mlib_index *idx, uint32_t bound);
 /* Declare a media item (id >= 1). Items not declared do not exist. */
 void mlib_index_add_media(struct mlib_index *idx, uint32_t id);
 /* Append one value of a string property (a second call for the same item and

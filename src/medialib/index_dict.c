@@ -67,6 +67,39 @@ void index_dict_compact(struct dict *d)
 	d->cap = d->n;
 }
 
+/* Move n elements of elem bytes at *p into a new block of cap elements. */
+static void *dict_regrow(void *p, size_t n, size_t cap, size_t elem)
+{
+	void *q = xmalloc_huge(cap * elem);
+	if (n)
+		memcpy(q, p, n * elem);
+	free(p);
+	return q;
+}
+
+void index_dict_reserve(struct dict *d, uint32_t n, size_t fold_bytes, size_t raw_bytes)
+{
+	if (n > d->cap) {
+		d->fold_off = dict_regrow(d->fold_off, d->cap ? (size_t)d->n + 1 : 0, (size_t)n + 1,
+					  sizeof *d->fold_off);
+		d->raw_off = dict_regrow(d->raw_off, d->n, n, sizeof *d->raw_off);
+		size_t old_w = ((size_t)d->cap + 63) / 64, new_w = ((size_t)n + 63) / 64;
+		d->numbits = xreallocarray(d->numbits, new_w, sizeof *d->numbits);
+		memset(d->numbits + old_w, 0, (new_w - old_w) * sizeof *d->numbits);
+		d->cap = n;
+	}
+	if (fold_bytes > d->fold_cap) {
+		d->fold = dict_regrow(d->fold, d->fold_len, fold_bytes, 1);
+		d->fold_cap = fold_bytes;
+	}
+	if (raw_bytes > d->raw_cap) {
+		d->raw = dict_regrow(d->raw, d->raw_len, raw_bytes, 1);
+		d->raw_cap = raw_bytes;
+	}
+	if (d->lookup.nslots)
+		hashtab_reserve(&d->lookup, n);
+}
+
 /* Append the folded form of s to the fold arena; true when it differs. */
 static bool dict_add_folded(struct dict *d, const char *s, size_t len)
 {
@@ -145,7 +178,19 @@ uint32_t index_dict_intern(struct dict *d, const char *s, size_t len)
 	len = strnlen(s, len); /* a NUL inside a tag ends it */
 	if (d->last && len == d->last_len && memcmp(index_dict_text(d, d->last - 1), s, len) == 0)
 		return d->last - 1;
-	uint32_t h = hash_bytes(s, len);
+	return index_dict_intern_h(d, s, len, hash_bytes(s, len)); /* checks last again: rare */
+}
+
+void index_dict_prefetch(const struct dict *d, uint32_t h)
+{
+	if (d->lookup.nslots)
+		__builtin_prefetch(&d->lookup.slots[h & (d->lookup.nslots - 1)]);
+}
+
+uint32_t index_dict_intern_h(struct dict *d, const char *s, size_t len, uint32_t h)
+{
+	if (d->last && len == d->last_len && memcmp(index_dict_text(d, d->last - 1), s, len) == 0)
+		return d->last - 1;
 	if (!d->lookup.nslots)
 		dict_restore_lookup(d);
 	struct hashtab_probe p = hashtab_probe(&d->lookup, h);

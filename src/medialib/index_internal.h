@@ -74,6 +74,7 @@ struct prop {
 	void *ncol;
 	int64_t nbase;
 	size_t col_cap;
+	uint32_t col_hint;   /* the index's bound_hint when defined */
 	struct dict d;
 	/* Multi-valued items: groups [count, vid, vid, ...]. */
 	uint32_t *multi;
@@ -131,6 +132,10 @@ struct mlib_index {
 	uint32_t bound, count;
 	/* all_ids and lib_rank follow from present and lib_order: a mapped
 	 * index derives them on first use (index_map_derive_items). */
+	/* Expected id bound while loading (mlib_index_reserve): a column's
+	 * first allocation takes this size at once instead of doubling up to
+	 * it. Only a hint: larger ids still grow the arrays. */
+	uint32_t bound_hint;
 	struct u32vec all_ids;     /* ascending */
 	struct u32vec lib_order;
 	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
@@ -254,6 +259,8 @@ void index_prop_add_vid(struct prop *p, uint32_t id, uint32_t vid);
  * (large dictionaries only), where missing; one helper thread shares the
  * work. For an owned index (finish, snapshot_read). */
 void index_build_search_postings(struct mlib_index *idx);
+/* index_prop_add_str of a value holding no NUL whose hash_bytes is h. */
+void index_prop_add_str_h(struct prop *p, uint32_t id, const char *value, size_t len, uint32_t h);
 
 /* ---- dictionaries (index_dict.c) ---- */
 
@@ -267,8 +274,16 @@ static inline const char *index_dict_text(const struct dict *d, uint32_t vid)
 double index_dict_number(const struct dict *d, uint32_t vid);
 /* The id of text s[0..len) (cut at a NUL), added when new. */
 uint32_t index_dict_intern(struct dict *d, const char *s, size_t len);
+/* The same for s[0..len) holding no NUL, whose hash_bytes is h: a loader
+ * hashes a batch of values first and prefetches their slots (a probe of a
+ * million-value table otherwise waits on memory for each value). */
+uint32_t index_dict_intern_h(struct dict *d, const char *s, size_t len, uint32_t h);
+void index_dict_prefetch(const struct dict *d, uint32_t h);
 /* Add a value the caller guarantees differs from every other. */
 uint32_t index_dict_add_unique(struct dict *d, const char *s, size_t len);
+/* Room for n values holding fold_bytes folded and raw_bytes original
+ * bytes (terminators included) without growing; a loader's estimate. */
+void index_dict_reserve(struct dict *d, uint32_t n, size_t fold_bytes, size_t raw_bytes);
 /* Once built: drop what only interning needs and trim the growth room. */
 void index_dict_compact(struct dict *d);
 /* Natural-order ranks into d->rank (kept until a value is added). */
