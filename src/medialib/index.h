@@ -36,7 +36,8 @@ void mlib_index_free(struct mlib_index *idx);
 
 /* Ids below bound are expected (a loader's max(id) + 1): the present set
  * and every column allocated from now on get room for them at once rather
- * than doubling up to it. A hint only: other ids are taken as ever. */
+ * than doubling up to it. A hint only: other ids are taken as ever.
+ * bound 0 ends the hint (properties defined later start small). */
 void mlib_index_reserve(struct mlib_index *idx, uint32_t bound);
 /* Declare a media item (id >= 1). Items not declared do not exist. */
 void mlib_index_add_media(struct mlib_index *idx, uint32_t id);

@@ -128,8 +128,9 @@ static int strtab_load(struct mlib_db *db, struct strtab *t, struct crate_err *e
 	}
 	/* Ids are dense in practice (SQLite hands out max + 1): a direct
 	 * table, unless some are far apart (then the search above). */
-	int64_t top = t->n ? t->id[t->n - 1] + 1 : 0;
-	if (t->n && t->id[0] >= 0 && top <= (int64_t)(8 * t->n + 65536)) {
+	int64_t last = t->n ? t->id[t->n - 1] : 0; /* compared before + 1: INT64_MAX would wrap */
+	if (t->n && t->id[0] >= 0 && last < (int64_t)(8 * t->n + 65536)) {
+		int64_t top = last + 1;
 		t->nslot = top;
 		t->slot = xcalloc((size_t)top, sizeof *t->slot);
 		for (size_t k = 0; k < t->n; k++)
@@ -277,6 +278,11 @@ static void add_shared_str(struct prop *p, uint32_t id, const struct strtab *str
  * others stay small and grow as they go. Only an estimate either way. */
 static void dict_presize(struct dict *d, uint64_t rows, uint64_t expected)
 {
+	/* expected is max(id): a stray id far above the rest (a hand-edited
+	 * database) must not size a dictionary past what a library holds;
+	 * beyond 2^24 rows the arrays grow as they go. */
+	if (expected > (UINT64_C(1) << 24))
+		expected = UINT64_C(1) << 24;
 	if (rows == 0 || expected <= rows || (uint64_t)d->n * 4 < rows)
 		return;
 	double f = (double)expected / (double)rows;
@@ -744,6 +750,10 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 	for (int j = 0; j < started; j++)
 		pthread_join(th[j], NULL);
 	crew_stop(&w, m);
+	/* The hint was for the media columns: a tag or an analysis value
+	 * defined from here on is often held by a few tracks, and would
+	 * otherwise get (and fill, and snapshot) a column of max(id) at once. */
+	mlib_index_reserve(idx, 0);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	for (int j = 0; j < p.n; j++) {
