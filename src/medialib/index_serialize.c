@@ -112,7 +112,10 @@ static void *int_narrow(const struct prop *p, size_t len, unsigned *width, int64
 	if (lo > hi)
 		lo = hi = 0; /* no values */
 	uint64_t span = (uint64_t)hi - (uint64_t)lo;
-	if (span >= UINT16_MAX)
+	/* The reader takes a base up to INT64_MAX - UINT16_MAX (so that base
+	 * + any stored value fits): a column near the top stays wide, or it
+	 * would be refused at every start and rewritten the same. */
+	if (span >= UINT16_MAX || lo > INT64_MAX - UINT16_MAX)
 		return NULL;
 	*width = span < UINT8_MAX ? 1 : 2;
 	*base = lo;
