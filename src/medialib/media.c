@@ -579,11 +579,14 @@ int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t 
 static int gc_by_sql(struct mlib_db *db, size_t *n, struct crate_err *err)
 {
 	if (mlib_db_exec(db,
-			 "DELETE FROM media_string WHERE id NOT IN (SELECT format_sid FROM media"
+			 /* NOT IN a list holding a NULL (an absent tag) is
+			  * never true: the NULLs are left out. */
+			 "DELETE FROM media_string WHERE id NOT IN (SELECT x FROM ("
+			 "SELECT format_sid AS x FROM media"
 			 " UNION ALL SELECT artist_sid FROM media UNION ALL SELECT album_sid FROM media"
 			 " UNION ALL SELECT albumartist_sid FROM media UNION ALL SELECT date_sid FROM media"
 			 " UNION ALL SELECT genre_sid FROM media"
-			 " UNION ALL SELECT composer_sid FROM media)",
+			 " UNION ALL SELECT composer_sid FROM media) WHERE x IS NOT NULL)",
 			 err) != 0)
 		return -1;
 	*n = (size_t)sqlite3_changes(mlib_db_sqlite(db));

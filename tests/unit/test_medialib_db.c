@@ -375,6 +375,41 @@ TEST(tag_strings_stored_once_and_collected)
 	free(path);
 }
 
+/* String ids far apart (a hand-edited or hostile database): the
+ * collection's SQL path (ids past 2^28) must still delete what no row
+ * uses although absent tags put NULLs in the list of ids in use, and the
+ * loader must take an id of INT64_MAX without wrapping its table size. */
+TEST(far_apart_string_ids_are_collected_and_loaded)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	struct crate_err err = {0};
+	uint32_t a = put_fake(db, "/music/a.flac", "Kept", "A"); /* no album: a NULL id */
+	char sql[256];
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO media_string(id, value) VALUES(300000000, 'Far'),"
+		 " (9223372036854775807, 'Top');"
+		 "UPDATE media SET genre_sid = 9223372036854775807 WHERE id = %u",
+		 a);
+	REQUIRE(mlib_db_exec(db, sql, &err) == 0);
+	size_t n = 99;
+	CHECK(mlib_media_gc_strings(db, &n, &err) == 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Far'"), 0);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Top'"), 1);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Kept'"), 1);
+	struct mlib_index *idx = NULL;
+	REQUIRE(mlib_index_load_ex(db, MLIB_LOAD_NO_SNAPSHOT, &idx, NULL, &err) == 0);
+	char buf[64];
+	const char *v = mlib_index_get_text(idx, a, "genre", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "Top");
+	v = mlib_index_get_text(idx, a, "artist", buf, sizeof buf);
+	CHECK_STR(v ? v : "(none)", "Kept");
+	mlib_index_free(idx);
+	mlib_db_close(db);
+	free(path);
+}
+
 TEST(play_statistics_and_rating_written_through)
 {
 	char *path = tm_path("lib.db");
