@@ -32,6 +32,7 @@
 #include "app/app_play.h"
 #include "app/app_remote.h"
 #include "app/app_resume.h"
+#include "app/app_typo.h"
 #include "app/app_watch.h"
 #include "base/tmpfiles.h"
 #include "cli/cli.h"
@@ -864,7 +865,7 @@ static int loop(struct ui *ui)
 		check_store(ui, &gen);
 		if (ui->dirty)
 			frame_draw(ui);
-		struct pollfd fds[7 + APP_REMOTE_MAX_CLIENTS + 1];
+		struct pollfd fds[8 + APP_REMOTE_MAX_CLIENTS + 1];
 		size_t n = 0;
 		fds[n++] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
 		fds[n++] = (struct pollfd){.fd = winch_pipe[0], .events = POLLIN};
@@ -882,6 +883,10 @@ static int loop(struct ui *ui)
 		size_t an_i = n;
 		if (an_fd >= 0)
 			fds[n++] = (struct pollfd){.fd = an_fd, .events = POLLIN};
+		int typo_fd = app_typo_event_fd(ui->app);
+		size_t typo_i = n;
+		if (typo_fd >= 0)
+			fds[n++] = (struct pollfd){.fd = typo_fd, .events = POLLIN};
 		int play_fd = ui_play_event_fd(ui);
 		size_t play_i = n;
 		if (play_fd >= 0)
@@ -943,6 +948,10 @@ static int loop(struct ui *ui)
 			poll_scan(ui);
 		if (an_fd >= 0 && fds[an_i].revents)
 			ui_poll_analysis(ui);
+		/* The spelling corrections' words are ready and a search went
+		 * without them: search again, so its corrections show. */
+		if (typo_fd >= 0 && fds[typo_i].revents && app_typo_poll(ui->app))
+			ui_refresh_browser(ui);
 		if (play_fd >= 0 && fds[play_i].revents) {
 			ui_play_events(ui);
 			ui->dirty = true;

@@ -66,6 +66,7 @@ struct app {
 	size_t nscan_errors;
 	struct app_hooks *hooks;     /* [hooks] (app/app_hooks.h); NULL when none configured */
 	struct app_typo *typo;       /* the search bar's correction words (app_typo.h); NULL until used */
+	bool typo_wanted;            /* a new index gets its correction words built (app_typo_start) */
 };
 
 /* Open everything; on failure *err says what and nothing is left open. */

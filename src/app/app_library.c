@@ -92,6 +92,7 @@ void app_library_close(struct app *app)
 			usleep(10000);
 	}
 	app_typo_stop(app); /* its thread reads the index */
+	app->typo_wanted = false;
 	mlib_index_free(app->index);
 	app->index = NULL;
 	mlib_db_close(app->db);
@@ -114,6 +115,8 @@ void app_index_replace(struct app *app, struct mlib_index *idx)
 	mlib_index_free(app->index);
 	app->index = idx;
 	app->index_serial++;
+	if (app->typo_wanted) /* the search bar's words for the new index, in the background */
+		app_typo_start(app);
 }
 
 /* Load the index (flags: mlib_index_load_ex's) and adopt it. */

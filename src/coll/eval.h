@@ -41,11 +41,14 @@ void coll_eval_cache_clear(struct coll_eval_cache *c);
 void coll_eval_cache_free(struct coll_eval_cache *c);
 /* Where the cache's owner keeps a word dictionary for spelling corrections
  * (coll/typo.h), built elsewhere (a background thread): get returns one
- * made from idx (borrowed; it lives until the owner clears this cache) or
- * NULL, and then the cache builds its own when a search needs one. */
+ * made from idx (borrowed; it lives until the owner clears this cache), or
+ * NULL with *pending set while it is being built (the search then goes
+ * without corrections: a keystroke never waits for the build), or NULL
+ * alone, and then the cache builds its own when a search needs one. */
 struct coll_typo_dict;
 typedef const struct coll_typo_dict *(*coll_typo_provider)(void *arg,
-							  const struct mlib_index *idx);
+							  const struct mlib_index *idx,
+							  bool *pending);
 void coll_eval_cache_typo_provider(struct coll_eval_cache *c, coll_typo_provider get, void *arg);
 
 struct coll_result {

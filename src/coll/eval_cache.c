@@ -72,9 +72,10 @@ const struct coll_typo_dict *coll_cache_typo_dict(struct coll_eval_cache *c,
 						  const struct mlib_index *idx)
 {
 	if (c->typo_get) {
-		const struct coll_typo_dict *d = c->typo_get(c->typo_arg, idx);
-		if (d)
-			return d;
+		bool pending = false;
+		const struct coll_typo_dict *d = c->typo_get(c->typo_arg, idx, &pending);
+		if (d || pending)
+			return d; /* pending: no corrections until the owner's build is done */
 	}
 	if (!coll_typo_dict_fits(c->typo, idx)) {
 		coll_typo_dict_free(c->typo);

@@ -68,9 +68,10 @@ uint8_t *coll_cache_rank_memo(struct coll_eval_cache *c, const struct coll_cache
 			      const char *term);
 
 struct coll_typo_dict;
-/* The word dictionary for spelling corrections (coll/typo.h) of idx, built
- * on first use and kept until the cache is cleared or idx changes.
- * Borrowed from the cache. */
+/* The word dictionary for spelling corrections (coll/typo.h) of idx: the
+ * owner's (coll_eval_cache_typo_provider; NULL while it is being built),
+ * else built on first use and kept until the cache is cleared or idx
+ * changes. Borrowed from the cache. */
 const struct coll_typo_dict *coll_cache_typo_dict(struct coll_eval_cache *c,
 						  const struct mlib_index *idx);
 
