@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 	tmpfiles_signals_install();
 	int rc;
 	if (i == argc) {
+		ctx.resident = true; /* ready on the mapped snapshot, owned in the background */
 		struct app *app = cli_app(&ctx);
 		if (!app)
 			return CLI_FAIL;

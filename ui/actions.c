@@ -70,7 +70,7 @@ void act_status(struct ui *ui, struct ui_status *st)
 	const char *rule = app_rules_active_name(ui->app);
 	if (rule)
 		snprintf(st->rule, sizeof st->rule, "%s", rule);
-	if (ui->app->scan) {
+	if (ui->app->scan && !app_scan_is_quiet(ui->app)) {
 		st->scanning = true;
 		snprintf(st->scan, sizeof st->scan, "%s", ui->msg_scan);
 	} else if (ui->app->analysis) {
@@ -470,7 +470,9 @@ void act_scan(struct ui *ui, char *const *paths, int n)
 		for (int i = 0; i < n; i++)
 			ui->queued_scan[i] = xstrdup(paths[i]);
 		ui->nqueued_scan = n;
-		ui_message(ui, false, "scanning once the library update in progress ends");
+		/* The start-up index's owned copy ends in a moment: unsaid. */
+		if (!app_scan_is_quiet(ui->app))
+			ui_message(ui, false, "scanning once the library update in progress ends");
 		return;
 	}
 	char **full = xcalloc((size_t)n + 1, sizeof *full);

@@ -656,6 +656,8 @@ static void poll_scan(struct ui *ui)
 		if (rc < 0)
 			return;
 	}
+	if (rc == 0 && p.quiet)
+		return; /* the owned copy of the start-up index: nothing to show */
 	ui->dirty = true;
 	if (rc == 0 && p.reload_only) {
 		snprintf(ui->msg_scan, sizeof ui->msg_scan, "loading the changed library");
@@ -679,7 +681,7 @@ static void poll_scan(struct ui *ui)
 		act_scan_queued(ui);
 		return;
 	}
-	if (p.rc == 0)
+	if (p.rc == 0 && !p.quiet)
 		app_analysis_auto(ui->app); /* [analysis] auto: listen to what came in */
 	if (p.reload_only) {
 		if (p.rc != 0)

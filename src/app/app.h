@@ -33,6 +33,10 @@ struct app_opts {
 	bool no_index;           /* start with an empty index: `crate scan` never reads it */
 	bool map_index;          /* use the index snapshot mapped in place (MLIB_LOAD_MAP):
 				  * one-shot reading commands */
+	bool resident;           /* a front end that keeps running and polls app_scan (the
+				  * interface): start on the snapshot mapped in place, ready
+				  * in milliseconds, and own a copy built on a worker thread
+				  * (app_library_open) */
 };
 
 struct app {

@@ -4,7 +4,20 @@
  * has changed something, so a million-track reload never freezes the
  * interface; the main thread alone touches app->index and only swaps the
  * finished index in (the search bar's correction words are built from it
- * on another thread, app_typo.c, stopped before it goes). */
+ * on another thread, app_typo.c, stopped before it goes).
+ *
+ * A resident front end (the interface, app_opts.resident) starts on the
+ * index snapshot mapped in place: ready in milliseconds at a million
+ * tracks, where copying it into owned arrays takes a few hundred. The
+ * same worker then builds the owned index (the snapshot read and copied,
+ * or SQLite when the snapshot turns out damaged) and app_scan_poll swaps
+ * it in quietly, unless the library changed after the worker read it (its
+ * counters are no longer the database's): then it is dropped and built
+ * again, so a rating or play count written into the mapped index meanwhile
+ * is never lost. Ownership: until the swap app->index borrows the file's
+ * pages (the mapping is the index's, unmapped by mlib_index_free when
+ * the owned copy replaces it); the worker's index is its own until
+ * app_scan_poll hands it over. */
 #include "app/app_library.h"
 
 #include <errno.h>
@@ -34,6 +47,10 @@ struct app_scan {
 	char **paths;
 	size_t npaths;              /* 0: only rebuild the index (the library changed) */
 	uint64_t had_gen, had_stats; /* the counters of the index the app has */
+	bool own;                   /* build the owned copy of the mapped app->index (quiet) */
+	bool must_load;             /* build an index even when the counters match (the
+				     * app's is mapped: a scan's index replaces it) */
+	bool readonly;              /* open the database read-only (only with own) */
 	atomic_int cancel;
 	pthread_mutex_t mu; /* guards the fields below */
 	struct app_scan_progress prog;
@@ -45,6 +62,8 @@ struct app_scan {
 };
 
 static int reload_index(struct app *app, unsigned flags, struct crate_err *err);
+static int own_start(struct app *app);
+static void index_adopted(struct app *app, const struct mlib_load_info *info);
 
 int app_library_open(struct app *app, const struct app_opts *opts, struct crate_err *err)
 {
@@ -69,9 +88,17 @@ int app_library_open(struct app *app, const struct app_opts *opts, struct crate_
 		mlib_index_finish(app->index);
 		return 0;
 	}
-	/* Start-up: the index is ready before its snapshot is written. */
-	return reload_index(app, MLIB_LOAD_WRITE_DETACHED | (opts->map_index ? MLIB_LOAD_MAP : 0),
-			    err);
+	/* Start-up: the index is ready before its snapshot is written. A
+	 * resident front end starts on the snapshot in place (a stale or
+	 * unreadable one falls back to SQLite as always) and owns a copy
+	 * once the worker has built it. */
+	bool map = opts->map_index || opts->resident;
+	if (reload_index(app, MLIB_LOAD_WRITE_DETACHED | (map ? MLIB_LOAD_MAP : 0), err) != 0)
+		return -1;
+	if (opts->resident && !opts->map_index && mlib_index_is_mapped(app->index) &&
+	    own_start(app) != 0)
+		return reload_index(app, 0, err); /* no thread: owned here, as before */
+	return 0;
 }
 
 void app_scan_errors_clear(struct app *app)
@@ -171,6 +198,92 @@ static void scan_progress_cb(void *ud, const struct mlib_scan_progress *p)
 	scan_notify(s);
 }
 
+/* Tests: while held, a worker that has built its index waits before it
+ * reports (app_library_hold). */
+static pthread_mutex_t hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cv = PTHREAD_COND_INITIALIZER;
+static bool held;
+static int holding; /* workers waiting at the hold */
+
+void app_library_hold(bool hold)
+{
+	pthread_mutex_lock(&hold_mu);
+	held = hold;
+	pthread_cond_broadcast(&hold_cv);
+	pthread_mutex_unlock(&hold_mu);
+}
+
+bool app_library_holding(void)
+{
+	pthread_mutex_lock(&hold_mu);
+	bool h = holding > 0;
+	pthread_mutex_unlock(&hold_mu);
+	return h;
+}
+
+static void hold_wait(struct app_scan *s)
+{
+	pthread_mutex_lock(&hold_mu);
+	holding++;
+	while (held && !atomic_load(&s->cancel))
+		pthread_cond_wait(&hold_cv, &hold_mu);
+	holding--;
+	pthread_mutex_unlock(&hold_mu);
+}
+
+/* The worker's second half, after its scan (if any) ended with rc: the
+ * new index when one is due, then the report. Closes db. */
+static void *worker_finish(struct app_scan *s, struct mlib_db *db, int rc,
+			   struct mlib_scan_result *res, const struct crate_err *err)
+{
+	const struct mlib_scan_progress *t = &res->totals;
+	struct mlib_index *idx = NULL;
+	struct crate_err ierr = {0};
+	/* A cancelled scan (crate is quitting) needs no new index; neither
+	 * does a library whose counters still match the app's index (a scan
+	 * that found nothing new, and nobody else changed anything) unless
+	 * the app's is mapped. */
+	uint64_t gen = 0, stats = 0;
+	bool changed = s->must_load || t->added + t->updated + t->missing > 0 ||
+		       mlib_media_counters(db, &gen, &stats, NULL) != 0 || gen != s->had_gen ||
+		       stats != s->had_stats;
+	if (rc == 0 && !atomic_load(&s->cancel) && changed) {
+		if (!s->own) {
+			pthread_mutex_lock(&s->mu);
+			s->prog.indexing = true;
+			pthread_mutex_unlock(&s->mu);
+			scan_notify(s);
+		}
+		/* Owned: the snapshot copied out (mlib_index_snapshot_read), or
+		 * SQLite when it is stale or fails a check. */
+		if (mlib_index_load_ex(db, 0, &idx, &s->info, &ierr) != 0)
+			idx = NULL;
+		hold_wait(s);
+		if (atomic_load(&s->cancel)) { /* crate is quitting */
+			mlib_index_free(idx);
+			idx = NULL;
+		}
+	}
+	mlib_db_close(db);
+	pthread_mutex_lock(&s->mu);
+	s->prog.p = res->totals;
+	s->prog.rc = rc;
+	s->prog.nerrors = res->nerrors;
+	if (rc != 0)
+		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", err->msg);
+	else if (res->nerrors)
+		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", res->errors[res->nerrors - 1].msg);
+	s->res = *res; /* the errors go to the app when it polls */
+	memset(res, 0, sizeof *res);
+	s->new_index = idx;
+	if (ierr.code)
+		snprintf(s->index_error, sizeof s->index_error, "%s", ierr.msg);
+	s->done = true;
+	pthread_mutex_unlock(&s->mu);
+	scan_notify(s);
+	return NULL;
+}
+
 static void *scan_thread(void *arg)
 {
 	struct app_scan *s = arg;
@@ -183,43 +296,20 @@ static void *scan_thread(void *arg)
 			.progress = scan_progress_cb, .ud = s, .progress_ms = 100, .cancel = &s->cancel};
 		rc = mlib_scan(db, (const char *const *)s->paths, s->npaths, &opts, &res, &err);
 	}
-	const struct mlib_scan_progress *t = &res.totals;
-	struct mlib_index *idx = NULL;
-	struct crate_err ierr = {0};
-	/* A cancelled scan (crate is quitting) needs no new index; neither
-	 * does a library whose counters still match the app's index (a scan
-	 * that found nothing new, and nobody else changed anything). */
-	uint64_t gen = 0, stats = 0;
-	bool changed = t->added + t->updated + t->missing > 0 ||
-		       mlib_media_counters(db, &gen, &stats, NULL) != 0 || gen != s->had_gen ||
-		       stats != s->had_stats;
-	if (rc == 0 && !atomic_load(&s->cancel) && changed) {
-		pthread_mutex_lock(&s->mu);
-		s->prog.indexing = true;
-		pthread_mutex_unlock(&s->mu);
-		scan_notify(s);
-		if (mlib_index_load_ex(db, 0, &idx, &s->info, &ierr) != 0)
-			idx = NULL;
-	}
-	mlib_db_close(db);
-	pthread_mutex_lock(&s->mu);
-	s->prog.p = res.totals;
-	s->prog.rc = rc;
-	s->prog.nerrors = res.nerrors;
-	if (rc != 0)
-		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", err.msg);
-	else if (res.nerrors)
-		snprintf(s->prog.msg, sizeof s->prog.msg, "%s", res.errors[res.nerrors - 1].msg);
-	s->res = res; /* the errors go to the app when it polls */
-	memset(&res, 0, sizeof res);
-	s->new_index = idx;
-	if (ierr.code)
-		snprintf(s->index_error, sizeof s->index_error, "%s", ierr.msg);
-	s->done = true;
-	pthread_mutex_unlock(&s->mu);
-	mlib_scan_result_free(&res);
-	scan_notify(s);
-	return NULL;
+	return worker_finish(s, db, rc, &res, &err);
+}
+
+/* The owned copy of the mapped index, or a rebuild: no scan (a thread
+ * function of its own so that programs without the scanner, crate-query,
+ * link without it). */
+static void *index_thread(void *arg)
+{
+	struct app_scan *s = arg;
+	struct crate_err err = {0};
+	struct mlib_db *db = NULL;
+	struct mlib_scan_result res = {0};
+	int rc = mlib_db_open(s->db_path, s->readonly ? MLIB_DB_READONLY : 0, &db, &err);
+	return worker_finish(s, db, rc, &res, &err);
 }
 
 static void scan_free(struct app_scan *s)
@@ -251,15 +341,16 @@ static void drop_reload(struct app *app)
 	scan_free(s);
 }
 
-static int worker_start(struct app *app, const char *const *paths, size_t n, bool automatic,
-			struct crate_err *err);
+enum job { JOB_SCAN, JOB_SCAN_AUTO, JOB_RELOAD, JOB_OWN };
+static int worker_start(struct app *app, const char *const *paths, size_t n, enum job job,
+			void *(*fn)(void *), struct crate_err *err);
 
 int app_scan_start(struct app *app, const char *const *paths, size_t n, struct crate_err *err)
 {
 	if (n == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to scan");
 	drop_reload(app);
-	return worker_start(app, paths, n, false, err);
+	return worker_start(app, paths, n, JOB_SCAN, scan_thread, err);
 }
 
 int app_scan_start_auto(struct app *app, const char *const *paths, size_t n,
@@ -268,7 +359,7 @@ int app_scan_start_auto(struct app *app, const char *const *paths, size_t n,
 	if (n == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to scan");
 	drop_reload(app);
-	return worker_start(app, paths, n, true, err);
+	return worker_start(app, paths, n, JOB_SCAN_AUTO, scan_thread, err);
 }
 
 int app_roots_record(struct app *app, const char *const *paths, size_t n, struct crate_err *err)
@@ -289,15 +380,24 @@ int app_index_reload_start(struct app *app, struct crate_err *err)
 {
 	if (app->scan)
 		return crate_err_set(err, CRATE_ERR_REFUSED, "a scan is already running");
-	return worker_start(app, NULL, 0, false, err);
+	return worker_start(app, NULL, 0, JOB_RELOAD, index_thread, err);
 }
 
-static int worker_start(struct app *app, const char *const *paths, size_t n, bool automatic,
-			struct crate_err *err)
+/* The worker that builds the owned copy of the mapped app->index (see the
+ * top of this file); -1 when it cannot start. */
+static int own_start(struct app *app)
+{
+	return worker_start(app, NULL, 0, JOB_OWN, index_thread, NULL);
+}
+
+/* fn: scan_thread, or index_thread for a job without paths (passed in, so
+ * that a program that never scans does not link the scanner). */
+static int worker_start(struct app *app, const char *const *paths, size_t n, enum job job,
+			void *(*fn)(void *), struct crate_err *err)
 {
 	if (app->scan)
 		return crate_err_set(err, CRATE_ERR_REFUSED, "a scan is already running");
-	if (mlib_db_readonly(app->db))
+	if (job != JOB_OWN && mlib_db_readonly(app->db))
 		return crate_err_set(err, CRATE_ERR_REFUSED,
 				     "%s: the database is read-only; cannot scan into it",
 				     mlib_db_path(app->db));
@@ -317,10 +417,14 @@ static int worker_start(struct app *app, const char *const *paths, size_t n, boo
 	s->npaths = n;
 	s->had_gen = app->index_gen;
 	s->had_stats = app->index_stats;
+	s->own = job == JOB_OWN;
+	s->must_load = app->index && mlib_index_is_mapped(app->index);
+	s->readonly = mlib_db_readonly(app->db);
 	s->prog.p.walking = n > 0;
 	s->prog.reload_only = n == 0;
-	s->prog.automatic = automatic;
-	if (pthread_create(&s->thread, NULL, scan_thread, s) != 0) {
+	s->prog.automatic = job == JOB_SCAN_AUTO;
+	s->prog.quiet = s->own;
+	if (pthread_create(&s->thread, NULL, fn, s) != 0) {
 		scan_free(s);
 		return crate_err_set(err, CRATE_ERR_IO, "cannot start the scan thread");
 	}
@@ -386,6 +490,11 @@ bool app_scan_is_automatic(const struct app *app)
 	return app->scan && (app->scan->prog.automatic || app->scan->prog.reload_only);
 }
 
+bool app_scan_is_quiet(const struct app *app)
+{
+	return app->scan && app->scan->own;
+}
+
 int app_scan_event_fd(const struct app *app)
 {
 	return app->scan ? app->scan->pipe_rd : -1;
@@ -409,51 +518,104 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 	app->scan = NULL;
 	if (s->npaths)
 		out->new_errors = take_errors(app, s);
+	bool again = false;
 	if (s->new_index) {
-		app_index_replace(app, s->new_index);
+		/* What the database holds now against what the worker read: a
+		 * commit since (this process's rating or play count written
+		 * into app->index in place, or another process's change) is
+		 * missing from the new index. */
+		uint64_t gen, stats;
+		bool current = mlib_media_counters(app->db, &gen, &stats, NULL) == 0 &&
+			       gen == s->info.generation && stats == s->info.stats;
+		if (s->own && (!current || !mlib_index_is_mapped(app->index))) {
+			/* The mapped index keeps serving; the copy is built
+			 * again from what the database holds now (none when
+			 * app->index was replaced meanwhile: it is owned). */
+			again = mlib_index_is_mapped(app->index) && !atomic_load(&s->cancel);
+			mlib_index_free(s->new_index);
+		} else {
+			app_index_replace(app, s->new_index);
+			index_adopted(app, &s->info);
+			if (!current) /* newer than the old one; the next check reloads */
+				app->changes_pending = true;
+		}
 		s->new_index = NULL;
-		index_adopted(app, &s->info);
 	} else if (s->index_error[0] && out->rc == 0) {
 		out->rc = -1;
 		snprintf(out->msg, sizeof out->msg, "%s", s->index_error);
 	}
+	bool own = s->own;
 	scan_free(s);
 	out->finished = true;
-	if (out->rc == 0)
+	if (again && own_start(app) != 0)
+		app->changes_pending = true; /* no thread: a reload when the next check runs */
+	if (out->rc == 0 && !own)
 		app_hooks_scan_done(app, &out->p, out->nerrors);
 	return 1;
 }
 
 void app_scan_cancel(struct app *app)
 {
-	if (app->scan)
-		atomic_store(&app->scan->cancel, 1);
+	if (!app->scan)
+		return;
+	atomic_store(&app->scan->cancel, 1);
+	pthread_mutex_lock(&hold_mu); /* a worker at the hold sees it */
+	pthread_cond_broadcast(&hold_cv);
+	pthread_mutex_unlock(&hold_mu);
+}
+
+/* The writes below go into app->index in place. On a mapped index that
+ * copies the property out of the mapping, or every array and unmaps the
+ * file when the property is new (index_map_release), while the search
+ * bar's word build (app_typo.c) may be reading the mapped texts on its
+ * thread: a running build stops first and starts again after (a finished
+ * one holds copies of the words). True when one was stopped. */
+static bool write_begin(struct app *app)
+{
+	if (!app->index || !mlib_index_is_mapped(app->index) || !app_typo_running(app))
+		return false;
+	app_typo_stop(app);
+	return true;
+}
+
+static int write_end(struct app *app, bool stopped, int rc)
+{
+	if (stopped && app->typo_wanted)
+		app_typo_start(app);
+	return rc;
 }
 
 int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err *err)
 {
-	return mlib_media_record_play(app->db, app->index, id, when, err);
+	bool stopped = write_begin(app);
+	return write_end(app, stopped, mlib_media_record_play(app->db, app->index, id, when, err));
 }
 
 int app_correct_duration(struct app *app, uint32_t id, int64_t ms, struct crate_err *err)
 {
-	return mlib_media_set_duration(app->db, app->index, id, ms, err);
+	bool stopped = write_begin(app);
+	return write_end(app, stopped, mlib_media_set_duration(app->db, app->index, id, ms, err));
 }
 
 int app_record_skip(struct app *app, uint32_t id, struct crate_err *err)
 {
-	return mlib_media_record_skip(app->db, app->index, id, err);
+	bool stopped = write_begin(app);
+	return write_end(app, stopped, mlib_media_record_skip(app->db, app->index, id, err));
 }
 
 int app_set_rating(struct app *app, uint32_t id, int rating, struct crate_err *err)
 {
-	return mlib_media_set_rating(app->db, app->index, id, rating, err);
+	bool stopped = write_begin(app);
+	return write_end(app, stopped,
+			 mlib_media_set_rating(app->db, app->index, id, rating, err));
 }
 
 int app_set_ratings(struct app *app, const uint32_t *ids, size_t n, int rating,
 		    struct crate_err *err)
 {
-	return mlib_media_set_ratings(app->db, app->index, ids, n, rating, err);
+	bool stopped = write_begin(app);
+	return write_end(app, stopped,
+			 mlib_media_set_ratings(app->db, app->index, ids, n, rating, err));
 }
 
 /* ---- forgetting ---- */

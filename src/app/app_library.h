@@ -14,7 +14,10 @@
 /* Open app->db (read-write, falling back to read-only when the file or its
  * directory cannot be written) and load app->index (an empty one when
  * opts->no_index: commands that only write skip the load; the snapshot in
- * place when opts->map_index). Called by app_open. */
+ * place when opts->map_index). With opts->resident the snapshot is used in
+ * place too, and a worker (app->scan, quiet) builds the owned index that a
+ * later app_scan_poll swaps in: the caller polls app_scan_event_fd as for
+ * any background scan. Called by app_open. */
 int app_library_open(struct app *app, const struct app_opts *opts, struct crate_err *err);
 /* Stop a background scan, free the index, close the database. */
 void app_library_close(struct app *app);
@@ -41,6 +44,9 @@ struct app_scan_progress {
 	bool finished;      /* the worker is done and the index was reloaded */
 	bool reload_only;   /* no scan: the index is rebuilt (someone changed the library) */
 	bool automatic;     /* started by crate itself (folder watch, periodic rescan) */
+	bool quiet;         /* the owned copy of the mapped start-up index (reload_only
+			     * too): nothing to show, no scan_done hook; finished, the
+			     * index may have been replaced like after a reload */
 	size_t new_errors;  /* when finished: problems not reported by the scan before */
 	bool indexing;      /* the files are done; the new index is being built */
 	int rc;             /* when finished: 0, or -1 with msg set (fatal error) */
@@ -68,6 +74,9 @@ int app_index_reload_start(struct app *app, struct crate_err *err);
 /* The running job is crate's own (folder watch, periodic rescan, index
  * rebuild), not one the user asked for. */
 bool app_scan_is_automatic(const struct app *app);
+/* The running job is the quiet owned copy of the start-up index
+ * (app_library_open): nothing for a front end to show. */
+bool app_scan_is_quiet(const struct app *app);
 /* A file descriptor that becomes readable when progress is available;
  * -1 when no scan runs. Poll it together with the terminal. */
 int app_scan_event_fd(const struct app *app);
@@ -75,6 +84,12 @@ int app_scan_event_fd(const struct app *app);
  * when the scan has finished (the worker is joined and app->index was
  * reloaded; the event fd is closed), 0 while it runs, -1 when none runs. */
 int app_scan_poll(struct app *app, struct app_scan_progress *out);
+/* Tests: while held, a background worker that has built its index waits
+ * before it reports, so a change made meanwhile is certain to be newer
+ * than what it built (a cancel still ends the wait). */
+void app_library_hold(bool hold);
+/* Tests: a worker has built its index and waits at the hold. */
+bool app_library_holding(void);
 /* Free app->scan_errors. */
 void app_scan_errors_clear(struct app *app);
 /* Ask a running background scan to stop (what was committed stays). */

@@ -134,6 +134,12 @@ const struct coll_typo_dict *app_typo_get(void *arg, const struct mlib_index *id
 	return t->dict;
 }
 
+bool app_typo_running(const struct app *app)
+{
+	return app->typo && !app->typo->joined &&
+	       !atomic_load_explicit(&app->typo->done, memory_order_acquire);
+}
+
 int app_typo_event_fd(const struct app *app)
 {
 	return app->typo && !app->typo->joined ? app->typo->pipe_rd : -1;

@@ -33,6 +33,8 @@ void app_typo_stop(struct app *app);
  * without it when no build was started for idx (the caller may build its
  * own). arg: the app. A coll_typo_provider. */
 const struct coll_typo_dict *app_typo_get(void *arg, const struct mlib_index *idx, bool *pending);
+/* A build thread is running (it may be reading the index's texts). */
+bool app_typo_running(const struct app *app);
 /* Readable once the build under way finishes; -1 when none. For poll(2). */
 int app_typo_event_fd(const struct app *app);
 /* After app_typo_event_fd: whether the dictionary is now ready and a

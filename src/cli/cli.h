@@ -32,6 +32,7 @@ struct cli_ctx {
 	struct app *app;         /* opened by cli_app(); closed by main */
 	bool map_index;          /* cli_app: use the index snapshot in place (a
 				  * one-shot read-only command asks before cli_app) */
+	bool resident;           /* cli_app: the interface (app_opts.resident) */
 	/* stdout/stderr (cli_ctx_stdio), or streams writing into a sink
 	 * (cli_ctx_open_sink). A command prints only through these. */
 	FILE *out, *err;

@@ -23,7 +23,7 @@ struct app *cli_app(struct cli_ctx *ctx)
 		return ctx->app;
 	struct crate_err err = {0};
 	struct app_opts opts = {.db_path = ctx->db_path, .config_path = ctx->config_path,
-				.map_index = ctx->map_index};
+				.map_index = ctx->map_index, .resident = ctx->resident};
 	if (app_open(&ctx->app, &opts, &err) != 0) {
 		cli_error(ctx, "%s", err.msg);
 		return NULL;
