@@ -544,14 +544,12 @@ void mlib_index_ranks(const struct mlib_index *idx, const uint32_t *ids, size_t 
 			while (r < lib->n && lib->v[r] != ids[i])
 				r++;
 			if (r == lib->n) { /* not in library order after all: look each up */
-				for (; i < n; i++)
-					rank[i] = mlib_index_library_rank(idx, ids[i]);
+				mlib_index_library_rank_many(idx, ids + i, n - i, rank + i);
 				return;
 			}
 			rank[i] = (uint32_t)r++;
 		}
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		rank[i] = mlib_index_library_rank(idx, ids[i]);
+	mlib_index_library_rank_many(idx, ids, n, rank);
 }
