@@ -418,6 +418,11 @@ static void group_extras(struct builder *b)
 	}
 	if (g->nextra)
 		qsort(g->extra, g->nextra, sizeof *g->extra, extra_by_at);
+	if (g->nextra) {
+		g->extra_bits = xcalloc((size_t)g->n / 64 + 1, sizeof *g->extra_bits);
+		for (size_t i = 0; i < g->nextra; i++)
+			g->extra_bits[g->extra[i].at >> 6] |= (uint64_t)1 << (g->extra[i].at & 63);
+	}
 }
 
 static void level_init(struct builder *b, unsigned k, const char *name)
@@ -518,6 +523,7 @@ void mlib_groups_free(struct mlib_groups *g)
 	free(g->owned);
 	free(g->year_of);
 	free(g->extra);
+	free(g->extra_bits);
 	free(g);
 }
 
