@@ -218,7 +218,8 @@ static void group_first(struct ui *ui, const struct mlib_groups *lg)
 		}
 		ui->res_row[0][i] = row;
 		gs->g[row].count++;
-		size_t k = r < lg->n ? mlib_extra_find(lg->extra, lg->nextra, r) : lg->nextra;
+		size_t k = mlib_groups_has_extra(lg, r) ? mlib_extra_find(lg->extra, lg->nextra, r)
+							 : lg->nextra;
 		for (; k < lg->nextra && lg->extra[k].at == r; k++) {
 			struct mlib_extra_group x = lg->extra[k];
 			x.at = (uint32_t)i;
@@ -296,6 +297,8 @@ static void build_column(struct ui *ui, unsigned k)
 				if (none_row == NO_GROUP)
 					none_row = groups_add(gs, NULL, 0);
 				row = none_row;
+			} else if (ui->lg_local[gl]) { /* a row already */
+				row = ui->lg_local[gl] - 1;
 			} else { /* an album's year: its first track's in the result */
 				row = row_of(gs, ui->lg_local, &seen, lg->text[k][gl],
 					     years && r < lg->n ? lg->year_of[r] : 0, gl);

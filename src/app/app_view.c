@@ -3,13 +3,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app/app_coll.h"
 #include "app/app_typo.h"
 #include "app/rules.h"
 #include "coll/eval_positions.h"
+#include "coll/rank.h"
 #include "coll/search.h"
 #include "coll/store.h"
+#include "coll/value.h"
 #include "medialib/index.h"
 #include "medialib/index_groups.h"
 
@@ -92,10 +95,221 @@ void app_library_ranks(const struct app *app, const uint32_t *ids, size_t n,
 
 /* ---- evaluating views ---- */
 
+/* ---- recent results (app_eval_cache.memo) ---- */
+
+/* A view's results are kept while nothing they depend on changed: the
+ * index (replaced: generation; updated in place: edits), the saved
+ * collections (store generation), and the time where it counts: a search
+ * ranks by how recently items were played (coll_rank_boost_steady_until).
+ * Views whose results depend on more are not kept: ages (added<7d), a
+ * random order, like: (the similarity space grows as analysis runs), a
+ * search that went without its corrections (the words were being built). */
+#define MEMO_SLOTS 8
+#define MEMO_IDS_MAX ((size_t)8 << 20) /* ids kept across the entries: 32 MiB */
+
+struct memo_entry {
+	bool used_slot;
+	char *base_ns, *base_name, *text; /* owned; NULL as in the view */
+	struct coll_node *query;          /* a reference; NULL: the base alone */
+	bool search;
+	const struct mlib_index *idx;
+	unsigned generation, store_gen;
+	uint64_t edits;
+	int64_t at;                       /* the moment it was evaluated at */
+	struct coll_result res;           /* owned */
+	char *notes;                      /* owned */
+	uint64_t used;                    /* least recently used goes */
+};
+
+struct app_view_memo {
+	struct memo_entry e[MEMO_SLOTS];
+	uint64_t clock;
+	/* Rankings made from steady_at on are the same until steady_until,
+	 * for this index at these edits. */
+	const struct mlib_index *steady_idx;
+	unsigned steady_gen;
+	uint64_t steady_edits;
+	int64_t steady_at, steady_until;
+	bool steady_known;
+};
+
+static void memo_entry_clear(struct memo_entry *m)
+{
+	free(m->base_ns);
+	free(m->base_name);
+	free(m->text);
+	coll_node_unref(m->query);
+	coll_result_free(&m->res);
+	free(m->notes);
+	memset(m, 0, sizeof *m);
+}
+
+static void memo_free(struct app_view_memo *memo)
+{
+	if (!memo)
+		return;
+	for (size_t i = 0; i < MEMO_SLOTS; i++)
+		memo_entry_clear(&memo->e[i]);
+	free(memo);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether n's results (followed through references) depend on nothing but
+ * the library, the saved collections and how recently items were played. */
+static bool memo_node_ok(const struct coll_eval_ctx *ctx, const struct coll_node *n, int depth)
+{
+	if (!n || depth > 64) /* deeper: likely a cycle, which fails anyway */
+		return false;
+	switch (n->type) {
+	case COLL_SIMILAR:
+		return false;
+	case COLL_ORDER: {
+		const char *t = coll_attr_get(n, "type");
+		if (t && strcmp(t, "random") == 0)
+			return false;
+		break;
+	}
+	case COLL_REFERENCE: {
+		const char *ns = coll_attr_get(n, "namespace"), *name = coll_attr_get(n, "reference");
+		const struct coll_node *t = ctx->resolve && ns && name
+						    ? ctx->resolve(ctx->resolve_ud, ns, name) : NULL;
+		if (!t || !memo_node_ok(ctx, t, depth + 1))
+			return false;
+		break;
+	}
+	case COLL_EQUALS: case COLL_NOTEQUAL: case COLL_MATCH: case COLL_TOKEN:
+	case COLL_SMALLER: case COLL_SMALLEREQ: case COLL_GREATER: case COLL_GREATEREQ: {
+		const char *field = coll_attr_get(n, "field"), *value = coll_attr_get(n, "value");
+		if (field && value && coll_value_is_time_field(field)) {
+			struct coll_value cv;
+			coll_value_read(value, &cv);
+			if (cv.kind == COLL_VALUE_AGE)
+				return false;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	for (size_t i = 0; i < n->noperands; i++)
+		if (!memo_node_ok(ctx, n->operands[i], depth + 1))
+			return false;
+	return true;
+}
+
+/* Whether the view may be kept at all (ctx: for references). */
+static bool memo_view_ok(const struct coll_eval_ctx *ctx, const struct app_view *v)
+{
+	if (v->base_ns) {
+		const struct coll_node *b = ctx->resolve ? ctx->resolve(ctx->resolve_ud, v->base_ns,
+									 v->base_name) : NULL;
+		if (!b || !memo_node_ok(ctx, b, 1))
+			return false;
+	}
+	return !v->query || memo_node_ok(ctx, v->query, 0);
+}
+
+/* Rankings are steady from memo->steady_at until steady_until (recounted
+ * when the index changed or the time came). */
+static void memo_steady(struct app *app, struct app_view_memo *memo, int64_t now)
+{
+	if (memo->steady_known && memo->steady_idx == app->index &&
+	    memo->steady_gen == app->index_serial &&
+	    memo->steady_edits == mlib_index_edits(app->index) && now < memo->steady_until)
+		return;
+	memo->steady_idx = app->index;
+	memo->steady_gen = app->index_serial;
+	memo->steady_edits = mlib_index_edits(app->index);
+	memo->steady_at = now;
+	memo->steady_until = coll_rank_boost_steady_until(app->index, now);
+	memo->steady_known = true;
+}
+
+static bool memo_matches(struct app *app, const struct app_view_memo *memo,
+			 const struct memo_entry *m, const struct app_view *v, int64_t now)
+{
+	if (!m->used_slot || m->idx != app->index || m->generation != app->index_serial ||
+	    m->edits != mlib_index_edits(app->index) || m->store_gen != app_store_generation(app) ||
+	    m->search != v->search || !same_text(m->base_ns, v->base_ns) ||
+	    !same_text(m->base_ns ? m->base_name : NULL, v->base_ns ? v->base_name : NULL) ||
+	    !same_text(m->text, v->query ? v->text : NULL))
+		return false;
+	if ((m->query == NULL) != (v->query == NULL) ||
+	    (m->query && !coll_node_equal(m->query, v->query)))
+		return false;
+	/* a search's ranking: nothing crossed a boost's moment since */
+	return !m->search || (m->at >= memo->steady_at && now < memo->steady_until);
+}
+
+static void result_copy(struct coll_result *to, const struct coll_result *from)
+{
+	memset(to, 0, sizeof *to);
+	u32vec_reserve(&to->ids, from->ids.n + 1);
+	if (from->ids.n)
+		memcpy(to->ids.v, from->ids.v, from->ids.n * sizeof *from->ids.v);
+	to->ids.n = from->ids.n;
+	to->ordered = from->ordered;
+}
+
+static struct memo_entry *memo_find(struct app *app, struct app_view_memo *memo,
+				    const struct app_view *v, int64_t now)
+{
+	for (size_t i = 0; i < MEMO_SLOTS; i++)
+		if (memo_matches(app, memo, &memo->e[i], v, now)) {
+			memo->e[i].used = ++memo->clock;
+			return &memo->e[i];
+		}
+	return NULL;
+}
+
+static void memo_store(struct app *app, struct app_view_memo *memo, const struct app_view *v,
+		       int64_t now, const struct coll_result *res, const char *notes)
+{
+	if (res->ids.n > MEMO_IDS_MAX / 2)
+		return;
+	struct memo_entry *slot = &memo->e[0];
+	size_t kept = 0;
+	for (size_t i = 0; i < MEMO_SLOTS; i++) {
+		struct memo_entry *m = &memo->e[i];
+		if (!m->used_slot || m->idx != app->index || m->generation != app->index_serial) {
+			memo_entry_clear(m); /* stale: of another index */
+			slot = m;
+			continue;
+		}
+		kept += m->res.ids.n;
+		if (slot->used_slot && m->used < slot->used)
+			slot = m;
+	}
+	if (kept + res->ids.n > MEMO_IDS_MAX) /* room: drop all but this one */
+		for (size_t i = 0; i < MEMO_SLOTS; i++)
+			memo_entry_clear(&memo->e[i]);
+	memo_entry_clear(slot);
+	slot->used_slot = true;
+	slot->base_ns = v->base_ns ? xstrdup(v->base_ns) : NULL;
+	slot->base_name = v->base_ns && v->base_name ? xstrdup(v->base_name) : NULL;
+	slot->text = v->query && v->text ? xstrdup(v->text) : NULL;
+	slot->query = v->query ? coll_node_ref((struct coll_node *)v->query) : NULL;
+	slot->search = v->search;
+	slot->idx = app->index;
+	slot->generation = app->index_serial;
+	slot->edits = mlib_index_edits(app->index);
+	slot->store_gen = app_store_generation(app);
+	slot->at = now;
+	result_copy(&slot->res, res);
+	slot->notes = xstrdup(notes ? notes : "");
+	slot->used = ++memo->clock;
+}
+
 void app_eval_cache_free(struct app_eval_cache *c)
 {
 	coll_eval_cache_free(c->cache);
 	c->cache = NULL;
+	memo_free(c->memo);
+	c->memo = NULL;
 }
 
 void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_eval_ctx *ctx)
@@ -109,6 +323,8 @@ void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_
 		coll_eval_cache_typo_provider(c->cache, app_typo_get, app);
 	} else if (c->generation != app->index_serial) { /* a new index: nothing kept applies */
 		coll_eval_cache_clear(c->cache);
+		memo_free(c->memo);
+		c->memo = NULL;
 		c->generation = app->index_serial;
 	}
 	/* A view with a cache is the search bar's: have its corrections'
@@ -149,6 +365,9 @@ struct coll_node *app_view_node(const struct app_view *v)
 	return view_and(v, v->query);
 }
 
+static int view_eval(struct app *app, const struct app_view *v, struct coll_eval_ctx *ctx,
+		     struct coll_result *out, struct strbuf *notes, struct crate_err *err);
+
 int app_view_eval(struct app *app, const struct app_view *v, struct coll_result *out,
 		  struct strbuf *notes, struct crate_err *err)
 {
@@ -157,6 +376,41 @@ int app_view_eval(struct app *app, const struct app_view *v, struct coll_result 
 		return 0;
 	struct coll_eval_ctx ctx;
 	app_eval_ctx_cached(app, v->cache, &ctx);
+	if (!v->cache || !memo_view_ok(&ctx, v))
+		return view_eval(app, v, &ctx, out, notes, err);
+	/* One moment for the evaluation, the ranking and the memo. */
+	int64_t now = (int64_t)time(NULL);
+	ctx.now = now;
+	if (!v->cache->memo)
+		v->cache->memo = xcalloc(1, sizeof *v->cache->memo);
+	struct app_view_memo *memo = v->cache->memo;
+	if (v->search)
+		memo_steady(app, memo, now);
+	const struct memo_entry *m = memo_find(app, memo, v, now);
+	if (m) {
+		v->cache->memo_hits++;
+		result_copy(out, &m->res);
+		if (notes)
+			strbuf_adds(notes, m->notes);
+		return 0;
+	}
+	unsigned waits = coll_eval_cache_typo_waits(ctx.cache);
+	struct strbuf mine;
+	strbuf_init(&mine, 0);
+	int rc = view_eval(app, v, &ctx, out, &mine, err);
+	if (rc == 0 && coll_eval_cache_typo_waits(ctx.cache) == waits)
+		memo_store(app, memo, v, now, out, mine.buf);
+	if (rc == 0 && notes)
+		strbuf_adds(notes, mine.buf ? mine.buf : "");
+	strbuf_free(&mine);
+	return rc;
+}
+
+static int view_eval(struct app *app, const struct app_view *v, struct coll_eval_ctx *ctx_,
+		     struct coll_result *out, struct strbuf *notes, struct crate_err *err)
+{
+	(void)app;
+	struct coll_eval_ctx ctx = *ctx_;
 	if (!v->search || !v->query) {
 		struct coll_node *node = view_and(v, v->query);
 		int rc = coll_eval(&ctx, node, out, err);

@@ -61,9 +61,15 @@ void app_library_ranks(const struct app *app, const uint32_t *ids, size_t n,
 /* Work a front end keeps between evaluations (the search bar evaluates
  * after every key), dropped by itself when the index generation changes.
  * Zero-initialise; free with app_eval_cache_free. */
+struct app_view_memo;
 struct app_eval_cache {
 	struct coll_eval_cache *cache; /* NULL until first used */
 	unsigned generation;           /* the index generation it holds work for */
+	/* The last few views' results (app_view_eval): typing back to an
+	 * earlier query (backspace) shows its results again without
+	 * evaluating. NULL until first used. */
+	struct app_view_memo *memo;
+	unsigned memo_hits;            /* views answered from it so far */
 };
 void app_eval_cache_free(struct app_eval_cache *c);
 /* app_eval_ctx with the cache (c may be NULL). */

@@ -50,6 +50,10 @@ typedef const struct coll_typo_dict *(*coll_typo_provider)(void *arg,
 							  const struct mlib_index *idx,
 							  bool *pending);
 void coll_eval_cache_typo_provider(struct coll_eval_cache *c, coll_typo_provider get, void *arg);
+/* How many times a search went without corrections because the owner's
+ * dictionary was still being built: a search whose count changed found
+ * what the same search will not find once the words are ready. */
+unsigned coll_eval_cache_typo_waits(const struct coll_eval_cache *c);
 
 struct coll_result {
 	struct u32vec ids;  /* owned; free with coll_result_free */

@@ -30,7 +30,13 @@ struct coll_eval_cache {
 	size_t nrank;
 	coll_typo_provider typo_get; /* the owner's dictionary, or NULL */
 	void *typo_arg;
+	unsigned typo_waits;         /* searches that went without it (pending) */
 };
+
+unsigned coll_eval_cache_typo_waits(const struct coll_eval_cache *c)
+{
+	return c ? c->typo_waits : 0;
+}
 
 void coll_eval_cache_typo_provider(struct coll_eval_cache *c, coll_typo_provider get, void *arg)
 {
@@ -74,6 +80,8 @@ const struct coll_typo_dict *coll_cache_typo_dict(struct coll_eval_cache *c,
 	if (c->typo_get) {
 		bool pending = false;
 		const struct coll_typo_dict *d = c->typo_get(c->typo_arg, idx, &pending);
+		if (!d && pending)
+			c->typo_waits++;
 		if (d || pending)
 			return d; /* pending: no corrections until the owner's build is done */
 	}

@@ -239,6 +239,27 @@ int coll_rank_boost(const struct mlib_index *idx, uint32_t id, int64_t now)
 	return boost_of(&c, id, now ? now : (int64_t)time(NULL));
 }
 
+/* The moments boost_of's time terms change at for a last play at v > 0:
+ * when v comes to pass (v <= now), and past 30 days and a year. */
+int64_t coll_rank_boost_steady_until(const struct mlib_index *idx, int64_t now)
+{
+	struct mlib_int_column last;
+	int_column(idx, "lastplayed", &last);
+	int64_t until = INT64_MAX;
+	for (size_t id = 0; id < last.len; id++) {
+		int64_t v = mlib_int_column_get(&last, id);
+		if (v == MLIB_INT_MISSING || v <= 0)
+			continue;
+		int64_t far = v > INT64_MAX - 366 * 86400 ? INT64_MAX : v; /* no overflow */
+		int64_t at[3] = {v, far == INT64_MAX ? far : v + 30 * 86400 + 1,
+				 far == INT64_MAX ? far : v + 365 * 86400 + 1};
+		for (int k = 0; k < 3; k++)
+			if (at[k] > now && at[k] < until)
+				until = at[k];
+	}
+	return until;
+}
+
 /* ---- scoring ---- */
 
 /* Below this many items the ids are scored where they are, and the memos

@@ -59,6 +59,11 @@ int coll_rank_points(enum coll_rank_field f, enum coll_rank_class c, bool typo);
  * than one step, so it only orders results that match equally well. */
 #define COLL_RANK_BOOST_MAX 99
 int coll_rank_boost(const struct mlib_index *idx, uint32_t id, int64_t now);
+/* The first moment after now at which some item's boost changes with the
+ * passing of time alone (a last play crossing 30 days or a year ago, or a
+ * last play dated ahead coming to pass); INT64_MAX when none will. A
+ * ranking made at now is the one made until then, the index unchanged. */
+int64_t coll_rank_boost_steady_until(const struct mlib_index *idx, int64_t now);
 
 /* How text (folded) matches the term text (folded). */
 enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const char *term,

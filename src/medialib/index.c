@@ -464,6 +464,7 @@ void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop
 	int h = prop_find(idx, prop);
 	own_for_update(idx, h);
 	prop_set_int(h >= 0 ? &idx->props[h] : prop_get(idx, prop, MLIB_PROP_INT), id, value);
+	idx->edits++;
 }
 
 void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop)
@@ -472,6 +473,7 @@ void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop)
 	if (h < 0) /* no item has it: nothing to clear, and do not create it */
 		return;
 	own_for_update(idx, h);
+	idx->edits++;
 	struct prop *p = &idx->props[h];
 	if (id >= p->col_cap)
 		return;
@@ -788,6 +790,24 @@ uint32_t mlib_index_library_rank(const struct mlib_index *idx, uint32_t id)
 		return UINT32_MAX;
 	index_map_derive_items(idx);
 	return idx->lib_rank ? idx->lib_rank[id] : UINT32_MAX;
+}
+
+void mlib_index_library_rank_many(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+				  uint32_t *rank)
+{
+	if (n)
+		index_map_derive_items(idx);
+	const uint32_t *lr = idx->lib_rank;
+	uint32_t bound = idx->bound;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = ids[i];
+		rank[i] = lr && id < bound ? lr[id] : UINT32_MAX;
+	}
+}
+
+uint64_t mlib_index_edits(const struct mlib_index *idx)
+{
+	return idx->edits;
 }
 
 bool mlib_index_library_ranks_ready(const struct mlib_index *idx)

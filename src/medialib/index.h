@@ -78,6 +78,10 @@ void mlib_index_update_int(struct mlib_index *idx, uint32_t id, const char *prop
 /* The same for a value that became absent (a cleared rating): the item
  * then lacks prop, as after a load. Does nothing when no item has prop. */
 void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop);
+/* How many in-place updates (the two calls above) idx has had: what was
+ * computed from idx at one count (a search's results) is stale at
+ * another. */
+uint64_t mlib_index_edits(const struct mlib_index *idx);
 
 /* ---- reading ---- */
 
@@ -94,6 +98,10 @@ const struct bitset *mlib_index_present_set(const struct mlib_index *idx);
 const struct u32vec *mlib_index_library_order(const struct mlib_index *idx);
 /* Position of id in library order (for sorting sets); UINT32_MAX if absent. */
 uint32_t mlib_index_library_rank(const struct mlib_index *idx, uint32_t id);
+/* The same for many ids at once: rank[i] of ids[i] (one lookup table read
+ * per id instead of a call). */
+void mlib_index_library_rank_many(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+				  uint32_t *rank);
 /* False while the ranks are not built (a mapped index derives them on the
  * first mlib_index_library_rank: a pass over the library order plus 4
  * bytes per id; one walk of mlib_index_library_order costs less). */

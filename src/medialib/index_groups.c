@@ -418,6 +418,11 @@ static void group_extras(struct builder *b)
 	}
 	if (g->nextra)
 		qsort(g->extra, g->nextra, sizeof *g->extra, extra_by_at);
+	if (g->nextra) {
+		g->extra_bits = xcalloc((size_t)g->n / 64 + 1, sizeof *g->extra_bits);
+		for (size_t i = 0; i < g->nextra; i++)
+			g->extra_bits[g->extra[i].at >> 6] |= (uint64_t)1 << (g->extra[i].at & 63);
+	}
 }
 
 static void level_init(struct builder *b, unsigned k, const char *name)
@@ -518,6 +523,7 @@ void mlib_groups_free(struct mlib_groups *g)
 	free(g->owned);
 	free(g->year_of);
 	free(g->extra);
+	free(g->extra_bits);
 	free(g);
 }
 
@@ -544,14 +550,12 @@ void mlib_index_ranks(const struct mlib_index *idx, const uint32_t *ids, size_t 
 			while (r < lib->n && lib->v[r] != ids[i])
 				r++;
 			if (r == lib->n) { /* not in library order after all: look each up */
-				for (; i < n; i++)
-					rank[i] = mlib_index_library_rank(idx, ids[i]);
+				mlib_index_library_rank_many(idx, ids + i, n - i, rank + i);
 				return;
 			}
 			rank[i] = (uint32_t)r++;
 		}
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		rank[i] = mlib_index_library_rank(idx, ids[i]);
+	mlib_index_library_rank_many(idx, ids, n, rank);
 }

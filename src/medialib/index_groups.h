@@ -63,6 +63,8 @@ struct mlib_groups {
 					 * level is "album": the album rows show it) */
 	struct mlib_extra_group *extra; /* the 2nd.. first-level values, sorted by rank */
 	size_t nextra;
+	uint64_t *extra_bits;           /* by rank, a bit per item in extra (NULL: none is):
+					 * mlib_groups_has_extra */
 	char **owned;                   /* texts of integer groups (the numbers) */
 	size_t nowned, owned_cap;
 };
@@ -73,6 +75,13 @@ struct mlib_groups {
  * into idx: the groups live no longer than it. Free with mlib_groups_free. */
 struct mlib_groups *mlib_index_groups(const struct mlib_index *idx, const struct mlib_levels *lv);
 void mlib_groups_free(struct mlib_groups *g);
+
+/* Whether the item at rank r has further first-level groups in g->extra
+ * (cheaper than looking: most items have none). */
+static inline bool mlib_groups_has_extra(const struct mlib_groups *g, uint32_t r)
+{
+	return g->extra_bits && r < g->n && (g->extra_bits[r >> 6] >> (r & 63) & 1);
+}
 
 /* The first of extra[0..n) (sorted by `at`) at `at`; n when none. */
 size_t mlib_extra_find(const struct mlib_extra_group *extra, size_t n, uint32_t at);

@@ -139,6 +139,7 @@ struct mlib_index {
 	struct u32vec all_ids;     /* ascending */
 	struct u32vec lib_order;
 	uint32_t *lib_rank;        /* per id; UINT32_MAX when absent */
+	uint64_t edits;            /* in-place updates so far (mlib_index_edits) */
 };
 
 /* vid -> vid for every 16-bit value id: what mlib_index_str_values and

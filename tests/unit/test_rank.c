@@ -359,3 +359,32 @@ TEST(classes_agree_with_the_word_rules_on_mixed_scripts)
 	}
 	CHECK(checked > 1000);
 }
+
+/* A ranking made now stays right until a last play crosses 30 days or a
+ * year ago, or one dated ahead comes to pass (the search bar keeps ranked
+ * results until then). */
+TEST(boosts_are_steady_until_a_last_play_crosses_a_threshold)
+{
+	const int64_t now = 1750000000, day = 86400;
+	struct mlib_index *idx = mlib_index_new();
+	const int64_t last[] = {now - 29 * day, now + 100, now - 400 * day, 0};
+	for (uint32_t id = 1; id <= 4; id++) {
+		mlib_index_add_media(idx, id);
+		if (last[id - 1])
+			mlib_index_set_int(idx, id, "lastplayed", last[id - 1]);
+	}
+	mlib_index_finish(idx);
+	CHECK_INT(coll_rank_boost_steady_until(idx, now), now + 100);
+	int64_t next = now - 29 * day + 30 * day + 1;
+	CHECK_INT(coll_rank_boost_steady_until(idx, now + 100), next);
+	/* the boost does change there, and not before */
+	CHECK(coll_rank_boost(idx, 1, next - 1) != coll_rank_boost(idx, 1, next));
+	CHECK(coll_rank_boost(idx, 2, now + 99) != coll_rank_boost(idx, 2, now + 100));
+	CHECK_INT(coll_rank_boost_steady_until(idx, now + 100 + 365 * day + 1), INT64_MAX);
+	mlib_index_free(idx);
+	struct mlib_index *none = mlib_index_new();
+	mlib_index_add_media(none, 1);
+	mlib_index_finish(none);
+	CHECK_INT(coll_rank_boost_steady_until(none, now), INT64_MAX);
+	mlib_index_free(none);
+}
