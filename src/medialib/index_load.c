@@ -787,9 +787,12 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 		if (p.width < 4 * BATCH_ROWS)
 			p.width = 4 * BATCH_ROWS;
 	}
+	/* The slots in one block, in huge pages: each is 1.4 MB, which malloc
+	 * maps (and the reader faults in) 4 kB at a time. */
+	struct row_batch *slots = xcalloc_huge((size_t)p.n * NBATCH, sizeof *slots);
 	for (int j = 0; j < p.n; j++)
 		for (size_t i = 0; i < NBATCH; i++)
-			p.r[j].slot[i] = xcalloc(1, sizeof *p.r[j].slot[i]);
+			p.r[j].slot[i] = &slots[(size_t)j * NBATCH + i];
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	struct crew w;
@@ -830,15 +833,14 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	for (int j = 0; j < p.n; j++) {
-		for (size_t i = 0; i < NBATCH; i++) {
+		for (size_t i = 0; i < NBATCH; i++)
 			free(p.r[j].slot[i]->bytes);
-			free(p.r[j].slot[i]);
-		}
 		if (j > 0) {
 			sqlite3_finalize(p.r[j].st);
 			sqlite3_close(p.r[j].own);
 		}
 	}
+	free(slots);
 	if (rc != SQLITE_DONE && who > 0) {
 		sqlite3_finalize(p.r[0].st);
 		*retry = true;
