@@ -490,6 +490,18 @@ void mlib_index_clear_int(struct mlib_index *idx, uint32_t id, const char *prop)
 
 /* ---- finishing: ranks and the library order ---- */
 
+/* Room for cap ids in the empty a, in huge pages when large (filled at
+ * once: a copy of the old contents would be of nothing). */
+static void u32vec_reserve_fresh(struct u32vec *a, size_t cap)
+{
+	if (a->n == 0 && cap > a->cap) {
+		free(a->v);
+		a->v = xmalloc_huge(cap * sizeof *a->v);
+		a->cap = cap;
+	}
+	u32vec_reserve(a, cap);
+}
+
 struct lib_key {
 	uint64_t k0; /* artist rank << 32 | year */
 	uint64_t k1; /* album rank << 32 | disc << 16 | track */
@@ -653,7 +665,7 @@ static void build_library_order(struct mlib_index *idx)
 	}
 
 	idx->lib_order.n = 0;
-	u32vec_reserve(&idx->lib_order, n);
+	u32vec_reserve_fresh(&idx->lib_order, n);
 	free(idx->lib_rank);
 	idx->lib_rank = xmalloc_huge((size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
 	memset(idx->lib_rank, 0xff, (size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
@@ -722,7 +734,7 @@ void mlib_index_finish(struct mlib_index *idx)
 {
 	index_map_release(idx); /* changes go to owned arrays */
 	idx->all_ids.n = 0;
-	u32vec_reserve(&idx->all_ids, idx->count + 1);
+	u32vec_reserve_fresh(&idx->all_ids, idx->count + 1);
 	for (size_t w = 0; w < bitset_words(&idx->present); w++) {
 		uint64_t bits = idx->present.w[w];
 		while (bits) {

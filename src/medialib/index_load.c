@@ -169,66 +169,116 @@ struct row_batch {
 	uint32_t seen; /* bit c: some row has a value in column c */
 };
 
-/* Read up to BATCH_ROWS rows into b (a COL_SID cell holds its string's
- * index in strs). Returns SQLITE_ROW when b is full (more may follow),
- * SQLITE_DONE at the end, or SQLite's error code. */
-static int batch_fill(sqlite3_stmt *st, struct row_batch *b, const struct strtab *strs)
+/* Row r of b from its cells (cell[c]: column c, in the order of cols; a
+ * COL_SID cell becomes its string's index in strs). */
+static void batch_put(struct row_batch *b, const struct strtab *strs, uint32_t r,
+		      sqlite3_value **cell)
+{
+	for (size_t c = 0; c < NCOLS; c++) {
+		int type = sqlite3_value_type(cell[c]);
+		b->len[r][c] = CELL_NULL;
+		if (type == SQLITE_NULL)
+			continue;
+		if (cols[c].kind == COL_INT) {
+			b->val[r][c] = sqlite3_value_int64(cell[c]);
+			b->len[r][c] = 0;
+			b->seen |= 1u << c;
+			continue;
+		}
+		if (cols[c].kind == COL_SID) {
+			/* Not an id of a string (a hand-edited row): absent. */
+			int64_t k = type == SQLITE_INTEGER
+					    ? strtab_find(strs, sqlite3_value_int64(cell[c]))
+					    : -1;
+			if (k < 0 || strs->len[k] <= 0)
+				continue;
+			b->val[r][c] = k;
+			b->len[r][c] = 0;
+			b->seen |= 1u << c;
+			continue;
+		}
+		/* Text read in the column's own storage: no conversion copy. */
+		const char *v = cols[c].kind == COL_BLOB || type == SQLITE_BLOB
+					? sqlite3_value_blob(cell[c])
+					: (const char *)sqlite3_value_text(cell[c]);
+		int n = sqlite3_value_bytes(cell[c]);
+		if (!v || n <= 0)
+			continue;
+		if (b->blen + (size_t)n > b->bcap) {
+			b->bcap = (b->blen + (size_t)n) * 2;
+			b->bytes = xrealloc(b->bytes, b->bcap);
+		}
+		memcpy(b->bytes + b->blen, v, (size_t)n);
+		b->val[r][c] = (int64_t)b->blen;
+		b->len[r][c] = n;
+		b->blen += (size_t)n;
+		b->seen |= 1u << c;
+	}
+}
+
+/* Where the row function puts the rows of a statement: the batch being
+ * filled (bound to the statement as a pointer, see ROW_FN). */
+struct row_sink {
+	struct row_batch *b;
+	const struct strtab *strs;
+};
+
+#define ROW_FN "crate_index_load_row"
+#define ROW_SINK_TYPE "crate_row_sink"
+
+/* ROW_FN(sink, id, cells...): the row into sink's batch. SQLite passes a
+ * function its arguments as one array of values, so the reader pays no
+ * sqlite3_column_value call per cell (each takes the connection's mutex
+ * and checks for an allocation failure: over a quarter of a reader's time
+ * at 28 columns). Evaluated once per row the SELECT returns, in its
+ * order (ids ascending: a scan of the table's b-tree). */
+static void row_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct row_sink *s = argc == (int)NCOLS + 2 ? sqlite3_value_pointer(argv[0], ROW_SINK_TYPE)
+						    : NULL;
+	if (!s || !s->b || s->b->n >= BATCH_ROWS) {
+		sqlite3_result_error(ctx, ROW_FN ": not called by the index loader", -1);
+		return;
+	}
+	int64_t id64 = sqlite3_value_int64(argv[1]);
+	if (id64 < 1 || id64 > UINT32_MAX - 1)
+		return;
+	struct row_batch *b = s->b;
+	uint32_t r = b->n++;
+	b->id[r] = (uint32_t)id64;
+	batch_put(b, s->strs, r, argv + 2);
+}
+
+/* Read up to BATCH_ROWS rows into b. sink: NULL when st selects the
+ * columns themselves, else st's ROW_FN sink (st then selects nothing
+ * but the function's NULL). Returns SQLITE_ROW when b is full (more may
+ * follow), SQLITE_DONE at the end, or SQLite's error code. */
+static int batch_fill(sqlite3_stmt *st, struct row_sink *sink, struct row_batch *b,
+		      const struct strtab *strs)
 {
 	b->n = 0;
 	b->blen = 0;
 	b->seen = 0;
 	int rc = SQLITE_ROW;
+	if (sink) { /* each step adds (at most) its row through row_fn */
+		sink->b = b;
+		while (b->n < BATCH_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW)
+			;
+		sink->b = NULL;
+		return rc;
+	}
+	sqlite3_value *cell[NCOLS];
 	while (b->n < BATCH_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id64 = sqlite3_column_int64(st, 0);
 		if (id64 < 1 || id64 > UINT32_MAX - 1)
 			continue;
 		uint32_t r = b->n++;
 		b->id[r] = (uint32_t)id64;
-		for (size_t c = 0; c < NCOLS; c++) {
-			/* One call into the statement per cell: sqlite3_column_type,
-			 * _int64, _bytes each look the cell up again (a third of
-			 * this thread's time went to those lookups). This thread
-			 * alone uses the connection while it reads. */
-			sqlite3_value *cell = sqlite3_column_value(st, (int)c + 1);
-			int type = sqlite3_value_type(cell);
-			b->len[r][c] = CELL_NULL;
-			if (type == SQLITE_NULL)
-				continue;
-			if (cols[c].kind == COL_INT) {
-				b->val[r][c] = sqlite3_value_int64(cell);
-				b->len[r][c] = 0;
-				b->seen |= 1u << c;
-				continue;
-			}
-			if (cols[c].kind == COL_SID) {
-				/* Not an id of a string (a hand-edited row): absent. */
-				int64_t k = type == SQLITE_INTEGER
-						    ? strtab_find(strs, sqlite3_value_int64(cell))
-						    : -1;
-				if (k < 0 || strs->len[k] <= 0)
-					continue;
-				b->val[r][c] = k;
-				b->len[r][c] = 0;
-				b->seen |= 1u << c;
-				continue;
-			}
-			/* Text read in the column's own storage: no conversion copy. */
-			const char *v = cols[c].kind == COL_BLOB || type == SQLITE_BLOB
-						? sqlite3_value_blob(cell)
-						: (const char *)sqlite3_value_text(cell);
-			int n = sqlite3_value_bytes(cell);
-			if (!v || n <= 0)
-				continue;
-			if (b->blen + (size_t)n > b->bcap) {
-				b->bcap = (b->blen + (size_t)n) * 2;
-				b->bytes = xrealloc(b->bytes, b->bcap);
-			}
-			memcpy(b->bytes + b->blen, v, (size_t)n);
-			b->val[r][c] = (int64_t)b->blen;
-			b->len[r][c] = n;
-			b->blen += (size_t)n;
-			b->seen |= 1u << c;
-		}
+		/* One call into the statement per cell: sqlite3_column_type,
+		 * _int64, _bytes each look the cell up again. */
+		for (size_t c = 0; c < NCOLS; c++)
+			cell[c] = sqlite3_column_value(st, (int)c + 1);
+		batch_put(b, strs, r, cell);
 	}
 	return rc;
 }
@@ -527,6 +577,8 @@ struct reader {
 	int j;
 	sqlite3 *own; /* the reader's own connection; NULL: the caller's */
 	sqlite3_stmt *st;
+	struct row_sink sink; /* st's rows go through ROW_FN (use_fn) */
+	bool use_fn;
 	struct row_batch *slot[NBATCH];
 	size_t head, tail; /* slots [head, tail) (mod NBATCH) wait to be indexed */
 	bool done;         /* the reader has stopped; rc says why */
@@ -555,7 +607,7 @@ static bool reader_fill(struct reader *r, int *rc)
 	pthread_mutex_unlock(&p->mu);
 	if (stop)
 		return false;
-	*rc = batch_fill(r->st, b, p->strs);
+	*rc = batch_fill(r->st, r->use_fn ? &r->sink : NULL, b, p->strs);
 	b->last = *rc != SQLITE_ROW;
 	bool ok = *rc == SQLITE_ROW || *rc == SQLITE_DONE;
 	pthread_mutex_lock(&p->mu);
@@ -566,15 +618,23 @@ static bool reader_fill(struct reader *r, int *rc)
 	return ok;
 }
 
+/* r's statement (reset) for the ids (lo, hi]. */
+static void reader_bind(struct reader *r, int64_t lo, int64_t hi)
+{
+	sqlite3_reset(r->st);
+	sqlite3_bind_int64(r->st, 1, lo);
+	sqlite3_bind_int64(r->st, 2, hi);
+	if (r->use_fn)
+		sqlite3_bind_pointer(r->st, 3, &r->sink, ROW_SINK_TYPE, NULL);
+}
+
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 	struct load_pipe *p = r->pipe;
 	int rc = SQLITE_DONE;
 	for (int64_t lo = r->j * p->width; lo < p->max_id; lo += p->n * p->width) {
-		sqlite3_reset(r->st);
-		sqlite3_bind_int64(r->st, 1, lo);
-		sqlite3_bind_int64(r->st, 2, lo + p->width);
+		reader_bind(r, lo, lo + p->width);
 		do {
 			if (!reader_fill(r, &rc))
 				goto out;
@@ -673,6 +733,24 @@ static int threads_wanted(int max)
 	return n < 1 ? 1 : n > max ? max : (int)n;
 }
 
+/* r's statement on connection c: through ROW_FN when the function can be
+ * had there (defining it again on a connection running statements, as a
+ * second load on the caller's may, fails: then the columns one by one). */
+static int reader_prepare(struct reader *r, sqlite3 *c)
+{
+	char sql[768];
+	size_t len = 0;
+	r->use_fn = sqlite3_create_function_v2(c, ROW_FN, (int)NCOLS + 2,
+					       SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, row_fn, NULL,
+					       NULL, NULL) == SQLITE_OK;
+	len += (size_t)snprintf(sql, sizeof sql, r->use_fn ? "SELECT " ROW_FN "(?3, id" : "SELECT id");
+	for (size_t i = 0; i < NCOLS; i++)
+		len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s%s", cols[i].name,
+					cols[i].kind == COL_SID ? "_sid" : "");
+	snprintf(sql + len, sizeof sql - len, "%s" MEDIA_SQL_TAIL, r->use_fn ? ")" : "");
+	return sqlite3_prepare_v2(c, sql, -1, &r->st, NULL);
+}
+
 /* The media table into idx with up to nreaders readers (key: the caller's
  * change counters; NULL allows only the caller's connection). -1 with
  * *retry set when a second connection failed: the caller loads again
@@ -681,23 +759,18 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 			const struct snap_key *key, const struct strtab *strs, bool *retry,
 			struct crate_err *err)
 {
-	char sql[640] = "SELECT id";
-	size_t len = 9;
-	for (size_t i = 0; i < NCOLS; i++)
-		len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s%s", cols[i].name,
-					cols[i].kind == COL_SID ? "_sid" : "");
-	snprintf(sql + len, sizeof sql - len, MEDIA_SQL_TAIL);
 	struct load_pipe p = {.n = 1, .max_id = media_max_id(mlib_db_sqlite(db)), .strs = strs};
 	for (int j = 0; j < MAX_READERS; j++) {
 		p.r[j].pipe = &p;
 		p.r[j].j = j;
+		p.r[j].sink.strs = strs;
 	}
-	if (sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &p.r[0].st, NULL) != SQLITE_OK)
+	if (reader_prepare(&p.r[0], mlib_db_sqlite(db)) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the library", err);
 	while (key && p.n < nreaders) {
 		struct reader *r = &p.r[p.n];
 		r->own = open_reader_conn(db, key);
-		if (r->own && sqlite3_prepare_v2(r->own, sql, -1, &r->st, NULL) == SQLITE_OK) {
+		if (r->own && reader_prepare(r, r->own) == SQLITE_OK) {
 			p.n++;
 			continue;
 		}
@@ -714,9 +787,12 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 		if (p.width < 4 * BATCH_ROWS)
 			p.width = 4 * BATCH_ROWS;
 	}
+	/* The slots in one block, in huge pages: each is 1.4 MB, which malloc
+	 * maps (and the reader faults in) 4 kB at a time. */
+	struct row_batch *slots = xcalloc_huge((size_t)p.n * NBATCH, sizeof *slots);
 	for (int j = 0; j < p.n; j++)
 		for (size_t i = 0; i < NBATCH; i++)
-			p.r[j].slot[i] = xcalloc(1, sizeof *p.r[j].slot[i]);
+			p.r[j].slot[i] = &slots[(size_t)j * NBATCH + i];
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	struct crew w;
@@ -733,10 +809,10 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 	if (started == p.n) {
 		rc = pipe_consume(&p, &w, &who);
 	} else if (started == 0 && p.n == 1) { /* no thread: the same work, one batch after the other */
-		sqlite3_bind_int64(p.r[0].st, 1, 0);
-		sqlite3_bind_int64(p.r[0].st, 2, p.width);
+		reader_bind(&p.r[0], 0, p.width);
 		do {
-			rc = batch_fill(p.r[0].st, p.r[0].slot[0], strs);
+			rc = batch_fill(p.r[0].st, p.r[0].use_fn ? &p.r[0].sink : NULL,
+					p.r[0].slot[0], strs);
 			crew_apply(&w, p.r[0].slot[0]);
 		} while (rc == SQLITE_ROW);
 	} else {
@@ -757,15 +833,14 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	for (int j = 0; j < p.n; j++) {
-		for (size_t i = 0; i < NBATCH; i++) {
+		for (size_t i = 0; i < NBATCH; i++)
 			free(p.r[j].slot[i]->bytes);
-			free(p.r[j].slot[i]);
-		}
 		if (j > 0) {
 			sqlite3_finalize(p.r[j].st);
 			sqlite3_close(p.r[j].own);
 		}
 	}
+	free(slots);
 	if (rc != SQLITE_DONE && who > 0) {
 		sqlite3_finalize(p.r[0].st);
 		*retry = true;

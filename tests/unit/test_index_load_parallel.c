@@ -176,3 +176,41 @@ TEST(detached_snapshot_write_leaves_no_child_and_is_used)
 	check_items(idx, ids);
 	mlib_index_free(idx);
 }
+
+/* The readers hand each row to the loader through an SQL function defined
+ * on their connections, the caller's included. Defining it again fails on
+ * a connection running a statement: the caller's reader then reads the
+ * columns one by one, into the same index. The function is no use to
+ * other SQL (an error, not a crash). */
+TEST(load_on_a_busy_connection_reads_the_columns)
+{
+	const char *path = make_library(ids);
+	struct crate_err err = {0};
+	struct mlib_db *db = NULL;
+	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
+	struct mlib_index *idx = NULL;
+	struct mlib_load_info info;
+	REQUIRE(mlib_index_load_ex(db, MLIB_LOAD_NO_SNAPSHOT, &idx, &info, &err) == 0);
+	check_items(idx, ids);
+	mlib_index_free(idx);
+	sqlite3_stmt *busy;
+	REQUIRE(sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT id FROM media", -1, &busy, NULL) ==
+		SQLITE_OK);
+	REQUIRE(sqlite3_step(busy) == SQLITE_ROW);
+	CHECK(sqlite3_create_function_v2(mlib_db_sqlite(db), "crate_index_load_row", 30,
+					 SQLITE_UTF8, NULL, NULL, NULL, NULL, NULL) == SQLITE_BUSY);
+	idx = NULL;
+	REQUIRE(mlib_index_load_ex(db, MLIB_LOAD_NO_SNAPSHOT, &idx, &info, &err) == 0);
+	check_items(idx, ids);
+	mlib_index_free(idx);
+	sqlite3_finalize(busy);
+	sqlite3_stmt *st;
+	REQUIRE(sqlite3_prepare_v2(mlib_db_sqlite(db),
+				   "SELECT crate_index_load_row(NULL, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,"
+				   " 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,"
+				   " 27, 28, 29)",
+				   -1, &st, NULL) == SQLITE_OK);
+	CHECK(sqlite3_step(st) == SQLITE_ERROR);
+	sqlite3_finalize(st);
+	mlib_db_close(db);
+}
