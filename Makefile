@@ -184,6 +184,9 @@ $(BUILDDIR)/bench/%: bench/%.c $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
 	@mkdir -p $(BUILDDIR)/bench/obj
 	$(CC) $(ALL_CFLAGS) -c -o $(BUILDDIR)/bench/obj/$*.o $<
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/bench/obj/$*.o $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ) $(LIBS)
+# The benches' shared header-only steps (bench/bench_common.h): a change
+# there rebuilds the programs that measure them.
+$(BENCH_BIN): $(wildcard bench/*.h)
 
 # One runner for everything: unit binaries, then shell integration and tmux UI tests.
 check: $(BUILDDIR)/crate $(UNIT_BIN)

@@ -32,6 +32,7 @@
 #include "coll/typo.h"
 #include "medialib/index.h"
 #include "medialib/index_groups.h"
+#include "bench_common.h"
 
 #define NOW 1750000000
 
@@ -330,31 +331,10 @@ static void report(const char *name, double *ms, double *cpu, int runs, uint32_t
  * bar's cache, rank, format the first screen (40 rows of three fields). */
 static size_t search_keystroke(const struct coll_eval_ctx *ctx, const char *text, bool rank)
 {
-	struct crate_err err;
-	struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
-	if (!q) {
-		fprintf(stderr, "%s: %s\n", text, err.msg);
-		exit(1);
-	}
-	struct coll_search s;
-	coll_search_prepare(ctx, q, text, rank ? 0 : COLL_SEARCH_NO_RANK, &s);
-	struct coll_result r = {0};
-	if (coll_search_eval(ctx, &s, &r, &err) != 0) {
-		fprintf(stderr, "%s: %s\n", text, err.msg);
-		exit(1);
-	}
-	static const char *const cols[] = {"artist", "album", "title"};
-	size_t bytes = 0;
-	for (size_t i = 0; i < r.ids.n && i < 40; i++)
-		for (int c = 0; c < 3; c++) {
-			char buf[64], line[256];
-			const char *t = mlib_index_get_text(ctx->index, r.ids.v[i], cols[c], buf, sizeof buf);
-			bytes += (size_t)snprintf(line, sizeof line, "%.80s", t ? t : "");
-		}
-	size_t n = r.ids.n + (bytes == (size_t)-1);
-	coll_result_free(&r);
-	coll_search_free(&s);
-	coll_node_unref(q);
+	struct bench_search b;
+	bench_search_top_screen(ctx, text, rank ? 0 : COLL_SEARCH_NO_RANK, &b);
+	size_t n = b.result.ids.n + (b.bytes == (size_t)-1);
+	bench_search_free(&b);
 	return n;
 }
 

@@ -48,12 +48,10 @@
 
 #include "base/err.h"
 #include "coll/eval.h"
-#include "coll/node.h"
-#include "coll/parse.h"
-#include "coll/search.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
 #include "medialib/index_load.h"
+#include "bench_common.h"
 
 static double now_s(void)
 {
@@ -85,34 +83,13 @@ static double first_search(const struct mlib_index *idx, const char *text)
 {
 	struct coll_eval_cache *cache = coll_eval_cache_new();
 	struct coll_eval_ctx ctx = {.index = idx, .cache = cache};
-	struct crate_err err = {0};
+	struct bench_search b;
 	double t0 = now_s();
-	struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
-	struct coll_search s;
-	struct coll_result r = {0};
-	if (!q) {
-		fprintf(stderr, "bench_startup: %s: %s\n", text, err.msg);
-		exit(1);
-	}
-	coll_search_prepare(&ctx, q, text, 0, &s);
-	if (coll_search_eval(&ctx, &s, &r, &err) != 0) {
-		fprintf(stderr, "bench_startup: %s: %s\n", text, err.msg);
-		exit(1);
-	}
-	static const char *const cols[] = {"artist", "album", "title"};
-	size_t bytes = 0;
-	for (size_t i = 0; i < r.ids.n && i < 40; i++)
-		for (int c = 0; c < 3; c++) {
-			char buf[64], line[256];
-			const char *t = mlib_index_get_text(idx, r.ids.v[i], cols[c], buf, sizeof buf);
-			bytes += (size_t)snprintf(line, sizeof line, "%.80s", t ? t : "");
-		}
+	bench_search_top_screen(&ctx, text, 0, &b);
 	double ms = (now_s() - t0) * 1000.0;
-	if (!r.ids.n || !bytes)
+	if (!b.result.ids.n || !b.bytes)
 		fprintf(stderr, "bench_startup: %s found nothing\n", text);
-	coll_result_free(&r);
-	coll_search_free(&s);
-	coll_node_unref(q);
+	bench_search_free(&b);
 	coll_eval_cache_free(cache);
 	return ms;
 }
