@@ -25,6 +25,7 @@
 #include "medialib/index_load.h"
 #include "medialib/media.h"
 #include "medialib/tags.h"
+#include "test_medialib_util.h"
 
 /* Enough distinct titles for the searched fields' items-by-value lists
  * (which a mapped index does without). */
@@ -45,6 +46,25 @@ static uint32_t rnd(uint64_t *s)
 	return (uint32_t)(*s >> 32);
 }
 
+/* Track i's tags; arg: the generator's state (uint64_t). */
+static void fill_track(int i, struct tm_row *row, void *arg)
+{
+	uint64_t *s = arg;
+	struct mlib_tags *t = &row->tags;
+	t->duration_ms = 1000 + rnd(s) % 400000;
+	char buf[64];
+	mlib_tags_add(t, "artist", artists[rnd(s) % 8]);
+	snprintf(buf, sizeof buf, "Song %d %s", i, i % 7 ? "" : "love");
+	mlib_tags_add(t, "title", buf);
+	snprintf(buf, sizeof buf, "Album %u", rnd(s) % 300);
+	mlib_tags_add(t, "album", buf);
+	mlib_tags_add(t, "genre", i % 3 ? "Rock" : "Jazz");
+	snprintf(buf, sizeof buf, "%u", 1 + rnd(s) % 12);
+	mlib_tags_add(t, "track", buf);
+	snprintf(buf, sizeof buf, "%u", 1950 + rnd(s) % 70);
+	mlib_tags_add(t, "date", buf);
+}
+
 /* A library of NTRACKS items and its snapshot (written at the library's
  * current counters); with_stats: some items rated, played and skipped
  * (the index has those properties). Returns the database path (static). */
@@ -53,36 +73,8 @@ static const char *make_library_ex(bool with_stats)
 	static char path[512];
 	snprintf(path, sizeof path, "%s/lib.db", harness_tmpdir());
 	struct crate_err err = {0};
-	struct mlib_db *db = NULL;
-	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
-	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
-	REQUIRE(w != NULL);
-	REQUIRE(mlib_db_begin(db, &err) == 0);
 	uint64_t s = 0x9e3779b97f4a7c15ull;
-	for (int i = 0; i < NTRACKS; i++) {
-		struct mlib_tags t;
-		mlib_tags_init(&t);
-		t.duration_ms = 1000 + rnd(&s) % 400000;
-		char buf[64];
-		mlib_tags_add(&t, "artist", artists[rnd(&s) % 8]);
-		snprintf(buf, sizeof buf, "Song %d %s", i, i % 7 ? "" : "love");
-		mlib_tags_add(&t, "title", buf);
-		snprintf(buf, sizeof buf, "Album %u", rnd(&s) % 300);
-		mlib_tags_add(&t, "album", buf);
-		mlib_tags_add(&t, "genre", i % 3 ? "Rock" : "Jazz");
-		snprintf(buf, sizeof buf, "%u", 1 + rnd(&s) % 12);
-		mlib_tags_add(&t, "track", buf);
-		snprintf(buf, sizeof buf, "%u", 1950 + rnd(&s) % 70);
-		mlib_tags_add(&t, "date", buf);
-		char url[128];
-		snprintf(url, sizeof url, "/music/%05d.flac", i);
-		uint32_t id;
-		REQUIRE(mlib_media_put(w, url, strlen(url), 1000 + i, 2000 + i, 1700000000 + i, &t,
-				       &id, &err) == 0);
-		mlib_tags_free(&t);
-	}
-	REQUIRE(mlib_db_commit(db, &err) == 0);
-	mlib_media_writer_free(w);
+	struct mlib_db *db = tm_write_library(path, NTRACKS, fill_track, &s, NULL);
 	if (with_stats)
 		REQUIRE(mlib_db_exec(db, "UPDATE media SET rating = 3, timesplayed = 2,"
 					 " lastplayed = 1600000000, timesskipped = 1 WHERE id % 10 = 0",

@@ -12,6 +12,7 @@
 #include "medialib/index_load.h"
 #include "medialib/media.h"
 #include "medialib/tags.h"
+#include "test_medialib_util.h"
 
 /* Deterministic pseudo-random numbers (xorshift). */
 static uint32_t rnd(uint64_t *s)
@@ -295,10 +296,8 @@ TEST(loader_reads_every_column_and_tag)
 	char path[512];
 	snprintf(path, sizeof path, "%s/lib.db", harness_tmpdir());
 	struct crate_err err = {0};
-	struct mlib_db *db = NULL;
-	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
-	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
-	REQUIRE(w != NULL);
+	struct mlib_db *db;
+	struct mlib_media_writer *w = tm_open_writer(path, &db);
 	const char *a[] = { "artist", "Ärger", "artist", "Zweiter", "title", "Eins", "date", "1999",
 			    "track", "2/9", "mood", "calm", NULL };
 	const char *b[] = { "artist", "ärger", "title", "Zwei", NULL };

@@ -16,6 +16,7 @@
 #include "medialib/index_load.h"
 #include "medialib/media.h"
 #include "medialib/tags.h"
+#include "test_medialib_util.h"
 
 /* More rows than the loader's batches in flight hold (3 x 4096), and
  * than it reads before sizing dictionaries for the rest (16384). */
@@ -36,43 +37,36 @@ static void expected_title(int i, char *buf, size_t n)
 		snprintf(buf, n, "Title %d%s", i, i % 3 ? "" : " Ünïcode");
 }
 
+/* Track i's tags and file. */
+static void fill_track(int i, struct tm_row *row, void *arg)
+{
+	(void)arg;
+	struct mlib_tags *t = &row->tags;
+	t->duration_ms = 1000 + i;
+	char buf[256];
+	snprintf(buf, sizeof buf, "Artist %d", i % NARTISTS);
+	mlib_tags_add(t, "artist", buf);
+	if (i % 10) { /* every tenth track has no title */
+		expected_title(i, buf, sizeof buf);
+		mlib_tags_add(t, "title", buf);
+	}
+	if (i % 4 == 0)
+		mlib_tags_add(t, "genre", "Rock");
+	if (i == 3) /* a tag of one track (media_tag, after the media columns) */
+		mlib_tags_add(t, "mood", "calm");
+	snprintf(buf, sizeof buf, "%d", 1950 + i % 70);
+	mlib_tags_add(t, "date", buf);
+	snprintf(row->url, sizeof row->url, "/music/%06d.flac", i);
+	row->size = 100 + i;
+	row->mtime = 200 + i;
+}
+
 /* Returns the database path (static); ids[i] is the media id of track i. */
 static const char *make_library(uint32_t *ids)
 {
 	static char path[512];
 	snprintf(path, sizeof path, "%s/load.db", harness_tmpdir());
-	struct crate_err err = {0};
-	struct mlib_db *db = NULL;
-	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
-	struct mlib_media_writer *w = mlib_media_writer_new(db, &err);
-	REQUIRE(w != NULL);
-	REQUIRE(mlib_db_begin(db, &err) == 0);
-	for (int i = 0; i < NTRACKS; i++) {
-		struct mlib_tags t;
-		mlib_tags_init(&t);
-		t.duration_ms = 1000 + i;
-		char buf[256];
-		snprintf(buf, sizeof buf, "Artist %d", i % NARTISTS);
-		mlib_tags_add(&t, "artist", buf);
-		if (i % 10) { /* every tenth track has no title */
-			expected_title(i, buf, sizeof buf);
-			mlib_tags_add(&t, "title", buf);
-		}
-		if (i % 4 == 0)
-			mlib_tags_add(&t, "genre", "Rock");
-		if (i == 3) /* a tag of one track (media_tag, after the media columns) */
-			mlib_tags_add(&t, "mood", "calm");
-		snprintf(buf, sizeof buf, "%d", 1950 + i % 70);
-		mlib_tags_add(&t, "date", buf);
-		char url[64];
-		snprintf(url, sizeof url, "/music/%06d.flac", i);
-		REQUIRE(mlib_media_put(w, url, strlen(url), 100 + i, 200 + i, 1700000000 + i, &t,
-				       &ids[i], &err) == 0);
-		mlib_tags_free(&t);
-	}
-	REQUIRE(mlib_db_commit(db, &err) == 0);
-	mlib_media_writer_free(w);
-	mlib_db_close(db);
+	mlib_db_close(tm_write_library(path, NTRACKS, fill_track, NULL, ids));
 	return path;
 }
 

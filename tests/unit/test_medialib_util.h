@@ -1,6 +1,7 @@
 /* Helpers shared by the medialib tests: fixture audio made with the ffmpeg
- * CLI, file bytes, small SQL queries. Static inline so each test binary
- * takes only what it uses. */
+ * CLI, file bytes, small SQL queries, generated libraries written through
+ * the media writer. Static inline so each test binary takes only what it
+ * uses. */
 #ifndef CRATE_TEST_MEDIALIB_UTIL_H
 #define CRATE_TEST_MEDIALIB_UTIL_H
 
@@ -15,6 +16,8 @@
 #include "base/err.h"
 #include "harness.h"
 #include "medialib/db.h"
+#include "medialib/media.h"
+#include "medialib/tags.h"
 
 /* Run argv (no shell), stdout/stderr to /dev/null; exit status or -1. */
 static inline int tm_run(char *const argv[])
@@ -108,6 +111,58 @@ static inline long long tm_query_int(struct mlib_db *db, const char *sql)
 static inline char *tm_path(const char *name)
 {
 	return xasprintf("%s/%s", harness_tmpdir(), name);
+}
+
+/* The database file at path opened for writing (created when new), and a
+ * writer of media rows on it: the caller's (mlib_media_writer_free, then
+ * mlib_db_close on *db). */
+static inline struct mlib_media_writer *tm_open_writer(const char *path, struct mlib_db **db)
+{
+	struct crate_err err = {0};
+	*db = NULL;
+	REQUIRE(mlib_db_open(path, 0, db, &err) == 0);
+	struct mlib_media_writer *w = mlib_media_writer_new(*db, &err);
+	REQUIRE(w != NULL);
+	return w;
+}
+
+/* Row i of a generated library, as tm_write_library's fill makes it: tags
+ * starts empty, url at "/music/NNNNN.flac" (i, five digits), size, mtime
+ * and now at 1000 + i, 2000 + i and 1700000000 + i; fill adds the tags and
+ * changes what else it wants. */
+struct tm_row {
+	struct mlib_tags tags;
+	char url[256];
+	int64_t size, mtime, now;
+};
+typedef void tm_fill_fn(int i, struct tm_row *row, void *arg);
+
+/* A library of n rows in the database at path, written through the media
+ * library's own writer in one transaction (as a scan writes them), row i
+ * as fill(i, row, arg) makes it; ids[i] (ids may be NULL) its media id.
+ * Returns the database, still open: the caller's (mlib_db_close). */
+static inline struct mlib_db *tm_write_library(const char *path, int n, tm_fill_fn *fill,
+					       void *arg, uint32_t *ids)
+{
+	struct crate_err err = {0};
+	struct mlib_db *db;
+	struct mlib_media_writer *w = tm_open_writer(path, &db);
+	REQUIRE(mlib_db_begin(db, &err) == 0);
+	for (int i = 0; i < n; i++) {
+		struct tm_row row = {.size = 1000 + i, .mtime = 2000 + i, .now = 1700000000 + i};
+		mlib_tags_init(&row.tags);
+		snprintf(row.url, sizeof row.url, "/music/%05d.flac", i);
+		fill(i, &row, arg);
+		uint32_t id;
+		REQUIRE(mlib_media_put(w, row.url, strlen(row.url), row.size, row.mtime, row.now,
+				       &row.tags, &id, &err) == 0);
+		mlib_tags_free(&row.tags);
+		if (ids)
+			ids[i] = id;
+	}
+	REQUIRE(mlib_db_commit(db, &err) == 0);
+	mlib_media_writer_free(w);
+	return db;
 }
 
 #endif
