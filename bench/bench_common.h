@@ -58,6 +58,25 @@ static inline void bench_search_top_screen(const struct coll_eval_ctx *ctx, cons
 		}
 }
 
+/* The value in kB of the line key ("VmRSS:", "VmHWM:") of
+ * /proc/self/status, or -1. */
+static inline long bench_status_kb(const char *key)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	char line[256];
+	long kb = -1;
+	size_t n = strlen(key);
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, key, n) == 0) {
+			kb = strtol(line + n, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kb;
+}
+
 static inline void bench_search_free(struct bench_search *b)
 {
 	coll_result_free(&b->result);

@@ -294,15 +294,7 @@ static int cmp_double(const void *a, const void *b)
 
 static long rss_bytes(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -1;
-	char line[256];
-	long kb = -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
+	long kb = bench_status_kb("VmRSS:");
 	return kb < 0 ? -1 : kb * 1024;
 }
 

@@ -60,23 +60,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Peak resident set size in kB from /proc/self/status, or -1. */
-static long peak_rss_kb(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -1;
-	char line[256];
-	long kb = -1;
-	while (fgets(line, sizeof line, f))
-		if (strncmp(line, "VmHWM:", 6) == 0) {
-			kb = strtol(line + 6, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return kb;
-}
-
 /* The search bar's first search on idx, ranked, with a fresh cache (as
  * after start-up), and its first screen formatted; ms of wall time. */
 static double first_search(const struct mlib_index *idx, const char *text)
@@ -165,7 +148,7 @@ int main(int argc, char **argv)
 		       argv[2], t3 - t2, info2.from_snapshot ? "true" : "false");
 		print_searches(idx, "owned", argv[2]);
 	}
-	long rss = peak_rss_kb();
+	long rss = bench_status_kb("VmHWM:"); /* peak */
 	struct rusage ru, main_ru;
 	getrusage(RUSAGE_SELF, &ru);
 	getrusage(RUSAGE_THREAD, &main_ru);
