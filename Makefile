@@ -173,20 +173,28 @@ $(BUILDDIR)/tests/harness.o: tests/harness.c tests/harness.h $(BUILDDIR)/gen/bui
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
-$(BUILDDIR)/tests/test_%: tests/unit/test_%.c $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
+# Test and bench programs: each one's object is a target of its own, so
+# the dependency file the compiler writes beside it (-MMD, included below)
+# rebuilds the program when a header it includes changes, a test's or a
+# bench's own helpers (tests/unit/*.h, bench/*.h) included: a change of
+# the library alone is not the only one that matters.
+$(BUILDDIR)/tests/obj/%.o: tests/unit/test_%.c $(BUILDDIR)/gen/build-flags
 	@mkdir -p $(dir $@)
-	@mkdir -p $(BUILDDIR)/tests/obj
-	$(CC) $(ALL_CFLAGS) -Itests -c -o $(BUILDDIR)/tests/obj/$*.o $<
-	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/tests/obj/$*.o $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
-$(BUILDDIR)/bench/%: bench/%.c $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
+$(BUILDDIR)/tests/test_%: $(BUILDDIR)/tests/obj/%.o $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ) $(LIBS)
+
+$(BUILDDIR)/bench/obj/%.o: bench/%.c $(BUILDDIR)/gen/build-flags
 	@mkdir -p $(dir $@)
-	@mkdir -p $(BUILDDIR)/bench/obj
-	$(CC) $(ALL_CFLAGS) -c -o $(BUILDDIR)/bench/obj/$*.o $<
-	$(CXX) $(ALL_LDFLAGS) -o $@ $(BUILDDIR)/bench/obj/$*.o $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ) $(LIBS)
-# The benches' shared header-only steps (bench/bench_common.h): a change
-# there rebuilds the programs that measure them.
-$(BENCH_BIN): $(wildcard bench/*.h)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILDDIR)/bench/%: $(BUILDDIR)/bench/obj/%.o $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $< $(BUILDDIR)/libcrate.a $(LIB_CXX_OBJ) $(LIBS)
+
+# Kept after linking: make would delete them as intermediate files and
+# build every program again on the next run.
+.PRECIOUS: $(BUILDDIR)/tests/obj/%.o $(BUILDDIR)/bench/obj/%.o
 
 # One runner for everything: unit binaries, then shell integration and tmux UI tests.
 check: $(BUILDDIR)/crate $(UNIT_BIN)
