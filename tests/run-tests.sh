@@ -3,7 +3,9 @@
 #   tests/run-tests.sh BUILDDIR      (TESTS_ONLY=unit|integration|ui to narrow)
 #
 # Suites (a unit binary, or one shell script) run TEST_JOBS at a time
-# (default: the number of cores), longest first: each suite's time is kept
+# (default: twice the number of cores: about half of the suites' time is
+# waiting, for audio played at its real pace or a terminal to redraw, so
+# one suite per core left the processors idle half the run), longest first: each suite's time is kept
 # in BUILDDIR/test-times.tsv for the next run, so the long UI suites start
 # at once instead of being the tail. A suite's output is printed whole when
 # it ends. A suite that fails beside others is run once more alone, to tell
@@ -18,7 +20,7 @@ export LSAN_OPTIONS="suppressions=$SRCDIR/tests/lsan.supp:print_suppressions=0${
 export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 passed=0 failed=0 skipped=0 failed_suites="" alone_suites=""
-jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+jobs=${TEST_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 times_file=$BUILDDIR/test-times.tsv
 work=$(mktemp -d /tmp/crate-run-XXXXXX)
