@@ -851,7 +851,9 @@ static bool all_known(const struct fast *fs)
 	return true;
 }
 
-/* key[pos] of each (id << 32 | pos) in w[0..n), every class known. */
+/* key[pos] of each (id << 32 | pos) in w[0..n), every class known. Reads
+ * only what fast_init prepared, so disjoint parts of w can be keyed on two
+ * threads at once (known_keys_shared). */
 static void known_keys(const struct fast *fs, const uint64_t *w, size_t n, uint64_t *key)
 {
 	const struct scorer *s = fs->s;
@@ -875,6 +877,32 @@ static void known_keys(const struct fast *fs, const uint64_t *w, size_t n, uint6
 	free(id);
 }
 
+/* Keying a large result (a fresh one-letter term: 600k items at 1M
+ * tracks) is split in this many parts shared by two threads; below
+ * RANK_SHARE_MIN items starting a thread costs more than it saves. */
+#define RANK_SHARE_PARTS 8
+#define RANK_SHARE_MIN (1u << 16)
+
+struct key_share {
+	const struct fast *fs;
+	const uint64_t *w;
+	size_t n;
+	uint64_t *key;
+};
+
+static void key_one_part(void *ctx, size_t i)
+{
+	const struct key_share *k = ctx;
+	size_t lo = k->n * i / RANK_SHARE_PARTS, hi = k->n * (i + 1) / RANK_SHARE_PARTS;
+	known_keys(k->fs, k->w + lo, hi - lo, k->key);
+}
+
+static void known_keys_shared(const struct fast *fs, const uint64_t *w, size_t n, uint64_t *key)
+{
+	struct key_share k = {fs, w, n, key};
+	crew_run(RANK_SHARE_PARTS, n >= RANK_SHARE_MIN, key_one_part, &k);
+}
+
 /* key[i] = the packed key of ids[i]. */
 static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *key)
 {
@@ -893,7 +921,7 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *
 	}
 	radix_u64(w, tmp, n, 32, 32 + bits_for(maxid));
 	if (all_known(fs)) {
-		known_keys(fs, w, n, key);
+		known_keys_shared(fs, w, n, key);
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			if (i + 2 * RANK_AHEAD < n)

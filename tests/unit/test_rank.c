@@ -275,6 +275,40 @@ static struct mlib_index *random_library(uint32_t n)
 	return idx;
 }
 
+/* Rank the result of query text on idx every way the search bar does and
+ * check each order against the reference scores. Returns false when the
+ * query had nothing to rank; *ties counts equal scores seen. */
+static bool check_ranked_query(struct mlib_index *idx, const char *text,
+			       struct coll_eval_cache *cache, size_t *ties)
+{
+	struct crate_err err;
+	struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
+	if (!CHECK_MSG(q != NULL, "'%s': %s", text, err.msg))
+		return false;
+	struct coll_eval_ctx ctx = {.index = idx, .now = NOW};
+	struct coll_search s;
+	coll_search_prepare(&ctx, q, text, 0, &s);
+	struct coll_result r = {0};
+	REQUIRE(coll_eval(&ctx, s.node, &r, &err) == 0);
+	bool ranked = s.terms.n && r.ids.n > 1;
+	if (ranked) {
+		/* the whole result (scored in id order), and a small part of
+		 * it (scored in place) */
+		*ties += rank_check_sort(idx, &s.terms, NOW, NULL, r.ids.v, r.ids.n, text);
+		rank_check_sort(idx, &s.terms, NOW, NULL, r.ids.v, r.ids.n < 1000 ? r.ids.n : 1000,
+				text);
+		/* with the memos kept between keystrokes: first a part of
+		 * the result (some values known), then all of it, twice */
+		rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n / 3, text);
+		rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n, text);
+		rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n, text);
+	}
+	coll_result_free(&r);
+	coll_search_free(&s);
+	coll_node_unref(q);
+	return ranked;
+}
+
 TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 {
 	struct mlib_index *idx = random_library(20000);
@@ -284,37 +318,27 @@ TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 	};
 	size_t ties = 0, checked = 0;
 	struct coll_eval_cache *cache = coll_eval_cache_new();
-	for (size_t qi = 0; qi < sizeof queries / sizeof queries[0]; qi++) {
-		const char *text = queries[qi];
-		struct crate_err err;
-		struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
-		if (!CHECK_MSG(q != NULL, "'%s': %s", text, err.msg))
-			continue;
-		struct coll_eval_ctx ctx = {.index = idx, .now = NOW};
-		struct coll_search s;
-		coll_search_prepare(&ctx, q, text, 0, &s);
-		struct coll_result r = {0};
-		REQUIRE(coll_eval(&ctx, s.node, &r, &err) == 0);
-		if (s.terms.n && r.ids.n > 1) {
-			/* the whole result (scored in id order), and a small part of
-			 * it (scored in place) */
-			ties += rank_check_sort(idx, &s.terms, NOW, NULL, r.ids.v, r.ids.n, text);
-			rank_check_sort(idx, &s.terms, NOW, NULL, r.ids.v, r.ids.n < 1000 ? r.ids.n : 1000,
-				   text);
-			/* with the memos kept between keystrokes: first a part of
-			 * the result (some values known), then all of it, twice */
-			rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n / 3, text);
-			rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n, text);
-			rank_check_sort(idx, &s.terms, NOW, cache, r.ids.v, r.ids.n, text);
-			checked++;
-		}
-		coll_result_free(&r);
-		coll_search_free(&s);
-		coll_node_unref(q);
-	}
+	for (size_t qi = 0; qi < sizeof queries / sizeof queries[0]; qi++)
+		checked += check_ranked_query(idx, queries[qi], cache, &ties);
 	coll_eval_cache_free(cache);
 	CHECK(checked >= 10);
 	CHECK(ties > 1000); /* ties keeping their order were tested */
+	mlib_index_free(idx);
+}
+
+/* A result of 65536 items or more is keyed on two threads, in parts: the
+ * order must be the one a single pass gives. */
+TEST(a_large_result_keyed_on_two_threads_keeps_the_reference_order)
+{
+	struct mlib_index *idx = random_library(90000);
+	static const char *const queries[] = {"la* OR mo*", "a~o NOT t:la", "t~l OR a~m"};
+	size_t ties = 0, checked = 0;
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	for (size_t qi = 0; qi < sizeof queries / sizeof queries[0]; qi++)
+		checked += check_ranked_query(idx, queries[qi], cache, &ties);
+	coll_eval_cache_free(cache);
+	CHECK(checked == 3);
+	CHECK(ties > 10000);
 	mlib_index_free(idx);
 }
 
