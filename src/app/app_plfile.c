@@ -31,9 +31,15 @@ void app_import_report_free(struct app_import_report *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Grows by doubling: a file of 100,000 missing entries must not copy the
+ * list once per entry (an allocator that cannot grow in place, as ASan's,
+ * made that quadratic). what: owned, moves to r. */
 static void problem(struct app_import_report *r, size_t line, char *what)
 {
-	r->problems = xreallocarray(r->problems, r->nproblems + 1, sizeof *r->problems);
+	if (r->nproblems == r->problems_cap) {
+		r->problems_cap = r->problems_cap ? r->problems_cap * 2 : 64;
+		r->problems = xreallocarray(r->problems, r->problems_cap, sizeof *r->problems);
+	}
 	r->problems[r->nproblems++] = (struct app_import_problem){line, what};
 }
 
@@ -72,21 +78,37 @@ static char *read_playlist(const char *path, size_t *len, struct crate_err *err)
 	return buf;
 }
 
-/* The library id of an absolute path (as given, then as its real path), 0
- * when it is not a present item. *real gets the real path when computed. */
-static uint32_t find_item(struct app *app, const char *path, char **real)
+/* The library ids of the absolute paths locs[0..n) (NULL: skipped), each
+ * as given, then as its real path: ids[i] 0 when it is not a present item.
+ * real[i] gets the real path when it was computed (owned; NULL before),
+ * errs[i] realpath's errno when that failed. Two batched lookups, not two
+ * per entry. */
+static void find_items(struct app *app, const char *const *locs, size_t n, uint32_t *ids,
+		       char **real, int *errs)
 {
-	uint32_t id;
 	struct crate_err e = {0};
-	if (mlib_media_find_url(app->db, path, strlen(path), &id, &e) == 0 &&
-	    mlib_index_has_media(app->index, id))
-		return id;
-	*real = realpath(path, NULL);
-	if (*real && strcmp(*real, path) != 0 &&
-	    mlib_media_find_url(app->db, *real, strlen(*real), &id, &e) == 0 &&
-	    mlib_index_has_media(app->index, id))
-		return id;
-	return 0;
+	uint32_t *found = xcalloc(n + 1, sizeof *found);
+	const char **again = xcalloc(n + 1, sizeof *again);
+	mlib_media_find_urls(app->db, locs, n, found, &e); /* an error: not found */
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = 0;
+		if (!locs[i])
+			continue;
+		if (found[i] && mlib_index_has_media(app->index, found[i])) {
+			ids[i] = found[i];
+			continue;
+		}
+		real[i] = realpath(locs[i], NULL);
+		errs[i] = real[i] ? 0 : errno;
+		if (real[i] && strcmp(real[i], locs[i]) != 0)
+			again[i] = real[i];
+	}
+	mlib_media_find_urls(app->db, again, n, found, &e);
+	for (size_t i = 0; i < n; i++)
+		if (again[i] && found[i] && mlib_index_has_media(app->index, found[i]))
+			ids[i] = found[i];
+	free(again);
+	free(found);
 }
 
 int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
@@ -121,26 +143,32 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 	 * scanned in one go, then looked up again. */
 	uint32_t *ids = xcalloc(pl.n + 1, sizeof *ids);
 	char **scan = xcalloc(pl.n + 1, sizeof *scan);
+	const char **locs = xcalloc(pl.n + 1, sizeof *locs); /* absolute paths; borrowed */
+	char **real = xcalloc(pl.n + 1, sizeof *real);
+	int *errs = xcalloc(pl.n + 1, sizeof *errs);
 	size_t nscan = 0;
+	for (size_t i = 0; i < pl.n; i++)
+		locs[i] = pl.v[i].location[0] == '/' ? pl.v[i].location : NULL;
+	find_items(app, locs, pl.n, ids, real, errs);
 	for (size_t i = 0; i < pl.n; i++) {
 		const char *loc = pl.v[i].location;
-		if (loc[0] != '/') { /* a stream URL: an item of its own */
+		if (!locs[i]) { /* a stream URL: an item of its own */
 			struct crate_err serr = {0};
 			if (app_stream_item(app, loc, &ids[i], &serr) != 0)
 				problem(rep, pl.v[i].line, xasprintf("%s", serr.msg));
 			continue;
 		}
-		char *real = NULL;
-		ids[i] = find_item(app, loc, &real);
 		struct stat st;
 		if (!ids[i]) {
-			if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode))
-				scan[nscan++] = xstrdup(real);
+			if (real[i] && stat(real[i], &st) == 0 && S_ISREG(st.st_mode))
+				scan[nscan++] = xstrdup(real[i]);
 			else
 				problem(rep, pl.v[i].line,
-					xasprintf("%s: %s", loc, real ? "not a regular file" : strerror(errno)));
+					xasprintf("%s: %s", loc,
+						  real[i] ? "not a regular file" : strerror(errs[i])));
 		}
-		free(real);
+		free(real[i]);
+		real[i] = NULL;
 	}
 	if (nscan) {
 		struct mlib_scan_result res = {0};
@@ -148,20 +176,28 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 		if (app_scan(app, (const char *const *)scan, nscan, NULL, NULL, &res, &serr) == 0)
 			rep->scanned = res.totals.added + res.totals.updated;
 		mlib_scan_result_free(&res);
+		for (size_t i = 0; i < pl.n; i++)
+			if (ids[i])
+				locs[i] = NULL; /* found already: only the others again */
+		uint32_t *ids2 = xcalloc(pl.n + 1, sizeof *ids2);
+		find_items(app, locs, pl.n, ids2, real, errs);
 		for (size_t i = 0; i < pl.n; i++) {
-			if (ids[i] || pl.v[i].location[0] != '/')
+			if (!locs[i])
 				continue;
-			char *real = NULL;
-			ids[i] = find_item(app, pl.v[i].location, &real);
-			if (!ids[i] && real) /* on disk, but the scan could not read it */
+			ids[i] = ids2[i];
+			if (!ids[i] && real[i]) /* on disk, but the scan could not read it */
 				problem(rep, pl.v[i].line,
 					xasprintf("%s: not playable (see crate scan)", pl.v[i].location));
-			free(real);
+			free(real[i]);
 		}
+		free(ids2);
 	}
 	for (size_t i = 0; i < nscan; i++)
 		free(scan[i]);
 	free(scan);
+	free(locs);
+	free(real);
+	free(errs);
 	size_t n = 0;
 	for (size_t i = 0; i < pl.n; i++)
 		if (ids[i])

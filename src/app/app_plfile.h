@@ -22,8 +22,9 @@ struct app_import_report {
 	size_t entries;  /* in the file */
 	size_t imported; /* entries put in the playlist */
 	size_t scanned;  /* files added to the library on the way */
-	struct app_import_problem *problems;
+	struct app_import_problem *problems; /* owned, nproblems of them */
 	size_t nproblems;
+	size_t problems_cap; /* allocated slots of problems */
 };
 
 void app_import_report_free(struct app_import_report *r);

@@ -2,6 +2,7 @@
 #include "medialib/media.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -760,6 +761,38 @@ int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint
 						      "%.*s: not in the library", (int)urllen, url)
 				      : mlib_db_error(db, "cannot look up a file", err);
 	sqlite3_finalize(st);
+	return ret;
+}
+
+int mlib_media_find_urls(struct mlib_db *db, const char *const *urls, size_t n, uint32_t *ids,
+			 struct crate_err *err)
+{
+	if (n)
+		memset(ids, 0, n * sizeof *ids);
+	sqlite3 *sql = mlib_db_sqlite(db);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(sql, "SELECT id FROM media WHERE url=?", -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot look up files", err);
+	/* One snapshot for the whole batch instead of a lock per lookup. */
+	bool own = sqlite3_get_autocommit(sql) &&
+		   sqlite3_exec(sql, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
+		if (!urls[i])
+			continue;
+		sqlite3_bind_blob(st, 1, urls[i], (int)strlen(urls[i]), SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			ids[i] = (uint32_t)sqlite3_column_int64(st, 0);
+			rc = SQLITE_DONE;
+		}
+		if (rc == SQLITE_DONE)
+			sqlite3_reset(st);
+	}
+	int ret = rc == SQLITE_DONE ? 0 : mlib_db_error(db, "cannot look up files", err);
+	sqlite3_finalize(st);
+	if (own)
+		sqlite3_exec(sql, "COMMIT", NULL, NULL, NULL); /* read only: cannot lose a change */
 	return ret;
 }
 

@@ -67,6 +67,13 @@ int mlib_media_counters(struct mlib_db *db, uint64_t *generation, uint64_t *stat
 /* Find the id of url (raw path bytes); CRATE_ERR_NOTFOUND when absent. */
 int mlib_media_find_url(struct mlib_db *db, const char *url, size_t urllen, uint32_t *id,
 			struct crate_err *err);
+/* The ids of many urls (NUL-terminated raw path bytes; NULL: skipped):
+ * ids[i] for urls[i], 0 when absent. One statement and, unless the caller
+ * has a transaction open, one read transaction for all of them: a 150,000-
+ * entry playlist costs one prepare, not one each. On an error, the ids not
+ * looked up yet are 0. */
+int mlib_media_find_urls(struct mlib_db *db, const char *const *urls, size_t n, uint32_t *ids,
+			 struct crate_err *err);
 /* The present tracks of the cue sheet that splits the file at url (raw
  * path bytes), in the order they play: *ids owned by the caller (NULL and
  * *n 0 when the file is not split). */

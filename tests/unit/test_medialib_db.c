@@ -438,6 +438,36 @@ TEST(play_statistics_and_rating_written_through)
 	free(path);
 }
 
+/* mlib_media_find_urls: the ids of many urls in one statement, NULL skipped,
+ * absent ones 0; its own read transaction is closed, a caller's is left open. */
+TEST(find_urls_in_one_batch)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	uint32_t a = put_fake(db, "/music/a.flac", "A", "T");
+	uint32_t b = put_fake(db, "/music/b.flac", "B", "U");
+	const char *urls[] = {"/music/b.flac", NULL, "/music/none.flac", "/music/a.flac", "/music/b.flac"};
+	uint32_t ids[5] = {7, 7, 7, 7, 7};
+	struct crate_err err = {0};
+	CHECK_MSG(mlib_media_find_urls(db, urls, 5, ids, &err) == 0, "%s", err.msg);
+	CHECK_INT(ids[0], b);
+	CHECK_INT(ids[1], 0);
+	CHECK_INT(ids[2], 0);
+	CHECK_INT(ids[3], a);
+	CHECK_INT(ids[4], b);
+	CHECK(sqlite3_get_autocommit(mlib_db_sqlite(db)));
+	REQUIRE(mlib_db_begin(db, &err) == 0);
+	CHECK(mlib_media_find_urls(db, urls, 5, ids, &err) == 0 && ids[3] == a);
+	CHECK(!sqlite3_get_autocommit(mlib_db_sqlite(db)));
+	CHECK(mlib_db_rollback(db, &err) == 0);
+	CHECK(mlib_media_find_urls(db, NULL, 0, NULL, &err) == 0);
+	mlib_db_close(db);
+	db = open_ok(path, MLIB_DB_READONLY);
+	CHECK(mlib_media_find_urls(db, urls, 5, ids, &err) == 0 && ids[0] == b && ids[2] == 0);
+	mlib_db_close(db);
+	free(path);
+}
+
 TEST(number_and_year_parsing)
 {
 	int64_t n, t;
