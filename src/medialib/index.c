@@ -613,68 +613,218 @@ static uint64_t artist_key(const struct prop *p, const uint32_t *ranks, uint32_t
 	return (uint64_t)ranks[vids[0]] + 1;
 }
 
-static void build_library_order(struct mlib_index *idx)
-{
-	const struct prop *aa = prop_by_name(idx, "albumartist");
-	const struct prop *ar = prop_by_name(idx, "artist");
-	const struct prop *year = prop_by_name(idx, "year");
-	const struct prop *album = prop_by_name(idx, "album");
-	const struct prop *disc = prop_by_name(idx, "discnr");
-	const struct prop *track = prop_by_name(idx, "tracknr");
-	const struct prop *url = prop_by_name(idx, "url");
-	const struct prop *parts[] = { year, album, disc, track };
-	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-		if (parts[i] && parts[i]->kind == MLIB_PROP_STRING)
-			index_dict_compute_ranks((struct dict *)&parts[i]->d);
-	uint32_t *aa_rank, *ar_rank;
-	artist_ranks(aa, ar, &aa_rank, &ar_rank);
+/* The library order's key of an item, in parts: albumartist (else
+ * artist), year, album, disc, track; then the url and the id. */
+enum { LIB_ARTIST, LIB_YEAR, LIB_ALBUM, LIB_DISC, LIB_TRACK, LIB_PARTS };
 
+/* component_key's bound for each part (the artist's: its rank + 1). */
+static const uint64_t lib_part_max[LIB_PARTS] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT16_MAX,
+						 UINT16_MAX};
+
+struct lib_parts {
+	const struct prop *aa, *ar;    /* the artist part */
+	const uint32_t *aa_rank, *ar_rank;
+	size_t artists;                /* values ranked jointly: ranks lie below */
+	const struct prop *p[LIB_PARTS]; /* the others (p[LIB_ARTIST] unused) */
+};
+
+static uint64_t lib_part(const struct lib_parts *lp, int k, uint32_t id)
+{
+	if (k != LIB_ARTIST)
+		return component_key(lp->p[k], id, lib_part_max[k]);
+	uint64_t a = artist_key(lp->aa, lp->aa_rank, id);
+	return a ? a : artist_key(lp->ar, lp->ar_rank, id);
+}
+
+/* Part k's keys over ids as small codes: 0 when missing (key 0), else
+ * key - *lo + 1, up to *top. Ranks lie below their dictionary's size (no
+ * pass needed); integers (a year: ~2^31 + 2000 as a key) take one pass
+ * over their column for the least and greatest present key. */
+static void lib_part_range(const struct lib_parts *lp, int k, const struct u32vec *ids,
+			   uint64_t *lo, uint64_t *top)
+{
+	const struct prop *p = lp->p[k];
+	uint64_t least = 1, most = 0;
+	if (k == LIB_ARTIST) {
+		most = lp->artists;
+	} else if (p && p->kind == MLIB_PROP_STRING) {
+		most = p->d.n < lib_part_max[k] ? p->d.n : lib_part_max[k];
+	} else if (p) {
+		least = UINT64_MAX;
+		for (size_t i = 0; i < ids->n; i++) {
+			uint64_t v = component_key(p, ids->v[i], lib_part_max[k]);
+			if (v) {
+				least = v < least ? v : least;
+				most = v > most ? v : most;
+			}
+		}
+	}
+	*lo = least;
+	*top = most >= least ? most - least + 1 : 0;
+}
+
+static unsigned bit_width(uint64_t x)
+{
+	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
+}
+
+/* Sort keys by their bits from `from` up to `to` (exclusive), stable: the
+ * bits below keep the order they had. Least significant digit first, 11
+ * bits a pass (2048 counters stay in the first-level cache), skipping a
+ * digit every key shares. */
+static void u64_radix_sort(uint64_t *keys, size_t n, unsigned from, unsigned to)
+{
+	unsigned width = to > from ? to - from : 0;
+	if (width == 0 || n < 2)
+		return;
+	unsigned passes = (width + 10) / 11, digit = (width + passes - 1) / passes;
+	size_t nd = (size_t)1 << digit;
+	uint64_t mask = nd - 1;
+	uint32_t *hist = xcalloc(passes * nd, sizeof *hist);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned p = 0; p < passes; p++)
+			hist[p * nd + ((keys[i] >> (from + p * digit)) & mask)]++;
+	uint64_t *tmp = NULL, *src = keys;
+	for (unsigned p = 0; p < passes; p++) {
+		unsigned shift = from + p * digit;
+		uint32_t *pos = hist + p * nd;
+		if (pos[(keys[0] >> shift) & mask] == n)
+			continue; /* every key has the same digit here */
+		if (!tmp)
+			tmp = xmalloc_huge(n * sizeof *tmp);
+		uint64_t *dst = src == keys ? tmp : keys;
+		uint32_t sum = 0;
+		for (size_t d = 0; d < nd; d++) {
+			uint32_t c = pos[d];
+			pos[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[pos[(src[i] >> shift) & mask]++] = src[i];
+		src = dst;
+	}
+	if (src != keys)
+		memcpy(keys, src, n * sizeof *keys);
+	free(tmp);
+	free(hist);
+}
+
+/* ids (items whose keys are equal) by url, then id (few and short). */
+static void lib_settle_ties(const struct prop *url, uint32_t *ids, size_t n)
+{
+	bool url_ok = url && url->kind == MLIB_PROP_STRING;
+	struct lib_tie *t = xmalloc(n * sizeof *t);
+	for (size_t k = 0; k < n; k++) {
+		const uint32_t *vids;
+		t[k].url = url_ok && prop_str_values(url, ids[k], &vids)
+				   ? url->d.fold + url->d.fold_off[vids[0]]
+				   : NULL;
+		t[k].id = ids[k];
+	}
+	qsort(t, n, sizeof *t, lib_tie_cmp);
+	for (size_t k = 0; k < n; k++)
+		ids[k] = t[k].id;
+	free(t);
+}
+
+/* The library order into order (n ids) when the key parts, less their
+ * least values, fit one 64-bit word beside the item's position in
+ * all_ids (a million tracks need ~44 + 20 bits): one word per item, four
+ * sorting passes. False when they do not fit. */
+static bool lib_order_packed(const struct mlib_index *idx, const struct lib_parts *lp,
+			     const struct prop *url, uint32_t *order)
+{
+	const struct u32vec *ids = &idx->all_ids;
+	size_t n = ids->n;
+	uint64_t lo[LIB_PARTS], top;
+	unsigned bits[LIB_PARTS], total = 0, pos_bits = bit_width(n);
+	for (int k = 0; k < LIB_PARTS; k++) {
+		lib_part_range(lp, k, ids, &lo[k], &top);
+		bits[k] = bit_width(top);
+		total += bits[k];
+	}
+	if (total + pos_bits > 64)
+		return false;
+	uint64_t *keys = xmalloc_huge((n + 1) * sizeof *keys);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = 0;
+		for (int k = 0; k < LIB_PARTS; k++) {
+			uint64_t v = lib_part(lp, k, ids->v[i]);
+			key = key << bits[k] | (v ? v - lo[k] + 1 : 0);
+		}
+		keys[i] = key << pos_bits | i;
+	}
+	/* all_ids ascends: the positions are in order, and stay so among equal keys. */
+	u64_radix_sort(keys, n, pos_bits, pos_bits + total);
+	uint64_t pos_mask = ((uint64_t)1 << pos_bits) - 1;
+	for (size_t i = 0; i < n; i++)
+		order[i] = ids->v[keys[i] & pos_mask];
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && keys[j] >> pos_bits == keys[i] >> pos_bits; j++)
+			;
+		if (j - i > 1)
+			lib_settle_ties(url, order + i, j - i);
+	}
+	free(keys);
+	return true;
+}
+
+/* The same with two words per item (any parts). */
+static void lib_order_wide(const struct mlib_index *idx, const struct lib_parts *lp,
+			   const struct prop *url, uint32_t *order)
+{
 	size_t n = idx->all_ids.n;
 	struct lib_key *keys = xmalloc_huge((n + 1) * sizeof *keys);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = idx->all_ids.v[i];
-		uint64_t a = artist_key(aa, aa_rank, id);
-		if (!a)
-			a = artist_key(ar, ar_rank, id);
-		keys[i].k0 = a << 32 | component_key(year, id, UINT32_MAX);
-		keys[i].k1 = component_key(album, id, UINT32_MAX) << 32 |
-			     component_key(disc, id, UINT16_MAX) << 16 | component_key(track, id, UINT16_MAX);
+		keys[i].k0 = lib_part(lp, LIB_ARTIST, id) << 32 | lib_part(lp, LIB_YEAR, id);
+		keys[i].k1 = lib_part(lp, LIB_ALBUM, id) << 32 | lib_part(lp, LIB_DISC, id) << 16 |
+			     lib_part(lp, LIB_TRACK, id);
 		keys[i].id = id;
 	}
-	free(aa_rank); /* ar_rank points into the same block */
 	lib_keys_radix_sort(keys, n);
-	/* Runs of equal (k0, k1): by url, then id (few and short). */
-	bool url_ok = url && url->kind == MLIB_PROP_STRING;
+	for (size_t i = 0; i < n; i++)
+		order[i] = keys[i].id;
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && keys[j].k0 == keys[i].k0 && keys[j].k1 == keys[i].k1; j++)
 			;
-		if (j - i < 2)
-			continue;
-		struct lib_tie *t = xmalloc((j - i) * sizeof *t);
-		for (size_t k = i; k < j; k++) {
-			const uint32_t *vids;
-			t[k - i].url = url_ok && prop_str_values(url, keys[k].id, &vids)
-					       ? url->d.fold + url->d.fold_off[vids[0]]
-					       : NULL;
-			t[k - i].id = keys[k].id;
-		}
-		qsort(t, j - i, sizeof *t, lib_tie_cmp);
-		for (size_t k = i; k < j; k++)
-			keys[k].id = t[k - i].id;
-		free(t);
+		if (j - i > 1)
+			lib_settle_ties(url, order + i, j - i);
 	}
+	free(keys);
+}
 
+static void build_library_order(struct mlib_index *idx)
+{
+	struct lib_parts lp = {
+		.aa = prop_by_name(idx, "albumartist"),
+		.ar = prop_by_name(idx, "artist"),
+		.p = {NULL, prop_by_name(idx, "year"), prop_by_name(idx, "album"),
+		      prop_by_name(idx, "discnr"), prop_by_name(idx, "tracknr")},
+	};
+	const struct prop *url = prop_by_name(idx, "url");
+	for (int k = LIB_YEAR; k < LIB_PARTS; k++)
+		if (lp.p[k] && lp.p[k]->kind == MLIB_PROP_STRING)
+			index_dict_compute_ranks((struct dict *)&lp.p[k]->d);
+	uint32_t *aa_rank, *ar_rank;
+	artist_ranks(lp.aa, lp.ar, &aa_rank, &ar_rank);
+	lp.aa_rank = aa_rank;
+	lp.ar_rank = ar_rank;
+	lp.artists = (lp.aa && lp.aa->kind == MLIB_PROP_STRING ? lp.aa->d.n : 0) +
+		     (lp.ar && lp.ar->kind == MLIB_PROP_STRING ? lp.ar->d.n : 0);
+
+	size_t n = idx->all_ids.n;
 	idx->lib_order.n = 0;
 	u32vec_reserve_fresh(&idx->lib_order, n);
+	if (!lib_order_packed(idx, &lp, url, idx->lib_order.v))
+		lib_order_wide(idx, &lp, url, idx->lib_order.v);
+	free(aa_rank); /* ar_rank points into the same block */
+	idx->lib_order.n = n;
 	free(idx->lib_rank);
 	idx->lib_rank = xmalloc_huge((size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
 	memset(idx->lib_rank, 0xff, (size_t)(idx->bound + 1) * sizeof *idx->lib_rank);
-	for (size_t i = 0; i < n; i++) {
-		idx->lib_order.v[i] = keys[i].id;
-		idx->lib_rank[keys[i].id] = (uint32_t)i;
-	}
-	idx->lib_order.n = n;
-	free(keys);
+	for (size_t i = 0; i < n; i++)
+		idx->lib_rank[idx->lib_order.v[i]] = (uint32_t)i;
 }
 
 /* Items-by-value lists pay off for dictionaries at least this large. */

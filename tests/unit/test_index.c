@@ -1,8 +1,10 @@
 /* medialib/index: the builder, dictionaries with folded twins and numbers,
  * multi-valued items, integer columns, ranks and the library order. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
 #include "harness.h"
 #include "medialib/index.h"
 
@@ -257,6 +259,112 @@ TEST(library_order)
 	for (size_t i = 0; i < o->n; i++)
 		CHECK_INT(mlib_index_library_rank(idx, o->v[i]), i);
 	mlib_index_free(idx);
+}
+
+/* A random item of random_library_order: -1 = missing. Names are
+ * zero-padded numbers, so their natural order is the numbers'. */
+struct order_row {
+	uint32_t id;
+	int aa, artist, album, url;
+	int64_t year, disc, track;
+	bool has_year, has_disc, has_track;
+};
+
+static int cmp_missing_first(bool ha, int64_t a, bool hb, int64_t b)
+{
+	if (ha != hb)
+		return ha ? 1 : -1;
+	return !ha ? 0 : a < b ? -1 : a > b;
+}
+
+/* albumartist (else artist), year, album, disc, track, url, id. */
+static int order_row_cmp(const void *pa, const void *pb)
+{
+	const struct order_row *a = pa, *b = pb;
+	int aa = a->aa >= 0 ? a->aa : a->artist, ba = b->aa >= 0 ? b->aa : b->artist;
+	int c = cmp_missing_first(aa >= 0, aa, ba >= 0, ba);
+	if (!c)
+		c = cmp_missing_first(a->has_year, a->year, b->has_year, b->year);
+	if (!c)
+		c = cmp_missing_first(a->album >= 0, a->album, b->album >= 0, b->album);
+	if (!c)
+		c = cmp_missing_first(a->has_disc, a->disc, b->has_disc, b->disc);
+	if (!c)
+		c = cmp_missing_first(a->has_track, a->track, b->has_track, b->track);
+	if (!c)
+		c = a->url < b->url ? -1 : a->url > b->url;
+	return c ? c : a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int64_t pick(uint64_t *rng, int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)rng_below(rng, (size_t)(hi - lo + 1));
+}
+
+/* n random items (every fourth id skipped) with years in [ylo, yhi] and
+ * discs and tracks below nmax, ordered by the index and by qsort. */
+static void check_random_order(uint64_t seed, uint32_t n, int64_t ylo, int64_t yhi, int64_t nmax)
+{
+	uint64_t rng = seed;
+	struct order_row *rows = calloc(n, sizeof *rows);
+	struct mlib_index *idx = mlib_index_new();
+	char buf[32];
+	for (uint32_t i = 0; i < n; i++) {
+		struct order_row *r = &rows[i];
+		r->id = i + 1 + i / 3;
+		r->aa = rng_below(&rng, 4) == 0 ? (int)pick(&rng, 0, 40) : -1;
+		r->artist = rng_below(&rng, 10) ? (int)pick(&rng, 0, 300) : -1;
+		r->album = rng_below(&rng, 10) ? (int)pick(&rng, 0, 500) : -1;
+		r->url = (int)pick(&rng, 0, 999999); /* a repeat now and then: settled by id */
+		r->has_year = rng_below(&rng, 8) != 0;
+		r->year = pick(&rng, ylo, yhi);
+		r->has_disc = rng_below(&rng, 3) != 0;
+		r->disc = pick(&rng, 0, nmax);
+		r->has_track = rng_below(&rng, 8) != 0;
+		r->track = pick(&rng, 0, nmax);
+		mlib_index_add_media(idx, r->id);
+		if (r->aa >= 0) {
+			snprintf(buf, sizeof buf, "Artist %04d", r->aa);
+			add(idx, r->id, "albumartist", buf);
+		}
+		if (r->artist >= 0) {
+			snprintf(buf, sizeof buf, "artist %04d", r->artist);
+			add(idx, r->id, "artist", buf);
+		}
+		if (r->album >= 0) {
+			snprintf(buf, sizeof buf, "Album %04d", r->album);
+			add(idx, r->id, "album", buf);
+		}
+		snprintf(buf, sizeof buf, "/m/%06d", r->url);
+		add(idx, r->id, "url", buf);
+		if (r->has_year)
+			mlib_index_set_int(idx, r->id, "year", r->year);
+		if (r->has_disc)
+			mlib_index_set_int(idx, r->id, "discnr", r->disc);
+		if (r->has_track)
+			mlib_index_set_int(idx, r->id, "tracknr", r->track);
+	}
+	mlib_index_finish(idx);
+	qsort(rows, n, sizeof *rows, order_row_cmp);
+	const struct u32vec *o = mlib_index_library_order(idx);
+	REQUIRE(o->n == n);
+	size_t wrong = 0;
+	for (uint32_t i = 0; i < n; i++)
+		wrong += o->v[i] != rows[i].id || mlib_index_library_rank(idx, rows[i].id) != i;
+	CHECK_INT(wrong, 0);
+	mlib_index_free(idx);
+	free(rows);
+}
+
+TEST(random_library_order)
+{
+	/* Small parts: the key fits one word (artist, year, album, disc,
+	 * track ~9 + 7 + 9 + 2 + 6 bits beside 13 of position). */
+	check_random_order(1, 5000, 1950, 2020, 40);
+	/* Years over most of the 32-bit range and tracks up to 30000: two
+	 * words. */
+	check_random_order(2, 5000, -2000000000, 2000000000, 30000);
+	check_random_order(3, 1, 2000, 2000, 1);
 }
 
 TEST(fold_span_is_contiguous)
