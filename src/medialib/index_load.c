@@ -157,17 +157,45 @@ static int strtab_load(struct mlib_db *db, struct strtab *t, struct crate_err *e
 #define CELL_NULL (-1) /* the row lacks the value (NULL, or empty text) */
 
 struct row_batch {
-	uint32_t n;
-	uint32_t id[BATCH_ROWS];
-	/* Per row and column: the integer, or the text's offset in bytes. */
-	int64_t val[BATCH_ROWS][NCOLS];
-	int32_t len[BATCH_ROWS][NCOLS]; /* text length, 0 for an integer, or CELL_NULL */
+	uint32_t n, cap; /* rows held, and room */
+	uint32_t *id;
+	/* Column by column (a builder reads its columns whole, so a column's
+	 * cells are best side by side): per row the integer, or the text's
+	 * offset in bytes; the text's length, 0 for an integer, or CELL_NULL. */
+	int64_t *val[NCOLS];
+	int32_t *len[NCOLS];
 	char *bytes;
 	size_t blen, bcap;
 	bool last;     /* the last batch of its chunk of ids */
 	uint64_t before; /* rows indexed before this batch (set when indexed) */
 	uint32_t seen; /* bit c: some row has a value in column c */
 };
+
+/* n empty batches whose arrays share one block (*block: the caller frees
+ * it after the batches' bytes and the batches). In huge pages when large:
+ * malloc would map (and the readers fault in) 4 kB at a time. Not zeroed:
+ * a batch is written before it is read, and a fresh page is zeroed by
+ * the kernel as it is first written anyway. Room for max_id rows at most
+ * (ids are unique and from 1): a library of a few rows, as every test
+ * has, takes a few kB rather than 1.1 MB per batch. */
+static struct row_batch *batches_new(size_t n, int64_t max_id, void **block)
+{
+	uint32_t cap = max_id >= 1 && max_id < BATCH_ROWS ? (uint32_t)max_id : BATCH_ROWS;
+	size_t per = (size_t)cap * (sizeof(uint32_t) + NCOLS * (sizeof(int64_t) + sizeof(int32_t)));
+	char *at = xmalloc_huge(n * per);
+	*block = at;
+	struct row_batch *b = xcalloc(n, sizeof *b);
+	for (size_t i = 0; i < n; i++) {
+		b[i].cap = cap;
+		for (size_t c = 0; c < NCOLS; c++, at += cap * sizeof(int64_t))
+			b[i].val[c] = (int64_t *)(void *)at;
+		for (size_t c = 0; c < NCOLS; c++, at += cap * sizeof(int32_t))
+			b[i].len[c] = (int32_t *)(void *)at;
+		b[i].id = (uint32_t *)(void *)at;
+		at += cap * sizeof(uint32_t);
+	}
+	return b;
+}
 
 /* Row r of b from its cells (cell[c]: column c, in the order of cols; a
  * COL_SID cell becomes its string's index in strs). */
@@ -176,12 +204,12 @@ static void batch_put(struct row_batch *b, const struct strtab *strs, uint32_t r
 {
 	for (size_t c = 0; c < NCOLS; c++) {
 		int type = sqlite3_value_type(cell[c]);
-		b->len[r][c] = CELL_NULL;
+		b->len[c][r] = CELL_NULL;
 		if (type == SQLITE_NULL)
 			continue;
 		if (cols[c].kind == COL_INT) {
-			b->val[r][c] = sqlite3_value_int64(cell[c]);
-			b->len[r][c] = 0;
+			b->val[c][r] = sqlite3_value_int64(cell[c]);
+			b->len[c][r] = 0;
 			b->seen |= 1u << c;
 			continue;
 		}
@@ -192,8 +220,8 @@ static void batch_put(struct row_batch *b, const struct strtab *strs, uint32_t r
 					    : -1;
 			if (k < 0 || strs->len[k] <= 0)
 				continue;
-			b->val[r][c] = k;
-			b->len[r][c] = 0;
+			b->val[c][r] = k;
+			b->len[c][r] = 0;
 			b->seen |= 1u << c;
 			continue;
 		}
@@ -209,8 +237,8 @@ static void batch_put(struct row_batch *b, const struct strtab *strs, uint32_t r
 			b->bytes = xrealloc(b->bytes, b->bcap);
 		}
 		memcpy(b->bytes + b->blen, v, (size_t)n);
-		b->val[r][c] = (int64_t)b->blen;
-		b->len[r][c] = n;
+		b->val[c][r] = (int64_t)b->blen;
+		b->len[c][r] = n;
 		b->blen += (size_t)n;
 		b->seen |= 1u << c;
 	}
@@ -236,7 +264,7 @@ static void row_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct row_sink *s = argc == (int)NCOLS + 2 ? sqlite3_value_pointer(argv[0], ROW_SINK_TYPE)
 						    : NULL;
-	if (!s || !s->b || s->b->n >= BATCH_ROWS) {
+	if (!s || !s->b || s->b->n >= s->b->cap) {
 		sqlite3_result_error(ctx, ROW_FN ": not called by the index loader", -1);
 		return;
 	}
@@ -249,7 +277,7 @@ static void row_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	batch_put(b, s->strs, r, argv + 2);
 }
 
-/* Read up to BATCH_ROWS rows into b. sink: NULL when st selects the
+/* Read up to b->cap rows into b. sink: NULL when st selects the
  * columns themselves, else st's ROW_FN sink (st then selects nothing
  * but the function's NULL). Returns SQLITE_ROW when b is full (more may
  * follow), SQLITE_DONE at the end, or SQLite's error code. */
@@ -262,13 +290,13 @@ static int batch_fill(sqlite3_stmt *st, struct row_sink *sink, struct row_batch 
 	int rc = SQLITE_ROW;
 	if (sink) { /* each step adds (at most) its row through row_fn */
 		sink->b = b;
-		while (b->n < BATCH_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		while (b->n < b->cap && (rc = sqlite3_step(st)) == SQLITE_ROW)
 			;
 		sink->b = NULL;
 		return rc;
 	}
 	sqlite3_value *cell[NCOLS];
-	while (b->n < BATCH_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (b->n < b->cap && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id64 = sqlite3_column_int64(st, 0);
 		if (id64 < 1 || id64 > UINT32_MAX - 1)
 			continue;
@@ -292,7 +320,7 @@ static void batch_define(struct mlib_index *idx, int *handles, uint32_t *defined
 		return;
 	for (uint32_t r = 0; r < b->n; r++)
 		for (size_t c = 0; c < NCOLS; c++)
-			if (handles[c] < 0 && b->len[r][c] != CELL_NULL) {
+			if (handles[c] < 0 && b->len[c][r] != CELL_NULL) {
 				col_prop(idx, handles, c);
 				*defined |= 1u << c;
 			}
@@ -356,10 +384,10 @@ static void batch_apply_text(struct prop *p, const struct row_batch *b, size_t c
 	const char *prev = NULL;
 	uint32_t prev_len = 0, prev_h = 0;
 	for (uint32_t r = 0; r < b->n; r++) {
-		int32_t len = b->len[r][c];
+		int32_t len = b->len[c][r];
 		if (len == CELL_NULL)
 			continue;
-		const char *v = b->bytes + b->val[r][c];
+		const char *v = b->bytes + b->val[c][r];
 		uint32_t l = (uint32_t)strnlen(v, (size_t)len); /* a NUL inside a tag ends it */
 		if (!prev || l != prev_len || memcmp(v, prev, l) != 0) { /* albums repeat values */
 			prev_h = hash_bytes(v, l);
@@ -371,8 +399,8 @@ static void batch_apply_text(struct prop *p, const struct row_batch *b, size_t c
 		ls[r] = l;
 	}
 	for (uint32_t r = 0; r < b->n; r++)
-		if (b->len[r][c] != CELL_NULL)
-			index_prop_add_str_h(p, b->id[r], b->bytes + b->val[r][c], ls[r], hs[r]);
+		if (b->len[c][r] != CELL_NULL)
+			index_prop_add_str_h(p, b->id[r], b->bytes + b->val[c][r], ls[r], hs[r]);
 }
 
 /* The values of b in the columns of mask, column by column (each
@@ -396,18 +424,18 @@ static void batch_apply_cols(struct mlib_index *idx, const int *handles, uint32_
 			continue;
 		}
 		for (uint32_t r = 0; r < b->n; r++) {
-			int32_t len = b->len[r][c];
+			int32_t len = b->len[c][r];
 			if (len == CELL_NULL)
 				continue;
 			if (cols[c].kind == COL_SID)
-				add_shared_str(p, b->id[r], strs, vmap[c], b->val[r][c]);
+				add_shared_str(p, b->id[r], strs, vmap[c], b->val[c][r]);
 			else if (cols[c].kind == COL_INT)
-				index_prop_set_int(p, b->id[r], b->val[r][c]);
+				index_prop_set_int(p, b->id[r], b->val[c][r]);
 			else if (cols[c].kind == COL_BLOB) /* url: UNIQUE in the schema */
-				index_prop_add_unique_str(p, b->id[r], b->bytes + b->val[r][c],
+				index_prop_add_unique_str(p, b->id[r], b->bytes + b->val[c][r],
 							  (size_t)len);
 			else
-				index_prop_add_str(p, b->id[r], b->bytes + b->val[r][c], (size_t)len);
+				index_prop_add_str(p, b->id[r], b->bytes + b->val[c][r], (size_t)len);
 		}
 	}
 }
@@ -787,9 +815,8 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 		if (p.width < 4 * BATCH_ROWS)
 			p.width = 4 * BATCH_ROWS;
 	}
-	/* The slots in one block, in huge pages: each is 1.4 MB, which malloc
-	 * maps (and the reader faults in) 4 kB at a time. */
-	struct row_batch *slots = xcalloc_huge((size_t)p.n * NBATCH, sizeof *slots);
+	void *slot_block;
+	struct row_batch *slots = batches_new((size_t)p.n * NBATCH, p.max_id, &slot_block);
 	for (int j = 0; j < p.n; j++)
 		for (size_t i = 0; i < NBATCH; i++)
 			p.r[j].slot[i] = &slots[(size_t)j * NBATCH + i];
@@ -841,6 +868,7 @@ static int load_media_n(struct mlib_db *db, struct mlib_index *idx, int nreaders
 		}
 	}
 	free(slots);
+	free(slot_block);
 	if (rc != SQLITE_DONE && who > 0) {
 		sqlite3_finalize(p.r[0].st);
 		*retry = true;
