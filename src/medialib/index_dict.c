@@ -187,6 +187,20 @@ void index_dict_prefetch(const struct dict *d, uint32_t h)
 		__builtin_prefetch(&d->lookup.slots[h & (d->lookup.nslots - 1)]);
 }
 
+void index_dict_prefetch_match(const struct dict *d, uint32_t h, int step)
+{
+	struct hashtab_probe p = hashtab_probe(&d->lookup, h);
+	for (uint32_t v; (v = hashtab_next(&p)) != HASHTAB_NONE;) {
+		if (step == 0) {
+			__builtin_prefetch(&d->fold_off[v]);
+			if (d->raw_off)
+				__builtin_prefetch(&d->raw_off[v]);
+		} else {
+			__builtin_prefetch(index_dict_text(d, v));
+		}
+	}
+}
+
 uint32_t index_dict_intern_h(struct dict *d, const char *s, size_t len, uint32_t h)
 {
 	if (d->last && len == d->last_len && memcmp(index_dict_text(d, d->last - 1), s, len) == 0)

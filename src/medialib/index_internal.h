@@ -280,6 +280,11 @@ uint32_t index_dict_intern(struct dict *d, const char *s, size_t len);
  * million-value table otherwise waits on memory for each value). */
 uint32_t index_dict_intern_h(struct dict *d, const char *s, size_t len, uint32_t h);
 void index_dict_prefetch(const struct dict *d, uint32_t h);
+/* After index_dict_prefetch(h) has had time: the next step of the
+ * lookup, for the values already filed under h (half of a library's
+ * titles repeat an earlier one): step 0 their offsets, step 1 (after
+ * step 0) their texts. A comparison then finds them in the cache. */
+void index_dict_prefetch_match(const struct dict *d, uint32_t h, int step);
 /* Add a value the caller guarantees differs from every other. */
 uint32_t index_dict_add_unique(struct dict *d, const char *s, size_t len);
 /* Room for n values holding fold_bytes folded and raw_bytes original
