@@ -311,18 +311,39 @@ static int batch_fill(sqlite3_stmt *st, struct row_sink *sink, struct row_batch 
 	return rc;
 }
 
+/* A dictionary of a COL_SID column takes its values from strs alone (in
+ * this load): room for all of them at once spares it the regrowths
+ * (copies, and faults on the copies) on the way to tens of thousands of
+ * albums. Only reserved, not touched, and trimmed at finish
+ * (index_dict_compact); each array below 2 MB, where it would be put on
+ * huge pages and a column of four formats would hold 2 MB. */
+#define SID_RESERVE_MAX ((size_t)2 << 20)
+
+static void sid_dict_reserve(struct dict *d, const struct strtab *strs)
+{
+	if (!strs->n)
+		return;
+	size_t n = strs->n, bytes = strs->off[n - 1] + (size_t)strs->len[n - 1] + n;
+	size_t most = SID_RESERVE_MAX / sizeof *d->fold_off - 2;
+	index_dict_reserve(d, (uint32_t)(n < most ? n : most),
+			   bytes < SID_RESERVE_MAX ? bytes : SID_RESERVE_MAX - 1,
+			   bytes < SID_RESERVE_MAX ? bytes : SID_RESERVE_MAX - 1);
+}
+
 /* Define the properties of the columns whose first value is in b, in the
  * order a row-by-row pass meets them (property handles follow it). */
 static void batch_define(struct mlib_index *idx, int *handles, uint32_t *defined,
-			 const struct row_batch *b)
+			 const struct row_batch *b, const struct strtab *strs)
 {
 	if (!(b->seen & ~*defined))
 		return;
 	for (uint32_t r = 0; r < b->n; r++)
 		for (size_t c = 0; c < NCOLS; c++)
 			if (handles[c] < 0 && b->len[c][r] != CELL_NULL) {
-				col_prop(idx, handles, c);
+				struct prop *p = index_prop(idx, col_prop(idx, handles, c));
 				*defined |= 1u << c;
+				if (cols[c].kind == COL_SID && p->kind == MLIB_PROP_STRING)
+					sid_dict_reserve(&p->d, strs);
 			}
 }
 
@@ -602,7 +623,7 @@ static void crew_apply(struct crew *w, struct row_batch *b)
 	w->rows += b->n;
 	for (uint32_t r = 0; r < b->n; r++)
 		mlib_index_add_media(w->idx, b->id[r]);
-	batch_define(w->idx, w->handles, &w->defined, b);
+	batch_define(w->idx, w->handles, &w->defined, b, w->strs);
 	if (w->n > 1) {
 		pthread_mutex_lock(&w->mu);
 		w->b = b;
