@@ -404,6 +404,46 @@ void index_prop_add_vid(struct prop *p, uint32_t id, uint32_t vid)
 	prop_add_vid(p, id, vid);
 }
 
+/* The largest of n ascending ids an item may have (0: none). */
+static uint32_t last_item_id(const uint32_t *ids, size_t n)
+{
+	while (n && (ids[n - 1] == 0 || ids[n - 1] >= STR_MULTI))
+		n--;
+	return n ? ids[n - 1] : 0;
+}
+
+void index_prop_add_vids(struct prop *p, const uint32_t *ids, const uint32_t *vids, size_t n)
+{
+	uint32_t top = last_item_id(ids, n);
+	if (!top || p->kind != MLIB_PROP_STRING)
+		return;
+	prop_drop_postings(p);
+	prop_ensure(p, top);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = ids[i];
+		if (id == 0 || id >= STR_MULTI)
+			continue;
+		if (p->scol[id] == STR_MISSING) /* the item's first value: most of a load */
+			p->scol[id] = vids[i];
+		else
+			prop_add_vid(p, id, vids[i]);
+	}
+}
+
+void index_prop_set_ints(struct prop *p, const uint32_t *ids, const int64_t *values, size_t n)
+{
+	uint32_t top = last_item_id(ids, n);
+	if (!top || p->kind != MLIB_PROP_INT) { /* a string column: values as texts */
+		for (size_t i = 0; i < n; i++)
+			index_prop_set_int(p, ids[i], values[i]);
+		return;
+	}
+	prop_ensure(p, top);
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] != 0 && ids[i] < STR_MULTI)
+			set_int_in(p, ids[i], values[i]);
+}
+
 void index_prop_add_unique_str(struct prop *p, uint32_t id, const char *value, size_t len)
 {
 	if (id == 0 || id >= STR_MULTI)
@@ -843,8 +883,9 @@ struct postings_job {
 static void *postings_main(void *arg)
 {
 	struct postings_job *job = arg;
-	for (int i = 0; i < job->n; i++)
+	for (int i = 0; i < job->n; i++) {
 		prop_build_postings(job->p[i]);
+	}
 	return NULL;
 }
 

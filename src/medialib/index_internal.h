@@ -255,6 +255,11 @@ void index_prop_set_int(struct prop *p, uint32_t id, int64_t value);
  * index_prop_add_str would add it. */
 uint32_t index_prop_intern(struct prop *p, const char *value, size_t len);
 void index_prop_add_vid(struct prop *p, uint32_t id, uint32_t vid);
+/* n values at once, ids ascending (a batch of a loader): the same as
+ * index_prop_add_vid / index_prop_set_int for each, with the column sized
+ * and the checks made once. */
+void index_prop_add_vids(struct prop *p, const uint32_t *ids, const uint32_t *vids, size_t n);
+void index_prop_set_ints(struct prop *p, const uint32_t *ids, const int64_t *values, size_t n);
 
 /* Items-by-value lists for the fields a plain search word looks in
  * (large dictionaries only), where missing; one helper thread shares the

@@ -448,6 +448,42 @@ static void batch_apply_text(struct prop *p, const struct row_batch *b, size_t c
 				  hs, ls);
 }
 
+/* Column c of b (media_string ids) into the string property p: each
+ * string interned the first time (vmap, as add_shared_str), then the
+ * batch's values in one call. */
+static void batch_apply_shared(struct prop *p, const struct row_batch *b, size_t c,
+			       const struct strtab *strs, uint32_t *vmap)
+{
+	static _Thread_local uint32_t ids[BATCH_ROWS], vids[BATCH_ROWS];
+	size_t n = 0;
+	for (uint32_t r = 0; r < b->n; r++) {
+		if (b->len[c][r] == CELL_NULL)
+			continue;
+		int64_t k = b->val[c][r];
+		if (!vmap[k]) /* a string property: the intern cannot fail */
+			vmap[k] = index_prop_intern(p, strs->bytes + strs->off[k],
+						    (size_t)strs->len[k]) + 1;
+		ids[n] = b->id[r];
+		vids[n++] = vmap[k] - 1;
+	}
+	index_prop_add_vids(p, ids, vids, n);
+}
+
+/* Integer column c of b into p, in one call. */
+static void batch_apply_ints(struct prop *p, const struct row_batch *b, size_t c)
+{
+	static _Thread_local uint32_t ids[BATCH_ROWS];
+	static _Thread_local int64_t vals[BATCH_ROWS];
+	size_t n = 0;
+	for (uint32_t r = 0; r < b->n; r++) {
+		if (b->len[c][r] == CELL_NULL)
+			continue;
+		ids[n] = b->id[r];
+		vals[n++] = b->val[c][r];
+	}
+	index_prop_set_ints(p, ids, vals, n);
+}
+
 /* The values of b in the columns of mask, column by column (each
  * property's values still in row order: the same value ids). vmap[c]: the
  * value ids of column c's strings (COL_SID). expected: how many rows the
@@ -468,14 +504,20 @@ static void batch_apply_cols(struct mlib_index *idx, const int *handles, uint32_
 			batch_apply_text(p, b, c);
 			continue;
 		}
+		if (cols[c].kind == COL_SID && p->kind == MLIB_PROP_STRING) {
+			batch_apply_shared(p, b, c, strs, vmap[c]);
+			continue;
+		}
+		if (cols[c].kind == COL_INT) {
+			batch_apply_ints(p, b, c);
+			continue;
+		}
 		for (uint32_t r = 0; r < b->n; r++) {
 			int32_t len = b->len[c][r];
 			if (len == CELL_NULL)
 				continue;
 			if (cols[c].kind == COL_SID)
 				add_shared_str(p, b->id[r], strs, vmap[c], b->val[c][r]);
-			else if (cols[c].kind == COL_INT)
-				index_prop_set_int(p, b->id[r], b->val[c][r]);
 			else if (cols[c].kind == COL_BLOB) /* url: UNIQUE in the schema */
 				index_prop_add_unique_str(p, b->id[r], b->bytes + b->val[c][r],
 							  (size_t)len);
@@ -1061,6 +1103,7 @@ static bool write_detached(const struct mlib_index *idx, const char *path,
 			   const struct snap_key *key)
 {
 	pid_t child = fork();
+
 	if (child < 0)
 		return false;
 	if (child == 0) {
