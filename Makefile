@@ -3,6 +3,7 @@
 #   make                  build ./build/crate (the launcher), ./build/crate-core and ./build/crate-query
 #   make check            every test (unit, integration on ../shared/corpus, tmux UI)
 #   make check-asan       the same suite built with -fsanitize=address,undefined
+#   make check WITH_ASAN=1  both at once, in one queue (what CI runs)
 #   make bench            performance benchmarks (report only, never pass/fail)
 #   make fuzz             libFuzzer targets, FUZZ_SECONDS each
 #   make install|uninstall prefix=/usr DESTDIR=/tmp/x   (bindir, libexecdir, mandir, datadir too)
@@ -82,7 +83,7 @@ HARNESS_OBJ := $(BUILDDIR)/tests/harness.o
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILDDIR)/bench/%)
 
-.PHONY: all check check-unit check-asan check-valgrind bench bench-quick fuzz install uninstall clean distclean demo dist distcheck
+.PHONY: all check check-unit check-asan check-valgrind test-programs asan-test-programs bench bench-quick fuzz install uninstall clean distclean demo dist distcheck
 all: $(BUILDDIR)/crate $(BUILDDIR)/crate-query
 
 ifeq ($(V),1)
@@ -197,8 +198,18 @@ $(BUILDDIR)/bench/%: $(BUILDDIR)/bench/obj/%.o $(BUILDDIR)/libcrate.a $(LIB_CXX_
 .PRECIOUS: $(BUILDDIR)/tests/obj/%.o $(BUILDDIR)/bench/obj/%.o
 
 # One runner for everything: unit binaries, then shell integration and tmux UI tests.
-check: $(BUILDDIR)/crate $(UNIT_BIN)
-	@tests/run-tests.sh $(BUILDDIR)
+# `make check WITH_ASAN=1` (CI) also runs every suite of the sanitizer build,
+# in the same queue: one build's long suites fill the time the other's spend
+# waiting for audio played at its pace or a terminal to redraw.
+CHECK_TREES := $(BUILDDIR) $(if $(WITH_ASAN),build-asan)
+check: $(BUILDDIR)/crate $(UNIT_BIN) $(if $(WITH_ASAN),asan-test-programs)
+	@tests/run-tests.sh $(CHECK_TREES)
+
+# What a test run needs built: the programs and the unit test binaries.
+test-programs: $(BUILDDIR)/crate $(UNIT_BIN)
+
+asan-test-programs:
+	@$(MAKE) --no-print-directory BUILDDIR=build-asan SANITIZE=1 CRATE_OPT='-O1 -g' WITH_ASAN= test-programs
 
 # Only the C unit tests (fast; used while hacking and by valgrind runs).
 check-unit: $(UNIT_BIN)
@@ -210,7 +221,7 @@ check-valgrind: $(UNIT_BIN)
 		TEST_TIMEOUT=900 tests/run-tests.sh $(BUILDDIR)
 
 check-asan:
-	@$(MAKE) --no-print-directory BUILDDIR=build-asan SANITIZE=1 CRATE_OPT='-O1 -g' check
+	@$(MAKE) --no-print-directory BUILDDIR=build-asan SANITIZE=1 CRATE_OPT='-O1 -g' WITH_ASAN= check
 
 bench: $(BUILDDIR)/crate $(BENCH_BIN)
 	@bench/run-bench.sh $(BUILDDIR) full

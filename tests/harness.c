@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct test_case {
@@ -139,6 +140,23 @@ static int run_one(const struct test_case *t, unsigned timeout)
 	return WEXITSTATUS(status);
 }
 
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A test that took 2 s or more says how long, to show where a suite's time
+ * goes (the shell suites' tests/lib.sh does the same). */
+static void print_result(const char *word, const char *name, double secs)
+{
+	if (secs >= 2.0)
+		printf("%-7s %s (%.1f s)\n", word, name, secs);
+	else
+		printf("%-7s %s\n", word, name);
+}
+
 int main(int argc, char **argv)
 {
 	find_dirs(argv[0]);
@@ -149,15 +167,17 @@ int main(int argc, char **argv)
 	for (int i = 0; i < ntests; i++) {
 		if (filter && !strstr(tests[i].name, filter))
 			continue;
+		double start = seconds_now();
 		int rc = run_one(&tests[i], timeout);
+		double secs = seconds_now() - start;
 		if (rc == 0) {
-			printf("ok      %s\n", tests[i].name);
+			print_result("ok", tests[i].name, secs);
 			passed++;
 		} else if (rc == EXIT_SKIP) {
-			printf("skip    %s\n", tests[i].name);
+			print_result("skip", tests[i].name, secs);
 			skipped++;
 		} else {
-			printf("FAIL    %s\n", tests[i].name);
+			print_result("FAIL", tests[i].name, secs);
 			failed++;
 		}
 		fflush(stdout);

@@ -13,15 +13,20 @@ T_PASSED=0; T_FAILED=0; T_SKIPPED=0; T_NAME=""; T_STATE=""
 T_TMP=$(mktemp -d /tmp/crate-sh-XXXXXX)
 trap 'rm -rf "$T_TMP"' EXIT
 
-t_begin() { t_finish_current; T_NAME=$1; T_STATE=pass; }
+t_begin() { t_finish_current; T_NAME=$1; T_STATE=pass; T_START=${EPOCHREALTIME/[.,]/}; }
 t_fail() { echo "    $T_NAME: $*" >&2; T_STATE=fail; }
 t_skip() { echo "    skipped: $*" >&2; T_STATE=skip; }
+# A test that took 2 s or more says how long, to show where a suite's time goes.
+t_took() {
+	local us=$(( ${EPOCHREALTIME/[.,]/} - T_START ))
+	[ "$us" -lt 2000000 ] || printf ' (%d.%d s)' $((us / 1000000)) $((us / 100000 % 10))
+}
 t_finish_current() {
 	[ -n "$T_NAME" ] || return 0
 	case $T_STATE in
-	pass) echo "ok      $T_NAME"; T_PASSED=$((T_PASSED + 1)) ;;
-	skip) echo "skip    $T_NAME"; T_SKIPPED=$((T_SKIPPED + 1)) ;;
-	*) echo "FAIL    $T_NAME"; T_FAILED=$((T_FAILED + 1)) ;;
+	pass) echo "ok      $T_NAME$(t_took)"; T_PASSED=$((T_PASSED + 1)) ;;
+	skip) echo "skip    $T_NAME$(t_took)"; T_SKIPPED=$((T_SKIPPED + 1)) ;;
+	*) echo "FAIL    $T_NAME$(t_took)"; T_FAILED=$((T_FAILED + 1)) ;;
 	esac
 	T_NAME=""
 }

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test and prints one summary line "N passed, N failed, N skipped".
-#   tests/run-tests.sh BUILDDIR      (TESTS_ONLY=unit|integration|ui to narrow)
+#   tests/run-tests.sh BUILDDIR [BUILDDIR...]   (TESTS_ONLY=unit|integration|ui to narrow)
+#
+# With several build trees (CI: build and build-asan) every suite runs once
+# per tree, all in one queue, each named "TREE:suite": one tree's suites fill
+# the time another's spend waiting, and the run ends with one summary line
+# per tree before the total.
 #
 # Suites (a unit binary, or one shell script) run TEST_JOBS at a time
 # (default: twice the number of cores: about half of the suites' time is
@@ -11,18 +16,19 @@
 # it ends. A suite that fails beside others is run once more alone, to tell
 # a load-sensitive timing from a defect; the summary names it either way.
 set -u
-BUILDDIR=${1:-build}
+[ $# -gt 0 ] || set -- build
+trees=("$@")
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
-export SRCDIR BUILDDIR CRATE_SRCDIR=$SRCDIR CRATE="$SRCDIR/$BUILDDIR/crate"
+export SRCDIR CRATE_SRCDIR=$SRCDIR
 export CORPUS=${CRATE_SHARED:-$SRCDIR/../shared}/corpus
 cd "$SRCDIR"
 export LSAN_OPTIONS="suppressions=$SRCDIR/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 passed=0 failed=0 skipped=0 failed_suites="" alone_suites=""
+declare -A tree_passed=() tree_failed=() tree_skipped=()
 jobs=${TEST_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
-times_file=$BUILDDIR/test-times.tsv
 work=$(mktemp -d /tmp/crate-run-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -30,32 +36,45 @@ if [ ! -f "$CORPUS/MANIFEST.tsv" ]; then
 	echo "note: $CORPUS not found: corpus tests will be skipped (CI always has it)"
 fi
 
-# The suites: names[i] and the command that runs it, cmds[i] (words).
-names=() cmds=()
+# The suites: suites[i] (the suite's own name), tree[i] (its build tree),
+# names[i] (what the output calls it) and the command that runs it, cmds[i]
+# (words).
+suites=() tree=() names=() cmds=()
 only=${TESTS_ONLY:-all}
-if [ "$only" = all ] || [ "$only" = unit ]; then
-	for t in "$BUILDDIR"/tests/test_*; do
-		[ -x "$t" ] || continue
-		names+=("$(basename "$t")") cmds+=("${TEST_WRAPPER:-} $t")
-	done
-fi
-for kind in integration ui; do
-	if [ "$only" = all ] || [ "$only" = "$kind" ]; then
-		for t in tests/$kind/*.sh; do
-			[ -f "$t" ] || continue
-			names+=("$kind/$(basename "$t" .sh)") cmds+=("bash $t")
+add_suite() { # TREE SUITE COMMAND
+	suites+=("$2") tree+=("$1") cmds+=("$3")
+	if [ ${#trees[@]} -gt 1 ]; then names+=("$1:$2"); else names+=("$2"); fi
+}
+for bt in "${trees[@]}"; do
+	if [ "$only" = all ] || [ "$only" = unit ]; then
+		for t in "$bt"/tests/test_*; do
+			[ -x "$t" ] || continue
+			add_suite "$bt" "$(basename "$t")" "${TEST_WRAPPER:-} $t"
 		done
 	fi
+	for kind in integration ui; do
+		if [ "$only" = all ] || [ "$only" = "$kind" ]; then
+			for t in tests/$kind/*.sh; do
+				[ -f "$t" ] || continue
+				add_suite "$bt" "$kind/$(basename "$t" .sh)" "bash $t"
+			done
+		fi
+	done
 done
 
-# Longest first: last run's seconds, or a guess by kind for a new suite.
-estimate() {
-	local s
-	s=$(awk -F'\t' -v n="$1" '$1 == n { print $2; exit }' "$times_file" 2>/dev/null)
+# Longest first: the tree's last run's seconds, else tests/suite-times.tsv
+# (seconds measured once, normal and sanitizer build, so that a fresh clone
+# starts its long suites first), else a guess by kind.
+estimate() { # TREE SUITE
+	local s kind=normal
+	s=$(awk -F'\t' -v n="$2" '$1 == n { print $2; exit }' "$1/test-times.tsv" 2>/dev/null)
 	if [ -n "$s" ]; then echo "$s"; return; fi
-	case $1 in ui/*) echo 120 ;; integration/*) echo 60 ;; *) echo 10 ;; esac
+	case $1 in *asan*) kind=asan ;; esac
+	s=$(awk -F'\t' -v n="$2" -v k="$kind" '$1 == n && $2 == k { print $3; exit }' tests/suite-times.tsv 2>/dev/null)
+	if [ -n "$s" ]; then echo "$s"; return; fi
+	case $2 in ui/*) echo 120 ;; integration/*) echo 60 ;; *) echo 10 ;; esac
 }
-order=$(for i in "${!names[@]}"; do echo "$(estimate "${names[$i]}") $i"; done |
+order=$(for i in "${!names[@]}"; do echo "$(estimate "${tree[$i]}" "${suites[$i]}") $i"; done |
 	sort -k1,1nr -k2,2n | awk '{ print $2 }')
 
 # report INDEX SECONDS RC: print a finished suite and count its results.
@@ -76,29 +95,34 @@ report() {
 }
 
 count() { # INDEX: add a suite's RESULT line to the totals
-	local res
+	local res bt=${tree[$1]}
 	res=$(grep '^RESULT ' "$work/$1.out" | tail -1)
-	if [ -z "$res" ]; then failed=$((failed + 1)); return; fi
+	if [ -z "$res" ]; then
+		failed=$((failed + 1)); tree_failed[$bt]=$((${tree_failed[$bt]:-0} + 1))
+		return
+	fi
 	set -- $res
 	passed=$((passed + $2)); failed=$((failed + $3)); skipped=$((skipped + $4))
+	tree_passed[$bt]=$((${tree_passed[$bt]:-0} + $2))
+	tree_failed[$bt]=$((${tree_failed[$bt]:-0} + $3))
+	tree_skipped[$bt]=$((${tree_skipped[$bt]:-0} + $4))
 }
 
 start_suite() { # INDEX
-	local i=$1
+	local i=$1 bt=${tree[$1]}
 	date +%s >"$work/$i.start"
 	# shellcheck disable=SC2086 # cmds holds words on purpose
-	${cmds[$i]} >"$work/$i.out" 2>"$work/$i.err" &
+	BUILDDIR=$bt CRATE="$SRCDIR/$bt/crate" ${cmds[$i]} >"$work/$i.out" 2>"$work/$i.err" &
 	pid_of[$!]=$i
 }
 
 declare -A pid_of=()
-: >"$work/times"
 retry=()
 finish() { # PID RC
 	local i=${pid_of[$1]} rc=$2
 	unset "pid_of[$1]"
 	local secs=$(($(date +%s) - $(cat "$work/$i.start")))
-	printf '%s\t%s\n' "${names[$i]}" "$secs" >>"$work/times"
+	printf '%s\t%s\n' "${suites[$i]}" "$secs" >>"$work/times.${tree[$i]//\//_}"
 	if report "$i" "$secs" "$rc"; then
 		count "$i"
 	elif [ "$jobs" -gt 1 ]; then
@@ -132,13 +156,20 @@ for i in "${retry[@]}"; do
 	count "$i"
 done
 
-# Keep the times for the next run's order (suites not run this time stay).
-if [ -d "$BUILDDIR" ]; then
-	{ cat "$work/times"; [ -f "$times_file" ] && cat "$times_file"; } |
-		awk -F'\t' '!seen[$1]++' >"$work/times.new" && mv "$work/times.new" "$times_file"
-fi
+# Keep each tree's times for its next run's order (suites not run this time stay).
+for bt in "${trees[@]}"; do
+	times_file=$bt/test-times.tsv new=$work/times.${bt//\//_}
+	[ -d "$bt" ] && [ -f "$new" ] || continue
+	{ cat "$new"; [ -f "$times_file" ] && cat "$times_file"; } |
+		awk -F'\t' '!seen[$1]++' >"$new.all" && mv "$new.all" "$times_file"
+done
 
 [ -z "$alone_suites" ] || echo "passed only when run alone (timing under load):$alone_suites"
 [ -z "$failed_suites" ] || echo "failing suites:$failed_suites"
+if [ ${#trees[@]} -gt 1 ]; then
+	for bt in "${trees[@]}"; do
+		echo "$bt: ${tree_passed[$bt]:-0} passed, ${tree_failed[$bt]:-0} failed, ${tree_skipped[$bt]:-0} skipped"
+	done
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

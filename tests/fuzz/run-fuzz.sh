@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target (tests/fuzz/fuzz_*.c, with clang and
 # -fsanitize=fuzzer,address,undefined, see tests/fuzz/fuzz.mk) and runs each
-# for SECONDS.  Prints the executions per target and ends with
-# "N passed, N failed, N skipped": a target passes when it ran its time
-# without a crash; a crash fails it, and the crashing input is kept in
-# tests/fuzz/build/crashes/<target>/ and printed.
+# for SECONDS, as many at once as there are cores.  Prints the executions per
+# target and ends with "N passed, N failed, N skipped": a target passes when
+# it ran its time without a crash; a crash fails it, and the crashing input is
+# kept in tests/fuzz/build/crashes/<target>/ and printed.
 #
 #   tests/fuzz/run-fuzz.sh [SECONDS] [TARGET...]      (default 60 s, all targets)
 #
@@ -127,21 +127,37 @@ export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1:allocator_may_return_null=1
 export LSAN_OPTIONS="suppressions=$SRCDIR/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
-for t in "${runnable[@]}"; do
-	seeds=$B/seeds/$t corpus=$B/corpus/$t crashes=$B/crashes/$t
-	make_seeds "$t" "$seeds"
-	mkdir -p "$corpus" "$crashes"
-	dict=()
+# fuzz_one TARGET: run one target for its time, its log in $B/TARGET.log and
+# its exit status in $B/TARGET.rc.
+fuzz_one() {
+	local t=$1 seeds=$B/seeds/$1 corpus=$B/corpus/$1 crashes=$B/crashes/$1 dict=()
 	[ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
-	log=$B/$t.log
-	echo "== fuzz_$t: $SECONDS_EACH s, $(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) kept inputs"
 	"$B/fuzz_$t" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2560 \
 		-max_len="${MAXLEN[$t]:-65536}" -print_final_stats=1 -artifact_prefix="$crashes/" \
-		"${dict[@]}" "$corpus" "$seeds" >"$log" 2>&1
-	rc=$?
+		"${dict[@]}" "$corpus" "$seeds" >"$B/$t.log" 2>&1
+	echo $? >"$B/$t.rc"
+}
+
+# A fuzzer is one process on one core: as many run at once as there are cores.
+cores=$(nproc 2>/dev/null || echo 1)
+running=0
+for t in "${runnable[@]}"; do
+	make_seeds "$t" "$B/seeds/$t"
+	mkdir -p "$B/corpus/$t" "$B/crashes/$t"
+	rm -f "$B/$t.rc"
+	echo "== fuzz_$t: $SECONDS_EACH s, $(ls "$B/seeds/$t" | wc -l) seeds, $(ls "$B/corpus/$t" | wc -l) kept inputs"
+	if [ "$running" -ge "$cores" ]; then wait -n; running=$((running - 1)); fi
+	fuzz_one "$t" &
+	running=$((running + 1))
+done
+wait
+
+for t in "${runnable[@]}"; do
+	log=$B/$t.log crashes=$B/crashes/$t
+	rc=$(cat "$B/$t.rc" 2>/dev/null || echo 1)
 	execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
 	cov=$(grep -aE '^#[0-9]+' "$log" | tail -1 | grep -o 'cov: [0-9]*')
-	if [ $rc -eq 0 ]; then
+	if [ "$rc" -eq 0 ]; then
 		echo "ok      fuzz_$t: ${execs:-?} executions${cov:+, $cov}"
 		passed=$((passed + 1))
 	else
