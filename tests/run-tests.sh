@@ -133,15 +133,29 @@ finish() { # PID RC
 	fi
 }
 
-for i in $order; do
-	while [ "${#pid_of[@]}" -ge "$jobs" ]; do
-		wait -n -p done_pid; finish "$done_pid" $?
+# Wait for a suite to end and finish it. `wait -n` can return without
+# naming a job (a signal interrupted it, or the job was reaped already):
+# then every suite whose process is gone is finished with the status its
+# own wait gives, so the run neither stops on an unset name nor waits forever.
+reap_one() {
+	local done_pid="" rc p
+	wait -n -p done_pid; rc=$?
+	if [ -n "${done_pid:-}" ] && [ -n "${pid_of[$done_pid]+set}" ]; then
+		finish "$done_pid" "$rc"
+		return
+	fi
+	for p in "${!pid_of[@]}"; do
+		if ! kill -0 "$p" 2>/dev/null; then
+			wait "$p"; finish "$p" $?
+		fi
 	done
+}
+
+for i in $order; do
+	while [ "${#pid_of[@]}" -ge "$jobs" ]; do reap_one; done
 	start_suite "$i"
 done
-while [ "${#pid_of[@]}" -gt 0 ]; do
-	wait -n -p done_pid; finish "$done_pid" $?
-done
+while [ "${#pid_of[@]}" -gt 0 ]; do reap_one; done
 
 for i in "${retry[@]}"; do
 	echo "== ${names[$i]}: again, alone"
