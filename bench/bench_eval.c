@@ -380,7 +380,7 @@ static void bench_rank(const struct mlib_index *idx, uint32_t tracks, const char
 	for (int r = -1; r < RUNS; r++) {
 		memcpy(ids, base.ids.v, base.ids.n * sizeof *ids);
 		double a = now_ms(), ca = cpu_ms();
-		coll_rank_sort(idx, &s.terms, NOW, NULL, ids, base.ids.n);
+		coll_rank_sort(idx, &s.terms, NOW, NULL, ids, NULL, base.ids.n);
 		if (r >= 0) {
 			ms[r] = now_ms() - a;
 			cpu[r] = cpu_ms() - ca;

@@ -231,6 +231,20 @@ static void group_first(struct ui *ui, const struct mlib_groups *lg)
 	local_reset(local, &seen);
 }
 
+/* Room in res_row[k] for a row of every result (kept between searches:
+ * fresh pages for each keystroke's arrays would cost their zeroing). */
+static void res_rows_fit(struct ui *ui)
+{
+	size_t want = ui->results.n + 1;
+	if (want <= ui->res_row_cap && ui->res_row[0])
+		return;
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		free(ui->res_row[k]);
+		ui->res_row[k] = xmalloc(want * sizeof *ui->res_row[k]);
+	}
+	ui->res_row_cap = want;
+}
+
 static void build_first(struct ui *ui)
 {
 	unsigned gen = app_index_generation(ui->app);
@@ -246,20 +260,24 @@ static void build_first(struct ui *ui)
 
 	groups_reset(gs);
 	ui->nres_extra = 0;
-	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) { /* a column's rows of the results */
-		free(ui->res_row[k]);
-		ui->res_row[k] = k < ui->levels.n ? xcalloc(ui->results.n + 1, sizeof *ui->res_row[k])
-						  : NULL;
-	}
+	res_rows_fit(ui);
 	free(ui->res_rank);
 	ui->res_rank = NULL;
 	const struct mlib_groups *lg = app_library_size(ui->app) ? library_groups(ui) : NULL;
 	if (lg && ui->results.n) {
-		ui->res_rank = xmalloc((ui->results.n + 1) * sizeof *ui->res_rank);
-		app_library_ranks(ui->app, ui->results.v, ui->results.n, !ui->results_ordered,
-				  ui->res_rank);
+		if (ui->res_given.n == ui->results.n) { /* the evaluation's: no lookups */
+			ui->res_rank = ui->res_given.v;
+			ui->res_given = (struct u32vec){0};
+		} else {
+			ui->res_rank = xmalloc((ui->results.n + 1) * sizeof *ui->res_rank);
+			app_library_ranks(ui->app, ui->results.v, ui->results.n,
+					  !ui->results_ordered, ui->res_rank);
+		}
 		group_first(ui, lg);
+	} else {
+		memset(ui->res_row[0], 0, (ui->results.n + 1) * sizeof *ui->res_row[0]);
 	}
+	u32vec_free(&ui->res_given);
 	gs->g[0].count = (uint32_t)ui->results.n;
 	gs->list.cur = groups_find(gs, keep, had);
 	free(keep);
@@ -283,15 +301,18 @@ static void build_column(struct ui *ui, unsigned k)
 	char *keep = old ? xstrdup(old) : NULL;
 	groups_reset(gs);
 	uint32_t total = 0, *res = ui->res_row[k];
-	memset(res, 0, (ui->results.n + 1) * sizeof *res);
-	if (ui->results.n && groups_valid(ui)) {
+	if (!ui->results.n || !groups_valid(ui)) {
+		memset(res, 0, (ui->results.n + 1) * sizeof *res);
+	} else {
 		const struct mlib_groups *lg = ui->lg;
 		bool years = level_is_album(ui, k) && lg->year_of;
 		struct u32vec seen = {0};
 		uint32_t none_row = NO_GROUP;
 		for (size_t i = 0; i < ui->results.n; i++) {
-			if (!result_passes(ui, i, k))
+			if (!result_passes(ui, i, k)) {
+				res[i] = 0;
 				continue;
+			}
 			uint32_t r = ui->res_rank[i], gl = result_group(ui, i, k), row;
 			if (gl == NO_GROUP) {
 				if (none_row == NO_GROUP)
@@ -375,6 +396,7 @@ static void browser_refresh(struct ui *ui)
 	/* A search is ranked and forgiving (coll/search.h); what it forgave
 	 * is shown in the search bar. */
 	struct app_view v = ui_browse_view(ui);
+	v.ranks = true; /* the grouping reads them */
 	struct coll_result res = {0};
 	struct crate_err err = {0};
 	struct strbuf notes;
@@ -391,6 +413,8 @@ static void browser_refresh(struct ui *ui)
 		u32vec_free(&ui->results);
 		ui->results = res.ids;
 		ui->results_ordered = res.ordered;
+		u32vec_free(&ui->res_given);
+		ui->res_given = res.ranks;
 	} else {
 		ui_message(ui, true, "%s", err.msg);
 	}
@@ -497,6 +521,7 @@ static void browser_free(struct ui *ui)
 	}
 	free(ui->res_extra);
 	free(ui->res_rank);
+	u32vec_free(&ui->res_given);
 	marks_clear(&ui->br_marks);
 }
 

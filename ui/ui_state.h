@@ -117,6 +117,9 @@ struct ui {
 	struct u32vec results;
 	bool results_ordered;
 	uint32_t *res_rank;          /* per result position: library rank (UINT32_MAX: none) */
+	struct u32vec res_given;     /* the evaluation's ranks of results (coll_result.ranks),
+				      * taken over as res_rank when they fit */
+	size_t res_row_cap;          /* entries res_row[k] have room for */
 	/* The group columns by levels (pane_browser.c): the levels in effect,
 	 * each column's rows, and per result position its row in column k,
 	 * 0 when the selections left of k do not let it through. */

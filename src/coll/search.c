@@ -377,7 +377,11 @@ void coll_search_rank(const struct coll_eval_ctx *ctx, const struct coll_search 
 {
 	if (!s->rank || r->ordered || !ctx->index)
 		return;
-	coll_rank_sort(ctx->index, &s->terms, ctx->now, ctx->cache, r->ids.v, r->ids.n);
+	bool ranks = r->ranks.n == r->ids.n;
+	coll_rank_sort(ctx->index, &s->terms, ctx->now, ctx->cache, r->ids.v,
+		       ranks ? r->ranks.v : NULL, r->ids.n);
+	if (!ranks)
+		r->ranks.n = 0;
 	r->ordered = true;
 }
 
@@ -407,7 +411,10 @@ int coll_search_eval(const struct coll_eval_ctx *ctx, const struct coll_search *
 		if (len > total - start)
 			len = total - start;
 		memmove(out->ids.v, out->ids.v + start, len * sizeof *out->ids.v);
+		if (out->ranks.n == total)
+			memmove(out->ranks.v, out->ranks.v + start, len * sizeof *out->ranks.v);
 		out->ids.n = len;
+		out->ranks.n = out->ranks.n == total ? len : 0;
 	}
 	return 0;
 }
