@@ -5,9 +5,10 @@
  * query), so browsing inside a saved collection or inside search results
  * is the same thing. Each column lists the groups of the results that
  * the selections to its left let through. Groups are made in one pass
- * over the result with the library's groups (medialib/index_groups.h)
- * and per-group lookup arrays, so it stays fast at a million tracks, and
- * only visible rows are formatted. */
+ * over the result with the library's groups (medialib/index_groups.h),
+ * by the library ranks the evaluation brings (coll_result.ranks), and
+ * per-group lookup arrays, so it stays fast at a million tracks; a row's
+ * text and year are read, and rows formatted, only when shown. */
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>

@@ -490,7 +490,8 @@ static bool ranks_are_right(struct app *app, const struct coll_result *r, const 
  * read each, 9% of a keystroke at a million tracks). A view asked for
  * ranks brings them from the evaluation: sets (every member, many, few),
  * ranked searches (moved along by the ranking), a search in a collection,
- * and a result kept from an earlier keystroke. */
+ * the best of a search (LIMIT), and a result kept from an earlier
+ * keystroke. */
 TEST(a_view_brings_the_library_ranks_of_its_results)
 {
 	struct app *app = test_app_open();
@@ -517,6 +518,7 @@ TEST(a_view_brings_the_library_ranks_of_its_results)
 		{NULL, NULL, false},	     {NULL, "artist:\"band 3\"", false},
 		{NULL, "song", true},	     {NULL, "band 1", true},
 		{NULL, "tune OR band 2", true}, {"Tunes", "band", true},
+		{NULL, "song LIMIT 40 OFFSET 7", true}, /* the best 40 after 7 */
 		{NULL, "song", true}, /* typed before: kept */
 	};
 	for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
