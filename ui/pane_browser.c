@@ -260,7 +260,8 @@ static void group_first(struct ui *ui, const struct mlib_groups *lg)
 			row = unknown_row;
 		} else {
 			uint32_t g0 = lg->of[0][r];
-			row = row_of(gs, local, &seen, g0, NO_GROUP);
+			/* most results are in a row already: no call for them */
+			row = local[g0] ? local[g0] - 1 : row_of(gs, local, &seen, g0, NO_GROUP);
 		}
 		ui->res_row[0][i] = row;
 		gs->g[row].count++;

@@ -978,15 +978,15 @@ static bool count_sort_desc(const uint64_t *key, uint32_t *ids, uint32_t *aux, s
 		start[b] += start[b - 1];
 	uint32_t *out = xmalloc(n * sizeof *out);
 	if (aux) {
-		/* where each goes first, then both arrays moved there */
-		for (size_t i = 0; i < n; i++)
-			bucket[i] = (uint32_t)start[bucket[i]]++;
-		for (size_t i = 0; i < n; i++)
-			out[bucket[i]] = ids[i];
+		uint32_t *aout = xmalloc(n * sizeof *aout);
+		for (size_t i = 0; i < n; i++) {
+			size_t at = start[bucket[i]]++;
+			out[at] = ids[i];
+			aout[at] = aux[i];
+		}
 		memcpy(ids, out, n * sizeof *ids);
-		for (size_t i = 0; i < n; i++)
-			out[bucket[i]] = aux[i];
-		memcpy(aux, out, n * sizeof *aux);
+		memcpy(aux, aout, n * sizeof *aux);
+		free(aout);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			out[start[bucket[i]]++] = ids[i];
