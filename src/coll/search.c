@@ -99,7 +99,9 @@ static size_t count_items(const struct prep *pp, const struct coll_node *n)
 {
 	struct coll_result r = {0};
 	struct crate_err err;
-	size_t k = coll_eval(pp->ctx, n, &r, &err) == 0 ? r.ids.n : 0;
+	struct coll_eval_ctx ctx = *pp->ctx;
+	ctx.want_ranks = false; /* a count: no ranks to carry */
+	size_t k = coll_eval(&ctx, n, &r, &err) == 0 ? r.ids.n : 0;
 	coll_result_free(&r);
 	return k;
 }
@@ -208,7 +210,9 @@ static void example_values(const struct prep *pp, const struct coll_node *n, con
 	int prop = mlib_index_prop(idx, field);
 	struct coll_result r = {0};
 	struct crate_err err;
-	if (prop < 0 || coll_eval(pp->ctx, n, &r, &err) != 0)
+	struct coll_eval_ctx ctx = *pp->ctx;
+	ctx.want_ranks = false;
+	if (prop < 0 || coll_eval(&ctx, n, &r, &err) != 0)
 		return;
 	uint32_t seen[2];
 	size_t nseen = 0;
