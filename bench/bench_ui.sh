@@ -5,9 +5,11 @@
 # parse, the evaluation, regrouping the browser columns and drawing). The
 # query is typed one key at a time; every prefix is evaluated (or shown as
 # incomplete/wrong). Prints JSON lines like the C benchmarks:
-#   {"name":"ui_search_key_to_screen_1000000","median_ms":..,"min_ms":..,"max_ms":..,"p95_ms":..,"n":..}
+#   {"name":"ui_search_key_to_screen_1000000","median_ms":..,"min_ms":..,"max_ms":..,"p95_ms":..,"p99_ms":..,"n":..}
 #
 #   bench/bench_ui.sh BUILDDIR [TRACKS]      (default 1000000; needs tmux)
+#
+# BENCH_UI_TRACE_OUT=FILE keeps the frame trace (one JSON line a frame).
 #
 # With BENCH_UI_ANALYSIS=1 (bench_ui_analysis.sh) the same typing happens
 # while the interface analyses 40 real files in the background ([analysis]
@@ -89,6 +91,7 @@ fi
 $TM send-keys -t b Escape q
 sleep 0.3
 
+[ -n "${BENCH_UI_TRACE_OUT:-}" ] && cp "$TRACE" "$BENCH_UI_TRACE_OUT"
 grep '"what":"search_key"' "$TRACE" | sed 's/.*"key_to_screen_ms":\([0-9.]*\).*/\1/' | sort -n >"$W/ms"
 n=$(wc -l <"$W/ms")
 [ "$n" -gt 0 ] || { echo "bench_ui: no frames traced" >&2; exit 1; }
@@ -97,7 +100,8 @@ awk -v n="$n" -v t="$TRACKS" -v sfx="$SUFFIX" '
 	END {
 		med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 		p95 = v[int(n * 0.95 + 0.999)]
-		printf "{\"name\":\"ui_search_key_to_screen%s_%d\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"p95_ms\":%.3f,\"n\":%d}\n", sfx, t, med, v[1], v[n], p95, n
+		p99 = v[int(n * 0.99 + 0.999)]
+		printf "{\"name\":\"ui_search_key_to_screen%s_%d\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"p95_ms\":%.3f,\"p99_ms\":%.3f,\"n\":%d}\n", sfx, t, med, v[1], v[n], p95, p99, n
 	}' "$W/ms"
 grep '"what":"search_key"' "$TRACE" | sed 's/.*"eval_ms":\([0-9.]*\).*/\1/' | sort -n |
 	awk -v t="$TRACKS" -v sfx="$SUFFIX" '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;

@@ -5,9 +5,10 @@
  * query), so browsing inside a saved collection or inside search results
  * is the same thing. Each column lists the groups of the results that
  * the selections to its left let through. Groups are made in one pass
- * over the result with the library's groups (medialib/index_groups.h)
- * and per-group lookup arrays, so it stays fast at a million tracks, and
- * only visible rows are formatted. */
+ * over the result with the library's groups (medialib/index_groups.h),
+ * by the library ranks the evaluation brings (coll_result.ranks), and
+ * per-group lookup arrays, so it stays fast at a million tracks; a row's
+ * text and year are read, and rows formatted, only when shown. */
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,37 +27,70 @@
 #include "ui/ui_state.h"
 
 #define NO_GROUP UINT32_MAX
+#define ROW_READ UINT32_MAX /* ui_group.lgroup: text and year are set */
 
 /* ---- groups ---- */
 
-static uint32_t groups_add(struct ui_groups *gs, const char *text, uint32_t year)
+static uint32_t groups_push(struct ui_groups *gs, struct ui_group g)
 {
 	if (gs->n == gs->cap) {
 		gs->cap = gs->cap ? gs->cap * 2 : 64;
 		gs->g = xreallocarray(gs->g, gs->cap, sizeof *gs->g);
 	}
-	gs->g[gs->n] = (struct ui_group){text, 0, year};
+	gs->g[gs->n] = g;
 	return (uint32_t)gs->n++;
+}
+
+/* A row of its own text ("All", "(no artist)"). */
+static uint32_t groups_add(struct ui_groups *gs, const char *text)
+{
+	return groups_push(gs, (struct ui_group){text, 0, 0, ROW_READ, NO_GROUP});
+}
+
+/* A row of library group gl, its first result at library rank first
+ * (NO_GROUP: no year shown); text and year are read by row_read. */
+static uint32_t groups_add_lazy(struct ui_groups *gs, uint32_t gl, uint32_t first)
+{
+	return groups_push(gs, (struct ui_group){NULL, 0, 0, gl, first});
 }
 
 static void groups_reset(struct ui_groups *gs)
 {
 	gs->n = 0;
-	groups_add(gs, "", 0); /* "All" */
+	groups_add(gs, ""); /* "All" */
 }
 
-static const char *group_text(const struct ui_groups *gs, size_t i)
+static bool level_is_album(const struct ui *ui, unsigned k);
+
+/* Row i of column k, its text and year read once wanted. The rows were
+ * made from ui->lg, which stays until the next rebuild (a new index or
+ * new levels rebuild before anything reads a row). */
+static const struct ui_group *row_read(struct ui *ui, unsigned k, size_t i)
 {
-	return i < gs->n ? gs->g[i].text : NULL;
+	struct ui_group *g = &ui->cols[k].g[i];
+	if (g->lgroup == ROW_READ)
+		return g;
+	const struct mlib_groups *lg = ui->lg;
+	bool valid = lg && ui->lg_gen == app_index_generation(ui->app) && g->lgroup < lg->ngroups[k];
+	g->text = valid ? lg->text[k][g->lgroup] : NULL;
+	g->year = valid && g->first < lg->n && lg->year_of && level_is_album(ui, k)
+			  ? lg->year_of[g->first] : 0;
+	g->lgroup = ROW_READ;
+	return g;
+}
+
+static const char *group_text(struct ui *ui, unsigned k, size_t i)
+{
+	return i < ui->cols[k].n ? row_read(ui, k, i)->text : NULL;
 }
 
 /* Find the group with this text again after a rebuild (NULL text = unknown). */
-static size_t groups_find(const struct ui_groups *gs, const char *text, bool had)
+static size_t groups_find(struct ui *ui, unsigned k, const char *text, bool had)
 {
 	if (!had)
 		return 0;
-	for (size_t i = 1; i < gs->n; i++) {
-		const char *t = gs->g[i].text;
+	for (size_t i = 1; i < ui->cols[k].n; i++) {
+		const char *t = row_read(ui, k, i)->text;
 		if ((!t && !text) || (t && text && strcmp(t, text) == 0))
 			return i;
 	}
@@ -180,13 +214,14 @@ static void extra_push(struct ui *ui, const struct mlib_extra_group *x)
 	ui->res_extra[ui->nres_extra++] = *x;
 }
 
-/* The row of library group gl in gs, added when new (local: group -> row
- * + 1; seen: the groups to reset in local afterwards). */
-static uint32_t row_of(struct ui_groups *gs, uint32_t *local, struct u32vec *seen,
-		       const char *text, uint32_t year, uint32_t gl)
+/* The row of library group gl in gs, added when new with its first
+ * result's library rank (local: group -> row + 1; seen: the groups to
+ * reset in local afterwards). */
+static uint32_t row_of(struct ui_groups *gs, uint32_t *local, struct u32vec *seen, uint32_t gl,
+		       uint32_t first)
 {
 	if (!local[gl]) {
-		local[gl] = groups_add(gs, text, year) + 1;
+		local[gl] = groups_add_lazy(gs, gl, first) + 1;
 		u32vec_push(seen, gl);
 	}
 	return local[gl] - 1;
@@ -199,6 +234,16 @@ static void local_reset(uint32_t *local, struct u32vec *seen)
 	u32vec_free(seen);
 }
 
+/* Results in ranked order read the library's groups (of[k], by library
+ * rank) at random: ask for the entry of a result a few ahead, so that the
+ * reads overlap instead of waiting for memory one after the other. */
+#define PREFETCH_AHEAD 16
+static inline void of_prefetch(const struct ui *ui, const uint32_t *of, size_t i)
+{
+	if (i + PREFETCH_AHEAD < ui->results.n && ui->res_rank[i + PREFETCH_AHEAD] < ui->lg->n)
+		__builtin_prefetch(&of[ui->res_rank[i + PREFETCH_AHEAD]]);
+}
+
 /* The first column: rows in order of first appearance in the result,
  * and the further rows of items with several first values. */
 static void group_first(struct ui *ui, const struct mlib_groups *lg)
@@ -207,14 +252,16 @@ static void group_first(struct ui *ui, const struct mlib_groups *lg)
 	uint32_t *local = ui->lg_local, unknown_row = NO_GROUP;
 	struct u32vec seen = {0};
 	for (size_t i = 0; i < ui->results.n; i++) {
+		of_prefetch(ui, lg->of[0], i);
 		uint32_t r = ui->res_rank[i], row;
 		if (r >= lg->n) { /* not in the library: cannot happen for results */
 			if (unknown_row == NO_GROUP)
-				unknown_row = groups_add(gs, NULL, 0);
+				unknown_row = groups_add(gs, NULL);
 			row = unknown_row;
 		} else {
 			uint32_t g0 = lg->of[0][r];
-			row = row_of(gs, local, &seen, lg->text[0][g0], 0, g0);
+			/* most results are in a row already: no call for them */
+			row = local[g0] ? local[g0] - 1 : row_of(gs, local, &seen, g0, NO_GROUP);
 		}
 		ui->res_row[0][i] = row;
 		gs->g[row].count++;
@@ -223,12 +270,26 @@ static void group_first(struct ui *ui, const struct mlib_groups *lg)
 		for (; k < lg->nextra && lg->extra[k].at == r; k++) {
 			struct mlib_extra_group x = lg->extra[k];
 			x.at = (uint32_t)i;
-			x.grp[0] = row_of(gs, local, &seen, lg->text[0][x.grp[0]], 0, x.grp[0]);
+			x.grp[0] = row_of(gs, local, &seen, x.grp[0], NO_GROUP);
 			gs->g[x.grp[0]].count++;
 			extra_push(ui, &x);
 		}
 	}
 	local_reset(local, &seen);
+}
+
+/* Room in res_row[k] for a row of every result (kept between searches:
+ * fresh pages for each keystroke's arrays would cost their zeroing). */
+static void res_rows_fit(struct ui *ui)
+{
+	size_t want = ui->results.n + 1;
+	if (want <= ui->res_row_cap && ui->res_row[0])
+		return;
+	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
+		free(ui->res_row[k]);
+		ui->res_row[k] = xmalloc(want * sizeof *ui->res_row[k]);
+	}
+	ui->res_row_cap = want;
 }
 
 static void build_first(struct ui *ui)
@@ -240,28 +301,32 @@ static void build_first(struct ui *ui)
 		ui->index_seen = gen;
 	}
 	struct ui_groups *gs = &ui->cols[0];
-	const char *old = group_text(gs, gs->list.cur);
+	const char *old = group_text(ui, 0, gs->list.cur);
 	bool had = gs->list.cur > 0;
 	char *keep = old ? xstrdup(old) : NULL;
 
 	groups_reset(gs);
 	ui->nres_extra = 0;
-	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) { /* a column's rows of the results */
-		free(ui->res_row[k]);
-		ui->res_row[k] = k < ui->levels.n ? xcalloc(ui->results.n + 1, sizeof *ui->res_row[k])
-						  : NULL;
-	}
+	res_rows_fit(ui);
 	free(ui->res_rank);
 	ui->res_rank = NULL;
 	const struct mlib_groups *lg = app_library_size(ui->app) ? library_groups(ui) : NULL;
 	if (lg && ui->results.n) {
-		ui->res_rank = xmalloc((ui->results.n + 1) * sizeof *ui->res_rank);
-		app_library_ranks(ui->app, ui->results.v, ui->results.n, !ui->results_ordered,
-				  ui->res_rank);
+		if (ui->res_given.n == ui->results.n) { /* the evaluation's: no lookups */
+			ui->res_rank = ui->res_given.v;
+			ui->res_given = (struct u32vec){0};
+		} else {
+			ui->res_rank = xmalloc((ui->results.n + 1) * sizeof *ui->res_rank);
+			app_library_ranks(ui->app, ui->results.v, ui->results.n,
+					  !ui->results_ordered, ui->res_rank);
+		}
 		group_first(ui, lg);
+	} else {
+		memset(ui->res_row[0], 0, (ui->results.n + 1) * sizeof *ui->res_row[0]);
 	}
+	u32vec_free(&ui->res_given);
 	gs->g[0].count = (uint32_t)ui->results.n;
-	gs->list.cur = groups_find(gs, keep, had);
+	gs->list.cur = groups_find(ui, 0, keep, had);
 	free(keep);
 }
 
@@ -278,30 +343,32 @@ static bool level_is_album(const struct ui *ui, unsigned k)
 static void build_column(struct ui *ui, unsigned k)
 {
 	struct ui_groups *gs = &ui->cols[k];
-	const char *old = group_text(gs, gs->list.cur);
+	const char *old = group_text(ui, k, gs->list.cur);
 	bool had = gs->list.cur > 0;
 	char *keep = old ? xstrdup(old) : NULL;
 	groups_reset(gs);
 	uint32_t total = 0, *res = ui->res_row[k];
-	memset(res, 0, (ui->results.n + 1) * sizeof *res);
-	if (ui->results.n && groups_valid(ui)) {
+	if (!ui->results.n || !groups_valid(ui)) {
+		memset(res, 0, (ui->results.n + 1) * sizeof *res);
+	} else {
 		const struct mlib_groups *lg = ui->lg;
-		bool years = level_is_album(ui, k) && lg->year_of;
 		struct u32vec seen = {0};
 		uint32_t none_row = NO_GROUP;
 		for (size_t i = 0; i < ui->results.n; i++) {
-			if (!result_passes(ui, i, k))
+			of_prefetch(ui, lg->of[k], i);
+			if (!result_passes(ui, i, k)) {
+				res[i] = 0;
 				continue;
+			}
 			uint32_t r = ui->res_rank[i], gl = result_group(ui, i, k), row;
 			if (gl == NO_GROUP) {
 				if (none_row == NO_GROUP)
-					none_row = groups_add(gs, NULL, 0);
+					none_row = groups_add(gs, NULL);
 				row = none_row;
 			} else if (ui->lg_local[gl]) { /* a row already */
 				row = ui->lg_local[gl] - 1;
 			} else { /* an album's year: its first track's in the result */
-				row = row_of(gs, ui->lg_local, &seen, lg->text[k][gl],
-					     years && r < lg->n ? lg->year_of[r] : 0, gl);
+				row = row_of(gs, ui->lg_local, &seen, gl, r);
 			}
 			res[i] = row;
 			gs->g[row].count++;
@@ -310,7 +377,7 @@ static void build_column(struct ui *ui, unsigned k)
 		local_reset(ui->lg_local, &seen);
 	}
 	gs->g[0].count = total;
-	gs->list.cur = groups_find(gs, keep, had);
+	gs->list.cur = groups_find(ui, k, keep, had);
 	free(keep);
 }
 
@@ -375,6 +442,7 @@ static void browser_refresh(struct ui *ui)
 	/* A search is ranked and forgiving (coll/search.h); what it forgave
 	 * is shown in the search bar. */
 	struct app_view v = ui_browse_view(ui);
+	v.ranks = true; /* the grouping reads them */
 	struct coll_result res = {0};
 	struct crate_err err = {0};
 	struct strbuf notes;
@@ -391,6 +459,8 @@ static void browser_refresh(struct ui *ui)
 		u32vec_free(&ui->results);
 		ui->results = res.ids;
 		ui->results_ordered = res.ordered;
+		u32vec_free(&ui->res_given);
+		ui->res_given = res.ranks;
 	} else {
 		ui_message(ui, true, "%s", err.msg);
 	}
@@ -439,7 +509,7 @@ void browser_keep_selection(struct ui *ui)
 	for (unsigned k = 0; k < ui->levels.n; k++) {
 		struct ui_groups *gs = &ui->cols[k];
 		ui->keep_had[k] = gs->list.cur > 0 && gs->list.cur < gs->n;
-		const char *t = group_text(gs, gs->list.cur);
+		const char *t = group_text(ui, k, gs->list.cur);
 		ui->keep_text[k] = ui->keep_had[k] && t ? xstrdup(t) : NULL;
 	}
 	size_t c = ui->track_list.cur;
@@ -467,8 +537,10 @@ void browser_index_changed(struct ui *ui)
 	bool keep = ui->keep_valid;
 	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
 		struct ui_groups *gs = &ui->cols[k];
-		if (keep && ui->keep_had[k] && gs->list.cur < gs->n)
+		if (keep && ui->keep_had[k] && gs->list.cur < gs->n) {
 			gs->g[gs->list.cur].text = ui->keep_text[k];
+			gs->g[gs->list.cur].lgroup = ROW_READ;
+		}
 		else
 			gs->n = gs->list.cur = 0;
 	}
@@ -497,6 +569,7 @@ static void browser_free(struct ui *ui)
 	}
 	free(ui->res_extra);
 	free(ui->res_rank);
+	u32vec_free(&ui->res_given);
 	marks_clear(&ui->br_marks);
 }
 
@@ -541,7 +614,7 @@ static void draw_group_col(struct ui *ui, const struct ui_rect *r, unsigned k, b
 		}
 		int attr = i == gs->list.cur ? theme_attr(focused ? UR_SELECTED : UR_SELECTED_DIM) : 0;
 		char label[600], count[32];
-		const struct ui_group *g = &gs->g[i];
+		const struct ui_group *g = row_read(ui, k, i);
 		if (i == 0)
 			all_label(prop, gs->n - 1, label, sizeof label);
 		else if (!g->text)

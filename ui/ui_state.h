@@ -54,11 +54,18 @@ struct ui_list {
 	size_t cur, top;
 };
 
-/* One row of a group column: a group of result tracks. */
+/* One row of a group column: a group of result tracks. A row is made
+ * with its library group alone; its text and year are read from the
+ * library's groups when first wanted (pane_browser.c row_read): only the
+ * rows on screen and the selected one are, of tens of thousands. */
 struct ui_group {
 	const char *text;   /* borrowed from the library's groups; NULL = "(no ...)" */
 	uint32_t count;
 	uint32_t year;      /* albums: first track's year, 0 if none */
+	uint32_t lgroup;    /* library group whose text and year are still to read;
+			     * UINT32_MAX: text and year are set */
+	uint32_t first;     /* library rank of its first result (the album's year);
+			     * UINT32_MAX: no year */
 };
 
 struct ui_groups {
@@ -117,6 +124,9 @@ struct ui {
 	struct u32vec results;
 	bool results_ordered;
 	uint32_t *res_rank;          /* per result position: library rank (UINT32_MAX: none) */
+	struct u32vec res_given;     /* the evaluation's ranks of results (coll_result.ranks),
+				      * taken over as res_rank when they fit */
+	size_t res_row_cap;          /* entries res_row[k] have room for */
 	/* The group columns by levels (pane_browser.c): the levels in effect,
 	 * each column's rows, and per result position its row in column k,
 	 * 0 when the selections left of k do not let it through. */

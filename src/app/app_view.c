@@ -253,6 +253,11 @@ static void result_copy(struct coll_result *to, const struct coll_result *from)
 		memcpy(to->ids.v, from->ids.v, from->ids.n * sizeof *from->ids.v);
 	to->ids.n = from->ids.n;
 	to->ordered = from->ordered;
+	if (from->ranks.n && from->ranks.n == from->ids.n) {
+		u32vec_reserve(&to->ranks, from->ranks.n + 1);
+		memcpy(to->ranks.v, from->ranks.v, from->ranks.n * sizeof *from->ranks.v);
+		to->ranks.n = from->ranks.n;
+	}
 }
 
 static struct memo_entry *memo_find(struct app *app, struct app_view_memo *memo,
@@ -376,6 +381,7 @@ int app_view_eval(struct app *app, const struct app_view *v, struct coll_result 
 		return 0;
 	struct coll_eval_ctx ctx;
 	app_eval_ctx_cached(app, v->cache, &ctx);
+	ctx.want_ranks = v->ranks;
 	if (!v->cache || !memo_view_ok(&ctx, v))
 		return view_eval(app, v, &ctx, out, notes, err);
 	/* One moment for the evaluation, the ranking and the memo. */

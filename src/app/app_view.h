@@ -82,6 +82,7 @@ struct app_view {
 	const char *text;                /* what query was parsed from (may be NULL) */
 	bool search;                     /* query is a search: ranked and forgiving */
 	struct app_eval_cache *cache;    /* may be NULL */
+	bool ranks;                      /* fill coll_result.ranks where they come free */
 };
 /* The view's collection, base AND query: a new reference. */
 struct coll_node *app_view_node(const struct app_view *v);

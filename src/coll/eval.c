@@ -77,8 +77,10 @@ static void bits_from_list(const struct u32vec *l, struct bitset *out)
 			bitset_set(out, l->v[i]);
 }
 
-/* The members of a bitset in library order. */
-static void bits_to_library_list(const struct ev *e, const struct bitset *b, struct u32vec *out)
+/* The members of a bitset in library order; with rank (may be NULL),
+ * each one's library rank beside it (the same walk finds both). */
+static void bits_to_library_list(const struct ev *e, const struct bitset *b, struct u32vec *out,
+				 struct u32vec *rank)
 {
 	size_t count = 0, nw = bitset_words(b);
 	for (size_t w = 0; w < nw; w++)
@@ -86,9 +88,17 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 	const struct u32vec *lib = mlib_index_library_order(e->idx);
 	/* the branch-free scan below may write one slot past the last member */
 	u32vec_reserve(out, out->n + count + 2);
+	if (rank) {
+		rank->n = 0;
+		u32vec_reserve(rank, count + 2);
+	}
 	if (count == lib->n && count > 0) { /* everything: the library order itself */
 		memcpy(out->v + out->n, lib->v, lib->n * sizeof *lib->v);
 		out->n += lib->n;
+		for (size_t i = 0; rank && i < lib->n; i++)
+			rank->v[i] = (uint32_t)i;
+		if (rank)
+			rank->n = lib->n;
 		return;
 	}
 	/* A mapped index (one query) has no library ranks until asked:
@@ -99,10 +109,21 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 		uint32_t *o = out->v + out->n;
 		size_t k = 0;
 		const uint64_t *w = b->w;
-		for (size_t i = 0; i < lib->n; i++) {
-			uint32_t id = lib->v[i];
-			o[k] = id;
-			k += (w[id >> 6] >> (id & 63)) & 1;
+		if (rank) {
+			uint32_t *ro = rank->v;
+			for (size_t i = 0; i < lib->n; i++) {
+				uint32_t id = lib->v[i];
+				o[k] = id;
+				ro[k] = (uint32_t)i;
+				k += (w[id >> 6] >> (id & 63)) & 1;
+			}
+			rank->n = k;
+		} else {
+			for (size_t i = 0; i < lib->n; i++) {
+				uint32_t id = lib->v[i];
+				o[k] = id;
+				k += (w[id >> 6] >> (id & 63)) & 1;
+			}
 		}
 		out->n += k;
 		return;
@@ -116,9 +137,9 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 		while (bits) {
 			uint32_t id = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
 			bits &= bits - 1;
-			uint32_t rank = mlib_index_library_rank(e->idx, id);
-			if (rank != UINT32_MAX)
-				bitset_set(&ranks, rank);
+			uint32_t r = mlib_index_library_rank(e->idx, id);
+			if (r != UINT32_MAX)
+				bitset_set(&ranks, r);
 		}
 	}
 	for (size_t w = 0; w < bitset_words(&ranks); w++) {
@@ -127,6 +148,8 @@ static void bits_to_library_list(const struct ev *e, const struct bitset *b, str
 			size_t r = w * 64 + (size_t)__builtin_ctzll(bits);
 			bits &= bits - 1;
 			out->v[out->n++] = lib->v[r];
+			if (rank)
+				rank->v[rank->n++] = (uint32_t)r;
 		}
 	}
 	bitset_free(&ranks);
@@ -149,7 +172,7 @@ static const struct u32vec *as_list(const struct ev *e, const struct eres *r, st
 {
 	if (r->ordered)
 		return &r->list;
-	bits_to_library_list(e, &r->bits, tmp);
+	bits_to_library_list(e, &r->bits, tmp, NULL);
 	return tmp;
 }
 
@@ -852,7 +875,8 @@ int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
 			memcpy(out->ids.v, r->list.v, r->list.n * sizeof *r->list.v);
 		out->ids.n = r->list.n;
 	} else {
-		bits_to_library_list(&e, &r->bits, &out->ids);
+		/* ranks beside a list that starts empty (out->ids.n 0) */
+		bits_to_library_list(&e, &r->bits, &out->ids, ctx->want_ranks ? &out->ranks : NULL);
 	}
 	ev_free(&e);
 	return 0;
@@ -861,6 +885,7 @@ int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
 void coll_result_free(struct coll_result *r)
 {
 	u32vec_free(&r->ids);
+	u32vec_free(&r->ranks);
 	r->ordered = false;
 }
 

@@ -32,6 +32,8 @@ struct coll_eval_ctx {
 	/* Optional: `like:` (similar nodes) is an error without it. */
 	coll_space_fn space;
 	void *space_ud;
+	/* Ask for coll_result.ranks (the browser groups by library rank). */
+	bool want_ranks;
 };
 
 /* A cache for coll_eval_ctx.cache, owned by the caller. Clear it when the
@@ -58,6 +60,12 @@ unsigned coll_eval_cache_typo_waits(const struct coll_eval_cache *c);
 struct coll_result {
 	struct u32vec ids;  /* owned; free with coll_result_free */
 	bool ordered;       /* a list (order and duplicates matter) or a set (library order) */
+	/* Owned. With coll_eval_ctx.want_ranks, a set's (and a ranked
+	 * search's) library ranks: ranks.v[i] is the position of ids.v[i] in
+	 * mlib_index_library_order, known from making the set's list, so the
+	 * reader need not look them up at random. Only valid when ranks.n ==
+	 * ids.n (empty: not asked for, or a list's). */
+	struct u32vec ranks;
 };
 
 /* Evaluate. On success out->ids holds the result (sets in library order).

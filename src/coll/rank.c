@@ -595,12 +595,14 @@ uint64_t coll_rank_score(const struct mlib_index *idx, const struct coll_rank_te
  * * 100 + boost, P the most points a result can have, which orders like
  * matched << 40 | points << 8 | boost. */
 
-/* Stable LSD radix sort of ids by descending key, 16 bits a pass, passes
- * whose digit is the same for every key skipped. */
-static void radix_sort_desc(uint64_t *key, uint32_t *ids, size_t n)
+/* Stable LSD radix sort of ids (and aux, when not NULL) by descending
+ * key, 16 bits a pass, passes whose digit is the same for every key
+ * skipped. */
+static void radix_sort_desc(uint64_t *key, uint32_t *ids, uint32_t *aux, size_t n)
 {
 	uint64_t *k2 = xmalloc(n * sizeof *k2);
 	uint32_t *i2 = xmalloc(n * sizeof *i2);
+	uint32_t *a2 = aux ? xmalloc(n * sizeof *a2) : NULL;
 	size_t *count = xmalloc(65537 * sizeof *count);
 	for (size_t i = 0; i < n; i++)
 		key[i] = ~key[i]; /* descending */
@@ -620,12 +622,17 @@ static void radix_sort_desc(uint64_t *key, uint32_t *ids, size_t n)
 			size_t at = count[(key[i] >> shift) & 0xFFFF]++;
 			k2[at] = key[i];
 			i2[at] = ids[i];
+			if (a2)
+				a2[at] = aux[i];
 		}
 		memcpy(key, k2, n * sizeof *key);
 		memcpy(ids, i2, n * sizeof *ids);
+		if (a2)
+			memcpy(aux, a2, n * sizeof *aux);
 	}
 	free(k2);
 	free(i2);
+	free(a2);
 	free(count);
 }
 
@@ -941,10 +948,11 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *
 #define RANK_BUCKETS_MAX (1u << 16)
 #define RANK_CLASSES_MAX (1u << 20)
 
-/* Reorder ids[0..n) by descending key[i], equal keys in their order (top:
- * the largest key). False, with nothing done, when the keys take too many
- * values. */
-static bool count_sort_desc(const uint64_t *key, uint32_t *ids, size_t n, uint64_t top)
+/* Reorder ids[0..n) (and aux, when not NULL) by descending key[i], equal
+ * keys in their order (top: the largest key). False, with nothing done,
+ * when the keys take too many values. */
+static bool count_sort_desc(const uint64_t *key, uint32_t *ids, uint32_t *aux, size_t n,
+			    uint64_t top)
 {
 	uint64_t ncls = top / 100 + 1;
 	if (ncls > RANK_CLASSES_MAX)
@@ -969,9 +977,21 @@ static bool count_sort_desc(const uint64_t *key, uint32_t *ids, size_t n, uint64
 	for (size_t b = 1; b <= (size_t)nb * 100; b++)
 		start[b] += start[b - 1];
 	uint32_t *out = xmalloc(n * sizeof *out);
-	for (size_t i = 0; i < n; i++)
-		out[start[bucket[i]]++] = ids[i];
-	memcpy(ids, out, n * sizeof *ids);
+	if (aux) {
+		uint32_t *aout = xmalloc(n * sizeof *aout);
+		for (size_t i = 0; i < n; i++) {
+			size_t at = start[bucket[i]]++;
+			out[at] = ids[i];
+			aout[at] = aux[i];
+		}
+		memcpy(ids, out, n * sizeof *ids);
+		memcpy(aux, aout, n * sizeof *aux);
+		free(aout);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			out[start[bucket[i]]++] = ids[i];
+		memcpy(ids, out, n * sizeof *ids);
+	}
 	free(out);
 	free(start);
 	free(bucket);
@@ -980,7 +1000,7 @@ static bool count_sort_desc(const uint64_t *key, uint32_t *ids, size_t n, uint64
 }
 
 void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
-		    struct coll_eval_cache *cache, uint32_t *ids, size_t n)
+		    struct coll_eval_cache *cache, uint32_t *ids, uint32_t *aux, size_t n)
 {
 	if (n < 2 || t->n == 0)
 		return;
@@ -995,7 +1015,7 @@ void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *
 	uint64_t top = 0;
 	for (size_t i = 0; i < n; i++)
 		top = key[i] > top ? key[i] : top;
-	if (count_sort_desc(key, ids, n, top)) {
+	if (count_sort_desc(key, ids, aux, n, top)) {
 		/* sorted */
 	} else if (n <= UINT32_MAX && bits_for(top) <= 32) {
 		/* (top - key) << 32 | position: ascending is best first, ties in
@@ -1008,9 +1028,14 @@ void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *
 		for (size_t i = 0; i < n; i++)
 			out[i] = ids[(uint32_t)key[i]];
 		memcpy(ids, out, n * sizeof *ids);
+		if (aux) {
+			for (size_t i = 0; i < n; i++)
+				out[i] = aux[(uint32_t)key[i]];
+			memcpy(aux, out, n * sizeof *aux);
+		}
 		free(tmp);
 	} else {
-		radix_sort_desc(key, ids, n);
+		radix_sort_desc(key, ids, aux, n);
 	}
 	free(key);
 }

@@ -99,7 +99,9 @@ static size_t count_items(const struct prep *pp, const struct coll_node *n)
 {
 	struct coll_result r = {0};
 	struct crate_err err;
-	size_t k = coll_eval(pp->ctx, n, &r, &err) == 0 ? r.ids.n : 0;
+	struct coll_eval_ctx ctx = *pp->ctx;
+	ctx.want_ranks = false; /* a count: no ranks to carry */
+	size_t k = coll_eval(&ctx, n, &r, &err) == 0 ? r.ids.n : 0;
 	coll_result_free(&r);
 	return k;
 }
@@ -208,7 +210,9 @@ static void example_values(const struct prep *pp, const struct coll_node *n, con
 	int prop = mlib_index_prop(idx, field);
 	struct coll_result r = {0};
 	struct crate_err err;
-	if (prop < 0 || coll_eval(pp->ctx, n, &r, &err) != 0)
+	struct coll_eval_ctx ctx = *pp->ctx;
+	ctx.want_ranks = false;
+	if (prop < 0 || coll_eval(&ctx, n, &r, &err) != 0)
 		return;
 	uint32_t seen[2];
 	size_t nseen = 0;
@@ -377,7 +381,11 @@ void coll_search_rank(const struct coll_eval_ctx *ctx, const struct coll_search 
 {
 	if (!s->rank || r->ordered || !ctx->index)
 		return;
-	coll_rank_sort(ctx->index, &s->terms, ctx->now, ctx->cache, r->ids.v, r->ids.n);
+	bool ranks = r->ranks.n == r->ids.n;
+	coll_rank_sort(ctx->index, &s->terms, ctx->now, ctx->cache, r->ids.v,
+		       ranks ? r->ranks.v : NULL, r->ids.n);
+	if (!ranks)
+		r->ranks.n = 0;
 	r->ordered = true;
 }
 
@@ -407,7 +415,10 @@ int coll_search_eval(const struct coll_eval_ctx *ctx, const struct coll_search *
 		if (len > total - start)
 			len = total - start;
 		memmove(out->ids.v, out->ids.v + start, len * sizeof *out->ids.v);
+		if (out->ranks.n == total)
+			memmove(out->ranks.v, out->ranks.v + start, len * sizeof *out->ranks.v);
 		out->ids.n = len;
+		out->ranks.n = out->ranks.n == total ? len : 0;
 	}
 	return 0;
 }

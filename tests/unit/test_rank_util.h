@@ -29,9 +29,10 @@ static inline int rank_by_score_then_pos(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* coll_rank_sort on ids[0..n) at time now against the reference. Returns
- * the number of tied neighbours seen. cache: as the search bar keeps it
- * (NULL: none). */
+/* coll_rank_sort on ids[0..n) at time now against the reference, once
+ * alone and once with the positions as aux values (which must stay beside
+ * their ids). Returns the number of tied neighbours seen. cache: as the
+ * search bar keeps it (NULL: none). */
 static inline size_t rank_check_sort(const struct mlib_index *idx, const struct coll_rank_terms *t,
 				     int64_t now, struct coll_eval_cache *cache, const uint32_t *ids,
 				     size_t n, const char *what)
@@ -42,7 +43,7 @@ static inline size_t rank_check_sort(const struct mlib_index *idx, const struct 
 	qsort(ref, n, sizeof *ref, rank_by_score_then_pos);
 	uint32_t *got = xmalloc((n + 1) * sizeof *got);
 	memcpy(got, ids, n * sizeof *got);
-	coll_rank_sort(idx, t, now, cache, got, n);
+	coll_rank_sort(idx, t, now, cache, got, NULL, n);
 	size_t bad = n, ties = 0;
 	for (size_t i = 0; i < n && bad == n; i++)
 		if (got[i] != ref[i].id)
@@ -51,6 +52,19 @@ static inline size_t rank_check_sort(const struct mlib_index *idx, const struct 
 		ties += ref[i].score == ref[i - 1].score;
 	CHECK_MSG(bad == n, "%s (%zu items): position %zu is #%u, want #%u", what, n, bad,
 		  bad < n ? got[bad] : 0, bad < n ? ref[bad].id : 0);
+	uint32_t *aux = xmalloc((n + 1) * sizeof *aux);
+	memcpy(got, ids, n * sizeof *got);
+	for (size_t i = 0; i < n; i++)
+		aux[i] = (uint32_t)i;
+	coll_rank_sort(idx, t, now, cache, got, aux, n);
+	bad = n;
+	for (size_t i = 0; i < n && bad == n; i++)
+		if (got[i] != ref[i].id || aux[i] != ref[i].pos)
+			bad = i;
+	CHECK_MSG(bad == n, "%s (%zu items, with aux): position %zu is #%u from %u, want #%u from %zu",
+		  what, n, bad, bad < n ? got[bad] : 0, bad < n ? aux[bad] : 0,
+		  bad < n ? ref[bad].id : 0, bad < n ? ref[bad].pos : (size_t)0);
+	free(aux);
 	free(got);
 	free(ref);
 	return ties;
