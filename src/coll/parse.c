@@ -855,7 +855,8 @@ static struct coll_node *parse_term(struct parser *p)
 				opat = i;
 			}
 		}
-		if (op == OP_EQ && nlen == 4 && strncmp(q + start, "like", 4) == 0)
+		/* in any case, as field names are (LIKE: is like:, as IN: is in:) */
+		if (op == OP_EQ && nlen == 4 && strncasecmp(q + start, "like", 4) == 0)
 			return parse_like(p, start, opat + oplen);
 		if (op != OP_NONE)
 			return parse_field_term(p, start, nlen, opat, op, oplen);

@@ -91,6 +91,13 @@ static bool plain_filter(const struct coll_node *n, enum coll_type t)
 
 static const char *const word_fields[] = {"artist", "album", "title"};
 
+/* A field that, followed by ':', is an operator instead: in: (a
+ * reference) and like: (the nearest by sound). */
+static bool colon_operator(const char *field)
+{
+	return strcmp(field, "in") == 0 || strcmp(field, "like") == 0;
+}
+
 const char *coll_three_fields_value(const struct coll_node *n, enum coll_type t)
 {
 	if (n->type != COLL_UNION || n->noperands != 3)
@@ -212,7 +219,7 @@ static bool range_shape(const struct coll_node *n)
 	const char *va = attr(a, "value"), *vb = attr(b, "value");
 	char buf[8];
 	return strcmp(fa, fb) == 0 && coll_lex_field_spelling(fa, buf, sizeof buf) &&
-	       strcmp(fa, "in") != 0 && va && vb &&
+	       !colon_operator(fa) && va && vb &&
 	       value_is_plain_number(va) && value_is_plain_number(vb) && !strstr(va, "..");
 }
 
@@ -359,12 +366,12 @@ static bool searchable(const char *v)
 
 /* ---- terms ---- */
 
-/* The field name; colon: it is followed by ':' (where "in" means in:). */
+/* The field name; colon: it is followed by ':'. */
 static int put_field_op(struct printer *pr, const char *field, bool colon)
 {
 	char buf[8];
 	const char *sp = field ? coll_lex_field_spelling(field, buf, sizeof buf) : NULL;
-	if (!sp || (colon && strcmp(field, "in") == 0))
+	if (!sp || (colon && colon_operator(field)))
 		return fail(pr, "field name '%s'", field ? field : "(none)");
 	strbuf_adds(&pr->b, sp);
 	return 0;
@@ -510,9 +517,9 @@ static bool star_bounded(const char *pat)
 static int put_match(struct printer *pr, const char *field, const char *pat)
 {
 	char *inner = contains_inner(pat);
-	/* `in:` is a reference, but `in~P` gives back any P that starts and
-	 * ends with a wildcard star. */
-	if (!inner && field && strcmp(field, "in") == 0 && star_bounded(pat))
+	/* `in:` is a reference (`like:` a similarity), but `in~P` gives back
+	 * any P that starts and ends with a wildcard star. */
+	if (!inner && field && colon_operator(field) && star_bounded(pat))
 		inner = xstrdup(pat);
 	if (field && put_field_op(pr, field, !inner) != 0) {
 		free(inner);

@@ -40,6 +40,11 @@ TEST(like_forms_print_and_parse_back)
 	round_trip("NOT like:#3", "NOT like:#3");
 	round_trip("like:NOT a:x", "like:NOT artist:x");
 	round_trip("like:(g:Jazz y<1970)", "like:(genre:Jazz year<1970)");
+	/* field names are in any case, and so is like: (as IN: is in:); a
+	 * liKe:x that parsed as a filter on the field "like" printed as
+	 * like:x, which parses as the operator (found by fuzz_parse) */
+	round_trip("LIKE:#42", "like:#42");
+	round_trip("liKe:a:x", "like:artist:x");
 }
 
 TEST(like_is_a_similar_node_over_its_seed)
