@@ -71,9 +71,9 @@ enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const ch
 
 /* Reorder ids[0..n) by descending relevance; equal scores keep their
  * order. aux (NULL: none) is n values moved along with the ids (aux[i]
- * stays beside ids[i]: their library ranks, say). now: the clock for "recently played" (0 = time(NULL)); cache
- * (NULL: none) keeps how each term matched the values seen, for the next
- * keystroke. */
+ * stays beside ids[i]: their library ranks, say). now: the clock for
+ * "recently played" (0 = time(NULL)); cache (NULL: none) keeps how each
+ * term matched the values seen, for the next keystroke. */
 struct coll_eval_cache;
 void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
 		    struct coll_eval_cache *cache, uint32_t *ids, uint32_t *aux, size_t n);
