@@ -36,6 +36,16 @@ t_end() { t_finish_current; echo "RESULT $T_PASSED $T_FAILED $T_SKIPPED"; [ "$T_
 t_check() { local d=$1; shift; if ! "$@"; then t_fail "$d"; fi; }
 t_have_corpus() { [ -f "$CORPUS/MANIFEST.tsv" ]; }
 
+# t_copies FILE N PATTERN: N copies of FILE, named by PATTERN (a printf
+# format given the numbers 1..N, e.g. "$D/f%d.flac"), written by a few tee
+# processes: a cp per file costs a process each, which is most of a
+# minute for 6,000 files on a slow machine.
+t_copies() {
+	# shellcheck disable=SC2059 # the pattern is the format
+	printf "$3\n" $(seq 1 "$2") |
+		xargs -d '\n' -n 400 sh -c 'exec tee -- "$@" <"$0" >/dev/null' "$1"
+}
+
 # t_sink_home DIR [OUT]: make DIR a home whose ALSA default device is the
 # file plugin, writing raw samples to OUT (default DIR/out.raw): what crate
 # plays can then be compared with FFmpeg's decoding.

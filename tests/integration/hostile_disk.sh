@@ -41,7 +41,7 @@ comment=$(printf 'c%.0s' $(seq 1 3000))
 ffmpeg -v error -y -f lavfi -i "sine=frequency=900:duration=0.2:sample_rate=22050" -ac 1 \
 	-metadata title="Filler" -metadata comment="$comment" -metadata lyrics="$comment$comment" \
 	"$T_TMP/filler.flac" || t_fail "ffmpeg failed"
-for i in $(seq 1 600); do cp "$T_TMP/filler.flac" "$BIG/f$i.flac"; done
+t_copies "$T_TMP/filler.flac" 600 "$BIG/f%d.flac"
 
 t_begin hostile_disk_full
 FULL=$T_TMP/small # (not "full": messages are grepped for that word)

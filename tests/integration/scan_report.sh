@@ -81,7 +81,7 @@ else
 	ffmpeg -v error -y -f lavfi -i "sine=frequency=900:duration=0.2:sample_rate=22050" -ac 1 \
 		-metadata title="Filler" -metadata comment="$comment" -metadata lyrics="$comment$comment" \
 		"$T_TMP/filler.flac" || t_fail "ffmpeg"
-	for i in $(seq 1 600); do cp "$T_TMP/filler.flac" "$BIG/f$i.flac"; done
+	t_copies "$T_TMP/filler.flac" 600 "$BIG/f%d.flac"
 	DB=$FULL/lib.db
 	"$CRATE" --db "$DB" scan --quiet "$D" >/dev/null 2>&1 || t_fail "first scan"
 	dd if=/dev/zero of="$FULL/ballast" bs=4k count=150 status=none 2>/dev/null

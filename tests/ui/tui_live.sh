@@ -124,7 +124,7 @@ keys 1
 ffmpeg -v error -y -f lavfi -i "sine=frequency=500:duration=0.2" -ac 1 \
 	-metadata artist="Burst Band" -metadata title=Burst "$T_TMP/burst.flac" || t_fail "ffmpeg"
 mkdir -p "$A/burst"
-for i in $(seq 1 500); do cp "$T_TMP/burst.flac" "$A/burst/b$i.flac"; done
+t_copies "$T_TMP/burst.flac" 500 "$A/burst/b%d.flac"
 # (the artist column may not reach "Burst Band" on screen: multi-artist
 # corpus files list each artist, so the message line is what is watched)
 wait_for "library updated: 500 added" 10 || t_fail "the copy was not picked up as one update of 500"
@@ -177,7 +177,7 @@ t_begin live_cli_progress_bar_on_a_terminal
 # `crate scan` on a terminal draws a bar on stderr, then leaves the summary
 # as the last line. 6,000 small files keep it busy for a while.
 mkdir -p "$T_TMP/many"
-for i in $(seq 1 6000); do cp "$T_TMP/burst.flac" "$T_TMP/many/m$i.flac"; done
+t_copies "$T_TMP/burst.flac" 6000 "$T_TMP/many/m%d.flac"
 # script(1) gives the scan a terminal and keeps every byte it wrote, so the
 # check sees each redraw however fast the scan is (screen captures raced it).
 ts=$T_TMP/scan.typescript
