@@ -48,6 +48,17 @@ include warnings.mk
 # The project's flags; the user's CPPFLAGS, CFLAGS, CXXFLAGS and LDFLAGS
 # (config.mk, or make's command line) follow them in every rule.
 CRATE_OPT = -O2 -g
+# A tree built with SANITIZE=1 remembers it (and its CRATE_OPT) in
+# BUILDDIR/sanitize.mk: a later make of that tree with no SANITIZE given,
+# as the install suite's `make BUILDDIR=build-asan install`
+# from a run of both trees, builds it the same way. Without it, that make
+# rebuilt the sanitizer tree without sanitizers while its other suites
+# were running. `make clean` forgets it.
+ifeq ($(SANITIZE),)
+-include $(BUILDDIR)/sanitize.mk
+else
+$(shell mkdir -p '$(BUILDDIR)' && printf 'SANITIZE = %s\nCRATE_OPT = %s\n' '$(SANITIZE)' '$(CRATE_OPT)' >'$(BUILDDIR)/sanitize.mk')
+endif
 CRATE_CPPFLAGS = -D_GNU_SOURCE -DCRATE_VERSION='"$(VERSION)"' -Isrc -I. $(DEP_CFLAGS) -MMD -MP
 # A section per function and object: crate-query is linked with
 # --gc-sections (below), keeping only what its command reaches.

@@ -18,7 +18,13 @@ files() { (cd "$1" && find . -type f -printf '%m %P\n' | sort); }
 
 D=$T_TMP/dest
 t_begin install_puts_files_in_their_dirs
+flags_before=$(cat "$SRCDIR/$BUILDDIR/gen/build-flags" 2>/dev/null)
 mk install DESTDIR="$D" prefix=/usr || t_fail "make install: $(tail -5 "$T_TMP/make.log")"
+# The tree is installed as it was built: a sanitizer tree, made with no
+# SANITIZE given (a run of both trees), was rebuilt without sanitizers
+# under the suites still running on it.
+[ "$(cat "$SRCDIR/$BUILDDIR/gen/build-flags" 2>/dev/null)" = "$flags_before" ] ||
+	t_fail "make install rebuilt $BUILDDIR with other flags"
 want="644 usr/share/crate/config.example
 644 usr/share/man/man1/crate.1
 755 usr/bin/crate
