@@ -347,25 +347,6 @@ static void batch_define(struct mlib_index *idx, int *handles, uint32_t *defined
 			}
 }
 
-/* String k of strs for item id in p: interned the first time (vmap[k]:
- * its value id + 1), the same value ids as interning the text each time. */
-static void add_shared_str(struct prop *p, uint32_t id, const struct strtab *strs,
-			   uint32_t *vmap, int64_t k)
-{
-	const char *text = strs->bytes + strs->off[k];
-	size_t len = (size_t)strs->len[k];
-	uint32_t v = vmap[k];
-	if (!v) {
-		uint32_t x = index_prop_intern(p, text, len);
-		if (x == UINT32_MAX) { /* not a string property */
-			index_prop_add_str(p, id, text, len);
-			return;
-		}
-		vmap[k] = v = x + 1;
-	}
-	index_prop_add_vid(p, id, v - 1);
-}
-
 /* Rows indexed before a text column's dictionary is sized for the whole
  * load from what they held. */
 #define SAMPLE_ROWS (4 * BATCH_ROWS)
@@ -449,8 +430,9 @@ static void batch_apply_text(struct prop *p, const struct row_batch *b, size_t c
 }
 
 /* Column c of b (media_string ids) into the string property p: each
- * string interned the first time (vmap, as add_shared_str), then the
- * batch's values in one call. */
+ * string interned the first time (vmap[k]: its value id + 1, the same
+ * value ids as interning the text each time), then the batch's values in
+ * one call. */
 static void batch_apply_shared(struct prop *p, const struct row_batch *b, size_t c,
 			       const struct strtab *strs, uint32_t *vmap)
 {
@@ -516,8 +498,9 @@ static void batch_apply_cols(struct mlib_index *idx, const int *handles, uint32_
 			int32_t len = b->len[c][r];
 			if (len == CELL_NULL)
 				continue;
-			if (cols[c].kind == COL_SID)
-				add_shared_str(p, b->id[r], strs, vmap[c], b->val[c][r]);
+			if (cols[c].kind == COL_SID) /* not a string property: the text itself */
+				index_prop_add_str(p, b->id[r], strs->bytes + strs->off[b->val[c][r]],
+						   (size_t)strs->len[b->val[c][r]]);
 			else if (cols[c].kind == COL_BLOB) /* url: UNIQUE in the schema */
 				index_prop_add_unique_str(p, b->id[r], b->bytes + b->val[c][r],
 							  (size_t)len);
