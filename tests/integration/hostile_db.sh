@@ -49,9 +49,11 @@ for i in 1 2 3 4 5 6; do
 done
 "$CRATE" --db "$GOOD" scan --quiet "$D" >/dev/null 2>&1 || t_fail "scanning the fixtures failed"
 # make the database big enough that a damaged page sits past the header
+# (the 60-letter title made once: two processes a row were 600 in all)
+t60=$(printf 'T%.0s' $(seq 1 60))
 for i in $(seq 1 300); do printf 'INSERT INTO media_string(value) VALUES(%s);
 INSERT INTO media(url, title, artist_sid) VALUES(CAST(%s AS BLOB), %s, last_insert_rowid());\n' \
-	"'A $i'" "'/x/$i.flac'" "'$(printf 'T%.0s' $(seq 1 60)) $i'"; done >"$T_TMP/fill.sql"
+	"'A $i'" "'/x/$i.flac'" "'$t60 $i'"; done >"$T_TMP/fill.sql"
 sqlite3 "$GOOD" <"$T_TMP/fill.sql" 2>"$T_TMP/err" || echo "    (could not pad the database: $(head -1 "$T_TMP/err"))" >&2
 # everything in the main file (the -wal empty), still in WAL mode as crate
 # leaves it, so a copy of the main file is the whole database
