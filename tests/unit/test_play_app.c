@@ -58,14 +58,18 @@ static struct app *open_library(const char *dir, int n, double secs)
 	tp_alsa_to_file(dir);
 	char *music = xasprintf("%s/music", dir);
 	REQUIRE(tp_sh("mkdir -p '%s'", music));
+	char **extras = xcalloc((size_t)n, sizeof *extras);
+	int *rates = xcalloc((size_t)n, sizeof *rates);
 	for (int i = 0; i < n; i++) {
-		char extra[256];
-		snprintf(extra, sizeof extra, "-metadata artist=A%d -metadata title=T%02d -metadata genre=%s",
-			 i % 3, i, i < n - 2 ? "Rock" : "Jazz");
-		char *p = xasprintf("%s/t%02d.flac", music, i);
-		REQUIRE(tp_make_tone(p, 200 + 20 * i, secs, 8000, extra));
-		free(p);
+		extras[i] = xasprintf("-metadata artist=A%d -metadata title=T%02d -metadata genre=%s",
+				      i % 3, i, i < n - 2 ? "Rock" : "Jazz");
+		rates[i] = 8000;
 	}
+	REQUIRE(tp_make_numbered_tones(music, n, secs, rates, extras));
+	for (int i = 0; i < n; i++)
+		free(extras[i]);
+	free(extras);
+	free(rates);
 	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
 	FILE *f = fopen(cfg, "w");
 	REQUIRE(f);

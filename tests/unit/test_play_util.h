@@ -75,6 +75,52 @@ static inline bool tp_make_tone(const char *path, int freq, double secs, int rat
 		     freq, secs, rate, extra ? extra : "", path);
 }
 
+/* n sine tones made by one ffmpeg run: tone i is paths[i], freqs[i] Hz
+ * for secs seconds at rates[i] Hz, stereo, with the ffmpeg output options
+ * extras[i] (NULL: none): the same files as n tp_make_tone calls. A
+ * process a tone was most of the processor time of the suites that make
+ * libraries of them (over a hundred tones in test_play_context alone). */
+static inline bool tp_make_tones(int n, char *const paths[], const int freqs[], double secs,
+				 const int rates[], char *const extras[])
+{
+	char *cmd = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cmd, &len);
+	if (!f)
+		return false;
+	fputs("ffmpeg -nostdin -v quiet -y", f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, " -f lavfi -i 'sine=f=%d:d=%g:r=%d'", freqs[i], secs, rates[i]);
+	for (int i = 0; i < n; i++)
+		fprintf(f, " -map %d -ac 2 %s '%s'", i, extras && extras[i] ? extras[i] : "", paths[i]);
+	if (fclose(f) != 0) {
+		free(cmd);
+		return false;
+	}
+	bool ok = system(cmd) == 0;
+	free(cmd);
+	return ok;
+}
+
+/* dir/t00.flac, dir/t01.flac, ...: n tones of 200, 220, ... Hz, tone i at
+ * rates[i] Hz with the ffmpeg options extras[i] (tp_make_tones). */
+static inline bool tp_make_numbered_tones(const char *dir, int n, double secs, const int rates[],
+					  char *const extras[])
+{
+	char **paths = xcalloc((size_t)n, sizeof *paths);
+	int *freqs = xcalloc((size_t)n, sizeof *freqs);
+	for (int i = 0; i < n; i++) {
+		paths[i] = xasprintf("%s/t%02d.flac", dir, i);
+		freqs[i] = 200 + 20 * i;
+	}
+	bool ok = tp_make_tones(n, paths, freqs, secs, rates, extras);
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(freqs);
+	return ok;
+}
+
 /* HOME=dir with an .asoundrc whose default PCM writes raw frames to
  * dir/out.raw through the null plugin (which takes any format and rate
  * and consumes instantly). Call before anything touches ALSA. Returns
