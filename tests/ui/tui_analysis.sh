@@ -91,6 +91,11 @@ $TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth 7" && $TM send-keys 
 wait_for "drift is a number" 5 || t_fail "bad drift accepted"
 
 t_begin tui_analysis_auto_off_is_respected
+# The interface still running (auto = true) would analyse again what the
+# reset below deletes: it quits first (it did so only when the next one
+# started, and under load analysed in between).
+$TM send-keys -t "$S" Escape : && $TM send-keys -t "$S" -l "quit" && $TM send-keys -t "$S" Enter
+wait_gone "1 Browser" 10 || t_fail "the interface did not quit"
 printf '[analysis]\nauto = false\n' >"$CONF"
 cr scan --quiet "$MUSIC" >/dev/null 2>&1
 sqlite3 "$DB" "DELETE FROM media_analysis" || t_fail "reset"
