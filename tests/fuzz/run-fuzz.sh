@@ -7,6 +7,7 @@
 # kept in tests/fuzz/build/crashes/<target>/ and printed.
 #
 #   tests/fuzz/run-fuzz.sh [SECONDS] [TARGET...]      (default 60 s, all targets)
+#   tests/fuzz/run-fuzz.sh --build-only               (build them all, run none)
 #
 # A target named here or on the command line without its
 # tests/fuzz/fuzz_<target>.c, a fuzz_*.c missing from ALL_TARGETS, and a
@@ -27,6 +28,13 @@ SHARED=${CRATE_SHARED:-$SRCDIR/../shared}
 # snapshots of small indexes (tests/fuzz/seeds/snapshot) are 0.2-32 KB
 declare -A MAXLEN=([parse]=2048 [json]=16384 [tags]=65536 [snapshot]=65536 [store]=16384)
 ALL_TARGETS=(parse json tags snapshot store)
+# --build-only: build every target and stop (CI builds them while the
+# test suites run, in time the processors would otherwise idle: .ci/run).
+if [ "$SECONDS_EACH" = --build-only ]; then
+	make -s -f tests/fuzz/fuzz.mk -j"$(nproc)" FUZZ_BUILD=$B lib &&
+		make -s -f tests/fuzz/fuzz.mk -j"$(nproc)" FUZZ_BUILD=$B TARGETS="${ALL_TARGETS[*]}" all
+	exit
+fi
 if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
 
 passed=0 failed=0 skipped=0
