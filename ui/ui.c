@@ -791,6 +791,9 @@ static void check_changes(struct ui *ui)
  * shows it. With the event, a safety check a second suffices. */
 #define CHANGES_EVERY_MS 250
 #define CHANGES_SAFETY_MS 1000
+/* While the search has preparation left, the loop wakes after this much
+ * quiet (ms) to do a step of it. */
+#define PREPARE_IDLE_MS 20
 
 /* ---- exact resume ---- */
 
@@ -853,6 +856,9 @@ static int loop(struct ui *ui)
 	int changes_fd = app_changes_fd(ui->app);
 	int every = changes_fd >= 0 ? CHANGES_SAFETY_MS : CHANGES_EVERY_MS;
 	bool db_event = false;
+	/* Whether the search bar's cache has work to do before keystrokes
+	 * need it (app_eval_cache_prepare): done a step per idle wake-up. */
+	bool prepare = true;
 	ui->running = true;
 	while (ui->running) {
 		double now = ui_now_ms();
@@ -910,6 +916,8 @@ static int loop(struct ui *ui)
 			timeout = wt;
 		if (mpris_fd >= 0 && mpris_timeout >= 0 && mpris_timeout < timeout)
 			timeout = mpris_timeout;
+		if (prepare && timeout > PREPARE_IDLE_MS)
+			timeout = PREPARE_IDLE_MS;
 		int rc = poll(fds, n, timeout);
 		if (rc < 0 && errno != EINTR)
 			return -1;
@@ -925,6 +933,10 @@ static int loop(struct ui *ui)
 		if (app_hooks_report(ui->app, hook_msg, sizeof hook_msg))
 			ui_message(ui, true, "hook: %s", hook_msg);
 		if (rc <= 0) {
+			/* Idle: a step of the search's preparation. A new index
+			 * (a library change) brings new work: look again at the
+			 * next quiet wake-up. */
+			prepare = app_eval_cache_prepare(ui->app, &ui->ecache);
 			if (ui->msg[0] && msg_expired(ui))
 				ui->dirty = true;
 			if (ui_play_tick(ui))

@@ -338,6 +338,15 @@ void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_
 	ctx->cache = c->cache;
 }
 
+bool app_eval_cache_prepare(struct app *app, struct app_eval_cache *c)
+{
+	if (!app->index)
+		return false;
+	struct coll_eval_ctx ctx;
+	app_eval_ctx_cached(app, c, &ctx); /* drops what an older index left */
+	return coll_eval_cache_prepare_step(c->cache, app->index);
+}
+
 static struct coll_node *base_node(const struct app_view *v)
 {
 	if (!v->base_ns)

@@ -75,6 +75,11 @@ void app_eval_cache_free(struct app_eval_cache *c);
 /* app_eval_ctx with the cache (c may be NULL). */
 void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_eval_ctx *ctx);
 
+/* One step of the work c can do before the next keystroke needs it
+ * (coll_eval_cache_prepare_step); true while more remains. For an idle
+ * front end. */
+bool app_eval_cache_prepare(struct app *app, struct app_eval_cache *c);
+
 /* A view: a saved collection (or All Media) AND a query. */
 struct app_view {
 	const char *base_ns, *base_name; /* NULL ns: All Media */

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/crew.h"
 #include "base/str.h"
 #include "coll/typo.h"
+#include "medialib/index.h"
 
 #define CACHE_SLOTS 24
 /* Ranking memos: the words of the query being typed (a title's memo is a
@@ -20,6 +22,12 @@ struct rank_memo {
 	uint64_t used;
 };
 
+struct library_codes {
+	struct coll_cache_key key; /* key.value unused (NULL) */
+	uint32_t *code;            /* key.count + 1 values */
+	uint64_t used;
+};
+
 struct coll_eval_cache {
 	struct coll_cache_entry e[CACHE_SLOTS];
 	struct coll_cache_entry *view[CACHE_SLOTS]; /* answer of coll_cache_same_dict */
@@ -28,6 +36,8 @@ struct coll_eval_cache {
 	struct coll_typo_dict *typo; /* owned; NULL until a correction is looked up */
 	struct rank_memo rank[RANK_SLOTS];
 	size_t nrank;
+	struct library_codes lib[COLL_CACHE_LIBRARY_SLOTS];
+	size_t nlib;
 	coll_typo_provider typo_get; /* the owner's dictionary, or NULL */
 	void *typo_arg;
 	unsigned typo_waits;         /* searches that went without it (pending) */
@@ -70,6 +80,9 @@ void coll_eval_cache_clear(struct coll_eval_cache *c)
 		free(c->rank[i].m);
 	}
 	c->nrank = 0;
+	for (size_t i = 0; i < c->nlib; i++)
+		free(c->lib[i].code);
+	c->nlib = 0;
 	coll_typo_dict_free(c->typo);
 	c->typo = NULL;
 }
@@ -180,4 +193,62 @@ uint8_t *coll_cache_rank_memo(struct coll_eval_cache *c, const struct coll_cache
 	r->m = xcalloc((size_t)k->ndict + 1, 1);
 	r->used = ++c->clock;
 	return r->m;
+}
+
+/* Building a library-order column: 1M random reads, shared in this many
+ * pieces by both cores once it is large enough to pay for the thread. */
+#define LIBRARY_CODE_PARTS 8
+#define LIBRARY_CODE_SHARE_MIN (1u << 16)
+
+struct code_build {
+	const uint32_t *order;
+	size_t n;
+	struct mlib_str_column col;
+	uint32_t *code;
+};
+
+static void code_build_part(void *ctx, size_t part)
+{
+	const struct code_build *b = ctx;
+	size_t lo = b->n * part / LIBRARY_CODE_PARTS, hi = b->n * (part + 1) / LIBRARY_CODE_PARTS;
+	for (size_t r = lo; r < hi; r++)
+		b->code[r] = mlib_str_column_code(&b->col, b->order[r]);
+}
+
+bool coll_cache_library_codes_kept(const struct coll_eval_cache *c, const struct coll_cache_key *k)
+{
+	for (size_t i = 0; i < c->nlib; i++)
+		if (same_dict(&c->lib[i].key, k))
+			return true;
+	return false;
+}
+
+const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k)
+{
+	for (size_t i = 0; i < c->nlib; i++)
+		if (same_dict(&c->lib[i].key, k)) {
+			c->lib[i].used = ++c->clock;
+			return c->lib[i].code;
+		}
+	struct library_codes *l;
+	if (c->nlib < COLL_CACHE_LIBRARY_SLOTS) {
+		l = &c->lib[c->nlib++];
+	} else {
+		l = &c->lib[0];
+		for (size_t i = 1; i < COLL_CACHE_LIBRARY_SLOTS; i++)
+			if (c->lib[i].used < l->used)
+				l = &c->lib[i];
+		free(l->code);
+	}
+	const struct u32vec *order = mlib_index_library_order(k->idx);
+	struct code_build b = {.order = order->v, .n = order->n};
+	if (!mlib_index_str_column(k->idx, k->prop, &b.col))
+		memset(&b.col, 0, sizeof b.col); /* no item has it: every code missing */
+	b.code = xmalloc((order->n + 1) * sizeof *b.code);
+	crew_run(LIBRARY_CODE_PARTS, order->n >= LIBRARY_CODE_SHARE_MIN, code_build_part, &b);
+	l->key = *k;
+	l->key.value = NULL;
+	l->code = b.code;
+	l->used = ++c->clock;
+	return l->code;
 }

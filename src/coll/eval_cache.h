@@ -67,6 +67,17 @@ struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struc
 uint8_t *coll_cache_rank_memo(struct coll_eval_cache *c, const struct coll_cache_key *k,
 			      const char *term);
 
+/* Column k->prop's codes (mlib_str_column_code) in library order: entry
+ * r is the code of the item at position r of mlib_index_library_order, so
+ * that ranking reads a result in library order (ranks ascending) in order
+ * instead of at random by id. Built on first use (k->count + 1 values,
+ * on both cores) and kept for COLL_CACHE_LIBRARY_SLOTS properties (k->op
+ * and k->value unused). Borrowed from the cache until the next call. */
+#define COLL_CACHE_LIBRARY_SLOTS 4
+const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k);
+/* Whether coll_cache_library_codes has k's column (without building it). */
+bool coll_cache_library_codes_kept(const struct coll_eval_cache *c, const struct coll_cache_key *k);
+
 struct coll_typo_dict;
 /* The word dictionary for spelling corrections (coll/typo.h) of idx: the
  * owner's (coll_eval_cache_typo_provider; NULL while it is being built),

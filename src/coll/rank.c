@@ -829,13 +829,31 @@ static unsigned known_points(const struct fast_field *ff, const struct fast_term
 	return best;
 }
 
+/* The items to key when every class is known: n items, item i is id[i]
+ * (any order). A field's codes are read from its column by id or, with
+ * lib (ranking a set in library order), from lib->code[field][lp[i]]:
+ * the same code, in order instead of at random. key[pos ? pos[i] : i]
+ * receives item i's key. */
+struct key_items {
+	const uint32_t *id;
+	const uint32_t *lp;
+	const uint32_t *pos;
+	size_t n;
+};
+
+struct library_codes {
+	const uint32_t *code[COLL_RANK_NFIELDS];
+};
+
 /* best[i * ngroups + group] = the most points of any term of the group in
- * field ff, for the items id[0..n) (ascending ids). */
-static void known_field(const struct fast *fs, const struct fast_field *ff, const uint32_t *id,
-			size_t n, uint16_t *best)
+ * field ff, for the items it. */
+static void known_field(const struct fast *fs, const struct fast_field *ff,
+			const struct key_items *it, const struct library_codes *lib,
+			uint16_t *best)
 {
-	size_t ng = (size_t)fs->s->t->ngroups;
+	size_t ng = (size_t)fs->s->t->ngroups, n = it->n;
 	uint32_t ndict = fs->s->ndict[ff->f];
+	const uint32_t *lcode = lib ? lib->code[ff->f] : NULL;
 	for (size_t j = 0; j < ff->nterms; j++) {
 		const struct fast_term *ft = &ff->terms[j];
 		uint16_t pts[6] = {0}; /* by memo byte: class + 1 */
@@ -843,7 +861,8 @@ static void known_field(const struct fast *fs, const struct fast_field *ff, cons
 			pts[c + 1] = (uint16_t)ft->pts[c];
 		uint16_t *b = best + ft->group;
 		for (size_t i = 0; i < n; i++, b += ng) {
-			uint32_t sc = mlib_str_column_code(&ff->col, id[i]);
+			uint32_t sc = lcode ? lcode[it->lp[i]]
+					    : mlib_str_column_code(&ff->col, it->id[i]);
 			unsigned p = sc < ndict ? pts[ft->memo[sc]] : known_points(ff, ft, pts, sc, ndict);
 			*b = (uint16_t)(p > *b ? p : *b);
 		}
@@ -858,30 +877,26 @@ static bool all_known(const struct fast *fs)
 	return true;
 }
 
-/* key[pos] of each (id << 32 | pos) in w[0..n), every class known. Reads
- * only what fast_init prepared, so disjoint parts of w can be keyed on two
- * threads at once (known_keys_shared). */
-static void known_keys(const struct fast *fs, const uint64_t *w, size_t n, uint64_t *key)
+/* The keys of the items it, every class known, with best (n * ngroups
+ * zeroed entries) to work in. Reads only what fast_init prepared (and
+ * lib), so disjoint parts can be keyed on two threads at once
+ * (keys_shared). */
+static void known_keys(const struct fast *fs, const struct key_items *it,
+		       const struct library_codes *lib, uint16_t *best, uint64_t *key)
 {
 	const struct scorer *s = fs->s;
-	size_t ng = (size_t)s->t->ngroups;
-	uint32_t *id = xmalloc(n * sizeof *id);
-	for (size_t i = 0; i < n; i++)
-		id[i] = (uint32_t)(w[i] >> 32);
-	uint16_t *best = xcalloc(n * ng + 1, sizeof *best);
+	size_t ng = (size_t)s->t->ngroups, n = it->n;
 	for (int i = 0; i < fs->nfields; i++)
-		known_field(fs, &fs->fields[i], id, n, best);
+		known_field(fs, &fs->fields[i], it, lib, best);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t matched = 0, points = 0;
 		for (size_t g = 0; g < ng; g++) {
 			matched += best[i * ng + g] > 0;
 			points += best[i * ng + g];
 		}
-		key[(uint32_t)w[i]] = (matched * fs->span + points) * 100 +
-				      (uint64_t)boost_of(&s->boost, id[i], s->now);
+		key[it->pos ? it->pos[i] : i] = (matched * fs->span + points) * 100 +
+						(uint64_t)boost_of(&s->boost, it->id[i], s->now);
 	}
-	free(best);
-	free(id);
 }
 
 /* Keying a large result (a fresh one-letter term: 600k items at 1M
@@ -892,30 +907,109 @@ static void known_keys(const struct fast *fs, const uint64_t *w, size_t n, uint6
 
 struct key_share {
 	const struct fast *fs;
-	const uint64_t *w;
+	const uint64_t *w;          /* (id << 32 | position) by id, or NULL: */
+	const uint32_t *ids, *lp;   /* the items in library order, lib given */
+	const struct library_codes *lib;
 	size_t n;
 	uint64_t *key;
+	/* Work space, allocated here for every part: the helper thread
+	 * would take fresh pages from an arena of its own each time. */
+	uint16_t *best;             /* n * ngroups, zeroed */
+	uint32_t *id, *pos;         /* n each, with w */
 };
 
-static void key_one_part(void *ctx, size_t i)
+static void key_one_part(void *ctx, size_t part)
 {
 	const struct key_share *k = ctx;
-	size_t lo = k->n * i / RANK_SHARE_PARTS, hi = k->n * (i + 1) / RANK_SHARE_PARTS;
-	known_keys(k->fs, k->w + lo, hi - lo, k->key);
+	size_t lo = k->n * part / RANK_SHARE_PARTS, hi = k->n * (part + 1) / RANK_SHARE_PARTS;
+	uint16_t *best = k->best + lo * (size_t)k->fs->s->t->ngroups;
+	if (!k->w) {
+		struct key_items it = {k->ids + lo, k->lp + lo, NULL, hi - lo};
+		known_keys(k->fs, &it, k->lib, best, k->key + lo);
+		return;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		k->id[i] = (uint32_t)(k->w[i] >> 32);
+		k->pos[i] = (uint32_t)k->w[i];
+	}
+	struct key_items it = {k->id + lo, NULL, k->pos + lo, hi - lo};
+	known_keys(k->fs, &it, NULL, best, k->key);
 }
 
-static void known_keys_shared(const struct fast *fs, const uint64_t *w, size_t n, uint64_t *key)
+static void keys_shared(struct key_share *k)
 {
-	struct key_share k = {fs, w, n, key};
-	crew_run(RANK_SHARE_PARTS, n >= RANK_SHARE_MIN, key_one_part, &k);
+	k->best = xcalloc(k->n * (size_t)k->fs->s->t->ngroups + 1, sizeof *k->best);
+	if (k->w) {
+		k->id = xmalloc((k->n + 1) * sizeof *k->id);
+		k->pos = xmalloc((k->n + 1) * sizeof *k->pos);
+	}
+	crew_run(RANK_SHARE_PARTS, k->n >= RANK_SHARE_MIN, key_one_part, k);
+	free(k->best);
+	free(k->id);
+	free(k->pos);
 }
 
-/* key[i] = the packed key of ids[i]. */
-static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *key)
+/* The cache key of a field's library-order codes. */
+static struct coll_cache_key library_codes_key(const struct mlib_index *idx, int prop,
+					       uint32_t ndict)
+{
+	return (struct coll_cache_key){.idx = idx, .prop = prop, .ndict = ndict,
+				       .bound = mlib_index_id_bound(idx),
+				       .count = mlib_index_count(idx), .op = -1};
+}
+
+/* The library-order codes of every field scored, from the cache. */
+static void library_codes_get(const struct fast *fs, struct coll_eval_cache *cache,
+			      struct library_codes *lib)
+{
+	const struct scorer *s = fs->s;
+	for (int i = 0; i < fs->nfields; i++) {
+		int f = fs->fields[i].f;
+		struct coll_cache_key k = library_codes_key(s->idx, s->prop[f], s->ndict[f]);
+		lib->code[f] = coll_cache_library_codes(cache, &k);
+	}
+}
+
+bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_index *idx)
+{
+	/* Below this the ranking never reads them (fast_keys). */
+	if (!c || !idx || mlib_index_count(idx) < RANK_ID_ORDER_MIN)
+		return false;
+	bool built = false;
+	for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
+		int p = mlib_index_prop(idx, field_props[f]);
+		if (p < 0 || mlib_index_prop_kind(idx, p) != MLIB_PROP_STRING)
+			continue;
+		const char *base;
+		const uint32_t *offs;
+		uint32_t ndict;
+		mlib_index_dict_fold_span(idx, p, &base, &offs, &ndict);
+		struct coll_cache_key k = library_codes_key(idx, p, ndict);
+		if (coll_cache_library_codes_kept(c, &k))
+			continue;
+		if (built)
+			return true; /* one a step: more remain */
+		coll_cache_library_codes(c, &k);
+		built = true;
+	}
+	return false;
+}
+
+/* key[i] = the packed key of ids[i]. lp (NULL: unknown) holds each one's
+ * library rank, ascending when the items are a set in library order. */
+static void fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, size_t n,
+		      struct coll_eval_cache *cache, uint64_t *key)
 {
 	if (n < RANK_ID_ORDER_MIN) {
 		for (size_t i = 0; i < n; i++)
 			key[i] = fast_score(fs, ids[i]);
+		return;
+	}
+	if (lp && cache && all_known(fs)) { /* codes in library order: read in order */
+		struct library_codes lib = {{0}};
+		library_codes_get(fs, cache, &lib);
+		struct key_share k = {.fs = fs, .ids = ids, .lp = lp, .lib = &lib, .n = n, .key = key};
+		keys_shared(&k);
 		return;
 	}
 	/* (id << 32 | position), sorted by id */
@@ -928,7 +1022,8 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, size_t n, uint64_t *
 	}
 	radix_u64(w, tmp, n, 32, 32 + bits_for(maxid));
 	if (all_known(fs)) {
-		known_keys_shared(fs, w, n, key);
+		struct key_share k = {.fs = fs, .w = w, .n = n, .key = key};
+		keys_shared(&k);
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			if (i + 2 * RANK_AHEAD < n)
@@ -1000,7 +1095,7 @@ static bool count_sort_desc(const uint64_t *key, uint32_t *ids, uint32_t *aux, s
 }
 
 void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
-		    struct coll_eval_cache *cache, uint32_t *ids, uint32_t *aux, size_t n)
+		    struct coll_eval_cache *cache, uint32_t *ids, uint32_t *lp, size_t n)
 {
 	if (n < 2 || t->n == 0)
 		return;
@@ -1009,13 +1104,13 @@ void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *
 	struct fast fs;
 	fast_init(&fs, &s);
 	uint64_t *key = xmalloc(n * sizeof *key);
-	fast_keys(&fs, ids, n, key);
+	fast_keys(&fs, ids, lp, n, cache, key);
 	fast_free(&fs);
 	scorer_free(&s);
 	uint64_t top = 0;
 	for (size_t i = 0; i < n; i++)
 		top = key[i] > top ? key[i] : top;
-	if (count_sort_desc(key, ids, aux, n, top)) {
+	if (count_sort_desc(key, ids, lp, n, top)) {
 		/* sorted */
 	} else if (n <= UINT32_MAX && bits_for(top) <= 32) {
 		/* (top - key) << 32 | position: ascending is best first, ties in
@@ -1028,14 +1123,14 @@ void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *
 		for (size_t i = 0; i < n; i++)
 			out[i] = ids[(uint32_t)key[i]];
 		memcpy(ids, out, n * sizeof *ids);
-		if (aux) {
+		if (lp) {
 			for (size_t i = 0; i < n; i++)
-				out[i] = aux[(uint32_t)key[i]];
-			memcpy(aux, out, n * sizeof *aux);
+				out[i] = lp[(uint32_t)key[i]];
+			memcpy(lp, out, n * sizeof *lp);
 		}
 		free(tmp);
 	} else {
-		radix_sort_desc(key, ids, aux, n);
+		radix_sort_desc(key, ids, lp, n);
 	}
 	free(key);
 }

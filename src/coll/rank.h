@@ -70,13 +70,15 @@ enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const ch
 					size_t tlen);
 
 /* Reorder ids[0..n) by descending relevance; equal scores keep their
- * order. aux (NULL: none) is n values moved along with the ids (aux[i]
- * stays beside ids[i]: their library ranks, say). now: the clock for
+ * order. lp (NULL: none) holds the ids' library ranks (lp[i] the position
+ * of ids[i] in mlib_index_library_order, as coll_result.ranks) and is
+ * reordered with them; given with a cache, a large result in library
+ * order is scored reading its fields in order. now: the clock for
  * "recently played" (0 = time(NULL)); cache (NULL: none) keeps how each
  * term matched the values seen, for the next keystroke. */
 struct coll_eval_cache;
 void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *t, int64_t now,
-		    struct coll_eval_cache *cache, uint32_t *ids, uint32_t *aux, size_t n);
+		    struct coll_eval_cache *cache, uint32_t *ids, uint32_t *lp, size_t n);
 
 /* One item's score as a sortable number; with why != NULL, a line per
  * query word and one for popularity are appended (for `crate explain

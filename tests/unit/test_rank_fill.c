@@ -10,6 +10,7 @@
 #include "base/rng.h"
 #include "base/str.h"
 #include "coll/eval.h"
+#include "coll/eval_cache.h"
 #include "coll/parse.h"
 #include "coll/search.h"
 #include "coll/rank.h"
@@ -197,6 +198,65 @@ TEST(keys_of_many_words_sort_like_keys_of_few)
 	coll_eval_cache_free(cache);
 	coll_rank_terms_free(&t);
 	free(ids);
+	mlib_index_free(idx);
+}
+
+/* A large result in library order (its library ranks given, as the
+ * search bar's results are) is keyed from the fields' codes copied into
+ * library order; the search bar builds those copies while idle
+ * (coll_eval_cache_prepare_step, a field a step). Each copy must hold the
+ * column's code of the item at each library position, and the order must
+ * stay the reference one with them. */
+TEST(library_order_codes_match_the_columns_and_keep_the_reference_order)
+{
+	enum { N = 6000 };
+	struct mlib_index *idx = library(N);
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	size_t steps = 1;
+	while (coll_eval_cache_prepare_step(cache, idx))
+		steps++;
+	CHECK_MSG(steps == 3, "%zu steps for artist, album and title", steps);
+	CHECK(!coll_eval_cache_prepare_step(cache, idx)); /* nothing left */
+	const struct u32vec *order = mlib_index_library_order(idx);
+	CHECK(order->n == N);
+	static const char *const fields[] = {"artist", "album", "title"};
+	for (size_t f = 0; f < 3; f++) {
+		int p = mlib_index_prop(idx, fields[f]);
+		const char *base;
+		const uint32_t *offs;
+		uint32_t ndict;
+		mlib_index_dict_fold_span(idx, p, &base, &offs, &ndict);
+		struct coll_cache_key k = {.idx = idx, .prop = p, .ndict = ndict,
+					   .bound = mlib_index_id_bound(idx),
+					   .count = mlib_index_count(idx), .op = -1};
+		CHECK(coll_cache_library_codes_kept(cache, &k));
+		const uint32_t *code = coll_cache_library_codes(cache, &k);
+		struct mlib_str_column col;
+		CHECK(mlib_index_str_column(idx, p, &col));
+		size_t bad = N;
+		for (size_t r = 0; r < N && bad == N; r++)
+			if (code[r] != mlib_str_column_code(&col, order->v[r]))
+				bad = r;
+		CHECK_MSG(bad == N, "%s: library position %zu", fields[f], bad);
+	}
+	uint32_t *ids = shuffled_ids(N);
+	static const char *const specs[] = {"la", "mo|night", "l", "~lamp|mo"};
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+		struct coll_rank_terms t = {0};
+		terms_of(&t, specs[i]);
+		rank_check_sort(idx, &t, NOW, cache, ids, N, specs[i]); /* fills the memos */
+		rank_check_sort(idx, &t, NOW, cache, ids, N, specs[i]); /* keyed in order */
+		rank_check_sort(idx, &t, NOW, cache, order->v, N, specs[i]); /* ranks ascending */
+		coll_rank_terms_free(&t);
+	}
+	free(ids);
+	coll_eval_cache_free(cache);
+	mlib_index_free(idx);
+	/* A small library is never keyed so: nothing to prepare. */
+	idx = library(100);
+	cache = coll_eval_cache_new();
+	CHECK(!coll_eval_cache_prepare_step(cache, idx));
+	coll_eval_cache_free(cache);
 	mlib_index_free(idx);
 }
 

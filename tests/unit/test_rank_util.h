@@ -30,9 +30,10 @@ static inline int rank_by_score_then_pos(const void *a, const void *b)
 }
 
 /* coll_rank_sort on ids[0..n) at time now against the reference, once
- * alone and once with the positions as aux values (which must stay beside
- * their ids). Returns the number of tied neighbours seen. cache: as the
- * search bar keeps it (NULL: none). */
+ * alone and once with the ids' library ranks (which must stay beside
+ * their ids, and which a large result with a cache is scored through).
+ * Returns the number of tied neighbours seen. cache: as the search bar
+ * keeps it (NULL: none). */
 static inline size_t rank_check_sort(const struct mlib_index *idx, const struct coll_rank_terms *t,
 				     int64_t now, struct coll_eval_cache *cache, const uint32_t *ids,
 				     size_t n, const char *what)
@@ -52,19 +53,19 @@ static inline size_t rank_check_sort(const struct mlib_index *idx, const struct 
 		ties += ref[i].score == ref[i - 1].score;
 	CHECK_MSG(bad == n, "%s (%zu items): position %zu is #%u, want #%u", what, n, bad,
 		  bad < n ? got[bad] : 0, bad < n ? ref[bad].id : 0);
-	uint32_t *aux = xmalloc((n + 1) * sizeof *aux);
+	uint32_t *lp = xmalloc((n + 1) * sizeof *lp);
 	memcpy(got, ids, n * sizeof *got);
 	for (size_t i = 0; i < n; i++)
-		aux[i] = (uint32_t)i;
-	coll_rank_sort(idx, t, now, cache, got, aux, n);
+		lp[i] = mlib_index_library_rank(idx, ids[i]);
+	coll_rank_sort(idx, t, now, cache, got, lp, n);
 	bad = n;
 	for (size_t i = 0; i < n && bad == n; i++)
-		if (got[i] != ref[i].id || aux[i] != ref[i].pos)
+		if (got[i] != ref[i].id || lp[i] != mlib_index_library_rank(idx, ref[i].id))
 			bad = i;
-	CHECK_MSG(bad == n, "%s (%zu items, with aux): position %zu is #%u from %u, want #%u from %zu",
-		  what, n, bad, bad < n ? got[bad] : 0, bad < n ? aux[bad] : 0,
-		  bad < n ? ref[bad].id : 0, bad < n ? ref[bad].pos : (size_t)0);
-	free(aux);
+	CHECK_MSG(bad == n, "%s (%zu items, with library ranks): position %zu is #%u at %u, want #%u",
+		  what, n, bad, bad < n ? got[bad] : 0, bad < n ? lp[bad] : 0,
+		  bad < n ? ref[bad].id : 0);
+	free(lp);
 	free(got);
 	free(ref);
 	return ties;
