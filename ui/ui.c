@@ -34,6 +34,7 @@
 #include "app/app_resume.h"
 #include "app/app_typo.h"
 #include "app/app_watch.h"
+#include "base/heap_warm.h"
 #include "base/tmpfiles.h"
 #include "cli/cli.h"
 #include "coll/eval.h"
@@ -631,6 +632,7 @@ static void ui_free(struct ui *ui)
 	free(ui->resume_last);
 	free(ui->qnote);
 	app_eval_cache_free(&ui->ecache);
+	heap_warm_free(&ui->heap_warm);
 	strbuf_free(&ui->query);
 	strbuf_free(&ui->cmd);
 	free(ui->good_query);
@@ -795,6 +797,26 @@ static void check_changes(struct ui *ui)
  * quiet (ms) to do a step of it. */
 #define PREPARE_IDLE_MS 20
 
+/* What a keystroke of a search at a million tracks allocates, per track
+ * of the library (results, ranks, keys, rows: about 60 bytes a result),
+ * faulted in while idle (base/heap_warm.h). At most HEAP_WARM_MAX: the
+ * block must stay in the heap (M_MMAP_THRESHOLD below). */
+#define HEAP_WARM_PER_TRACK 64
+#define HEAP_WARM_MAX ((size_t)60 << 20)
+
+/* One step of the work done before the next keystroke needs it: the
+ * search bar's tables (app_eval_cache_prepare), then heap pages for a
+ * large result. True while steps remain. */
+static bool idle_prepare(struct ui *ui)
+{
+	if (app_eval_cache_prepare(ui->app, &ui->ecache))
+		return true;
+	size_t want = app_library_size(ui->app) * HEAP_WARM_PER_TRACK;
+	if (want > HEAP_WARM_MAX)
+		want = HEAP_WARM_MAX;
+	return want >= HEAP_WARM_SLICE && heap_warm_step(&ui->heap_warm, want);
+}
+
 /* ---- exact resume ---- */
 
 #define RESUME_SAVE_EVERY_MS 3000
@@ -856,8 +878,8 @@ static int loop(struct ui *ui)
 	int changes_fd = app_changes_fd(ui->app);
 	int every = changes_fd >= 0 ? CHANGES_SAFETY_MS : CHANGES_EVERY_MS;
 	bool db_event = false;
-	/* Whether the search bar's cache has work to do before keystrokes
-	 * need it (app_eval_cache_prepare): done a step per idle wake-up. */
+	/* Whether the search bar has work to do before keystrokes need it
+	 * (idle_prepare): done a step per idle wake-up. */
 	bool prepare = true;
 	ui->running = true;
 	while (ui->running) {
@@ -936,7 +958,7 @@ static int loop(struct ui *ui)
 			/* Idle: a step of the search's preparation. A new index
 			 * (a library change) brings new work: look again at the
 			 * next quiet wake-up. */
-			prepare = app_eval_cache_prepare(ui->app, &ui->ecache);
+			prepare = idle_prepare(ui);
 			if (ui->msg[0] && msg_expired(ui))
 				ui->dirty = true;
 			if (ui_play_tick(ui))
@@ -1025,7 +1047,8 @@ int ui_run(struct app *app, struct crate_err *err)
 	 * such blocks back to the kernel at once and takes fresh zeroed pages
 	 * for the next key: a quarter of the frame went to page faults. Keep
 	 * them in the heap for reuse instead (resident memory stays at the
-	 * high-water mark of one search, which it reaches anyway). */
+	 * high-water mark of one search, which it reaches anyway); idle_prepare
+	 * faults that much in before the first search needs it. */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	struct ui *ui = xcalloc(1, sizeof *ui);

@@ -16,6 +16,7 @@
 #include "app/app_library.h"
 #include "app/app_view.h"
 #include "base/err.h"
+#include "base/heap_warm.h"
 #include "base/str.h"
 #include "base/vec.h"
 #include "coll/node.h"
@@ -115,6 +116,7 @@ struct ui {
 	char *qnote;                 /* what the search forgave ("also showing ..."), or NULL */
 	bool qlist;                  /* qnode was parsed in list context */
 	struct app_eval_cache ecache; /* filter work kept between keystrokes */
+	struct heap_warm heap_warm;   /* heap faulted in while idle (ui.c) */
 	bool search_pending;         /* the text changed: apply once the pending keys are read */
 
 	const char *value_sep;       /* between a property's values (display.separator); borrowed */

@@ -228,3 +228,19 @@ char *str_expand_home(const char *path)
 		return xstrdup(path);
 	return xasprintf("%s%s", home, rest);
 }
+
+const char *str_find_short(const char *h, size_t hlen, const char *n, size_t nlen)
+{
+	if (nlen > hlen)
+		return NULL;
+	const char *last = h + (hlen - nlen);
+	for (const char *p = h; p <= last; p++) {
+		/* memchr: most texts hold the first byte rarely */
+		p = memchr(p, n[0], (size_t)(last - p) + 1);
+		if (!p)
+			return NULL;
+		if (memcmp(p + 1, n + 1, nlen - 1) == 0)
+			return p;
+	}
+	return NULL;
+}

@@ -32,6 +32,10 @@ bool str_parse_number(const char *s, size_t len, double *out);
 bool str_parse_int64(const char *s, size_t len, int64_t *out);
 
 bool str_has_prefix(const char *s, const char *prefix);
+/* memmem for short haystacks (a tag's text): the first n[0..nlen) in
+ * h[0..hlen), or NULL; nlen > 0. glibc's memmem sets up a table per call,
+ * which costs more than searching a few dozen bytes. */
+const char *str_find_short(const char *h, size_t hlen, const char *n, size_t nlen);
 /* A path as a shell would expand its start: "~", "~/x", "~user/x",
  * "$HOME/x" and "${HOME}/x" (from $HOME, else the password database).
  * Anything else, or an unknown user, comes back unchanged. Owned. */

@@ -22,9 +22,13 @@ struct rank_memo {
 	uint64_t used;
 };
 
-struct library_codes {
-	struct coll_cache_key key; /* key.value unused (NULL) */
-	uint32_t *code;            /* key.count + 1 values */
+/* Arrays derived from a dictionary or from the library order, of either
+ * kind (eval_cache.h): a few per field. */
+#define DERIVED_SLOTS (2 * COLL_CACHE_LIBRARY_SLOTS)
+
+struct derived {
+	struct coll_cache_key key; /* key.op: the kind; key.value unused (NULL) */
+	void *data;
 	uint64_t used;
 };
 
@@ -36,8 +40,8 @@ struct coll_eval_cache {
 	struct coll_typo_dict *typo; /* owned; NULL until a correction is looked up */
 	struct rank_memo rank[RANK_SLOTS];
 	size_t nrank;
-	struct library_codes lib[COLL_CACHE_LIBRARY_SLOTS];
-	size_t nlib;
+	struct derived derived[DERIVED_SLOTS];
+	size_t nderived;
 	coll_typo_provider typo_get; /* the owner's dictionary, or NULL */
 	void *typo_arg;
 	unsigned typo_waits;         /* searches that went without it (pending) */
@@ -80,9 +84,9 @@ void coll_eval_cache_clear(struct coll_eval_cache *c)
 		free(c->rank[i].m);
 	}
 	c->nrank = 0;
-	for (size_t i = 0; i < c->nlib; i++)
-		free(c->lib[i].code);
-	c->nlib = 0;
+	for (size_t i = 0; i < c->nderived; i++)
+		free(c->derived[i].data);
+	c->nderived = 0;
 	coll_typo_dict_free(c->typo);
 	c->typo = NULL;
 }
@@ -215,40 +219,59 @@ static void code_build_part(void *ctx, size_t part)
 		b->code[r] = mlib_str_column_code(&b->col, b->order[r]);
 }
 
-bool coll_cache_library_codes_kept(const struct coll_eval_cache *c, const struct coll_cache_key *k)
+static struct derived *derived_find(const struct coll_eval_cache *c, int kind,
+				    const struct coll_cache_key *k)
 {
-	for (size_t i = 0; i < c->nlib; i++)
-		if (same_dict(&c->lib[i].key, k))
-			return true;
-	return false;
+	for (size_t i = 0; i < c->nderived; i++)
+		if (c->derived[i].key.op == kind && same_dict(&c->derived[i].key, k))
+			return (struct derived *)&c->derived[i];
+	return NULL;
+}
+
+const void *coll_cache_derived_find(const struct coll_eval_cache *c, enum coll_cache_derived kind,
+				    const struct coll_cache_key *k)
+{
+	const struct derived *d = derived_find(c, (int)kind, k);
+	return d ? d->data : NULL;
+}
+
+void *coll_cache_derived(struct coll_eval_cache *c, enum coll_cache_derived kind,
+			 const struct coll_cache_key *k, size_t bytes, bool *fresh)
+{
+	struct derived *d = derived_find(c, (int)kind, k);
+	*fresh = !d;
+	if (d) {
+		d->used = ++c->clock;
+		return d->data;
+	}
+	if (c->nderived < DERIVED_SLOTS) {
+		d = &c->derived[c->nderived++];
+	} else {
+		d = &c->derived[0];
+		for (size_t i = 1; i < DERIVED_SLOTS; i++)
+			if (c->derived[i].used < d->used)
+				d = &c->derived[i];
+		free(d->data);
+	}
+	d->key = *k;
+	d->key.op = (int)kind;
+	d->key.value = NULL;
+	d->data = xmalloc(bytes ? bytes : 1);
+	d->used = ++c->clock;
+	return d->data;
 }
 
 const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k)
 {
-	for (size_t i = 0; i < c->nlib; i++)
-		if (same_dict(&c->lib[i].key, k)) {
-			c->lib[i].used = ++c->clock;
-			return c->lib[i].code;
-		}
-	struct library_codes *l;
-	if (c->nlib < COLL_CACHE_LIBRARY_SLOTS) {
-		l = &c->lib[c->nlib++];
-	} else {
-		l = &c->lib[0];
-		for (size_t i = 1; i < COLL_CACHE_LIBRARY_SLOTS; i++)
-			if (c->lib[i].used < l->used)
-				l = &c->lib[i];
-		free(l->code);
-	}
 	const struct u32vec *order = mlib_index_library_order(k->idx);
-	struct code_build b = {.order = order->v, .n = order->n};
+	bool fresh;
+	uint32_t *code = coll_cache_derived(c, COLL_CACHE_LIBRARY_CODES, k,
+					    (order->n + 1) * sizeof *code, &fresh);
+	if (!fresh)
+		return code;
+	struct code_build b = {.order = order->v, .n = order->n, .code = code};
 	if (!mlib_index_str_column(k->idx, k->prop, &b.col))
 		memset(&b.col, 0, sizeof b.col); /* no item has it: every code missing */
-	b.code = xmalloc((order->n + 1) * sizeof *b.code);
 	crew_run(LIBRARY_CODE_PARTS, order->n >= LIBRARY_CODE_SHARE_MIN, code_build_part, &b);
-	l->key = *k;
-	l->key.value = NULL;
-	l->code = b.code;
-	l->used = ++c->clock;
-	return l->code;
+	return code;
 }

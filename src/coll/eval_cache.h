@@ -67,16 +67,29 @@ struct coll_cache_entry *coll_cache_store(struct coll_eval_cache *c, const struc
 uint8_t *coll_cache_rank_memo(struct coll_eval_cache *c, const struct coll_cache_key *k,
 			      const char *term);
 
+/* Arrays derived from k's dictionary or from its library order (k->op
+ * and k->value unused), kept until the index changes: the least recently
+ * used of a few per kind and field goes. coll_cache_derived returns the
+ * kind's array for k, or, with *fresh set, a new one of bytes (contents
+ * undefined) that the caller fills before anything reads it. Borrowed
+ * from the cache until the next call that may store. */
+enum coll_cache_derived {
+	COLL_CACHE_LIBRARY_CODES, /* coll_cache_library_codes */
+	COLL_CACHE_LETTERS,       /* one-letter classes (coll/rank_letters.h) */
+};
+#define COLL_CACHE_LIBRARY_SLOTS 4 /* fields of each kind kept */
+void *coll_cache_derived(struct coll_eval_cache *c, enum coll_cache_derived kind,
+			 const struct coll_cache_key *k, size_t bytes, bool *fresh);
+/* The kind's array for k when kept (filled), else NULL; stores nothing. */
+const void *coll_cache_derived_find(const struct coll_eval_cache *c, enum coll_cache_derived kind,
+				    const struct coll_cache_key *k);
+
 /* Column k->prop's codes (mlib_str_column_code) in library order: entry
  * r is the code of the item at position r of mlib_index_library_order, so
  * that ranking reads a result in library order (ranks ascending) in order
  * instead of at random by id. Built on first use (k->count + 1 values,
- * on both cores) and kept for COLL_CACHE_LIBRARY_SLOTS properties (k->op
- * and k->value unused). Borrowed from the cache until the next call. */
-#define COLL_CACHE_LIBRARY_SLOTS 4
+ * on both cores). */
 const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k);
-/* Whether coll_cache_library_codes has k's column (without building it). */
-bool coll_cache_library_codes_kept(const struct coll_eval_cache *c, const struct coll_cache_key *k);
 
 struct coll_typo_dict;
 /* The word dictionary for spelling corrections (coll/typo.h) of idx: the

@@ -19,6 +19,7 @@
 #include "coll/eval_cache.h"
 #include "coll/rank.h"
 #include "coll/rank_fill.h"
+#include "coll/rank_letters.h"
 #include "coll/span.h"
 #include "coll/value.h"
 #include "coll/words.h"
@@ -302,7 +303,7 @@ static bool test_text(const struct coll_filter *f, const char *t, size_t len, bo
 	case COLL_MATCH:
 		/* The common shapes without the general matcher (set by glob_needle). */
 		if (f->contains_only)
-			return len >= f->nneedle && memmem(t, len, f->needle, f->nneedle) != NULL;
+			return len >= f->nneedle && str_find_short(t, len, f->needle, f->nneedle) != NULL;
 		if (f->prefix_only)
 			return len >= f->nneedle && memcmp(t, f->needle, f->nneedle) == 0;
 		if (f->exact_only)
@@ -850,6 +851,15 @@ static void vbits_compute(struct coll_filter *f);
 static void vbits_keep(const struct coll_filter *f, const struct coll_cache_key *k);
 static void vbits_prepare(struct coll_filter **fs, size_t n);
 static bool memo_answers(const struct coll_filter *f);
+static const uint64_t *letters_of(const struct coll_filter *f);
+
+/* Is f a string match of one letter a-z anywhere ("*l*")? */
+static bool letter_anywhere(const struct coll_filter *f)
+{
+	return f->subj == SUBJ_STR && f->cache && !f->binary && f->time == TIME_NONE &&
+	       f->op == COLL_MATCH && f->contains_only && f->nneedle == 1 &&
+	       coll_letters_term(f->needle, 1);
+}
 
 /* vbits from the cache, narrowed from a wider kept result, or computed;
  * then kept. */
@@ -862,6 +872,15 @@ static void vbits_build_cached(struct coll_filter *f)
 	if (e) {
 		memcpy(f->vbits.w, e->vbits.w, bitset_words(&f->vbits) * sizeof *f->vbits.w);
 		f->vbits_ready = true;
+		return;
+	}
+	/* A single letter anywhere ("*l*", the search bar's first key): a
+	 * read of its dictionary's one-letter table per value, when kept. */
+	const uint64_t *letters = letter_anywhere(f) ? letters_of(f) : NULL;
+	if (letters) {
+		coll_letters_contains(letters, f->ndict, f->needle[0], f->vbits.w);
+		f->vbits_ready = true;
+		vbits_keep(f, &k);
 		return;
 	}
 	/* ranking's pass costs less than testing the values of a wider result */
@@ -930,24 +949,44 @@ static void vbits_build(struct coll_filter *f)
  * filter's own scan only those at the start of a word, and ranking needs
  * the classes only when the result is large. So: a word prefix ("lo*") of
  * two letters or more. A whole word ("l", the search bar's word as typed)
- * or a single letter ("l*") is mostly inside other words (every 'l' is a
- * match to class): the filter scans for itself, and ranking fills the
- * classes when the result is large. Preferred to narrowing a wider kept
- * result ("lo*" from "l*"), which tests each value that one matched. */
+ * is left to the filter's own scan. A single letter ("l*") is mostly
+ * inside other words (every 'l' is a match to class), so the pass would
+ * not pay; but once the dictionary's one-letter table is kept (the search
+ * bar builds it while idle), its memo is a read of the table per value.
+ * Preferred to narrowing a wider kept result ("lo*" from "l*"), which
+ * tests each value that one matched. */
 static bool memo_answers(const struct coll_filter *f)
 {
-	return f->subj == SUBJ_STR && f->cache && !f->binary && f->time == TIME_NONE &&
-	       f->op == COLL_TOKEN && f->prefix_last && f->nwords == 1 && f->words[0].off == 0 &&
-	       f->words[0].len >= 2 && f->words[0].len + 1 == f->vlen &&
-	       coll_rank_fill_fast_term(f->val, f->words[0].len);
+	if (!(f->subj == SUBJ_STR && f->cache && !f->binary && f->time == TIME_NONE &&
+	      f->op == COLL_TOKEN && f->prefix_last && f->nwords == 1 && f->words[0].off == 0 &&
+	      f->words[0].len + 1 == f->vlen))
+		return false;
+	/* A single letter, once its dictionary's one-letter table is kept
+	 * (coll/rank_letters.h): the memo is a read of it per value. */
+	if (f->words[0].len == 1)
+		return coll_letters_term(f->val, 1) && letters_of(f);
+	return f->words[0].len >= 2 && coll_rank_fill_fast_term(f->val, f->words[0].len);
+}
+
+/* What the cache keeps for f's dictionary is filed under this key. */
+static struct coll_cache_key dict_key_of(const struct coll_filter *f)
+{
+	return (struct coll_cache_key){.idx = f->idx, .prop = f->prop, .ndict = f->ndict,
+				       .bound = mlib_index_id_bound(f->idx),
+				       .count = mlib_index_count(f->idx), .op = -1};
+}
+
+/* f's dictionary's one-letter table when the cache keeps it, else NULL. */
+static const uint64_t *letters_of(const struct coll_filter *f)
+{
+	struct coll_cache_key k = dict_key_of(f);
+	return coll_cache_derived_find(f->cache, COLL_CACHE_LETTERS, &k);
 }
 
 /* Ranking's memo of f's word in f's dictionary (coll_cache_rank_memo). */
 static uint8_t *memo_of(const struct coll_filter *f)
 {
-	struct coll_cache_key k = {.idx = f->idx, .prop = f->prop, .ndict = f->ndict,
-				   .bound = mlib_index_id_bound(f->idx),
-				   .count = mlib_index_count(f->idx), .op = -1};
+	struct coll_cache_key k = dict_key_of(f);
 	char *word = xmalloc(f->words[0].len + 1);
 	memcpy(word, f->val, f->words[0].len);
 	word[f->words[0].len] = '\0';
@@ -993,6 +1032,7 @@ static void vbits_from_memo(struct coll_filter *f, const uint8_t *m)
 struct prep_item {
 	struct coll_filter *f; /* scan f (memo NULL), or fill a piece of f's word's memo */
 	uint8_t *memo;
+	const uint64_t *letters; /* with memo: fill from this one-letter table */
 	uint32_t lo, hi;
 };
 
@@ -1006,18 +1046,21 @@ static void prep_one(void *ctx, size_t i)
 {
 	const struct prep_item *it = &((struct prep_crew *)ctx)->v[i];
 	const struct coll_filter *f = it->f;
-	if (it->memo) /* touches its piece alone; the index is only read */
+	if (it->memo && it->letters) /* touches its piece alone; the index is only read */
+		coll_letters_fill(it->letters, f->fbase, f->foffs, it->lo, it->hi, f->val[0],
+				  it->memo);
+	else if (it->memo)
 		coll_rank_fill_span(f->fbase, f->foffs, it->lo, it->hi, f->val, f->words[0].len,
 				    it->memo);
 	else
 		vbits_compute(it->f); /* touches its filter alone */
 }
 
-static void prep_add(struct prep_crew *c, struct coll_filter *f, uint8_t *memo, uint32_t lo,
-		     uint32_t hi)
+static void prep_add(struct prep_crew *c, struct coll_filter *f, uint8_t *memo,
+		     const uint64_t *letters, uint32_t lo, uint32_t hi)
 {
 	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
-	c->v[c->n++] = (struct prep_item){f, memo, lo, hi};
+	c->v[c->n++] = (struct prep_item){f, memo, letters, lo, hi};
 	c->values += hi - lo;
 }
 
@@ -1025,7 +1068,8 @@ static void prep_add(struct prep_crew *c, struct coll_filter *f, uint8_t *memo, 
  * cache neither keeps nor can narrow from a wider kept result? */
 static bool vbits_scan_due(const struct coll_filter *f)
 {
-	if (f->subj != SUBJ_STR || !f->cache || f->vbits_ready)
+	if (f->subj != SUBJ_STR || !f->cache || f->vbits_ready ||
+	    (letter_anywhere(f) && letters_of(f))) /* no scan: vbits_build_cached */
 		return false;
 	struct coll_cache_key k;
 	cache_key(f, &k);
@@ -1053,11 +1097,13 @@ static void vbits_prepare(struct coll_filter **fs, size_t n)
 				queued = crew.v[k].memo == memo[i];
 			uint32_t np = f->ndict / MEMO_PIECE_MIN;
 			np = np < 1 ? 1 : np > MEMO_PIECES ? MEMO_PIECES : np;
+			const uint64_t *letters = f->words[0].len == 1 ? letters_of(f) : NULL;
 			for (uint32_t p = 0; p < np && !queued; p++)
-				prep_add(&crew, f, memo[i], (uint32_t)((uint64_t)f->ndict * p / np),
+				prep_add(&crew, f, memo[i], letters,
+					 (uint32_t)((uint64_t)f->ndict * p / np),
 					 (uint32_t)((uint64_t)f->ndict * (p + 1) / np));
 		} else {
-			prep_add(&crew, f, NULL, 0, f->ndict);
+			prep_add(&crew, f, NULL, NULL, 0, f->ndict);
 		}
 	}
 	crew_run(crew.n, crew.values >= VBITS_CREW_MIN, prep_one, &crew);

@@ -17,10 +17,12 @@
 #include <time.h>
 
 #include "base/crew.h"
+#include "base/str.h"
 #include "base/utf8.h"
 #include "coll/eval_cache.h"
 #include "coll/eval_filter.h"
 #include "coll/rank_fill.h"
+#include "coll/rank_letters.h"
 #include "coll/span.h"
 #include "coll/words.h"
 #include "medialib/index.h"
@@ -67,24 +69,6 @@ void coll_rank_terms_free(struct coll_rank_terms *t)
 }
 
 /* ---- classifying one value ---- */
-
-/* memmem for the short texts of tags: glibc's setup costs more than the
- * search here. */
-static const char *find(const char *h, size_t hlen, const char *n, size_t nlen)
-{
-	if (nlen > hlen)
-		return NULL;
-	const char *last = h + (hlen - nlen);
-	for (const char *p = h; p <= last; p++) {
-		/* memchr: most values hold the first byte rarely */
-		p = memchr(p, n[0], (size_t)(last - p) + 1);
-		if (!p)
-			return NULL;
-		if (memcmp(p + 1, n + 1, nlen - 1) == 0)
-			return p;
-	}
-	return NULL;
-}
 
 /* The word tests below answer ASCII bytes inline and hand anything else
  * to coll/words.c: a whole-dictionary fill classifies a value per hit, and
@@ -168,7 +152,7 @@ enum coll_rank_class coll_rank_classify(const char *value, size_t vlen, const ch
 {
 	if (tlen == 0 || tlen > vlen)
 		return COLL_RANK_NONE;
-	return classify_from(value, value + vlen, term, tlen, find(value, vlen, term, tlen));
+	return classify_from(value, value + vlen, term, tlen, str_find_short(value, vlen, term, tlen));
 }
 
 /* Several words typed with other separators than the value's ("harbour
@@ -308,10 +292,20 @@ struct scorer {
 	bool *several;  /* per term: more than one word */
 	uint8_t **memo; /* [term * NFIELDS + field]: class + 1 per value id, 0 = not yet */
 	bool memo_kept; /* the memos are the cache's (kept for the next keystroke) */
+	struct coll_eval_cache *cache; /* with memo_kept: where one-letter tables are kept */
 	int *best;      /* per group */
 	struct boost_cols boost;
 	int64_t now;
 };
+
+/* The cache key of what is kept per dictionary of prop (memos, derived
+ * arrays): op and value unused. */
+static struct coll_cache_key dict_key(const struct mlib_index *idx, int prop, uint32_t ndict)
+{
+	return (struct coll_cache_key){.idx = idx, .prop = prop, .ndict = ndict,
+				       .bound = mlib_index_id_bound(idx),
+				       .count = mlib_index_count(idx), .op = -1};
+}
 
 /* The cache's memos for every (term, field) scored, when it holds that
  * many: a term typed earlier keeps its classes from keystroke to
@@ -326,14 +320,12 @@ static void scorer_kept_memos(struct scorer *s, struct coll_eval_cache *cache)
 	if (!cache || need > COLL_CACHE_RANK_SLOTS)
 		return;
 	s->memo_kept = true;
+	s->cache = cache;
 	for (size_t i = 0; i < t->n; i++)
 		for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
 			if (s->prop[f] < 0 || !(t->v[i].fields & 1u << f))
 				continue;
-			struct coll_cache_key k = {.idx = s->idx, .prop = s->prop[f],
-						   .ndict = s->ndict[f],
-						   .bound = mlib_index_id_bound(s->idx),
-						   .count = mlib_index_count(s->idx), .op = -1};
+			struct coll_cache_key k = dict_key(s->idx, s->prop[f], s->ndict[f]);
 			s->memo[i * COLL_RANK_NFIELDS + (size_t)f] =
 				coll_cache_rank_memo(cache, &k, t->v[i].text);
 		}
@@ -460,6 +452,7 @@ struct fill_piece {
 	size_t ti;
 	int f;
 	uint8_t *m;
+	const uint64_t *letters; /* the field's one-letter table, or NULL: the vector pass */
 	uint32_t lo, hi;
 };
 
@@ -470,7 +463,7 @@ struct fill_crew {
 	size_t values; /* in all pieces */
 };
 
-static void crew_add(struct fill_crew *c, size_t ti, int f, uint8_t *m)
+static void crew_add(struct fill_crew *c, size_t ti, int f, uint8_t *m, const uint64_t *letters)
 {
 	uint32_t nd = c->s->ndict[f], np = nd / RANK_PIECE_MIN;
 	np = np < 1 ? 1 : np > RANK_PIECES ? RANK_PIECES : np;
@@ -479,7 +472,8 @@ static void crew_add(struct fill_crew *c, size_t ti, int f, uint8_t *m)
 		c->v = xreallocarray(c->v, c->cap, sizeof *c->v);
 	}
 	for (uint32_t i = 0; i < np; i++)
-		c->v[c->n++] = (struct fill_piece){ti, f, m, (uint32_t)((uint64_t)nd * i / np),
+		c->v[c->n++] = (struct fill_piece){ti, f, m, letters,
+						   (uint32_t)((uint64_t)nd * i / np),
 						   (uint32_t)((uint64_t)nd * (i + 1) / np)};
 	c->values += nd;
 }
@@ -499,7 +493,12 @@ static void fill_one_piece(void *ctx, size_t i)
 {
 	const struct fill_crew *c = ctx;
 	const struct fill_piece *p = &c->v[i];
-	memo_fill_range(c->s, p->ti, p->f, p->m, p->lo, p->hi);
+	const struct scorer *s = c->s;
+	if (p->letters)
+		coll_letters_fill(p->letters, s->fbase[p->f], s->foffs[p->f], p->lo, p->hi,
+				  s->t->v[p->ti].text[0], p->m);
+	else
+		memo_fill_range(s, p->ti, p->f, p->m, p->lo, p->hi);
 }
 
 /* Should the memo of (ti, f) be filled whole before scoring? */
@@ -659,6 +658,21 @@ struct fast {
 	unsigned known_fields; /* fields whose every term has a complete memo */
 };
 
+/* Field f's one-letter table (coll/rank_letters.h), built now (on both
+ * cores) unless the cache keeps it; NULL without a cache. */
+static const uint64_t *letters_for(const struct scorer *s, int f)
+{
+	if (!s->cache)
+		return NULL;
+	struct coll_cache_key k = dict_key(s->idx, s->prop[f], s->ndict[f]);
+	bool fresh;
+	uint64_t *t = coll_cache_derived(s->cache, COLL_CACHE_LETTERS, &k,
+					 ((size_t)s->ndict[f] + 1) * sizeof *t, &fresh);
+	if (fresh)
+		coll_letters_build_all(s->fbase[f], s->foffs[f], s->ndict[f], t);
+	return t;
+}
+
 /* Fill, on both cores, every memo that fill_wanted (allocating the
  * memos of the fields whose classes are remembered). */
 static void fill_memos(struct scorer *s)
@@ -671,8 +685,14 @@ static void fill_memos(struct scorer *s)
 			uint8_t **mp = &s->memo[ti * COLL_RANK_NFIELDS + (size_t)f];
 			if (!*mp && (s->memo_fields & 1u << f))
 				*mp = xcalloc(s->ndict[f] + 1, 1);
-			if (fill_wanted(s, ti, f, *mp) && !crew_has(&crew, *mp))
-				crew_add(&crew, ti, f, *mp);
+			if (!fill_wanted(s, ti, f, *mp) || crew_has(&crew, *mp))
+				continue;
+			/* A one-letter term: the field's table, built once for
+			 * every letter in about the time of one letter's pass. */
+			const char *text = s->t->v[ti].text;
+			const uint64_t *letters =
+				coll_letters_term(text, s->tlen[ti]) ? letters_for(s, f) : NULL;
+			crew_add(&crew, ti, f, *mp, letters);
 		}
 	/* both cores when there is enough to share (base/crew.h) */
 	crew_run(crew.n, crew.values >= RANK_CREW_MIN, fill_one_piece, &crew);
@@ -949,15 +969,6 @@ static void keys_shared(struct key_share *k)
 	free(k->pos);
 }
 
-/* The cache key of a field's library-order codes. */
-static struct coll_cache_key library_codes_key(const struct mlib_index *idx, int prop,
-					       uint32_t ndict)
-{
-	return (struct coll_cache_key){.idx = idx, .prop = prop, .ndict = ndict,
-				       .bound = mlib_index_id_bound(idx),
-				       .count = mlib_index_count(idx), .op = -1};
-}
-
 /* The library-order codes of every field scored, from the cache. */
 static void library_codes_get(const struct fast *fs, struct coll_eval_cache *cache,
 			      struct library_codes *lib)
@@ -965,7 +976,7 @@ static void library_codes_get(const struct fast *fs, struct coll_eval_cache *cac
 	const struct scorer *s = fs->s;
 	for (int i = 0; i < fs->nfields; i++) {
 		int f = fs->fields[i].f;
-		struct coll_cache_key k = library_codes_key(s->idx, s->prop[f], s->ndict[f]);
+		struct coll_cache_key k = dict_key(s->idx, s->prop[f], s->ndict[f]);
 		lib->code[f] = coll_cache_library_codes(cache, &k);
 	}
 }
@@ -984,13 +995,22 @@ bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_i
 		const uint32_t *offs;
 		uint32_t ndict;
 		mlib_index_dict_fold_span(idx, p, &base, &offs, &ndict);
-		struct coll_cache_key k = library_codes_key(idx, p, ndict);
-		if (coll_cache_library_codes_kept(c, &k))
-			continue;
-		if (built)
-			return true; /* one a step: more remain */
-		coll_cache_library_codes(c, &k);
-		built = true;
+		struct coll_cache_key k = dict_key(idx, p, ndict);
+		for (int kind = COLL_CACHE_LIBRARY_CODES; kind <= COLL_CACHE_LETTERS; kind++) {
+			if (coll_cache_derived_find(c, (enum coll_cache_derived)kind, &k))
+				continue;
+			if (built)
+				return true; /* one a step: more remain */
+			built = true;
+			if (kind == COLL_CACHE_LIBRARY_CODES) {
+				coll_cache_library_codes(c, &k);
+				continue;
+			}
+			bool fresh;
+			uint64_t *t = coll_cache_derived(c, COLL_CACHE_LETTERS, &k,
+							 ((size_t)ndict + 1) * sizeof *t, &fresh);
+			coll_letters_build_all(base, offs, ndict, t);
+		}
 	}
 	return false;
 }

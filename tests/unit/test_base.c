@@ -1,6 +1,7 @@
 /* base/: UTF-8 decoding, folding, width, sanitising; natural order; numbers; config. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/config.h"
 #include "base/str.h"
@@ -12,6 +13,34 @@ static void check_fold(const char *in, const char *want)
 	char *f = utf8_fold(in, strlen(in), NULL);
 	CHECK_STR(f, want);
 	free(f);
+}
+
+/* str_find_short against memmem: needles of 1-4 letters from a small
+ * alphabet (so they occur, overlap and repeat) in haystacks of 0-40 bytes
+ * that also hold spaces and NULs. */
+static unsigned next_rand(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
+TEST(find_short_agrees_with_memmem)
+{
+	static const char abc[] = {'a', 'b', 'l', 'o', '\0', ' '};
+	unsigned seed = 12345;
+	for (int round = 0; round < 20000; round++) {
+		char h[40], n[4];
+		size_t hlen = next_rand(&seed) % 41, nlen = 1 + next_rand(&seed) % 4;
+		for (size_t i = 0; i < hlen; i++)
+			h[i] = abc[next_rand(&seed) % 6];
+		for (size_t i = 0; i < nlen; i++)
+			n[i] = abc[next_rand(&seed) % 4];
+		const char *want = memmem(h, hlen, n, nlen), *got = str_find_short(h, hlen, n, nlen);
+		CHECK_MSG(got == want, "round %d: at %td, want %td", round, got ? got - h : -1,
+			  want ? want - h : -1);
+		if (got != want)
+			break;
+	}
 }
 
 TEST(fold_case_and_accents)

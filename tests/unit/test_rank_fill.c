@@ -15,6 +15,7 @@
 #include "coll/search.h"
 #include "coll/rank.h"
 #include "coll/rank_fill.h"
+#include "coll/rank_letters.h"
 #include "harness.h"
 #include "test_rank_util.h"
 #include "medialib/index.h"
@@ -215,7 +216,7 @@ TEST(library_order_codes_match_the_columns_and_keep_the_reference_order)
 	size_t steps = 1;
 	while (coll_eval_cache_prepare_step(cache, idx))
 		steps++;
-	CHECK_MSG(steps == 3, "%zu steps for artist, album and title", steps);
+	CHECK_MSG(steps == 6, "%zu steps: two arrays each for artist, album and title", steps);
 	CHECK(!coll_eval_cache_prepare_step(cache, idx)); /* nothing left */
 	const struct u32vec *order = mlib_index_library_order(idx);
 	CHECK(order->n == N);
@@ -229,8 +230,10 @@ TEST(library_order_codes_match_the_columns_and_keep_the_reference_order)
 		struct coll_cache_key k = {.idx = idx, .prop = p, .ndict = ndict,
 					   .bound = mlib_index_id_bound(idx),
 					   .count = mlib_index_count(idx), .op = -1};
-		CHECK(coll_cache_library_codes_kept(cache, &k));
-		const uint32_t *code = coll_cache_library_codes(cache, &k);
+		const uint32_t *code = coll_cache_derived_find(cache, COLL_CACHE_LIBRARY_CODES, &k);
+		CHECK(code && coll_cache_derived_find(cache, COLL_CACHE_LETTERS, &k));
+		if (!code)
+			continue;
 		struct mlib_str_column col;
 		CHECK(mlib_index_str_column(idx, p, &col));
 		size_t bad = N;
@@ -260,35 +263,44 @@ TEST(library_order_codes_match_the_columns_and_keep_the_reference_order)
 	mlib_index_free(idx);
 }
 
-/* coll/rank_fill.c's vector pass against coll_rank_classify value by
- * value: terms at the start, end and middle of values, several times in
- * one, overlapping ("lala"), next to ASCII punctuation, accented letters,
- * CJK and digits, the whole value, at the vector blocks' edges (values of
- * every length), in ranges of the span and around classes known already;
- * a NUL inside a value must not throw the pass's count of values off. */
-TEST(vector_class_pass_equals_classifying_each_value)
+/* A folded span of nv values (each ending in its NUL; offs[nv] the end)
+ * made of parts that put terms at the start, end and middle of values,
+ * several times in one, overlapping ("lala"), next to ASCII punctuation,
+ * accented letters, CJK and digits; now and then a NUL inside a value. */
+static uint32_t *random_span(uint32_t nv, struct strbuf *span)
 {
 	static const char *const parts[] = {
 		"la", "l", "lala", "lam", "ala", "mo", "-", " ", "(", ")", "'", "é", "东", "ß",
 		"night", "1", "9la", "la9", "x", "Ñ", "nightla", "", ".", "moon", "\xc2\xa0",
 		"@", "[", "`", "{", "_", "~", ":", "?", "/", "^", "\x7f", "0", "z", "Z", "A",
-		"nigxt", "niht",
+		"nigxt", "niht", "a", "b", "q", "y", "é1", "1a", "a_",
 	};
-	enum { NV = 4000 };
-	struct strbuf span;
-	strbuf_init(&span, 1 << 16);
-	uint32_t *offs = xmalloc((NV + 1) * sizeof *offs);
-	for (uint32_t v = 0; v < NV; v++) {
-		offs[v] = (uint32_t)span.len;
+	strbuf_init(span, 1 << 16);
+	uint32_t *offs = xmalloc((nv + 1) * sizeof *offs);
+	for (uint32_t v = 0; v < nv; v++) {
+		offs[v] = (uint32_t)span->len;
 		size_t np = rng_below(&rng_state, 9);
 		for (size_t k = 0; k < np; k++) {
-			strbuf_adds(&span, parts[rng_below(&rng_state, sizeof parts / sizeof parts[0])]);
+			strbuf_adds(span, parts[rng_below(&rng_state, sizeof parts / sizeof parts[0])]);
 			if (rng_below(&rng_state, 200) == 0) /* no value holds one; still right */
-				strbuf_addc(&span, '\0');
+				strbuf_addc(span, '\0');
 		}
-		strbuf_addc(&span, '\0');
+		strbuf_addc(span, '\0');
 	}
-	offs[NV] = (uint32_t)span.len;
+	offs[nv] = (uint32_t)span->len;
+	return offs;
+}
+
+/* coll/rank_fill.c's vector pass against coll_rank_classify value by
+ * value (random_span), the whole value too, at the vector blocks' edges
+ * (values of every length), in ranges of the span and around classes known
+ * already; a NUL inside a value must not throw the pass's count of values
+ * off. */
+TEST(vector_class_pass_equals_classifying_each_value)
+{
+	enum { NV = 4000 };
+	struct strbuf span;
+	uint32_t *offs = random_span(NV, &span);
 	static const char *const terms[] = {"la", "l", "lal", "lala", "mo", "night", "1", "a", "9la",
 					    "moon", "x"};
 	uint8_t *m = xmalloc(NV + 1);
@@ -323,6 +335,74 @@ TEST(vector_class_pass_equals_classifying_each_value)
 	CHECK(!coll_rank_fill_fast_term("東", strlen("東")));
 	CHECK(!coll_rank_fill_fast_term("é", strlen("é")));
 	free(m);
+	free(offs);
+	strbuf_free(&span);
+}
+
+/* coll/rank_letters.c against coll_rank_classify, for every letter a-z in
+ * every value of random_span: the table built whole (on two threads) and
+ * in two ranges, the memo filled whole, in a range, and around classes
+ * known already. Only single ASCII letters qualify. */
+TEST(one_letter_tables_equal_classifying_each_value)
+{
+	enum { NV = 40003 }; /* enough values for the second thread; not whole words */
+	struct strbuf span;
+	uint32_t *offs = random_span(NV, &span);
+	uint64_t *t = xmalloc((NV + 1) * sizeof *t), *t2 = xmalloc((NV + 1) * sizeof *t2);
+	coll_letters_build_all(span.buf, offs, NV, t);
+	coll_letters_build(span.buf, offs, 0, NV / 3, t2);
+	coll_letters_build(span.buf, offs, NV / 3, NV, t2);
+	CHECK(memcmp(t, t2, NV * sizeof *t) == 0);
+	uint8_t *m = xmalloc(NV + 1);
+	size_t bad = 0;
+	for (char letter = 'a'; letter <= 'z'; letter++) {
+		for (int round = 0; round < 3; round++) {
+			memset(m, 0, NV + 1);
+			uint32_t lo = round == 1 ? 17 : 0, hi = round == 1 ? NV - 33 : NV;
+			if (round == 2) /* some classes known before */
+				for (uint32_t v = 0; v < NV; v += 3)
+					m[v] = (uint8_t)(1 + coll_rank_classify(span.buf + offs[v],
+										offs[v + 1] - offs[v] - 1,
+										&letter, 1));
+			coll_letters_fill(t, span.buf, offs, lo, hi, letter, m);
+			for (uint32_t v = 0; v < NV && bad < 5; v++) {
+				int want = v < lo || v >= hi
+						   ? 0
+						   : 1 + (int)coll_rank_classify(span.buf + offs[v],
+										 offs[v + 1] - offs[v] - 1,
+										 &letter, 1);
+				if (m[v] != want) {
+					bad++;
+					CHECK_MSG(m[v] == want, "'%c' in '%s' (round %d): %d, want %d",
+						  letter, span.buf + offs[v], round, m[v], want);
+				}
+			}
+		}
+	}
+	/* "*letter*": any occurrence */
+	uint64_t *bits = xcalloc(NV / 64 + 2, sizeof *bits);
+	for (char letter = 'a'; letter <= 'z'; letter++) {
+		memset(bits, 0xff, (NV / 64 + 2) * sizeof *bits);
+		coll_letters_contains(t, NV, letter, bits);
+		size_t wrong = NV;
+		for (uint32_t v = 0; v < NV && wrong == NV; v++) {
+			bool has = memchr(span.buf + offs[v], letter, offs[v + 1] - offs[v] - 1) != NULL;
+			if (has != ((bits[v / 64] >> (v % 64) & 1) != 0))
+				wrong = v;
+		}
+		CHECK_MSG(wrong == NV, "'%c' anywhere in value %zu", letter, wrong);
+		CHECK((bits[NV / 64] >> (NV % 64)) == 0); /* nothing past the last value */
+		CHECK(bits[NV / 64 + 1] == ~(uint64_t)0); /* nor past its word */
+	}
+	free(bits);
+	CHECK(coll_letters_term("a", 1) && coll_letters_term("z", 1));
+	CHECK(!coll_letters_term("A", 1));
+	CHECK(!coll_letters_term("1", 1));
+	CHECK(!coll_letters_term("la", 2));
+	CHECK(!coll_letters_term("é", strlen("é")));
+	free(m);
+	free(t);
+	free(t2);
 	free(offs);
 	strbuf_free(&span);
 }
@@ -375,9 +455,16 @@ TEST(new_word_filters_from_ranking_classes_equal_their_own_scans)
 		"la* OR mo*", "la mo", "la moo", "la moon", "moon la", "night", "nigh*", "n*",
 		"ÉLAN", "élan*", "elan", "ám*", "ámo", "東", "東京", "夜 la", "11", "1*", "help",
 		"help!", "la-la", "title:la*", "artist:mo* album:la", "la* -mo*", "b", "zzq*", "la",
-		"la* mo*", "mo* la* night", "l*", "la*", "lan*", "la*", "l*",
+		"la* mo*", "mo* la* night", "l*", "la*", "lan*", "la*", "l*", "m*", "t*", "a*",
+		"n* OR l*", "y*", "z*", "q*", "t~l", "a~t", "t~l OR a~m", "t~lo", "title~e",
+		"artist~z", "a~é", "t~1",
 	};
 	struct coll_eval_cache *kept = coll_eval_cache_new();
+	/* as the search bar's after an idle moment: one-letter tables kept,
+	 * so single letters take their matches from them */
+	struct coll_eval_cache *prepared = coll_eval_cache_new();
+	while (coll_eval_cache_prepare_step(prepared, idx))
+		;
 	size_t found = 0;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		struct u32vec none = keystroke(idx, NULL, keys[i], true);
@@ -385,16 +472,22 @@ TEST(new_word_filters_from_ranking_classes_equal_their_own_scans)
 		struct u32vec f = keystroke(idx, fresh, keys[i], false);
 		coll_eval_cache_free(fresh);
 		struct u32vec k = keystroke(idx, kept, keys[i], false);
+		struct u32vec p = keystroke(idx, prepared, keys[i], false);
 		CHECK_MSG(f.n == none.n && (f.n == 0 || memcmp(f.v, none.v, f.n * sizeof *f.v) == 0),
 			  "'%s' with a fresh cache: %zu results, %zu without", keys[i], f.n, none.n);
 		CHECK_MSG(k.n == none.n && (k.n == 0 || memcmp(k.v, none.v, k.n * sizeof *k.v) == 0),
 			  "'%s' with the kept cache: %zu results, %zu without", keys[i], k.n, none.n);
+		CHECK_MSG(p.n == none.n && (p.n == 0 || memcmp(p.v, none.v, p.n * sizeof *p.v) == 0),
+			  "'%s' with the prepared cache: %zu results, %zu without", keys[i], p.n,
+			  none.n);
 		found += none.n > 0;
 		u32vec_free(&none);
 		u32vec_free(&f);
 		u32vec_free(&k);
+		u32vec_free(&p);
 	}
-	CHECK(found >= 28); /* whole words not in the vocabulary ("lan", "b") find nothing */
+	CHECK(found >= 39); /* whole words not in the vocabulary ("lan", "b") find nothing */
+	coll_eval_cache_free(prepared);
 	coll_eval_cache_free(kept);
 	mlib_index_free(idx);
 }
