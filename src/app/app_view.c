@@ -317,11 +317,9 @@ void app_eval_cache_free(struct app_eval_cache *c)
 	c->memo = NULL;
 }
 
-void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_eval_ctx *ctx)
+/* c's cache, made, or emptied when the index changed since its work. */
+static struct coll_eval_cache *cache_fit(struct app *app, struct app_eval_cache *c)
 {
-	app_eval_ctx(app, ctx);
-	if (!c)
-		return;
 	if (!c->cache) {
 		c->cache = coll_eval_cache_new();
 		c->generation = app->index_serial;
@@ -332,19 +330,26 @@ void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_
 		c->memo = NULL;
 		c->generation = app->index_serial;
 	}
+	return c->cache;
+}
+
+void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_eval_ctx *ctx)
+{
+	app_eval_ctx(app, ctx);
+	if (!c)
+		return;
+	ctx->cache = cache_fit(app, c);
 	/* A view with a cache is the search bar's: have its corrections'
 	 * words ready before a keystroke needs them. */
 	app_typo_start(app);
-	ctx->cache = c->cache;
 }
 
 bool app_eval_cache_prepare(struct app *app, struct app_eval_cache *c)
 {
 	if (!app->index)
 		return false;
-	struct coll_eval_ctx ctx;
-	app_eval_ctx_cached(app, c, &ctx); /* drops what an older index left */
-	return coll_eval_cache_prepare_step(c->cache, app->index);
+	/* not app_eval_ctx_cached: the corrections' words wait for a search */
+	return coll_eval_cache_prepare_step(cache_fit(app, c), app->index);
 }
 
 static struct coll_node *base_node(const struct app_view *v)

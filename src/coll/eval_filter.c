@@ -937,7 +937,8 @@ static void vbits_build(struct coll_filter *f)
  *
  * A one-word token filter of ASCII letters and digits matches exactly the
  * values where ranking classes its word a word prefix or better ("word*")
- * or a whole word or better ("word"): a word starts (and ends) there. One
+ * or a whole word or better ("word"): a word starts (and ends) there; a
+ * match anywhere ("*word*") where it classes it at all. One
  * vector pass over the dictionary (coll/rank_fill.h) gives both, kept as
  * ranking's memo in the cache, so a new word's keystroke reads each
  * dictionary once for the filter and ranking together. The substring
@@ -948,24 +949,45 @@ static void vbits_build(struct coll_filter *f)
  * that pay? The pass classes every occurrence of the word's letters, the
  * filter's own scan only those at the start of a word, and ranking needs
  * the classes only when the result is large. So: a word prefix ("lo*") of
- * two letters or more. A whole word ("l", the search bar's word as typed)
- * is left to the filter's own scan. A single letter ("l*") is mostly
- * inside other words (every 'l' is a match to class), so the pass would
- * not pay; but once the dictionary's one-letter table is kept (the search
- * bar builds it while idle), its memo is a read of the table per value.
+ * two letters or more. A whole word ("lo", the search bar's word as
+ * typed) is left to the filter's own scan. A single letter ("l*", "l") is
+ * mostly inside other words (every 'l' is a match to class), so the pass
+ * would not pay; but once the dictionary's one-letter table is kept (the
+ * search bar builds it while idle), its memo is a read of the table per
+ * value.
  * Preferred to narrowing a wider kept result ("lo*" from "l*"), which
  * tests each value that one matched. */
 static bool memo_answers(const struct coll_filter *f)
 {
-	if (!(f->subj == SUBJ_STR && f->cache && !f->binary && f->time == TIME_NONE &&
-	      f->op == COLL_TOKEN && f->prefix_last && f->nwords == 1 && f->words[0].off == 0 &&
-	      f->words[0].len + 1 == f->vlen))
+	if (!(f->subj == SUBJ_STR && f->cache && !f->binary && f->time == TIME_NONE))
 		return false;
-	/* A single letter, once its dictionary's one-letter table is kept
-	 * (coll/rank_letters.h): the memo is a read of it per value. */
+	/* A match anywhere ("*lov*", the search bar's t~lov): every value
+	 * ranking classes a substring or better. A single letter is the
+	 * one-letter table's (letter_anywhere). */
+	if (f->op == COLL_MATCH)
+		return f->contains_only && f->nneedle >= 2 &&
+		       coll_rank_fill_fast_term(f->needle, f->nneedle);
+	if (!(f->op == COLL_TOKEN && f->nwords == 1 && f->words[0].off == 0 &&
+	      f->words[0].len + f->prefix_last == f->vlen))
+		return false;
+	/* A single letter, a word prefix or a whole word, once its
+	 * dictionary's one-letter table is kept (coll/rank_letters.h): the
+	 * memo is a read of it per value. */
 	if (f->words[0].len == 1)
 		return coll_letters_term(f->val, 1) && letters_of(f);
-	return f->words[0].len >= 2 && coll_rank_fill_fast_term(f->val, f->words[0].len);
+	return f->prefix_last && f->words[0].len >= 2 &&
+	       coll_rank_fill_fast_term(f->val, f->words[0].len);
+}
+
+/* The term whose memo answers f (memo_answers): its text and length. */
+static const char *memo_term(const struct coll_filter *f, size_t *len)
+{
+	if (f->op == COLL_MATCH) {
+		*len = f->nneedle;
+		return f->needle;
+	}
+	*len = f->words[0].len;
+	return f->val;
 }
 
 /* What the cache keeps for f's dictionary is filed under this key. */
@@ -987,9 +1009,11 @@ static const uint64_t *letters_of(const struct coll_filter *f)
 static uint8_t *memo_of(const struct coll_filter *f)
 {
 	struct coll_cache_key k = dict_key_of(f);
-	char *word = xmalloc(f->words[0].len + 1);
-	memcpy(word, f->val, f->words[0].len);
-	word[f->words[0].len] = '\0';
+	size_t len;
+	const char *term = memo_term(f, &len);
+	char *word = xmalloc(len + 1);
+	memcpy(word, term, len);
+	word[len] = '\0';
 	uint8_t *m = coll_cache_rank_memo(f->cache, &k, word);
 	free(word);
 	return m;
@@ -999,7 +1023,9 @@ static uint8_t *memo_of(const struct coll_filter *f)
 static void vbits_from_memo(struct coll_filter *f, const uint8_t *m)
 {
 	bitset_init(&f->vbits, f->ndict + 1);
-	uint8_t least = (uint8_t)(1 + (f->prefix_last ? COLL_RANK_PREFIX : COLL_RANK_WORD));
+	uint8_t least = (uint8_t)(1 + (f->op == COLL_MATCH ? COLL_RANK_SUBSTRING
+					: f->prefix_last   ? COLL_RANK_PREFIX
+							   : COLL_RANK_WORD));
 	uint32_t base = 0;
 #ifdef __SSE2__
 	const __m128i below = _mm_set1_epi8((char)(least - 1)); /* memo bytes are 0 .. 5 */
@@ -1049,9 +1075,11 @@ static void prep_one(void *ctx, size_t i)
 	if (it->memo && it->letters) /* touches its piece alone; the index is only read */
 		coll_letters_fill(it->letters, f->fbase, f->foffs, it->lo, it->hi, f->val[0],
 				  it->memo);
-	else if (it->memo)
-		coll_rank_fill_span(f->fbase, f->foffs, it->lo, it->hi, f->val, f->words[0].len,
-				    it->memo);
+	else if (it->memo) {
+		size_t len;
+		const char *term = memo_term(f, &len);
+		coll_rank_fill_span(f->fbase, f->foffs, it->lo, it->hi, term, len, it->memo);
+	}
 	else
 		vbits_compute(it->f); /* touches its filter alone */
 }
@@ -1097,7 +1125,9 @@ static void vbits_prepare(struct coll_filter **fs, size_t n)
 				queued = crew.v[k].memo == memo[i];
 			uint32_t np = f->ndict / MEMO_PIECE_MIN;
 			np = np < 1 ? 1 : np > MEMO_PIECES ? MEMO_PIECES : np;
-			const uint64_t *letters = f->words[0].len == 1 ? letters_of(f) : NULL;
+			size_t len;
+			memo_term(f, &len);
+			const uint64_t *letters = len == 1 ? letters_of(f) : NULL;
 			for (uint32_t p = 0; p < np && !queued; p++)
 				prep_add(&crew, f, memo[i], letters,
 					 (uint32_t)((uint64_t)f->ndict * p / np),
