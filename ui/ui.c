@@ -797,11 +797,13 @@ static void check_changes(struct ui *ui)
  * quiet (ms) to do a step of it. */
 #define PREPARE_IDLE_MS 20
 
-/* What a keystroke of a search at a million tracks allocates, per track
- * of the library (results, ranks, keys, rows: about 60 bytes a result),
- * faulted in while idle (base/heap_warm.h). At most HEAP_WARM_MAX: the
- * block must stay in the heap (M_MMAP_THRESHOLD below). */
-#define HEAP_WARM_PER_TRACK 64
+/* Heap faulted in while idle (base/heap_warm.h), per track of the
+ * library: beyond what the first view (every track) left in the heap,
+ * typing a search at a million tracks grew it by 16 MB for the first
+ * large result and 33 MB over a whole query; 40 bytes a track covers that
+ * (resident memory then stays flat while typing). At most HEAP_WARM_MAX:
+ * the block must stay in the heap (M_MMAP_THRESHOLD below). */
+#define HEAP_WARM_PER_TRACK 40
 #define HEAP_WARM_MAX ((size_t)60 << 20)
 
 /* One step of the work done before the next keystroke needs it: the
