@@ -10,6 +10,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 
 struct test_case {
 	const char *name;
@@ -123,6 +126,14 @@ static int run_one(const struct test_case *t, unsigned timeout)
 		failures_in_test = 0;
 		t->fn();
 		fflush(NULL);
+#ifdef __SANITIZE_ADDRESS__
+		/* _exit skips LeakSanitizer's check at exit: the test's leaks
+		 * are looked for here, and fail it. */
+		if (__lsan_do_recoverable_leak_check()) {
+			fprintf(stderr, "    leaks found (LeakSanitizer's report above)\n");
+			failures_in_test++;
+		}
+#endif
 		_exit(failures_in_test ? EXIT_FAIL : 0);
 	}
 	int status = 0;

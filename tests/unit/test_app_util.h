@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "app/app.h"
+#include "app/app_analysis.h"
 #include "app/app_typo.h"
 #include "app/rules.h"
 #include "coll/store.h"
@@ -33,6 +34,7 @@ static inline struct app *test_app_open(void)
 static inline void test_app_close(struct app *app)
 {
 	app_typo_stop(app); /* its thread reads the index */
+	app_space_drop(app); /* a like: search's analysis space */
 	rules_free(app->rules);
 	coll_store_free(app->store);
 	mlib_groups_free(app->groups);
