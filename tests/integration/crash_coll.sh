@@ -6,7 +6,7 @@
 # (exit 0) is there: saved names present, renamed ones under the new name.
 . "$(dirname "$0")/../lib.sh"
 
-ROUNDS=${CRASH_ROUNDS:-10}
+ROUNDS=$(crash_rounds 10)
 DB=$T_TMP/coll.db
 LOG=$T_TMP/done.log
 

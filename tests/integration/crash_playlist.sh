@@ -7,7 +7,7 @@
 # edit in flight when the kill came).
 . "$(dirname "$0")/../lib.sh"
 
-ROUNDS=${CRASH_ROUNDS:-10}
+ROUNDS=$(crash_rounds 10)
 DB=$T_TMP/pl.db
 LOG=$T_TMP/done.log
 pl_len() { "$CRATE" --db "$DB" playlist list Mix 2>/dev/null | grep -c .; }

@@ -6,7 +6,7 @@
 # clear message, never corruption.
 . "$(dirname "$0")/../lib.sh"
 
-ROUNDS=${CRASH_ROUNDS:-12}
+ROUNDS=$(crash_rounds 12)
 LIB=$T_TMP/lib
 DB=$T_TMP/crash.db
 
