@@ -12,13 +12,12 @@ T_PASSED=0; T_FAILED=0; T_SKIPPED=0; T_NAME=""; T_STATE=""
 : "${CORPUS:=${CRATE_SHARED:-$SRCDIR/../shared}/corpus}"
 # crash_rounds N: how many kill rounds a crash suite runs (CRASH_ROUNDS
 # overrides). The sanitizer tree runs about a third: it looks for memory
-# errors on the same paths, and a round there costs four times the CPU;
-# the kill timings are the normal tree's to vary (CI runs both).
+# errors on the same paths at two to three times the CPU a round; the kill
+# timings are the normal tree's to vary (CI runs both).
 crash_rounds() {
-	case $BUILDDIR in
-	*asan*) echo "${CRASH_ROUNDS:-$(( ($1 + 2) / 3 ))}" ;;
-	*) echo "${CRASH_ROUNDS:-$1}" ;;
-	esac
+	local n=$1
+	case $BUILDDIR in *asan*) n=$(((n + 2) / 3)) ;; esac
+	echo "${CRASH_ROUNDS:-$n}"
 }
 T_TMP=$(mktemp -d /tmp/crate-sh-XXXXXX)
 trap 'rm -rf "$T_TMP"' EXIT
