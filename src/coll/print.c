@@ -733,6 +733,22 @@ static int put_count(struct printer *pr, const char *what, const char *v)
 	return 0;
 }
 
+/* like:"..." reads the quoted text as a query of its own, so a seed that
+ * prints as a quoted word ("ORDER", "a b") goes in parentheses to stay the
+ * one word it is. */
+static int put_like_seed(struct printer *pr, const struct coll_node *seed)
+{
+	size_t at = pr->b.len;
+	int rc = print_node(pr, seed, CTX_NOT);
+	if (rc != 0 || pr->b.len == at || (pr->b.buf[at] != '"' && pr->b.buf[at] != '\''))
+		return rc;
+	strbuf_addc(&pr->b, ' '); /* room for the '(' */
+	memmove(pr->b.buf + at + 1, pr->b.buf + at, pr->b.len - 1 - at);
+	pr->b.buf[at] = '(';
+	strbuf_addc(&pr->b, ')');
+	return 0;
+}
+
 static int print_inner(struct printer *pr, const struct coll_node *n, enum ctx ctx)
 {
 	const char *v;
@@ -749,7 +765,7 @@ static int print_inner(struct printer *pr, const struct coll_node *n, enum ctx c
 			return fail(pr, "a like: with %zu operands", n->noperands);
 		/* Its operand binds like NOT's: one term, else parentheses. */
 		strbuf_adds(&pr->b, "like:");
-		return print_node(pr, n->operands[0], CTX_NOT);
+		return put_like_seed(pr, n->operands[0]);
 	case COLL_COMPLEMENT:
 		if (n->noperands != 1)
 			return fail(pr, "a complement with %zu operands", n->noperands);

@@ -45,6 +45,14 @@ TEST(like_forms_print_and_parse_back)
 	 * like:x, which parses as the operator (found by fuzz_parse) */
 	round_trip("LIKE:#42", "like:#42");
 	round_trip("liKe:a:x", "like:artist:x");
+	/* like:"..." is a quoted query, so a seed word that prints quoted goes
+	 * in parentheses: like:"a b" would be a AND b, like:"ORDER" a query
+	 * of the keyword alone (fuzz_parse: like:ORDER BY<bytes>) */
+	round_trip("like:(\"a b\")", "like:(\"a b\")");
+	round_trip("like:('x y')", "like:(\"x y\")");
+	round_trip("like:ORDER", "like:(\"ORDER\")");
+	round_trip("like:(42)", "like:(\"42\")");
+	round_trip("like:\"a b\"", "like:(a b)");
 }
 
 TEST(like_is_a_similar_node_over_its_seed)
