@@ -733,14 +733,17 @@ static int put_count(struct printer *pr, const char *what, const char *v)
 	return 0;
 }
 
-/* like:"..." reads the quoted text as a query of its own, so a seed that
- * prints as a quoted word ("ORDER", "a b") goes in parentheses to stay the
- * one word it is. */
+/* like:"..." reads the quoted text as a query of its own, and like:3 a
+ * media id, so a seed that prints as a quoted word ("ORDER", "a b") or
+ * from a digit (a list position) goes in parentheses to stay what it is. */
 static int put_like_seed(struct printer *pr, const struct coll_node *seed)
 {
 	size_t at = pr->b.len;
 	int rc = print_node(pr, seed, CTX_NOT);
-	if (rc != 0 || pr->b.len == at || (pr->b.buf[at] != '"' && pr->b.buf[at] != '\''))
+	if (rc != 0 || pr->b.len == at)
+		return rc;
+	char c0 = pr->b.buf[at];
+	if (c0 != '"' && c0 != '\'' && (c0 < '0' || c0 > '9'))
 		return rc;
 	strbuf_addc(&pr->b, ' '); /* room for the '(' */
 	memmove(pr->b.buf + at + 1, pr->b.buf + at, pr->b.len - 1 - at);
