@@ -339,6 +339,52 @@ static bool level_is_album(const struct ui *ui, unsigned k)
 	return k < ui->levels.n && strcmp(ui->levels.prop[k], "album") == 0;
 }
 
+/* The row in column gs of library group gl (NO_GROUP: the "(no ...)" row,
+ * made once in *none_row), for a result at library rank r. */
+static inline uint32_t column_row(struct ui_groups *gs, uint32_t *local, struct u32vec *seen,
+				  uint32_t *none_row, uint32_t gl, uint32_t r)
+{
+	if (gl == NO_GROUP) {
+		if (*none_row == NO_GROUP)
+			*none_row = groups_add(gs, NULL);
+		return *none_row;
+	}
+	if (local[gl]) /* a row already */
+		return local[gl] - 1;
+	/* new: an album's year is its first track's in the result */
+	return row_of(gs, local, seen, gl, r);
+}
+
+/* Whether every column left of k is at "All": each result is then listed
+ * in column k, under its library group at level k. */
+static bool all_left_of(const struct ui *ui, unsigned k)
+{
+	for (unsigned j = 0; j < k; j++)
+		if (ui->cols[j].list.cur)
+			return false;
+	return true;
+}
+
+/* Column k >= 1 with "All" selected to its left (the column while a query
+ * is typed): build_column's loop without its per-result questions. */
+static uint32_t group_all(struct ui *ui, unsigned k, uint32_t *res)
+{
+	struct ui_groups *gs = &ui->cols[k];
+	const uint32_t *of = ui->lg->of[k], *rank = ui->res_rank;
+	uint32_t *local = ui->lg_local, nlib = ui->lg->n, none_row = NO_GROUP;
+	struct u32vec seen = {0};
+	size_t n = ui->results.n;
+	for (size_t i = 0; i < n; i++) {
+		of_prefetch(ui, of, i);
+		uint32_t r = rank[i], gl = r < nlib ? of[r] : NO_GROUP;
+		uint32_t row = column_row(gs, local, &seen, &none_row, gl, r);
+		res[i] = row;
+		gs->g[row].count++;
+	}
+	local_reset(local, &seen);
+	return (uint32_t)n;
+}
+
 /* Column k >= 1 from the results its left neighbours let through. */
 static void build_column(struct ui *ui, unsigned k)
 {
@@ -350,6 +396,8 @@ static void build_column(struct ui *ui, unsigned k)
 	uint32_t total = 0, *res = ui->res_row[k];
 	if (!ui->results.n || !groups_valid(ui)) {
 		memset(res, 0, (ui->results.n + 1) * sizeof *res);
+	} else if (all_left_of(ui, k)) {
+		total = group_all(ui, k, res);
 	} else {
 		const struct mlib_groups *lg = ui->lg;
 		struct u32vec seen = {0};
@@ -360,16 +408,8 @@ static void build_column(struct ui *ui, unsigned k)
 				res[i] = 0;
 				continue;
 			}
-			uint32_t r = ui->res_rank[i], gl = result_group(ui, i, k), row;
-			if (gl == NO_GROUP) {
-				if (none_row == NO_GROUP)
-					none_row = groups_add(gs, NULL);
-				row = none_row;
-			} else if (ui->lg_local[gl]) { /* a row already */
-				row = ui->lg_local[gl] - 1;
-			} else { /* an album's year: its first track's in the result */
-				row = row_of(gs, ui->lg_local, &seen, gl, r);
-			}
+			uint32_t r = ui->res_rank[i], gl = result_group(ui, i, k);
+			uint32_t row = column_row(gs, ui->lg_local, &seen, &none_row, gl, r);
 			res[i] = row;
 			gs->g[row].count++;
 			total++;
@@ -402,10 +442,7 @@ static uint32_t selected_track_id(const struct ui *ui)
 /* Whether every column is at "All" (the tracks are all results). */
 static bool all_selected(const struct ui *ui)
 {
-	for (unsigned k = 0; k < ui->levels.n; k++)
-		if (ui->cols[k].list.cur)
-			return false;
-	return true;
+	return all_left_of(ui, ui->levels.n);
 }
 
 /* After the last column's selection changes. */
