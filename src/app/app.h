@@ -25,6 +25,7 @@ struct mlib_scan_error;
 struct app_hooks;
 struct mlib_groups;
 struct app_typo;
+struct app_snapwrite;
 
 struct app_opts {
 	const char *db_path;     /* NULL: $XDG_DATA_HOME/crate/library.db */
@@ -71,6 +72,8 @@ struct app {
 	struct app_hooks *hooks;     /* [hooks] (app/app_hooks.h); NULL when none configured */
 	struct app_typo *typo;       /* the search bar's correction words (app_typo.h); NULL until used */
 	bool typo_wanted;            /* a new index gets its correction words built (app_typo_start) */
+	struct app_snapwrite *snapwrite; /* the index's snapshot being written on a thread
+					  * (app_library.c); NULL when none */
 };
 
 /* Open everything; on failure *err says what and nothing is left open. */

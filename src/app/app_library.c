@@ -63,6 +63,62 @@ struct app_scan {
 
 static int reload_index(struct app *app, unsigned flags, struct crate_err *err);
 static int own_start(struct app *app);
+
+/* ---- the snapshot, written on a thread ---- */
+
+/* The interface writes the snapshot of the index it loaded from SQLite on
+ * a thread (MLIB_LOAD_WRITE_LATER) rather than from a forked process: the
+ * fork write-protected every page of the interface, and its keystrokes
+ * paid for that long after the child was gone (issue 21). The thread only
+ * reads app->index; everything that writes or frees the index waits for
+ * it first (app_snapshot_wait). */
+struct app_snapwrite {
+	pthread_t thread;
+	const struct mlib_index *idx;
+	char *path; /* owned */
+	struct snap_key key;
+};
+
+static void *snapwrite_main(void *arg)
+{
+	struct app_snapwrite *w = arg;
+	struct crate_err err = {0};
+	/* One not written only costs the next start-up its speed. */
+	(void)mlib_index_snapshot_write(w->idx, w->path, &w->key, &err);
+	return NULL;
+}
+
+void app_snapshot_wait(struct app *app)
+{
+	struct app_snapwrite *w = app->snapwrite;
+	if (!w)
+		return;
+	pthread_join(w->thread, NULL);
+	free(w->path);
+	free(w);
+	app->snapwrite = NULL;
+}
+
+/* Write the snapshot info says is due (its snap_path taken), on a thread;
+ * in place when no thread starts. */
+static void snapshot_start(struct app *app, struct mlib_load_info *info)
+{
+	if (!info->snap_path)
+		return;
+	app_snapshot_wait(app);
+	struct app_snapwrite *w = xcalloc(1, sizeof *w);
+	w->idx = app->index;
+	w->path = info->snap_path;
+	w->key = info->snap_key;
+	info->snap_path = NULL;
+	if (pthread_create(&w->thread, NULL, snapwrite_main, w) == 0) {
+		app->snapwrite = w;
+		return;
+	}
+	snapwrite_main(w);
+	free(w->path);
+	free(w);
+}
 static void index_adopted(struct app *app, const struct mlib_load_info *info);
 
 int app_library_open(struct app *app, const struct app_opts *opts, struct crate_err *err)
@@ -93,7 +149,8 @@ int app_library_open(struct app *app, const struct app_opts *opts, struct crate_
 	 * unreadable one falls back to SQLite as always) and owns a copy
 	 * once the worker has built it. */
 	bool map = opts->map_index || opts->resident;
-	if (reload_index(app, MLIB_LOAD_WRITE_DETACHED | (map ? MLIB_LOAD_MAP : 0), err) != 0)
+	unsigned write = opts->resident ? MLIB_LOAD_WRITE_LATER : MLIB_LOAD_WRITE_DETACHED;
+	if (reload_index(app, write | (map ? MLIB_LOAD_MAP : 0), err) != 0)
 		return -1;
 	if (opts->resident && !opts->map_index && mlib_index_is_mapped(app->index) &&
 	    own_start(app) != 0)
@@ -120,6 +177,7 @@ void app_library_close(struct app *app)
 	}
 	app_typo_stop(app); /* its thread reads the index */
 	app->typo_wanted = false;
+	app_snapshot_wait(app); /* so does the snapshot's */
 	mlib_index_free(app->index);
 	app->index = NULL;
 	mlib_db_close(app->db);
@@ -139,6 +197,7 @@ void app_index_replace(struct app *app, struct mlib_index *idx)
 	mlib_groups_free(app->groups); /* they borrow the old index's texts */
 	app->groups = NULL;
 	app_typo_stop(app); /* its thread reads the old index */
+	app_snapshot_wait(app); /* so does the snapshot's */
 	mlib_index_free(app->index);
 	app->index = idx;
 	app->index_serial++;
@@ -158,6 +217,7 @@ static int reload_index(struct app *app, unsigned flags, struct crate_err *err)
 	app_index_replace(app, idx);
 	app->data_version = dv;
 	index_adopted(app, &info);
+	snapshot_start(app, &info);
 	return 0;
 }
 
@@ -572,6 +632,7 @@ void app_scan_cancel(struct app *app)
  * one holds copies of the words). True when one was stopped. */
 static bool write_begin(struct app *app)
 {
+	app_snapshot_wait(app); /* its thread reads the values written here */
 	if (!app->index || !mlib_index_is_mapped(app->index) || !app_typo_running(app))
 		return false;
 	app_typo_stop(app);

@@ -28,6 +28,11 @@ void app_library_close(struct app *app);
  * its address. */
 void app_index_replace(struct app *app, struct mlib_index *idx);
 
+/* Wait until the interface's snapshot of app->index, written on a thread
+ * after a load from SQLite, is done (nothing to wait for otherwise).
+ * Whatever writes into app->index or frees it calls this first. */
+void app_snapshot_wait(struct app *app);
+
 /* Rebuild app->index from the database (after a scan). The old index is
  * freed: callers must not keep pointers into it. */
 int app_reload_index(struct app *app, struct crate_err *err);

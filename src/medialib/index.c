@@ -40,11 +40,13 @@ static const char *text_r(const struct mlib_index *idx, int i, uint32_t vid)
 
 static int prop_find(const struct mlib_index *idx, const char *name)
 {
-	if (idx->last_prop < idx->nprops && strcmp(idx->props[idx->last_prop].name, name) == 0)
-		return idx->last_prop;
+	int last = atomic_load_explicit(&idx->last_prop, memory_order_relaxed);
+	if (last < idx->nprops && strcmp(idx->props[last].name, name) == 0)
+		return last;
 	for (int i = 0; i < idx->nprops; i++)
 		if (strcmp(idx->props[i].name, name) == 0) {
-			((struct mlib_index *)idx)->last_prop = i; /* cache only */
+			atomic_store_explicit(&((struct mlib_index *)idx)->last_prop, i,
+					      memory_order_relaxed); /* cache only */
 			return i;
 		}
 	return -1;
@@ -64,7 +66,7 @@ static struct prop *prop_get(struct mlib_index *idx, const char *name, enum mlib
 	p->name = xstrdup(name);
 	p->kind = kind;
 	p->col_hint = idx->bound_hint;
-	idx->last_prop = idx->nprops++;
+	atomic_store_explicit(&idx->last_prop, idx->nprops++, memory_order_relaxed);
 	return p;
 }
 

@@ -6,6 +6,7 @@
 #define CRATE_MEDIALIB_INDEX_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -127,7 +128,9 @@ struct mlib_index {
 	_Atomic bool damaged;      /* a mapped property failed its check (emptied) */
 	struct prop *props;
 	int nprops, props_cap;
-	int last_prop;             /* lookup cache: loaders add props in a cycle */
+	/* lookup cache: loaders add props in a cycle; atomic because readers on
+	 * other threads (the search words, the interface's snapshot) set it */
+	atomic_int last_prop;
 	struct bitset present;     /* ids declared with add_media */
 	uint32_t bound, count;
 	/* all_ids and lib_rank follow from present and lib_order: a mapped

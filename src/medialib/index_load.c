@@ -1192,7 +1192,11 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 	mlib_index_finish(*out);
 	/* A snapshot we cannot write (read-only database or directory) only
 	 * costs the next start-up its speed. */
-	if (have_key && !mlib_db_readonly(db) && (flags & MLIB_LOAD_WRITE_DETACHED) &&
+	if (have_key && !mlib_db_readonly(db) && (flags & MLIB_LOAD_WRITE_LATER)) {
+		info->snap_path = snap; /* the caller's now */
+		info->snap_key = key;
+		snap = NULL;
+	} else if (have_key && !mlib_db_readonly(db) && (flags & MLIB_LOAD_WRITE_DETACHED) &&
 	    write_detached(*out, snap, &key)) {
 		/* Its statistics rows stay: the next load re-applies them. */
 		info->writing_snapshot = true;

@@ -7,6 +7,7 @@
 #include "base/err.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
+#include "medialib/index_snapshot.h"
 
 /* Every present (not missing) media row with its properties: url, the
  * common tags, stream properties, statistics, and every free-form or
@@ -32,11 +33,22 @@ enum {
 	 * properties (a search at 1M tracks touches tens of MB of 180). The
 	 * caller checks mlib_index_map_damaged after using it. */
 	MLIB_LOAD_MAP = 1u << 3,
+	/* Leave the snapshot to the caller: when one is due, info says where
+	 * and under which key (snap_path, snap_key), and the caller writes it
+	 * (mlib_index_snapshot_write) while it only reads the index, as on a
+	 * thread of its own. For the interface: a fork write-protects every
+	 * page of a process that lives on, and on these virtual machines the
+	 * keystrokes after it paid for that (issue 21). */
+	MLIB_LOAD_WRITE_LATER = 1u << 4,
 };
 struct mlib_load_info {
 	bool from_snapshot;  /* the index came from the snapshot */
 	bool wrote_snapshot; /* the snapshot was (re)written */
 	bool writing_snapshot; /* a detached process is writing it (WRITE_DETACHED) */
+	/* WRITE_LATER: the snapshot the caller is to write (snap_path owned by
+	 * the caller; NULL when none is due). */
+	char *snap_path;
+	struct snap_key snap_key;
 	char why[256];       /* why the snapshot was not used/written ("" = it was) */
 	/* The library's change counters (media_generation) the index reflects,
 	 * read in the load's own transaction; have_key false when the
