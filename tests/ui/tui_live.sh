@@ -16,7 +16,8 @@ fi
 . "$SRCDIR/tests/lib_tmux.sh"
 tmux_private_env
 TM="tmux -L crate-live-$$ -f /dev/null"
-trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+# crate may still write its state file as the server goes: rm once more
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP" 2>/dev/null || { sleep 0.5; rm -rf "$T_TMP"; }' EXIT
 S=live0; NS=0
 new_session() {
 	local old=$S
