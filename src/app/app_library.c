@@ -63,6 +63,7 @@ struct app_scan {
 
 static int reload_index(struct app *app, unsigned flags, struct crate_err *err);
 static int own_start(struct app *app);
+static void index_adopted(struct app *app, const struct mlib_load_info *info);
 
 /* ---- the snapshot, written on a thread ---- */
 
@@ -100,12 +101,12 @@ void app_snapshot_wait(struct app *app)
 }
 
 /* Write the snapshot info says is due (its snap_path taken), on a thread;
- * in place when no thread starts. */
+ * in place when no thread starts. Called after app_index_replace, which
+ * waited for any earlier writer. */
 static void snapshot_start(struct app *app, struct mlib_load_info *info)
 {
 	if (!info->snap_path)
 		return;
-	app_snapshot_wait(app);
 	struct app_snapwrite *w = xcalloc(1, sizeof *w);
 	w->idx = app->index;
 	w->path = info->snap_path;
@@ -119,7 +120,6 @@ static void snapshot_start(struct app *app, struct mlib_load_info *info)
 	free(w->path);
 	free(w);
 }
-static void index_adopted(struct app *app, const struct mlib_load_info *info);
 
 int app_library_open(struct app *app, const struct app_opts *opts, struct crate_err *err)
 {
