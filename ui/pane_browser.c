@@ -132,7 +132,7 @@ static void levels_follow(struct ui *ui)
 }
 
 /* The library's groups for this frame, with the scratch map sized for
- * them (ui->lg_local: group -> row + 1, all 0 between uses). */
+ * them (ui->lg_local, by library group, all 0 between uses). */
 static const struct mlib_groups *library_groups(struct ui *ui)
 {
 	const struct mlib_groups *lg = app_library_groups(ui->app, &ui->levels);
@@ -214,23 +214,36 @@ static void extra_push(struct ui *ui, const struct mlib_extra_group *x)
 	ui->res_extra[ui->nres_extra++] = *x;
 }
 
-/* The row of library group gl in gs, added when new with its first
- * result's library rank (local: group -> row + 1; seen: the groups to
- * reset in local afterwards). */
-static uint32_t row_of(struct ui_groups *gs, uint32_t *local, struct u32vec *seen, uint32_t gl,
-		       uint32_t first)
+/* Count a result under library group gl in gs and return its row: the
+ * group's row, added when new with its first result's library rank
+ * (local: the groups' slots; seen: the groups to settle afterwards); for
+ * NO_GROUP the "(no ...)" row, made once in *none_row. */
+static inline uint32_t count_in(struct ui_groups *gs, struct ui_lg_slot *local,
+				struct u32vec *seen, uint32_t *none_row, uint32_t gl, uint32_t first)
 {
-	if (!local[gl]) {
-		local[gl] = groups_add_lazy(gs, gl, first) + 1;
+	if (gl == NO_GROUP) {
+		if (*none_row == NO_GROUP)
+			*none_row = groups_add(gs, NULL);
+		gs->g[*none_row].count++;
+		return *none_row;
+	}
+	struct ui_lg_slot *sl = &local[gl];
+	if (!sl->row1) {
+		sl->row1 = groups_add_lazy(gs, gl, first) + 1;
 		u32vec_push(seen, gl);
 	}
-	return local[gl] - 1;
+	sl->count++;
+	return sl->row1 - 1;
 }
 
-static void local_reset(uint32_t *local, struct u32vec *seen)
+/* The counts of the groups seen onto their rows, and their slots back to 0. */
+static void local_settle(struct ui_groups *gs, struct ui_lg_slot *local, struct u32vec *seen)
 {
-	for (size_t k = 0; k < seen->n; k++)
-		local[seen->v[k]] = 0;
+	for (size_t k = 0; k < seen->n; k++) {
+		struct ui_lg_slot *sl = &local[seen->v[k]];
+		gs->g[sl->row1 - 1].count += sl->count;
+		*sl = (struct ui_lg_slot){0, 0};
+	}
 	u32vec_free(seen);
 }
 
@@ -244,38 +257,45 @@ static inline void of_prefetch(const struct ui *ui, const uint32_t *of, size_t i
 		__builtin_prefetch(&of[ui->res_rank[i + PREFETCH_AHEAD]]);
 }
 
+/* res[i] = the library group at a level (of: by library rank) of result
+ * i; NO_GROUP when not in the library. A loop of reads alone: results in
+ * ranked order read of at random, and with nothing waiting on each read
+ * the processor keeps many in flight (the grouping loops after it would
+ * wait for each one in turn). */
+static void gather_groups(const struct ui *ui, const uint32_t *of, uint32_t *res)
+{
+	const uint32_t *rank = ui->res_rank;
+	uint32_t nlib = ui->lg->n;
+	size_t n = ui->results.n;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = rank[i];
+		res[i] = r < nlib ? of[r] : NO_GROUP;
+	}
+}
+
 /* The first column: rows in order of first appearance in the result,
  * and the further rows of items with several first values. */
 static void group_first(struct ui *ui, const struct mlib_groups *lg)
 {
 	struct ui_groups *gs = &ui->cols[0];
-	uint32_t *local = ui->lg_local, unknown_row = NO_GROUP;
+	struct ui_lg_slot *local = ui->lg_local;
+	uint32_t unknown_row = NO_GROUP, *res = ui->res_row[0];
 	struct u32vec seen = {0};
+	gather_groups(ui, lg->of[0], res);
 	for (size_t i = 0; i < ui->results.n; i++) {
-		of_prefetch(ui, lg->of[0], i);
-		uint32_t r = ui->res_rank[i], row;
-		if (r >= lg->n) { /* not in the library: cannot happen for results */
-			if (unknown_row == NO_GROUP)
-				unknown_row = groups_add(gs, NULL);
-			row = unknown_row;
-		} else {
-			uint32_t g0 = lg->of[0][r];
-			/* most results are in a row already: no call for them */
-			row = local[g0] ? local[g0] - 1 : row_of(gs, local, &seen, g0, NO_GROUP);
-		}
-		ui->res_row[0][i] = row;
-		gs->g[row].count++;
+		uint32_t r = ui->res_rank[i];
+		/* NO_GROUP: not in the library (cannot happen for results) */
+		res[i] = count_in(gs, local, &seen, &unknown_row, res[i], NO_GROUP);
 		size_t k = mlib_groups_has_extra(lg, r) ? mlib_extra_find(lg->extra, lg->nextra, r)
 							 : lg->nextra;
 		for (; k < lg->nextra && lg->extra[k].at == r; k++) {
 			struct mlib_extra_group x = lg->extra[k];
 			x.at = (uint32_t)i;
-			x.grp[0] = row_of(gs, local, &seen, x.grp[0], NO_GROUP);
-			gs->g[x.grp[0]].count++;
+			x.grp[0] = count_in(gs, local, &seen, &unknown_row, x.grp[0], NO_GROUP);
 			extra_push(ui, &x);
 		}
 	}
-	local_reset(local, &seen);
+	local_settle(gs, local, &seen);
 }
 
 /* Room in res_row[k] for a row of every result (kept between searches:
@@ -339,22 +359,6 @@ static bool level_is_album(const struct ui *ui, unsigned k)
 	return k < ui->levels.n && strcmp(ui->levels.prop[k], "album") == 0;
 }
 
-/* The row in column gs of library group gl (NO_GROUP: the "(no ...)" row,
- * made once in *none_row), for a result at library rank r. */
-static inline uint32_t column_row(struct ui_groups *gs, uint32_t *local, struct u32vec *seen,
-				  uint32_t *none_row, uint32_t gl, uint32_t r)
-{
-	if (gl == NO_GROUP) {
-		if (*none_row == NO_GROUP)
-			*none_row = groups_add(gs, NULL);
-		return *none_row;
-	}
-	if (local[gl]) /* a row already */
-		return local[gl] - 1;
-	/* new: an album's year is its first track's in the result */
-	return row_of(gs, local, seen, gl, r);
-}
-
 /* Whether every column left of k is at "All": each result is then listed
  * in column k, under its library group at level k. */
 static bool all_left_of(const struct ui *ui, unsigned k)
@@ -370,18 +374,15 @@ static bool all_left_of(const struct ui *ui, unsigned k)
 static uint32_t group_all(struct ui *ui, unsigned k, uint32_t *res)
 {
 	struct ui_groups *gs = &ui->cols[k];
-	const uint32_t *of = ui->lg->of[k], *rank = ui->res_rank;
-	uint32_t *local = ui->lg_local, nlib = ui->lg->n, none_row = NO_GROUP;
+	const uint32_t *rank = ui->res_rank;
+	struct ui_lg_slot *local = ui->lg_local;
+	uint32_t none_row = NO_GROUP;
 	struct u32vec seen = {0};
 	size_t n = ui->results.n;
-	for (size_t i = 0; i < n; i++) {
-		of_prefetch(ui, of, i);
-		uint32_t r = rank[i], gl = r < nlib ? of[r] : NO_GROUP;
-		uint32_t row = column_row(gs, local, &seen, &none_row, gl, r);
-		res[i] = row;
-		gs->g[row].count++;
-	}
-	local_reset(local, &seen);
+	gather_groups(ui, ui->lg->of[k], res);
+	for (size_t i = 0; i < n; i++)
+		res[i] = count_in(gs, local, &seen, &none_row, res[i], rank[i]);
+	local_settle(gs, local, &seen);
 	return (uint32_t)n;
 }
 
@@ -409,12 +410,10 @@ static void build_column(struct ui *ui, unsigned k)
 				continue;
 			}
 			uint32_t r = ui->res_rank[i], gl = result_group(ui, i, k);
-			uint32_t row = column_row(gs, ui->lg_local, &seen, &none_row, gl, r);
-			res[i] = row;
-			gs->g[row].count++;
+			res[i] = count_in(gs, ui->lg_local, &seen, &none_row, gl, r);
 			total++;
 		}
-		local_reset(ui->lg_local, &seen);
+		local_settle(gs, ui->lg_local, &seen);
 	}
 	gs->g[0].count = total;
 	gs->list.cur = groups_find(ui, k, keep, had);

@@ -59,6 +59,14 @@ struct ui_list {
  * with its library group alone; its text and year are read from the
  * library's groups when first wanted (pane_browser.c row_read): only the
  * rows on screen and the selected one are, of tens of thousands. */
+/* A library group while a column is built (pane_browser.c): its row + 1
+ * (0: none yet) and the results counted under it so far, added to the
+ * row at the end: one place touched a result, not a map and a row. */
+struct ui_lg_slot {
+	uint32_t row1;
+	uint32_t count;
+};
+
 struct ui_group {
 	const char *text;   /* borrowed from the library's groups; NULL = "(no ...)" */
 	uint32_t count;
@@ -140,7 +148,7 @@ struct ui {
 	size_t nres_extra, res_extra_cap;
 	const struct mlib_groups *lg; /* the library's groups (app_library_groups) ... */
 	unsigned lg_gen;             /* ... at this index generation */
-	uint32_t *lg_local;          /* scratch: library group -> row + 1, all 0 between uses */
+	struct ui_lg_slot *lg_local; /* scratch by library group, all 0 between uses */
 	size_t lg_local_cap;
 	struct u32vec tracks;        /* result positions shown in the track column */
 	struct ui_list track_list;
