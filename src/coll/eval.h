@@ -44,9 +44,11 @@ void coll_eval_cache_free(struct coll_eval_cache *c);
 /* One step of what the cache can do for the keystrokes to come, before
  * they come: for the artist, album artist, album and title dictionaries,
  * the library-order columns ranking reads (coll/rank.c) and the tables of
- * one-letter matches (coll/rank_letters.h), one array a step (at a
- * million tracks a few ms each, on both cores). True while steps remain;
- * the owner calls it when idle. Libraries under 4096 tracks need none. */
+ * one-letter matches (coll/rank_letters.h), then every item's popularity
+ * boost in library order (again after a play, a rating or the clock
+ * changes one), one array a step (at a million tracks a few ms each, on
+ * both cores). True while steps remain; the owner calls it when idle.
+ * Libraries under 4096 tracks need none. */
 bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_index *idx);
 /* Where the cache's owner keeps a word dictionary for spelling corrections
  * (coll/typo.h), built elsewhere (a background thread): get returns one

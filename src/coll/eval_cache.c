@@ -42,6 +42,13 @@ struct coll_eval_cache {
 	size_t nrank;
 	struct derived derived[DERIVED_SLOTS];
 	size_t nderived;
+	struct library_boost {
+		const struct mlib_index *idx;
+		uint64_t edits;
+		uint32_t count, bound;
+		int64_t from, until; /* valid for moments in [from, until) */
+		uint8_t *v;          /* owned; NULL: none kept */
+	} boost;
 	coll_typo_provider typo_get; /* the owner's dictionary, or NULL */
 	void *typo_arg;
 	unsigned typo_waits;         /* searches that went without it (pending) */
@@ -87,6 +94,8 @@ void coll_eval_cache_clear(struct coll_eval_cache *c)
 	for (size_t i = 0; i < c->nderived; i++)
 		free(c->derived[i].data);
 	c->nderived = 0;
+	free(c->boost.v);
+	c->boost.v = NULL;
 	coll_typo_dict_free(c->typo);
 	c->typo = NULL;
 }
@@ -274,4 +283,26 @@ const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct
 		memset(&b.col, 0, sizeof b.col); /* no item has it: every code missing */
 	crew_run(LIBRARY_CODE_PARTS, order->n >= LIBRARY_CODE_SHARE_MIN, code_build_part, &b);
 	return code;
+}
+
+const uint8_t *coll_cache_library_boost(const struct coll_eval_cache *c,
+					const struct mlib_index *idx, int64_t now)
+{
+	const struct library_boost *b = &c->boost;
+	bool holds = b->v && b->idx == idx && b->edits == mlib_index_edits(idx) &&
+		     b->count == mlib_index_count(idx) && b->bound == mlib_index_id_bound(idx) &&
+		     now >= b->from && now < b->until;
+	return holds ? b->v : NULL;
+}
+
+uint8_t *coll_cache_library_boost_store(struct coll_eval_cache *c, const struct mlib_index *idx,
+					int64_t from, int64_t until)
+{
+	struct library_boost *b = &c->boost;
+	free(b->v);
+	*b = (struct library_boost){.idx = idx, .edits = mlib_index_edits(idx),
+				    .count = mlib_index_count(idx),
+				    .bound = mlib_index_id_bound(idx), .from = from, .until = until};
+	b->v = xmalloc((size_t)b->count + 1);
+	return b->v;
 }

@@ -91,6 +91,23 @@ const void *coll_cache_derived_find(const struct coll_eval_cache *c, enum coll_c
  * on both cores). */
 const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k);
 
+/* Every item's popularity boost (coll_rank_boost) by library rank: entry
+ * r is the boost of the item at position r of mlib_index_library_order,
+ * so that ranking a set in library order reads it in order instead of
+ * four columns at random by id. Kept for one index and its edits
+ * (mlib_index_edits: a play or a rating changes a boost), from the moment
+ * it was made until the passing of time alone changes a boost
+ * (coll_rank_boost_steady_until). coll_cache_library_boost returns it
+ * when it holds for idx at now, else NULL: it is made between keystrokes
+ * (coll_eval_cache_prepare_step), never by one. Borrowed from the cache
+ * until the next store. */
+const uint8_t *coll_cache_library_boost(const struct coll_eval_cache *c,
+					const struct mlib_index *idx, int64_t now);
+/* Room for idx's boosts (mlib_index_count(idx) + 1 bytes, contents
+ * undefined), valid from `from` until `until`: the caller fills it. */
+uint8_t *coll_cache_library_boost_store(struct coll_eval_cache *c, const struct mlib_index *idx,
+					int64_t from, int64_t until);
+
 struct coll_typo_dict;
 /* The word dictionary for spelling corrections (coll/typo.h) of idx: the
  * owner's (coll_eval_cache_typo_provider; NULL while it is being built),

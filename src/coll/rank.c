@@ -863,6 +863,7 @@ struct key_items {
 
 struct library_codes {
 	const uint32_t *code[COLL_RANK_NFIELDS];
+	const uint8_t *boost; /* by library rank, or NULL: boost_of by id */
 };
 
 /* best[i * ngroups + group] = the most points of any term of the group in
@@ -897,25 +898,38 @@ static bool all_known(const struct fast *fs)
 	return true;
 }
 
-/* The keys of the items it, every class known, with best (n * ngroups
- * zeroed entries) to work in. Reads only what fast_init prepared (and
+/* Items keyed a block at a time: every field's points for a block, then
+ * its keys. The block's best (KEY_BLOCK * ngroups points) stays in the
+ * first-level cache instead of a pass over all items for each term. */
+#define KEY_BLOCK 1024
+
+/* The keys of the items it, every class known, with best (KEY_BLOCK *
+ * ngroups entries) to work in. Reads only what fast_init prepared (and
  * lib), so disjoint parts can be keyed on two threads at once
  * (keys_shared). */
 static void known_keys(const struct fast *fs, const struct key_items *it,
 		       const struct library_codes *lib, uint16_t *best, uint64_t *key)
 {
 	const struct scorer *s = fs->s;
-	size_t ng = (size_t)s->t->ngroups, n = it->n;
-	for (int i = 0; i < fs->nfields; i++)
-		known_field(fs, &fs->fields[i], it, lib, best);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t matched = 0, points = 0;
-		for (size_t g = 0; g < ng; g++) {
-			matched += best[i * ng + g] > 0;
-			points += best[i * ng + g];
+	size_t ng = (size_t)s->t->ngroups;
+	for (size_t lo = 0; lo < it->n; lo += KEY_BLOCK) {
+		size_t n = it->n - lo < KEY_BLOCK ? it->n - lo : KEY_BLOCK;
+		struct key_items b = {it->id + lo, it->lp ? it->lp + lo : NULL,
+				      it->pos ? it->pos + lo : NULL, n};
+		memset(best, 0, n * ng * sizeof *best);
+		for (int i = 0; i < fs->nfields; i++)
+			known_field(fs, &fs->fields[i], &b, lib, best);
+		const uint8_t *boost = lib ? lib->boost : NULL;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t matched = 0, points = 0;
+			for (size_t g = 0; g < ng; g++) {
+				matched += best[i * ng + g] > 0;
+				points += best[i * ng + g];
+			}
+			int bst = boost ? boost[b.lp[i]] : boost_of(&s->boost, b.id[i], s->now);
+			key[b.pos ? b.pos[i] : lo + i] =
+				(matched * fs->span + points) * 100 + (uint64_t)bst;
 		}
-		key[it->pos ? it->pos[i] : i] = (matched * fs->span + points) * 100 +
-						(uint64_t)boost_of(&s->boost, it->id[i], s->now);
 	}
 }
 
@@ -934,7 +948,7 @@ struct key_share {
 	uint64_t *key;
 	/* Work space, allocated here for every part: the helper thread
 	 * would take fresh pages from an arena of its own each time. */
-	uint16_t *best;             /* n * ngroups, zeroed */
+	uint16_t *best;             /* KEY_BLOCK * ngroups a part */
 	uint32_t *id, *pos;         /* n each, with w */
 };
 
@@ -942,7 +956,7 @@ static void key_one_part(void *ctx, size_t part)
 {
 	const struct key_share *k = ctx;
 	size_t lo = k->n * part / RANK_SHARE_PARTS, hi = k->n * (part + 1) / RANK_SHARE_PARTS;
-	uint16_t *best = k->best + lo * (size_t)k->fs->s->t->ngroups;
+	uint16_t *best = k->best + part * KEY_BLOCK * (size_t)k->fs->s->t->ngroups;
 	if (!k->w) {
 		struct key_items it = {k->ids + lo, k->lp + lo, NULL, hi - lo};
 		known_keys(k->fs, &it, k->lib, best, k->key + lo);
@@ -958,7 +972,8 @@ static void key_one_part(void *ctx, size_t part)
 
 static void keys_shared(struct key_share *k)
 {
-	k->best = xcalloc(k->n * (size_t)k->fs->s->t->ngroups + 1, sizeof *k->best);
+	k->best = xmalloc((RANK_SHARE_PARTS * KEY_BLOCK * (size_t)k->fs->s->t->ngroups + 1) *
+			  sizeof *k->best);
 	if (k->w) {
 		k->id = xmalloc((k->n + 1) * sizeof *k->id);
 		k->pos = xmalloc((k->n + 1) * sizeof *k->pos);
@@ -969,16 +984,31 @@ static void keys_shared(struct key_share *k)
 	free(k->pos);
 }
 
-/* The library-order codes of every field scored, from the cache. */
+/* The library-order codes of every field scored, from the cache, and the
+ * boosts when it keeps them for this moment. */
 static void library_codes_get(const struct fast *fs, struct coll_eval_cache *cache,
 			      struct library_codes *lib)
 {
 	const struct scorer *s = fs->s;
+	lib->boost = coll_cache_library_boost(cache, s->idx, s->now);
 	for (int i = 0; i < fs->nfields; i++) {
 		int f = fs->fields[i].f;
 		struct coll_cache_key k = dict_key(s->idx, s->prop[f], s->ndict[f]);
 		lib->code[f] = coll_cache_library_codes(cache, &k);
 	}
+}
+
+/* Every item's boost by library rank at now, kept in c. */
+static void library_boost_build(struct coll_eval_cache *c, const struct mlib_index *idx,
+				int64_t now)
+{
+	const struct u32vec *order = mlib_index_library_order(idx);
+	uint8_t *v = coll_cache_library_boost_store(c, idx, now,
+						    coll_rank_boost_steady_until(idx, now));
+	struct boost_cols cols;
+	boost_cols_get(idx, &cols);
+	for (size_t r = 0; r < order->n; r++)
+		v[r] = (uint8_t)boost_of(&cols, order->v[r], now);
 }
 
 bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_index *idx)
@@ -1012,6 +1042,12 @@ bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_i
 			coll_letters_build_all(base, offs, ndict, t);
 		}
 	}
+	int64_t now = (int64_t)time(NULL);
+	if (coll_cache_library_boost(c, idx, now))
+		return false;
+	if (built)
+		return true; /* the boosts at the next step */
+	library_boost_build(c, idx, now);
 	return false;
 }
 
@@ -1026,7 +1062,7 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, 
 		return;
 	}
 	if (lp && cache && all_known(fs)) { /* codes in library order: read in order */
-		struct library_codes lib = {{0}};
+		struct library_codes lib = {{0}, NULL};
 		library_codes_get(fs, cache, &lib);
 		struct key_share k = {.fs = fs, .ids = ids, .lp = lp, .lib = &lib, .n = n, .key = key};
 		keys_shared(&k);

@@ -4,6 +4,7 @@
  * order is compared with the reference: items sorted by coll_rank_score,
  * ties in their given order. */
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,6 +203,69 @@ TEST(keys_of_many_words_sort_like_keys_of_few)
 	mlib_index_free(idx);
 }
 
+/* The popularity boosts by library rank (coll_cache_library_boost) are
+ * made between keystrokes at the clock's now, and a ranking at that
+ * moment reads them instead of four columns by id. They must equal each
+ * item's boost, and stop serving (the ranking falling back to the
+ * columns) once an edit or the clock changes a boost, until the next
+ * preparation step makes them again. */
+TEST(library_order_boosts_hold_until_an_edit_or_the_clock_changes_them)
+{
+	enum { N = 6000 };
+	struct mlib_index *idx = library(N);
+	int64_t now = (int64_t)time(NULL);
+	const struct u32vec *order = mlib_index_library_order(idx);
+	/* last plays a few days, a few months, two years ago; some skips */
+	for (size_t r = 0; r < N; r += 7) {
+		static const int64_t days[] = {3, 100, 700};
+		mlib_index_update_int(idx, order->v[r], "lastplayed",
+				      now - days[r % 3] * 86400 - (int64_t)(r % 5000));
+		if (r % 3 == 0)
+			mlib_index_update_int(idx, order->v[r], "timesskipped", (int64_t)(r % 4));
+	}
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	while (coll_eval_cache_prepare_step(cache, idx))
+		;
+	const uint8_t *b = coll_cache_library_boost(cache, idx, now);
+	CHECK(b != NULL);
+	size_t bad = N, boosted = 0;
+	for (size_t r = 0; b && r < N && bad == N; r++) {
+		if (b[r] != coll_rank_boost(idx, order->v[r], now))
+			bad = r;
+		boosted += b[r] > 0;
+	}
+	CHECK_MSG(bad == N, "library position %zu", bad);
+	CHECK(boosted > N / 4); /* the boosts were tested, not only zeros */
+	struct coll_rank_terms t = {0};
+	terms_of(&t, "la");
+	rank_check_sort(idx, &t, now, cache, order->v, N, "la, the boosts kept");
+	/* an edit: the kept boosts no longer hold; the ranking sees the edit
+	 * (a result well down the order, now rated and played a lot) */
+	uint32_t *ranked = xmalloc(N * sizeof *ranked);
+	memcpy(ranked, order->v, N * sizeof *ranked);
+	coll_rank_sort(idx, &t, now, NULL, ranked, NULL, N);
+	uint32_t top = ranked[N / 8];
+	CHECK(coll_rank_score(idx, &t, now, top, NULL) >= 100); /* a match */
+	free(ranked);
+	mlib_index_update_int(idx, top, "rating", 5);
+	mlib_index_update_int(idx, top, "timesplayed", 1000);
+	CHECK(coll_cache_library_boost(cache, idx, now) == NULL);
+	rank_check_sort(idx, &t, now, cache, order->v, N, "la, after an edit");
+	CHECK(!coll_eval_cache_prepare_step(cache, idx)); /* made again, in one step */
+	b = coll_cache_library_boost(cache, idx, now);
+	uint32_t at = mlib_index_library_rank(idx, top);
+	CHECK(b && b[at] == coll_rank_boost(idx, top, now) && b[at] >= 80);
+	/* the clock: they hold until the first moment a boost changes */
+	int64_t until = coll_rank_boost_steady_until(idx, now);
+	CHECK(until > now && until <= now + 31 * 86400);
+	CHECK(coll_cache_library_boost(cache, idx, until - 1) != NULL);
+	CHECK(coll_cache_library_boost(cache, idx, until) == NULL);
+	CHECK(coll_cache_library_boost(cache, idx, now - 1) == NULL);
+	coll_rank_terms_free(&t);
+	coll_eval_cache_free(cache);
+	mlib_index_free(idx);
+}
+
 /* A large result in library order (its library ranks given, as the
  * search bar's results are) is keyed from the fields' codes copied into
  * library order; the search bar builds those copies while idle
@@ -216,7 +280,8 @@ TEST(library_order_codes_match_the_columns_and_keep_the_reference_order)
 	size_t steps = 1;
 	while (coll_eval_cache_prepare_step(cache, idx))
 		steps++;
-	CHECK_MSG(steps == 6, "%zu steps: two arrays each for artist, album and title", steps);
+	CHECK_MSG(steps == 7, "%zu steps: two arrays each for artist, album and title, then the boosts",
+		  steps);
 	CHECK(!coll_eval_cache_prepare_step(cache, idx)); /* nothing left */
 	const struct u32vec *order = mlib_index_library_order(idx);
 	CHECK(order->n == N);
