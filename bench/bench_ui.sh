@@ -106,3 +106,20 @@ awk -v n="$n" -v t="$TRACKS" -v sfx="$SUFFIX" '
 grep '"what":"search_key"' "$TRACE" | sed 's/.*"eval_ms":\([0-9.]*\).*/\1/' | sort -n |
 	awk -v t="$TRACKS" -v sfx="$SUFFIX" '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
 		printf "{\"name\":\"ui_search_eval%s_%d\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"n\":%d}\n", sfx, t, m, v[1], v[NR], NR }'
+# The heavy frames (a result of more than 15 % of the library, evaluated
+# and grouped anew, not recalled): where their time goes, each step's
+# median (filter: the evaluation less listing, ranking and grouping).
+grep '"what":"search_key"' "$TRACE" | awk -v t="$TRACKS" -v sfx="$SUFFIX" '
+	function field(name,   m) { return match($0, "\"" name "\":[0-9.]+") ? substr($0, RSTART + length(name) + 3, RLENGTH - length(name) - 3) + 0 : 0 }
+	function median(a, n,   i, j, x) {
+		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	field("results") > 0.15 * t && (field("list_ms") > 0 || field("rank_ms") > 0) {
+		n++; key[n] = field("key_to_screen_ms"); lst[n] = field("list_ms"); rnk[n] = field("rank_ms")
+		grp[n] = field("group_ms"); drw[n] = field("draw_ms")
+		flt[n] = field("eval_ms") - lst[n] - rnk[n] - grp[n]
+		if (key[n] > max) max = key[n]
+	}
+	END { if (!n) exit
+		printf "{\"name\":\"ui_search_heavy_frames%s_%d\",\"median_ms\":%.3f,\"max_ms\":%.3f,\"filter_median_ms\":%.3f,\"list_median_ms\":%.3f,\"rank_median_ms\":%.3f,\"group_median_ms\":%.3f,\"draw_median_ms\":%.3f,\"n\":%d}\n",
+			sfx, t, median(key, n), max, median(flt, n), median(lst, n), median(rnk, n), median(grp, n), median(drw, n), n }'

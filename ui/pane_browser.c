@@ -479,6 +479,7 @@ static void browser_refresh(struct ui *ui)
 	 * is shown in the search bar. */
 	struct app_view v = ui_browse_view(ui);
 	v.ranks = true; /* the grouping reads them */
+	v.timing = ui->trace ? &ui->timing : NULL;
 	struct coll_result res = {0};
 	struct crate_err err = {0};
 	struct strbuf notes;

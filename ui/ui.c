@@ -4,7 +4,8 @@
  * event fd, the scanner's event fd and the control socket; nothing here
  * waits on disk or audio. Input is drained, then one frame is drawn —
  * only visible rows are formatted. CRATE_TRACE_FRAMES=FILE logs each
- * frame's key-to-screen time as JSON lines (bench/bench_ui.sh). */
+ * frame's key-to-screen time and its steps' as JSON lines
+ * (bench/bench_ui.sh). */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "ui/ui.h"
 
@@ -224,15 +225,18 @@ static void frame_draw(struct ui *ui)
 		double t1 = ui_now_ms();
 		fprintf(ui->trace,
 			"{\"frame\":%lu,\"what\":\"%s\",\"key_to_screen_ms\":%.3f,\"eval_ms\":%.3f,"
-			"\"draw_ms\":%.3f,\"results\":%zu,\"query_bytes\":%zu,\"cpu_ms\":%.3f,\"group_ms\":%.3f}\n",
+			"\"draw_ms\":%.3f,\"results\":%zu,\"query_bytes\":%zu,\"cpu_ms\":%.3f,\"group_ms\":%.3f,"
+			"\"list_ms\":%.3f,\"rank_ms\":%.3f}\n",
 			ui->frame_no, ui->trace_what ? ui->trace_what : "key", t1 - ui->t_key,
-			ui->eval_ms, t1 - t0, ui->results.n, ui->query.len, cpu_now_ms() - ui->t_key_cpu, ui->group_ms);
+			ui->eval_ms, t1 - t0, ui->results.n, ui->query.len, cpu_now_ms() - ui->t_key_cpu, ui->group_ms,
+			ui->timing.list_ms, ui->timing.rank_ms);
 		fflush(ui->trace);
 	}
 	ui->frame_no++;
 	ui->t_key = 0;
 	ui->eval_ms = 0;
 	ui->group_ms = 0;
+	ui->timing = (struct coll_eval_timing){0, 0};
 }
 
 /* ---- input ---- */

@@ -396,6 +396,7 @@ int app_view_eval(struct app *app, const struct app_view *v, struct coll_result 
 	struct coll_eval_ctx ctx;
 	app_eval_ctx_cached(app, v->cache, &ctx);
 	ctx.want_ranks = v->ranks;
+	ctx.timing = v->timing;
 	if (!v->cache || !memo_view_ok(&ctx, v))
 		return view_eval(app, v, &ctx, out, notes, err);
 	/* One moment for the evaluation, the ranking and the memo. */

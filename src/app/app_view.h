@@ -88,6 +88,7 @@ struct app_view {
 	bool search;                     /* query is a search: ranked and forgiving */
 	struct app_eval_cache *cache;    /* may be NULL */
 	bool ranks;                      /* fill coll_result.ranks where they come free */
+	struct coll_eval_timing *timing; /* NULL, or where the steps' times are added */
 };
 /* The view's collection, base AND query: a new reference. */
 struct coll_node *app_view_node(const struct app_view *v);

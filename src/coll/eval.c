@@ -878,10 +878,20 @@ int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
 		out->ids.n = r->list.n;
 	} else {
 		/* ranks beside a list that starts empty (out->ids.n 0) */
+		double t0 = ctx->timing ? coll_timing_now_ms() : 0;
 		bits_to_library_list(&e, &r->bits, &out->ids, ctx->want_ranks ? &out->ranks : NULL);
+		if (ctx->timing)
+			ctx->timing->list_ms += coll_timing_now_ms() - t0;
 	}
 	ev_free(&e);
 	return 0;
+}
+
+double coll_timing_now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
 void coll_result_free(struct coll_result *r)

@@ -34,7 +34,18 @@ struct coll_eval_ctx {
 	void *space_ud;
 	/* Ask for coll_result.ranks (the browser groups by library rank). */
 	bool want_ranks;
+	/* Optional: where the time of an evaluation's steps is added (the
+	 * interface's frame trace, CRATE_TRACE_FRAMES). NULL: not timed. */
+	struct coll_eval_timing *timing;
 };
+
+/* Milliseconds spent, added to by each evaluation given it. */
+struct coll_eval_timing {
+	double list_ms; /* a set's members listed in library order */
+	double rank_ms; /* a search's results ranked (coll/rank.h) */
+};
+/* Monotonic milliseconds, for coll_eval_timing. */
+double coll_timing_now_ms(void);
 
 /* A cache for coll_eval_ctx.cache, owned by the caller. Clear it when the
  * index is replaced (entries also check the index's address and sizes). */

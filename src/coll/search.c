@@ -382,8 +382,11 @@ void coll_search_rank(const struct coll_eval_ctx *ctx, const struct coll_search 
 	if (!s->rank || r->ordered || !ctx->index)
 		return;
 	bool ranks = r->ranks.n == r->ids.n;
+	double t0 = ctx->timing ? coll_timing_now_ms() : 0;
 	coll_rank_sort(ctx->index, &s->terms, ctx->now, ctx->cache, r->ids.v,
 		       ranks ? r->ranks.v : NULL, r->ids.n);
+	if (ctx->timing)
+		ctx->timing->rank_ms += coll_timing_now_ms() - t0;
 	if (!ranks)
 		r->ranks.n = 0;
 	r->ordered = true;

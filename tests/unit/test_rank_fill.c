@@ -557,3 +557,44 @@ TEST(new_word_filters_from_ranking_classes_equal_their_own_scans)
 	coll_eval_cache_free(kept);
 	mlib_index_free(idx);
 }
+
+/* The interface's frame trace asks an evaluation for its steps' times
+ * (coll_eval_ctx.timing): a search of a set adds the time it listed the
+ * set in library order and the time it ranked, each search to the last,
+ * and nothing is timed without it. */
+TEST(a_timed_search_adds_its_listing_and_ranking_times)
+{
+	struct mlib_index *idx = library(6000);
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	struct coll_eval_timing tm = {0, 0};
+	struct crate_err err;
+	const char *text = "la";
+	struct coll_node *q = coll_parse(text, strlen(text), NULL, &err);
+	REQUIRE(q != NULL);
+	struct coll_eval_ctx ctx = {.index = idx, .now = NOW, .cache = cache, .want_ranks = true,
+				    .timing = &tm};
+	double list = 0, rank = 0;
+	for (int round = 0; round < 3; round++) {
+		if (round == 2)
+			ctx.timing = NULL;
+		struct coll_search s;
+		coll_search_prepare(&ctx, q, text, 0, &s);
+		struct coll_result r = {0};
+		CHECK(coll_search_eval(&ctx, &s, &r, &err) == 0);
+		CHECK(s.rank && r.ids.n > 100 && r.ordered);
+		if (round < 2) {
+			CHECK_MSG(tm.list_ms > list && tm.rank_ms > rank,
+				  "round %d: listing %.6f ms, ranking %.6f ms", round, tm.list_ms,
+				  tm.rank_ms);
+		} else {
+			CHECK(tm.list_ms == list && tm.rank_ms == rank);
+		}
+		list = tm.list_ms;
+		rank = tm.rank_ms;
+		coll_result_free(&r);
+		coll_search_free(&s);
+	}
+	coll_node_unref(q);
+	coll_eval_cache_free(cache);
+	mlib_index_free(idx);
+}
