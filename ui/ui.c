@@ -1092,6 +1092,12 @@ int ui_run(struct app *app, struct crate_err *err)
 		return crate_err_set(err, CRATE_ERR_INVALID, "cannot initialise the terminal");
 	}
 	tmpfiles_signals_install();
+	/* Until the screen has been through endwin once, ncurses flushes its
+	 * output at every cursor move (for programs using terminfo alone): a
+	 * frame went out as ~50-100 small writes, a packet each over SSH.
+	 * Once through endwin it writes a frame at once. */
+	endwin();
+	refresh();
 	struct sigaction sa = {0};
 	sa.sa_handler = on_winch;
 	sigemptyset(&sa.sa_mask);

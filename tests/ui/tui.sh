@@ -258,6 +258,26 @@ out=$(remote status 2>&1); rc=$?
 [ $rc -eq 1 ] || t_fail "exit $rc"
 echo "$out" | grep -q "crate: no running crate (socket " || t_fail "message: $out"
 
+# A frame reaches the terminal in one write, or a few when it is large,
+# not a write per cursor move (ncurses flushes at every move until the
+# screen has been through endwin once): over SSH each write can be a
+# packet of its own. /proc/PID/io counts the process's write calls.
+t_begin tui_frames_are_written_whole
+start_ui || t_fail "no start"
+pid=$(pgrep -P "$($TM display-message -p -t "$S" '#{pane_pid}')" | head -1)
+writes() { awk '/^syscw:/ { print $2 }' "/proc/$pid/io"; }
+[ -n "$pid" ] && [ -n "$(writes)" ] || t_fail "no crate process to count the writes of"
+w0=$(writes)
+for v in 2 1 2 1 2 1; do
+	before=$(screen -e)
+	keys "$v"
+	wait_until 5 redrawn || t_fail "view $v not drawn"
+done
+w1=$(writes)
+[ $((w1 - w0)) -le 30 ] || t_fail "$((w1 - w0)) writes for 6 frames that redraw most of the screen"
+keys q
+wait_until 5 gone || t_fail "crate did not quit"
+
 t_begin tui_no_color_and_vt100
 start_ui NO_COLOR=1 || t_fail "no start with NO_COLOR"
 raw=$(screen -e)
