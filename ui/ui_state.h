@@ -55,10 +55,6 @@ struct ui_list {
 	size_t cur, top;
 };
 
-/* One row of a group column: a group of result tracks. A row is made
- * with its library group alone; its text and year are read from the
- * library's groups when first wanted (pane_browser.c row_read): only the
- * rows on screen and the selected one are, of tens of thousands. */
 /* A library group while a column is built (pane_browser.c): its row + 1
  * (0: none yet) and the results counted under it so far, added to the
  * row at the end: one place touched a result, not a map and a row. */
@@ -67,6 +63,10 @@ struct ui_lg_slot {
 	uint32_t count;
 };
 
+/* One row of a group column: a group of result tracks. A row is made
+ * with its library group alone; its text and year are read from the
+ * library's groups when first wanted (pane_browser.c row_read): only the
+ * rows on screen and the selected one are, of tens of thousands. */
 struct ui_group {
 	const char *text;   /* borrowed from the library's groups; NULL = "(no ...)" */
 	uint32_t count;

@@ -912,6 +912,7 @@ static void known_keys(const struct fast *fs, const struct key_items *it,
 {
 	const struct scorer *s = fs->s;
 	size_t ng = (size_t)s->t->ngroups;
+	const uint8_t *boost = lib ? lib->boost : NULL;
 	for (size_t lo = 0; lo < it->n; lo += KEY_BLOCK) {
 		size_t n = it->n - lo < KEY_BLOCK ? it->n - lo : KEY_BLOCK;
 		struct key_items b = {it->id + lo, it->lp ? it->lp + lo : NULL,
@@ -919,7 +920,6 @@ static void known_keys(const struct fast *fs, const struct key_items *it,
 		memset(best, 0, n * ng * sizeof *best);
 		for (int i = 0; i < fs->nfields; i++)
 			known_field(fs, &fs->fields[i], &b, lib, best);
-		const uint8_t *boost = lib ? lib->boost : NULL;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t matched = 0, points = 0;
 			for (size_t g = 0; g < ng; g++) {
