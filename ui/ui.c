@@ -82,6 +82,60 @@ static void on_winch(int sig)
 	errno = saved;
 }
 
+/* A hang-up (the SSH link or the terminal window closed), SIGTERM or
+ * Ctrl-C quits as 'q' does: resume state saved, control socket removed,
+ * database closed. The handler only records the signal and wakes the loop
+ * (through the resize pipe); a second one while that quit runs goes on to
+ * the handler found before (temporary files, then ncurses or the default:
+ * die). An ignored signal (nohup) stays ignored. */
+static volatile sig_atomic_t quit_signal;
+static const int quit_signals[] = {SIGHUP, SIGTERM, SIGINT};
+static struct sigaction quit_previous[sizeof quit_signals / sizeof quit_signals[0]];
+static bool quit_installed[sizeof quit_signals / sizeof quit_signals[0]];
+
+static void on_quit_signal(int sig)
+{
+	int saved = errno;
+	if (!quit_signal) {
+		quit_signal = sig;
+		if (winch_pipe[1] >= 0 && write(winch_pipe[1], "q", 1) < 0) {
+			/* full pipe: the loop wakes up anyway */
+		}
+	} else {
+		for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++)
+			if (quit_signals[i] == sig && quit_installed[i]) {
+				/* Delivered once this handler returns (it is blocked
+				 * until then), to the handler found before. */
+				sigaction(sig, &quit_previous[i], NULL);
+				raise(sig);
+			}
+	}
+	errno = saved;
+}
+
+static void quit_signals_install(void)
+{
+	quit_signal = 0;
+	for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++) {
+		struct sigaction sa = {0}, old;
+		sa.sa_handler = on_quit_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		quit_installed[i] = sigaction(quit_signals[i], NULL, &old) == 0 &&
+				    !(!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) &&
+				    sigaction(quit_signals[i], &sa, &quit_previous[i]) == 0;
+	}
+}
+
+static void quit_signals_uninstall(void)
+{
+	for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++)
+		if (quit_installed[i]) {
+			sigaction(quit_signals[i], &quit_previous[i], NULL);
+			quit_installed[i] = false;
+		}
+}
+
 static double cpu_now_ms(void)
 {
 	struct timespec ts;
@@ -888,7 +942,7 @@ static int loop(struct ui *ui)
 	 * (idle_prepare): done a step per idle wake-up. */
 	bool prepare = true;
 	ui->running = true;
-	while (ui->running) {
+	while (ui->running && !quit_signal) {
 		double now = ui_now_ms();
 		if (now >= next_changes || db_event) {
 			check_changes(ui);
@@ -971,6 +1025,8 @@ static int loop(struct ui *ui)
 				ui->dirty = true;
 			continue;
 		}
+		if (quit_signal)
+			break;
 		if (fds[1].revents & POLLIN) {
 			char buf[64];
 			while (read(winch_pipe[0], buf, sizeof buf) > 0)
@@ -1103,6 +1159,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGWINCH, &sa, NULL);
+	quit_signals_install();
 	cbreak();
 	noecho();
 	nonl();
@@ -1159,6 +1216,7 @@ int ui_run(struct app *app, struct crate_err *err)
 	app_mpris_close(ui->mpris);
 	app_remote_close(ui->remote);
 	signal(SIGWINCH, SIG_DFL);
+	quit_signals_uninstall();
 	close(winch_pipe[0]);
 	close(winch_pipe[1]);
 	winch_pipe[0] = winch_pipe[1] = -1;

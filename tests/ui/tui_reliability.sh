@@ -2,7 +2,8 @@
 # Reliability of the terminal interface (issue 14), driven through tmux on
 # the shared corpus library: pointers kept across a scan's commit (item 1),
 # the track column after a narrowing search (item 3), losing the terminal
-# without SIGHUP (item 10), and a key-fuzz smoke test (random keys and
+# without SIGHUP (item 10), quitting as q does on SIGHUP, SIGTERM and
+# Ctrl-C, and a key-fuzz smoke test (random keys and
 # resizes; `make check-asan` runs it under ASan+UBSan, where a memory error
 # aborts crate and fails the test).
 . "$(dirname "$0")/../lib.sh"
@@ -33,9 +34,14 @@ sanitizer_reports() { cat "$T_TMP"/asan.* "$T_TMP"/ubsan.* 2>/dev/null | head -3
 S=rel0; NS=0
 # start_crate [PREFIX]: crate in a fresh session; its pid in $T_TMP/pid.
 # PREFIX runs in the shell first (e.g. "trap '' HUP;").
+# The crate of the session before is gone first: one still dying holds the
+# control socket, and the next one starts without it ("remote control off").
 start_crate() {
-	local old=$S
+	local old=$S oldpid
+	oldpid=$(crate_pid)
 	NS=$((NS + 1)); S=rel$NS
+	$TM kill-session -t "$old" 2>/dev/null
+	[ -z "$oldpid" ] || wait_exit "$oldpid" 10
 	rm -f "$T_TMP/pid"
 	tmux_fresh_session "$old" "$S" 100 30 \
 		"${1:-} echo \$\$ >'$T_TMP/pid'; exec env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
@@ -43,6 +49,15 @@ start_crate() {
 }
 crate_pid() { cat "$T_TMP/pid" 2>/dev/null; }
 alive() { local p; p=$(crate_pid); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+# exited PID: the process has ended (a zombie its parent, tmux, has not
+# reaped yet counts as ended).
+exited() { ! kill -0 "$1" 2>/dev/null || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+# wait_exit PID SECONDS: wait until PID has ended; false if it has not.
+wait_exit() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do exited "$1" && return 0; sleep 0.1; done
+	exited "$1"
+}
 
 t_begin tui_rel_setup
 "$CRATE" --db "$DB" scan --quiet "$CORPUS" >/dev/null 2>&1
@@ -126,6 +141,7 @@ start_crate "trap '' HUP;" || t_fail "no title bar"
 pid=$(crate_pid)
 [ -n "$pid" ] || t_fail "no pid"
 sock=$XDG_RUNTIME_DIR/crate/socket; [ -S "$sock" ] || t_fail "no control socket while running"
+remote_off=$(screen | grep -o 'remote control off.*')
 $TM kill-server 2>/dev/null
 for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$pid" 2>/dev/null; then
@@ -133,11 +149,50 @@ if kill -0 "$pid" 2>/dev/null; then
 	t_fail "crate still runs 20 s after its terminal went away (cpu ${cpu}%)"
 	kill -9 "$pid" 2>/dev/null
 else
-	[ -z "$sock" ] || [ ! -e "$sock" ] || t_fail "control socket $sock left behind: not a clean quit"
+	[ -z "$sock" ] || [ ! -e "$sock" ] ||
+		t_fail "control socket $sock left behind: not a clean quit${remote_off:+ (the screen said: $remote_off)}"
 	[ ! -s "$DB-wal" ] || t_fail "$DB-wal left behind: the database was not closed"
 	[ "$(t_integrity "$DB")" = ok ] || t_fail "integrity: $(t_integrity "$DB")"
 fi
 [ -z "$(sanitizer_reports)" ] || t_fail "sanitizer: $(sanitizer_reports)"
+
+# A hang-up (an SSH link dropped, a terminal window closed), SIGTERM (kill,
+# a logout) and Ctrl-C quit as 'q' does: crate used to die of them,
+# leaving its control socket behind and the last seconds of its resume
+# state unsaved (it saves every 3 s). The search typed just before the
+# signal is in the state file afterwards.
+quits_cleanly_on() { # SIGNAL HOW: HOW is "kill" (the signal sent to crate) or "tmux" (the session closed)
+	start_crate || t_fail "no title bar"
+	local pid word=Sig$1x
+	pid=$(crate_pid)
+	[ -n "$pid" ] || t_fail "no pid"
+	[ -S "$sock" ] || t_fail "no control socket while running"
+	keys / C-u
+	typed "$word"
+	keys Enter
+	wait_for "$word" 10 || t_fail "the search was not typed"
+	if [ "$2" = tmux ]; then
+		$TM kill-session -t "$S"
+	else
+		kill -"$1" "$pid"
+	fi
+	if ! wait_exit "$pid" 10; then
+		t_fail "crate still runs 10 s after SIG$1"
+		kill -9 "$pid" 2>/dev/null
+		return
+	fi
+	[ ! -e "$sock" ] || t_fail "SIG$1: control socket left behind: not a clean quit"
+	[ ! -s "$DB-wal" ] || t_fail "SIG$1: $DB-wal left behind: the database was not closed"
+	grep -qx "search=$word" "$DB.state" 2>/dev/null ||
+		t_fail "SIG$1: the search typed before it was not saved: $(grep '^search=' "$DB.state" 2>&1)"
+	[ -z "$(sanitizer_reports)" ] || t_fail "sanitizer: $(sanitizer_reports)"
+}
+t_begin tui_hangup_quits_cleanly
+quits_cleanly_on HUP tmux
+t_begin tui_sigterm_quits_cleanly
+quits_cleanly_on TERM kill
+t_begin tui_sigint_quits_cleanly
+quits_cleanly_on INT kill
 
 # Item 15: eight idle same-user clients used to fill the control socket for
 # 5 s, and the next client was closed unanswered ("malformed answer from
