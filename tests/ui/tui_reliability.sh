@@ -41,7 +41,10 @@ start_crate() {
 	oldpid=$(crate_pid)
 	NS=$((NS + 1)); S=rel$NS
 	$TM kill-session -t "$old" 2>/dev/null
-	[ -z "$oldpid" ] || wait_exit "$oldpid" 10
+	if [ -n "$oldpid" ] && ! wait_exit "$oldpid" 10; then
+		t_fail "the crate of the session before still runs 10 s after its session closed"
+		kill -9 "$oldpid" 2>/dev/null
+	fi
 	rm -f "$T_TMP/pid"
 	tmux_fresh_session "$old" "$S" 100 30 \
 		"${1:-} echo \$\$ >'$T_TMP/pid'; exec env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'"
