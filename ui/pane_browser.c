@@ -467,6 +467,18 @@ static void browser_rebuild_tracks(struct ui *ui)
 	}
 }
 
+/* Whether res lists the results the columns were built from, in the same
+ * order, and those columns still hold (same index, same levels): typing
+ * "y>19" after "y>1", a space, or a backspace back to a recalled result
+ * often changes nothing, and the columns then stay as they are. */
+static bool same_results(const struct ui *ui, const struct coll_result *res)
+{
+	return groups_valid(ui) && ui->index_seen == app_index_generation(ui->app) &&
+	       res->ids.n == ui->results.n && res->ordered == ui->results_ordered &&
+	       res->ids.n > 0 && !ui->res_given.n &&
+	       memcmp(res->ids.v, ui->results.v, res->ids.n * sizeof *res->ids.v) == 0;
+}
+
 /* The search applied, or the browsed collection changed: evaluate base
  * AND query again. */
 static void browser_refresh(struct ui *ui)
@@ -484,9 +496,13 @@ static void browser_refresh(struct ui *ui)
 	struct crate_err err = {0};
 	struct strbuf notes;
 	strbuf_init(&notes, 0);
-	if (app_view_eval(ui->app, &v, &res, &notes, &err) == 0) {
-		if (notes.len)
-			ui->qnote = xstrdup(notes.buf);
+	int rc = app_view_eval(ui->app, &v, &res, &notes, &err);
+	bool regroup = !(rc == 0 && same_results(ui, &res));
+	if (rc == 0 && notes.len)
+		ui->qnote = xstrdup(notes.buf);
+	if (!regroup) {
+		coll_result_free(&res);
+	} else if (rc == 0) {
 		/* The track column holds positions in the old results: keep the
 		 * selection as an id, and drop the positions before the results
 		 * they index change. */
@@ -503,8 +519,11 @@ static void browser_refresh(struct ui *ui)
 	}
 	strbuf_free(&notes);
 	double t1 = ui_now_ms();
-	build_first(ui);
-	browser_rebuild_from(ui, 1);
+	if (regroup) {
+		build_first(ui);
+		browser_rebuild_from(ui, 1);
+		ui->regrouped++;
+	}
 	ui->group_ms += ui_now_ms() - t1;
 	ui->eval_ms += ui_now_ms() - t0;
 	ui->dirty = true;

@@ -280,16 +280,17 @@ static void frame_draw(struct ui *ui)
 		fprintf(ui->trace,
 			"{\"frame\":%lu,\"what\":\"%s\",\"key_to_screen_ms\":%.3f,\"eval_ms\":%.3f,"
 			"\"draw_ms\":%.3f,\"results\":%zu,\"query_bytes\":%zu,\"cpu_ms\":%.3f,\"group_ms\":%.3f,"
-			"\"list_ms\":%.3f,\"rank_ms\":%.3f}\n",
+			"\"list_ms\":%.3f,\"rank_ms\":%.3f,\"regrouped\":%u}\n",
 			ui->frame_no, ui->trace_what ? ui->trace_what : "key", t1 - ui->t_key,
 			ui->eval_ms, t1 - t0, ui->results.n, ui->query.len, cpu_now_ms() - ui->t_key_cpu, ui->group_ms,
-			ui->timing.list_ms, ui->timing.rank_ms);
+			ui->timing.list_ms, ui->timing.rank_ms, ui->regrouped);
 		fflush(ui->trace);
 	}
 	ui->frame_no++;
 	ui->t_key = 0;
 	ui->eval_ms = 0;
 	ui->group_ms = 0;
+	ui->regrouped = 0;
 	ui->timing = (struct coll_eval_timing){0, 0};
 }
 

@@ -225,6 +225,7 @@ struct ui {
 	double t_key_cpu;            /* this thread's CPU time then (ms): robust on a busy machine */
 	double eval_ms;              /* evaluation work of this frame (grouping included) */
 	double group_ms;             /* of which building the browser's columns */
+	unsigned regrouped;          /* times the columns were built anew (not kept: same results) */
 	struct coll_eval_timing timing; /* of which listing and ranking (coll/eval.h) */
 	const char *trace_what;
 };

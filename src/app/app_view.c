@@ -107,6 +107,15 @@ void app_library_ranks(const struct app *app, const uint32_t *ids, size_t n,
 #define MEMO_SLOTS 8
 #define MEMO_IDS_MAX ((size_t)8 << 20) /* ids kept across the entries: 32 MiB */
 
+/* What a search's ranking was given: the set it ranked and its terms,
+ * kept beside the ranked result. A keystroke that leaves both as they were
+ * (typing "y>19" after "y>1", a space, an operator not yet complete)
+ * takes that ranking instead of ranking again (5-6 ms at 250k results). */
+struct rank_input {
+	struct bitset set; /* owned; nbits 0: none (not a ranked set) */
+	char *terms;       /* owned: the terms written out (rank_terms_text) */
+};
+
 struct memo_entry {
 	bool used_slot;
 	char *base_ns, *base_name, *text; /* owned; NULL as in the view */
@@ -118,6 +127,7 @@ struct memo_entry {
 	int64_t at;                       /* the moment it was evaluated at */
 	struct coll_result res;           /* owned */
 	char *notes;                      /* owned */
+	struct rank_input rank_in;        /* a ranked search's; owned */
 	uint64_t used;                    /* least recently used goes */
 };
 
@@ -133,6 +143,24 @@ struct app_view_memo {
 	bool steady_known;
 };
 
+static void rank_input_free(struct rank_input *in)
+{
+	bitset_free(&in->set);
+	free(in->terms);
+	in->terms = NULL;
+}
+
+/* A search's ranking terms written out: equal texts, equal rankings. */
+static char *rank_terms_text(const struct coll_rank_terms *t)
+{
+	struct strbuf b;
+	strbuf_init(&b, 64);
+	for (size_t i = 0; i < t->n; i++)
+		strbuf_addf(&b, "%s\x1f%u\x1f%d\x1f%d\x1e", t->v[i].text, t->v[i].fields, t->v[i].group,
+			    (int)t->v[i].typo);
+	return strbuf_steal(&b);
+}
+
 static void memo_entry_clear(struct memo_entry *m)
 {
 	free(m->base_ns);
@@ -141,6 +169,7 @@ static void memo_entry_clear(struct memo_entry *m)
 	coll_node_unref(m->query);
 	coll_result_free(&m->res);
 	free(m->notes);
+	rank_input_free(&m->rank_in);
 	memset(m, 0, sizeof *m);
 }
 
@@ -272,7 +301,8 @@ static struct memo_entry *memo_find(struct app *app, struct app_view_memo *memo,
 }
 
 static void memo_store(struct app *app, struct app_view_memo *memo, const struct app_view *v,
-		       int64_t now, const struct coll_result *res, const char *notes)
+		       int64_t now, const struct coll_result *res, const char *notes,
+		       struct rank_input *rank_in)
 {
 	if (res->ids.n > MEMO_IDS_MAX / 2)
 		return;
@@ -306,7 +336,28 @@ static void memo_store(struct app *app, struct app_view_memo *memo, const struct
 	slot->at = now;
 	result_copy(&slot->res, res);
 	slot->notes = xstrdup(notes ? notes : "");
+	slot->rank_in = *rank_in; /* moved */
+	*rank_in = (struct rank_input){{0}, NULL};
 	slot->used = ++memo->clock;
+}
+
+/* The kept ranking of the set and terms in, when a search ranked them
+ * at a moment whose boosts are now's, on this index: borrowed until the
+ * next store. */
+static const struct memo_entry *memo_find_ranking(struct app *app, struct app_view_memo *memo,
+						  const struct rank_input *in, int64_t now)
+{
+	for (size_t i = 0; i < MEMO_SLOTS; i++) {
+		struct memo_entry *m = &memo->e[i];
+		if (m->used_slot && m->search && m->rank_in.terms && m->idx == app->index &&
+		    m->generation == app->index_serial && m->edits == mlib_index_edits(app->index) &&
+		    m->at >= memo->steady_at && now < memo->steady_until &&
+		    strcmp(m->rank_in.terms, in->terms) == 0 && bitset_equal(&m->rank_in.set, &in->set)) {
+			m->used = ++memo->clock;
+			return m;
+		}
+	}
+	return NULL;
 }
 
 void app_eval_cache_free(struct app_eval_cache *c)
@@ -384,8 +435,18 @@ struct coll_node *app_view_node(const struct app_view *v)
 	return view_and(v, v->query);
 }
 
+/* Where view_eval may find and leaves a search's ranking: NULL, or the
+ * memo at one moment and what this evaluation ranked (filled). */
+struct rank_reuse {
+	struct app_view_memo *memo;
+	int64_t now;
+	struct rank_input in;
+	unsigned *hits; /* counted on a ranking taken from the memo */
+};
+
 static int view_eval(struct app *app, const struct app_view *v, struct coll_eval_ctx *ctx,
-		     struct coll_result *out, struct strbuf *notes, struct crate_err *err);
+		     struct rank_reuse *reuse, struct coll_result *out, struct strbuf *notes,
+		     struct crate_err *err);
 
 int app_view_eval(struct app *app, const struct app_view *v, struct coll_result *out,
 		  struct strbuf *notes, struct crate_err *err)
@@ -398,7 +459,7 @@ int app_view_eval(struct app *app, const struct app_view *v, struct coll_result 
 	ctx.want_ranks = v->ranks;
 	ctx.timing = v->timing;
 	if (!v->cache || !memo_view_ok(&ctx, v))
-		return view_eval(app, v, &ctx, out, notes, err);
+		return view_eval(app, v, &ctx, NULL, out, notes, err);
 	/* One moment for the evaluation, the ranking and the memo. */
 	int64_t now = (int64_t)time(NULL);
 	ctx.now = now;
@@ -418,19 +479,41 @@ int app_view_eval(struct app *app, const struct app_view *v, struct coll_result 
 	unsigned waits = coll_eval_cache_typo_waits(ctx.cache);
 	struct strbuf mine;
 	strbuf_init(&mine, 0);
-	int rc = view_eval(app, v, &ctx, out, &mine, err);
+	struct rank_reuse reuse = {.memo = memo, .now = now, .hits = &v->cache->rank_reuses};
+	int rc = view_eval(app, v, &ctx, &reuse, out, &mine, err);
 	if (rc == 0 && coll_eval_cache_typo_waits(ctx.cache) == waits)
-		memo_store(app, memo, v, now, out, mine.buf);
+		memo_store(app, memo, v, now, out, mine.buf, &reuse.in);
 	if (rc == 0 && notes)
 		strbuf_adds(notes, mine.buf ? mine.buf : "");
 	strbuf_free(&mine);
+	rank_input_free(&reuse.in);
 	return rc;
 }
 
-static int view_eval(struct app *app, const struct app_view *v, struct coll_eval_ctx *ctx_,
-		     struct coll_result *out, struct strbuf *notes, struct crate_err *err)
+/* Rank the set out of search s, or take the ranking an earlier keystroke
+ * made of the same set with the same terms (reuse, when not NULL). */
+static void search_rank(struct app *app, struct coll_eval_ctx *ctx, const struct coll_search *s,
+			struct rank_reuse *reuse, struct bitset *set, struct coll_result *out)
 {
-	(void)app;
+	if (reuse && s->rank && !out->ordered && set->nbits) {
+		reuse->in.set = *set; /* moved */
+		*set = (struct bitset){0};
+		reuse->in.terms = rank_terms_text(&s->terms);
+		const struct memo_entry *m = memo_find_ranking(app, reuse->memo, &reuse->in, reuse->now);
+		if (m) {
+			coll_result_free(out);
+			result_copy(out, &m->res);
+			(*reuse->hits)++;
+			return;
+		}
+	}
+	coll_search_rank(ctx, s, out);
+}
+
+static int view_eval(struct app *app, const struct app_view *v, struct coll_eval_ctx *ctx_,
+		     struct rank_reuse *reuse, struct coll_result *out, struct strbuf *notes,
+		     struct crate_err *err)
+{
 	struct coll_eval_ctx ctx = *ctx_;
 	if (!v->search || !v->query) {
 		struct coll_node *node = view_and(v, v->query);
@@ -441,14 +524,20 @@ static int view_eval(struct app *app, const struct app_view *v, struct coll_eval
 	struct coll_search s = {0};
 	coll_search_prepare(&ctx, v->query, v->text, 0, &s);
 	struct coll_node *node = view_and(v, s.node);
-	/* The search alone: its LIMIT keeps the best, not the first. */
-	int rc = node == s.node ? coll_search_eval(&ctx, &s, out, err)
-				: coll_eval(&ctx, node, out, err);
-	if (rc == 0) {
-		coll_search_rank(&ctx, &s, out);
-		if (notes)
-			strbuf_adds(notes, s.notes.buf);
+	int rc;
+	if (node == s.node && coll_search_ranked_limit(&s)) {
+		/* The search alone: its LIMIT keeps the best, not the first. */
+		rc = coll_search_eval(&ctx, &s, out, err);
+	} else {
+		struct bitset set = {0};
+		ctx.set_out = reuse ? &set : NULL;
+		rc = coll_eval(&ctx, node, out, err);
+		if (rc == 0)
+			search_rank(app, &ctx, &s, reuse, &set, out);
+		bitset_free(&set);
 	}
+	if (rc == 0 && notes)
+		strbuf_adds(notes, s.notes.buf);
 	coll_node_unref(node);
 	coll_search_free(&s);
 	return rc;

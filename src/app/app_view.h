@@ -70,6 +70,8 @@ struct app_eval_cache {
 	 * evaluating. NULL until first used. */
 	struct app_view_memo *memo;
 	unsigned memo_hits;            /* views answered from it so far */
+	unsigned rank_reuses;          /* searches that took an earlier keystroke's
+					* ranking (the same set, the same terms) */
 };
 void app_eval_cache_free(struct app_eval_cache *c);
 /* app_eval_ctx with the cache (c may be NULL). */

@@ -80,4 +80,18 @@ static inline size_t bitset_words(const struct bitset *b)
 	return (b->nbits + 63) / 64;
 }
 
+/* to = a copy of from (to's words are replaced). */
+static inline void bitset_copy(struct bitset *to, const struct bitset *from)
+{
+	free(to->w);
+	to->nbits = from->nbits;
+	to->w = xmalloc((bitset_words(from) + 1) * sizeof *to->w);
+	memcpy(to->w, from->w, bitset_words(from) * sizeof *to->w);
+}
+
+static inline bool bitset_equal(const struct bitset *a, const struct bitset *b)
+{
+	return a->nbits == b->nbits && memcmp(a->w, b->w, bitset_words(a) * sizeof *a->w) == 0;
+}
+
 #endif

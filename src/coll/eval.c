@@ -871,6 +871,12 @@ int coll_eval(const struct coll_eval_ctx *ctx, const struct coll_node *node,
 		return -1;
 	}
 	out->ordered = r->ordered;
+	if (ctx->set_out) {
+		if (r->ordered)
+			bitset_free(ctx->set_out);
+		else
+			bitset_copy(ctx->set_out, &r->bits);
+	}
 	if (r->ordered) {
 		u32vec_reserve(&out->ids, r->list.n + 1);
 		if (r->list.n)

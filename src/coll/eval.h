@@ -37,6 +37,10 @@ struct coll_eval_ctx {
 	/* Optional: where the time of an evaluation's steps is added (the
 	 * interface's frame trace, CRATE_TRACE_FRAMES). NULL: not timed. */
 	struct coll_eval_timing *timing;
+	/* Optional: receives a copy of a set result's members (by id) beside
+	 * its list; emptied (nbits 0) when the result is ordered. A search
+	 * compares it with earlier ones to reuse their ranking (app_view.c). */
+	struct bitset *set_out;
 };
 
 /* Milliseconds spent, added to by each evaluation given it. */

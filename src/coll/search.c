@@ -402,11 +402,16 @@ static size_t attr_count(const struct coll_node *n, const char *key, size_t dflt
 	return *end ? dflt : (size_t)x;
 }
 
+bool coll_search_ranked_limit(const struct coll_search *s)
+{
+	return s->rank && s->node->type == COLL_LIMIT && s->node->noperands == 1;
+}
+
 int coll_search_eval(const struct coll_eval_ctx *ctx, const struct coll_search *s,
 		     struct coll_result *out, struct crate_err *err)
 {
 	const struct coll_node *n = s->node;
-	bool top_limit = s->rank && n->type == COLL_LIMIT && n->noperands == 1;
+	bool top_limit = coll_search_ranked_limit(s);
 	if (coll_eval(ctx, top_limit ? n->operands[0] : n, out, err) != 0)
 		return -1;
 	coll_search_rank(ctx, s, out);

@@ -44,6 +44,10 @@ void coll_search_free(struct coll_search *s);
 void coll_search_rank(const struct coll_eval_ctx *ctx, const struct coll_search *s,
 		      struct coll_result *r);
 
+/* Whether s->node is a LIMIT that coll_search_eval applies to the ranked
+ * result (evaluating s->node and ranking that would rank only the first). */
+bool coll_search_ranked_limit(const struct coll_search *s);
+
 /* Evaluate s->node and rank; LIMIT at the top (without ORDER BY) applies to
  * the ranked result. */
 int coll_search_eval(const struct coll_eval_ctx *ctx, const struct coll_search *s,

@@ -278,6 +278,38 @@ w1=$(writes)
 keys q
 wait_until 5 gone || t_fail "crate did not quit"
 
+# A keystroke that leaves the result as it was (a space, "y>19" after
+# "y>1", a backspace to a recalled result) keeps the columns as they are
+# instead of grouping every result again (at a million tracks, 3-6 ms of
+# such a frame). The frame trace says whether a keystroke regrouped.
+t_begin tui_unchanged_results_keep_the_columns
+TRACE=$T_TMP/frames.jsonl
+start_ui CRATE_TRACE_FRAMES="$TRACE" || t_fail "no start"
+keys / C-u
+typed "t~street"
+wait_for "1 track" || t_fail "no result"
+sleep 0.3
+cols() { screen | grep -v "t~street"; }
+before=$(cols)
+typed " "
+wait_until 5 grep -q '"query_bytes":9,' "$TRACE" || t_fail "no frame for the space"
+line=$(grep '"what":"search_key"' "$TRACE" | grep '"query_bytes":9,' | tail -1)
+case $line in
+*'"results":1,'*'"regrouped":0'*) ;;
+*) t_fail "a space that changes nothing regrouped the columns: $line" ;;
+esac
+sleep 0.3
+[ "$(cols)" = "$before" ] || t_fail "the screen changed: $(diff <(echo "$before") <(cols))"
+keys C-u
+wait_for "All 6 artists" || t_fail "the cleared search does not list everything"
+line=$(grep '"what":"search_key"' "$TRACE" | grep '"query_bytes":0,' | tail -1)
+case $line in
+*'"regrouped":1'*) ;;
+*) t_fail "a keystroke that changes the results did not regroup: $line" ;;
+esac
+keys Escape q
+wait_until 5 gone || t_fail "crate did not quit"
+
 t_begin tui_no_color_and_vt100
 start_ui NO_COLOR=1 || t_fail "no start with NO_COLOR"
 raw=$(screen -e)
