@@ -903,16 +903,27 @@ static bool all_known(const struct fast *fs)
  * first-level cache instead of a pass over all items for each term. */
 #define KEY_BLOCK 1024
 
+/* What keying saw, for the sort after it: the largest key and, when
+ * present is not NULL, present[c] = 1 for each class c (key / 100) that
+ * occurs (ncls entries: every class fits). */
+struct key_marks {
+	uint64_t top;
+	uint8_t *present;
+};
+
 /* The keys of the items it, every class known, with best (KEY_BLOCK *
- * ngroups entries) to work in. Reads only what fast_init prepared (and
- * lib), so disjoint parts can be keyed on two threads at once
- * (keys_shared). */
+ * ngroups entries) to work in, marked in mk. Reads only what fast_init
+ * prepared (and lib), so disjoint parts can be keyed on two threads at
+ * once (keys_shared). */
 static void known_keys(const struct fast *fs, const struct key_items *it,
-		       const struct library_codes *lib, uint16_t *best, uint64_t *key)
+		       const struct library_codes *lib, uint16_t *best, uint64_t *key,
+		       struct key_marks *mk)
 {
 	const struct scorer *s = fs->s;
 	size_t ng = (size_t)s->t->ngroups;
 	const uint8_t *boost = lib ? lib->boost : NULL;
+	uint64_t top = mk->top; /* kept here: parts' marks share cache lines */
+	uint8_t *present = mk->present;
 	for (size_t lo = 0; lo < it->n; lo += KEY_BLOCK) {
 		size_t n = it->n - lo < KEY_BLOCK ? it->n - lo : KEY_BLOCK;
 		struct key_items b = {it->id + lo, it->lp ? it->lp + lo : NULL,
@@ -927,10 +938,22 @@ static void known_keys(const struct fast *fs, const struct key_items *it,
 				points += best[i * ng + g];
 			}
 			int bst = boost ? boost[b.lp[i]] : boost_of(&s->boost, b.id[i], s->now);
-			key[b.pos ? b.pos[i] : lo + i] =
-				(matched * fs->span + points) * 100 + (uint64_t)bst;
+			uint64_t cls = matched * fs->span + points;
+			uint64_t k = cls * 100 + (uint64_t)bst;
+			key[b.pos ? b.pos[i] : lo + i] = k;
+			top = k > top ? k : top;
+			if (present)
+				present[cls] = 1;
 		}
 	}
+	mk->top = top;
+}
+
+/* Classes a key of fs can have: matched (at most ngroups) * span + points
+ * (at most span - 1). */
+static uint64_t key_classes(const struct fast *fs)
+{
+	return ((uint64_t)fs->s->t->ngroups + 1) * fs->span;
 }
 
 /* Keying a large result (a fresh one-letter term: 600k items at 1M
@@ -950,6 +973,8 @@ struct key_share {
 	 * would take fresh pages from an arena of its own each time. */
 	uint16_t *best;             /* KEY_BLOCK * ngroups a part */
 	uint32_t *id, *pos;         /* n each, with w */
+	struct key_marks part[RANK_SHARE_PARTS]; /* each part's, merged after */
+	size_t ncls;                /* classes in each part's present (0: none) */
 };
 
 static void key_one_part(void *ctx, size_t part)
@@ -957,9 +982,10 @@ static void key_one_part(void *ctx, size_t part)
 	const struct key_share *k = ctx;
 	size_t lo = k->n * part / RANK_SHARE_PARTS, hi = k->n * (part + 1) / RANK_SHARE_PARTS;
 	uint16_t *best = k->best + part * KEY_BLOCK * (size_t)k->fs->s->t->ngroups;
+	struct key_marks *mk = &((struct key_share *)ctx)->part[part];
 	if (!k->w) {
 		struct key_items it = {k->ids + lo, k->lp + lo, NULL, hi - lo};
-		known_keys(k->fs, &it, k->lib, best, k->key + lo);
+		known_keys(k->fs, &it, k->lib, best, k->key + lo, mk);
 		return;
 	}
 	for (size_t i = lo; i < hi; i++) {
@@ -967,10 +993,17 @@ static void key_one_part(void *ctx, size_t part)
 		k->pos[i] = (uint32_t)k->w[i];
 	}
 	struct key_items it = {k->id + lo, NULL, k->pos + lo, hi - lo};
-	known_keys(k->fs, &it, NULL, best, k->key);
+	known_keys(k->fs, &it, NULL, best, k->key, mk);
 }
 
-static void keys_shared(struct key_share *k)
+/* Classes few enough to be marked while keying (each part a table of
+ * its own, merged after): the sort then needs no pass over the keys to
+ * find them. */
+#define RANK_MARKED_CLASSES_MAX (1u << 16)
+
+/* Key on both cores; *mk receives the marks of all parts (mk->present: a
+ * new table of key_classes entries, or NULL when there are too many). */
+static void keys_shared(struct key_share *k, struct key_marks *mk)
 {
 	k->best = xmalloc((RANK_SHARE_PARTS * KEY_BLOCK * (size_t)k->fs->s->t->ngroups + 1) *
 			  sizeof *k->best);
@@ -978,7 +1011,18 @@ static void keys_shared(struct key_share *k)
 		k->id = xmalloc((k->n + 1) * sizeof *k->id);
 		k->pos = xmalloc((k->n + 1) * sizeof *k->pos);
 	}
+	uint64_t ncls = key_classes(k->fs);
+	k->ncls = ncls <= RANK_MARKED_CLASSES_MAX ? (size_t)ncls : 0;
+	uint8_t *tables = k->ncls ? xcalloc(RANK_SHARE_PARTS, k->ncls) : NULL;
+	for (size_t p = 0; p < RANK_SHARE_PARTS; p++)
+		k->part[p] = (struct key_marks){0, tables ? tables + p * k->ncls : NULL};
 	crew_run(RANK_SHARE_PARTS, k->n >= RANK_SHARE_MIN, key_one_part, k);
+	*mk = (struct key_marks){0, tables}; /* part 0's table holds the merge */
+	for (size_t p = 0; p < RANK_SHARE_PARTS; p++) {
+		mk->top = k->part[p].top > mk->top ? k->part[p].top : mk->top;
+		for (size_t c = 0; p && c < k->ncls; c++)
+			tables[c] |= k->part[p].present[c];
+	}
 	free(k->best);
 	free(k->id);
 	free(k->pos);
@@ -1053,20 +1097,23 @@ bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_i
 
 /* key[i] = the packed key of ids[i]. lp (NULL: unknown) holds each one's
  * library rank, ascending when the items are a set in library order. */
-static void fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, size_t n,
-		      struct coll_eval_cache *cache, uint64_t *key)
+/* The keys of ids[0..n) (lp: their library ranks, or NULL) into key;
+ * true when *mk holds their marks (keyed on both cores), false when the
+ * sort must find them. */
+static bool fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, size_t n,
+		      struct coll_eval_cache *cache, uint64_t *key, struct key_marks *mk)
 {
 	if (n < RANK_ID_ORDER_MIN) {
 		for (size_t i = 0; i < n; i++)
 			key[i] = fast_score(fs, ids[i]);
-		return;
+		return false;
 	}
 	if (lp && cache && all_known(fs)) { /* codes in library order: read in order */
 		struct library_codes lib = {{0}, NULL};
 		library_codes_get(fs, cache, &lib);
 		struct key_share k = {.fs = fs, .ids = ids, .lp = lp, .lib = &lib, .n = n, .key = key};
-		keys_shared(&k);
-		return;
+		keys_shared(&k, mk);
+		return true;
 	}
 	/* (id << 32 | position), sorted by id */
 	uint64_t *w = xmalloc(n * sizeof *w), *tmp = xmalloc(n * sizeof *tmp);
@@ -1077,9 +1124,10 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, 
 			maxid = ids[i];
 	}
 	radix_u64(w, tmp, n, 32, 32 + bits_for(maxid));
-	if (all_known(fs)) {
+	bool marked = all_known(fs);
+	if (marked) {
 		struct key_share k = {.fs = fs, .w = w, .n = n, .key = key};
-		keys_shared(&k);
+		keys_shared(&k, mk);
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			if (i + 2 * RANK_AHEAD < n)
@@ -1091,6 +1139,7 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, 
 	}
 	free(w);
 	free(tmp);
+	return marked;
 }
 
 /* Keys are (classes) * 100 + boost, and the classes of a few words take
@@ -1100,17 +1149,22 @@ static void fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, 
 #define RANK_CLASSES_MAX (1u << 20)
 
 /* Reorder ids[0..n) (and aux, when not NULL) by descending key[i], equal
- * keys in their order (top: the largest key). False, with nothing done,
- * when the keys take too many values. */
+ * keys in their order (top: the largest key; present, when not NULL: the
+ * classes that occur, from keying, at least top / 100 + 1 entries). False,
+ * with nothing done, when the keys take too many values. */
 static bool count_sort_desc(const uint64_t *key, uint32_t *ids, uint32_t *aux, size_t n,
-			    uint64_t top)
+			    uint64_t top, const uint8_t *present)
 {
 	uint64_t ncls = top / 100 + 1;
 	if (ncls > RANK_CLASSES_MAX)
 		return false;
 	uint32_t *dense = xcalloc(ncls, sizeof *dense);
-	for (size_t i = 0; i < n; i++)
-		dense[key[i] / 100] = 1;
+	if (present)
+		for (uint64_t c = 0; c < ncls; c++)
+			dense[c] = present[c];
+	else
+		for (size_t i = 0; i < n; i++)
+			dense[key[i] / 100] = 1;
 	uint32_t nb = 0; /* classes in use, the best numbered 0 */
 	for (uint64_t c = ncls; c-- > 0;)
 		if (dense[c])
@@ -1160,13 +1214,16 @@ void coll_rank_sort(const struct mlib_index *idx, const struct coll_rank_terms *
 	struct fast fs;
 	fast_init(&fs, &s);
 	uint64_t *key = xmalloc(n * sizeof *key);
-	fast_keys(&fs, ids, lp, n, cache, key);
+	struct key_marks mk = {0, NULL};
+	if (!fast_keys(&fs, ids, lp, n, cache, key, &mk))
+		for (size_t i = 0; i < n; i++)
+			mk.top = key[i] > mk.top ? key[i] : mk.top;
+	uint64_t top = mk.top;
 	fast_free(&fs);
 	scorer_free(&s);
-	uint64_t top = 0;
-	for (size_t i = 0; i < n; i++)
-		top = key[i] > top ? key[i] : top;
-	if (count_sort_desc(key, ids, lp, n, top)) {
+	bool sorted = count_sort_desc(key, ids, lp, n, top, mk.present);
+	free(mk.present);
+	if (sorted) {
 		/* sorted */
 	} else if (n <= UINT32_MAX && bits_for(top) <= 32) {
 		/* (top - key) << 32 | position: ascending is best first, ties in
