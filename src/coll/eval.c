@@ -377,9 +377,8 @@ static struct eres *eval_within(struct ev *e, const struct coll_node *n, const s
 			r->bits.w[k] = all->bits.w[k] & w->w[k];
 	} else if (n->type == COLL_UNION) {
 		/* Later operands need not look at what earlier ones found. */
-		struct bitset rest;
-		bitset_init(&rest, e->nbits);
-		memcpy(rest.w, w->w, bitset_words(&rest) * sizeof *rest.w);
+		struct bitset rest = {0};
+		bitset_copy(&rest, w);
 		r = eres_new_set(e->nbits);
 		for (size_t i = 0; i < n->noperands; i++) {
 			struct eres *sub = eval_within(e, n->operands[i], &rest);

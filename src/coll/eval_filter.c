@@ -1350,9 +1350,7 @@ void coll_filter_fill(struct coll_filter *f, struct bitset *out)
 			mlib_index_select_str(f->idx, f->prop, &f->vbits, neq, out);
 		if (f->cache && (e = coll_cache_find(f->cache, &k)) != NULL) {
 			/* out held nothing before (see eval_filter.h): it is the result */
-			bitset_free(&e->items);
-			bitset_init(&e->items, out->nbits);
-			memcpy(e->items.w, out->w, bitset_words(out) * sizeof *out->w);
+			bitset_copy(&e->items, out);
 			e->have_items = true;
 		}
 		return;
