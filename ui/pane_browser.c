@@ -473,9 +473,8 @@ static void browser_rebuild_tracks(struct ui *ui)
  * often changes nothing, and the columns then stay as they are. */
 static bool same_results(const struct ui *ui, const struct coll_result *res)
 {
-	return groups_valid(ui) && ui->index_seen == app_index_generation(ui->app) &&
-	       res->ids.n == ui->results.n && res->ordered == ui->results_ordered &&
-	       res->ids.n > 0 && !ui->res_given.n &&
+	return groups_valid(ui) && res->ids.n == ui->results.n &&
+	       res->ordered == ui->results_ordered && res->ids.n > 0 &&
 	       memcmp(res->ids.v, ui->results.v, res->ids.n * sizeof *res->ids.v) == 0;
 }
 

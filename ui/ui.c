@@ -121,9 +121,9 @@ static void quit_signals_install(void)
 		sa.sa_handler = on_quit_signal;
 		sigemptyset(&sa.sa_mask);
 		sa.sa_flags = SA_RESTART;
-		quit_installed[i] = sigaction(quit_signals[i], NULL, &old) == 0 &&
-				    !(!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) &&
-				    sigaction(quit_signals[i], &sa, &quit_previous[i]) == 0;
+		bool ignored = sigaction(quit_signals[i], NULL, &old) != 0 ||
+			       (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN);
+		quit_installed[i] = !ignored && sigaction(quit_signals[i], &sa, &quit_previous[i]) == 0;
 	}
 }
 

@@ -530,7 +530,7 @@ static int view_eval(struct app *app, const struct app_view *v, struct coll_eval
 		rc = coll_search_eval(&ctx, &s, out, err);
 	} else {
 		struct bitset set = {0};
-		ctx.set_out = reuse ? &set : NULL;
+		ctx.set_out = reuse && s.rank ? &set : NULL; /* a ranking to reuse */
 		rc = coll_eval(&ctx, node, out, err);
 		if (rc == 0)
 			search_rank(app, &ctx, &s, reuse, &set, out);

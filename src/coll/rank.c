@@ -974,15 +974,14 @@ struct key_share {
 	uint16_t *best;             /* KEY_BLOCK * ngroups a part */
 	uint32_t *id, *pos;         /* n each, with w */
 	struct key_marks part[RANK_SHARE_PARTS]; /* each part's, merged after */
-	size_t ncls;                /* classes in each part's present (0: none) */
 };
 
 static void key_one_part(void *ctx, size_t part)
 {
-	const struct key_share *k = ctx;
+	struct key_share *k = ctx;
 	size_t lo = k->n * part / RANK_SHARE_PARTS, hi = k->n * (part + 1) / RANK_SHARE_PARTS;
 	uint16_t *best = k->best + part * KEY_BLOCK * (size_t)k->fs->s->t->ngroups;
-	struct key_marks *mk = &((struct key_share *)ctx)->part[part];
+	struct key_marks *mk = &k->part[part];
 	if (!k->w) {
 		struct key_items it = {k->ids + lo, k->lp + lo, NULL, hi - lo};
 		known_keys(k->fs, &it, k->lib, best, k->key + lo, mk);
@@ -1011,16 +1010,17 @@ static void keys_shared(struct key_share *k, struct key_marks *mk)
 		k->id = xmalloc((k->n + 1) * sizeof *k->id);
 		k->pos = xmalloc((k->n + 1) * sizeof *k->pos);
 	}
-	uint64_t ncls = key_classes(k->fs);
-	k->ncls = ncls <= RANK_MARKED_CLASSES_MAX ? (size_t)ncls : 0;
-	uint8_t *tables = k->ncls ? xcalloc(RANK_SHARE_PARTS, k->ncls) : NULL;
+	/* each part's table of classes, or none when there are too many */
+	uint64_t classes = key_classes(k->fs);
+	size_t ncls = classes <= RANK_MARKED_CLASSES_MAX ? (size_t)classes : 0;
+	uint8_t *tables = ncls ? xcalloc(RANK_SHARE_PARTS, ncls) : NULL;
 	for (size_t p = 0; p < RANK_SHARE_PARTS; p++)
-		k->part[p] = (struct key_marks){0, tables ? tables + p * k->ncls : NULL};
+		k->part[p] = (struct key_marks){0, tables ? tables + p * ncls : NULL};
 	crew_run(RANK_SHARE_PARTS, k->n >= RANK_SHARE_MIN, key_one_part, k);
 	*mk = (struct key_marks){0, tables}; /* part 0's table holds the merge */
 	for (size_t p = 0; p < RANK_SHARE_PARTS; p++) {
 		mk->top = k->part[p].top > mk->top ? k->part[p].top : mk->top;
-		for (size_t c = 0; p && c < k->ncls; c++)
+		for (size_t c = 0; p && c < ncls; c++)
 			tables[c] |= k->part[p].present[c];
 	}
 	free(k->best);
@@ -1096,10 +1096,9 @@ bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_i
 }
 
 /* key[i] = the packed key of ids[i]. lp (NULL: unknown) holds each one's
- * library rank, ascending when the items are a set in library order. */
-/* The keys of ids[0..n) (lp: their library ranks, or NULL) into key;
- * true when *mk holds their marks (keyed on both cores), false when the
- * sort must find them. */
+ * library rank, ascending when the items are a set in library order.
+ * True when *mk holds the keys' marks (keyed on both cores), false when
+ * the sort must find them. */
 static bool fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, size_t n,
 		      struct coll_eval_cache *cache, uint64_t *key, struct key_marks *mk)
 {
