@@ -106,6 +106,13 @@ awk -v n="$n" -v t="$TRACKS" -v sfx="$SUFFIX" '
 grep '"what":"search_key"' "$TRACE" | sed 's/.*"eval_ms":\([0-9.]*\).*/\1/' | sort -n |
 	awk -v t="$TRACKS" -v sfx="$SUFFIX" '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
 		printf "{\"name\":\"ui_search_eval%s_%d\",\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"n\":%d}\n", sfx, t, m, v[1], v[NR], NR }'
+# The idle preparation's steps while typing (after start-up the search
+# bar's tables are made between keys): a key pressed during one waits for
+# its end, a wait the frames above do not count.
+grep '"what":"idle_step"' "$TRACE" | sed 's/.*"ms":\([0-9.]*\).*/\1/' | sort -n |
+	awk -v t="$TRACKS" -v sfx="$SUFFIX" '{ v[NR] = $1; s += $1 } END { if (!NR) exit
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "{\"name\":\"ui_idle_step%s_%d\",\"median_ms\":%.3f,\"max_ms\":%.3f,\"sum_ms\":%.3f,\"n\":%d}\n", sfx, t, m, v[NR], s, NR }'
 # The heavy frames (a result of more than 15 % of the library, evaluated
 # and grouped anew, not recalled): where their time goes, each step's
 # median (filter: the evaluation less listing, ranking and grouping).

@@ -852,8 +852,9 @@ static void check_changes(struct ui *ui)
  * shows it. With the event, a safety check a second suffices. */
 #define CHANGES_EVERY_MS 250
 #define CHANGES_SAFETY_MS 1000
-/* While the search has preparation left, the loop wakes after this much
- * quiet (ms) to do a step of it. */
+/* While the search has preparation left, the loop starts on it after
+ * this much quiet from the keyboard (ms), then does its steps back to
+ * back, looking at the input between them (each is a few ms at most). */
 #define PREPARE_IDLE_MS 20
 
 /* Heap faulted in while idle (base/heap_warm.h), per track of the
@@ -864,6 +865,8 @@ static void check_changes(struct ui *ui)
  * the block must stay in the heap (M_MMAP_THRESHOLD below). */
 #define HEAP_WARM_PER_TRACK 40
 #define HEAP_WARM_MAX ((size_t)60 << 20)
+/* Below this (200,000 tracks) a large search grows the heap little. */
+#define HEAP_WARM_MIN ((size_t)8 << 20)
 
 /* One step of the work done before the next keystroke needs it: the
  * search bar's tables (app_eval_cache_prepare), then heap pages for a
@@ -875,7 +878,7 @@ static bool idle_prepare(struct ui *ui)
 	size_t want = app_library_size(ui->app) * HEAP_WARM_PER_TRACK;
 	if (want > HEAP_WARM_MAX)
 		want = HEAP_WARM_MAX;
-	return want >= HEAP_WARM_SLICE && heap_warm_step(&ui->heap_warm, want);
+	return want >= HEAP_WARM_MIN && heap_warm_step(&ui->heap_warm, want);
 }
 
 /* ---- exact resume ---- */
@@ -940,8 +943,9 @@ static int loop(struct ui *ui)
 	int every = changes_fd >= 0 ? CHANGES_SAFETY_MS : CHANGES_EVERY_MS;
 	bool db_event = false;
 	/* Whether the search bar has work to do before keystrokes need it
-	 * (idle_prepare): done a step per idle wake-up. */
-	bool prepare = true;
+	 * (idle_prepare), and whether its steps are under way (the keyboard
+	 * quiet since the last one). */
+	bool prepare = true, preparing = false;
 	ui->running = true;
 	while (ui->running && !quit_signal) {
 		double now = ui_now_ms();
@@ -1000,7 +1004,7 @@ static int loop(struct ui *ui)
 		if (mpris_fd >= 0 && mpris_timeout >= 0 && mpris_timeout < timeout)
 			timeout = mpris_timeout;
 		if (prepare && timeout > PREPARE_IDLE_MS)
-			timeout = PREPARE_IDLE_MS;
+			timeout = preparing ? 0 : PREPARE_IDLE_MS;
 		int rc = poll(fds, n, timeout);
 		if (rc < 0 && errno != EINTR)
 			return -1;
@@ -1019,7 +1023,14 @@ static int loop(struct ui *ui)
 			/* Idle: a step of the search's preparation. A new index
 			 * (a library change) brings new work: look again at the
 			 * next quiet wake-up. */
-			prepare = idle_prepare(ui);
+			double t0 = ui_now_ms();
+			bool stepped = prepare;
+			prepare = preparing = idle_prepare(ui);
+			if (ui->trace && (stepped || prepare)) { /* how long a key could wait */
+				fprintf(ui->trace, "{\"what\":\"idle_step\",\"ms\":%.3f}\n",
+					ui_now_ms() - t0);
+				fflush(ui->trace);
+			}
 			if (ui->msg[0] && msg_expired(ui))
 				ui->dirty = true;
 			if (ui_play_tick(ui))
@@ -1041,6 +1052,7 @@ static int loop(struct ui *ui)
 			 * terminal forever at full speed. */
 			if (terminal_gone(fds[0].revents))
 				return 0;
+			preparing = false; /* typing: the steps wait for quiet again */
 			read_input(ui);
 		}
 		if (scan_fd >= 0 && fds[scan_i].revents)

@@ -78,8 +78,8 @@ void app_eval_cache_free(struct app_eval_cache *c);
 void app_eval_ctx_cached(struct app *app, struct app_eval_cache *c, struct coll_eval_ctx *ctx);
 
 /* One step of the work c can do before the next keystroke needs it
- * (coll_eval_cache_prepare_step); true while more remains. For an idle
- * front end. */
+ * (coll_eval_cache_prepare_step: a few ms at most); true while more
+ * remains. For an idle front end. */
 bool app_eval_cache_prepare(struct app *app, struct app_eval_cache *c);
 
 /* A view: a saved collection (or All Media) AND a query. */

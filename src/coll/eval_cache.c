@@ -49,6 +49,8 @@ struct coll_eval_cache {
 		int64_t from, until; /* valid for moments in [from, until) */
 		uint8_t *v;          /* owned; NULL: none kept */
 	} boost;
+	struct coll_cache_job job;   /* the array being made between keystrokes */
+	size_t prepare_slice;        /* entries a step (0: each kind's own) */
 	coll_typo_provider typo_get; /* the owner's dictionary, or NULL */
 	void *typo_arg;
 	unsigned typo_waits;         /* searches that went without it (pending) */
@@ -96,6 +98,7 @@ void coll_eval_cache_clear(struct coll_eval_cache *c)
 	c->nderived = 0;
 	free(c->boost.v);
 	c->boost.v = NULL;
+	coll_cache_job_drop(&c->job);
 	coll_typo_dict_free(c->typo);
 	c->typo = NULL;
 }
@@ -244,15 +247,12 @@ const void *coll_cache_derived_find(const struct coll_eval_cache *c, enum coll_c
 	return d ? d->data : NULL;
 }
 
-void *coll_cache_derived(struct coll_eval_cache *c, enum coll_cache_derived kind,
-			 const struct coll_cache_key *k, size_t bytes, bool *fresh)
+/* A slot for a new array of kind for k: a free one, or the least
+ * recently used one's, its array freed. */
+static struct derived *derived_slot(struct coll_eval_cache *c, enum coll_cache_derived kind,
+				    const struct coll_cache_key *k)
 {
-	struct derived *d = derived_find(c, (int)kind, k);
-	*fresh = !d;
-	if (d) {
-		d->used = ++c->clock;
-		return d->data;
-	}
+	struct derived *d;
 	if (c->nderived < DERIVED_SLOTS) {
 		d = &c->derived[c->nderived++];
 	} else {
@@ -265,24 +265,100 @@ void *coll_cache_derived(struct coll_eval_cache *c, enum coll_cache_derived kind
 	d->key = *k;
 	d->key.op = (int)kind;
 	d->key.value = NULL;
+	d->data = NULL;
+	d->used = ++c->clock;
+	return d;
+}
+
+void *coll_cache_derived(struct coll_eval_cache *c, enum coll_cache_derived kind,
+			 const struct coll_cache_key *k, size_t bytes, bool *fresh)
+{
+	struct derived *d = derived_find(c, (int)kind, k);
+	*fresh = !d;
+	if (d) {
+		d->used = ++c->clock;
+		return d->data;
+	}
+	d = derived_slot(c, kind, k);
 	d->data = xmalloc(bytes ? bytes : 1);
+	return d->data;
+}
+
+void *coll_cache_derived_adopt(struct coll_eval_cache *c, enum coll_cache_derived kind,
+			       const struct coll_cache_key *k, void *data)
+{
+	struct derived *d = derived_find(c, (int)kind, k);
+	if (d) {
+		free(data);
+	} else {
+		d = derived_slot(c, kind, k);
+		d->data = data;
+	}
 	d->used = ++c->clock;
 	return d->data;
 }
 
-const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k)
+size_t coll_cache_prepare_slice(const struct coll_eval_cache *c)
+{
+	return c->prepare_slice;
+}
+
+void coll_eval_cache_set_prepare_slice(struct coll_eval_cache *c, size_t entries)
+{
+	c->prepare_slice = entries;
+}
+
+struct coll_cache_job *coll_cache_job(struct coll_eval_cache *c)
+{
+	return &c->job;
+}
+
+void coll_cache_job_drop(struct coll_cache_job *j)
+{
+	free(j->data);
+	*j = (struct coll_cache_job){.kind = COLL_JOB_NONE};
+}
+
+void *coll_cache_job_take(struct coll_eval_cache *c, enum coll_cache_job_kind kind,
+			  const struct coll_cache_key *k, size_t *done)
+{
+	struct coll_cache_job *j = &c->job;
+	if (j->kind != kind || !j->data || !same_dict(&j->key, k))
+		return NULL;
+	void *data = j->data;
+	*done = j->done;
+	j->data = NULL;
+	coll_cache_job_drop(j);
+	return data;
+}
+
+void coll_cache_library_codes_fill(const struct coll_cache_key *k, uint32_t *code, size_t lo,
+				   size_t hi)
 {
 	const struct u32vec *order = mlib_index_library_order(k->idx);
-	bool fresh;
-	uint32_t *code = coll_cache_derived(c, COLL_CACHE_LIBRARY_CODES, k,
-					    (order->n + 1) * sizeof *code, &fresh);
-	if (!fresh)
-		return code;
-	struct code_build b = {.order = order->v, .n = order->n, .code = code};
+	hi = hi < order->n ? hi : order->n;
+	if (lo >= hi)
+		return;
+	struct code_build b = {.order = order->v + lo, .n = hi - lo, .code = code + lo};
 	if (!mlib_index_str_column(k->idx, k->prop, &b.col))
 		memset(&b.col, 0, sizeof b.col); /* no item has it: every code missing */
-	crew_run(LIBRARY_CODE_PARTS, order->n >= LIBRARY_CODE_SHARE_MIN, code_build_part, &b);
-	return code;
+	crew_run(LIBRARY_CODE_PARTS, b.n >= LIBRARY_CODE_SHARE_MIN, code_build_part, &b);
+}
+
+const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k)
+{
+	struct derived *d = derived_find(c, COLL_CACHE_LIBRARY_CODES, k);
+	if (d) {
+		d->used = ++c->clock;
+		return d->data;
+	}
+	const struct u32vec *order = mlib_index_library_order(k->idx);
+	size_t done = 0;
+	uint32_t *code = coll_cache_job_take(c, COLL_JOB_CODES, k, &done);
+	if (!code)
+		code = xmalloc((order->n + 1) * sizeof *code);
+	coll_cache_library_codes_fill(k, code, done, order->n);
+	return coll_cache_derived_adopt(c, COLL_CACHE_LIBRARY_CODES, k, code);
 }
 
 const uint8_t *coll_cache_library_boost(const struct coll_eval_cache *c,
@@ -295,14 +371,14 @@ const uint8_t *coll_cache_library_boost(const struct coll_eval_cache *c,
 	return holds ? b->v : NULL;
 }
 
-uint8_t *coll_cache_library_boost_store(struct coll_eval_cache *c, const struct mlib_index *idx,
-					int64_t from, int64_t until)
+void coll_cache_library_boost_adopt(struct coll_eval_cache *c, const struct mlib_index *idx,
+				    int64_t from, int64_t until, uint8_t *v)
 {
 	struct library_boost *b = &c->boost;
 	free(b->v);
 	*b = (struct library_boost){.idx = idx, .edits = mlib_index_edits(idx),
 				    .count = mlib_index_count(idx),
-				    .bound = mlib_index_id_bound(idx), .from = from, .until = until};
-	b->v = xmalloc((size_t)b->count + 1);
-	return b->v;
+				    .bound = mlib_index_id_bound(idx), .from = from, .until = until,
+				    .v = v};
 }
+

@@ -10,6 +10,7 @@
 #define CRATE_COLL_EVAL_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/vec.h"
@@ -88,8 +89,49 @@ const void *coll_cache_derived_find(const struct coll_eval_cache *c, enum coll_c
  * r is the code of the item at position r of mlib_index_library_order, so
  * that ranking reads a result in library order (ranks ascending) in order
  * instead of at random by id. Built on first use (k->count + 1 values,
- * on both cores). */
+ * on both cores; what a preparation job made of it already is kept). */
 const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct coll_cache_key *k);
+/* Entries [lo, hi) of that array into code (on both cores when the range
+ * is large enough to pay for the thread). */
+void coll_cache_library_codes_fill(const struct coll_cache_key *k, uint32_t *code, size_t lo,
+				   size_t hi);
+
+/* An array of the kinds above, or the boosts below, being made a slice a
+ * step between keystrokes (coll_eval_cache_prepare_step): a large one
+ * made whole in one step held a key pressed meanwhile for up to 30 ms at
+ * a million tracks. The cache owns the array so far; lookups do not see
+ * it until it is whole and adopted. One job at a time. */
+enum coll_cache_job_kind {
+	COLL_JOB_NONE,
+	COLL_JOB_CODES,   /* coll_cache_library_codes */
+	COLL_JOB_LETTERS, /* COLL_CACHE_LETTERS */
+	COLL_JOB_BOOSTS,  /* coll_cache_library_boost */
+};
+struct coll_cache_job {
+	enum coll_cache_job_kind kind;
+	struct coll_cache_key key; /* its dictionary's (boosts: idx, bound and count) */
+	uint64_t edits;            /* boosts: mlib_index_edits when started */
+	int64_t from, until;       /* boosts: the moments they hold for */
+	void *data;                /* the array so far (owned) */
+	size_t done, total;        /* entries made, entries in all */
+};
+/* Entries a step makes: 0, each kind's own (coll/rank.c), unless a test
+ * set it (coll_eval_cache_set_prepare_slice). */
+size_t coll_cache_prepare_slice(const struct coll_eval_cache *c);
+/* The cache's job (kind COLL_JOB_NONE when there is none). */
+struct coll_cache_job *coll_cache_job(struct coll_eval_cache *c);
+/* Ends the job, its array freed. */
+void coll_cache_job_drop(struct coll_cache_job *j);
+/* A keystroke needs the array the job is making (same kind, same
+ * dictionary as k): the array so far (*done entries made), handed to the
+ * caller, who finishes and adopts it; NULL when the job makes another. */
+void *coll_cache_job_take(struct coll_eval_cache *c, enum coll_cache_job_kind kind,
+			  const struct coll_cache_key *k, size_t *done);
+/* Keep a whole array of kind for k (the cache takes data, evicting the
+ * least recently used of the kind's slots); when one is kept already,
+ * data is freed instead. Returns the array kept. */
+void *coll_cache_derived_adopt(struct coll_eval_cache *c, enum coll_cache_derived kind,
+			       const struct coll_cache_key *k, void *data);
 
 /* Every item's popularity boost (coll_rank_boost) by library rank: entry
  * r is the boost of the item at position r of mlib_index_library_order,
@@ -103,10 +145,10 @@ const uint32_t *coll_cache_library_codes(struct coll_eval_cache *c, const struct
  * until the next store. */
 const uint8_t *coll_cache_library_boost(const struct coll_eval_cache *c,
 					const struct mlib_index *idx, int64_t now);
-/* Room for idx's boosts (mlib_index_count(idx) + 1 bytes, contents
- * undefined), valid from `from` until `until`: the caller fills it. */
-uint8_t *coll_cache_library_boost_store(struct coll_eval_cache *c, const struct mlib_index *idx,
-					int64_t from, int64_t until);
+/* Keep v (mlib_index_count(idx) + 1 bytes, taken) as idx's boosts, valid
+ * from `from` until `until`. */
+void coll_cache_library_boost_adopt(struct coll_eval_cache *c, const struct mlib_index *idx,
+				    int64_t from, int64_t until, uint8_t *v);
 
 struct coll_typo_dict;
 /* The word dictionary for spelling corrections (coll/typo.h) of idx: the

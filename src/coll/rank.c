@@ -665,12 +665,15 @@ static const uint64_t *letters_for(const struct scorer *s, int f)
 	if (!s->cache)
 		return NULL;
 	struct coll_cache_key k = dict_key(s->idx, s->prop[f], s->ndict[f]);
-	bool fresh;
-	uint64_t *t = coll_cache_derived(s->cache, COLL_CACHE_LETTERS, &k,
-					 ((size_t)s->ndict[f] + 1) * sizeof *t, &fresh);
-	if (fresh)
-		coll_letters_build_all(s->fbase[f], s->foffs[f], s->ndict[f], t);
-	return t;
+	const uint64_t *kept = coll_cache_derived_find(s->cache, COLL_CACHE_LETTERS, &k);
+	if (kept)
+		return kept;
+	size_t done = 0; /* what the idle preparation made of it already */
+	uint64_t *t = coll_cache_job_take(s->cache, COLL_JOB_LETTERS, &k, &done);
+	if (!t)
+		t = xmalloc(((size_t)s->ndict[f] + 1) * sizeof *t);
+	coll_letters_build_span(s->fbase[f], s->foffs[f], (uint32_t)done, s->ndict[f], t);
+	return coll_cache_derived_adopt(s->cache, COLL_CACHE_LETTERS, &k, t);
 }
 
 /* Fill, on both cores, every memo that fill_wanted (allocating the
@@ -1042,25 +1045,20 @@ static void library_codes_get(const struct fast *fs, struct coll_eval_cache *cac
 	}
 }
 
-/* Every item's boost by library rank at now, kept in c. */
-static void library_boost_build(struct coll_eval_cache *c, const struct mlib_index *idx,
-				int64_t now)
-{
-	const struct u32vec *order = mlib_index_library_order(idx);
-	uint8_t *v = coll_cache_library_boost_store(c, idx, now,
-						    coll_rank_boost_steady_until(idx, now));
-	struct boost_cols cols;
-	boost_cols_get(idx, &cols);
-	for (size_t r = 0; r < order->n; r++)
-		v[r] = (uint8_t)boost_of(&cols, order->v[r], now);
-}
+/* Entries a preparation step makes, by kind: at a million tracks on two
+ * cores a library-order column takes 5-16 ms whole, the title letters
+ * (650,000 values) 23-30 ms, the boosts 8 ms; these slices take 1-3 ms
+ * each, so a key pressed meanwhile waits no longer than that. */
+#define PREPARE_SLICE_CODES (1u << 17)
+#define PREPARE_SLICE_LETTERS (1u << 16)
+#define PREPARE_SLICE_BOOSTS (1u << 17)
 
-bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_index *idx)
+/* The next array to make for idx, as a job not yet started (no array):
+ * each string field's library-order codes, then its letters, then the
+ * boosts at now. False when every one is kept. */
+static bool prepare_next(struct coll_eval_cache *c, const struct mlib_index *idx, int64_t now,
+			 struct coll_cache_job *j)
 {
-	/* Below this the ranking never reads them (fast_keys). */
-	if (!c || !idx || mlib_index_count(idx) < RANK_ID_ORDER_MIN)
-		return false;
-	bool built = false;
 	for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
 		int p = mlib_index_prop(idx, field_props[f]);
 		if (p < 0 || mlib_index_prop_kind(idx, p) != MLIB_PROP_STRING)
@@ -1070,29 +1068,119 @@ bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_i
 		uint32_t ndict;
 		mlib_index_dict_fold_span(idx, p, &base, &offs, &ndict);
 		struct coll_cache_key k = dict_key(idx, p, ndict);
-		for (int kind = COLL_CACHE_LIBRARY_CODES; kind <= COLL_CACHE_LETTERS; kind++) {
-			if (coll_cache_derived_find(c, (enum coll_cache_derived)kind, &k))
-				continue;
-			if (built)
-				return true; /* one a step: more remain */
-			built = true;
-			if (kind == COLL_CACHE_LIBRARY_CODES) {
-				coll_cache_library_codes(c, &k);
-				continue;
-			}
-			bool fresh;
-			uint64_t *t = coll_cache_derived(c, COLL_CACHE_LETTERS, &k,
-							 ((size_t)ndict + 1) * sizeof *t, &fresh);
-			coll_letters_build_all(base, offs, ndict, t);
+		if (!coll_cache_derived_find(c, COLL_CACHE_LIBRARY_CODES, &k)) {
+			*j = (struct coll_cache_job){.kind = COLL_JOB_CODES, .key = k,
+						     .total = mlib_index_library_order(idx)->n};
+			return true;
+		}
+		if (!coll_cache_derived_find(c, COLL_CACHE_LETTERS, &k)) {
+			*j = (struct coll_cache_job){.kind = COLL_JOB_LETTERS, .key = k, .total = ndict};
+			return true;
 		}
 	}
-	int64_t now = (int64_t)time(NULL);
 	if (coll_cache_library_boost(c, idx, now))
 		return false;
-	if (built)
-		return true; /* the boosts at the next step */
-	library_boost_build(c, idx, now);
+	*j = (struct coll_cache_job){.kind = COLL_JOB_BOOSTS, .key = dict_key(idx, -1, 0),
+				     .edits = mlib_index_edits(idx), .from = now,
+				     .until = coll_rank_boost_steady_until(idx, now),
+				     .total = mlib_index_library_order(idx)->n};
+	return true;
+}
+
+/* Whether job j still makes what idx needs at now: the same index (and
+ * dictionary), no edit since it began (boosts), the moment still theirs. */
+static bool job_holds(const struct coll_cache_job *j, const struct mlib_index *idx, int64_t now)
+{
+	if (j->key.idx != idx || j->key.count != mlib_index_count(idx) ||
+	    j->key.bound != mlib_index_id_bound(idx))
+		return false;
+	if (j->kind == COLL_JOB_BOOSTS)
+		return j->edits == mlib_index_edits(idx) && now >= j->from && now < j->until;
+	/* its field found by name: another index at the same address may
+	 * number its properties otherwise */
+	for (int f = 0; f < COLL_RANK_NFIELDS; f++) {
+		int p = mlib_index_prop(idx, field_props[f]);
+		if (p != j->key.prop || mlib_index_prop_kind(idx, p) != MLIB_PROP_STRING)
+			continue;
+		const char *base;
+		const uint32_t *offs;
+		uint32_t ndict;
+		mlib_index_dict_fold_span(idx, p, &base, &offs, &ndict);
+		return ndict == j->key.ndict;
+	}
 	return false;
+}
+
+/* Make the job's next slice of at most `slice` entries. */
+static void job_slice(struct coll_cache_job *j, const struct mlib_index *idx, size_t slice)
+{
+	size_t lo = j->done, hi = j->total - lo < slice ? j->total : lo + slice;
+	switch (j->kind) {
+	case COLL_JOB_CODES:
+		coll_cache_library_codes_fill(&j->key, j->data, lo, hi);
+		break;
+	case COLL_JOB_LETTERS: {
+		const char *base;
+		const uint32_t *offs;
+		uint32_t ndict;
+		mlib_index_dict_fold_span(idx, j->key.prop, &base, &offs, &ndict);
+		coll_letters_build_span(base, offs, (uint32_t)lo, (uint32_t)hi, j->data);
+		break;
+	}
+	case COLL_JOB_BOOSTS: {
+		const struct u32vec *order = mlib_index_library_order(idx);
+		struct boost_cols cols;
+		boost_cols_get(idx, &cols);
+		uint8_t *v = j->data;
+		for (size_t r = lo; r < hi; r++)
+			v[r] = (uint8_t)boost_of(&cols, order->v[r], j->from);
+		break;
+	}
+	case COLL_JOB_NONE:
+		break;
+	}
+	j->done = hi;
+}
+
+static size_t job_entry_size(enum coll_cache_job_kind kind)
+{
+	return kind == COLL_JOB_CODES ? sizeof(uint32_t) : kind == COLL_JOB_LETTERS ? sizeof(uint64_t) : 1;
+}
+
+bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_index *idx)
+{
+	/* Below this the ranking never reads them (fast_keys). */
+	if (!c || !idx || mlib_index_count(idx) < RANK_ID_ORDER_MIN)
+		return false;
+	int64_t now = (int64_t)time(NULL);
+	struct coll_cache_job *j = coll_cache_job(c);
+	if (j->kind != COLL_JOB_NONE && !job_holds(j, idx, now))
+		coll_cache_job_drop(j); /* a new index, an edit or the clock: start again */
+	if (j->kind == COLL_JOB_NONE) {
+		if (!prepare_next(c, idx, now, j))
+			return false;
+		j->data = xmalloc((j->total + 1) * job_entry_size(j->kind));
+	}
+	size_t slice = coll_cache_prepare_slice(c);
+	if (!slice)
+		slice = j->kind == COLL_JOB_CODES	? PREPARE_SLICE_CODES
+			: j->kind == COLL_JOB_LETTERS ? PREPARE_SLICE_LETTERS
+						      : PREPARE_SLICE_BOOSTS;
+	job_slice(j, idx, slice);
+	if (j->done < j->total)
+		return true;
+	/* whole: kept where lookups find it */
+	void *data = j->data;
+	j->data = NULL;
+	if (j->kind == COLL_JOB_BOOSTS)
+		coll_cache_library_boost_adopt(c, idx, j->from, j->until, data);
+	else
+		coll_cache_derived_adopt(c, j->kind == COLL_JOB_CODES ? COLL_CACHE_LIBRARY_CODES
+								 : COLL_CACHE_LETTERS,
+					 &j->key, data);
+	coll_cache_job_drop(j);
+	struct coll_cache_job next;
+	return prepare_next(c, idx, now, &next);
 }
 
 /* key[i] = the packed key of ids[i]. lp (NULL: unknown) holds each one's

@@ -88,22 +88,30 @@ void coll_letters_fill(const uint64_t *t, const char *base, const uint32_t *offs
 struct letters_build {
 	const char *base;
 	const uint32_t *offs;
-	uint32_t ndict;
+	uint32_t lo, n; /* the values [lo, lo + n) */
 	uint64_t *t;
 };
 
 static void build_part(void *ctx, size_t part)
 {
 	const struct letters_build *b = ctx;
-	coll_letters_build(b->base, b->offs, (uint32_t)((uint64_t)b->ndict * part / LETTERS_PARTS),
-			   (uint32_t)((uint64_t)b->ndict * (part + 1) / LETTERS_PARTS), b->t);
+	coll_letters_build(b->base, b->offs, b->lo + (uint32_t)((uint64_t)b->n * part / LETTERS_PARTS),
+			   b->lo + (uint32_t)((uint64_t)b->n * (part + 1) / LETTERS_PARTS), b->t);
+}
+
+void coll_letters_build_span(const char *base, const uint32_t *offs, uint32_t lo, uint32_t hi,
+			     uint64_t *t)
+{
+	if (lo >= hi)
+		return;
+	pthread_once(&tables_once, tables_fill); /* before two threads need it */
+	struct letters_build b = {base, offs, lo, hi - lo, t};
+	crew_run(LETTERS_PARTS, b.n >= LETTERS_SHARE_MIN, build_part, &b);
 }
 
 void coll_letters_build_all(const char *base, const uint32_t *offs, uint32_t ndict, uint64_t *t)
 {
-	pthread_once(&tables_once, tables_fill); /* before two threads need it */
-	struct letters_build b = {base, offs, ndict, t};
-	crew_run(LETTERS_PARTS, ndict >= LETTERS_SHARE_MIN, build_part, &b);
+	coll_letters_build_span(base, offs, 0, ndict, t);
 }
 
 void coll_letters_contains(const uint64_t *t, uint32_t ndict, char letter, uint64_t *bits)

@@ -28,6 +28,9 @@ void coll_letters_build(const char *base, const uint32_t *offs, uint32_t lo, uin
 /* The whole table t of a span of ndict values, on both cores when it is
  * large enough to pay for the thread. */
 void coll_letters_build_all(const char *base, const uint32_t *offs, uint32_t ndict, uint64_t *t);
+/* The same for the values [lo, hi) alone (a slice a step while idle). */
+void coll_letters_build_span(const char *base, const uint32_t *offs, uint32_t lo, uint32_t hi,
+			     uint64_t *t);
 
 /* What coll_rank_fill_span does for the one-letter term, from table t:
  * m[v] = 1 + class of letter in value v for every v in [lo, hi) whose m[v]

@@ -334,6 +334,149 @@ TEST(library_order_codes_match_the_columns_and_keep_the_reference_order)
 	mlib_index_free(idx);
 }
 
+/* The dictionary key of field name in idx, with its folded span. */
+static struct coll_cache_key field_key(const struct mlib_index *idx, const char *name,
+				       const char **base, const uint32_t **offs)
+{
+	int p = mlib_index_prop(idx, name);
+	uint32_t ndict;
+	mlib_index_dict_fold_span(idx, p, base, offs, &ndict);
+	return (struct coll_cache_key){.idx = idx, .prop = p, .ndict = ndict,
+				       .bound = mlib_index_id_bound(idx),
+				       .count = mlib_index_count(idx), .op = -1};
+}
+
+static const char *const prepared_fields[] = {"artist", "album", "title"};
+
+/* Every array the cache shows for idx is whole and right (the library's
+ * codes, the letters of each value); how many it shows. */
+static size_t kept_arrays_whole(struct coll_eval_cache *cache, const struct mlib_index *idx,
+				const char *when)
+{
+	const struct u32vec *order = mlib_index_library_order(idx);
+	size_t shown = 0;
+	for (size_t f = 0; f < 3; f++) {
+		const char *base;
+		const uint32_t *offs;
+		struct coll_cache_key k = field_key(idx, prepared_fields[f], &base, &offs);
+		const uint32_t *code = coll_cache_derived_find(cache, COLL_CACHE_LIBRARY_CODES, &k);
+		if (code) {
+			struct mlib_str_column col;
+			REQUIRE(mlib_index_str_column(idx, k.prop, &col));
+			size_t bad = order->n;
+			for (size_t r = 0; r < order->n && bad == order->n; r++)
+				if (code[r] != mlib_str_column_code(&col, order->v[r]))
+					bad = r;
+			CHECK_MSG(bad == order->n, "%s: %s codes wrong at %zu", when, prepared_fields[f], bad);
+			shown++;
+		}
+		const uint64_t *t = coll_cache_derived_find(cache, COLL_CACHE_LETTERS, &k);
+		if (t) {
+			uint64_t *want = xmalloc(((size_t)k.ndict + 1) * sizeof *want);
+			coll_letters_build_all(base, offs, k.ndict, want);
+			CHECK_MSG(memcmp(t, want, k.ndict * sizeof *t) == 0, "%s: %s letters wrong", when,
+				  prepared_fields[f]);
+			free(want);
+			shown++;
+		}
+	}
+	return shown;
+}
+
+/* Preparation steps until the cache's job is of kind (on field prop, or
+ * any for -1) with some of it made; false if the preparation ended first. */
+static bool step_into(struct coll_eval_cache *cache, const struct mlib_index *idx,
+		      enum coll_cache_job_kind kind, int prop, size_t *steps)
+{
+	const struct coll_cache_job *j = coll_cache_job(cache);
+	while (!(j->kind == kind && j->done > 0 && (prop < 0 || j->key.prop == prop))) {
+		(*steps)++;
+		if (!coll_eval_cache_prepare_step(cache, idx))
+			return false;
+	}
+	return true;
+}
+
+/* The preparation makes each array a slice a step (at a million tracks a
+ * whole title table took 30 ms, which a key pressed meanwhile waited):
+ * here slices of 1000 entries on 6000 tracks. An array is seen only once
+ * whole; a keystroke that needs one under way finishes it (and ranks as
+ * the reference does); an edit while the boosts are under way starts them
+ * again, and the boosts made hold the edit. */
+TEST(preparation_makes_arrays_a_slice_a_step_and_shows_them_whole)
+{
+	enum { N = 6000, SLICE = 1000 };
+	struct mlib_index *idx = library(N);
+	struct coll_eval_cache *cache = coll_eval_cache_new();
+	coll_eval_cache_set_prepare_slice(cache, SLICE);
+	size_t want_steps = (N + SLICE - 1) / SLICE; /* the boosts */
+	for (size_t f = 0; f < 3; f++) {
+		const char *base;
+		const uint32_t *offs;
+		struct coll_cache_key k = field_key(idx, prepared_fields[f], &base, &offs);
+		want_steps += (N + SLICE - 1) / SLICE + (k.ndict + SLICE - 1) / SLICE;
+	}
+	size_t steps = 1, shown = 0;
+	bool more = true;
+	for (; more; steps++) {
+		more = coll_eval_cache_prepare_step(cache, idx);
+		size_t now_shown = kept_arrays_whole(cache, idx, "stepping");
+		const struct coll_cache_job *j = coll_cache_job(cache);
+		/* an array shows when its last slice is made, not before */
+		CHECK(now_shown == shown || (now_shown == shown + 1 && j->kind == COLL_JOB_NONE) ||
+		      (now_shown == shown + 1 && j->done == 0));
+		shown = now_shown;
+		if (steps > want_steps + 5)
+			break;
+	}
+	steps--;
+	CHECK_MSG(steps == want_steps, "%zu steps, %zu slices", steps, want_steps);
+	CHECK(shown == 6);
+	CHECK(coll_cache_library_boost(cache, idx, (int64_t)time(NULL)) != NULL);
+	coll_eval_cache_free(cache);
+
+	/* a one-letter search while the title letters are under way */
+	cache = coll_eval_cache_new();
+	coll_eval_cache_set_prepare_slice(cache, SLICE);
+	const char *base;
+	const uint32_t *offs;
+	struct coll_cache_key title = field_key(idx, "title", &base, &offs);
+	steps = 0;
+	REQUIRE(step_into(cache, idx, COLL_JOB_LETTERS, title.prop, &steps));
+	CHECK(coll_cache_derived_find(cache, COLL_CACHE_LETTERS, &title) == NULL);
+	struct coll_rank_terms t = {0};
+	terms_of(&t, "l");
+	uint32_t *ids = shuffled_ids(N);
+	rank_check_sort(idx, &t, NOW, cache, ids, N, "l, the title letters under way");
+	coll_rank_terms_free(&t);
+	free(ids);
+	CHECK(coll_cache_derived_find(cache, COLL_CACHE_LETTERS, &title) != NULL);
+	CHECK(coll_cache_job(cache)->kind == COLL_JOB_NONE); /* taken and finished */
+	CHECK(kept_arrays_whole(cache, idx, "after the search") == 6);
+
+	/* an edit while the boosts are under way */
+	REQUIRE(step_into(cache, idx, COLL_JOB_BOOSTS, -1, &steps));
+	const struct u32vec *order = mlib_index_library_order(idx);
+	uint32_t first = order->v[0]; /* in the slice made already */
+	mlib_index_update_int(idx, first, "rating", 5);
+	mlib_index_update_int(idx, first, "timesplayed", 1000);
+	CHECK(coll_eval_cache_prepare_step(cache, idx)); /* started again */
+	CHECK(coll_cache_job(cache)->done == SLICE);
+	while (coll_eval_cache_prepare_step(cache, idx))
+		;
+	int64_t now = (int64_t)time(NULL);
+	const uint8_t *b = coll_cache_library_boost(cache, idx, now);
+	REQUIRE(b != NULL);
+	size_t bad = N;
+	for (size_t r = 0; r < N && bad == N; r++)
+		if (b[r] != coll_rank_boost(idx, order->v[r], now))
+			bad = r;
+	CHECK_MSG(bad == N, "library position %zu", bad);
+	CHECK(b[0] >= 80);
+	coll_eval_cache_free(cache);
+	mlib_index_free(idx);
+}
+
 /* A folded span of nv values (each ending in its NUL; offs[nv] the end)
  * made of parts that put terms at the start, end and middle of values,
  * several times in one, overlapping ("lala"), next to ASCII punctuation,
