@@ -233,7 +233,7 @@ static bool is_bidi_control(uint32_t cp)
 	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-char *utf8_sanitize(const char *s, size_t len)
+static char *sanitize(const char *s, size_t len, bool keep_tabs)
 {
 	struct strbuf b;
 	strbuf_init(&b, len + 1);
@@ -247,7 +247,9 @@ char *utf8_sanitize(const char *s, size_t len)
 		}
 		uint32_t cp;
 		size_t n = utf8_decode(s + i, len - i, &cp);
-		if (cp == '\t' || cp == '\n' || cp == '\r') {
+		if (cp == '\t' && keep_tabs) {
+			strbuf_addc(&b, '\t');
+		} else if (cp == '\t' || cp == '\n' || cp == '\r') {
 			strbuf_addc(&b, ' ');
 		} else if (utf8_is_control(cp) || is_bidi_control(cp)) {
 			strbuf_add(&b, "\xEF\xBF\xBD", 3);
@@ -259,4 +261,14 @@ char *utf8_sanitize(const char *s, size_t len)
 		i += n;
 	}
 	return strbuf_steal(&b);
+}
+
+char *utf8_sanitize(const char *s, size_t len)
+{
+	return sanitize(s, len, false);
+}
+
+char *utf8_sanitize_keep_tabs(const char *s, size_t len)
+{
+	return sanitize(s, len, true);
 }

@@ -41,6 +41,10 @@ size_t utf8_prefix_fitting(const char *s, size_t len, size_t max_cols, size_t *c
  * so nothing from a tag can drive the terminal. Tabs and newlines become a
  * space. */
 char *utf8_sanitize(const char *s, size_t len);
+/* The same, but a tab stays a tab: for the user's own format strings on a
+ * command line (a tab moves the cursor, it drives nothing), which scripts
+ * use for tab-separated columns. */
+char *utf8_sanitize_keep_tabs(const char *s, size_t len);
 bool utf8_is_control(uint32_t cp);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "cli/cli.h"
 #include "coll/json.h"
 #include "medialib/index.h"
@@ -122,7 +123,11 @@ int cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
 		if (o->numbered)
 			fprintf(f, "%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
 		cli_item_line(&b, idx, ids[i], fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR);
-		cli_put_safe(f, b.buf, b.len);
+		/* values are sanitised as they are rendered; a tab left is the
+		 * format's own */
+		char *clean = utf8_sanitize_keep_tabs(b.buf, b.len);
+		fputs(clean, f);
+		free(clean);
 		fputc('\n', f);
 	}
 	if (o->json)

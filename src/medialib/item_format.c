@@ -133,8 +133,10 @@ static void flush_text(struct seq *s, struct strbuf *lit)
 {
 	if (!lit->len)
 		return;
-	/* Literals come from the user's config: sanitised like values. */
-	seq_push(s, N_TEXT)->text = utf8_sanitize(lit->buf, lit->len);
+	/* Literals come from the user's config: sanitised like values, but a
+	 * tab stays one (`--format $'%id%\t%title%'` makes a table for
+	 * scripts; the interface sanitises every string again as it draws). */
+	seq_push(s, N_TEXT)->text = utf8_sanitize_keep_tabs(lit->buf, lit->len);
 	strbuf_reset(lit);
 }
 

@@ -96,6 +96,16 @@ grep -q 'before' "$T_TMP/list" || t_fail "the title with a NUL byte lost its fir
 "$CRATE" --db "$DB" list >"$T_TMP/list2" 2>&1 || t_fail "crate list (default format) failed"
 has_ctl "$T_TMP/list2" && t_fail "crate list (default format) printed control bytes"
 
+t_begin hostile_tags_format_tab_stays_a_tab
+# A tab of the format is the script's column separator (a tab in a value
+# is a space, so it cannot add a column); every other control still goes.
+"$CRATE" --db "$DB" list --format $'%id%\t%title%|%comment%' >"$T_TMP/tsv" 2>"$T_TMP/err" ||
+	t_fail "crate list --format with a tab failed: $(head -2 "$T_TMP/err")"
+bad=$(awk -F'\t' 'NF != 2' "$T_TMP/tsv" | wc -l)
+[ "$bad" -eq 0 ] || t_fail "$bad of $(wc -l <"$T_TMP/tsv") lines do not have exactly the format's one tab"
+tr -d '\t' <"$T_TMP/tsv" >"$T_TMP/tsv.notab"
+has_ctl "$T_TMP/tsv.notab" && t_fail "crate list --format with a tab printed other control bytes"
+
 t_begin hostile_tags_info_is_clean
 for id in $(seq 1 "$NFILES"); do
 	"$CRATE" --db "$DB" info "$id" >"$T_TMP/info" 2>&1
