@@ -223,6 +223,47 @@ static bool check_run(struct hooks *h, struct run *r, int64_t now)
 	return true;
 }
 
+/* Runs still going when crate quits are left to finish (quitting never
+ * waits for a hook), but their timeout still holds: a detached warden
+ * process kills each one's process group at its deadline, then ends. It
+ * is forked from a threaded process, so it calls only async-signal-safe
+ * functions; it closes every descriptor first (a listening socket or the
+ * database kept open past crate's end would outlive it) and leaves the
+ * terminal's session (a hang-up must not spare the hooks). */
+static void warden_start(struct run *runs, int n)
+{
+	if (n <= 0)
+		return;
+	long open_max = sysconf(_SC_OPEN_MAX);
+	int maxfd = open_max > 0 && open_max < 65536 ? (int)open_max : 65536;
+	pid_t child = fork();
+	if (child != 0) {
+		if (child > 0)
+			waitpid(child, NULL, 0); /* it forks the warden and ends at once */
+		return;
+	}
+	if (fork() != 0) /* the warden is init's to reap, not crate's */
+		_exit(0);
+	if (close_range(0, ~0U, 0) != 0) /* a kernel without it */
+		for (int fd = 0; fd < maxfd; fd++)
+			close(fd);
+	setsid();
+	for (;;) {
+		int next = -1;
+		for (int i = 0; i < n; i++)
+			if (runs[i].pid > 0 && (next < 0 || runs[i].deadline < runs[next].deadline))
+				next = i;
+		if (next < 0)
+			_exit(0);
+		int64_t d = runs[next].deadline;
+		struct timespec at = {(time_t)(d / 1000), (long)(d % 1000) * 1000000};
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) != 0) {
+		}
+		kill(-runs[next].pid, SIGKILL);
+		runs[next].pid = 0; /* the warden's own copy */
+	}
+}
+
 static void *hooks_thread(void *arg)
 {
 	struct hooks *h = arg;
@@ -238,12 +279,11 @@ static void *hooks_thread(void *arg)
 			for (; h->qn; h->qn--, h->qhead = (h->qhead + 1) % QUEUE_MAX)
 				left[nleft++] = h->queue[h->qhead];
 			pthread_mutex_unlock(&h->mu);
-			for (size_t i = 0; i < nleft; i++) {
-				struct run r;
-				if (spawn(h, &left[i], &r))
-					close(r.fd);
+			for (size_t i = 0; i < nleft && nruns < RUNS_MAX; i++)
+				if (spawn(h, &left[i], &runs[nruns]))
+					nruns++;
+			for (size_t i = 0; i < nleft; i++)
 				job_free(&left[i]);
-			}
 			break;
 		}
 		while (nruns < h->o.max_running && h->qn) {
@@ -295,10 +335,12 @@ static void *hooks_thread(void *arg)
 			}
 		}
 	}
-	/* Runs still going finish on their own (init reaps them). */
+	/* Runs still going finish on their own (init reaps them), or the
+	 * warden kills them at their deadline. */
 	for (int i = 0; i < nruns; i++)
 		if (runs[i].fd >= 0)
 			close(runs[i].fd);
+	warden_start(runs, nruns);
 	return NULL;
 }
 

@@ -27,7 +27,8 @@ struct hooks_opts {
 /* Copies opts. The thread starts with the first event. */
 struct hooks *hooks_new(const struct hooks_opts *opts);
 /* Stop watching: runs still going are left to finish on their own (quitting
- * never waits for a hook). NULL is fine. */
+ * never waits for a hook), and a detached process kills any still going
+ * at its timeout. NULL is fine. */
 void hooks_free(struct hooks *h);
 /* Queue one run with these key/value pairs (2*npairs strings, copied; keys
  * lower-case ASCII like "artist"). Never blocks. */

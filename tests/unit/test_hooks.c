@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app/app.h"
@@ -93,6 +95,44 @@ TEST(hook_that_hangs_is_killed_and_reported_once)
 	CHECK(strstr(l, "killed") != NULL);
 	hooks_free(h);
 	free(l), free(log), free(prog);
+}
+
+/* Quitting never waits for a hook, but a hook still running then is
+ * killed at its timeout all the same (it lived on for its whole 30 s). */
+TEST(hook_still_running_at_quit_is_killed_at_its_timeout)
+{
+	char *log = xasprintf("%s/q.log", harness_tmpdir());
+	char *pidf = xasprintf("%s/q.pid", harness_tmpdir());
+	char *body = xasprintf("echo $$ > '%s.tmp' && mv '%s.tmp' '%s'; exec sleep 30", pidf, pidf, pidf);
+	char *prog = script("quit_hang.sh", body);
+	struct hooks_opts o = {prog, log, 500, 4096, 2};
+	struct hooks *h = hooks_new(&o);
+	const char *kv[] = {"event", "stop"};
+	hooks_run(h, kv, 1);
+	pid_t pid = 0;
+	for (int i = 0; i < 200 && pid <= 0; i++) {
+		char *p = slurp(pidf);
+		pid = (pid_t)atoi(p);
+		free(p);
+		if (pid <= 0)
+			usleep(10000);
+	}
+	REQUIRE(pid > 0);
+	hooks_free(h); /* quitting, the hook still running */
+	int st = 0;
+	pid_t w = 0;
+	for (int i = 0; i < 300 && w == 0; i++) { /* 3 s: its timeout is 0.5 s */
+		w = waitpid(pid, &st, WNOHANG);
+		if (w == 0)
+			usleep(10000);
+	}
+	CHECK_MSG(w == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		  "the hook was still running 3 s after quitting (timeout 0.5 s)");
+	if (w == 0) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	free(body), free(prog), free(pidf), free(log);
 }
 
 TEST(hook_output_goes_to_the_log_and_a_flood_is_cut)
