@@ -23,6 +23,7 @@
 #include "app/app.h"
 #include "app/app_analysis.h"
 #include "app/app_play.h"
+#include "app/app_view.h"
 #include "medialib/index.h"
 #include "coll/eval.h"
 #include "coll/parse.h"
@@ -396,14 +397,16 @@ static int remote_search(struct app_remote *r, const char *q, struct strbuf *rep
 	struct coll_node *n = coll_parse(q, strlen(q), &opts, err);
 	if (!n)
 		return -1;
+	/* Counted as the interface's search bar counts: a search, forgiving
+	 * (what it forgave said after the count, as the bar says it). */
 	size_t count = 0;
+	struct strbuf notes;
+	strbuf_init(&notes, 0);
 	if (app->index) {
-		struct coll_eval_ctx ctx = {.index = app->index,
-					    .resolve = app->store ? coll_store_resolve : NULL,
-					    .resolve_ud = app->store,
-					    .space = app_space, .space_ud = app}; /* like: */
+		struct app_view v = {.query = n, .text = q, .search = true};
 		struct coll_result res = {0};
-		if (coll_eval(&ctx, n, &res, err) != 0) {
+		if (app_view_eval(app, &v, &res, &notes, err) != 0) {
+			strbuf_free(&notes);
 			coll_node_unref(n);
 			return -1;
 		}
@@ -411,7 +414,9 @@ static int remote_search(struct app_remote *r, const char *q, struct strbuf *rep
 		coll_result_free(&res);
 	}
 	coll_node_unref(n);
-	strbuf_addf(reply, "%zu track%s\n", count, count == 1 ? "" : "s");
+	strbuf_addf(reply, "%zu track%s%s%s\n", count, count == 1 ? "" : "s",
+		    notes.len ? " \xe2\x80\x94 " : "", notes.len ? notes.buf : "");
+	strbuf_free(&notes);
 	if (r->hooks.search)
 		r->hooks.search(r->hooks.ud, q);
 	return 0;
