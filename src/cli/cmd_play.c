@@ -1,6 +1,7 @@
 /* crate play --no-ui: play a playlist, a query's results or files in the
- * foreground until the end, printing each track as it starts. (Controlling
- * a running instance goes through `crate remote`.) */
+ * foreground until the end, printing each track as it starts. It listens
+ * on the control socket as the interface does, so `crate remote` pauses,
+ * skips or stops it (over SSH there may be no D-Bus for MPRIS). */
 #include "cli/cli.h"
 #include "cli/output.h"
 
@@ -18,6 +19,7 @@
 #include "app/app_stream.h"
 #include "app/app_play.h"
 #include "app/app_read.h"
+#include "app/app_remote.h"
 #include "base/str.h"
 #include "coll/eval.h"
 #include "coll/store.h"
@@ -168,19 +170,31 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 	if (fd < 0 || start(app, a->argc, a->argv, &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
 	struct app_mpris *mpris = app_mpris_open(app);
+	/* Quietly without it when another crate holds the socket (that one
+	 * answers `crate remote`), as without a session bus for MPRIS. */
+	struct app_remote *remote = NULL;
+	struct app_remote_hooks no_hooks = {0};
+	struct crate_err rerr = {0};
+	if (app_remote_open(app, &no_hooks, &remote, &rerr) != 0)
+		remote = NULL;
 	while (!run.done) {
 		short mev;
 		int mtimeout;
-		struct pollfd p[2] = {{.fd = fd, .events = POLLIN},
-				      {.fd = app_mpris_fd(mpris, &mev, &mtimeout), .events = mev}};
-		poll(p, p[1].fd >= 0 ? 2 : 1, mtimeout >= 0 && mtimeout < 1000 ? mtimeout : 1000);
+		struct pollfd p[2 + APP_REMOTE_MAX_CLIENTS + 1] = {
+			{.fd = fd, .events = POLLIN},
+			{.fd = app_mpris_fd(mpris, &mev, &mtimeout), .events = mev}};
+		size_t nr = remote ? app_remote_pollfds(remote, p + 2, sizeof p / sizeof p[0] - 2) : 0;
+		poll(p, 2 + nr, mtimeout >= 0 && mtimeout < 1000 ? mtimeout : 1000);
 		app_play_handle_events(app);
 		if (p[1].fd >= 0 && p[1].revents)
 			app_mpris_process(mpris);
+		if (remote)
+			app_remote_handle(remote, p + 2, nr);
 		char hook_msg[600];
 		if (app_hooks_report(app, hook_msg, sizeof hook_msg))
 			print_clean(ctx->err, "crate: hook: ", hook_msg);
 	}
+	app_remote_close(remote);
 	app_mpris_close(mpris);
 	app_play_set_listener(app, NULL, NULL);
 	if (run.device_failed || run.started == 0)

@@ -36,6 +36,40 @@ run play --no-ui --device nosuchdevice "$T_TMP/m/t1.flac" >/dev/null 2>"$T_TMP/e
 [ $rc -eq 1 ] || t_fail "exit $rc"
 grep -q "nosuchdevice" "$T_TMP/err" || t_fail "no device name in: $(cat "$T_TMP/err")"
 
+t_begin headless_play_answers_crate_remote
+# Over SSH there may be no D-Bus: the headless player listens on the control
+# socket as the interface does (it answered "no running crate").
+printf '[output]\npace = true\n' >"$T_TMP/paced"
+for i in 3 4; do
+	ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=${i}00:d=30" -ac 2 -metadata artist="Art$i" \
+		-metadata title="Long $i" "$T_TMP/m/long$i.flac"
+done
+export XDG_RUNTIME_DIR=$T_TMP/run
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+remote() { HOME=$H timeout 10 "$CRATE" remote "$@" 2>&1; }
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
+	"$T_TMP/m/long3.flac" "$T_TMP/m/long4.flac" >"$T_TMP/hl.out" 2>"$T_TMP/hl.err" &
+pid=$!
+for i in $(seq 100); do remote status >/dev/null && break; sleep 0.1; done
+out=$(remote status) || t_fail "remote status: $out"
+case $out in *"state: playing"*) ;; *) t_fail "status: $out" ;; esac
+out=$(remote pause) || t_fail "remote pause: $out"
+out=$(remote status); case $out in *"state: paused"*) ;; *) t_fail "after pause: $out" ;; esac
+remote play >/dev/null || t_fail "remote play"
+remote next >/dev/null || t_fail "remote next"
+for i in $(seq 50); do grep -q 'Long 4' "$T_TMP/hl.out" && break; sleep 0.1; done
+grep -q 'Art4 - Long 4\|long4.flac' "$T_TMP/hl.out" || t_fail "next did not start the second file: $(cat "$T_TMP/hl.out")"
+remote stop >/dev/null || t_fail "remote stop"
+for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+if kill -0 $pid 2>/dev/null; then
+	t_fail "still playing 5 s after remote stop"
+	kill $pid
+fi
+wait $pid; rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc after remote stop: $(cat "$T_TMP/hl.err")"
+[ ! -e "$XDG_RUNTIME_DIR/crate/socket" ] || t_fail "the control socket is left behind"
+remote status >/dev/null && t_fail "remote status answered after the player ended"
+
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
 
