@@ -87,6 +87,15 @@ struct app_play {
 	struct u32vec order;
 	size_t order_at;
 	unsigned char *bad;         /* entries that failed this cycle (order.n bytes) */
+	/* The cycle the playing track ends, kept while the order above is a
+	 * new cycle only chosen for its follower: next or prev during that
+	 * last track start from the cycle it belongs to. */
+	struct shuffle_cycle {
+		struct u32vec order;
+		size_t at;
+		unsigned char *bad;
+		bool held;
+	} ended;
 	uint64_t rng;
 
 	char error[512];
@@ -376,6 +385,16 @@ static size_t pop_played(struct app *app, size_t pos)
 	return pos;
 }
 
+/* A track of the new cycle started, or the order was dropped: the ended
+ * cycle is history. */
+static void shuffle_forget_ended(struct app_play *p)
+{
+	free(p->ended.bad);
+	p->ended.bad = NULL;
+	p->ended.order.n = 0;
+	p->ended.held = false;
+}
+
 /* Another process (or view) edited the context: find the current entry
  * again by its media id. When it was removed, the entry that took its
  * place comes next (*gone). */
@@ -417,6 +436,7 @@ static void resync(struct app *app, bool *gone)
 			p->cur = n;
 	}
 	p->order.n = 0; /* entries moved: a new shuffle cycle */
+	shuffle_forget_ended(p);
 }
 
 /* ---- shuffle ---- */
@@ -535,11 +555,55 @@ static void shuffle_rebuild(struct app *app, size_t first, size_t avoid)
 	}
 }
 
+/* The cycle ends with the playing track: keep it while a new one is
+ * built for the follower (shuffle_rebuild replaces order and bad). */
+static void shuffle_hold_ended(struct app_play *p)
+{
+	struct shuffle_cycle *e = &p->ended;
+	struct u32vec held = e->order;
+	free(e->bad);
+	e->order = p->order;
+	e->at = p->order_at;
+	e->bad = p->bad;
+	e->held = true;
+	p->order = held;
+	p->order.n = 0;
+	p->bad = NULL;
+}
+
+/* Back to the ended cycle (the new one was only chosen, never started). */
+static void shuffle_restore_ended(struct app_play *p)
+{
+	struct shuffle_cycle *e = &p->ended;
+	struct u32vec chosen = p->order;
+	free(p->bad);
+	p->order = e->order;
+	p->order_at = e->at;
+	p->bad = e->bad;
+	e->order = chosen;
+	e->order.n = 0;
+	e->bad = NULL;
+	e->held = false;
+}
+
+static bool ends_held_cycle(const struct app_play *p, size_t pos)
+{
+	const struct shuffle_cycle *e = &p->ended;
+	return e->held && e->at < e->order.n && e->order.v[e->at] == pos;
+}
+
 /* Make order_at point at entry pos (a new cycle when pos is not in it). */
 static void shuffle_sync(struct app *app, size_t pos)
 {
 	struct app_play *p = player(app);
 	size_t n = list_len(app);
+	if (ends_held_cycle(p, pos)) {
+		/* Deciding again from the track that ends a cycle (next, prev,
+		 * a mode change): not from its place in the next one. */
+		shuffle_restore_ended(p);
+		if (p->order.n == n)
+			return;
+	}
 	if (p->order.n != n) {
 		shuffle_rebuild(app, pos, NONE);
 		return;
@@ -589,6 +653,7 @@ static size_t next_pos(struct app *app, size_t from, bool manual, bool gone)
 			return p->order.v[i];
 		if (p->repeat != APP_REPEAT_ALL)
 			return NONE;
+		shuffle_hold_ended(p);
 		shuffle_rebuild(app, NONE, from);
 		for (i = 0; i < n && is_bad(p, p->order.v[i]); i++)
 			;
@@ -717,6 +782,7 @@ static void context_reset(struct app_play *p)
 	p->cur = NONE;
 	p->cur_entry_id = 0;
 	p->order.n = 0;
+	shuffle_forget_ended(p);
 	p->failures = 0;
 }
 
@@ -762,8 +828,10 @@ static void commit(struct app *app, struct request *r)
 	}
 	p->from_queue = false;
 	size_t pos = r->pick.pos;
-	if (p->shuffle != APP_SHUFFLE_OFF && (!p->playlist || !pops(app, p->playlist)))
+	if (p->shuffle != APP_SHUFFLE_OFF && (!p->playlist || !pops(app, p->playlist))) {
 		shuffle_sync(app, pos);
+		shuffle_forget_ended(p);
+	}
 	if (p->playlist) {
 		if (pops(app, p->playlist))
 			pos = pop_played(app, pos);
@@ -1282,6 +1350,7 @@ void app_play_set_shuffle_mode(struct app *app, enum app_shuffle mode)
 		return;
 	p->shuffle = mode;
 	p->order.n = 0;
+	shuffle_forget_ended(p);
 	if (mode != APP_SHUFFLE_OFF && p->cur != NONE)
 		shuffle_rebuild(app, p->cur, NONE);
 }
@@ -1448,6 +1517,8 @@ void app_play_close(struct app *app)
 	adhoc_clear(p);
 	u32vec_free(&p->order);
 	free(p->bad);
+	u32vec_free(&p->ended.order);
+	free(p->ended.bad);
 	free(p->playlist);
 	free(p);
 	app->play = NULL;

@@ -645,3 +645,44 @@ TEST(repeat_all_reshuffles_without_repeating_the_last_track)
 		CHECK(s.started[i] != s.started[i - 1]);
 	app_close(app);
 }
+
+/* Are the first ids->n of started the entries of ids, each once? */
+static bool is_permutation(const uint32_t *started, const struct u32vec *ids)
+{
+	for (size_t i = 0; i < ids->n; i++) {
+		size_t times = 0;
+		for (size_t k = 0; k < ids->n; k++)
+			times += started[k] == ids->v[i];
+		if (times != 1)
+			return false;
+	}
+	return true;
+}
+
+TEST(next_through_shuffle_cycles_plays_every_entry_once_per_cycle)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Five", (int[]){0, 1, 2, 3, 4}, 5);
+	app_play_set_shuffle(app, true);
+	app_play_set_repeat(app, APP_REPEAT_ALL);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Five", 0, &err) == 0);
+	/* Each press after the follower was chosen: at the last track of a
+	 * cycle that is the next cycle's first. */
+	for (int k = 1; k < 20; k++) {
+		CHECK(run_until(app, &s, k, 5000));
+		run_for(app, 100);
+		CHECK(app_play_next(app, &err) == 0);
+	}
+	CHECK(run_until(app, &s, 20, 5000));
+	app_play_stop(app, &err);
+	const struct coll_node *l = coll_store_get(app->store, "Playlists", "Five");
+	for (int c = 0; c + 5 <= s.nstarted; c += 5)
+		CHECK_MSG(is_permutation(s.started + c, &l->idlist), "cycle %d is not a permutation",
+			  c / 5 + 1);
+	app_close(app);
+}
