@@ -73,6 +73,9 @@ struct app_play {
 	uint64_t seq;               /* last number handed out */
 	struct request now;         /* playing, or asked to play (engine_play / hand-over) */
 	struct request next;        /* given to engine_set_next for a gapless hand-over */
+	struct request replaced;    /* the follower next replaced: the engine may have
+				     * taken it before it heard of the new one */
+	bool next_asked;            /* NEED_NEXT of now seen: the follower is decided */
 	unsigned next_gen;          /* store generation when next was chosen */
 	bool now_started;           /* STARTED seen for now.seq */
 
@@ -857,6 +860,8 @@ static void leave_current(struct app *app, bool user)
 	p->counted = false;
 	p->played_ms = 0;
 	p->next.seq = 0;
+	p->replaced.seq = 0;
+	p->next_asked = false;
 }
 
 /* Play pick pk now (skipping entries without a file); stop when nothing
@@ -902,17 +907,27 @@ static bool is_next(const struct app_play *p, const struct engine_event *ev)
 	return ev->seq && ev->seq == p->next.seq;
 }
 
+static bool is_replaced_next(const struct app_play *p, const struct engine_event *ev)
+{
+	return ev->seq && ev->seq == p->replaced.seq;
+}
+
 static void on_started(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
-	if (is_next(p, ev)) {
-		/* Gapless hand-over: the follower is now the playing track. */
-		commit(app, &p->next);
-		p->now = p->next;
+	if (is_next(p, ev) || is_replaced_next(p, ev)) {
+		/* Gapless hand-over: the follower is now the playing track. A
+		 * follower chosen again too late was taken all the same; the
+		 * engine asks for the follower of it (NEED_NEXT). */
+		struct request *r = is_next(p, ev) ? &p->next : &p->replaced;
+		commit(app, r);
+		p->now = *r;
 		p->next.seq = 0;
+		p->replaced.seq = 0;
 	} else if (!is_now(p, ev)) {
 		return; /* a track replaced before it started */
 	}
+	p->next_asked = false;
 	p->now_started = true;
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
@@ -933,6 +948,8 @@ static void answer_next(struct app *app)
 	resync(app, &gone);
 	struct request r = {0};
 	struct pick pk = decide(app, p->cur, false, gone, true);
+	if (p->next.seq)
+		p->replaced = p->next;
 	if (!first_playable(app, pk, &r)) {
 		p->next.seq = 0;
 		engine_set_next(p->engine, NULL);
@@ -948,7 +965,20 @@ static void answer_next(struct app *app)
 
 static void on_need_next(struct app *app, const struct engine_event *ev)
 {
-	if (is_now(player(app), ev)) /* else: a replaced track's follower is moot */
+	struct app_play *p = player(app);
+	if (!is_now(p, ev))
+		return; /* a replaced track's follower is moot */
+	p->next_asked = true;
+	answer_next(app);
+}
+
+/* Repeat or shuffle changed: the follower, when already chosen under the
+ * old mode, is chosen again, so the change holds from this track's end
+ * (as in cmus and MPD); the engine drops the one it had opened. */
+static void redecide_next(struct app *app)
+{
+	struct app_play *p = player(app);
+	if (p->engine && p->next_asked && p->state != ENGINE_STOPPED)
 		answer_next(app);
 }
 
@@ -1340,7 +1370,11 @@ int app_play_volume(struct app *app, int value, bool relative, struct crate_err 
 
 void app_play_set_repeat(struct app *app, enum app_repeat mode)
 {
-	player(app)->repeat = mode;
+	struct app_play *p = player(app);
+	if (p->repeat == mode)
+		return;
+	p->repeat = mode;
+	redecide_next(app);
 }
 
 void app_play_set_shuffle_mode(struct app *app, enum app_shuffle mode)
@@ -1353,6 +1387,7 @@ void app_play_set_shuffle_mode(struct app *app, enum app_shuffle mode)
 	shuffle_forget_ended(p);
 	if (mode != APP_SHUFFLE_OFF && p->cur != NONE)
 		shuffle_rebuild(app, p->cur, NONE);
+	redecide_next(app);
 }
 
 void app_play_set_shuffle(struct app *app, bool on)

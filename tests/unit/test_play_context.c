@@ -686,3 +686,39 @@ TEST(next_through_shuffle_cycles_plays_every_entry_once_per_cycle)
 			  c / 5 + 1);
 	app_close(app);
 }
+
+TEST(repeat_changed_during_a_track_decides_what_follows_it)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 1, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Tones", 0, &err) == 0);
+	/* Each change after the follower was chosen (and opened) under the old mode. */
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 200);
+	app_play_set_repeat(app, APP_REPEAT_ONE); /* T00 again */
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 200);
+	app_play_set_repeat(app, APP_REPEAT_OFF); /* T00 not a third time: T01 */
+	CHECK(run_until(app, &s, 3, 5000));
+	run_for(app, 200);
+	uint32_t queued = id_of_title(app, 4);
+	REQUIRE(app_play_enqueue(app, &queued, 1, &err) == 0);
+	run_for(app, 100);
+	app_play_set_repeat(app, APP_REPEAT_ONE); /* T01 again, not the queued T04 */
+	CHECK(run_until(app, &s, 4, 5000));
+	run_for(app, 200);
+	app_play_set_repeat(app, APP_REPEAT_OFF); /* now the queue */
+	CHECK(run_until(app, &s, 5, 5000));
+	app_play_stop(app, &err);
+	int want[] = {0, 0, 1, 1, 4};
+	for (int i = 0; i < 5; i++)
+		CHECK_MSG(i < s.nstarted && s.started[i] == id_of_title(app, want[i]),
+			  "track %d is not T%02d", i + 1, want[i]);
+	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
