@@ -1243,24 +1243,34 @@ int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths
 	return play_entry(app, 0, err);
 }
 
-int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crate_err *err)
+/* Playlists/Queue, created as a queue list when missing; NULL with *err. */
+static const struct coll_node *queue_get(struct app *app, struct crate_err *err)
 {
-	struct app_play *p = player(app);
 	if (!app->store)
-		return crate_err_set(err, CRATE_ERR_INVALID, "no collection store");
+		return crate_err_set(err, CRATE_ERR_INVALID, "no collection store"), NULL;
 	const struct coll_node *q = coll_store_get(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME);
 	if (q && !coll_type_is_list(q))
 		return crate_err_set(err, CRATE_ERR_INVALID, "Playlists/%s is not a list",
-				     APP_QUEUE_NAME);
+				     APP_QUEUE_NAME),
+		       NULL;
 	if (!q) {
 		struct coll_node *l = coll_node_new(COLL_IDLIST);
 		coll_attr_set(l, "type", "queue");
 		int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME, l, err);
 		coll_node_unref(l);
 		if (rc != 0)
-			return -1;
+			return NULL;
 		q = coll_store_get(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME);
 	}
+	return q;
+}
+
+int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crate_err *err)
+{
+	struct app_play *p = player(app);
+	const struct coll_node *q = queue_get(app, err);
+	if (!q)
+		return -1;
 	bool was_empty = q->idlist.n == 0;
 	/* Recorded: u takes back what e added. */
 	if (coll_store_playlist_insert_undoable(app->store, APP_QUEUE_NAME, q->idlist.n, ids, n,
@@ -1486,6 +1496,18 @@ void app_play_get_resume(struct app *app, struct app_play_resume *r)
 		r->state = es.state;
 		r->pos_ms = es.state != ENGINE_STOPPED ? es.pos_ms : 0;
 	}
+	/* The offset is the queued track's, not the context entry's. */
+	if (p->from_queue && r->state != ENGINE_STOPPED)
+		r->queued = p->now.id;
+}
+
+/* Put the queued track that played back at the queue's head, where it
+ * was before it started. */
+static int queue_put_back(struct app *app, uint32_t id, struct crate_err *err)
+{
+	if (!queue_get(app, err))
+		return -1;
+	return coll_store_playlist_insert(app->store, APP_QUEUE_NAME, 0, &id, 1, err);
 }
 
 int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
@@ -1519,16 +1541,28 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		context_reset(p);
 	}
 	size_t n = list_len(app);
-	if (n == 0 || r->state == ENGINE_STOPPED) {
+	bool queued = r->queued && r->state != ENGINE_STOPPED;
+	if (r->state == ENGINE_STOPPED || n == 0 || queued) {
 		p->cur = r->entry < n ? r->entry : NONE;
 		p->cur_entry_id = p->cur != NONE ? id_of(app, p->playlist, p->cur) : 0;
-		return 0;
 	}
-	/* The entry that played, at its offset: paused unless asked to play. */
+	if (r->state == ENGINE_STOPPED || (n == 0 && !queued))
+		return 0;
+	/* The track that played, at its offset: paused unless asked to play.
+	 * A queued one plays from the queue again (commit pops it), and the
+	 * context goes on after its entry. */
 	struct pick pk = {.kind = PICK_CONTEXT, .pos = r->entry < n ? r->entry : 0};
+	if (queued) {
+		if (queue_put_back(app, r->queued, err) != 0)
+			return -1;
+		pk.kind = PICK_QUEUE;
+	}
 	struct request req = {0};
-	if (!make_request(app, &pk, &req, err))
+	if (!make_request(app, &pk, &req, err)) {
+		if (queued)
+			queue_pop(app, r->queued);
 		return -1;
+	}
 	req.seq = ++p->seq;
 	leave_current(app, false);
 	commit(app, &req);

@@ -126,6 +126,8 @@ struct app_play_resume {
 	struct u32vec ids;
 	size_t entry;
 	bool from_queue;
+	uint32_t queued;         /* from_queue: the queue's track that plays (it left the
+				  * queue when it started; resume puts it back at its head) */
 	int64_t pos_ms;
 	enum engine_state state;
 	int volume;
@@ -134,7 +136,8 @@ struct app_play_resume {
 };
 void app_play_get_resume(struct app *app, struct app_play_resume *r);
 /* Restore r: modes and volume, then the context at its entry and offset,
- * paused there (play: playing) when it was playing or paused. */
+ * paused there (play: playing) when it was playing or paused; a queued
+ * track that played plays again at its offset, the context's entry next. */
 int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		    struct crate_err *err);
 

@@ -76,6 +76,10 @@ int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last
 		strbuf_free(&b);
 		snprintf(num, sizeof num, "%zu", r.entry);
 		put(&f, "entry", num);
+		if (r.queued) {
+			snprintf(num, sizeof num, "%u", (unsigned)r.queued);
+			put(&f, "queued", num);
+		}
 		/* To the second: an idle player writes nothing. */
 		snprintf(num, sizeof num, "%lld", (long long)(r.pos_ms / 1000 * 1000));
 		put(&f, "position_ms", num);
@@ -177,6 +181,8 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 			}
 		} else if (strcmp(k, "entry") == 0 && num && x >= 0)
 			r.entry = (size_t)x;
+		else if (strcmp(k, "queued") == 0 && num && x > 0 && x <= UINT32_MAX)
+			r.queued = (uint32_t)x;
 		else if (strcmp(k, "position_ms") == 0 && num && x >= 0)
 			r.pos_ms = x;
 		else if (strcmp(k, "view") == 0 && num)

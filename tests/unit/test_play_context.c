@@ -18,6 +18,7 @@
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
+#include "app/app_resume.h"
 #include "coll/store.h"
 #include "harness.h"
 #include "medialib/index.h"
@@ -720,5 +721,50 @@ TEST(repeat_changed_during_a_track_decides_what_follows_it)
 		CHECK_MSG(i < s.nstarted && s.started[i] == id_of_title(app, want[i]),
 			  "track %d is not T%02d", i + 1, want[i]);
 	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
+
+TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	make_list(app, "Queue", (int[]){4}, 1);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_next(app, &err) == 0); /* the queued T04 */
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 1300);
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	app_close(app);
+
+	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
+	struct app_opts o = {.db_path = db, .config_path = cfg};
+	REQUIRE(app_open(&app, &o, &err) == 0);
+	struct seen r = {.app = app};
+	app_play_set_listener(app, listen, &r);
+	struct app_resume_ui ui;
+	REQUIRE(app_resume_load(app, &ui, &err) == 0);
+	app_resume_ui_free(&ui);
+	CHECK(run_until(app, &r, 1, 5000));
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(r.started[0] == id_of_title(app, 4));
+	CHECK(st.from_queue);
+	CHECK_MSG(st.pos_ms >= 1000 && st.pos_ms < 2500, "resumed at %lld ms", (long long)st.pos_ms);
+	CHECK_STR(st.playlist, "A");
+	CHECK_INT(st.position, 0);
+	CHECK_INT(coll_store_get(app->store, "Playlists", "Queue")->idlist.n, 0);
+	/* After it, the context goes on from its entry. */
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &r, 2, 5000));
+	CHECK(r.started[1] == id_of_title(app, 1));
+	app_play_stop(app, &err);
+	free(db);
+	free(cfg);
 	app_close(app);
 }
