@@ -399,8 +399,8 @@ static void shuffle_forget_ended(struct app_play *p)
 }
 
 /* Another process (or view) edited the context: find the current entry
- * again by its media id. When it was removed, the entry that took its
- * place comes next (*gone). */
+ * again by its media id, and store where it is now (the list's marker).
+ * When it was removed, the entry that took its place comes next (*gone). */
 static void resync(struct app *app, bool *gone)
 {
 	struct app_play *p = player(app);
@@ -427,6 +427,7 @@ static void resync(struct app *app, bool *gone)
 			best = i;
 	if (best != NONE) {
 		p->cur = best;
+		save_position(app, best);
 	} else {
 		*gone = true;
 		if (p->playlist && !named_list(app, p->playlist))
@@ -1376,6 +1377,14 @@ int app_play_volume(struct app *app, int value, bool relative, struct crate_err 
 	engine_set_volume(e, p->volume);
 	notify(p, APP_PLAY_VOLUME, 0, NULL, NULL);
 	return 0;
+}
+
+void app_play_lists_changed(struct app *app)
+{
+	if (!app->play || !app->play->has_context)
+		return;
+	bool gone;
+	resync(app, &gone);
 }
 
 void app_play_set_repeat(struct app *app, enum app_repeat mode)

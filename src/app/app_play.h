@@ -97,6 +97,10 @@ int app_play_prev(struct app *app, struct crate_err *err);
 int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *err);
 /* relative: add value (may be negative); else set it. Clamped to 0..100. */
 int app_play_volume(struct app *app, int value, bool relative, struct crate_err *err);
+/* A list was edited in this process in a way that can move entries
+ * without the store knowing what plays (undo): the playing entry is found
+ * again by its media id and stored as the list's position. */
+void app_play_lists_changed(struct app *app);
 void app_play_set_repeat(struct app *app, enum app_repeat mode);
 void app_play_set_shuffle(struct app *app, bool on);
 void app_play_set_shuffle_mode(struct app *app, enum app_shuffle mode);

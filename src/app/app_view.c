@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "app/app_coll.h"
+#include "app/app_play.h"
 #include "app/app_typo.h"
 #include "app/rules.h"
 #include "coll/eval_positions.h"
@@ -666,8 +667,12 @@ int app_playlist_undo(struct app *app, char **what, struct crate_err *err)
 		return no_store(err);
 	char *name, *label;
 	int rc = coll_store_playlist_undo(app->store, &name, &label, err);
-	if (rc == 0)
+	if (rc == 0) {
 		*what = xasprintf("%s in %s", label, name);
+		/* The undo put back the position of before the edit; what plays
+		 * may have moved on since (the entry after a removed one). */
+		app_play_lists_changed(app);
+	}
 	free(name);
 	free(label);
 	return rc;

@@ -19,6 +19,7 @@
 #include "app/app_library.h"
 #include "app/app_play.h"
 #include "app/app_resume.h"
+#include "app/app_view.h"
 #include "coll/store.h"
 #include "harness.h"
 #include "medialib/index.h"
@@ -766,5 +767,33 @@ TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 	app_play_stop(app, &err);
 	free(db);
 	free(cfg);
+	app_close(app);
+}
+
+TEST(undo_of_removing_the_playing_entry_marks_the_entry_that_plays)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Tones", 1, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	size_t playing = 1, removed = 0;
+	REQUIRE(app_playlist_remove_entries(app, "Tones", &playing, 1, &removed, &err) == 0);
+	REQUIRE(app_play_next(app, &err) == 0); /* T02, now entry 1 */
+	CHECK(run_until(app, &s, 2, 5000));
+	char *what = NULL;
+	REQUIRE(app_playlist_undo(app, &what, &err) == 0); /* T01 back at 1, T02 at 2 */
+	free(what);
+	const struct coll_node *l = coll_store_get(app->store, "Playlists", "Tones");
+	CHECK_STR(coll_attr_get(l, "position"), "2");
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_INT(st.position, 2);
+	CHECK(st.id == id_of_title(app, 2));
+	app_play_stop(app, &err);
 	app_close(app);
 }
