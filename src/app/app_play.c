@@ -1277,10 +1277,10 @@ int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crat
 	if (coll_store_playlist_insert_undoable(app->store, APP_QUEUE_NAME, q->idlist.n, ids, n,
 						err) != 0)
 		return -1;
-	/* The follower was chosen from the context: the queue comes first now. */
-	if (was_empty && p->engine && p->now_started && p->next.seq &&
-	    p->next.pick.kind != PICK_QUEUE)
-		answer_next(app);
+	/* The follower was chosen from the context, or none was (the list's
+	 * last track playing, repeat off): the queue comes first now. */
+	if (was_empty && (!p->next.seq || p->next.pick.kind != PICK_QUEUE))
+		redecide_next(app);
 	return 0;
 }
 

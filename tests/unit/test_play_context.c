@@ -725,6 +725,29 @@ TEST(repeat_changed_during_a_track_decides_what_follows_it)
 	app_close(app);
 }
 
+/* A track queued while the list's last track plays (repeat off: no
+ * follower) plays after it; playback stopped at the list's end instead. */
+TEST(a_track_queued_during_the_last_entry_plays_after_it)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 1, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Two", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Two", 1, &err) == 0); /* the last */
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 200); /* its follower asked for: none */
+	uint32_t queued = id_of_title(app, 3);
+	REQUIRE(app_play_enqueue(app, &queued, 1, &err) == 0);
+	CHECK_MSG(run_until(app, &s, 2, 5000), "nothing played after the last entry");
+	CHECK(s.nstarted >= 2 && s.started[1] == queued);
+	app_play_stop(app, &err);
+	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
+
 TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 {
 	const char *dir = harness_tmpdir();
