@@ -66,6 +66,7 @@ struct decoder {
 	bool stream;
 	const atomic_int *stop; /* set by another thread: give up waiting now */
 	int64_t deadline_us;
+	bool stalled;           /* deadline_us passed: the stream is dead, not ended */
 	char *icy_seen; /* owned: the raw icy_metadata_packet last parsed */
 	char title[512];
 	bool title_new;
@@ -81,9 +82,20 @@ bool decoder_is_stream_url(const char *path)
 
 static int stream_interrupt(void *opaque)
 {
-	const struct decoder *d = opaque;
-	return (d->stop && atomic_load(d->stop)) ||
-	       (d->deadline_us && av_gettime_relative() > d->deadline_us);
+	struct decoder *d = opaque;
+	if (d->stop && atomic_load(d->stop))
+		return 1;
+	/* Sticky: FFmpeg's error is, and a later read must not take the
+	 * broken-off stream for a clean end. */
+	if (d->deadline_us && av_gettime_relative() > d->deadline_us)
+		d->stalled = true;
+	return d->stalled;
+}
+
+static int stream_timed_out(const struct decoder *d, struct crate_err *err)
+{
+	return crate_err_set(err, CRATE_ERR_MEDIA, "%s: timed out: no data for %lld s", d->path,
+			     STREAM_STALL_US / 1000000);
 }
 
 /* ICY metadata ("StreamTitle='Artist - Title';StreamUrl='...';") that
@@ -207,6 +219,8 @@ static int decode_frame(struct decoder *d, struct crate_err *err)
 			r = av_read_frame(d->fmt, d->pkt);
 			if (d->stream)
 				poll_icy(d);
+			if (r < 0 && d->stalled) /* FFmpeg gave up waiting: not an end */
+				return stream_timed_out(d, err);
 			if (r < 0) {
 				bool end = r == AVERROR_EOF || (d->fmt->pb && avio_feof(d->fmt->pb));
 				if (!end && r != AVERROR(EAGAIN)) {
@@ -433,6 +447,10 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 		r = AVERROR(ETIMEDOUT);
 	if (r >= 0 && d->stream && !d->fmt->nb_streams)
 		r = AVERROR_INVALIDDATA;
+	if (d->stalled) { /* the probe gave up waiting: what it saw is not the stream */
+		stream_timed_out(d, err);
+		goto fail;
+	}
 	if (r < 0) {
 		crate_err_set(err, CRATE_ERR_MEDIA, "%s: %s", path, averr(r, e, sizeof e));
 		goto fail;

@@ -11,6 +11,10 @@ Serves, until killed:
   /drop/NAME     DIR/NAME, but the first connection is cut after 64 KiB; a
                  reconnect (Range: bytes=N-) gets the rest
   /silent        headers, then nothing (a stream that never sends audio)
+  /stall/NAME    the first half of DIR/NAME, then nothing (a stream that
+                 stalls mid-play; a reconnect gets headers only)
+  /half/NAME     DIR/NAME with its full Content-Length, cut after half on
+                 every connection (a reconnect gets nothing more)
   /garbage       random bytes labelled audio/mpeg
 The chosen port is written to PORTFILE.
 """
@@ -84,6 +88,22 @@ class Handler(BaseHTTPRequestHandler):
                     self.connection.shutdown(2)
                     return
                 self.wfile.write(data[start:])
+            elif path.startswith("/stall/"):
+                data = open(os.path.join(DIR, os.path.basename(path[7:])), "rb").read()
+                self.send_audio(data)
+                if self.headers.get("Range", "bytes=0-") == "bytes=0-":
+                    self.wfile.write(data[:len(data) // 2])
+                self.wfile.flush()
+                time.sleep(120)
+            elif path.startswith("/half/"):
+                data = open(os.path.join(DIR, os.path.basename(path[6:])), "rb").read()
+                if self.headers.get("Range", "bytes=0-") != "bytes=0-":
+                    self.send_error(503)
+                    return
+                self.send_audio(data, headers=[("Content-Length", str(len(data)))])
+                self.wfile.write(data[:len(data) // 2])
+                self.wfile.flush()
+                self.connection.shutdown(2)
             elif path == "/silent":
                 self.send_audio(b"")
                 self.wfile.flush()

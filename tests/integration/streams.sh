@@ -2,8 +2,8 @@
 # Streams (issue 18 part 4) from a small HTTP server of this test on
 # 127.0.0.1 (tests/data/stream_server.py): playback equals FFmpeg's decoding
 # of the same bytes; ICY titles reach the output and the hook; a dropped
-# connection reconnects; a stream that never sends audio times out with a
-# message; garbage is an error, not a hang; a URL is a playlist entry (an
+# connection reconnects; a stream that never sends audio, or stops sending
+# it mid-play, times out with a message; garbage is an error, not a hang; a URL is a playlist entry (an
 # item never scanned as a file).
 . "$(dirname "$0")/../lib.sh"
 if ! command -v python3 >/dev/null || ! command -v ffmpeg >/dev/null; then
@@ -26,6 +26,8 @@ for i in $(seq 1 50); do [ -s "$T_TMP/port" ] && break; sleep 0.1; done
 PORT=$(cat "$T_TMP/port" 2>/dev/null)
 [ -n "$PORT" ] || t_fail "no server"
 U=http://127.0.0.1:$PORT
+ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=440:d=8" -ac 2 -ar 44100 "$T_TMP/srv/tone.mp3" ||
+	t_fail "ffmpeg mp3"
 ffmpeg -nostdin -v quiet -i "$T_TMP/srv/tone.flac" -f s16le -ac 2 -ar 44100 "$T_TMP/ref.raw"
 
 t_begin stream_plays_the_same_samples_as_ffmpeg
@@ -63,6 +65,11 @@ grep -qi "timed out\|timeout" <<<"$out" || t_fail "silent: message '$out'"
 out=$(run play --no-ui "$U/garbage" 2>&1); rc=$?
 [ $rc -eq 1 ] || t_fail "garbage: exit $rc ($out)"
 [ -n "$out" ] || t_fail "garbage: no message"
+
+t_begin stream_that_stalls_mid_play_times_out
+out=$(run play --no-ui "$U/stall/tone.mp3" 2>&1); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry failed): '$out'"
+grep -q "stall/tone.mp3: timed out" <<<"$out" || t_fail "message '$out'"
 
 t_begin stream_is_a_playlist_entry
 run playlist new Radio 2>/dev/null || t_fail "playlist new"
