@@ -20,6 +20,7 @@
 #include "app/app_analysis.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
+#include "app/app_stream.h"
 #include "app/rules.h"
 #include "base/rng.h"
 #include "base/str.h"
@@ -1037,9 +1038,19 @@ static void on_finished(struct app *app, const struct engine_event *ev)
 	if (!is_now(p, ev))
 		return;
 	p->played_ms = ev->played_ms;
-	correct_duration(app, ev->id, ev->pos_ms);
+	/* A stream's end (a cut, a finite file served as one) says nothing
+	 * of a length: it counts after four minutes heard, like a track of
+	 * unknown length, and no duration is stored. */
+	bool stream = app_is_stream_url(p->now.path);
+	if (!stream)
+		correct_duration(app, ev->id, ev->pos_ms);
 	if (p->counted || !ev->id || ev->played_ms <= 0)
 		return; /* no audio came out of it: not a play */
+	if (stream) {
+		if (ev->played_ms >= COUNT_AFTER_MS)
+			record_play(app, ev->id);
+		return;
+	}
 	/* At the end the true length is known (pos_ms), whatever the header said. */
 	int64_t len = ev->pos_ms > 0 ? ev->pos_ms : ev->dur_ms;
 	if (ev->played_ms * 2 >= len || ev->played_ms >= COUNT_AFTER_MS)

@@ -537,6 +537,8 @@ static int64_t file_duration_ms(const struct decoder *d);
 
 int64_t decoder_duration_ms(const struct decoder *d)
 {
+	if (d->stream) /* an announced length (Content-Length) is a guess at best */
+		return -1;
 	if (!d->ranged)
 		return file_duration_ms(d);
 	int64_t rate = d->native.rate;

@@ -32,7 +32,8 @@ void decoder_free(struct decoder *d);
  * closest to what the codec produces (s16 for 8/16-bit, s32 for 24/32-bit,
  * float for lossy codecs). */
 void decoder_native_format(const struct decoder *d, struct play_format *out);
-/* Container duration in ms, -1 when unknown (it can be wrong: trust EOF). */
+/* Container duration in ms, -1 when unknown or a stream (it can be wrong:
+ * trust EOF). */
 int64_t decoder_duration_ms(const struct decoder *d);
 const char *decoder_path(const struct decoder *d);
 

@@ -3,8 +3,9 @@
 # 127.0.0.1 (tests/data/stream_server.py): playback equals FFmpeg's decoding
 # of the same bytes; ICY titles reach the output and the hook; a dropped
 # connection reconnects; a stream that never sends audio, or stops sending
-# it mid-play, times out with a message; garbage is an error, not a hang; a URL is a playlist entry (an
-# item never scanned as a file).
+# it mid-play, times out with a message; garbage is an error, not a hang;
+# a URL is a playlist entry (an item never scanned as a file); a stream's
+# end is neither its length nor a play.
 . "$(dirname "$0")/../lib.sh"
 if ! command -v python3 >/dev/null || ! command -v ffmpeg >/dev/null; then
 	t_begin streams_setup; t_skip "needs python3 and ffmpeg"; t_end; exit $?
@@ -81,4 +82,12 @@ run play --no-ui Playlists/Radio >/dev/null 2>&1 || t_fail "playing the playlist
 cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "playlist stream output differs"
 run scan "$T_TMP/srv" >/dev/null 2>&1
 [ "$(run search "url:$U/file/tone.flac" --format '%url%' | wc -l)" -eq 1 ] || t_fail "stream item lost after a scan"
+
+t_begin stream_cut_short_is_neither_a_length_nor_a_play
+# Content-Length announced, cut at half on every connection: 4 s heard.
+run playlist add Radio "$U/half/tone.mp3" >/dev/null 2>&1 || t_fail "playlist add"
+run play --no-ui "$U/half/tone.mp3" >/dev/null 2>&1
+info=$(run info "$U/half/tone.mp3" 2>&1)
+grep -q "^duration = " <<<"$info" && t_fail "a duration was stored: $info"
+grep -q "^timesplayed = [1-9]" <<<"$info" && t_fail "counted as played: $info"
 t_end
