@@ -247,6 +247,14 @@ static int cmd_coll_import(struct cli_ctx *ctx, const struct cli_args *a)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		goto out;
+	/* As playlist import: a file must not silently take the place of a
+	 * saved one (which other collections may use). */
+	if (!cli_flag(a, "force") && app_coll_resolve(app, ns, name)) {
+		crate_err_set(&err, CRATE_ERR_EXISTS,
+			      "%s/%s exists (remove it first, or import with --force)", ns, name);
+		status = cli_outcome(ctx, -1, &err);
+		goto out;
+	}
 	status = cli_outcome(ctx, app_coll_save_node(app, name_arg, n, NULL, &err), &err);
 out:
 	coll_node_unref(n);
@@ -263,6 +271,11 @@ static const struct cli_opt show_opts[] = {
 };
 static const struct cli_opt remove_opts[] = {
 	{"force", 'f', CLI_OPT_FLAG, NULL, "collections that use it get a copy of it"},
+	{0},
+};
+
+static const struct cli_opt import_opts[] = {
+	{"force", 'f', CLI_OPT_FLAG, NULL, "replace a collection or playlist of that name"},
 	{0},
 };
 
@@ -293,8 +306,11 @@ static const struct cli_command coll_commands[] = {
 	 1, CLI_ANY, 0, levels_opts, cmd_coll_levels},
 	{"coll export", NULL, "coll export NAME [FILE]", "write a collection as JSON",
 	 "Without FILE (or with -) to standard output.", 1, 2, 0, NULL, cmd_coll_export},
-	{"coll import", NULL, "coll import NAME FILE", "save a collection from JSON (- = stdin)",
-	 NULL, 2, 2, 0, NULL, cmd_coll_import},
+	{"coll import", NULL, "coll import [--force] NAME FILE",
+	 "save a collection from JSON (- = stdin)",
+	 "A collection or playlist of that name is kept unless --force (which replaces it; "
+	 "collections that use it then see the new one).",
+	 2, 2, 0, import_opts, cmd_coll_import},
 	{0},
 };
 

@@ -178,6 +178,22 @@ expect_rc 0 "XMMS2 pshuffle shape"
 run coll export "$T_TMP/x.json"
 expect_rc 1 "export of a namespace-less path name"
 
+t_begin coll_import_refuses_an_existing_name
+# As playlist import does: replacing a saved one (here one that another
+# collection uses) takes --force.
+c coll save UsesCopy 'in:Copy' || t_fail "save UsesCopy"
+before=$(c coll show Copy)
+printf '{"type":"universe"}' >"$T_TMP/all.json"
+run coll import Copy "$T_TMP/all.json"
+expect_rc 1 "import over an existing collection"
+case $ERR in *"Collections/Copy exists"*--force*) ;; *) t_fail "message: $ERR" ;; esac
+[ "$(c coll show Copy)" = "$before" ] || t_fail "replaced without --force: $(c coll show Copy)"
+run coll import Playlists/FromXmms2 "$T_TMP/ps.json"
+expect_rc 1 "import over an existing playlist"
+run coll import --force Copy "$T_TMP/all.json"
+expect_rc 0 "import --force"
+[ "$(c coll show Copy)" != "$before" ] || t_fail "--force did not replace"
+
 t_begin coll_playlist_edits
 run playlist new Road
 expect_rc 0 "playlist new"
