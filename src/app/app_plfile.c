@@ -148,10 +148,14 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 	int *errs = xcalloc(pl.n + 1, sizeof *errs);
 	size_t nscan = 0;
 	for (size_t i = 0; i < pl.n; i++)
-		locs[i] = pl.v[i].location[0] == '/' ? pl.v[i].location : NULL;
+		locs[i] = !pl.v[i].problem && pl.v[i].location[0] == '/' ? pl.v[i].location : NULL;
 	find_items(app, locs, pl.n, ids, real, errs);
 	for (size_t i = 0; i < pl.n; i++) {
 		const char *loc = pl.v[i].location;
+		if (pl.v[i].problem) { /* rtsp://, file://otherhost/: not playable here */
+			problem(rep, pl.v[i].line, xasprintf("%s: %s", loc, pl.v[i].problem));
+			continue;
+		}
 		if (!locs[i]) { /* a stream URL: an item of its own */
 			struct crate_err serr = {0};
 			if (app_stream_item(app, loc, &ids[i], &serr) != 0)

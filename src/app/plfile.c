@@ -16,6 +16,7 @@ void plfile_free(struct plfile *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {
 		free(pl->v[i].location);
+		free(pl->v[i].problem);
 		free(pl->v[i].title);
 	}
 	free(pl->v);
@@ -122,10 +123,13 @@ static void normalise_path(char *p)
 	*w = '\0';
 }
 
-/* The absolute path or URL a location means; owned, NULL to skip it. uri:
- * the location is a URI (XSPF), so relative ones are percent-encoded too. */
-static char *resolve(const char *loc, size_t len, const char *dir, bool uri)
+/* The absolute path or URL a location means; owned, NULL to skip it (an
+ * empty one) or, with *why (owned), to report it: a location crate cannot
+ * play must not vanish without a word. uri: the location is a URI (XSPF),
+ * so relative ones are percent-encoded too. */
+static char *resolve(const char *loc, size_t len, const char *dir, bool uri, char **why)
 {
+	*why = NULL;
 	while (len && isspace((unsigned char)*loc)) {
 		loc++;
 		len--;
@@ -143,12 +147,17 @@ static char *resolve(const char *loc, size_t len, const char *dir, bool uri)
 		if (strncasecmp(p, "localhost/", 10) == 0)
 			p += 9;
 		if (*p != '/') { /* file://otherhost/...: not ours */
+			const char *slash = strchr(p, '/');
+			*why = xasprintf("remote host '%.*s' (only local files play)",
+					 (int)(slash ? (size_t)(slash - p) : strlen(p)), p);
 			free(s);
 			return NULL;
 		}
 		path = xstrdup(p);
 		percent_decode(path);
 	} else if (strstr(s, "://")) { /* another scheme (rtsp, smb): not playable here */
+		*why = xasprintf("unsupported scheme '%.*s' (files, http and https play)",
+				 (int)(strstr(s, "://") - s), s);
 		free(s);
 		return NULL;
 	} else {
@@ -161,11 +170,17 @@ static char *resolve(const char *loc, size_t len, const char *dir, bool uri)
 	return path;
 }
 
-static void add_entry(struct plfile *pl, char *location, const char *title, size_t tlen,
-		      int64_t dur, size_t line)
+/* The entry at line for loc (len bytes as written): resolved, reported
+ * with a problem, or (empty) left out. */
+static void add_entry(struct plfile *pl, const char *loc, size_t len, const char *dir, bool uri,
+		      const char *title, size_t tlen, int64_t dur, size_t line)
 {
-	if (!location)
+	char *problem;
+	char *location = resolve(loc, len, dir, uri, &problem);
+	if (!location && !problem)
 		return;
+	if (!location)
+		location = xstrndup(loc, len);
 	if (pl->n == pl->cap) {
 		pl->cap = pl->cap ? pl->cap * 2 : 64;
 		pl->v = xreallocarray(pl->v, pl->cap, sizeof *pl->v);
@@ -176,8 +191,8 @@ static void add_entry(struct plfile *pl, char *location, const char *title, size
 	}
 	while (tlen && isspace((unsigned char)title[tlen - 1]))
 		tlen--;
-	pl->v[pl->n++] = (struct plfile_entry){location, tlen ? xstrndup(title, tlen) : NULL, dur,
-					       line};
+	pl->v[pl->n++] = (struct plfile_entry){location, problem,
+					       tlen ? xstrndup(title, tlen) : NULL, dur, line};
 }
 
 /* ---- line-based formats ---- */
@@ -252,7 +267,7 @@ static void parse_m3u(const char *data, size_t len, const char *dir, struct plfi
 			}
 			continue;
 		}
-		add_entry(out, resolve(s, n, dir, false), title, title ? tlen : 0, dur, l.no);
+		add_entry(out, s, n, dir, false, title, title ? tlen : 0, dur, l.no);
 		title = NULL;
 		dur = -1;
 	}
@@ -310,7 +325,7 @@ static void parse_pls(const char *data, size_t len, const char *dir, struct plfi
 				*slot = &f[j];
 		}
 		if (file)
-			add_entry(out, resolve(file->v, file->n, dir, false), title ? title->v : NULL,
+			add_entry(out, file->v, file->n, dir, false, title ? title->v : NULL,
 				  title ? title->n : 0, length ? seconds_ms(length->v, length->n) : -1,
 				  file->line);
 		i = j;
@@ -320,12 +335,25 @@ static void parse_pls(const char *data, size_t len, const char *dir, struct plfi
 
 /* ---- XSPF ---- */
 
-/* XML text with the five named entities and &#N; / &#xN; decoded; owned. */
+/* XML text with the five named entities and &#N; / &#xN; decoded and
+ * CDATA sections taken as they are (valid XML some writers use for
+ * locations); owned. */
 static char *xml_text(const char *s, size_t n)
 {
+	static const char cdata[] = "<![CDATA[";
 	struct strbuf b;
 	strbuf_init(&b, n + 1);
 	for (size_t i = 0; i < n; i++) {
+		if (n - i >= sizeof cdata - 1 && memcmp(s + i, cdata, sizeof cdata - 1) == 0) {
+			const char *from = s + i + sizeof cdata - 1, *to = from;
+			while (to + 3 <= s + n && memcmp(to, "]]>", 3) != 0)
+				to++;
+			if (to + 3 > s + n)
+				to = s + n; /* unterminated: the rest */
+			strbuf_add(&b, from, (size_t)(to - from));
+			i = (size_t)(to - s) + 2;
+			continue;
+		}
 		if (s[i] != '&') {
 			strbuf_addc(&b, s[i]);
 			continue;
@@ -435,7 +463,7 @@ static int parse_xspf(const char *data, size_t len, const char *dir, struct plfi
 			size_t line = 1;
 			for (const char *q = data; q < loc; q++)
 				line += *q == '\n';
-			add_entry(out, resolve(l, strlen(l), dir, true), tt, tt ? strlen(tt) : 0, ms, line);
+			add_entry(out, l, strlen(l), dir, true, tt, tt ? strlen(tt) : 0, ms, line);
 			free(l);
 			free(tt);
 		}

@@ -16,7 +16,10 @@
 enum plfile_format { PLFILE_UNKNOWN, PLFILE_M3U, PLFILE_PLS, PLFILE_XSPF };
 
 struct plfile_entry {
-	char *location;      /* owned: absolute path (raw bytes) or an http(s) URL */
+	char *location;      /* owned: absolute path (raw bytes) or an http(s) URL;
+			      * with a problem, the location as written */
+	char *problem;       /* owned, NULL for a usable entry: why it cannot be
+			      * played here ("unsupported scheme", "remote host") */
 	char *title;         /* owned, NULL when the file gives none (untrusted) */
 	int64_t duration_ms; /* -1 when unknown */
 	size_t line;         /* where it was in the file (1-based), for messages */

@@ -3,7 +3,8 @@
 # M3U8, PLS and XSPF round-trips the demo library; files written by other
 # tools (tests/data/playlists: foobar2000 M3U8 with a BOM and CRLF, Winamp
 # PLS out of order, VLC XSPF with URI-encoded relative locations and a
-# stream URL, a Latin-1 M3U) import; missing entries are listed with exit 2; a file on disk that
+# stream URL, a Latin-1 M3U) import; missing entries and locations of
+# other schemes or hosts are listed with exit 2; a file on disk that
 # is not in the library is scanned on the way; a 200,000-line file and a
 # FIFO are handled.
 . "$(dirname "$0")/../lib.sh"
@@ -67,6 +68,22 @@ if command -v ffmpeg >/dev/null; then
 	grep -q "(1 newly scanned)" <<<"$out" || t_fail "new file not scanned: $out"
 	[ "$(urls latin1 | wc -l)" -eq 1 ] || t_fail "latin1 entries"
 fi
+
+t_begin playlist_import_reports_unplayable_locations
+# Other schemes and other hosts' files are listed with a reason, not
+# dropped; a CDATA location (valid XML) is read.
+printf '#EXTM3U\nrtsp://example.com/x\nsmb://host/share/a.mp3\nfile://otherhost/a.mp3\n%s\n' \
+	"$MUSIC/01 Harbour Lights.ogg" >"$W/schemes.m3u"
+out=$(c playlist import schemes "$W/schemes.m3u" 2>&1); rc=$?
+[ $rc -eq 2 ] || t_fail "schemes: exit $rc (want 2): $out"
+grep -q "schemes.m3u:2: rtsp://example.com/x: unsupported scheme" <<<"$out" || t_fail "rtsp: $out"
+grep -q "schemes.m3u:3: smb://host/share/a.mp3: unsupported scheme" <<<"$out" || t_fail "smb: $out"
+grep -q "schemes.m3u:4: file://otherhost/a.mp3: remote host" <<<"$out" || t_fail "remote host: $out"
+grep -q "1 of 4 entries imported.*3 not found" <<<"$out" || t_fail "schemes count: $out"
+printf '<?xml version="1.0"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList>\n<track><location><![CDATA[file://%s]]></location></track>\n</trackList></playlist>\n' \
+	"$MUSIC/01%20Harbour%20Lights.ogg" >"$W/cdata.xspf"
+out=$(c playlist import cdata "$W/cdata.xspf" 2>&1) || t_fail "cdata: exit $?: $out"
+[ "$(urls cdata)" = "$MUSIC/01 Harbour Lights.ogg" ] || t_fail "CDATA location: $(urls cdata) ($out)"
 
 t_begin scan_offers_and_imports_playlists
 W2=$T_TMP/w2
