@@ -164,12 +164,14 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 		}
 		struct stat st;
 		if (!ids[i]) {
-			if (real[i] && stat(real[i], &st) == 0 && S_ISREG(st.st_mode))
+			if (real[i] && stat(real[i], &st) == 0 && S_ISREG(st.st_mode)) {
 				scan[nscan++] = xstrdup(real[i]);
-			else
+			} else {
 				problem(rep, pl.v[i].line,
 					xasprintf("%s: %s", loc,
 						  real[i] ? "not a regular file" : strerror(errs[i])));
+				locs[i] = NULL; /* reported: not looked up again after the scan */
+			}
 		}
 		free(real[i]);
 		real[i] = NULL;

@@ -85,6 +85,22 @@ printf '<?xml version="1.0"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0
 out=$(c playlist import cdata "$W/cdata.xspf" 2>&1) || t_fail "cdata: exit $?: $out"
 [ "$(urls cdata)" = "$MUSIC/01 Harbour Lights.ogg" ] || t_fail "CDATA location: $(urls cdata) ($out)"
 
+t_begin playlist_import_reports_each_entry_once
+# A directory entry beside a file that must be scanned: the lookup after
+# the scan must not list the directory again.
+if command -v ffmpeg >/dev/null; then
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=330:duration=0.5" -f flac "$MUSIC/new one.flac" ||
+		t_fail ffmpeg
+	mkdir -p "$W/a folder"
+	printf '%s\n' "$W/a folder" "$MUSIC/new one.flac" "$MUSIC/02 Salt Wind.ogg" >"$W/dir.m3u"
+	out=$(c playlist import dir "$W/dir.m3u" 2>&1); rc=$?
+	[ $rc -eq 2 ] || t_fail "dir: exit $rc: $out"
+	[ "$(grep -c "dir.m3u:1: " <<<"$out")" -eq 1 ] || t_fail "the folder not listed once: $out"
+	grep -q "2 of 3 entries imported (1 newly scanned), 1 not found" <<<"$out" || t_fail "count: $out"
+else
+	t_skip "needs ffmpeg"
+fi
+
 t_begin scan_offers_and_imports_playlists
 W2=$T_TMP/w2
 mkdir -p "$W2/music"
