@@ -22,14 +22,22 @@ static int feed_all(struct decoder *d, struct an_feed *f, int channels, const at
 	float *buf = xmalloc(READ_FRAMES * (size_t)channels * sizeof *buf);
 	double t0 = now_s();
 	int rc = 0;
+	size_t frames = 0;
 	for (unsigned reads = 0;; reads++) {
 		long n = decoder_read(d, buf, READ_FRAMES, err);
 		if (n < 0) {
 			rc = -1;
 			break;
 		}
-		if (n == 0)
+		if (n == 0) {
+			/* A stream whose every packet failed ends at once: no
+			 * measure of nothing (playback says the same of it). */
+			if (frames == 0)
+				rc = crate_err_set(err, CRATE_ERR_MEDIA, "%s: no audio could be decoded",
+						   decoder_path(d));
 			break;
+		}
+		frames += (size_t)n;
 		if (an_feed_add(f, buf, (size_t)n, err) != 0) {
 			rc = -1;
 			break;

@@ -34,9 +34,11 @@ static void analyze_progress(void *ud, const struct app_analysis_progress *p)
 	ui->last = p->elapsed_s;
 	if (ui->tty)
 		fputs("\r\033[K", ui->err);
+	/* done counts the files not analysed too: the final line says how
+	 * many were, not "analysed 23 of 23 files, 3 not analysed" */
 	fprintf(ui->err, "%s %zu of %zu files, %zu not analysed (%.0f s of audio, %.0fx real time)",
-		p->finished ? "analysed" : "analysing,", p->done, p->total, p->failed, p->audio_s,
-		p->elapsed_s > 0 ? p->audio_s / p->elapsed_s : 0.0);
+		p->finished ? "analysed" : "analysing,", p->finished ? p->done - p->failed : p->done,
+		p->total, p->failed, p->audio_s, p->elapsed_s > 0 ? p->audio_s / p->elapsed_s : 0.0);
 	if (!ui->tty || p->finished)
 		fputc('\n', ui->err);
 	fflush(ui->err);

@@ -95,6 +95,22 @@ if [ -z "$(prop broken loudness)" ]; then
 	grep -q "not analysed: .*broken.flac" "$T_TMP/err" || t_fail "broken: reason not printed"
 fi
 
+t_begin a_file_without_decodable_audio_is_not_analysed
+# It opens, but every packet fails (playback says "no audio could be
+# decoded"): it was counted as analysed, with no result and no reason.
+if ! t_have_corpus; then
+	t_skip "no corpus"
+else
+	F=flactestbench-faulty_11_-_incorrect_metadata_block_length.flac
+	N=$T_TMP/nodec; mkdir -p "$N"; cp "$CORPUS/$F" "$N/"
+	nd() { HOME=$H timeout 120 "$CRATE" --db "$T_TMP/nodec.db" --config "$T_TMP/config" "$@"; }
+	nd scan "$N" >/dev/null 2>&1
+	nd analyze >/dev/null 2>"$T_TMP/err10"
+	grep -q "^analysed 0 of 1 files, 1 not analysed" "$T_TMP/err10" || t_fail "report: $(cat "$T_TMP/err10")"
+	why=$(nd info "$N/$F" 2>&1 | sed -n 's/^analysis_error = //p')
+	case $why in *"no audio could be decoded"*) ;; *) t_fail "analysis_error: '$why'" ;; esac
+fi
+
 t_begin results_survive_rescan_and_follow_changes
 before=$(prop t33 loudness)
 run scan "$M" >/dev/null 2>&1 || t_fail "rescan"
