@@ -274,7 +274,8 @@ size_t app_playlist_files_find(const char *const *paths, size_t n, char ***out)
 }
 
 int app_playlist_export(struct app *app, const char *name, enum plfile_format fmt,
-			const char *rel_dir, struct strbuf *out, struct crate_err *err)
+			const char *rel_dir, struct strbuf *out, size_t *left_out,
+			struct crate_err *err)
 {
 	name = app_playlist_name(app, name);
 	const struct coll_node *pl = name ? coll_store_get(app->store, COLL_NS_PLAYLISTS, name) : NULL;
@@ -302,6 +303,8 @@ int app_playlist_export(struct app *app, const char *name, enum plfile_format fm
 		k++;
 	}
 	plfile_write(fmt, e, k, out);
+	if (left_out)
+		*left_out = n - k;
 	for (size_t i = 0; i < k; i++)
 		free(owned[i]);
 	free(owned);

@@ -251,12 +251,18 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 	struct strbuf b;
 	strbuf_init(&b, 4096);
 	int status = CLI_FAIL;
+	size_t left_out = 0;
 	if (relative && !dir) {
 		char *msg = xasprintf("%s: %s", path, strerror(errno));
 		cli_fail_safe(ctx, msg);
 		free(msg);
-	} else if (app && app_playlist_export(app, name, fmt, dir, &b, &err) == 0) {
+	} else if (app && app_playlist_export(app, name, fmt, dir, &b, &left_out, &err) == 0) {
 		status = CLI_OK;
+		if (left_out) { /* written all the same: say what is missing from it */
+			cli_error(ctx, "playlist export: %zu entr%s of Playlists/%s no longer in the "
+				  "library: left out", left_out, left_out == 1 ? "y" : "ies", name);
+			status = CLI_PARTIAL;
+		}
 		FILE *f = path ? fopen(path, "w") : ctx->out;
 		bool ok = f && fwrite(b.buf, 1, b.len, f) == b.len;
 		int e = errno;

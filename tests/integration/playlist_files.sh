@@ -101,6 +101,18 @@ else
 	t_skip "needs ffmpeg"
 fi
 
+t_begin playlist_export_says_what_it_left_out
+# Entries whose items were forgotten have no location: the file is written
+# without them, and export says so with exit 2 (it said nothing, exit 0).
+c playlist new Gone >/dev/null 2>&1 && c playlist add Gone '*' >/dev/null 2>&1 || t_fail "playlist"
+total=$(urls Gone | wc -l)
+c forget --yes 'a:"Mira Sol"' >/dev/null 2>&1 || t_fail "forget"
+c playlist export Gone "$W/gone.m3u8" 2>"$T_TMP/gone.err"; rc=$?
+[ $rc -eq 2 ] || t_fail "export with forgotten entries: exit $rc"
+grep -q "2 entries of Playlists/Gone no longer in the library: left out" "$T_TMP/gone.err" ||
+	t_fail "stderr: $(cat "$T_TMP/gone.err")"
+[ "$(grep -vc '^#' "$W/gone.m3u8")" -eq $((total - 2)) ] || t_fail "the file lacks other entries"
+
 t_begin scan_offers_and_imports_playlists
 W2=$T_TMP/w2
 mkdir -p "$W2/music"
