@@ -1221,9 +1221,12 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 	struct app_play *p = player(app);
 	if (!get_engine(app, err) || list_activate(app, name, start_pos, err) != 0)
 		return -1;
-	if (start_pos >= list_len(app))
-		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu entries)",
-				     ns, name, start_pos, list_len(app));
+	if (list_len(app) == 0)
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is empty", ns, name);
+	if (start_pos >= list_len(app)) /* entries are numbered from 1 where people see them */
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu entr%s)",
+				     ns, name, start_pos + 1, list_len(app),
+				     list_len(app) == 1 ? "y" : "ies");
 	p->error[0] = 0;
 	return play_entry(app, start_pos, err);
 }

@@ -748,6 +748,24 @@ TEST(a_track_queued_during_the_last_entry_plays_after_it)
 	app_close(app);
 }
 
+/* Entries are numbered from 1 wherever people see them ("has no entry 0"
+ * was the answer to playing an empty list). */
+TEST(playing_an_empty_list_or_past_the_end_says_so_in_entry_numbers)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 1, false, false);
+	struct crate_err err = {0};
+	make_list(app, "Empty", (int[]){0}, 0);
+	make_list(app, "One", (int[]){1}, 1);
+	CHECK(app_play_collection(app, "Playlists", "Empty", 0, &err) != 0);
+	CHECK_STR(err.msg, "Playlists/Empty is empty");
+	crate_err_clear(&err);
+	CHECK(app_play_collection(app, "Playlists", "One", 1, &err) != 0);
+	CHECK_STR(err.msg, "Playlists/One has no entry 2 (1 entry)");
+	app_close(app);
+}
+
 TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 {
 	const char *dir = harness_tmpdir();
