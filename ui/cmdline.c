@@ -269,6 +269,31 @@ static void complete_key(struct ui *ui, int dir)
 	ui->dirty = true;
 }
 
+/* A quote right after "field:" or "field~" in a word quotes a query's
+ * value (in:"Rock 90s", a:"Mira Sol"): the query parser reads it, so the
+ * word keeps it, as the search bar would. */
+static bool quotes_a_field_value(const struct strbuf *w)
+{
+	if (w->len < 2 || (w->buf[w->len - 1] != ':' && w->buf[w->len - 1] != '~'))
+		return false;
+	char c = w->buf[w->len - 2];
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* The end of the quoted text opened at p (its closing quote), NULL when
+ * it is not closed. */
+static const char *quote_end(const char *p)
+{
+	for (const char *q = p + 1; *q; q++) {
+		if (*p == '"' && *q == '\\' && (q[1] == '"' || q[1] == '\\'))
+			q++;
+		else if (*q == *p)
+			return q;
+	}
+	return NULL;
+}
+
 char **cmdline_split(const char *line, int *argc, struct crate_err *err)
 {
 	size_t cap = 8, n = 0;
@@ -283,7 +308,13 @@ char **cmdline_split(const char *line, int *argc, struct crate_err *err)
 			break;
 		strbuf_reset(&w);
 		while (*p && *p != ' ' && *p != '\t') {
-			if (*p == '\'') {
+			if ((*p == '"' || *p == '\'') && quotes_a_field_value(&w)) {
+				const char *end = quote_end(p);
+				if (!end)
+					goto unterminated;
+				strbuf_add(&w, p, (size_t)(end - p) + 1);
+				p = end + 1;
+			} else if (*p == '\'') {
 				const char *end = strchr(p + 1, '\'');
 				if (!end)
 					goto unterminated;

@@ -11,7 +11,8 @@ struct ui;
 
 bool cmdline_key(struct ui *ui, int key);
 void cmdline_draw(struct ui *ui);
-/* Split a command line into words (quotes, backslashes). Owned argv, NULL-terminated. */
+/* Split a command line into words (quotes, backslashes; a quote after
+ * "field:" stays, for the query parser). Owned argv, NULL-terminated. */
 char **cmdline_split(const char *line, int *argc, struct crate_err *err);
 void cmdline_free_argv(char **argv);
 /* Run one command line (":scan DIR", "save NAME", ...). */

@@ -311,6 +311,7 @@ static void placeholder(const struct cli_command *cmd, const char *ph, const cha
 		} else if (!strcmp(alt, "QUERY") && strncmp(typed, "in:", 3) == 0) {
 			struct acc in = {a->c, typed + 3, "in:", NULL};
 			names(src, CLI_NAMES_COLLECTION, NULL, &in);
+			a->c->value_at = 3; /* in:"Rock 90s": a quoted "in:..." is one word */
 		} else if (!strcmp(alt, "QUERY") && !strchr(typed, ':') && *typed) {
 			struct acc field = {a->c, typed, NULL, ":"};
 			names(src, CLI_NAMES_FIELD, NULL, &field);
@@ -450,6 +451,9 @@ char *cli_completion_apply(const struct cli_completion *c, const char *line, siz
 	strbuf_add(&b, line, start);
 	size_t wl = strlen(word);
 	bool open = c->raw || (wl && (word[wl - 1] == '/' || word[wl - 1] == ':'));
+	size_t plain = c->value_at <= wl ? c->value_at : 0; /* "in:" stays outside */
+	strbuf_add(&b, word, plain);
+	word += plain;
 	if (!c->raw && (c->in_quote || needs_quotes(word))) {
 		strbuf_addc(&b, '"');
 		for (const char *p = word; *p; p++) {

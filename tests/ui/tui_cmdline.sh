@@ -72,6 +72,32 @@ wait_for ':coll show "Rock Nineties"' || t_fail "name not completed: $(bottom)"
 keys Enter
 wait_for "year>=1990" || t_fail "the completed line did not run: $(bottom)"
 
+t_begin tui_cmdline_tab_after_in_quotes_only_the_name
+# in:"Rock Nineties" is what the query parser reads; a quote around the
+# whole word made it in:Rock and the word Nineties
+keys :
+typed "search in:Ro"
+keys Tab
+wait_for ':search in:"Rock ' || t_fail "the common prefix is not quoted after in: $(bottom)"
+typed "N"
+keys Tab
+wait_for ':search in:"Rock Nineties"' || t_fail "in: not completed: $(bottom)"
+keys Enter
+sleep 0.5
+bottom | grep -q "no collection" && t_fail "the completed search did not run: $(bottom)"
+keys / C-u Enter # the whole library again, for the tests below
+keys :
+typed "coll save Later in:Rock\\ N"
+keys Tab
+wait_for ':coll save Later in:"Rock Nineties"' || t_fail "in: after coll save: $(bottom)"
+keys Enter
+ok=0
+for i in $(seq 30); do
+	[ "$(cr coll show Later 2>&1)" = 'in:"Rock Nineties"' ] && { ok=1; break; }
+	sleep 0.1
+done
+[ $ok = 1 ] || t_fail "the completed coll save did not save in: $(cr coll show Later 2>&1)"
+
 t_begin tui_cmdline_tab_completes_a_path_with_tilde
 keys :
 typed "scan ~/til"

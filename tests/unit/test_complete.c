@@ -142,6 +142,23 @@ TEST(fields_options_and_query_words)
 	check("playlist sort Default al", "album|albumartist");
 	check_applied("search tit", "search title:");
 	check_applied("search in:J", "search in:Jazz ");
+}
+
+/* in:"Rock 90s" is what the query parser reads; "in:Rock 90s" is in:Rock
+ * and the word 90s. */
+TEST(a_collection_after_in_quotes_only_its_name)
+{
+	check_applied("search in:\"Rock 9", "search in:\"Rock 90s\" ");
+	check_applied("search \"in:Rock 9", "search in:\"Rock 90s\" ");
+	check_applied("coll save X in:Rock\\ 9", "coll save X in:\"Rock 90s\" ");
+	struct cli_completion c;
+	free(complete("search in:Ro", &c));
+	CHECK_STR(c.common, "in:Rock ");
+	size_t cur = strlen("search in:Ro");
+	char *out = cli_completion_apply(&c, "search in:Ro", &cur, c.common, false);
+	CHECK_STR(out, "search in:\"Rock ");
+	free(out);
+	cli_completion_free(&c);
 	check("set play", "playback.repeat|playback.volume");
 	check("set playback.repeat ", "all|off|one");
 	check("seek ", "");
