@@ -158,6 +158,7 @@ static void names(const struct cli_names_src *src, enum cli_names kind, const ch
  * "~/music/"), and expanded to read the folder. */
 static void paths(struct cli_completion *c, const char *typed)
 {
+	c->paths = true;
 	if (strcmp(typed, "~") == 0) {
 		cand_push(c, xstrdup("~/"));
 		return;
@@ -437,9 +438,23 @@ void cli_completion_free(struct cli_completion *c)
 	*c = (struct cli_completion){0};
 }
 
+/* What the line's splitting reads as more than a character. */
+static const char special_chars[] = " \t'\"\\";
+
 static bool needs_quotes(const char *s)
 {
-	return strpbrk(s, " \t'\"\\") != NULL;
+	return strpbrk(s, special_chars) != NULL;
+}
+
+/* A path as the line splits it back: My\ Music/. A quote opened around
+ * a folder would be left open, and the line would not run. */
+static void add_escaped(struct strbuf *b, const char *word)
+{
+	for (const char *p = word; *p; p++) {
+		if (strchr(special_chars, *p))
+			strbuf_addc(b, '\\');
+		strbuf_addc(b, *p);
+	}
 }
 
 char *cli_completion_apply(const struct cli_completion *c, const char *line, size_t *cursor,
@@ -454,7 +469,9 @@ char *cli_completion_apply(const struct cli_completion *c, const char *line, siz
 	size_t plain = c->value_at <= wl ? c->value_at : 0; /* "in:" stays outside */
 	strbuf_add(&b, word, plain);
 	word += plain;
-	if (!c->raw && (c->in_quote || needs_quotes(word))) {
+	if (c->paths && !c->in_quote) {
+		add_escaped(&b, word);
+	} else if (!c->raw && (c->in_quote || needs_quotes(word))) {
 		strbuf_addc(&b, '"');
 		for (const char *p = word; *p; p++) {
 			if (*p == '"' || *p == '\\')

@@ -37,6 +37,8 @@ struct cli_completion {
 	bool no_space; /* a directory or "field:": typing goes on in the word */
 	bool in_quote; /* the word was opened with a quote at start */
 	bool raw;      /* the whole line is one name: never quoted (a prompt) */
+	bool paths;    /* files and folders: a space is escaped (My\ Music/),
+			* so that a folder typed on into is a word that runs */
 	size_t value_at; /* quote from here: "in:" + a name is in:"Rock 90s", as
 			  * the query parser reads it (0: the whole word) */
 };
@@ -55,7 +57,8 @@ void cli_complete_names(const struct cli_names_src *src, enum cli_names kind, co
 
 /* line with the word at c->start..cursor replaced by word, quoted when it
  * needs quoting (spaces, quotes, backslashes) or c->in_quote (only its
- * part from c->value_at: a field's value); complete:
+ * part from c->value_at: a field's value; a path's are escaped unless the
+ * user opened a quote); complete:
  * close the quote and add a space (a directory or "field:" stays open).
  * *cursor moves to the end of the insertion. Owned result. */
 char *cli_completion_apply(const struct cli_completion *c, const char *line, size_t *cursor,

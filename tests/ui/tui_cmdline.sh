@@ -28,6 +28,9 @@ ffmpeg -v error -y -f lavfi -i "sine=frequency=330:duration=100" -ac 2 -metadata
 	-metadata title="Long Song" "$MUSIC/long.flac" || t_fail "ffmpeg"
 ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=3" -ac 2 -metadata artist="Tilde Artist" \
 	-metadata title="Tilde Song" "$H/tilde music/t.flac" || t_fail "ffmpeg"
+mkdir -p "$H/My Music" "$H/Mx"
+ffmpeg -v error -y -f lavfi -i "sine=frequency=550:duration=3" -ac 2 -metadata artist="Spaced Artist" \
+	-metadata title="Spaced Song" "$H/My Music/s.flac" || t_fail "ffmpeg"
 cr scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan failed"
 cr coll save "Rock Classics" 'year<1990' 2>/dev/null || t_fail "coll save"
 cr coll save "Rock Nineties" 'year>=1990' 2>/dev/null || t_fail "coll save"
@@ -102,9 +105,9 @@ t_begin tui_cmdline_tab_completes_a_path_with_tilde
 keys :
 typed "scan ~/til"
 keys Tab
-wait_for ':scan "~/tilde music/' || t_fail "path not completed: $(bottom)"
+wait_for ':scan ~/tilde\ music/' || t_fail "path not completed: $(bottom)"
 keys Tab
-wait_for ':scan "~/tilde music/t.flac"' || t_fail "file not completed: $(bottom)"
+wait_for ':scan ~/tilde\ music/t.flac' || t_fail "file not completed: $(bottom)"
 keys C-w C-w
 typed '"~/tilde music"'
 keys Enter
@@ -114,6 +117,22 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 [ $ok = 1 ] || t_fail ":scan with ~ did not scan the folder"
+
+t_begin tui_cmdline_a_folder_with_a_space_cycled_to_runs
+# a quote opened for the folder was left open: "unterminated quote"
+keys :
+typed "scan ~/M"
+keys Tab
+wait_for "~/Mx/  ~/My Music/" || t_fail "folders not listed: $(bottom)"
+keys Tab Tab
+wait_for ':scan ~/My\ Music/' || t_fail "not cycled to the folder: $(bottom)"
+keys Enter
+ok=0
+for i in $(seq 100); do
+	cr search 'a:"Spaced Artist"' 2>/dev/null | grep -q "Spaced Song" && { ok=1; break; }
+	sleep 0.1
+done
+[ $ok = 1 ] || t_fail "the completed :scan did not run: $(bottom)"
 
 t_begin tui_cmdline_set_changes_options_live
 keys :

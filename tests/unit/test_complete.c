@@ -190,13 +190,20 @@ TEST(paths_expand_the_tilde_and_keep_it)
 	FILE *f = fopen(p, "w");
 	REQUIRE(f);
 	fclose(f);
+	snprintf(p, sizeof p, "%s/My Music/a b.flac", home);
+	REQUIRE((f = fopen(p, "w")));
+	fclose(f);
 	setenv("HOME", home, 1);
 	check("scan ~", "~/");
 	check("scan ~/", "~/My Music/|~/music/");
 	check("scan ~/m", "~/music/");
 	check_applied("scan ~/m", "scan ~/music/"); /* a folder stays open */
 	check_applied("scan ~/music/", "scan ~/music/a.flac ");
-	check_applied("scan ~/M", "scan \"~/My Music/");
+	/* escaped, not quoted: a quote opened for a folder was left open and
+	 * the line did not run (unterminated quote) */
+	check_applied("scan ~/M", "scan ~/My\\ Music/");
+	check_applied("scan ~/My\\ Music/", "scan ~/My\\ Music/a\\ b.flac ");
+	check_applied("scan \"~/My", "scan \"~/My Music/"); /* the user's quote stays */
 	check_applied("scan --quiet ~/mu", "scan --quiet ~/music/");
 }
 
