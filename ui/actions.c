@@ -217,15 +217,29 @@ void act_command(struct ui *ui, const char *line)
 	report(ui, rc, &err);
 }
 
+/* skipped "Uprising": /music/x.m4a: no audio could be decoded. The reason
+ * names the file when the decoder gave it; the title says which track that
+ * is, and a bare file's name is said only when the reason does not. */
+static void show_skipped(struct ui *ui, const struct app_play_notice *n)
+{
+	char t[512];
+	const char *what = n->id ? ui_title(ui, n->id, t, sizeof t) : NULL;
+	if (!what && n->path[0] && !strstr(n->msg, n->path))
+		what = ui_text_basename(n->path);
+	if (what && *what)
+		ui_message(ui, true, "skipped \"%s\": %s", what, n->msg);
+	else
+		ui_message(ui, true, "skipped %s", n->msg);
+}
+
 static void on_notice(void *ud, const struct app_play_notice *n)
 {
 	struct ui *ui = ud;
 	ui->dirty = true;
-	if (n->type == APP_PLAY_FAILED || n->type == APP_PLAY_DEVICE) {
-		char t[512];
-		const char *what = n->id ? ui_title(ui, n->id, t, sizeof t) : ui_text_basename(n->path);
-		ui_message(ui, true, "%s%s%s", n->type == APP_PLAY_FAILED ? "skipped " : "audio device: ",
-			   n->type == APP_PLAY_FAILED && what ? what : "", n->msg ? n->msg : "");
+	if (n->type == APP_PLAY_FAILED) {
+		show_skipped(ui, n);
+	} else if (n->type == APP_PLAY_DEVICE) {
+		ui_message(ui, true, "audio device: %s", n->msg);
 	}
 }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# What the player says in the interface: a skipped track names its title
+# apart from the reason. Real binary in a private tmux server,
+# audio to a file.
+. "$(dirname "$0")/../lib.sh"
+
+. "$SRCDIR/tests/lib_tmux.sh"
+tmux_suite notes ffmpeg
+# The file device is not a clock: pace playback in real time so it lasts.
+printf '[output]\npace = true\n' >"$CONF"
+MUSIC=$T_TMP/music
+c() { "$CRATE" --db "$DB" --config "$CONF" "$@"; }
+bottom() { screen | tail -1; }
+# play_list NAME: make NAME the active playlist and play its first entry
+play_list() {
+	c playlist use "$1" >/dev/null || t_fail "use $1"
+	keys 2
+	wait_for "Playlist $1" || t_fail "playlist view of $1"
+	keys g Enter
+}
+
+t_begin tui_notes_setup
+mkdir -p "$MUSIC"
+ffmpeg -v error -y -f lavfi -i "sine=frequency=330:duration=100" -ac 2 -metadata artist="Long Player" \
+	-metadata title="Long Song" "$MUSIC/long.flac" || t_fail "ffmpeg"
+ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=3" -ac 2 -metadata title="Broken Song" \
+	"$MUSIC/broken.flac" || t_fail "ffmpeg"
+ffmpeg -v error -y -f lavfi -i "sine=frequency=550:duration=4" -ac 2 -metadata artist="Short Player" \
+	-metadata title="Short Song" "$MUSIC/short.flac" || t_fail "ffmpeg"
+c scan --quiet "$MUSIC" >/dev/null 2>&1
+printf 'not audio' >"$MUSIC/broken.flac" # in the library, but it cannot be opened
+c playlist new Bad >/dev/null && c playlist add Bad 't:"Broken Song"' >/dev/null 2>&1 || t_fail "playlist Bad"
+c playlist new Tmp2 >/dev/null && c playlist add Tmp2 't:"Short Song"' >/dev/null 2>&1 && c playlist add Tmp2 't:"Long Song"' >/dev/null 2>&1 || t_fail "playlist Tmp2"
+tmux_crate 120 30 || t_fail "no title bar"
+
+t_begin tui_notes_a_skip_names_the_title_apart_from_the_reason
+# "skipped Broken Song/.../broken.flac: ..." ran the title into the path
+play_list Bad
+wait_for "skipped \"Broken Song\": $MUSIC/broken.flac: " || t_fail "skip message: $(bottom)"
+
+keys q
+t_end
