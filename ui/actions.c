@@ -230,6 +230,21 @@ static void show_skipped(struct ui *ui, const struct app_play_notice *n)
 		ui_message(ui, true, "skipped \"%s\": %s", what, n->msg);
 	else
 		ui_message(ui, true, "skipped %s", n->msg);
+	snprintf(ui->play_error, sizeof ui->play_error, "%s", n->msg); /* said */
+}
+
+/* Why the player stopped or changed course (a removed or renamed
+ * playlist, every entry failed) is kept in its status, not sent as a
+ * notice: say it once when it is new. */
+static void show_player_error(struct ui *ui)
+{
+	struct app_play_status ps;
+	app_play_status(ui->app, &ps);
+	if (strcmp(ps.error, ui->play_error) == 0)
+		return;
+	snprintf(ui->play_error, sizeof ui->play_error, "%s", ps.error);
+	if (ps.error[0])
+		ui_message(ui, true, "%s", ps.error);
 }
 
 static void on_notice(void *ud, const struct app_play_notice *n)
@@ -240,6 +255,7 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 		show_skipped(ui, n);
 	} else if (n->type == APP_PLAY_DEVICE) {
 		ui_message(ui, true, "audio device: %s", n->msg);
+		snprintf(ui->play_error, sizeof ui->play_error, "%s", n->msg); /* said */
 	}
 }
 
@@ -259,6 +275,7 @@ int ui_play_event_fd(struct ui *ui)
 void ui_play_events(struct ui *ui)
 {
 	app_play_handle_events(ui->app);
+	show_player_error(ui);
 }
 
 bool ui_play_tick(struct ui *ui)

@@ -209,6 +209,7 @@ struct ui {
 	char **queued_scan;          /* :scan paths waiting for an automatic scan to end (owned) */
 	int nqueued_scan;
 	char changes_error[512];     /* the last error looking for others' changes (shown once) */
+	char play_error[512];        /* the player's last reason said (app_play_status.error) */
 	/* The browser's selection as owned text while the index is swapped
 	 * (browser_keep_selection); NULL text with had = the unknown group. */
 	char *keep_text[MLIB_GROUP_LEVELS];

@@ -331,6 +331,11 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 	else if (st.has_context)
 		strbuf_addf(reply, "playlist: (temporary list, entry %zu of %zu)\n", st.position + 1,
 			    st.context_len);
+	if (st.error[0]) { /* why it stopped or skipped (a removed playlist): untrusted */
+		char *clean = utf8_sanitize(st.error, strlen(st.error));
+		strbuf_addf(reply, "message: %s\n", clean);
+		free(clean);
+	}
 	if (st.from_queue)
 		strbuf_addf(reply, "from: queue\n");
 	if (st.next_id && app->index) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What the player says in the interface: a skipped track names its title
-# apart from the reason. Real binary in a private tmux server,
+# apart from the reason, and the reasons the player stops for (every entry
+# failed, the playlist was removed by another program) reach the message
+# line and `crate remote status`. Real binary in a private tmux server,
 # audio to a file.
 . "$(dirname "$0")/../lib.sh"
 
@@ -37,6 +39,30 @@ t_begin tui_notes_a_skip_names_the_title_apart_from_the_reason
 # "skipped Broken Song/.../broken.flac: ..." ran the title into the path
 play_list Bad
 wait_for "skipped \"Broken Song\": $MUSIC/broken.flac: " || t_fail "skip message: $(bottom)"
+
+t_begin tui_notes_every_entry_failing_says_it_stopped
+# only the last "skipped ..." showed; the reason stayed in the player
+keys :
+typed "repeat all"
+keys Enter
+play_list Bad
+wait_for "stopped: no entry of Bad could be played" || t_fail "no stop reason: $(bottom)"
+out=$(c remote status 2>&1)
+echo "$out" | grep -q "^message: stopped: no entry of Bad could be played" ||
+	t_fail "remote status: $out"
+keys :
+typed "repeat off"
+keys Enter
+
+t_begin tui_notes_a_removed_playlist_says_why
+play_list Tmp2
+wait_for "Short Player – Short Song" || t_fail "not playing: $(bottom)"
+c playlist use Bad >/dev/null 2>&1 # the active one cannot be removed
+c coll remove --force Playlists/Tmp2 >/dev/null 2>&1 || t_fail "remove Tmp2"
+# playback stops after the track, and says why
+wait_for "playlist Tmp2 was removed" 10 || t_fail "no message: $(bottom)"
+out=$(c remote status 2>&1)
+echo "$out" | grep -q "^message: playlist Tmp2 was removed" || t_fail "remote status: $out"
 
 keys q
 t_end
