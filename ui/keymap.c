@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/str.h"
 #include "base/utf8.h"
 
 static const struct {
@@ -211,6 +212,99 @@ void keymap_describe(const struct keymap *km, enum ui_action a, char *buf, size_
 			break;
 		used += (size_t)w;
 	}
+}
+
+static int first_key(const struct keymap *km, enum ui_action a)
+{
+	for (size_t i = 0; i < km->n; i++)
+		if (km->b[i].action == a)
+			return km->b[i].key;
+	return -1;
+}
+
+/* The keys of views 1-5: "1-5" while they are five characters in a row,
+ * else the bound ones apart ("F1 F2 3"); "" when none is bound. */
+static void views_keys(const struct keymap *km, char *buf, size_t size)
+{
+	static const enum ui_action views[] = {UA_VIEW_BROWSER, UA_VIEW_PLAYLIST,
+					       UA_VIEW_COLLECTIONS, UA_VIEW_RULES, UA_VIEW_FILES};
+	int k[5];
+	bool run = true;
+	for (int i = 0; i < 5; i++) {
+		k[i] = first_key(km, views[i]);
+		run = run && k[i] > ' ' && k[i] < 0x7f && (i == 0 || k[i] == k[i - 1] + 1);
+	}
+	if (run) {
+		snprintf(buf, size, "%c-%c", k[0], k[4]);
+		return;
+	}
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 5 && used < size; i++) {
+		char name[32];
+		if (k[i] >= 0)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "",
+						 keymap_key_name(k[i], name, sizeof name));
+	}
+}
+
+/* The keys named by {action} at *p (past the brace) into out: false when
+ * the action has none. *p moves past the closing brace. */
+static bool expand_one(const struct keymap *km, const char **p, char *out, size_t size)
+{
+	const char *end = strchr(*p, '}');
+	size_t n = end ? (size_t)(end - *p) : strlen(*p);
+	char name[40];
+	snprintf(name, sizeof name, "%.*s", (int)n, *p);
+	*p += n + (end != NULL);
+	if (strcmp(name, "views") == 0) {
+		views_keys(km, out, size);
+		return out[0] != '\0';
+	}
+	enum ui_action a = keymap_action_from_name(name);
+	if (a == UA_NONE) { /* a typo in a text: seen, not taken for unbound */
+		snprintf(out, size, "{%s}", name);
+		return true;
+	}
+	int key = first_key(km, a);
+	if (key < 0)
+		return false;
+	keymap_key_name(key, out, size);
+	return true;
+}
+
+void keymap_expand(const struct keymap *km, const char *text, bool hint, char *buf, size_t size)
+{
+	struct strbuf out, item;
+	strbuf_init(&out, 128);
+	strbuf_init(&item, 64);
+	bool item_ok = true;
+	for (const char *p = text;;) {
+		bool gap = hint && p[0] == ' ' && p[1] == ' ';
+		if (!*p || gap) { /* an item ends: kept when all its keys are bound */
+			if (item_ok && item.len)
+				strbuf_addf(&out, "%s%s", out.len ? "  " : "", item.buf);
+			strbuf_reset(&item);
+			item_ok = true;
+			if (!*p)
+				break;
+			p += strspn(p, " ");
+		} else if (*p == '{') {
+			char keys[64];
+			p++;
+			if (expand_one(km, &p, keys, sizeof keys))
+				strbuf_adds(&item, keys);
+			else if (hint)
+				item_ok = false;
+			else
+				strbuf_adds(&item, "(unbound)");
+		} else {
+			strbuf_addc(&item, *p++);
+		}
+	}
+	snprintf(buf, size, "%s", out.buf ? out.buf : "");
+	strbuf_free(&out);
+	strbuf_free(&item);
 }
 
 void keymap_init_default(struct keymap *km)

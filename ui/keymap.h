@@ -86,5 +86,11 @@ void keymap_unbind_action(struct keymap *km, enum ui_action a);
 enum ui_action keymap_lookup(const struct keymap *km, int key);
 /* The keys of one action as text ("Space c"), for the help view. */
 void keymap_describe(const struct keymap *km, enum ui_action a, char *buf, size_t size);
+/* Text that names keys, as bound: "{help} help  {quit} quit" -> "? help  q
+ * quit" (an action's first key); "{views}" is the keys of views 1-5 ("1-5"
+ * while they run in a row). hint: the text is items apart by two spaces
+ * and an item naming an unbound action is left out; else such a key
+ * reads "(unbound)". Always NUL-terminated. */
+void keymap_expand(const struct keymap *km, const char *text, bool hint, char *buf, size_t size);
 
 #endif

@@ -18,7 +18,8 @@ struct u32vec;
 
 struct ui_pane {
 	const char *title;      /* its tab (" 1 Browser "); NULL: no tab */
-	const char *hint;       /* the idle bottom row on wide screens; NULL: the general one */
+	const char *hint;       /* the idle bottom row on wide screens ({action}: its key,
+				 * keymap_expand); NULL: the general one */
 	const char *find_label; /* the search bar's label ("/"); NULL: no search bar */
 	bool find_list;         /* the search is parsed in list context (positions) */
 	bool sidebar;           /* the collections sidebar shows beside it */

@@ -356,7 +356,8 @@ static void files_free(struct ui *ui)
 
 const struct ui_pane ui_pane_files = {
 	.title = " 5 Files ",
-	.hint = "Enter play/open  Bksp up  a add  e queue  A add to library  . hidden  / find",
+	.hint = "{play} play/open  {parent} up  {add} add  {enqueue} queue  {library_add} add to library  "
+		"{hidden} hidden  {search} find",
 	.find_label = "find: ",
 	.draw = files_draw,
 	.key_first = files_key_first,

@@ -27,18 +27,25 @@ static const struct {
 
 #define NRULES (sizeof rules_keys / sizeof rules_keys[0])
 
+/* {action}: its key as bound (keymap_expand), so that a rebound key is
+ * named right. */
 static const char *const extra[] = {
 	"",
-	"Views: 1 browser (artist / album / tracks of the current collection),",
-	"       2 playlist or Party Shuffle, 3 collections, 4 collection rules,",
-	"       5 files: Enter/l opens or plays, Backspace/h goes up, a e add,",
-	"       A scans into the library, . shows hidden files, / filters names.",
-	"       Left/Right seek; h/l or Tab move between browser columns.",
-	"Marks: Space marks a row (+), m everything the search matches, M none;",
-	"       a e * d and K J then act on the marked rows, else on the cursor's.",
-	"       u undoes the last playlist edit, even after a restart.",
+	"Views: {view_browser} browser (artist / album / tracks of the current collection),",
+	"       {view_playlist} playlist or Party Shuffle, {view_collections} collections, "
+	"{view_rules} collection rules,",
+	"       {view_files} files: {play}/{column_next} opens or plays, {parent}/{column_prev} goes up, "
+	"{add} {enqueue} add,",
+	"       {library_add} scans into the library, {hidden} shows hidden files, {search} filters "
+	"names.",
+	"       {seek_back}/{seek_forward} seek; {column_prev}/{column_next} move between browser columns.",
+	"Marks: {mark} marks a row (+), {mark_matches} everything the search matches, "
+	"{unmark_all} none;",
+	"       {add} {enqueue} {rate} {remove} and {move_up} {move_down} then act on the marked "
+	"rows, else on the cursor's.",
+	"       {undo} undoes the last playlist edit, even after a restart.",
 	"",
-	"Command line (:)  the CLI's commands, e.g.",
+	"Command line ({command})  the CLI's commands, e.g.",
 	"  :scan DIR                 add a folder (in the background)",
 	"  :save NAME                save the current search as a collection",
 	"  :coll save NAME QUERY     :coll rename OLD NEW   :coll remove NAME",
@@ -97,6 +104,23 @@ static void errors_draw(struct ui *ui)
 	}
 }
 
+/* An action's line in the help; seeking and the volume say the steps
+ * configured (playback.seek_step, playback.volume_step). */
+static const char *action_help(const struct ui *ui, enum ui_action a, char *buf, size_t size)
+{
+	const struct config *cfg = ui->app->cfg;
+	long seek = config_get_int(cfg, "playback.seek_step", 5);
+	long vol = config_get_int(cfg, "playback.volume_step", 5);
+	switch (a) {
+	case UA_SEEK_BACK: snprintf(buf, size, "seek back %ld s", seek); break;
+	case UA_SEEK_FWD: snprintf(buf, size, "seek forward %ld s", seek); break;
+	case UA_VOL_UP: snprintf(buf, size, "volume up %ld %%", vol); break;
+	case UA_VOL_DOWN: snprintf(buf, size, "volume down %ld %%", vol); break;
+	default: return keymap_action_help(a);
+	}
+	return buf;
+}
+
 static void help_draw(struct ui *ui, const struct ui_rect *r)
 {
 	ui_list_fix(&ui->help_list, help_rows(ui), r->h);
@@ -113,8 +137,9 @@ static void help_draw(struct ui *ui, const struct ui_rect *r)
 			enum ui_action a = (enum ui_action)(i + 1);
 			char keys[96];
 			keymap_describe(&ui->km, a, keys, sizeof keys);
+			char what[96];
 			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
-				 keymap_action_name(a), keymap_action_help(a));
+				 keymap_action_name(a), action_help(ui, a, what, sizeof what));
 		} else if (i < (UA_COUNT - 1) + 2) {
 			snprintf(line, sizeof line, "%s", i == UA_COUNT - 1 ? "" : " In view 4 (rules):");
 			attr = theme_attr(UR_HEADER);
@@ -125,7 +150,9 @@ static void help_draw(struct ui *ui, const struct ui_rect *r)
 			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
 				 keymap_action_name(rules_keys[k].a), rules_keys[k].what);
 		} else if (i < help_rows(ui)) {
-			snprintf(line, sizeof line, " %s", extra[i - (UA_COUNT - 1) - 2 - NRULES]);
+			line[0] = ' ';
+			keymap_expand(&ui->km, extra[i - (UA_COUNT - 1) - 2 - NRULES], false,
+				      line + 1, sizeof line - 1);
 			attr = theme_attr(UR_HINT);
 		} else {
 			line[0] = '\0';
@@ -181,8 +208,12 @@ static bool help_key_first(struct ui *ui, enum ui_action a)
 static void help_heading(struct ui *ui, int w, char *buf, size_t size)
 {
 	(void)w;
-	snprintf(buf, size, "%s \xe2\x80\x93 q or Esc to go back ",
-		 ui->help_errors ? "Scan problems" : "Help");
+	char q[32], e[32], back[80];
+	keymap_expand(&ui->km, "{quit}", true, q, sizeof q);
+	keymap_expand(&ui->km, "{clear_search}", true, e, sizeof e);
+	snprintf(back, sizeof back, "%s%s%s", q, q[0] && e[0] ? " or " : "", e);
+	snprintf(buf, size, "%s%s%s%s", ui->help_errors ? "Scan problems" : "Help",
+		 back[0] ? " \xe2\x80\x93 " : "", back, back[0] ? " to go back " : " ");
 }
 
 const struct ui_pane ui_pane_help = {

@@ -536,7 +536,8 @@ static void rules_pane_heading(struct ui *ui, int w, char *buf, size_t size)
 
 const struct ui_pane ui_pane_rules = {
 	.title = " 4 Rules ",
-	.hint = "a add  e edit  d remove  K J move  Enter browse  ? help",
+	.hint = "{add} add  {enqueue} edit  {remove} remove  {move_up} {move_down} move  {play} browse  "
+		"{help} help",
 	.find_label = "find: ",
 	.draw = rules_pane_draw,
 	.key_first = rules_pane_key_first,

@@ -200,6 +200,18 @@ static void title_draw(struct ui *ui)
 		draw_text_right(ui, r->y, x, r->w - x, what, attr);
 }
 
+/* The idle bottom row: the keys as bound ([keys] in the config), an
+ * action without a key left out. */
+static const char general_hint[] = "{help} help  {search} search  {command} command  "
+				   "{views} views  {quit} quit";
+
+static void hint_draw(struct ui *ui, const struct ui_rect *r, const char *hint)
+{
+	char text[256];
+	keymap_expand(&ui->km, hint, true, text, sizeof text);
+	draw_text(ui, r->y, 0, r->w, text, theme_attr(UR_HINT));
+}
+
 static void msg_draw(struct ui *ui)
 {
 	const struct ui_rect *r = &ui->L.msg;
@@ -240,9 +252,7 @@ static void msg_draw(struct ui *ui)
 		draw_text(ui, r->y, 0, r->w, "Enter: keep the search   Esc: leave   Up/Down: move",
 			  theme_attr(UR_HINT));
 	else if (r->w >= 40)
-		draw_text(ui, r->y, 0, r->w, p->hint && r->w >= 56
-			  ? p->hint : "? help  / search  : command  1-5 views  q quit",
-			  theme_attr(UR_HINT));
+		hint_draw(ui, r, p->hint && r->w >= 56 ? p->hint : general_hint);
 }
 
 static void frame_draw(struct ui *ui)

@@ -120,6 +120,29 @@ TEST(config_rebinds_keys)
 	config_free(cfg);
 }
 
+/* The bottom row and the help name the keys as bound: a rebound key by
+ * its new name, an unbound one left out of a hint. */
+TEST(texts_name_the_keys_as_bound)
+{
+	static const char hint[] = "{help} help  {search} search  {command} command  "
+				   "{views} views  {quit} quit";
+	struct keymap km;
+	char buf[200];
+	keymap_init_default(&km);
+	keymap_expand(&km, hint, true, buf, sizeof buf);
+	CHECK_STR(buf, "? help  / search  : command  1-5 views  q quit");
+	keymap_unbind_action(&km, UA_HELP);
+	keymap_bind(&km, KEY_C_F1 + 1, UA_HELP);
+	keymap_unbind_action(&km, UA_COMMAND);
+	keymap_bind(&km, 'x', UA_QUIT);
+	keymap_unbind_action(&km, UA_VIEW_FILES);
+	keymap_bind(&km, '9', UA_VIEW_FILES);
+	keymap_expand(&km, hint, true, buf, sizeof buf);
+	CHECK_STR(buf, "F2 help  / search  1 2 3 4 9 views  q quit");
+	keymap_expand(&km, "{command} runs, {mark} marks", false, buf, sizeof buf);
+	CHECK_STR(buf, "(unbound) runs, Space marks");
+}
+
 TEST(text_fit_measures_wide_and_combining)
 {
 	size_t w;
