@@ -79,6 +79,15 @@ static const struct cli_command ui_commands[] = {
 };
 static const struct cli_group ui_group = {"interface", "the interface's commands", ui_commands};
 
+/* The interface's own command named name (or its alias), NULL none. */
+static const struct cli_command *ui_command(const char *name)
+{
+	for (const struct cli_command *c = ui_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0 || (c->alias && strcmp(c->alias, name) == 0))
+			return c;
+	return NULL;
+}
+
 static const struct cli_group *const *completion_groups(void)
 {
 	static const struct cli_group *g[32];
@@ -568,6 +577,8 @@ void cmdline_run(struct ui *ui, const char *line)
 		cmd_set(ui, line, argc, argv);
 	} else if (is(c, "remote") || is(c, "play")) {
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
+	} else if (ui_command(c)) { /* ours, with the wrong words: not "unknown" */
+		ui_message(ui, true, "usage: %s", ui_command(c)->usage);
 	} else {
 		run_cli(ui, line, argc, argv);
 	}

@@ -134,6 +134,17 @@ for i in $(seq 100); do
 done
 [ $ok = 1 ] || t_fail "the completed :scan did not run: $(bottom)"
 
+t_begin tui_cmdline_own_commands_without_their_words_give_the_usage
+# ":save" said "unknown command 'save'"
+keys :
+typed "save"
+keys Enter
+wait_for "usage: save NAME" || t_fail ":save without a name: $(bottom)"
+keys :
+typed "seek"
+keys Enter
+wait_for "usage: seek POSITION" || t_fail ":seek without a position: $(bottom)"
+
 t_begin tui_cmdline_set_changes_options_live
 keys :
 typed "set playback.volume_step 10"
