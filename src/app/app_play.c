@@ -952,6 +952,9 @@ static void answer_next(struct app *app)
 	struct pick pk = decide(app, p->cur, false, gone, true);
 	if (p->next.seq)
 		p->replaced = p->next;
+	/* the lists as decided on: a change since is looked at again (none
+	 * chosen included: an entry added after the last one plays next) */
+	p->next_gen = app->store ? coll_store_generation(app->store) : 0;
 	if (!first_playable(app, pk, &r)) {
 		p->next.seq = 0;
 		engine_set_next(p->engine, NULL);
@@ -959,7 +962,6 @@ static void answer_next(struct app *app)
 	}
 	r.seq = ++p->seq;
 	p->next = r;
-	p->next_gen = app->store ? coll_store_generation(app->store) : 0;
 	struct engine_track t;
 	fill_track(app, &r, &t);
 	engine_set_next(p->engine, &t);
@@ -1001,9 +1003,10 @@ static void on_position(struct app *app, const struct engine_event *ev)
 	p->pos_ms = ev->pos_ms;
 	p->dur_ms = ev->dur_ms;
 	p->played_ms = ev->played_ms;
-	/* Lists changed since the follower was chosen (an entry removed, the
-	 * queue edited): choose it again before the hand-over. */
-	if (p->next.seq && app->store && coll_store_generation(app->store) != p->next_gen)
+	/* Lists changed since the follower was chosen, or found missing (an
+	 * entry removed or added, the queue edited, the list removed): choose
+	 * it again before the hand-over. */
+	if (p->next_asked && app->store && coll_store_generation(app->store) != p->next_gen)
 		answer_next(app);
 	if (ev->played_ms > 0)
 		p->failures = 0;
@@ -1069,6 +1072,15 @@ static bool give_up(struct app *app)
 	return true;
 }
 
+/* Nothing more to try: playback ends, p->error saying why. */
+static void stopped_on_failure(struct app_play *p)
+{
+	p->now.seq = ++p->seq;
+	p->next.seq = 0;
+	p->state = ENGINE_STOPPED;
+	notify(p, APP_PLAY_STOPPED, 0, NULL, p->error);
+}
+
 /* Go on after the track of request r failed (committed: it had become
  * the playing one, so a queue entry of it is already popped). */
 static void skip_failed(struct app *app, const struct request *r, bool committed)
@@ -1084,12 +1096,8 @@ static void skip_failed(struct app *app, const struct request *r, bool committed
 	}
 	struct crate_err err = {0};
 	p->counted = true; /* a failed track is neither played nor skipped */
-	if (give_up(app) || pk.kind == PICK_NONE || play_pick(app, pk, false, &err) != 0) {
-		p->now.seq = ++p->seq;
-		p->next.seq = 0;
-		p->state = ENGINE_STOPPED;
-		notify(p, APP_PLAY_STOPPED, 0, NULL, p->error);
-	}
+	if (give_up(app) || pk.kind == PICK_NONE || play_pick(app, pk, false, &err) != 0)
+		stopped_on_failure(p);
 }
 
 /* A track could not be played: report it, skip to the entry after it. */
@@ -1110,9 +1118,18 @@ static void on_track_error(struct app *app, const struct engine_event *ev)
 		return;
 	set_error(p, "%s", ev->msg);
 	notify(p, APP_PLAY_FAILED, ev->id, p->now.path, ev->msg);
-	/* Broke off mid-way with a follower set: the engine goes on to it. */
-	if (p->now_started && p->next.seq)
+	/* Broke off mid-way with a follower set: the engine goes on to it.
+	 * One that broke off before a sound was heard counts toward giving
+	 * up, or a list of such tracks under repeat loops for ever (a partial
+	 * MP4 whose header promises minutes: thousands of starts a second). */
+	if (p->now_started && p->next.seq) {
+		if (p->played_ms > 0 || !give_up(app))
+			return;
+		p->counted = true;
+		engine_stop(p->engine);
+		stopped_on_failure(p);
 		return;
+	}
 	struct request r = p->now;
 	skip_failed(app, &r, true);
 }

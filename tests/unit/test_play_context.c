@@ -407,6 +407,72 @@ TEST(a_list_where_everything_fails_stops_with_a_message)
 	app_close(app);
 }
 
+/* Entries that start and then break off before a sound (a partial MP4:
+ * the header promises 5 minutes) under repeat all: each one started, so
+ * none counted as failed, and the list looped at 0:00 forever. */
+TEST(a_list_whose_tracks_break_off_at_once_stops_under_repeat)
+{
+	const char *corpus = harness_corpus_dir();
+	if (!corpus)
+		harness_skip("no corpus");
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 0.1, false, false);
+	struct crate_err err = {0};
+	make_list(app, "Broken", (int[]){0, 1}, 2);
+	for (int i = 0; i < 2; i++)
+		REQUIRE(tp_sh("cp '%s/musicmetadata-mp4_issue-79.m4a' '%s/music/t%02d.flac'", corpus, dir, i));
+	app_play_set_repeat(app, APP_REPEAT_ALL);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Broken", 0, &err) == 0);
+	run_for(app, 3000);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_MSG(st.state == ENGINE_STOPPED, "still going after %d starts and %d failures",
+		  s.nstarted, s.nfailed);
+	CHECK_MSG(strstr(st.error, "no entry of Broken could be played") != NULL, "error '%s'",
+		  st.error);
+	CHECK_MSG(s.nfailed <= 6, "%d starts, %d failures", s.nstarted, s.nfailed);
+	app_close(app);
+}
+
+/* The list changed while its last entry plays (no follower was chosen):
+ * an entry added after it plays next, and a removed list says why it
+ * stops. Only a chosen follower was looked at again. */
+TEST(the_last_entry_playing_sees_its_list_grow_or_go)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 1, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Grow", (int[]){0}, 1);
+	make_list(app, "Solo", (int[]){1}, 1);
+	make_list(app, "Other", (int[]){2}, 1);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Grow", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 300); /* its follower asked for: none */
+	uint32_t added = id_of_title(app, 3);
+	REQUIRE(coll_store_playlist_insert(app->store, "Grow", 1, &added, 1, &err) == 0);
+	CHECK_MSG(run_until(app, &s, 2, 5000), "nothing played after the last entry");
+	CHECK(s.nstarted >= 2 && s.started[1] == added);
+	app_play_stop(app, &err);
+
+	REQUIRE(app_play_collection(app, "Playlists", "Solo", 0, &err) == 0);
+	CHECK_MSG(run_until(app, &s, 3, 5000), "%d started, %d failed", s.nstarted, s.nfailed);
+	run_for(app, 300);
+	REQUIRE(coll_store_set_active_playlist(app->store, "Other", &err) == 0);
+	REQUIRE(coll_store_remove(app->store, "Playlists", "Solo", true, &err) == 0);
+	run_for(app, 1500);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_MSG(strstr(st.error, "playlist Solo was removed") != NULL, "error '%s'", st.error);
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
 TEST(album_shuffle_keeps_albums_together_in_track_order)
 {
 	const char *dir = harness_tmpdir();
