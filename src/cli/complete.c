@@ -301,7 +301,8 @@ static void placeholder(const struct cli_command *cmd, const char *ph, const cha
 			names(src, CLI_NAMES_PLAYLIST, NULL, a);
 		} else if (!strcmp(alt, "PRESET")) {
 			names(src, CLI_NAMES_PRESET, NULL, a);
-		} else if (!strcmp(alt, "FIELDS") || !strcmp(alt, "FIELD")) {
+		} else if (!strcmp(alt, "FIELDS") || !strcmp(alt, "FIELD") ||
+			   !strcmp(alt, "PROPERTY")) {
 			names(src, CLI_NAMES_FIELD, NULL, a);
 		} else if (!strcmp(alt, "OPTION")) {
 			names(src, CLI_NAMES_OPTION, NULL, a);
@@ -380,6 +381,8 @@ static void arguments(const struct cli_command *cmd, char **w, size_t n,
 	char *ph[16];
 	bool repeat;
 	size_t nph = usage_args(cmd, ph, 16, &repeat);
+	/* a query is the rest of the line: each of its words completes */
+	repeat = repeat || (nph && strstr(ph[nph - 1], "QUERY"));
 	size_t k = pos < nph ? pos : repeat && nph ? nph - 1 : SIZE_MAX;
 	if (k != SIZE_MAX)
 		placeholder(cmd, ph[k], prev, src, a, typed);

@@ -142,6 +142,10 @@ TEST(fields_options_and_query_words)
 	check("playlist sort Default al", "album|albumartist");
 	check_applied("search tit", "search title:");
 	check_applied("search in:J", "search in:Jazz ");
+	/* every word of a query, not the first alone ("nothing to complete") */
+	check_applied("search a:x tit", "search a:x title:");
+	check_applied("search a:x OR in:J", "search a:x OR in:Jazz ");
+	check("coll levels \"Rock 90s\" alb", "album|albumartist");
 }
 
 /* in:"Rock 90s" is what the query parser reads; "in:Rock 90s" is in:Rock
