@@ -15,6 +15,7 @@
 #include "coll/eval.h"
 #include "base/str.h"
 #include "cli/cli.h"
+#include "cli/cmd_util.h"
 #include "cli/output.h"
 #include "medialib/index.h"
 #include "medialib/media.h"
@@ -129,10 +130,7 @@ static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *pat
 		if (!name[0]) {
 			/* ".m3u": no name to give it */
 		} else if (app_playlist_import(app, name, files[i], false, &rep, &err) == 0) {
-			fprintf(ctx->err, "Playlists/");
-			cli_put_safe(ctx->err, name, strlen(name));
-			fprintf(ctx->err, ": %zu of %zu entries imported\n", rep.imported, rep.entries);
-			if (rep.nproblems)
+			if (cli_import_report(ctx, files[i], name, &rep) != CLI_OK)
 				status = CLI_PARTIAL;
 			app_import_report_free(&rep);
 		} else if (err.code != CRATE_ERR_EXISTS) {

@@ -200,17 +200,7 @@ static int cmd_playlist_import(struct cli_ctx *ctx, const struct cli_args *a)
 	struct app_import_report rep;
 	int status = CLI_FAIL;
 	if (app && app_playlist_import(app, name, file, append, &rep, &err) == 0) {
-		for (size_t i = 0; i < rep.nproblems; i++) {
-			char *msg = xasprintf("%s:%zu: %s", file, rep.problems[i].line,
-					      rep.problems[i].what);
-			cli_fail_safe(ctx, msg);
-			free(msg);
-		}
-		fprintf(ctx->err, "Playlists/");
-		cli_put_safe(ctx->err, name, strlen(name));
-		fprintf(ctx->err, ": %zu of %zu entries imported (%zu newly scanned), %zu not found\n",
-			rep.imported, rep.entries, rep.scanned, rep.nproblems);
-		status = rep.nproblems ? CLI_PARTIAL : CLI_OK;
+		status = cli_import_report(ctx, file, name, &rep);
 		app_import_report_free(&rep);
 	} else if (app) {
 		status = cli_fail_safe(ctx, err.msg);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app_plfile.h"
 #include "base/str.h"
 #include "cli/output.h"
 #include "coll/store.h"
@@ -43,4 +44,21 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg)
 int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err)
 {
 	return rc == 0 ? CLI_OK : cli_fail_safe(ctx, err->msg);
+}
+
+int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
+		      const struct app_import_report *rep)
+{
+	for (size_t i = 0; i < rep->nproblems; i++) {
+		char *msg = xasprintf("%s:%zu: %s", file, rep->problems[i].line,
+				      rep->problems[i].what);
+		cli_fail_safe(ctx, msg);
+		free(msg);
+	}
+	fprintf(ctx->err, "Playlists/");
+	cli_put_safe(ctx->err, name, strlen(name));
+	/* not imported: missing, not playable, another scheme or host */
+	fprintf(ctx->err, ": %zu of %zu entries imported (%zu newly scanned), %zu not imported\n",
+		rep->imported, rep->entries, rep->scanned, rep->nproblems);
+	return rep->nproblems ? CLI_PARTIAL : CLI_OK;
 }

@@ -17,4 +17,11 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg);
 /* The exit status of an app call that returned rc, printing err->msg. */
 int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err);
 
+struct app_import_report;
+/* What importing file as Playlists/name did, on ctx->err: each entry not
+ * imported with its line and reason, then the counts. CLI_PARTIAL when
+ * some entry was not imported, else CLI_OK. */
+int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
+		      const struct app_import_report *rep);
+
 #endif

@@ -79,7 +79,7 @@ out=$(c playlist import schemes "$W/schemes.m3u" 2>&1); rc=$?
 grep -q "schemes.m3u:2: rtsp://example.com/x: unsupported scheme" <<<"$out" || t_fail "rtsp: $out"
 grep -q "schemes.m3u:3: smb://host/share/a.mp3: unsupported scheme" <<<"$out" || t_fail "smb: $out"
 grep -q "schemes.m3u:4: file://otherhost/a.mp3: remote host" <<<"$out" || t_fail "remote host: $out"
-grep -q "1 of 4 entries imported.*3 not found" <<<"$out" || t_fail "schemes count: $out"
+grep -q "1 of 4 entries imported.*3 not imported" <<<"$out" || t_fail "schemes count: $out"
 printf '<?xml version="1.0"?>\n<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList>\n<track><location><![CDATA[file://%s]]></location></track>\n</trackList></playlist>\n' \
 	"$MUSIC/01%20Harbour%20Lights.ogg" >"$W/cdata.xspf"
 out=$(c playlist import cdata "$W/cdata.xspf" 2>&1) || t_fail "cdata: exit $?: $out"
@@ -96,7 +96,7 @@ if command -v ffmpeg >/dev/null; then
 	out=$(c playlist import dir "$W/dir.m3u" 2>&1); rc=$?
 	[ $rc -eq 2 ] || t_fail "dir: exit $rc: $out"
 	[ "$(grep -c "dir.m3u:1: " <<<"$out")" -eq 1 ] || t_fail "the folder not listed once: $out"
-	grep -q "2 of 3 entries imported (1 newly scanned), 1 not found" <<<"$out" || t_fail "count: $out"
+	grep -q "2 of 3 entries imported (1 newly scanned), 1 not imported" <<<"$out" || t_fail "count: $out"
 else
 	t_skip "needs ffmpeg"
 fi
@@ -126,6 +126,18 @@ out=$("$CRATE" --db "$T_TMP/lib2.db" scan --playlists "$W2" 2>&1); rc=$?
 grep -q "Playlists/winamp: 3 of 3 entries imported" <<<"$out" || t_fail "winamp: $out"
 [ "$("$CRATE" --db "$T_TMP/lib2.db" playlist list vlc --format '%title%' | wc -l)" -eq 3 ] ||
 	t_fail "vlc playlist"
+
+t_begin scan_playlists_lists_the_entries_it_could_not_import
+# As playlist import does: each with its line and why (the counts alone
+# said something failed, not what).
+W3=$T_TMP/w3
+mkdir -p "$W3/music"
+cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$W3/music/"
+printf '#EXTM3U\nmusic/01 Vatnajökull.flac\nmusic/gone.flac\n' >"$W3/half.m3u"
+out=$("$CRATE" --db "$T_TMP/lib3.db" scan --playlists "$W3" 2>&1); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc: $out"
+grep -q "half.m3u:3: .*gone.flac" <<<"$out" || t_fail "the missing entry is not listed: $out"
+grep -q "Playlists/half: 1 of 2 entries imported" <<<"$out" || t_fail "count: $out"
 
 t_begin playlist_import_hostile_files
 # 200,000 lines, CRLF, a BOM, ../ escapes past the root, lines of junk
