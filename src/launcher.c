@@ -82,6 +82,21 @@ static bool has_control(const char *s)
 	return false;
 }
 
+/* A forwarded command's answer: its stdout, and the lines it printed on
+ * stderr (marked APP_REMOTE_STDERR) to stderr. */
+static void print_answer(const char *a, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(a + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - a) + 1 : len;
+		if (a[i] == APP_REMOTE_STDERR)
+			fwrite(a + i + 1, 1, end - i - 1, stderr);
+		else
+			fwrite(a + i, 1, end - i, stdout);
+		i = end;
+	}
+}
+
 /* Ask a running crate to run `search` (argv[0]) on the database the
  * options name, printing its answer. False when it cannot (no crate runs,
  * another database, an argument the line protocol cannot carry, any
@@ -111,7 +126,7 @@ static bool search_remote(const struct cli_ctx *ctx, int argc, char **argv)
 	struct strbuf reply;
 	strbuf_init(&reply, 4096);
 	if (sendable && app_remote_send_max(sock, line.buf, &reply, 5000, SIZE_MAX / 2, &err) == 0) {
-		fwrite(reply.buf ? reply.buf : "", 1, reply.len, stdout);
+		print_answer(reply.buf ? reply.buf : "", reply.len);
 		done = true;
 	}
 	strbuf_free(&reply);

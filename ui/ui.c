@@ -671,7 +671,7 @@ static int remote_command(void *ud, int argc, char **argv, struct strbuf *out,
 			  struct crate_err *err)
 {
 	struct ui *ui = ud;
-	return cli_search_to_buffer(ui->app, argc, argv, out, err);
+	return cli_search_to_buffer(ui->app, argc, argv, APP_REMOTE_STDERR, out, err);
 }
 
 static void remote_search(void *ud, const char *query)

@@ -41,10 +41,13 @@ struct app_remote_hooks {
 
 /* The protocol's `cli DB<TAB>ARG0<TAB>ARG1...`: run `crate --db DB ARG0
  * ARG1...` in this crate when DB is the database it has open (the same
- * file), answering with exactly what that command prints on stdout. Any
- * ERR means "run it yourself": the launcher then execs crate-core, which
- * prints the real error. Only `search` is answered. */
+ * file), answering with exactly what that command prints: its stdout, and
+ * each line it prints on stderr (what a search forgave) with
+ * APP_REMOTE_STDERR before it, a byte no printed line holds (they are
+ * sanitised). Any ERR means "run it yourself": the launcher then execs
+ * crate-core, which prints the real error. Only `search` is answered. */
 #define APP_REMOTE_CLI "cli"
+#define APP_REMOTE_STDERR '\x1e'
 
 /* The socket's path (not created). Owned by the caller. */
 char *app_remote_socket_path(struct crate_err *err);

@@ -176,13 +176,14 @@ enum cli_global_action cli_parse_globals(int argc, char **argv, struct cli_ctx *
 void cli_launcher_env_drop(void);
 
 /* `crate search ARGS` (argv[0] "search") on an
- * open application, its standard output appended to out: how a running
- * crate answers the search the launcher forwards through the control
- * socket, with the very output `crate search` prints. Any error (bad
- * arguments, a query error) is -1 with *err and nothing in out. */
+ * open application, its standard output appended to out and each line of
+ * its standard error to out after the byte err_mark: how a running crate
+ * answers the search the launcher forwards through the control socket,
+ * with the very output `crate search` prints. Any error (bad arguments, a
+ * query error) is -1 with *err and nothing in out. */
 struct strbuf;
-int cli_search_to_buffer(struct app *app, int argc, char **argv, struct strbuf *out,
-			 struct crate_err *err);
+int cli_search_to_buffer(struct app *app, int argc, char **argv, char err_mark,
+			 struct strbuf *out, struct crate_err *err);
 
 /* The groups, one per cmd_*.c file. */
 extern const struct cli_group cli_library_group;  /* scan, info, rate, list */

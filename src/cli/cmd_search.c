@@ -57,10 +57,10 @@ static bool search_args_read(const struct cli_args *args, struct search_args *sa
 }
 
 /* Evaluate a's query and print the items to ctx->out, and what the search
- * forgave to ctx->err (when err_notes). -1 with *err (and *in_query when
+ * forgave to ctx->err. -1 with *err (and *in_query when
  * the query text itself is at fault) prints nothing. */
 static int search_run(struct cli_ctx *ctx, struct app *app, const struct search_args *a,
-		      bool err_notes, struct crate_err *err, bool *in_query)
+		      struct crate_err *err, bool *in_query)
 {
 	*in_query = false;
 	struct coll_node *n = app_parse_query(app, a->query, false, err);
@@ -84,14 +84,13 @@ static int search_run(struct cli_ctx *ctx, struct app *app, const struct search_
 		n = l;
 	}
 	/* ranked and forgiving (coll/search.h); what was forgiven goes to
-	 * ctx->err unless a running crate answers for the launcher (it prints
-	 * the items only) */
+	 * ctx->err */
 	struct coll_result r = {0};
 	struct strbuf notes;
 	strbuf_init(&notes, 64);
 	int rc = app_search(app, n, a->query, a->flags, &r, &notes, err);
 	if (rc == 0) {
-		if (notes.len && err_notes)
+		if (notes.len)
 			cli_fail_safe(ctx, notes.buf);
 		struct cli_items_out o = a->o;
 		o.out = ctx->out;
@@ -113,7 +112,7 @@ static int search_run_checked(struct cli_ctx *ctx, struct app *app, const struct
 			      struct crate_err *err, bool *in_query)
 {
 	if (!mlib_index_is_mapped(app_index(app)))
-		return search_run(ctx, app, a, true, err, in_query);
+		return search_run(ctx, app, a, err, in_query);
 	char *out_buf = NULL, *err_buf = NULL;
 	size_t out_len = 0, err_len = 0;
 	struct cli_ctx mem = *ctx;
@@ -121,15 +120,15 @@ static int search_run_checked(struct cli_ctx *ctx, struct app *app, const struct
 	mem.err = open_memstream(&err_buf, &err_len);
 	int rc;
 	if (!mem.out || !mem.err) { /* no memory for the answer: print as it comes */
-		rc = search_run(ctx, app, a, true, err, in_query);
+		rc = search_run(ctx, app, a, err, in_query);
 	} else {
-		rc = search_run(&mem, app, a, true, err, in_query);
+		rc = search_run(&mem, app, a, err, in_query);
 		fflush(mem.out);
 		fflush(mem.err);
 	}
 	if (mem.out && mem.err && mlib_index_map_damaged(app_index(app))) {
 		crate_err_clear(err);
-		rc = app_reload_index(app, err) != 0 ? -1 : search_run(ctx, app, a, true, err, in_query);
+		rc = app_reload_index(app, err) != 0 ? -1 : search_run(ctx, app, a, err, in_query);
 	} else if (mem.out && mem.err) {
 		fwrite(err_buf, 1, err_len, ctx->err);
 		fwrite(out_buf, 1, out_len, ctx->out);
@@ -187,8 +186,8 @@ static const struct cli_command search_commands[] = {
 
 const struct cli_group cli_search_group = {"search", "searching the library", search_commands};
 
-int cli_search_to_buffer(struct app *app, int argc, char **argv, struct strbuf *out,
-			 struct crate_err *err)
+int cli_search_to_buffer(struct app *app, int argc, char **argv, char err_mark,
+			 struct strbuf *out, struct crate_err *err)
 {
 	struct cli_args args = {0};
 	char why[200];
@@ -203,20 +202,34 @@ int cli_search_to_buffer(struct app *app, int argc, char **argv, struct strbuf *
 	cli_args_free(&args);
 	if (!ok)
 		return -1;
-	char *buf = NULL;
-	size_t len = 0;
-	struct cli_ctx ctx = {.app = app, .out = open_memstream(&buf, &len), .err = stderr};
-	if (!ctx.out) {
-		free(a.query);
-		return crate_err_set(err, CRATE_ERR_IO, "search: %s", strerror(errno));
-	}
-	bool in_query;
-	int rc = search_run(&ctx, app, &a, false, err, &in_query);
-	if (fclose(ctx.out) != 0 && rc == 0)
+	char *buf = NULL, *ebuf = NULL;
+	size_t len = 0, elen = 0;
+	struct cli_ctx ctx = {.app = app, .out = open_memstream(&buf, &len),
+			      .err = open_memstream(&ebuf, &elen)};
+	int rc = 0;
+	if (!ctx.out || !ctx.err)
 		rc = crate_err_set(err, CRATE_ERR_IO, "search: %s", strerror(errno));
+	bool in_query;
+	if (rc == 0)
+		rc = search_run(&ctx, app, &a, err, &in_query);
+	if (ctx.out && fclose(ctx.out) != 0 && rc == 0)
+		rc = crate_err_set(err, CRATE_ERR_IO, "search: %s", strerror(errno));
+	if (ctx.err && fclose(ctx.err) != 0 && rc == 0)
+		rc = crate_err_set(err, CRATE_ERR_IO, "search: %s", strerror(errno));
+	/* stderr's lines first, each marked: the launcher prints them there */
+	for (size_t i = 0; rc == 0 && i < elen;) {
+		const char *nl = memchr(ebuf + i, '\n', elen - i);
+		size_t end = nl ? (size_t)(nl - ebuf) + 1 : elen;
+		strbuf_addc(out, err_mark);
+		strbuf_add(out, ebuf + i, end - i);
+		if (!nl)
+			strbuf_addc(out, '\n');
+		i = end;
+	}
 	if (rc == 0)
 		strbuf_add(out, buf, len);
 	free(buf);
+	free(ebuf);
 	free(a.query);
 	return rc;
 }

@@ -60,6 +60,11 @@ same_as_core --format '%id%: %artist% / %title%' --order title --limit 3 -- 'tit
 same_as_core --order -year artist:nobody
 same_as_core --limit 0 'title~e'
 same_as_core 'title~e' OR 'artist~a'
+# what the search forgave, on stderr, through the socket too (it was lost)
+same_as_core 'a:bjork'
+run "$ALONE" --db "$DB" --config "$CONF" search 'a:bjork'
+[ "$RC" -eq 0 ] && [ -n "$OUT" ] || t_fail "a:bjork through the socket: $RC '$OUT'"
+case $ERR in "crate: no artist 'bjork'"*) ;; *) t_fail "a:bjork: stderr '$ERR'" ;; esac
 
 t_begin search_remote_errors_come_from_core
 same_as_core 'title~('
