@@ -33,8 +33,8 @@ static int feed_all(struct decoder *d, struct an_feed *f, int channels, const at
 			/* A stream whose every packet failed ends at once: no
 			 * measure of nothing (playback says the same of it). */
 			if (frames == 0)
-				rc = crate_err_set(err, CRATE_ERR_MEDIA, "%s: no audio could be decoded",
-						   decoder_path(d));
+				rc = crate_err_set(err, CRATE_ERR_MEDIA,
+						   "%s: no audio could be decoded", decoder_path(d));
 			break;
 		}
 		frames += (size_t)n;

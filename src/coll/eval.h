@@ -62,10 +62,11 @@ void coll_eval_cache_free(struct coll_eval_cache *c);
  * one-letter matches (coll/rank_letters.h), then every item's popularity
  * boost in library order (again after a play, a rating or the clock
  * changes one), a slice of one array a step (at a million tracks 1-3 ms
- * on two cores: a key pressed meanwhile waits no longer; an array made
- * whole took up to 30 ms). An array is seen only once whole; a keystroke
- * that needs one first finishes it. True while steps remain; the owner
- * calls it when idle. Libraries under 4096 tracks need none. */
+ * on two cores, up to 10 ms just after start-up: a key pressed meanwhile
+ * waits no longer; an array made whole took up to 30 ms). An array is
+ * seen only once whole; a keystroke that needs one first finishes it.
+ * True while steps remain; the owner calls it when idle. Libraries under
+ * 4096 tracks need none. */
 bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_index *idx);
 /* Entries a step makes of an array, for tests that cover the slicing on a
  * small library (0, the default: each kind's own, a few ms of work). */

@@ -1048,7 +1048,8 @@ static void library_codes_get(const struct fast *fs, struct coll_eval_cache *cac
 /* Entries a preparation step makes, by kind: at a million tracks on two
  * cores a library-order column takes 5-16 ms whole, the title letters
  * (650,000 values) 23-30 ms, the boosts 8 ms; these slices take 1-3 ms
- * each, so a key pressed meanwhile waits no longer than that. */
+ * each (a column's first, 5-10 ms after start-up: it faults the column
+ * in), so a key pressed meanwhile waits no longer than that. */
 #define PREPARE_SLICE_CODES (1u << 17)
 #define PREPARE_SLICE_LETTERS (1u << 16)
 #define PREPARE_SLICE_BOOSTS (1u << 17)
@@ -1074,7 +1075,8 @@ static bool prepare_next(struct coll_eval_cache *c, const struct mlib_index *idx
 			return true;
 		}
 		if (!coll_cache_derived_find(c, COLL_CACHE_LETTERS, &k)) {
-			*j = (struct coll_cache_job){.kind = COLL_JOB_LETTERS, .key = k, .total = ndict};
+			*j = (struct coll_cache_job){.kind = COLL_JOB_LETTERS, .key = k,
+						     .total = ndict};
 			return true;
 		}
 	}
@@ -1142,9 +1144,12 @@ static void job_slice(struct coll_cache_job *j, const struct mlib_index *idx, si
 	j->done = hi;
 }
 
+/* Bytes an entry of the job's array takes (codes, letter words, boosts). */
 static size_t job_entry_size(enum coll_cache_job_kind kind)
 {
-	return kind == COLL_JOB_CODES ? sizeof(uint32_t) : kind == COLL_JOB_LETTERS ? sizeof(uint64_t) : 1;
+	if (kind == COLL_JOB_CODES)
+		return sizeof(uint32_t);
+	return kind == COLL_JOB_LETTERS ? sizeof(uint64_t) : 1;
 }
 
 bool coll_eval_cache_prepare_step(struct coll_eval_cache *c, const struct mlib_index *idx)

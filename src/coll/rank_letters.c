@@ -95,8 +95,9 @@ struct letters_build {
 static void build_part(void *ctx, size_t part)
 {
 	const struct letters_build *b = ctx;
-	coll_letters_build(b->base, b->offs, b->lo + (uint32_t)((uint64_t)b->n * part / LETTERS_PARTS),
-			   b->lo + (uint32_t)((uint64_t)b->n * (part + 1) / LETTERS_PARTS), b->t);
+	uint32_t lo = b->lo + (uint32_t)((uint64_t)b->n * part / LETTERS_PARTS);
+	uint32_t hi = b->lo + (uint32_t)((uint64_t)b->n * (part + 1) / LETTERS_PARTS);
+	coll_letters_build(b->base, b->offs, lo, hi, b->t);
 }
 
 void coll_letters_build_span(const char *base, const uint32_t *offs, uint32_t lo, uint32_t hi,
