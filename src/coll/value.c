@@ -84,7 +84,9 @@ static bool read_age(const char *s, size_t n, struct coll_value *out)
 			int64_t v = 0;
 			for (size_t k = 0; k < d; k++)
 				v = v * 10 + (s[k] - '0');
-			out->seconds = v * units[i].secs;
+			/* 12 digits of years overflow: older than anything, the
+			 * comparisons saturate from there */
+			out->seconds = v > INT64_MAX / units[i].secs ? INT64_MAX : v * units[i].secs;
 			return true;
 		}
 	}

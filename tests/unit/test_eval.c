@@ -317,6 +317,10 @@ TEST(value_reading)
 	coll_value_read("3mo", &v);
 	CHECK_INT(v.kind, COLL_VALUE_AGE);
 	CHECK_INT(v.seconds, 90 * DAY);
+	/* too many years for seconds (a fuzzer's find: signed overflow) */
+	coll_value_read("888888888888y", &v);
+	CHECK_INT(v.kind, COLL_VALUE_AGE);
+	CHECK(v.seconds == INT64_MAX);
 	coll_value_read("2024-02-29", &v);
 	CHECK_INT(v.kind, COLL_VALUE_DATE);
 	CHECK_INT(v.seconds, local_time(2024, 2, 29, 0));
