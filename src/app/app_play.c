@@ -34,7 +34,9 @@
 #define COUNT_AFTER_MS (4 * 60 * 1000)
 
 /* Where a track comes from. */
-enum pick_kind { PICK_NONE, PICK_CONTEXT, PICK_QUEUE, PICK_JUMP };
+/* PICK_AGAIN: the playing queued track once more (repeat one; a queued
+ * track is in no list any more once it started). */
+enum pick_kind { PICK_NONE, PICK_CONTEXT, PICK_QUEUE, PICK_JUMP, PICK_AGAIN };
 
 struct pick {
 	enum pick_kind kind;
@@ -322,6 +324,13 @@ static const char *pick_list(struct app *app, const struct pick *pk, size_t *pos
 static bool make_request(struct app *app, const struct pick *pk, struct request *r,
 			 struct crate_err *err)
 {
+	if (pk->kind == PICK_AGAIN) {
+		const struct request *now = &player(app)->now;
+		*r = (struct request){.pick = *pk, .id = now->id};
+		memcpy(r->path, now->path, sizeof r->path);
+		return r->path[0] ? true : (crate_err_set(err, CRATE_ERR_NOTFOUND,
+							   "nothing to play again"), false);
+	}
 	size_t pos;
 	const char *list = pick_list(app, pk, &pos);
 	r->pick = *pk;
@@ -697,6 +706,12 @@ static struct pick decide(struct app *app, size_t from, bool manual, bool gone, 
 	if (use_queue && !manual && p->from_queue && !queue_applies(app) &&
 	    config_get_bool(app->cfg, "playback.stop_after_queue", false))
 		return pk;
+	/* Repeat one repeats what plays, a queued track too (cmus's
+	 * repeat_current), not the context's entry. */
+	if (use_queue && !manual && p->repeat == APP_REPEAT_ONE && p->from_queue && p->now.id) {
+		pk.kind = PICK_AGAIN;
+		return pk;
+	}
 	if (use_queue && queue_applies(app) &&
 	    !(p->repeat == APP_REPEAT_ONE && !manual && from != NONE && !gone)) {
 		pk.kind = PICK_QUEUE;
@@ -825,6 +840,8 @@ static void commit(struct app *app, struct request *r)
 		p->from_queue = true;
 		return;
 	}
+	if (r->pick.kind == PICK_AGAIN) /* still from the queue, the context where it was */
+		return;
 	if (r->pick.kind == PICK_JUMP) {
 		struct crate_err err = {0};
 		if (list_activate(app, r->pick.jump, 0, &err) != 0)

@@ -814,6 +814,41 @@ TEST(a_track_queued_during_the_last_entry_plays_after_it)
 	app_close(app);
 }
 
+/* Repeat one repeats what plays: a queued track too, not the context's
+ * entry (which played instead); off again, the context goes on after its
+ * entry. */
+TEST(repeat_one_during_a_queued_track_repeats_that_track)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 1, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	make_list(app, "Queue", (int[]){3}, 1);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_next(app, &err) == 0); /* the queued T03 */
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 200);
+	app_play_set_repeat(app, APP_REPEAT_ONE);
+	CHECK(run_until(app, &s, 3, 5000)); /* T03 again */
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.from_queue);
+	run_for(app, 200);
+	app_play_set_repeat(app, APP_REPEAT_OFF);
+	CHECK(run_until(app, &s, 4, 5000)); /* the context after T00 */
+	app_play_stop(app, &err);
+	int want[] = {0, 3, 3, 1};
+	for (int i = 0; i < 4; i++)
+		CHECK_MSG(i < s.nstarted && s.started[i] == id_of_title(app, want[i]),
+			  "track %d is not T%02d", i + 1, want[i]);
+	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
+
 /* Entries are numbered from 1 wherever people see them ("has no entry 0"
  * was the answer to playing an empty list). */
 TEST(playing_an_empty_list_or_past_the_end_says_so_in_entry_numbers)
