@@ -79,14 +79,8 @@ static const struct cli_command ui_commands[] = {
 };
 static const struct cli_group ui_group = {"interface", "the interface's commands", ui_commands};
 
-/* The interface's own command named name (or its alias), NULL none. */
-static const struct cli_command *ui_command(const char *name)
-{
-	for (const struct cli_command *c = ui_commands; c->name; c++)
-		if (strcmp(c->name, name) == 0 || (c->alias && strcmp(c->alias, name) == 0))
-			return c;
-	return NULL;
-}
+/* The interface's own commands alone, for cli_lookup. */
+static const struct cli_group *const own_groups[] = {&ui_group, NULL};
 
 static const struct cli_group *const *completion_groups(void)
 {
@@ -520,6 +514,8 @@ void cmdline_run(struct ui *ui, const char *line)
 	if (argc == 0)
 		goto out;
 	const char *c = argv[0];
+	const struct cli_command *own;
+	int used;
 	if (is(c, "q") || is(c, "quit")) {
 		ui->running = false;
 	} else if (is(c, "add") && argc == 2 && app_is_stream_url(argv[1])) {
@@ -577,8 +573,8 @@ void cmdline_run(struct ui *ui, const char *line)
 		cmd_set(ui, line, argc, argv);
 	} else if (is(c, "remote") || is(c, "play")) {
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
-	} else if (ui_command(c)) { /* ours, with the wrong words: not "unknown" */
-		ui_message(ui, true, "usage: %s", ui_command(c)->usage);
+	} else if ((own = cli_lookup(own_groups, 1, argv, &used))) {
+		ui_message(ui, true, "usage: %s", own->usage); /* ours, wrong words: not "unknown" */
 	} else {
 		run_cli(ui, line, argc, argv);
 	}

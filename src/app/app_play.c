@@ -95,12 +95,12 @@ struct app_play {
 	unsigned char *bad;         /* entries that failed this cycle (order.n bytes) */
 	/* The cycle the playing track ends, kept while the order above is a
 	 * new cycle only chosen for its follower: next or prev during that
-	 * last track start from the cycle it belongs to. */
+	 * last track start from the cycle it belongs to. None is kept while
+	 * its order is empty. */
 	struct shuffle_cycle {
 		struct u32vec order;
 		size_t at;
 		unsigned char *bad;
-		bool held;
 	} ended;
 	uint64_t rng;
 
@@ -405,7 +405,6 @@ static void shuffle_forget_ended(struct app_play *p)
 	free(p->ended.bad);
 	p->ended.bad = NULL;
 	p->ended.order.n = 0;
-	p->ended.held = false;
 }
 
 /* Another process (or view) edited the context: find the current entry
@@ -579,7 +578,6 @@ static void shuffle_hold_ended(struct app_play *p)
 	e->order = p->order;
 	e->at = p->order_at;
 	e->bad = p->bad;
-	e->held = true;
 	p->order = held;
 	p->order.n = 0;
 	p->bad = NULL;
@@ -597,13 +595,12 @@ static void shuffle_restore_ended(struct app_play *p)
 	e->order = chosen;
 	e->order.n = 0;
 	e->bad = NULL;
-	e->held = false;
 }
 
 static bool ends_held_cycle(const struct app_play *p, size_t pos)
 {
 	const struct shuffle_cycle *e = &p->ended;
-	return e->held && e->at < e->order.n && e->order.v[e->at] == pos;
+	return e->at < e->order.n && e->order.v[e->at] == pos; /* empty: none kept */
 }
 
 /* Make order_at point at entry pos (a new cycle when pos is not in it). */

@@ -94,12 +94,8 @@ typed "coll save Later in:Rock\\ N"
 keys Tab
 wait_for ':coll save Later in:"Rock Nineties"' || t_fail "in: after coll save: $(bottom)"
 keys Enter
-ok=0
-for i in $(seq 30); do
-	[ "$(cr coll show Later 2>&1)" = 'in:"Rock Nineties"' ] && { ok=1; break; }
-	sleep 0.1
-done
-[ $ok = 1 ] || t_fail "the completed coll save did not save in: $(cr coll show Later 2>&1)"
+saved_later() { [ "$(cr coll show Later 2>&1)" = 'in:"Rock Nineties"' ]; }
+wait_until 3 saved_later || t_fail "the completed coll save did not save in: $(cr coll show Later 2>&1)"
 
 t_begin tui_cmdline_tab_completes_a_path_with_tilde
 keys :
@@ -111,12 +107,9 @@ wait_for ':scan ~/tilde\ music/t.flac' || t_fail "file not completed: $(bottom)"
 keys C-w C-w
 typed '"~/tilde music"'
 keys Enter
-ok=0
-for i in $(seq 100); do
-	cr search 'a:"Tilde Artist"' 2>/dev/null | grep -q "Tilde Song" && { ok=1; break; }
-	sleep 0.1
-done
-[ $ok = 1 ] || t_fail ":scan with ~ did not scan the folder"
+# finds ARTIST TITLE: the library has that track (a :scan ran)
+finds() { cr search "a:\"$1\"" 2>/dev/null | grep -q "$2"; }
+wait_until 10 finds "Tilde Artist" "Tilde Song" || t_fail ":scan with ~ did not scan the folder"
 
 t_begin tui_cmdline_a_folder_with_a_space_cycled_to_runs
 # a quote opened for the folder was left open: "unterminated quote"
@@ -127,12 +120,7 @@ wait_for "~/Mx/  ~/My Music/" || t_fail "folders not listed: $(bottom)"
 keys Tab Tab
 wait_for ':scan ~/My\ Music/' || t_fail "not cycled to the folder: $(bottom)"
 keys Enter
-ok=0
-for i in $(seq 100); do
-	cr search 'a:"Spaced Artist"' 2>/dev/null | grep -q "Spaced Song" && { ok=1; break; }
-	sleep 0.1
-done
-[ $ok = 1 ] || t_fail "the completed :scan did not run: $(bottom)"
+wait_until 10 finds "Spaced Artist" "Spaced Song" || t_fail "the completed :scan did not run: $(bottom)"
 
 t_begin tui_cmdline_own_commands_without_their_words_give_the_usage
 # ":save" said "unknown command 'save'"

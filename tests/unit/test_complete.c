@@ -97,6 +97,20 @@ static void check_applied(const char *line, const char *want)
 	cli_completion_free(&c);
 }
 
+/* The prefix line's candidates share (Tab with several), and what it
+ * leaves on the line. */
+static void check_common(const char *line, const char *common, const char *want)
+{
+	struct cli_completion c;
+	free(complete(line, &c));
+	CHECK_STR(c.common, common);
+	size_t cur = strlen(line);
+	char *out = cli_completion_apply(&c, line, &cur, c.common, false);
+	CHECK_STR(out, want);
+	free(out);
+	cli_completion_free(&c);
+}
+
 TEST(commands_and_subcommands_come_from_the_table)
 {
 	check("sc", "scan");
@@ -127,14 +141,7 @@ TEST(collection_and_playlist_names_are_quoted_with_spaces)
 	check_applied("playlist use Ro", "playlist use \"Road Trip\" ");
 	check_applied("rule add J", "rule add Jazz ");
 	/* the common prefix of two names with a space opens a quote */
-	struct cli_completion c;
-	free(complete("coll show Ro", &c));
-	CHECK_STR(c.common, "Rock ");
-	size_t cur = strlen("coll show Ro");
-	char *out = cli_completion_apply(&c, "coll show Ro", &cur, c.common, false);
-	CHECK_STR(out, "coll show \"Rock ");
-	free(out);
-	cli_completion_free(&c);
+	check_common("coll show Ro", "Rock ", "coll show \"Rock ");
 }
 
 TEST(fields_options_and_query_words)
@@ -146,6 +153,9 @@ TEST(fields_options_and_query_words)
 	check_applied("search a:x tit", "search a:x title:");
 	check_applied("search a:x OR in:J", "search a:x OR in:Jazz ");
 	check("coll levels \"Rock 90s\" alb", "album|albumartist");
+	check("set play", "playback.repeat|playback.volume");
+	check("set playback.repeat ", "all|off|one");
+	check("seek ", "");
 }
 
 /* in:"Rock 90s" is what the query parser reads; "in:Rock 90s" is in:Rock
@@ -155,17 +165,7 @@ TEST(a_collection_after_in_quotes_only_its_name)
 	check_applied("search in:\"Rock 9", "search in:\"Rock 90s\" ");
 	check_applied("search \"in:Rock 9", "search in:\"Rock 90s\" ");
 	check_applied("coll save X in:Rock\\ 9", "coll save X in:\"Rock 90s\" ");
-	struct cli_completion c;
-	free(complete("search in:Ro", &c));
-	CHECK_STR(c.common, "in:Rock ");
-	size_t cur = strlen("search in:Ro");
-	char *out = cli_completion_apply(&c, "search in:Ro", &cur, c.common, false);
-	CHECK_STR(out, "search in:\"Rock ");
-	free(out);
-	cli_completion_free(&c);
-	check("set play", "playback.repeat|playback.volume");
-	check("set playback.repeat ", "all|off|one");
-	check("seek ", "");
+	check_common("search in:Ro", "in:Rock ", "search in:\"Rock ");
 }
 
 TEST(a_cursor_inside_the_line_completes_the_word_before_it)
