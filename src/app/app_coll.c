@@ -765,7 +765,9 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 		.allows_ud = a->app,
 	};
 	uint64_t rng = rng_seed();
-	size_t got = pshuffle_fill(&from, &c->idlist, &picks, need, (size_t)norepeat, &rng);
+	/* the playing entry and those before it have played */
+	size_t played = pos < 0 ? 0 : (size_t)pos + 1;
+	size_t got = pshuffle_fill(&from, &c->idlist, played, &picks, need, (size_t)norepeat, &rng);
 	/* Remember the recent picks, bounded. */
 	size_t keep = picks.n > PSHUFFLE_NOREPEAT_MAX ? picks.n - PSHUFFLE_NOREPEAT_MAX : 0;
 	struct strbuf b;

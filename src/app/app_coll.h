@@ -122,7 +122,8 @@ int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, d
 /* Top up ns/name so that at least `upcoming` entries follow the current
  * position, picking at random from the source: never an item still in the
  * list nor one of the last `norepeat` picks (attribute; default half the
- * source, at most 200) unless the source is too small, and no two
+ * source, at most 200) unless the source is too small (then a played one,
+ * never one still to play: pshuffle_fill), and no two
  * consecutive entries by the same artist when the source allows. The recent
  * picks are kept in the list's "picks" attribute. Items whose collection
  * rule says "no Party Shuffle" (app/rules.h) are never picked. Computed

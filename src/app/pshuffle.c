@@ -59,18 +59,24 @@ static bool other_artist(void *ud, uint32_t id)
 	return !same_artist(ac->idx, id, ac->prev);
 }
 
-size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list,
+size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list, size_t played,
 		     struct u32vec *picks, size_t need, size_t norepeat, uint64_t *rng)
 {
 	const struct mlib_index *idx = src->idx;
 	uint32_t bound = mlib_index_id_bound(idx);
-	/* Exclusions: entries still in the list, and the recent picks. */
-	struct bitset in_list, recent;
+	/* Exclusions: entries still in the list (ahead: those still to
+	 * play), and the recent picks. */
+	struct bitset in_list, ahead, recent;
 	bitset_init(&in_list, bound);
+	bitset_init(&ahead, bound);
 	bitset_init(&recent, bound);
+	played = played < list->n ? played : list->n;
 	for (size_t i = 0; i < list->n; i++)
-		if (list->v[i] < bound)
+		if (list->v[i] < bound) {
 			bitset_set(&in_list, list->v[i]);
+			if (i >= played)
+				bitset_set(&ahead, list->v[i]);
+		}
 	size_t rstart = picks->n > norepeat ? picks->n - norepeat : 0;
 	for (size_t i = rstart; i < picks->n; i++)
 		if (picks->v[i] < bound)
@@ -80,13 +86,14 @@ size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list,
 	size_t got = 0;
 	/* Pools from strict to relaxed, so a small source still fills up:
 	 * 0 skips entries in the list and recent picks, 1 only entries in the
-	 * list. Never a repeat: a source smaller than `need` gives a shorter
-	 * list, each of its items at most once. */
-	for (int level = 0; level < 2 && got < need; level++) {
+	 * list, 2 only entries still to play: a played one comes back rather
+	 * than the party running dry (a source of one track repeats it). The
+	 * entries still to play never hold an item twice. */
+	for (int level = 0; level < 3 && got < need; level++) {
 		struct u32vec pool = {0};
 		for (size_t i = 0; i < src->cand->n; i++) {
 			uint32_t id = src->cand->v[i];
-			if (bitset_test(&in_list, id))
+			if (bitset_test(level < 2 ? &in_list : &ahead, id))
 				continue;
 			if (level < 1 && bitset_test(&recent, id))
 				continue;
@@ -99,8 +106,8 @@ size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list,
 									  0, src->drift, other_artist,
 									  &ac, rng)
 						 : SIZE_MAX;
-			if (pick == SIZE_MAX)
-				pick = choose_random(idx, &pool, prev, 0, rng);
+			if (pick == SIZE_MAX || pool.v[pick] == last)
+				pick = choose_random(idx, &pool, prev, last, rng);
 			uint32_t id = pool.v[pick];
 			pool.v[pick] = pool.v[--pool.n]; /* now in the list: out of this pool */
 			if (src->allows && !src->allows(src->allows_ud, id))
@@ -108,6 +115,7 @@ size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list,
 			u32vec_push(list, id);
 			u32vec_push(picks, id);
 			bitset_set(&in_list, id);
+			bitset_set(&ahead, id);
 			free(prev);
 			prev = artist_key(idx, id);
 			got++;
@@ -116,6 +124,7 @@ size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list,
 	}
 	free(prev);
 	bitset_free(&in_list);
+	bitset_free(&ahead);
 	bitset_free(&recent);
 	return got;
 }

@@ -32,11 +32,13 @@ struct pshuffle_source {
 	void *allows_ud;
 };
 
-/* Append up to need picks to list (the playlist's ids) and to picks (the
+/* Append up to need picks to list (the playlist's ids; its first played
+ * entries have played, the playing one included) and to picks (the
  * earlier picks, oldest first: the last norepeat of them are drawn again
- * only when nothing else is left). Never an id already in list. rng is
- * rng.h state. Returns how many were added. */
-size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list,
+ * only when nothing else is left). An id already in list only when
+ * nothing else is left, and never one of the entries still to play. rng
+ * is rng.h state. Returns how many were added. */
+size_t pshuffle_fill(const struct pshuffle_source *src, struct u32vec *list, size_t played,
 		     struct u32vec *picks, size_t need, size_t norepeat, uint64_t *rng);
 
 #endif

@@ -11,6 +11,7 @@
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
+#include "app/app_read.h"
 #include "coll/store.h"
 #include "harness.h"
 #include "medialib/index.h"
@@ -189,6 +190,33 @@ TEST(party_shuffle_keeps_upcoming_from_its_source)
 	/* Consecutive plays never repeat a track (norepeat = 5 of 10). */
 	for (int i = 1; i < s.nstarted; i++)
 		CHECK(s.started[i] != s.started[i - 1]);
+	app_close(app);
+}
+
+/* A Party Shuffle over two tracks that keeps two played entries: both
+ * were in the list after the first two plays, so nothing could join and
+ * playback stopped; a played entry now comes back, and the party goes on
+ * without a track following itself. */
+TEST(party_shuffle_whose_history_holds_its_source_goes_on)
+{
+	struct app *app = open_library(harness_tmpdir(), 6, 0.15);
+	struct crate_err err = {0};
+	REQUIRE(app_pshuffle_create(app, "Small", "genre:Jazz", 5, &err) == 0);
+	REQUIRE(app_playlist_set_history(app, "Small", 2, &err) == 0);
+	struct seen s = {0};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Small", 0, &err) == 0);
+	CHECK(run_until(app, &s, 6, 20000));
+	CHECK(!s.stopped);
+	app_play_stop(app, &err);
+	CHECK(s.nstarted >= 6);
+	for (int i = 1; i < s.nstarted; i++)
+		CHECK(s.started[i] != s.started[i - 1]);
+	const struct coll_node *pl = coll_store_get(app->store, "Playlists", "Small");
+	REQUIRE(pl);
+	const char *ps = coll_attr_get(pl, "position");
+	long pos = ps ? atol(ps) : -1;
+	CHECK(pos >= 0 && pos <= 2); /* two played entries kept at most */
 	app_close(app);
 }
 
