@@ -55,6 +55,8 @@ void act_status(struct ui *ui, struct ui_status *st)
 	st->available = true;
 	st->state = ps.state == ENGINE_PLAYING ? 1 : ps.state == ENGINE_PAUSED ? 2 : 0;
 	st->id = st->state ? ps.id : 0;
+	if (st->state)
+		snprintf(st->path, sizeof st->path, "%s", ps.path);
 	st->pos_ms = ps.pos_ms;
 	st->dur_ms = ps.dur_ms;
 	st->volume = ps.volume;

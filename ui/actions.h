@@ -48,7 +48,8 @@ void act_modes(struct ui *ui, const char *word, const char *arg);
 /* What the player and the scanner are doing, for the status line. */
 struct ui_status {
 	int state;            /* 0 stopped, 1 playing, 2 paused */
-	uint32_t id;          /* 0: none */
+	uint32_t id;          /* 0: none, or a file that is no library item */
+	char path[1024];      /* the file that plays or is paused, "" none (untrusted) */
 	int64_t pos_ms, dur_ms;
 	int volume;           /* percent, -1 unknown */
 	int repeat;           /* 0 off, 1 all, 2 one */

@@ -23,8 +23,13 @@ void status_title(struct ui *ui, char *buf, size_t size)
 {
 	struct ui_status st;
 	act_status(ui, &st);
-	if (!st.id) {
+	if (!st.state) {
 		snprintf(buf, size, "crate");
+		return;
+	}
+	if (!st.id) { /* a file played by its path: its name is all there is */
+		snprintf(buf, size, "crate: %s %s", state_text(st.state, ui->ascii),
+			 ui_text_basename(st.path));
 		return;
 	}
 	char ab[256], tb[512];
@@ -59,14 +64,17 @@ void status_draw(struct ui *ui)
 		ui_rows_render(ui, UI_FMT_STATUS, st.id, 0, &left, &right);
 		snprintf(what, sizeof what, "%s", left.buf);
 		strbuf_free(&left);
+	} else if (st.state) { /* a file that is no library item (view 5) */
+		snprintf(what, sizeof what, " %s %s", state_text(st.state, ui->ascii),
+			 ui_text_basename(st.path));
 	} else {
 		snprintf(what, sizeof what, " %s %s", state_text(st.state, ui->ascii),
 			 st.available ? "stopped" : "playback not available yet");
 	}
 
 	char modes[800], t1[32], t2[32];
-	ui_fmt_time(st.id ? st.pos_ms : -1, t1, sizeof t1);
-	ui_fmt_time(st.id ? st.dur_ms : -1, t2, sizeof t2);
+	ui_fmt_time(st.state ? st.pos_ms : -1, t1, sizeof t1);
+	ui_fmt_time(st.state ? st.dur_ms : -1, t2, sizeof t2);
 	char vol[16] = "vol --";
 	if (st.volume >= 0)
 		snprintf(vol, sizeof vol, "vol %d%%", st.volume);
@@ -108,7 +116,7 @@ void status_draw(struct ui *ui)
 		size_t fill = ui_progress_cells(st.pos_ms, st.dur_ms, (size_t)bar);
 		draw_text(ui, r2->y, x, 1, "[", attr);
 		for (int i = 0; i < bar; i++)
-			draw_text(ui, r2->y, x + 1 + i, 1, (size_t)i < fill ? "=" : (size_t)i == fill && st.id ? ">" : "-",
+			draw_text(ui, r2->y, x + 1 + i, 1, (size_t)i < fill ? "=" : (size_t)i == fill && st.state ? ">" : "-",
 				  (size_t)i < fill ? theme_attr(UR_PROGRESS) | (int)A_BOLD : attr);
 		draw_text(ui, r2->y, x + 1 + bar, 1, "]", attr);
 		x += bar + 2;

@@ -130,6 +130,26 @@ c coll list Playlists | grep -q "^Road" || t_fail "Road is gone"
 	t_fail "Road is no longer the active playlist"
 keys v
 
+t_begin tui_files_a_file_not_in_the_library_plays_by_its_name
+# No id, no tags: the status line, its times and the terminal's title show
+# the file's name (they said "stopped" and -:-- while it played).
+keys BSpace
+wait_for "music – 3 folders" || t_fail "up"
+find locked
+keys Enter
+wait_for "locked – 0 folders, 1 file, 0 in the library" || t_fail "into locked/"
+keys Enter
+wait_for "▶ 01 Stairway Down.mp3" 10 || t_fail "status line: $(screen | grep -F '▶')"
+wait_until 3 sh -c "$TM display -p -t $S '#{pane_title}' | grep -qF 'crate: ▶ 01 Stairway Down.mp3'" ||
+	t_fail "pane title: '$($TM display -p -t "$S" '#{pane_title}')'"
+screen | grep -qF -- "-:-- / -:--" && t_fail "no times while it plays"
+keys v
+keys BSpace
+wait_for "music – 3 folders" || t_fail "up again"
+find lib
+keys Enter
+wait_for "lib – 1 folder" || t_fail "back into lib/"
+
 t_begin tui_files_an_unreadable_folder_leaves_the_view_where_it_was
 keys BSpace # the find goes with the folder left
 wait_for "music – 3 folders" || t_fail "up"
