@@ -1,6 +1,7 @@
 /* What the front ends show, read through the application (app_view.h). */
 #include "app/app_view.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +17,7 @@
 #include "coll/value.h"
 #include "medialib/index.h"
 #include "medialib/index_groups.h"
+#include "medialib/media.h"
 
 /* ---- the library ---- */
 
@@ -34,12 +36,55 @@ bool app_has_media(const struct app *app, uint32_t id)
 	return app->index && mlib_index_has_media(app->index, id);
 }
 
+/* An item the index lacks whose row remains (its file went missing while
+ * a playlist, the queue or the player holds it): its stored texts, so it is
+ * still named rather than "?". A title falls back to the file name, as the
+ * index's does. Numbers stay absent: they describe a file that is gone. */
+static bool stored_text(const struct app *app, uint32_t id, const char *name, const char *sep,
+			struct strbuf *out)
+{
+	struct crate_err err;
+	size_t start = out->len;
+	if (app->db &&
+	    mlib_media_stored_text(app->db, id, name, sep ? sep : MLIB_VALUE_SEPARATOR, out, &err) == 1)
+		return true;
+	out->len = start; /* an error may leave part of a value */
+	out->buf[start] = '\0';
+	return false;
+}
+
+static enum item_value stored_value(const struct app *app, uint32_t id, const char *name,
+				    const char *sep, struct strbuf *out)
+{
+	if (stored_text(app, id, name, sep, out))
+		return ITEM_TEXT;
+	if (strcmp(name, "title") != 0)
+		return ITEM_ABSENT;
+	struct strbuf url;
+	strbuf_init(&url, 128);
+	bool have = stored_text(app, id, "url", "", &url);
+	if (have) {
+		const char *slash = strrchr(url.buf, '/');
+		strbuf_adds(out, slash && slash[1] ? slash + 1 : url.buf);
+	}
+	strbuf_free(&url);
+	return have ? ITEM_TEXT : ITEM_ABSENT;
+}
+
 const char *app_item_text(const struct app *app, uint32_t id, const char *prop, const char *sep,
 			  char *buf, size_t size)
 {
-	if (!app->index || !id)
+	if (!app->index || !id || !size)
 		return NULL;
-	return mlib_index_get_joined(app->index, id, prop, sep, buf, size);
+	if (mlib_index_has_media(app->index, id))
+		return mlib_index_get_joined(app->index, id, prop, sep, buf, size);
+	struct strbuf b;
+	strbuf_init(&b, 128);
+	bool have = stored_text(app, id, prop, sep, &b);
+	if (have)
+		snprintf(buf, size, "%s", b.buf);
+	strbuf_free(&b);
+	return have ? buf : NULL;
 }
 
 enum item_value app_item_value(const struct app *app, uint32_t id, const char *name,
@@ -47,6 +92,8 @@ enum item_value app_item_value(const struct app *app, uint32_t id, const char *n
 {
 	if (!app->index || !id)
 		return ITEM_ABSENT;
+	if (!mlib_index_has_media(app->index, id))
+		return stored_value(app, id, name, sep, out);
 	struct item_format_item it = {.idx = app->index, .id = id, .sep = sep};
 	return item_format_index_get(&it, name, out);
 }

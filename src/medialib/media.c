@@ -3,9 +3,11 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "medialib/index.h"
 #include "medialib/tags.h"
 
@@ -841,6 +843,56 @@ int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err)
 		  : rc == SQLITE_DONE ? 0 : mlib_db_error(db, "cannot look up a media id", err);
 	sqlite3_finalize(st);
 	return ret;
+}
+
+/* media_text's text columns: their first value is there, the others (seq
+ * 1, 2, ...) in media_tag like any other tag's. */
+static const char *const stored_columns[] = {"url",	    "format", "artist", "album",
+					     "albumartist", "title",  "date",	"genre",
+					     "composer",    "comment"};
+
+int mlib_media_stored_text(struct mlib_db *db, uint32_t id, const char *prop, const char *sep,
+			   struct strbuf *out, struct crate_err *err)
+{
+	const char *what = "cannot read a stored value";
+	int found = 0;
+	for (size_t i = 0; i < sizeof stored_columns / sizeof *stored_columns; i++) {
+		if (strcmp(prop, stored_columns[i]) != 0)
+			continue;
+		char sql[80]; /* a column name from the table above, never user text */
+		snprintf(sql, sizeof sql, "SELECT %s FROM media_text WHERE id=?", stored_columns[i]);
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+			return mlib_db_error(db, what, err);
+		sqlite3_bind_int64(st, 1, id);
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			strbuf_add(out, (const char *)sqlite3_column_blob(st, 0),
+				   (size_t)sqlite3_column_bytes(st, 0));
+			found = 1;
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return mlib_db_error(db, what, err);
+		break;
+	}
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT value FROM media_tag WHERE media_id=? AND key=? ORDER BY seq", -1,
+			       &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, what, err);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, prop, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (found++)
+			strbuf_adds(out, sep);
+		strbuf_add(out, (const char *)sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return mlib_db_error(db, what, err);
+	return found > 0;
 }
 
 /* Run an UPDATE on one row; CRATE_ERR_NOTFOUND when the id does not exist. */

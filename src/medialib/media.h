@@ -11,6 +11,7 @@
 
 struct mlib_tags;
 struct mlib_index;
+struct strbuf;
 
 /* The media library's tables (component "medialib"), registered in
  * mlib_db_components: mlib_db_open creates or upgrades them. */
@@ -81,6 +82,12 @@ int mlib_media_cue_tracks(struct mlib_db *db, const char *url, size_t len, uint3
 			  size_t *n, struct crate_err *err);
 /* 1 when a present (not missing) row has this id, 0 when not, -1 on error. */
 int mlib_media_exists(struct mlib_db *db, uint32_t id, struct crate_err *err);
+/* The stored text of property prop of row id, missing or not (the index
+ * holds present rows only, so this is how a missing file's entry is still
+ * named): its values appended to out, joined by sep. 1 found, 0 absent
+ * (no such row or value; numbers are never given), -1 on error. */
+int mlib_media_stored_text(struct mlib_db *db, uint32_t id, const char *prop, const char *sep,
+			   struct strbuf *out, struct crate_err *err);
 
 /* Play statistics, written to SQLite and (when idx is not NULL) to the
  * index: timesplayed+1 and lastplayed=when (Unix seconds). */

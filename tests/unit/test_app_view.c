@@ -24,6 +24,10 @@
 #include "medialib/db.h"
 #include "medialib/index.h"
 #include "medialib/index_groups.h"
+#include "medialib/index_load.h"
+#include "medialib/item_format.h"
+#include "medialib/media.h"
+#include "medialib/tags.h"
 #include "test_app_util.h"
 
 /* An index of n tracks: track i by "<artist> <(i-1)/3>", title "Song i". */
@@ -582,5 +586,76 @@ TEST(a_view_brings_the_library_ranks_of_its_results)
 	}
 	CHECK_INT(c.memo_hits, 1);
 	app_eval_cache_free(&c);
+	test_app_close(app);
+}
+
+/* A row written by the media library's own writer. */
+static uint32_t put_row(struct mlib_media_writer *w, const char *url, const char *const *kv)
+{
+	struct crate_err err = {0};
+	struct mlib_tags t;
+	mlib_tags_init(&t);
+	t.duration_ms = 60000;
+	for (size_t i = 0; kv[i]; i += 2)
+		mlib_tags_add(&t, kv[i], kv[i + 1]);
+	uint32_t id = 0;
+	CHECK_MSG(mlib_media_put(w, url, strlen(url), 10, 20, 30, &t, &id, &err) == 0, "%s", err.msg);
+	mlib_tags_free(&t);
+	return id;
+}
+
+static const char *value_of(struct app *app, uint32_t id, const char *name, struct strbuf *b,
+			    enum item_value *k)
+{
+	strbuf_reset(b);
+	*k = app_item_value(app, id, name, " / ", b);
+	return b->buf;
+}
+
+/* A file removed while a playlist, the queue or the player holds it: the
+ * index drops it, but its rows still say what it was (they showed "?"). */
+TEST(a_missing_item_is_still_named_by_its_stored_tags)
+{
+	struct app *app = test_app_open();
+	struct crate_err err = {0};
+	struct mlib_media_writer *w = mlib_media_writer_new(app->db, &err);
+	REQUIRE(w != NULL);
+	const char *a[] = {"artist", "Longa", "artist", "Second", "title", "Long Two", "album", "LongAlb",
+			   "track", "2", "mood", "calm", NULL};
+	const char *b[] = {"album", "Untitled", NULL};
+	const char *c[] = {"title", "Here", NULL};
+	uint32_t ia = put_row(w, "/music/long2.flac", a), ib = put_row(w, "/music/no title.ogg", b);
+	uint32_t ic = put_row(w, "/music/here.ogg", c);
+	REQUIRE(mlib_media_set_missing(w, ia, 1, &err) == 0);
+	REQUIRE(mlib_media_set_missing(w, ib, 1, &err) == 0);
+	mlib_media_writer_free(w);
+	struct mlib_index *idx = NULL;
+	REQUIRE(mlib_index_load(app->db, &idx, &err) == 0);
+	app_index_replace(app, idx);
+	REQUIRE(!app_has_media(app, ia) && !app_has_media(app, ib) && app_has_media(app, ic));
+
+	struct strbuf s;
+	strbuf_init(&s, 64);
+	enum item_value k;
+	CHECK_STR(value_of(app, ia, "title", &s, &k), "Long Two");
+	CHECK_INT(k, ITEM_TEXT);
+	CHECK_STR(value_of(app, ia, "artist", &s, &k), "Longa / Second"); /* every value */
+	CHECK_STR(value_of(app, ia, "album", &s, &k), "LongAlb");
+	CHECK_STR(value_of(app, ia, "mood", &s, &k), "calm");
+	value_of(app, ia, "duration", &s, &k); /* numbers describe a file that is gone */
+	CHECK_INT(k, ITEM_ABSENT);
+	value_of(app, ia, "genre", &s, &k);
+	CHECK_INT(k, ITEM_ABSENT);
+	CHECK_STR(value_of(app, ib, "title", &s, &k), "no title.ogg"); /* the file name, as present ones */
+	CHECK_STR(value_of(app, ic, "title", &s, &k), "Here");
+	value_of(app, 999, "title", &s, &k); /* no row at all (forgotten) */
+	CHECK_INT(k, ITEM_ABSENT);
+	char buf[64];
+	const char *t = app_item_text(app, ia, "title", "; ", buf, sizeof buf);
+	CHECK_STR(t ? t : "(null)", "Long Two");
+	t = app_item_text(app, ia, "artist", "; ", buf, sizeof buf);
+	CHECK_STR(t ? t : "(null)", "Longa; Second");
+	CHECK(app_item_text(app, ib, "title", "; ", buf, sizeof buf) == NULL); /* no tag */
+	strbuf_free(&s);
 	test_app_close(app);
 }
