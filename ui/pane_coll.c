@@ -181,11 +181,12 @@ static void coll_draw(struct ui *ui, const struct ui_rect *r, bool full)
 			if (!up)
 				up = coll_attr_get(node, "size");
 			char *src = c->pshuffle && node->noperands ? coll_print(node->operands[0], NULL) : NULL;
+			const char *entries = str_plural(node->idlist.n, "entry", "entries");
 			if (c->pshuffle)
-				snprintf(desc, sizeof desc, "%zu entries, refilled from: %s (upcoming %s)",
-					 node->idlist.n, src ? src : "?", up ? up : "20");
+				snprintf(desc, sizeof desc, "%zu %s, refilled from: %s (upcoming %s)",
+					 node->idlist.n, entries, src ? src : "?", up ? up : "20");
 			else
-				snprintf(desc, sizeof desc, "%zu entries", node->idlist.n);
+				snprintf(desc, sizeof desc, "%zu %s", node->idlist.n, entries);
 			free(src);
 		} else if (node) {
 			char *q = coll_print(node, NULL);

@@ -133,15 +133,16 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 	bool party = type && strcmp(type, "pshuffle") == 0;
 	const char *act = app_playlist_active(ui->app);
 	bool active = act && strcmp(act, name) == 0;
+	const char *entries = str_plural(n->idlist.n, "entry", "entries");
 	if (party) {
 		char *src = n->noperands ? coll_print(n->operands[0], NULL) : NULL;
-		snprintf(head, sizeof head, " Party Shuffle %s%s \xe2\x80\x93 %zu entries \xe2\x80\x93 from: %s",
-			 name, active ? " (active)" : "", n->idlist.n, src ? src : "?");
+		snprintf(head, sizeof head, " Party Shuffle %s%s \xe2\x80\x93 %zu %s \xe2\x80\x93 from: %s",
+			 name, active ? " (active)" : "", n->idlist.n, entries, src ? src : "?");
 		free(src);
 	} else {
-		snprintf(head, sizeof head, " Playlist %s%s%s \xe2\x80\x93 %zu entries", name,
+		snprintf(head, sizeof head, " Playlist %s%s%s \xe2\x80\x93 %zu %s", name,
 			 type && strcmp(type, "queue") == 0 ? " [queue]" : "",
-			 active ? " (active)" : "", n->idlist.n);
+			 active ? " (active)" : "", n->idlist.n, entries);
 	}
 	if (h >= 4) {
 		draw_text(ui, y, r->x, r->w, head, theme_attr(UR_HEADER));
@@ -227,8 +228,8 @@ static void playlist_move(struct ui *ui, const char *name, const struct coll_nod
 				marks_set(&ui->pl_marks, pos[k], true);
 			marks_note(ui, name, now);
 		}
-		ui_message(ui, false, "moved %zu entr%s %s (u undoes)", moved, moved == 1 ? "y" : "ies",
-			   delta < 0 ? "up" : "down");
+		ui_message(ui, false, "moved %zu %s %s (u undoes)", moved,
+			   str_plural(moved, "entry", "entries"), delta < 0 ? "up" : "down");
 	}
 	free(pos);
 	ui->dirty = true;
@@ -265,8 +266,8 @@ static void playlist_mark(struct ui *ui, const char *name, const struct coll_nod
 			added++;
 		}
 	marks_note(ui, name, n);
-	ui_message(ui, false, "marked %zu entr%s (%zu marked)", added, added == 1 ? "y" : "ies",
-		   m->n);
+	ui_message(ui, false, "marked %zu %s (%zu marked)", added,
+		   str_plural(added, "entry", "entries"), m->n);
 }
 
 static bool playlist_key(struct ui *ui, enum ui_action a)
@@ -372,8 +373,8 @@ static void playlist_remove(struct ui *ui)
 	} else if (np) {
 		if (marked)
 			marks_forget(ui); /* their entries are gone */
-		ui_message(ui, false, "removed %zu entr%s (u undoes)", removed,
-			   removed == 1 ? "y" : "ies");
+		ui_message(ui, false, "removed %zu %s (u undoes)", removed,
+			   str_plural(removed, "entry", "entries"));
 	}
 	free(pos);
 	ui->dirty = true;

@@ -362,7 +362,8 @@ static int position_range(const char *s, size_t n, size_t len, size_t *a, size_t
 		rc = crate_err_set(err, CRATE_ERR_INVALID, "'%s' is a reversed range", shown);
 	else if ((uint64_t)y > len)
 		rc = crate_err_set(err, CRATE_ERR_INVALID,
-				   "position %lld is past the end (%zu entries)", (long long)y, len);
+				   "position %lld is past the end (%zu %s)", (long long)y, len,
+				   str_plural(len, "entry", "entries"));
 	free(shown);
 	*a = (size_t)x;
 	*b = (size_t)y;

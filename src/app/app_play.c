@@ -1255,9 +1255,9 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 	if (list_len(app) == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is empty", ns, name);
 	if (start_pos >= list_len(app)) /* entries are numbered from 1 where people see them */
-		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu entr%s)",
+		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu %s)",
 				     ns, name, start_pos + 1, list_len(app),
-				     list_len(app) == 1 ? "y" : "ies");
+				     str_plural(list_len(app), "entry", "entries"));
 	p->error[0] = 0;
 	return play_entry(app, start_pos, err);
 }

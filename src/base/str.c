@@ -193,6 +193,11 @@ bool str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+const char *str_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 static const char *home_dir(void)
 {
 	const char *h = getenv("HOME");

@@ -32,6 +32,9 @@ bool str_parse_number(const char *s, size_t len, double *out);
 bool str_parse_int64(const char *s, size_t len, int64_t *out);
 
 bool str_has_prefix(const char *s, const char *prefix);
+/* The noun for a count: one when n is 1, else many ("%zu %s", n,
+ * str_plural(n, "entry", "entries")), so no message says "1 entries". */
+const char *str_plural(size_t n, const char *one, const char *many);
 /* memmem for short haystacks (a tag's text): the first n[0..nlen) in
  * h[0..hlen), or NULL; nlen > 0. glibc's memmem sets up a table per call,
  * which costs more than searching a few dozen bytes. */

@@ -71,7 +71,7 @@ static int playlist_add_common(struct cli_ctx *ctx, const char *name_arg, long p
 		} else {
 			const char *shown_name = app_playlist_name(app, name);
 			fprintf(ctx->err, "added %zu %s to Playlists/", added,
-				added == 1 ? "entry" : "entries");
+				str_plural(added, "entry", "entries"));
 			cli_put_safe(ctx->err, shown_name, strlen(shown_name));
 			fputc('\n', ctx->err);
 			status = CLI_OK;
@@ -133,7 +133,8 @@ static int cmd_playlist_remove(struct cli_ctx *ctx, const struct cli_args *a)
 		if (app_playlist_remove_positions(app, name, positions, &removed, &err) != 0) {
 			cli_fail_safe(ctx, err.msg);
 		} else {
-			fprintf(ctx->err, "removed %zu %s\n", removed, removed == 1 ? "entry" : "entries");
+			fprintf(ctx->err, "removed %zu %s\n", removed,
+				str_plural(removed, "entry", "entries"));
 			status = CLI_OK;
 		}
 	}
@@ -249,8 +250,9 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 	} else if (app && app_playlist_export(app, name, fmt, dir, &b, &left_out, &err) == 0) {
 		status = CLI_OK;
 		if (left_out) { /* written all the same: say what is missing from it */
-			cli_error(ctx, "playlist export: %zu entr%s of Playlists/%s no longer in the "
-				  "library: left out", left_out, left_out == 1 ? "y" : "ies", name);
+			cli_error(ctx, "playlist export: %zu %s of Playlists/%s no longer in the "
+				  "library: left out", left_out, str_plural(left_out, "entry", "entries"),
+				  name);
 			status = CLI_PARTIAL;
 		}
 		FILE *f = path ? fopen(path, "w") : ctx->out;

@@ -58,7 +58,8 @@ int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
 	fprintf(ctx->err, "Playlists/");
 	cli_put_safe(ctx->err, name, strlen(name));
 	/* not imported: missing, not playable, another scheme or host */
-	fprintf(ctx->err, ": %zu of %zu entries imported (%zu newly scanned), %zu not imported\n",
-		rep->imported, rep->entries, rep->scanned, rep->nproblems);
+	fprintf(ctx->err, ": %zu of %zu %s imported (%zu newly scanned), %zu not imported\n",
+		rep->imported, rep->entries, str_plural(rep->entries, "entry", "entries"),
+		rep->scanned, rep->nproblems);
 	return rep->nproblems ? CLI_PARTIAL : CLI_OK;
 }

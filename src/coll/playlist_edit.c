@@ -29,6 +29,14 @@ static void list_set_position(struct coll_node *n, long pos)
 	coll_attr_set(n, "position", buf);
 }
 
+/* Refuse 0-based position pos of the list name, len entries long. */
+static int past_the_end(const char *name, size_t pos, size_t len, struct crate_err *err)
+{
+	return crate_err_set(err, CRATE_ERR_INVALID,
+			     "Playlists/%s: position %zu is past the end (%zu %s)", name, pos + 1,
+			     len, str_plural(len, "entry", "entries"));
+}
+
 struct edit_args {
 	const char *name;
 	size_t pos, n, to;
@@ -41,9 +49,7 @@ static int edit_insert(void *ud, struct coll_node *c, struct crate_err *err)
 	const struct edit_args *a = ud;
 	size_t len = c->idlist.n, pos = a->pos == SIZE_MAX ? len : a->pos, n = a->n;
 	if (pos > len)
-		return crate_err_set(err, CRATE_ERR_INVALID,
-				     "Playlists/%s: position %zu is past the end (%zu entries)",
-				     a->name, pos + 1, len);
+		return past_the_end(a->name, pos, len, err);
 	u32vec_reserve(&c->idlist, len + n);
 	memmove(c->idlist.v + pos + n, c->idlist.v + pos, (len - pos) * sizeof *c->idlist.v);
 	if (n)
@@ -76,8 +82,8 @@ static int edit_remove(void *ud, struct coll_node *c, struct crate_err *err)
 	size_t len = c->idlist.n, pos = a->pos, n = a->n;
 	if (pos > len || n > len - pos)
 		return crate_err_set(err, CRATE_ERR_INVALID,
-				     "Playlists/%s: entries %zu-%zu are past the end (%zu entries)",
-				     a->name, pos + 1, pos + n, len);
+				     "Playlists/%s: entries %zu-%zu are past the end (%zu %s)",
+				     a->name, pos + 1, pos + n, len, str_plural(len, "entry", "entries"));
 	memmove(c->idlist.v + pos, c->idlist.v + pos + n, (len - pos - n) * sizeof *c->idlist.v);
 	c->idlist.n = len - n;
 	long cur = list_position(c);
@@ -103,9 +109,7 @@ static int edit_move(void *ud, struct coll_node *c, struct crate_err *err)
 	const struct edit_args *a = ud;
 	size_t len = c->idlist.n, from = a->pos, to = a->to;
 	if (from >= len || to >= len)
-		return crate_err_set(err, CRATE_ERR_INVALID,
-				     "Playlists/%s: position %zu is past the end (%zu entries)",
-				     a->name, (from >= len ? from : to) + 1, len);
+		return past_the_end(a->name, from >= len ? from : to, len, err);
 	uint32_t id = c->idlist.v[from];
 	if (from < to)
 		memmove(c->idlist.v + from, c->idlist.v + from + 1,
@@ -176,7 +180,7 @@ int coll_store_playlist_insert_undoable(struct coll_store *st, const char *name,
 	if (n)
 		memcpy(copy, ids, n * sizeof *ids);
 	char *m = xstrdup(name), label[64];
-	snprintf(label, sizeof label, "addition of %zu entr%s", n, n == 1 ? "y" : "ies");
+	snprintf(label, sizeof label, "addition of %zu %s", n, str_plural(n, "entry", "entries"));
 	struct edit_args a = {.name = m, .pos = pos, .ids = copy, .n = n};
 	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_insert, &a, err);
 	free(m);
@@ -200,9 +204,7 @@ static int set_flags(const struct set_args *a, size_t len, unsigned char **out,
 	for (size_t k = 0; k < a->n; k++) {
 		if (a->pos[k] >= len) {
 			free(sel);
-			return crate_err_set(err, CRATE_ERR_INVALID,
-					     "Playlists/%s: position %zu is past the end (%zu entries)",
-					     a->name, a->pos[k] + 1, len);
+			return past_the_end(a->name, a->pos[k], len, err);
 		}
 		sel[a->pos[k]] = 1;
 	}
@@ -264,7 +266,7 @@ int coll_store_playlist_move_set(struct coll_store *st, const char *name, size_t
 				 int delta, size_t *moved, struct crate_err *err)
 {
 	char *m = xstrdup(name), label[64];
-	snprintf(label, sizeof label, "move of %zu entr%s", n, n == 1 ? "y" : "ies");
+	snprintf(label, sizeof label, "move of %zu %s", n, str_plural(n, "entry", "entries"));
 	struct set_args a = {.name = m, .pos = positions_dup(pos, n), .n = n,
 			     .delta = delta < 0 ? -1 : 1};
 	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_move_set, &a, err);
@@ -309,7 +311,7 @@ int coll_store_playlist_remove_set(struct coll_store *st, const char *name, cons
 				   size_t n, size_t *removed, struct crate_err *err)
 {
 	char *m = xstrdup(name), label[64];
-	snprintf(label, sizeof label, "removal of %zu entr%s", n, n == 1 ? "y" : "ies");
+	snprintf(label, sizeof label, "removal of %zu %s", n, str_plural(n, "entry", "entries"));
 	struct set_args a = {.name = m, .pos = positions_dup(pos, n), .n = n};
 	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_remove_set, &a, err);
 	if (removed)

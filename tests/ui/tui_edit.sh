@@ -155,4 +155,20 @@ wait_for "was changed since" || t_fail "undo not refused: $(screen | tail -2)"
 sleep 0.3
 wait_titles Edit "$(join "${other[@]}")" || t_fail "the other process's edit was clobbered"
 keys q
+
+t_begin tui_edit_one_entry_is_not_entries
+# A count of 1 is singular wherever entries are counted.
+c playlist new One >/dev/null && c playlist add One "t:\"${O[0]}\"" >/dev/null 2>&1 &&
+	c playlist use One >/dev/null || t_fail "playlist One"
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist One (active) – 1 entry" || t_fail "the header does not say 1 entry"
+keys 3
+wait_for "1 entry" || t_fail "the collections view does not say 1 entry"
+screen | grep -qE '(^|[^0-9])1 entries' && t_fail "'1 entries' on the collections view"
+keys :
+typed "playlist move One 1 2"
+keys Enter
+wait_for "position 2 is past the end (1 entry)" || t_fail "the refusal does not say 1 entry"
+keys q
 t_end

@@ -107,6 +107,20 @@ TEST(move_set_up_and_down_at_the_edges)
 	conn_close(&c);
 }
 
+TEST(refusals_count_one_entry_as_one)
+{
+	struct conn c;
+	conn_open(&c);
+	fill(&c, 1);
+	struct crate_err err = {0};
+	size_t bad[] = {1};
+	CHECK_INT(coll_store_playlist_move_set(c.st, "Default", bad, 1, 1, NULL, &err), -1);
+	CHECK_STR(err.msg, "Playlists/Default: position 2 is past the end (1 entry)");
+	CHECK_INT(coll_store_playlist_remove(c.st, "Default", 0, 2, &err), -1);
+	CHECK_STR(err.msg, "Playlists/Default: entries 1-2 are past the end (1 entry)");
+	conn_close(&c);
+}
+
 TEST(move_set_follows_the_current_entry)
 {
 	struct conn c;
