@@ -194,7 +194,16 @@ struct set_args {
 	size_t n;
 	int delta;
 	size_t done;
+	char label[64]; /* the undo record's: what was done, not what was asked */
 };
+
+/* Name the edit by the entries it changed (a move of 2 marked entries
+ * where one is at the top already moves 1). */
+static void set_label(struct set_args *a, const char *what)
+{
+	snprintf(a->label, sizeof a->label, "%s of %zu %s", what, a->done,
+		 str_plural(a->done, "entry", "entries"));
+}
 
 /* The set as flags over the list; -1 when a position is past the end. */
 static int set_flags(const struct set_args *a, size_t len, unsigned char **out,
@@ -249,6 +258,7 @@ static int edit_move_set(void *ud, struct coll_node *c, struct crate_err *err)
 	free(sel);
 	if (!a->done)
 		return 1;
+	set_label(a, "move");
 	if (cur >= 0 && cur != list_position(c))
 		list_set_position(c, cur);
 	return 0;
@@ -265,11 +275,10 @@ static size_t *positions_dup(const size_t *pos, size_t n)
 int coll_store_playlist_move_set(struct coll_store *st, const char *name, size_t *pos, size_t n,
 				 int delta, size_t *moved, struct crate_err *err)
 {
-	char *m = xstrdup(name), label[64];
-	snprintf(label, sizeof label, "move of %zu %s", n, str_plural(n, "entry", "entries"));
+	char *m = xstrdup(name);
 	struct set_args a = {.name = m, .pos = positions_dup(pos, n), .n = n,
 			     .delta = delta < 0 ? -1 : 1};
-	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_move_set, &a, err);
+	int rc = coll_store_playlist_edit_undoable(st, m, a.label, edit_move_set, &a, err);
 	if (rc == 0 && a.done)
 		memcpy(pos, a.pos, n * sizeof *pos);
 	if (moved)
@@ -301,6 +310,7 @@ static int edit_remove_set(void *ud, struct coll_node *c, struct crate_err *err)
 	c->idlist.n = w;
 	if (!a->done)
 		return 1;
+	set_label(a, "removal");
 	/* A removed current entry hands over to the one after it. */
 	if (cur >= 0 && newcur != cur)
 		list_set_position(c, newcur);
@@ -310,10 +320,9 @@ static int edit_remove_set(void *ud, struct coll_node *c, struct crate_err *err)
 int coll_store_playlist_remove_set(struct coll_store *st, const char *name, const size_t *pos,
 				   size_t n, size_t *removed, struct crate_err *err)
 {
-	char *m = xstrdup(name), label[64];
-	snprintf(label, sizeof label, "removal of %zu %s", n, str_plural(n, "entry", "entries"));
+	char *m = xstrdup(name);
 	struct set_args a = {.name = m, .pos = positions_dup(pos, n), .n = n};
-	int rc = coll_store_playlist_edit_undoable(st, m, label, edit_remove_set, &a, err);
+	int rc = coll_store_playlist_edit_undoable(st, m, a.label, edit_remove_set, &a, err);
 	if (removed)
 		*removed = rc == 0 ? a.done : 0;
 	free(a.pos);

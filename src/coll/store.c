@@ -1244,10 +1244,11 @@ int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store
 int coll_store_playlist_edit_undoable(struct coll_store *st, const char *name, const char *label,
 				      coll_store_edit_fn fn, void *ud, struct crate_err *err)
 {
-	char *m = arg_dup(name), *l = arg_dup(label);
-	int rc = store_playlist_edit(st, m, fn, ud, l, err);
+	/* label is the caller's own text, read after fn (which may write it):
+	 * not copied before like name. */
+	char *m = arg_dup(name);
+	int rc = store_playlist_edit(st, m, fn, ud, label, err);
 	free(m);
-	free(l);
 	return rc;
 }
 

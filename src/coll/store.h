@@ -112,7 +112,9 @@ int coll_store_playlist_edit(struct coll_store *st, const char *name, coll_store
 			     void *ud, struct crate_err *err);
 /* The same, recorded for coll_store_playlist_undo under label ("move of 3
  * entries"): the list before and after the edit is kept in the database
- * (coll/playlist_undo.h), in the same transaction. */
+ * (coll/playlist_undo.h), in the same transaction. label is read once fn
+ * has run, so fn may write it (to say what it did); it must be the
+ * caller's own text, not one the store handed out. */
 int coll_store_playlist_edit_undoable(struct coll_store *st, const char *name, const char *label,
 				      coll_store_edit_fn fn, void *ud, struct crate_err *err);
 /* Undoable edits for the interface (playlist_edit.c). Positions are

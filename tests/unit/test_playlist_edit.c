@@ -104,6 +104,13 @@ TEST(move_set_up_and_down_at_the_edges)
 	CHECK_INT(coll_store_playlist_move_set(c.st, "Default", bad, 1, 1, NULL, &err), -1);
 	CHECK(strstr(err.msg, "past the end") != NULL);
 	CHECK_STR(shown(&c), "3 1 4 6 2 5");
+	/* undo names the last move by what it moved: 1 of the 2 entries */
+	char *name, *label;
+	CHECK_INT(coll_store_playlist_undo(c.st, &name, &label, &err), 0);
+	CHECK_STR(label, "move of 1 entry");
+	free(name);
+	free(label);
+	CHECK_STR(shown(&c), "1 3 4 6 2 5");
 	conn_close(&c);
 }
 
