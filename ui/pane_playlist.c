@@ -1,7 +1,9 @@
 /* View 2: a playlist (the active one unless another was opened from the
  * collections view), Party Shuffle included: its header names the source
  * collection, and the list refills as tracks are played. The search bar
- * here is a find: matching rows are marked and n/N jump between them. */
+ * here is a find: matching rows are marked, n/N jump between them, and
+ * the bar counts them. It forgives as the browser's search does (a typo,
+ * `a:bjork`), so a word that found the track there finds its entry here. */
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +85,7 @@ static void playlist_free(struct ui *ui)
 {
 	free(ui->pl_name);
 	bitset_free(&ui->pl_match);
+	free(ui->pl_note);
 	marks_forget(ui);
 	u32vec_free(&ui->pl_marks_list);
 }
@@ -92,18 +95,29 @@ void playlist_find(struct ui *ui)
 	double t0 = ui_now_ms();
 	bitset_free(&ui->pl_match);
 	ui->pl_have_match = false;
+	ui->pl_nmatch = 0;
+	free(ui->pl_note);
+	ui->pl_note = NULL;
 	const struct coll_node *n = shown_node(ui);
-	if (!ui->qnode || !n)
+	if (!ui->qnode || !ui->qlist || !n) /* qnode: another view's search */
 		return;
 	ui->pl_match_gen = app_store_generation(ui->app);
 	struct crate_err err = {0};
+	struct strbuf notes;
+	strbuf_init(&notes, 0);
 	/* By entry: `3-7` marks entries 3 to 7 of this list (the spec). */
-	if (app_eval_positions(ui->app, &ui->ecache, &n->idlist, ui->qnode, &ui->pl_match, &err) == 0) {
+	if (app_eval_positions(ui->app, &ui->ecache, &n->idlist, ui->qnode, ui->good_query,
+			       &ui->pl_match, &notes, &err) == 0) {
 		ui->pl_have_match = true;
+		for (size_t i = 0; i < n->idlist.n; i++)
+			ui->pl_nmatch += bitset_test(&ui->pl_match, i);
+		if (notes.len)
+			ui->pl_note = xstrdup(notes.buf);
 	} else {
 		bitset_free(&ui->pl_match);
 		ui_message(ui, true, "%s", err.msg);
 	}
+	strbuf_free(&notes);
 	ui->eval_ms += ui_now_ms() - t0;
 	ui->dirty = true;
 }
@@ -380,6 +394,20 @@ static void playlist_remove(struct ui *ui)
 	ui->dirty = true;
 }
 
+/* As the browser counts its tracks: "3 of 12 entries", and what was forgiven. */
+static void playlist_find_info(struct ui *ui, char *buf, size_t size)
+{
+	const struct coll_node *n = shown_node(ui);
+	size_t total = n ? n->idlist.n : 0;
+	if (!ui->pl_have_match) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, size, "%zu of %zu %s%s%s", ui->pl_nmatch, total,
+		 str_plural(total, "entry", "entries"), ui->pl_note ? " \xe2\x80\x94 " : "",
+		 ui->pl_note ? ui->pl_note : "");
+}
+
 static void playlist_heading(struct ui *ui, int w, char *buf, size_t size)
 {
 	(void)w;
@@ -395,6 +423,7 @@ const struct ui_pane ui_pane_playlist = {
 	.key = playlist_key,
 	.click = playlist_click,
 	.find = playlist_find,
+	.find_info = playlist_find_info,
 	.heading = playlist_heading,
 	.play = playlist_play,
 	.remove = playlist_remove,

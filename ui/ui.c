@@ -1071,8 +1071,10 @@ static int loop(struct ui *ui)
 			ui_poll_analysis(ui);
 		/* The spelling corrections' words are ready and a search went
 		 * without them: search again, so its corrections show. */
-		if (typo_fd >= 0 && fds[typo_i].revents && app_typo_poll(ui->app))
+		if (typo_fd >= 0 && fds[typo_i].revents && app_typo_poll(ui->app)) {
 			ui_refresh_browser(ui);
+			playlist_find(ui);
+		}
 		if (play_fd >= 0 && fds[play_i].revents) {
 			ui_play_events(ui);
 			ui->dirty = true;

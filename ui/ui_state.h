@@ -161,6 +161,8 @@ struct ui {
 	struct ui_list pl_list;
 	struct bitset pl_match;      /* over entries (positions): rows matching the find */
 	bool pl_have_match;
+	size_t pl_nmatch;            /* rows set in pl_match */
+	char *pl_note;               /* what the find forgave ("also showing ..."), or NULL */
 	unsigned pl_match_gen;       /* store generation pl_match was computed at */
 	/* Marks by position; they index pl_marks_list (a copy of the list
 	 * they were made on) of pl_marks_name, and go when the list shown is

@@ -592,11 +592,18 @@ static int view_eval(struct app *app, const struct app_view *v, struct coll_eval
 }
 
 int app_eval_positions(struct app *app, struct app_eval_cache *c, const struct u32vec *list,
-		       const struct coll_node *query, struct bitset *out, struct crate_err *err)
+		       const struct coll_node *query, const char *text, struct bitset *out,
+		       struct strbuf *notes, struct crate_err *err)
 {
 	struct coll_eval_ctx ctx;
 	app_eval_ctx_cached(app, c, &ctx);
-	return coll_eval_positions(&ctx, list, query, out, err);
+	struct coll_search s;
+	coll_search_prepare(&ctx, query, text, COLL_SEARCH_NO_RANK, &s);
+	int rc = coll_eval_positions(&ctx, list, s.node, out, err);
+	if (rc == 0 && notes)
+		strbuf_adds(notes, s.notes.buf);
+	coll_search_free(&s);
+	return rc;
 }
 
 /* ---- saved collections and playlists ---- */

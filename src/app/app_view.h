@@ -99,9 +99,14 @@ struct coll_node *app_view_node(const struct app_view *v);
 int app_view_eval(struct app *app, const struct app_view *v, struct coll_result *out,
 		  struct strbuf *notes, struct crate_err *err);
 /* The entries (positions) of list that query selects: out is initialised
- * here (owned by the caller). See coll/eval_positions.h. */
+ * here (owned by the caller). See coll/eval_positions.h. A find in a list
+ * forgives as the browser's search does (coll/search.h: corrections, a
+ * field's words), so what finds a track there finds its entry here; the
+ * list keeps its order. text: what query was parsed from (may be NULL);
+ * what was forgiven goes to notes (may be NULL). */
 int app_eval_positions(struct app *app, struct app_eval_cache *c, const struct u32vec *list,
-		       const struct coll_node *query, struct bitset *out, struct crate_err *err);
+		       const struct coll_node *query, const char *text, struct bitset *out,
+		       struct strbuf *notes, struct crate_err *err);
 
 /* ---- saved collections and playlists ---- */
 

@@ -156,6 +156,34 @@ sleep 0.3
 wait_titles Edit "$(join "${other[@]}")" || t_fail "the other process's edit was clobbered"
 keys q
 
+t_begin tui_edit_find_forgives_as_the_browser_does_and_counts
+# The browser's search finds "The Lanterns" for lantern (a typo away) and
+# Björk for a:bjork (her name's words): the playlist's find does too, and
+# counts its matches where the browser counts its tracks.
+c playlist use Edit >/dev/null || t_fail "use Edit"
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+keys /
+typed "lantern"
+keys Enter
+wait_for "3 of ${#O[@]} entries — also showing matches for lanterns" ||
+	t_fail "lantern: no count or note"
+# from the last entry, n wraps to the first match: Space marks it
+first=$(c playlist list Edit --format '%artist%' | sed 's/^[ >]*//' | grep -m1 'Lanterns' | cut -d. -f1)
+keys G n Space
+wait_until 3 sh -c "$TM capture-pane -p -t $S | grep -qE '^\+ +$first\. The Lanterns'" ||
+	t_fail "n did not go to the first match (entry $first): $(screen | grep '^+')"
+keys M m
+wait_for "marked 3 entries" || t_fail "m did not mark the 3 matches"
+keys M / C-u
+typed "a:bjork"
+keys Enter
+wait_for "2 of ${#O[@]} entries — no artist 'bjork'" || t_fail "a:bjork: no count or note"
+keys / C-u Enter
+wait_gone "of ${#O[@]} entries" || t_fail "the count outlives its find"
+keys q
+
 t_begin tui_edit_one_entry_is_not_entries
 # A count of 1 is singular wherever entries are counted.
 c playlist new One >/dev/null && c playlist add One "t:\"${O[0]}\"" >/dev/null 2>&1 &&
