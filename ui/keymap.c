@@ -32,7 +32,7 @@ static const struct {
 	[UA_VOL_DOWN] = {"vol_down", "volume down 5 %"},
 	[UA_REPEAT] = {"repeat", "repeat: off / all / one"},
 	[UA_SHUFFLE] = {"shuffle", "shuffle: off / tracks / albums"},
-	[UA_SEARCH] = {"search", "search (a query; filters the view)"},
+	[UA_SEARCH] = {"search", "search (a query: filters the browser, finds in a list)"},
 	[UA_MATCH_NEXT] = {"match_next", "next match"},
 	[UA_MATCH_PREV] = {"match_prev", "previous match"},
 	[UA_CLEAR_SEARCH] = {"clear_search", "clear the search"},

@@ -287,8 +287,8 @@ int rules_add(struct rules *rs, size_t at, const struct rule *r, struct crate_er
 	if (at == SIZE_MAX)
 		at = rs->n;
 	if (at > rs->n)
-		return crate_err_set(err, CRATE_ERR_INVALID, "position %zu is past the end (%zu rules)",
-				     at + 1, rs->n);
+		return crate_err_set(err, CRATE_ERR_INVALID, "position %zu is past the end (%zu %s)",
+				     at + 1, rs->n, str_plural(rs->n, "rule", "rules"));
 	size_t oldn = rs->n;
 	struct rule_entry *old = entries_copy(rs);
 	rs->v = xreallocarray(rs->v, rs->n + 1, sizeof *rs->v);
@@ -300,8 +300,8 @@ int rules_add(struct rules *rs, size_t at, const struct rule *r, struct crate_er
 
 static int bad_index(const struct rules *rs, size_t i, struct crate_err *err)
 {
-	return crate_err_set(err, CRATE_ERR_NOTFOUND, "there is no rule %zu (%zu rules)", i + 1,
-			     rs->n);
+	return crate_err_set(err, CRATE_ERR_NOTFOUND, "there is no rule %zu (%zu %s)", i + 1,
+			     rs->n, str_plural(rs->n, "rule", "rules"));
 }
 
 int rules_remove(struct rules *rs, size_t i, struct crate_err *err)

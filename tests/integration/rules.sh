@@ -35,7 +35,7 @@ case $err in *"col "*) ;; *) t_fail "no column in: $err" ;; esac
 err=$(cr rule add 'genre:x' --eq nosuch 2>&1) && t_fail "unknown preset accepted"
 case $err in *"'nosuch' is not defined"*vinyl*) ;; *) t_fail "preset message: $err" ;; esac
 err=$(cr rule remove 9 2>&1) && t_fail "remove 9 accepted"
-case $err in *"no rule 9"*) ;; *) t_fail "remove message: $err" ;; esac
+case $err in *"no rule 9 (1 rule)"*) ;; *) t_fail "remove message (one rule is 1 rule): $err" ;; esac
 err=$(cr rule add 'genre:x' --volume 40 2>&1) && t_fail "volume 40 accepted"
 [ "$(cr rule list | wc -l)" -eq 1 ] || t_fail "a refused add changed the list"
 
