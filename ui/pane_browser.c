@@ -893,15 +893,19 @@ static bool browser_marked(struct ui *ui, struct u32vec *ids)
 	return ids->n > 0;
 }
 
-/* Enter: the track column as an ad-hoc list, from the selected track on
- * (the active playlist is left alone; 'a' adds to it). */
+/* Enter: the track column as an ad-hoc list, playing the selected track
+ * (on an artist or album row: from the first, or at random under
+ * shuffle), as cmus plays its library view: prev, repeat and shuffle see
+ * the whole column. The active playlist is left alone; 'a' adds to it. */
 static void browser_play(struct ui *ui)
 {
 	struct u32vec ids = {0};
 	size_t start;
 	struct crate_err err = {0};
 	browser_selection(ui, &ids, &start, false);
-	if (start < ids.n && app_play_list(ui->app, ids.v + start, NULL, ids.n - start, &err) != 0)
+	if (ui->focus != (int)ui->levels.n)
+		start = APP_PLAY_ANY;
+	if (ids.n && app_play_list(ui->app, ids.v, NULL, ids.n, start, &err) != 0)
 		ui_message(ui, true, "%s", err.msg);
 	u32vec_free(&ids);
 	ui->dirty = true;

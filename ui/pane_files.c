@@ -168,8 +168,9 @@ static void files_play(struct ui *ui)
 	struct u32vec ids = {0};
 	app_files_items(ui->app, path, &ids);
 	struct crate_err err = {0};
-	int rc = ids.n ? app_play_list(ui->app, ids.v, NULL, ids.n, &err)
-		       : app_play_list(ui->app, (const uint32_t[1]){0}, paths, 1, &err);
+	/* the file from its start (a cue sheet's first track) */
+	int rc = ids.n ? app_play_list(ui->app, ids.v, NULL, ids.n, 0, &err)
+		       : app_play_list(ui->app, (const uint32_t[1]){0}, paths, 1, 0, &err);
 	if (rc != 0)
 		ui_message(ui, true, "%s", err.msg);
 	u32vec_free(&ids);

@@ -1263,10 +1263,13 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 }
 
 int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths, size_t n,
-		  struct crate_err *err)
+		  size_t start, struct crate_err *err)
 {
 	if (n == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
+	if (start != APP_PLAY_ANY && start >= n)
+		return crate_err_set(err, CRATE_ERR_INVALID, "the list has no entry %zu (%zu %s)",
+				     start + 1, n, str_plural(n, "entry", "entries"));
 	struct app_play *p = player(app);
 	if (!get_engine(app, err))
 		return -1;
@@ -1282,11 +1285,11 @@ int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths
 	}
 	context_reset(p);
 	p->error[0] = 0;
-	if (p->shuffle != APP_SHUFFLE_OFF) {
+	if (start == APP_PLAY_ANY && p->shuffle != APP_SHUFFLE_OFF) {
 		struct pick pk = decide(app, NONE, true, false, false);
 		return play_pick(app, pk, true, err);
 	}
-	return play_entry(app, 0, err);
+	return play_entry(app, start == APP_PLAY_ANY ? 0 : start, err);
 }
 
 /* Playlists/Queue, created as a queue list when missing; NULL with *err. */

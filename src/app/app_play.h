@@ -83,9 +83,13 @@ void app_play_remove_observer(struct app *app, app_play_listener fn, void *ud);
 int app_play_collection(struct app *app, const char *ns, const char *name, size_t start_pos,
 			struct crate_err *err);
 /* Play an ad-hoc list (not saved): media ids, or file paths with id 0
- * (paths may be NULL when ids are given). Copies both. */
+ * (paths may be NULL when ids are given). Copies both. The whole list is
+ * the context (prev, repeat and shuffle see all of it); start is the entry
+ * played first (under shuffle its cycle starts there), or APP_PLAY_ANY:
+ * the first, or a random one under shuffle. */
+#define APP_PLAY_ANY SIZE_MAX
 int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths, size_t n,
-		  struct crate_err *err);
+		  size_t start, struct crate_err *err);
 /* Append ids to the queue (Playlists/Queue, created as a queue list when
  * missing): they play, first in first out, before the context resumes. */
 int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crate_err *err);

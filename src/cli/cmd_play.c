@@ -135,7 +135,7 @@ static int start(struct app *app, int argc, char **argv, struct crate_err *err)
 			n += add;
 			free(split);
 		}
-		int rc = app_play_list(app, ids, paths, n, err);
+		int rc = app_play_list(app, ids, paths, n, APP_PLAY_ANY, err);
 		free(ids);
 		free(paths);
 		return rc;
@@ -144,7 +144,7 @@ static int start(struct app *app, int argc, char **argv, struct crate_err *err)
 	struct coll_result res = {0};
 	int rc = app_eval_query(app, query, false, &res, err);
 	if (rc == 0) {
-		rc = res.ids.n ? app_play_list(app, res.ids.v, NULL, res.ids.n, err)
+		rc = res.ids.n ? app_play_list(app, res.ids.v, NULL, res.ids.n, APP_PLAY_ANY, err)
 			       : crate_err_set(err, CRATE_ERR_NOTFOUND, "no media matches '%s'", query);
 	}
 	coll_result_free(&res);

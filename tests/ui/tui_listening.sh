@@ -96,6 +96,37 @@ keys Enter
 wait_for "usage: shuffle [off|tracks|albums]" || t_fail "bad mode accepted"
 keys q
 
+t_begin tui_enter_plays_the_selected_track_with_the_whole_column
+# Enter on the browser's second track, shuffle on: that track plays, and
+# the whole column is the list (cmus's library view): before, a random
+# track of the rows from the selection down played, and prev could not go
+# above it.
+mapfile -t lib < <(c list --format '%artist% - %title%')
+start_ui || t_fail "no title bar"
+keys 1
+wait_for "All 5 artists" || t_fail "browser"
+keys :
+typed "shuffle tracks"
+keys Enter
+wait_for "shuffle tracks" || t_fail ":shuffle tracks"
+keys h h h l l j Enter
+out=
+for i in $(seq 60); do
+	out=$(c remote status 2>&1)
+	echo "$out" | grep -q "^track: " && break
+	sleep 0.05
+done
+echo "$out" | grep -qxF "track: ${lib[1]}" || t_fail "Enter on '${lib[1]}' played: $out"
+echo "$out" | grep -qF "playlist: (temporary list, entry 2 of ${#lib[@]})" ||
+	t_fail "not the whole column, at entry 2: $out"
+keys :
+typed "shuffle off"
+keys Enter
+wait_for "shuffle off" || t_fail ":shuffle off"
+c remote stop >/dev/null 2>&1
+keys q
+for i in $(seq 40); do $TM has-session -t $S 2>/dev/null && screen | grep -q "crate" || break; sleep 0.1; done
+
 t_begin tui_resume_restores_the_session
 # A long track to seek in; play it, seek to 1:00, change volume and modes,
 # browse with a search, go to view 2, quit; start again: all of it is back,

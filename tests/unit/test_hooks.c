@@ -233,7 +233,7 @@ TEST(hook_runs_on_track_change_pause_resume_stop_and_scan)
 	const struct u32vec *all = mlib_index_library_order(app->index);
 	REQUIRE(all->n == 2);
 	app_play_set_listener(app, listen, NULL);
-	REQUIRE(app_play_list(app, all->v, NULL, 2, &err) == 0);
+	REQUIRE(app_play_list(app, all->v, NULL, 2, APP_PLAY_ANY, &err) == 0);
 	pump(app, 5000, one_started);
 	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
 	pump(app, 300, NULL);

@@ -164,7 +164,7 @@ TEST(starting_another_list_replaces_what_follows)
 	run_for(app, 150); /* the engine asked for A's next track and got it */
 	/* Enter on a browser track: a temporary list of T03, T04. */
 	uint32_t b[2] = {id_of_title(app, 3), id_of_title(app, 4)};
-	REQUIRE(app_play_list(app, b, NULL, 2, &err) == 0);
+	REQUIRE(app_play_list(app, b, NULL, 2, APP_PLAY_ANY, &err) == 0);
 	CHECK(run_until(app, &s, 0, 8000));
 	CHECK_INT(s.nstarted, 3);
 	CHECK(s.started[1] == b[0]);
@@ -575,7 +575,7 @@ TEST(a_file_without_audio_is_not_a_play)
 	coll_result_free(&r);
 	struct seen s = {.app = app};
 	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_list(app, &id, NULL, 1, &err) == 0);
+	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
 	CHECK(run_until(app, &s, 0, 5000));
 	int64_t v;
 	CHECK(!stat_of(app, id, "timesplayed", &v));
@@ -599,7 +599,7 @@ TEST(playing_to_the_end_corrects_a_wrong_stored_duration)
 	REQUIRE(mlib_media_set_duration(app->db, app->index, id, 35287386, &err) == 0);
 	struct seen s = {.app = app};
 	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_list(app, &id, NULL, 1, &err) == 0);
+	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
 	CHECK(run_until(app, &s, 0, 5000));
 	int64_t v;
 	CHECK(stat_of(app, id, "duration", &v) && v >= 400 && v <= 600);
