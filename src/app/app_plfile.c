@@ -14,6 +14,7 @@
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/app_stream.h"
+#include "app/app_view.h"
 #include "base/vec.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -290,15 +291,16 @@ int app_playlist_export(struct app *app, const char *name, enum plfile_format fm
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = pl->idlist.v[i];
 		char url[PATH_MAX + 16], dur[32];
-		const char *u = mlib_index_get_text(app->index, id, "url", url, sizeof url);
+		/* A missing file's row still gives its location and names (its
+		 * file may come back); only a forgotten one has none. */
+		const char *u = app_item_text(app, id, "url", "", url, sizeof url);
 		if (!u)
 			continue; /* gone from the library */
 		owned[k] = rel_dir && u[0] == '/' ? plfile_relative(u, rel_dir) : xstrdup(u);
-		const char *d = mlib_index_get_text(app->index, id, "duration", dur, sizeof dur);
+		const char *d = app_item_text(app, id, "duration", "", dur, sizeof dur);
 		e[k] = (struct plfile_out_entry){
-			owned[k],
-			mlib_index_get_joined(app->index, id, "artist", ", ", artist[k], sizeof artist[k]),
-			mlib_index_get_text(app->index, id, "title", title[k], sizeof title[k]),
+			owned[k], app_item_text(app, id, "artist", ", ", artist[k], sizeof artist[k]),
+			app_item_text(app, id, "title", ", ", title[k], sizeof title[k]),
 			d ? strtoll(d, NULL, 10) : -1};
 		k++;
 	}

@@ -307,9 +307,9 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 	if (st.state != ENGINE_STOPPED) {
 		char ab[512], tb[512];
 		const char *artist = NULL, *title = NULL;
-		if (st.id && app->index) {
-			artist = mlib_index_get_text(app->index, st.id, "artist", ab, sizeof ab);
-			title = mlib_index_get_text(app->index, st.id, "title", tb, sizeof tb);
+		if (st.id) { /* a file removed while it plays is named from its stored row */
+			artist = app_item_text(app, st.id, "artist", MLIB_VALUE_SEPARATOR, ab, sizeof ab);
+			title = app_item_text(app, st.id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
 		}
 		if (!title) {
 			const char *slash = strrchr(st.path, '/');
@@ -340,7 +340,7 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 		strbuf_addf(reply, "from: queue\n");
 	if (st.next_id && app->index) {
 		char tb[512];
-		const char *t = mlib_index_get_text(app->index, st.next_id, "title", tb, sizeof tb);
+		const char *t = app_item_text(app, st.next_id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
 		char *clean = t ? utf8_sanitize(t, strlen(t)) : NULL;
 		strbuf_addf(reply, "next: %s\n", clean ? clean : "(untitled)");
 		free(clean);

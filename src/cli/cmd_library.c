@@ -322,7 +322,7 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 				.fmt = "  #%id%  %tracknr%. %artist% - %title%",
 				.out = ctx->out};
 			struct crate_err err = {0};
-			if (cli_print_items(app_index(app), split, nsplit, &o, &err) != 0)
+			if (cli_print_items(app, split, nsplit, &o, &err) != 0)
 				status = cli_fail_safe(ctx, err.msg);
 			free(split);
 			continue;
@@ -373,7 +373,7 @@ static int cmd_list(struct cli_ctx *ctx, const struct cli_args *a)
 				  .json = cli_flag(a, "json"), .current = -1, .out = ctx->out};
 	o.sep = config_get(app->cfg, "display.separator", NULL);
 	struct crate_err err = {0};
-	if (cli_print_items(app_index(app), order->v, order->n, &o, &err) != 0)
+	if (cli_print_items(app, order->v, order->n, &o, &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
 	return CLI_OK;
 }

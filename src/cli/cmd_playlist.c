@@ -171,7 +171,7 @@ static int cmd_playlist_list(struct cli_ctx *ctx, const struct cli_args *a)
 		o.current = (long)cur;
 	o.sep = config_get(app->cfg, "display.separator", NULL);
 	struct crate_err err = {0};
-	status = cli_print_items(app_index(app), pl->idlist.v, pl->idlist.n, &o, &err) == 0
+	status = cli_print_items(app, pl->idlist.v, pl->idlist.n, &o, &err) == 0
 			 ? CLI_OK
 			 : cli_fail_safe(ctx, err.msg);
 out:

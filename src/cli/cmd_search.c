@@ -95,7 +95,7 @@ static int search_run(struct cli_ctx *ctx, struct app *app, const struct search_
 		struct cli_items_out o = a->o;
 		o.out = ctx->out;
 		o.sep = config_get(app->cfg, "display.separator", NULL);
-		rc = cli_print_items(app_index(app), r.ids.v, r.ids.n, &o, err);
+		rc = cli_print_items(app, r.ids.v, r.ids.n, &o, err);
 	}
 	strbuf_free(&notes);
 	coll_result_free(&r);

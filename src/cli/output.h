@@ -12,6 +12,7 @@
 #include "base/err.h"
 #include "base/str.h"
 
+struct app;
 struct mlib_index;
 struct cli_ctx;
 struct item_format;
@@ -36,8 +37,10 @@ bool cli_parse_id(const char *s, uint32_t *id);
 /* One line for an item into b from fmt (medialib/item_format.h; multiple
  * values joined by sep, %= joining its halves). fmt NULL is "artist -
  * album - title" with absent parts left out together with their
- * separators. An id no longer in the library gives a line saying so. */
-void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
+ * separators. An item whose file is missing is named from its stored row
+ * and marked "  (missing)", as the interface shows it; an id whose row is
+ * gone (forgotten) gives a line saying it is no longer in the library. */
+void cli_item_line(struct strbuf *b, const struct app *app, uint32_t id,
 		   const struct item_format *fmt, const char *sep);
 /* CLI_OK when fmt (may be NULL) is a valid --format, else the error with a
  * caret under its column. */
@@ -47,7 +50,8 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id);
 
 struct cli_items_out {
 	const char *fmt; /* line format; NULL: cli_item_line's default */
-	bool json;       /* a JSON array of cli_item_json objects instead of lines */
+	bool json;       /* a JSON array of cli_item_json objects instead of lines
+			  * (an entry the index lacks: {"id": N, "missing": true, ...}) */
 	bool numbered;   /* playlist listing: "  3. ...", the current entry marked '>' */
 	long current;    /* 0-based current entry, -1 for none */
 	FILE *out;       /* where to print (a command's ctx->out) */
@@ -57,7 +61,7 @@ struct cli_items_out {
 /* Print items to o->out as lines (sanitised) or as a JSON array; -1 with
  * err, printing nothing, when o->fmt is malformed (cli_check_format says
  * so with a caret before any work). */
-int cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+int cli_print_items(const struct app *app, const uint32_t *ids, size_t n,
 		    const struct cli_items_out *o, struct crate_err *err);
 
 #endif

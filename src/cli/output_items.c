@@ -8,22 +8,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app_read.h"
+#include "app/app_view.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
 #include "coll/json.h"
 #include "medialib/index.h"
 #include "medialib/item_format.h"
 
+struct line_src {
+	const struct app *app;
+	uint32_t id;
+	const char *sep;
+};
+
+/* The application's values: a missing file's come from its stored row. */
+static enum item_value line_value(void *ud, const char *name, struct strbuf *out)
+{
+	const struct line_src *s = ud;
+	return app_item_value(s->app, s->id, name, s->sep, out);
+}
+
 /* The line without a format: artist - album - title, an absent part left
  * out together with its separator. */
-static void item_default_line(struct strbuf *b, struct item_format_item *it)
+static void item_default_line(struct strbuf *b, const struct line_src *s)
 {
 	static const char *const parts[] = {"artist", "album", "title"};
 	struct strbuf v;
 	strbuf_init(&v, 64);
 	for (int i = 0; i < 3; i++) {
 		strbuf_reset(&v);
-		if (item_format_index_get(it, parts[i], &v) == ITEM_ABSENT)
+		if (app_item_value(s->app, s->id, parts[i], s->sep, &v) == ITEM_ABSENT)
 			continue;
 		if (b->len)
 			strbuf_adds(b, " - ");
@@ -32,24 +47,38 @@ static void item_default_line(struct strbuf *b, struct item_format_item *it)
 	strbuf_free(&v);
 }
 
-void cli_item_line(struct strbuf *b, const struct mlib_index *idx, uint32_t id,
+/* A row the index lacks still has a title (its file name at least) while
+ * the database keeps it: the file is missing, not forgotten. */
+static bool item_stored(const struct app *app, uint32_t id)
+{
+	struct strbuf t;
+	strbuf_init(&t, 64);
+	bool have = app_item_value(app, id, "title", "", &t) != ITEM_ABSENT;
+	strbuf_free(&t);
+	return have;
+}
+
+void cli_item_line(struct strbuf *b, const struct app *app, uint32_t id,
 		   const struct item_format *fmt, const char *sep)
 {
-	if (!mlib_index_has_media(idx, id)) {
+	bool missing = !app_has_media(app, id);
+	if (missing && !item_stored(app, id)) {
 		strbuf_addf(b, "(#%u is no longer in the library)", id);
 		return;
 	}
-	struct item_format_item it = {.idx = idx, .id = id, .sep = sep};
+	struct line_src s = {.app = app, .id = id, .sep = sep};
 	if (!fmt) {
 		struct strbuf line;
 		strbuf_init(&line, 128);
-		item_default_line(&line, &it);
+		item_default_line(&line, &s);
 		strbuf_add(b, line.buf, line.len);
 		strbuf_free(&line);
-		return;
+	} else {
+		/* No row width on a command line: the halves of %= are joined. */
+		item_format_render(fmt, line_value, &s, b, NULL);
 	}
-	/* No row width on a command line: the halves of %= are joined. */
-	item_format_render(fmt, item_format_index_get, &it, b, NULL);
+	if (missing)
+		strbuf_adds(b, "  (missing)"); /* as the interface marks it */
 }
 
 int cli_check_format(struct cli_ctx *ctx, const char *fmt)
@@ -97,7 +126,26 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 	strbuf_addc(b, '}');
 }
 
-int cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
+/* An entry the index lacks: {"id": N, "missing": true}, with the names its
+ * stored row still gives (none once it is forgotten). */
+static void missing_json(struct strbuf *b, const struct app *app, uint32_t id)
+{
+	static const char *const names[] = {"url", "artist", "album", "title"};
+	strbuf_addf(b, "{\"id\": %u, \"missing\": true", id);
+	struct strbuf v;
+	strbuf_init(&v, 64);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		strbuf_reset(&v);
+		if (app_item_value(app, id, names[i], MLIB_VALUE_SEPARATOR, &v) == ITEM_ABSENT)
+			continue;
+		strbuf_addf(b, ", \"%s\": ", names[i]);
+		coll_json_add_string(b, v.buf, v.len);
+	}
+	strbuf_free(&v);
+	strbuf_addc(b, '}');
+}
+
+int cli_print_items(const struct app *app, const uint32_t *ids, size_t n,
 		    const struct cli_items_out *o, struct crate_err *err)
 {
 	FILE *f = o->out;
@@ -113,16 +161,16 @@ int cli_print_items(const struct mlib_index *idx, const uint32_t *ids, size_t n,
 		if (o->json) {
 			/* JSON escapes every control character: terminal-safe as is. */
 			strbuf_adds(&b, i ? ",\n  " : "\n  ");
-			if (mlib_index_has_media(idx, ids[i]))
-				cli_item_json(&b, idx, ids[i]);
+			if (app_has_media(app, ids[i]))
+				cli_item_json(&b, app_index(app), ids[i]);
 			else
-				strbuf_addf(&b, "{\"id\": %u, \"missing\": true}", ids[i]);
+				missing_json(&b, app, ids[i]);
 			fwrite(b.buf, 1, b.len, f);
 			continue;
 		}
 		if (o->numbered)
 			fprintf(f, "%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
-		cli_item_line(&b, idx, ids[i], fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR);
+		cli_item_line(&b, app, ids[i], fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR);
 		/* values are sanitised as they are rendered; a tab left is the
 		 * format's own */
 		char *clean = utf8_sanitize_keep_tabs(b.buf, b.len);
