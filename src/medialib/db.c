@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/str.h"
+#include "base/utf8.h"
 
 struct mlib_db {
 	sqlite3 *sql;
@@ -23,10 +24,20 @@ struct mlib_db {
  * the file (mlib_db_error), never as a repair. */
 #define MLIB_DB_CHECK_MAX_BYTES (64 * 1024 * 1024)
 
+/* SQLite's own text for a message, owned: its reports may span lines
+ * (quick_check's "*** in database main ***\nPage 2: ..."), and a message
+ * is one line wherever it is shown, so newlines (and any other control
+ * character) are folded here, where the error is made. */
+static char *sqlite_text(const char *s)
+{
+	return s ? utf8_sanitize(s, strlen(s)) : xstrdup("?");
+}
+
 int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err)
 {
 	int rc = sqlite3_extended_errcode(db->sql) & 0xff;
-	const char *why = sqlite3_errmsg(db->sql);
+	char *msg = sqlite_text(sqlite3_errmsg(db->sql));
+	const char *why = msg;
 	if (rc == SQLITE_NOTADB)
 		why = "not a database (refusing to touch it)";
 	else if (rc == SQLITE_CORRUPT)
@@ -34,7 +45,9 @@ int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err)
 		      "remove the file)";
 	else if (rc == SQLITE_READONLY)
 		why = "the database is read-only";
-	return crate_err_set(err, CRATE_ERR_DB, "%s: %s: %s", db->path, what, why);
+	crate_err_set(err, CRATE_ERR_DB, "%s: %s: %s", db->path, what, why);
+	free(msg);
+	return -1;
 }
 
 int mlib_db_finish(struct mlib_db *db, sqlite3_stmt *st, int rc, const char *what,
@@ -118,11 +131,14 @@ int mlib_db_check(struct mlib_db *db, struct crate_err *err)
 	}
 	const char *res = (const char *)sqlite3_column_text(st, 0);
 	int ok = res && strcmp(res, "ok") == 0;
-	if (!ok)
+	if (!ok) {
+		char *why = sqlite_text(res);
 		crate_err_set(err, CRATE_ERR_DB,
 			      "%s: the database is corrupt (%s); refusing to repair it: restore a "
 			      "backup or remove the file",
-			      db->path, res ? res : "?");
+			      db->path, why);
+		free(why);
+	}
 	sqlite3_finalize(st);
 	return ok ? 0 : -1;
 }
@@ -225,8 +241,10 @@ int mlib_db_migrate(struct mlib_db *db, const char *component, const char *const
 		if (v == nsteps)
 			return mlib_db_commit(db, err);
 		if (sqlite3_exec(db->sql, steps[v], NULL, NULL, NULL) != SQLITE_OK) {
+			char *why = sqlite_text(sqlite3_errmsg(db->sql));
 			crate_err_set(err, CRATE_ERR_DB, "%s: upgrading the %s tables to version %d: %s",
-				      db->path, component, v + 1, sqlite3_errmsg(db->sql));
+				      db->path, component, v + 1, why);
+			free(why);
 			goto fail;
 		}
 		if (set_version(db, component, v + 1, err) != 0)
@@ -264,8 +282,9 @@ static int open_conn(struct mlib_db *db, const char *uri, int oflags, struct cra
 	 * own); SQLite's per-call mutex costs ~7 % of an index load. */
 	int rc = sqlite3_open_v2(uri, &db->sql, oflags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		crate_err_set(err, CRATE_ERR_DB, "%s: cannot open the database: %s", db->path,
-			      db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(rc));
+		char *why = sqlite_text(db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(rc));
+		crate_err_set(err, CRATE_ERR_DB, "%s: cannot open the database: %s", db->path, why);
+		free(why);
 		return -1;
 	}
 	sqlite3_extended_result_codes(db->sql, 1);

@@ -15,7 +15,7 @@ sum() { cksum <"$1"; }
 try_all() {
 	local db=$1 what=$2 before after cmd rc
 	before=$(sum "$db")
-	local cmds=("list" "scan --quiet $D" "info 1")
+	local cmds=("list" "scan --quiet $D" "info 1" "playlist list")
 	"$CRATE" --help 2>&1 | grep -q '^  coll list' && cmds+=("coll list")
 	"$CRATE" --help 2>&1 | grep -q '^  search ' && cmds+=("search x")
 	"$CRATE" --help 2>&1 | grep -q '^  coll save ' && cmds+=("coll save Saved a:x")
@@ -29,6 +29,8 @@ try_all() {
 			t_fail "$what: crate $cmd succeeded on it"
 		elif ! grep -qF "$(basename "$db")" "$T_TMP/err"; then
 			t_fail "$what: crate $cmd's message does not name the file: $(head -2 "$T_TMP/err")"
+		elif [ "$(wc -l <"$T_TMP/err")" -ne 1 ]; then
+			t_fail "$what: crate $cmd's message is not one line: $(cat -A "$T_TMP/err")"
 		fi
 		after=$(sum "$db")
 		if [ "$before" != "$after" ]; then
@@ -84,6 +86,18 @@ if sqlite3 "$T_TMP/page.db" 'PRAGMA quick_check' 2>&1 | grep -qx ok; then
 else
 	try_all "$T_TMP/page.db" "a damaged page"
 fi
+
+t_begin hostile_db_damaged_page_message_is_one_line
+# quick_check's report spans lines ("*** in database main ***" then
+# "Page 2: btreeInitPage() ..."): list, search and the interface printed
+# it with the newline, scan on one line; every command now prints one line.
+cp "$GOOD" "$T_TMP/page2.db"
+printf 'GARBAGE%.0s' $(seq 1 100) | dd of="$T_TMP/page2.db" bs=1 seek=4096 conv=notrunc status=none
+try_all "$T_TMP/page2.db" "a damaged page 2"
+grep -q "in database main \*\*\* Page 2: " "$T_TMP/err" || t_fail "the reason: $(cat -A "$T_TMP/err")"
+# no command: the interface, which refuses the file before it starts
+"$CRATE" --db "$T_TMP/page2.db" </dev/null >/dev/null 2>"$T_TMP/err" && t_fail "the interface started"
+[ "$(wc -l <"$T_TMP/err")" -eq 1 ] || t_fail "the interface's message: $(cat -A "$T_TMP/err")"
 
 t_begin hostile_db_truncated
 cp "$GOOD" "$T_TMP/trunc.db"
