@@ -1545,7 +1545,9 @@ void app_play_get_resume(struct app *app, struct app_play_resume *r)
 	else if (p->has_context)
 		for (size_t i = 0; i < p->adhoc_ids.n; i++)
 			u32vec_push(&r->ids, p->adhoc_ids.v[i]);
-	r->entry = p->cur == NONE ? 0 : p->cur;
+	/* Not 0 before the context's first entry: the context would go on
+	 * after entry 0 and skip it (a queued track played first). */
+	r->entry = p->cur == NONE ? APP_PLAY_NO_ENTRY : p->cur;
 	r->from_queue = p->from_queue;
 	if (p->engine) {
 		struct engine_status es;
@@ -1583,7 +1585,8 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 			return crate_err_set(err, CRATE_ERR_NOTFOUND,
 					     "cannot resume Playlists/%s: it no longer exists",
 					     r->playlist);
-		if (!get_engine(app, err) || list_activate(app, r->playlist, r->entry, err) != 0)
+		size_t start = r->entry == APP_PLAY_NO_ENTRY ? 0 : r->entry;
+		if (!get_engine(app, err) || list_activate(app, r->playlist, start, err) != 0)
 			return -1;
 	} else {
 		if (!r->ids.n || !get_engine(app, err))
@@ -1607,7 +1610,7 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		return 0;
 	/* The track that played, at its offset: paused unless asked to play.
 	 * A queued one plays from the queue again (commit pops it), and the
-	 * context goes on after its entry. */
+	 * context goes on after its entry (at its first when none played). */
 	struct pick pk = {.kind = PICK_CONTEXT, .pos = r->entry < n ? r->entry : 0};
 	if (queued) {
 		if (queue_put_back(app, r->queued, err) != 0)

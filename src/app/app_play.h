@@ -128,11 +128,12 @@ void app_play_status(struct app *app, struct app_play_status *st);
 
 /* What a restart needs to resume: the context, its entry and offset, the
  * modes. ids (temporary lists) is owned: free with u32vec_free. */
+#define APP_PLAY_NO_ENTRY ((size_t)-1)
 struct app_play_resume {
 	bool has_context;
 	char playlist[256];      /* Playlists/<name>; "" with ids: a temporary list */
 	struct u32vec ids;
-	size_t entry;
+	size_t entry;            /* APP_PLAY_NO_ENTRY: none of the context played yet */
 	bool from_queue;
 	uint32_t queued;         /* from_queue: the queue's track that plays (it left the
 				  * queue when it started; resume puts it back at its head) */

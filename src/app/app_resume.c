@@ -74,8 +74,12 @@ int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last
 			strbuf_addf(&b, "%s%u", i ? "," : "", (unsigned)r.ids.v[i]);
 		put(&f, "ids", b.buf ? b.buf : "");
 		strbuf_free(&b);
-		snprintf(num, sizeof num, "%zu", r.entry);
-		put(&f, "entry", num);
+		if (r.entry == APP_PLAY_NO_ENTRY)
+			put(&f, "entry", "none");
+		else {
+			snprintf(num, sizeof num, "%zu", r.entry);
+			put(&f, "entry", num);
+		}
 		if (r.queued) {
 			snprintf(num, sizeof num, "%u", (unsigned)r.queued);
 			put(&f, "queued", num);
@@ -140,7 +144,8 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 		return e == ENOENT ? 0 : crate_err_set(err, CRATE_ERR_IO, "%s.state: %s",
 						       app->db_path, strerror(e));
 	}
-	struct app_play_resume r = {.volume = -1};
+	/* No entry line: nothing of the context played (not its entry 0). */
+	struct app_play_resume r = {.volume = -1, .entry = APP_PLAY_NO_ENTRY};
 	char line[1 << 16];
 	bool ok = true, version = false;
 	while (fgets(line, sizeof line, f)) {

@@ -867,6 +867,27 @@ TEST(playing_an_empty_list_or_past_the_end_says_so_in_entry_numbers)
 	app_close(app);
 }
 
+/* Quit as the interface does (state saved, app closed) and start again
+ * on dir's library: the resumed app, its first track started (seen in r). */
+static struct app *quit_and_resume(struct app *app, const char *dir, struct seen *r)
+{
+	struct crate_err err = {0};
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	app_close(app);
+	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
+	struct app_opts o = {.db_path = db, .config_path = cfg};
+	REQUIRE(app_open(&app, &o, &err) == 0);
+	free(db);
+	free(cfg);
+	r->app = app;
+	app_play_set_listener(app, listen, r);
+	struct app_resume_ui ui;
+	REQUIRE(app_resume_load(app, &ui, &err) == 0);
+	app_resume_ui_free(&ui);
+	CHECK(run_until(app, r, 1, 5000));
+	return app;
+}
+
 TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 {
 	const char *dir = harness_tmpdir();
@@ -882,18 +903,8 @@ TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 	REQUIRE(app_play_next(app, &err) == 0); /* the queued T04 */
 	CHECK(run_until(app, &s, 2, 5000));
 	run_for(app, 1300);
-	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
-	app_close(app);
-
-	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
-	struct app_opts o = {.db_path = db, .config_path = cfg};
-	REQUIRE(app_open(&app, &o, &err) == 0);
-	struct seen r = {.app = app};
-	app_play_set_listener(app, listen, &r);
-	struct app_resume_ui ui;
-	REQUIRE(app_resume_load(app, &ui, &err) == 0);
-	app_resume_ui_free(&ui);
-	CHECK(run_until(app, &r, 1, 5000));
+	struct seen r = {0};
+	app = quit_and_resume(app, dir, &r);
 	struct app_play_status st;
 	app_play_status(app, &st);
 	CHECK(r.started[0] == id_of_title(app, 4));
@@ -907,8 +918,42 @@ TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 	CHECK(run_until(app, &r, 2, 5000));
 	CHECK(r.started[1] == id_of_title(app, 1));
 	app_play_stop(app, &err);
-	free(db);
-	free(cfg);
+	app_close(app);
+}
+
+TEST(a_queued_track_quit_before_the_context_played_resumes_at_its_first_entry)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 3, false, true);
+	struct crate_err err = {0};
+	/* A new playlist played while still empty ("is empty") is the
+	 * context all the same; filled, with a track queued, next plays the
+	 * queued one before any entry of it. */
+	make_list(app, "A", NULL, 0);
+	CHECK(app_play_collection(app, "Playlists", "A", 0, &err) != 0);
+	for (int i = 0; i < 3; i++) {
+		uint32_t id = id_of_title(app, i);
+		REQUIRE(coll_store_playlist_insert(app->store, "A", (size_t)i, &id, 1, &err) == 0);
+	}
+	uint32_t queued = id_of_title(app, 4);
+	REQUIRE(app_play_enqueue(app, &queued, 1, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(s.started[0] == queued);
+	run_for(app, 1300);
+	struct seen r = {0};
+	app = quit_and_resume(app, dir, &r);
+	CHECK(r.started[0] == queued);
+	/* After it the context starts, as it would have without the restart:
+	 * at T00, not after it. */
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &r, 2, 5000));
+	CHECK_MSG(r.started[1] == id_of_title(app, 0), "id %u played after the queued track, not T00",
+		  (unsigned)r.started[1]);
+	app_play_stop(app, &err);
 	app_close(app);
 }
 
