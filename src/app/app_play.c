@@ -1000,6 +1000,26 @@ static void redecide_next(struct app *app)
 		answer_next(app);
 }
 
+/* id's length in the library, 0 when it has none. */
+static int64_t stored_duration(struct app *app, uint32_t id)
+{
+	int prop = id && app->index ? mlib_index_prop(app->index, "duration") : -1;
+	int64_t v = 0;
+	return prop >= 0 && mlib_index_int_value(app->index, prop, id, &v) && v > 0 ? v : 0;
+}
+
+/* The length of the playing track to show, seek in and count by: the
+ * library's (measured at scan when the header was doubtful, corrected when
+ * playback found the true end) before the decoder's, which is what the
+ * header claims (a truncated MP3's Xing header names the whole song). A
+ * stream has none. */
+static int64_t track_length(struct app *app, uint32_t id, int64_t decoder_ms)
+{
+	struct app_play *p = player(app);
+	int64_t stored = app_is_stream_url(p->now.path) ? 0 : stored_duration(app, id);
+	return stored > 0 ? stored : decoder_ms;
+}
+
 static void record_play(struct app *app, uint32_t id)
 {
 	struct app_play *p = player(app);
@@ -1027,7 +1047,8 @@ static void on_position(struct app *app, const struct engine_event *ev)
 	if (p->counted || !ev->id)
 		return;
 	/* Heard, not reached: seeking past the middle does not count. */
-	if ((ev->dur_ms > 0 && ev->played_ms * 2 >= ev->dur_ms) || ev->played_ms >= COUNT_AFTER_MS)
+	int64_t len = track_length(app, ev->id, ev->dur_ms);
+	if ((len > 0 && ev->played_ms * 2 >= len) || ev->played_ms >= COUNT_AFTER_MS)
 		record_play(app, ev->id);
 }
 
@@ -1037,9 +1058,8 @@ static void correct_duration(struct app *app, uint32_t id, int64_t end_ms)
 {
 	if (!id || end_ms <= 0 || !app->db || !app->index)
 		return;
-	int prop = mlib_index_prop(app->index, "duration");
-	int64_t stored = 0;
-	if (prop >= 0 && mlib_index_int_value(app->index, prop, id, &stored) && stored > 0) {
+	int64_t stored = stored_duration(app, id);
+	if (stored > 0) {
 		int64_t diff = stored > end_ms ? stored - end_ms : end_ms - stored;
 		if (diff <= 100 || diff * 100 <= end_ms)
 			return; /* within 0.1 s or 1 %: encoder padding, rounding */
@@ -1059,8 +1079,8 @@ static void on_finished(struct app *app, const struct engine_event *ev)
 	 * of a length: it counts after four minutes heard, like a track of
 	 * unknown length, and no duration is stored. */
 	bool stream = app_is_stream_url(p->now.path);
-	if (!stream)
-		correct_duration(app, ev->id, ev->pos_ms);
+	if (!stream) /* not after a seek past the end: its target is no length */
+		correct_duration(app, ev->id, ev->end_ms);
 	if (p->counted || !ev->id || ev->played_ms <= 0)
 		return; /* no audio came out of it: not a play */
 	if (stream) {
@@ -1516,7 +1536,7 @@ void app_play_status(struct app *app, struct app_play_status *st)
 		st->state = es.state;
 		st->id = es.id;
 		st->pos_ms = es.pos_ms;
-		st->dur_ms = es.dur_ms;
+		st->dur_ms = track_length(app, es.id, es.dur_ms);
 		if (es.state != ENGINE_STOPPED) {
 			snprintf(st->path, sizeof st->path, "%s", p->now.path);
 			snprintf(st->title, sizeof st->title, "%s", p->stream_title);

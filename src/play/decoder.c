@@ -35,6 +35,7 @@ struct decoder {
 	bool pkt_pending;    /* pkt was refused with EAGAIN; resend it */
 	bool flushing;       /* NULL packet sent: draining the decoder */
 	bool eof;
+	bool gave_up;        /* eof came from too many errors, not the file's end */
 
 	SwrContext *swr;     /* converts frames of in_* to out */
 	int in_sfmt, in_rate;
@@ -207,8 +208,10 @@ static int decode_frame(struct decoder *d, struct crate_err *err)
 			/* A corrupt frame: skip it and keep decoding. */
 			d->skipped++;
 			d->last_averr = r;
-			if (++d->consecutive > MAX_CONSECUTIVE_ERRORS)
+			if (++d->consecutive > MAX_CONSECUTIVE_ERRORS) {
+				d->gave_up = true;
 				break;
+			}
 			continue;
 		}
 		if (d->flushing)
@@ -226,7 +229,7 @@ static int decode_frame(struct decoder *d, struct crate_err *err)
 				if (!end && r != AVERROR(EAGAIN)) {
 					d->skipped++;
 					d->last_averr = r;
-					end = ++d->consecutive > MAX_CONSECUTIVE_ERRORS;
+					end = d->gave_up = ++d->consecutive > MAX_CONSECUTIVE_ERRORS;
 				}
 				if (end) {
 					avcodec_send_packet(d->ctx, NULL);
@@ -250,6 +253,7 @@ static int decode_frame(struct decoder *d, struct crate_err *err)
 			d->skipped++;
 			d->last_averr = r;
 			if (++d->consecutive > MAX_CONSECUTIVE_ERRORS) {
+				d->gave_up = true;
 				avcodec_send_packet(d->ctx, NULL);
 				d->flushing = true;
 			}
@@ -659,7 +663,7 @@ static int seek_to(struct decoder *d, int64_t num, int64_t den, struct crate_err
 		av_frame_unref(d->frame);
 	if (d->pkt_pending)
 		av_packet_unref(d->pkt);
-	d->have_frame = d->pkt_pending = d->flushing = d->eof = false;
+	d->have_frame = d->pkt_pending = d->flushing = d->eof = d->gave_up = false;
 	d->consecutive = 0;
 	d->buf_frames = d->buf_off = 0;
 	swr_free(&d->swr); /* drop the resampler's tail from before the seek */
@@ -708,4 +712,13 @@ int decoder_set_range(struct decoder *d, int64_t start, int64_t end, struct crat
 int64_t decoder_position_ms(const struct decoder *d)
 {
 	return d->base_ms + (d->out.rate > 0 ? d->pos_frames * 1000 / d->out.rate : 0);
+}
+
+int64_t decoder_end_ms(const struct decoder *d)
+{
+	/* After a seek (base_ms) with no audio since, the end lies somewhere
+	 * before the seek's target, not at it. */
+	if (!d->eof || d->gave_up || (d->base_ms > 0 && d->pos_frames == 0))
+		return -1;
+	return decoder_position_ms(d);
 }

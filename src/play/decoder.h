@@ -57,6 +57,11 @@ int decoder_set_range(struct decoder *d, int64_t start, int64_t end, struct crat
 int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err);
 /* Position of the next frame decoder_read will return, in ms. */
 int64_t decoder_position_ms(const struct decoder *d);
+/* After decoder_read returned 0: where the file's audio ends (the length
+ * it really has, whatever its header says), -1 when that is not known: a
+ * seek went past the end (no audio came after it), decoding gave up on a
+ * run of bad data, or a range's end was reached. */
+int64_t decoder_end_ms(const struct decoder *d);
 /* Bad packets/frames skipped so far (for reports and tests). */
 unsigned decoder_skipped(const struct decoder *d);
 

@@ -346,7 +346,8 @@ static void track_boundary(struct engine *e)
 	struct engine_event fin = {.type = ENGINE_EV_FINISHED, .id = e->cur->id,
 				   .seq = e->cur->seq, .state = e->state,
 				   .pos_ms = decoder_position_ms(e->cur->dec),
-				   .dur_ms = decoder_duration_ms(e->cur->dec)};
+				   .dur_ms = decoder_duration_ms(e->cur->dec),
+				   .end_ms = decoder_end_ms(e->cur->dec)};
 	if (e->cur->played_frames == 0) {
 		/* It ended before a sample came out: say so (it is not a play). */
 		char msg[600];

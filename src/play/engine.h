@@ -66,7 +66,9 @@ struct engine_event {
 	uint32_t id;
 	uint64_t seq;            /* the track's token; STATE: the last track the engine took */
 	enum engine_state state;
-	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown; FINISHED: pos_ms is the true end */
+	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown; FINISHED: pos_ms where it ended */
+	int64_t end_ms;          /* FINISHED: the audio's true end (its real length), -1
+				  * when not known (decoder_end_ms: a seek past the end) */
 	int64_t played_ms;       /* POSITION/FINISHED: audio of this track heard so far
 				  * (seeks skip, so this can be less than pos_ms) */
 	bool device;             /* ERROR: the device, not the track, failed */

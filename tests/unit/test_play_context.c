@@ -588,6 +588,23 @@ TEST(a_file_without_audio_is_not_a_play)
 	app_close(app);
 }
 
+/* id's stored length in ms, -1 when it has none. */
+static int64_t duration_of(struct app *app, uint32_t id)
+{
+	int64_t v;
+	return stat_of(app, id, "duration", &v) ? v : -1;
+}
+
+/* Store ms as id's length, then play id alone to its end (s listens). */
+static void play_to_end_stored_as(struct app *app, uint32_t id, int64_t ms, struct seen *s)
+{
+	struct crate_err err = {0};
+	REQUIRE(mlib_media_set_duration(app->db, app->index, id, ms, &err) == 0);
+	app_play_set_listener(app, listen, s);
+	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
+	CHECK(run_until(app, s, 0, 8000));
+}
+
 TEST(playing_to_the_end_corrects_a_wrong_stored_duration)
 {
 	const char *dir = harness_tmpdir();
@@ -596,15 +613,62 @@ TEST(playing_to_the_end_corrects_a_wrong_stored_duration)
 	struct crate_err err = {0};
 	uint32_t id = id_of_title(app, 0);
 	/* As a header that lies would have it: nearly ten hours. */
-	REQUIRE(mlib_media_set_duration(app->db, app->index, id, 35287386, &err) == 0);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
-	CHECK(run_until(app, &s, 0, 5000));
+	play_to_end_stored_as(app, id, 35287386, &s);
 	int64_t v;
 	CHECK(stat_of(app, id, "duration", &v) && v >= 400 && v <= 600);
 	REQUIRE(app_reload_index(app, &err) == 0); /* and in the database */
 	CHECK(stat_of(app, id, "duration", &v) && v >= 400 && v <= 600);
+	app_close(app);
+}
+
+TEST(a_truncated_mp3_shows_its_real_length_and_a_seek_past_its_end_keeps_it)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 1, 0.5, false, true);
+	struct crate_err err = {0};
+	/* The first 3 s of a minute: its Xing header still says 1:00. */
+	REQUIRE(tp_sh("ffmpeg -nostdin -v quiet -y -f lavfi -i 'sine=f=440:d=60' -ac 2 "
+		      "-c:a libmp3lame -b:a 128k -metadata title=Cut '%s/full.mp3' && "
+		      "head -c 50000 '%s/full.mp3' >'%s/music/cut.mp3'",
+		      dir, dir, dir));
+	char *music = xasprintf("%s/music", dir);
+	const char *paths[] = {music};
+	struct mlib_scan_result res = {0};
+	REQUIRE(app_scan(app, paths, 1, NULL, NULL, &res, &err) == 0);
+	mlib_scan_result_free(&res);
+	free(music);
+	struct coll_result r = {0};
+	REQUIRE(app_eval_query(app, "title:Cut", false, &r, &err) == 0 && r.ids.n == 1);
+	uint32_t id = r.ids.v[0];
+	coll_result_free(&r);
+	/* As a scan that believed the header left it; played to its end, the
+	 * library learns the real length. */
+	struct seen s = {.app = app};
+	play_to_end_stored_as(app, id, 60029, &s);
+	int64_t v = duration_of(app, id);
+	CHECK_MSG(v >= 2800 && v <= 3300, "stored %lld ms", (long long)v);
+
+	/* Played again, the status says that length (not the header's 1:00),
+	 * so that a seek in per cent lands in the audio. */
+	s.stopped = false;
+	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 300);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_MSG(st.dur_ms >= 2800 && st.dur_ms <= 3300, "status length %lld ms",
+		  (long long)st.dur_ms);
+	/* A seek past the real end (where 50 % of the header's length is)
+	 * ends the track cleanly, and its target is not taken for a length. */
+	REQUIRE(app_play_seek(app, 30000, false, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	CHECK_INT(s.nfailed, 0);
+	app_play_status(app, &st);
+	CHECK_STR(st.error, "");
+	v = duration_of(app, id);
+	CHECK_MSG(v >= 2800 && v <= 3300, "stored %lld ms", (long long)v);
 	app_close(app);
 }
 
