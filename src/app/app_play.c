@@ -355,11 +355,11 @@ static void fill_track(struct app *app, const struct request *r, struct engine_t
 
 /* ---- the context's position ---- */
 
-/* Persist the position of the playing list. */
-static void save_position(struct app *app, size_t pos)
+/* Persist pos as the position of Playlists/name. */
+static void list_save_position(struct app *app, const char *name, size_t pos)
 {
 	struct app_play *p = player(app);
-	const struct coll_node *n = named_list(app, p->playlist);
+	const struct coll_node *n = named_list(app, name);
 	if (!n)
 		return;
 	char buf[32];
@@ -370,8 +370,14 @@ static void save_position(struct app *app, size_t pos)
 	/* Only the attribute: saving a copy would undo edits that another
 	 * process (crate playlist add ...) committed meanwhile. */
 	struct crate_err err = {0};
-	if (coll_store_playlist_set_attr(app->store, p->playlist, "position", buf, &err) != 0)
+	if (coll_store_playlist_set_attr(app->store, name, "position", buf, &err) != 0)
 		set_error(p, "%s", err.msg);
+}
+
+/* Persist the position of the playing list. */
+static void save_position(struct app *app, size_t pos)
+{
+	list_save_position(app, player(app)->playlist, pos);
 }
 
 /* Queue and Party Shuffle: drop entries before pos beyond `history`, then
@@ -803,10 +809,20 @@ static void context_reset(struct app_play *p)
 	p->failures = 0;
 }
 
+/* Playlists/name is about to play from start_pos: a Party Shuffle is
+ * marked there and topped up (its length is known only then). */
+static int list_prepare(struct app *app, const char *name, size_t start_pos,
+			struct crate_err *err)
+{
+	if (strcmp(type_of(app, name), "pshuffle") != 0)
+		return 0;
+	list_save_position(app, name, start_pos);
+	return app_pshuffle_refill(app, COLL_NS_PLAYLISTS, name, NULL, err);
+}
+
 /* Make Playlists/name the context (and the active playlist), with nothing
- * of it playing yet; a Party Shuffle is topped up from start_pos. */
-static int list_activate(struct app *app, const char *name, size_t start_pos,
-			 struct crate_err *err)
+ * of it playing yet (list_prepare first). */
+static int list_activate(struct app *app, const char *name, struct crate_err *err)
 {
 	struct app_play *p = player(app);
 	char *copy = xstrdup(name); /* name may live in a node the store replaces */
@@ -819,11 +835,6 @@ static int list_activate(struct app *app, const char *name, size_t start_pos,
 	p->playlist = copy;
 	p->has_context = true;
 	context_reset(p);
-	if (strcmp(type_of(app, p->playlist), "pshuffle") == 0) {
-		save_position(app, start_pos);
-		if (app_pshuffle_refill(app, COLL_NS_PLAYLISTS, p->playlist, NULL, err) != 0)
-			return -1;
-	}
 	return 0;
 }
 
@@ -841,7 +852,8 @@ static void commit(struct app *app, struct request *r)
 		return;
 	if (r->pick.kind == PICK_JUMP) {
 		struct crate_err err = {0};
-		if (list_activate(app, r->pick.jump, 0, &err) != 0)
+		if (list_activate(app, r->pick.jump, &err) != 0 ||
+		    list_prepare(app, r->pick.jump, 0, &err) != 0)
 			set_error(p, "%s", err.msg);
 		r->pick.kind = PICK_CONTEXT;
 	}
@@ -1270,16 +1282,26 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 	if (!coll_type_is_list(n))
 		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is not a list", ns, name);
 	struct app_play *p = player(app);
-	if (!get_engine(app, err) || list_activate(app, name, start_pos, err) != 0)
+	if (!get_engine(app, err))
 		return -1;
-	if (list_len(app) == 0)
-		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is empty", ns, name);
-	if (start_pos >= list_len(app)) /* entries are numbered from 1 where people see them */
-		return crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu %s)",
-				     ns, name, start_pos + 1, list_len(app),
-				     str_plural(list_len(app), "entry", "entries"));
-	p->error[0] = 0;
-	return play_entry(app, start_pos, err);
+	char *list = xstrdup(name); /* name may live in a node the store replaces */
+	/* Refused before the list becomes the context and the active
+	 * playlist: what plays, and what follows it, stay as they were. */
+	int rc = list_prepare(app, list, start_pos, err);
+	size_t len = len_of(app, list);
+	if (rc == 0 && len == 0)
+		rc = crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is empty", ns, list);
+	else if (rc == 0 && start_pos >= len) /* entries are numbered from 1 where people see them */
+		rc = crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu %s)", ns,
+				   list, start_pos + 1, len, str_plural(len, "entry", "entries"));
+	if (rc == 0)
+		rc = list_activate(app, list, err);
+	if (rc == 0) {
+		p->error[0] = 0;
+		rc = play_entry(app, start_pos, err);
+	}
+	free(list);
+	return rc;
 }
 
 int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths, size_t n,
@@ -1606,7 +1628,8 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 					     "cannot resume Playlists/%s: it no longer exists",
 					     r->playlist);
 		size_t start = r->entry == APP_PLAY_NO_ENTRY ? 0 : r->entry;
-		if (!get_engine(app, err) || list_activate(app, r->playlist, start, err) != 0)
+		if (!get_engine(app, err) || list_activate(app, r->playlist, err) != 0 ||
+		    list_prepare(app, r->playlist, start, err) != 0)
 			return -1;
 	} else {
 		if (!r->ids.n || !get_engine(app, err))

@@ -931,6 +931,46 @@ TEST(playing_an_empty_list_or_past_the_end_says_so_in_entry_numbers)
 	app_close(app);
 }
 
+/* A start that is refused (an empty list, an entry past the end, a Party
+ * Shuffle with nothing to pick) changes nothing: the list that plays stays
+ * the context and the active playlist, and goes on after its track. The
+ * refused list became both, so playback stopped after T00. */
+TEST(a_refused_start_leaves_the_context_and_what_follows)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 1, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	make_list(app, "Empty", NULL, 0);
+	make_list(app, "One", (int[]){2}, 1);
+	REQUIRE(app_pshuffle_create(app, "Party", "title:Nothing", 5, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(app_play_collection(app, "Playlists", "Empty", 0, &err) != 0);
+	CHECK_STR(err.msg, "Playlists/Empty is empty");
+	crate_err_clear(&err);
+	CHECK(app_play_collection(app, "Playlists", "One", 2, &err) != 0);
+	CHECK_STR(err.msg, "Playlists/One has no entry 3 (1 entry)");
+	crate_err_clear(&err);
+	CHECK(app_play_collection(app, "Playlists", "Party", 0, &err) != 0);
+	CHECK_STR(err.msg, "Playlists/Party is empty");
+	crate_err_clear(&err);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.playlist, "A");
+	CHECK_INT(st.position, 0);
+	CHECK_STR(coll_store_active_playlist(app->store), "A");
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 2);
+	CHECK_MSG(s.nstarted >= 2 && s.started[1] == id_of_title(app, 1),
+		  "T01 did not follow T00 (%d started)", s.nstarted);
+	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
+
 /* Quit as the interface does (state saved, app closed) and start again
  * on dir's library: the resumed app, its first track started (seen in r). */
 static struct app *quit_and_resume(struct app *app, const char *dir, struct seen *r)
@@ -991,11 +1031,25 @@ TEST(a_queued_track_quit_before_the_context_played_resumes_at_its_first_entry)
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 5, 3, false, true);
 	struct crate_err err = {0};
-	/* A new playlist played while still empty ("is empty") is the
-	 * context all the same; filled, with a track queued, next plays the
+	/* A was emptied while crate was closed: resumed, it is the context
+	 * with no entry; filled again, with a track queued, next plays the
 	 * queued one before any entry of it. */
-	make_list(app, "A", NULL, 0);
-	CHECK(app_play_collection(app, "Playlists", "A", 0, &err) != 0);
+	make_list(app, "A", (int[]){0}, 1);
+	struct seen s0 = {.app = app};
+	app_play_set_listener(app, listen, &s0);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s0, 1, 5000));
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	app_close(app);
+	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
+	struct app_opts o = {.db_path = db, .config_path = cfg};
+	REQUIRE(app_open(&app, &o, &err) == 0);
+	free(db);
+	free(cfg);
+	REQUIRE(coll_store_playlist_remove(app->store, "A", 0, 1, &err) == 0);
+	struct app_resume_ui ui;
+	REQUIRE(app_resume_load(app, &ui, &err) == 0);
+	app_resume_ui_free(&ui);
 	for (int i = 0; i < 3; i++) {
 		uint32_t id = id_of_title(app, i);
 		REQUIRE(coll_store_playlist_insert(app->store, "A", (size_t)i, &id, 1, &err) == 0);
