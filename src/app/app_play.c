@@ -1590,14 +1590,14 @@ void app_play_get_resume(struct app *app, struct app_play_resume *r)
 	/* Not 0 before the context's first entry: the context would go on
 	 * after entry 0 and skip it (a queued track played first). */
 	r->entry = p->cur == NONE ? APP_PLAY_NO_ENTRY : p->cur;
-	r->from_queue = p->from_queue;
 	if (p->engine) {
 		struct engine_status es;
 		engine_get_status(p->engine, &es);
 		r->state = es.state;
 		r->pos_ms = es.state != ENGINE_STOPPED ? es.pos_ms : 0;
 	}
-	/* The offset is the queued track's, not the context entry's. */
+	/* The offset is the queued track's, not the context entry's; with
+	 * no context (next before anything played) it is all there is. */
 	if (p->from_queue && r->state != ENGINE_STOPPED)
 		r->queued = p->now.id;
 }
@@ -1620,9 +1620,14 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	p->shuffle = r->shuffle;
 	if (p->engine)
 		engine_set_volume(p->engine, p->volume);
-	if (!r->has_context)
-		return 0;
-	if (r->playlist[0]) {
+	bool queued = r->queued && r->state != ENGINE_STOPPED;
+	if (!r->has_context) {
+		/* A queued track started before any context: it alone plays again. */
+		if (!queued)
+			return 0;
+		if (!get_engine(app, err))
+			return -1;
+	} else if (r->playlist[0]) {
 		if (!named_list(app, r->playlist))
 			return crate_err_set(err, CRATE_ERR_NOTFOUND,
 					     "cannot resume Playlists/%s: it no longer exists",
@@ -1644,7 +1649,6 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		context_reset(p);
 	}
 	size_t n = list_len(app);
-	bool queued = r->queued && r->state != ENGINE_STOPPED;
 	if (r->state == ENGINE_STOPPED || n == 0 || queued) {
 		p->cur = r->entry < n ? r->entry : NONE;
 		p->cur_entry_id = p->cur != NONE ? id_of(app, p->playlist, p->cur) : 0;

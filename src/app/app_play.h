@@ -134,9 +134,9 @@ struct app_play_resume {
 	char playlist[256];      /* Playlists/<name>; "" with ids: a temporary list */
 	struct u32vec ids;
 	size_t entry;            /* APP_PLAY_NO_ENTRY: none of the context played yet */
-	bool from_queue;
-	uint32_t queued;         /* from_queue: the queue's track that plays (it left the
-				  * queue when it started; resume puts it back at its head) */
+	uint32_t queued;         /* the queue's track that plays, 0 none (it left the queue
+				  * when it started; resume puts it back at its head); also
+				  * without a context (next before anything had played) */
 	int64_t pos_ms;
 	enum engine_state state;
 	int volume;
@@ -146,7 +146,8 @@ struct app_play_resume {
 void app_play_get_resume(struct app *app, struct app_play_resume *r);
 /* Restore r: modes and volume, then the context at its entry and offset,
  * paused there (play: playing) when it was playing or paused; a queued
- * track that played plays again at its offset, the context's entry next. */
+ * track that played plays again at its offset, the context's entry next
+ * (with no context: the rest of the queue). */
 int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		    struct crate_err *err);
 

@@ -80,10 +80,13 @@ int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last
 			snprintf(num, sizeof num, "%zu", r.entry);
 			put(&f, "entry", num);
 		}
-		if (r.queued) {
-			snprintf(num, sizeof num, "%u", (unsigned)r.queued);
-			put(&f, "queued", num);
-		}
+	}
+	/* Also with no context: a queued track played before anything else. */
+	if (r.queued) {
+		snprintf(num, sizeof num, "%u", (unsigned)r.queued);
+		put(&f, "queued", num);
+	}
+	if (r.has_context || r.queued) {
 		/* To the second: an idle player writes nothing. */
 		snprintf(num, sizeof num, "%lld", (long long)(r.pos_ms / 1000 * 1000));
 		put(&f, "position_ms", num);

@@ -1075,6 +1075,39 @@ TEST(a_queued_track_quit_before_the_context_played_resumes_at_its_first_entry)
 	app_close(app);
 }
 
+/* Nothing had played (no context): next plays the queue's first track,
+ * which is what a restart resumes; the state saved nothing, so it was lost. */
+TEST(a_queued_track_played_before_any_context_is_resumed)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 3, false, true);
+	struct crate_err err = {0};
+	uint32_t q[2] = {id_of_title(app, 4), id_of_title(app, 3)};
+	REQUIRE(app_play_enqueue(app, q, 2, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(s.started[0] == q[0]);
+	run_for(app, 1300);
+	struct seen r = {0};
+	app = quit_and_resume(app, dir, &r);
+	CHECK_MSG(r.started[0] == q[0], "resumed id %u, not the queued T04", (unsigned)r.started[0]);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.from_queue);
+	CHECK(!st.has_context);
+	CHECK_MSG(st.pos_ms >= 1000 && st.pos_ms < 2500, "resumed at %lld ms", (long long)st.pos_ms);
+	CHECK_INT(coll_store_get(app->store, "Playlists", "Queue")->idlist.n, 1);
+	/* After it, the rest of the queue. */
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &r, 2, 5000));
+	CHECK(r.started[1] == q[1]);
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
 TEST(undo_of_removing_the_playing_entry_marks_the_entry_that_plays)
 {
 	const char *dir = harness_tmpdir();
