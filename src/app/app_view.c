@@ -1,6 +1,7 @@
 /* What the front ends show, read through the application (app_view.h). */
 #include "app/app_view.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,8 @@ bool app_has_media(const struct app *app, uint32_t id)
 /* An item the index lacks whose row remains (its file went missing while
  * a playlist, the queue or the player holds it): its stored texts, so it is
  * still named rather than "?". A title falls back to the file name, as the
- * index's does. Numbers stay absent: they describe a file that is gone. */
+ * index's does. Numbers stay absent: they describe a file that is gone;
+ * %id% is the entry's own and stays. */
 static bool stored_text(const struct app *app, uint32_t id, const char *name, const char *sep,
 			struct strbuf *out)
 {
@@ -56,6 +58,10 @@ static bool stored_text(const struct app *app, uint32_t id, const char *name, co
 static enum item_value stored_value(const struct app *app, uint32_t id, const char *name,
 				    const char *sep, struct strbuf *out)
 {
+	if (strcmp(name, "id") == 0) { /* the entry's own number, not the file's */
+		strbuf_addf(out, "%" PRIu32, id);
+		return ITEM_NUMBER;
+	}
 	if (stored_text(app, id, name, sep, out))
 		return ITEM_TEXT;
 	if (strcmp(name, "title") != 0)

@@ -39,7 +39,9 @@ const char *app_item_text(const struct app *app, uint32_t id, const char *prop, 
 			  char *buf, size_t size);
 /* The value of property name of item id for a format (medialib/
  * item_format.h: kinds, %id%, %stars%, the file name for a missing
- * title), values joined by sep; ITEM_ABSENT without an index. */
+ * title), values joined by sep; ITEM_ABSENT without an index. An item
+ * the index lacks is read from its stored row: texts and %id%, no other
+ * number. */
 enum item_value app_item_value(const struct app *app, uint32_t id, const char *name,
 			       const char *sep, struct strbuf *out);
 /* The whole library's groups by levels lv (NULL: the default, artist

@@ -56,6 +56,14 @@ c playlist list Gone --json | grep -q '"missing": true, "url": "[^"]*/02 Salt Wi
 c playlist export Gone "$T_TMP/gone.m3u8" 2>"$T_TMP/err" || t_fail "export: $(cat "$T_TMP/err")"
 grep -q "/02 Salt Wind.ogg$" "$T_TMP/gone.m3u8" || t_fail "export left it out: $(cat "$T_TMP/gone.m3u8")"
 
+t_begin roots_missing_entry_keeps_its_id
+# %id% is the entry's own number, known while its file is gone (it was
+# empty, as the numbers that describe the file are).
+sid=$(sqlite3 "$DB" "SELECT id FROM media WHERE missing = 1" 2>/dev/null)
+[ -n "$sid" ] || t_fail "no missing row"
+c playlist list Gone --format '%id% %title% [%duration%]' >"$T_TMP/pl" 2>&1
+grep -qx " *[0-9]*\. $sid Salt Wind \\[\\]  (missing)" "$T_TMP/pl" || t_fail "--format %id%: $(cat "$T_TMP/pl")"
+
 t_begin roots_scan_prune_forgets_missing
 n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE missing = 1" 2>/dev/null || echo x)
 [ "$n" = 1 ] || t_fail "$n rows marked missing, want 1"

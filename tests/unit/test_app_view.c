@@ -659,3 +659,56 @@ TEST(a_missing_item_is_still_named_by_its_stored_tags)
 	strbuf_free(&s);
 	test_app_close(app);
 }
+
+struct format_src {
+	struct app *app;
+	uint32_t id;
+};
+
+/* A format read through the application, as both front ends' rows are. */
+static enum item_value format_value(void *ud, const char *name, struct strbuf *out)
+{
+	const struct format_src *s = ud;
+	return app_item_value(s->app, s->id, name, " / ", out);
+}
+
+/* %id% of an item the index lacks is its entry's own number, known from
+ * the entry whether or not its file (or row) remains; it was empty, like
+ * the numbers that describe a file that is gone, in the CLI's --format
+ * and the interface's rows alike. */
+TEST(a_missing_item_keeps_its_id_in_formats)
+{
+	struct app *app = test_app_open();
+	struct crate_err err = {0};
+	struct mlib_media_writer *w = mlib_media_writer_new(app->db, &err);
+	REQUIRE(w != NULL);
+	const char *a[] = {"title", "Gone", NULL};
+	uint32_t ia = put_row(w, "/music/gone.ogg", a);
+	REQUIRE(mlib_media_set_missing(w, ia, 1, &err) == 0);
+	mlib_media_writer_free(w);
+	struct mlib_index *idx = NULL;
+	REQUIRE(mlib_index_load(app->db, &idx, &err) == 0);
+	app_index_replace(app, idx);
+	REQUIRE(!app_has_media(app, ia));
+
+	struct strbuf s, want;
+	strbuf_init(&s, 64);
+	strbuf_init(&want, 16);
+	strbuf_addf(&want, "%u", (unsigned)ia);
+	enum item_value k;
+	CHECK_STR(value_of(app, ia, "id", &s, &k), want.buf);
+	CHECK_INT(k, ITEM_NUMBER);
+	value_of(app, ia, "duration", &s, &k); /* the file's numbers stay absent */
+	CHECK_INT(k, ITEM_ABSENT);
+	struct item_format *f = NULL;
+	REQUIRE(item_format_parse("%id% %title%%{?duration? %duration%}", &f, NULL) == 0);
+	struct format_src src = {app, ia};
+	strbuf_reset(&s);
+	strbuf_addf(&want, " Gone");
+	item_format_render(f, format_value, &src, &s, NULL);
+	CHECK_STR(s.buf, want.buf);
+	item_format_free(f);
+	strbuf_free(&want);
+	strbuf_free(&s);
+	test_app_close(app);
+}
