@@ -188,8 +188,10 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 		strbuf_adds(&left, marked ? ui_glyph(ui, UI_GLYPH_MARKED)
 				   : here && playing && id == playing ? ui_glyph(ui, UI_GLYPH_PLAYING)
 				   : here ? ui_glyph(ui, UI_GLYPH_CURRENT) : " ");
+		/* A forgotten entry's title says so (ui_rows_render); a missing
+		 * file's is its stored name, marked here. */
 		ui_rows_render(ui, UI_FMT_PLAYLIST, id, i + 1, &left, &right);
-		if (!app_has_media(ui->app, id))
+		if (!app_has_media(ui->app, id) && app_item_known(ui->app, id))
 			strbuf_adds(&left, "  (missing)");
 		int attr = 0;
 		if (here || (playing && id == playing && cur < 0))

@@ -1,5 +1,6 @@
 #include "ui/rows.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,8 @@ struct row_src {
 };
 
 /* The index's values, and the interface's own: %pos%, stars drawn in
- * ASCII when the locale wants it, "?" for a title nothing gives. */
+ * ASCII when the locale wants it, and for a title nothing gives: what the
+ * CLI says of an entry whose row is gone (forgotten), else "?". */
 static enum item_value row_value(void *ud, const char *name, struct strbuf *out)
 {
 	const struct row_src *s = ud;
@@ -90,7 +92,10 @@ static enum item_value row_value(void *ud, const char *name, struct strbuf *out)
 			strbuf_addc(out, '*');
 	}
 	if (k == ITEM_ABSENT && strcmp(name, "title") == 0) {
-		strbuf_adds(out, "?");
+		if (app_item_known(s->ui->app, s->id))
+			strbuf_adds(out, "?");
+		else
+			strbuf_addf(out, "#%" PRIu32 " (no longer in the library)", s->id);
 		return ITEM_TEXT;
 	}
 	return k;

@@ -77,6 +77,22 @@ static enum item_value stored_value(const struct app *app, uint32_t id, const ch
 	return have ? ITEM_TEXT : ITEM_ABSENT;
 }
 
+bool app_item_known(const struct app *app, uint32_t id)
+{
+	if (app_has_media(app, id))
+		return true;
+	if (!app->db || !id)
+		return false;
+	/* Every row has a url. A database that cannot answer does not make an
+	 * entry forgotten: only a row that is surely gone is. */
+	struct crate_err err;
+	struct strbuf url;
+	strbuf_init(&url, 128);
+	int rc = mlib_media_stored_text(app->db, id, "url", "", &url, &err);
+	strbuf_free(&url);
+	return rc != 0;
+}
+
 const char *app_item_text(const struct app *app, uint32_t id, const char *prop, const char *sep,
 			  char *buf, size_t size)
 {

@@ -32,6 +32,10 @@ unsigned app_index_generation(const struct app *app);
 /* Items in the library (0 when no index is loaded). */
 uint32_t app_library_size(const struct app *app);
 bool app_has_media(const struct app *app, uint32_t id);
+/* The index or the database holds item id's row: present, or missing (its
+ * file is gone but its tags remain). False once forgotten (crate forget,
+ * scan --prune): such an entry is "no longer in the library". */
+bool app_item_known(const struct app *app, uint32_t id);
 /* Property prop of item id, values joined by sep; NULL when absent. The
  * text is in buf or borrowed from the index (valid until the generation
  * changes). Untrusted tag text: sanitise before drawing. */

@@ -47,22 +47,11 @@ static void item_default_line(struct strbuf *b, const struct line_src *s)
 	strbuf_free(&v);
 }
 
-/* A row the index lacks still has a title (its file name at least) while
- * the database keeps it: the file is missing, not forgotten. */
-static bool item_stored(const struct app *app, uint32_t id)
-{
-	struct strbuf t;
-	strbuf_init(&t, 64);
-	bool have = app_item_value(app, id, "title", "", &t) != ITEM_ABSENT;
-	strbuf_free(&t);
-	return have;
-}
-
 void cli_item_line(struct strbuf *b, const struct app *app, uint32_t id,
 		   const struct item_format *fmt, const char *sep)
 {
 	bool missing = !app_has_media(app, id);
-	if (missing && !item_stored(app, id)) {
+	if (missing && !app_item_known(app, id)) {
 		strbuf_addf(b, "(#%u is no longer in the library)", id);
 		return;
 	}

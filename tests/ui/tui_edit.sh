@@ -199,4 +199,28 @@ typed "playlist move One 1 2"
 keys Enter
 wait_for "position 2 is past the end (1 entry)" || t_fail "the refusal does not say 1 entry"
 keys q
+
+t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
+# An entry whose row is gone (crate forget, scan --prune) reads as the CLI
+# says it, not '?  (missing)' like an unknown file; an entry whose file is
+# only missing keeps its stored name and '(missing)'. Last: it changes the
+# library.
+c playlist new Gone >/dev/null && c playlist add Gone "t:\"${O[0]}\"" >/dev/null 2>&1 &&
+	c playlist add Gone "t:\"${O[1]}\"" >/dev/null 2>&1 && c playlist use Gone >/dev/null ||
+	t_fail "playlist Gone"
+ids=($(c playlist list Gone --format '%id%' | sed 's/^[ >]*[0-9]*\. //'))
+url=$(c playlist list Gone --format '%url%' | sed -n '2s/^[ >]*[0-9]*\. //p')
+[ "${#ids[@]}" -eq 2 ] && [ -f "$url" ] || t_fail "entries: ${ids[*]}, url $url"
+c forget --yes "t:\"${O[0]}\"" >/dev/null 2>&1 || t_fail "forget"
+rm -f "$url" && c scan --quiet "$MUSIC" >/dev/null 2>&1
+c playlist list Gone | grep -q "(#${ids[0]} is no longer in the library)" ||
+	t_fail "the CLI: $(c playlist list Gone 2>&1)"
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Gone" || t_fail "playlist view"
+wait_for "1. #${ids[0]} (no longer in the library)" ||
+	t_fail "the forgotten entry: $(screen | grep -F '1. ')"
+screen | grep -qF '?  (missing)' && t_fail "shown as an unknown missing file: $(screen | grep -F '(missing)')"
+screen | grep -F '2. ' | grep -qF "${O[1]}  (missing)" || t_fail "the missing entry: $(screen | grep -F '2. ')"
+keys q
 t_end
