@@ -64,24 +64,28 @@ void strbuf_addc(struct strbuf *b, char c)
 	b->buf[b->len] = '\0';
 }
 
+void strbuf_vaddf(struct strbuf *b, const char *fmt, va_list ap)
+{
+	va_list again; /* a second pass when the text outgrows tmp */
+	va_copy(again, ap);
+	char tmp[256];
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	if (n >= 0 && (size_t)n < sizeof tmp) {
+		strbuf_add(b, tmp, (size_t)n);
+	} else if (n >= 0) {
+		strbuf_grow(b, (size_t)n);
+		vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, again);
+		b->len += (size_t)n;
+	}
+	va_end(again);
+}
+
 void strbuf_addf(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char tmp[256];
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	strbuf_vaddf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof tmp) {
-		strbuf_add(b, tmp, (size_t)n);
-		return;
-	}
-	strbuf_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
 }
 
 char *strbuf_steal(struct strbuf *b)

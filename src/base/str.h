@@ -2,6 +2,7 @@
 #ifndef CRATE_BASE_STR_H
 #define CRATE_BASE_STR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,9 @@ void strbuf_add(struct strbuf *b, const char *s, size_t n);
 void strbuf_adds(struct strbuf *b, const char *s);
 void strbuf_addc(struct strbuf *b, char c);
 void strbuf_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* strbuf_addf for a caller's own variadic arguments (ap is consumed). */
+void strbuf_vaddf(struct strbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Hand the buffer to the caller (who frees it); b is left empty. */
 char *strbuf_steal(struct strbuf *b);
 

@@ -152,8 +152,12 @@ void cli_main_help(FILE *f);
 /* Open the application (database, index, collections) on first use.
  * On failure prints "crate: <message>" to ctx->err and returns NULL. */
 struct app *cli_app(struct cli_ctx *ctx);
-/* Print "crate: <msg>" to ctx->err, return CLI_FAIL. */
+/* Print "crate: <msg>" to ctx->err as one line, control characters of
+ * the whole message (a quoted path, value or name) folded (utf8_sanitize);
+ * return CLI_FAIL. */
 int cli_error(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same as "crate: warning: <msg>", for a command that still runs. */
+void cli_warning(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "usage: crate <usage>" to ctx->err, return CLI_FAIL. */
 int cli_usage(struct cli_ctx *ctx, const struct cli_command *cmd);
 

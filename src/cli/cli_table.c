@@ -32,7 +32,7 @@ struct app *cli_app(struct cli_ctx *ctx)
 	 * command still runs on everything else. */
 	const char *why;
 	for (size_t i = 0; app_coll_unreadable_at(ctx->app, i, &why); i++)
-		fprintf(ctx->err, "crate: warning: %s\n", why);
+		cli_warning(ctx, "%s", why);
 	return ctx->app;
 }
 

@@ -16,16 +16,36 @@ static FILE *err_stream(struct cli_ctx *ctx)
 	return ctx && ctx->err ? ctx->err : stderr;
 }
 
+/* Every error and warning line goes out here. Its text may quote a path
+ * (--db), a config value, a name or SQLite's report: control characters
+ * are folded once here (utf8_sanitize), not at each error site, so none
+ * reaches the terminal. */
+static void err_line(struct cli_ctx *ctx, const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf b;
+	strbuf_init(&b, 128);
+	strbuf_vaddf(&b, fmt, ap);
+	char *clean = utf8_sanitize(b.buf, b.len);
+	fprintf(err_stream(ctx), "%s%s\n", prefix, clean);
+	free(clean);
+	strbuf_free(&b);
+}
+
 int cli_error(struct cli_ctx *ctx, const char *fmt, ...)
 {
-	FILE *f = err_stream(ctx);
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("crate: ", f);
-	vfprintf(f, fmt, ap);
-	fputc('\n', f);
+	err_line(ctx, "crate: ", fmt, ap);
 	va_end(ap);
 	return CLI_FAIL;
+}
+
+void cli_warning(struct cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_line(ctx, "crate: warning: ", fmt, ap);
+	va_end(ap);
 }
 
 int cli_usage(struct cli_ctx *ctx, const struct cli_command *cmd)
@@ -43,10 +63,7 @@ void cli_put_safe(FILE *f, const char *s, size_t len)
 
 int cli_fail_safe(struct cli_ctx *ctx, const char *msg)
 {
-	char *clean = utf8_sanitize(msg, strlen(msg));
-	cli_error(ctx, "%s", clean);
-	free(clean);
-	return CLI_FAIL;
+	return cli_error(ctx, "%s", msg); /* which sanitises */
 }
 
 int cli_fail_query(struct cli_ctx *ctx, const char *query, const struct crate_err *err)

@@ -19,8 +19,8 @@ struct item_format;
 
 /* Untrusted bytes (tags, file names, collection names) sanitised for a terminal. */
 void cli_put_safe(FILE *f, const char *s, size_t len);
-/* "crate: <msg>" on ctx->err with msg sanitised (it may quote names or
- * query text). Returns CLI_FAIL. */
+/* cli_error(ctx, "%s", msg): "crate: <msg>" on ctx->err, sanitised.
+ * Returns CLI_FAIL. */
 int cli_fail_safe(struct cli_ctx *ctx, const char *msg);
 /* cli_fail_safe(err->msg); for a parse error with a column (err->pos) also
  * the query and a caret under that column. Returns CLI_FAIL. */

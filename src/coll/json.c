@@ -14,6 +14,7 @@
 
 #include "base/str.h"
 #include "base/utf8.h"
+#include "medialib/db.h"
 
 #define NONE SIZE_MAX
 
@@ -111,9 +112,13 @@ static int bracket_depth(const char *s, size_t len, bool *nul_escape)
 	return max;
 }
 
+/* SQLite's text, folded to one line as the library's own are. */
 static int sql_fail(sqlite3 *db, struct crate_err *err)
 {
-	return crate_err_set(err, CRATE_ERR_PARSE, "JSON: %s", sqlite3_errmsg(db));
+	char *why = mlib_db_sqlite_text(sqlite3_errmsg(db));
+	crate_err_set(err, CRATE_ERR_PARSE, "JSON: %s", why);
+	free(why);
+	return -1;
 }
 
 /* Flatten the document into d (rows linked parent -> children). */
@@ -418,8 +423,10 @@ struct coll_node *coll_from_json(const char *text, size_t len, struct crate_err 
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
+		char *why = db ? mlib_db_sqlite_text(sqlite3_errmsg(db)) : NULL;
 		crate_err_set(err, CRATE_ERR_DB, "JSON: cannot open SQLite: %s",
-			      db ? sqlite3_errmsg(db) : "out of memory");
+			      why ? why : "out of memory");
+		free(why);
 		sqlite3_close(db);
 		return NULL;
 	}

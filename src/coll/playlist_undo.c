@@ -7,9 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "medialib/db.h"
+
 static int db_fail(sqlite3 *db, struct crate_err *err)
 {
-	return crate_err_set(err, CRATE_ERR_DB, "playlist undo: %s", sqlite3_errmsg(db));
+	char *why = mlib_db_sqlite_text(sqlite3_errmsg(db)); /* one line, as the library's */
+	crate_err_set(err, CRATE_ERR_DB, "playlist undo: %s", why);
+	free(why);
+	return -1;
 }
 
 static int ensure_table(sqlite3 *db, struct crate_err *err)

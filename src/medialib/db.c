@@ -24,11 +24,11 @@ struct mlib_db {
  * the file (mlib_db_error), never as a repair. */
 #define MLIB_DB_CHECK_MAX_BYTES (64 * 1024 * 1024)
 
-/* SQLite's own text for a message, owned: its reports may span lines
- * (quick_check's "*** in database main ***\nPage 2: ..."), and a message
- * is one line wherever it is shown, so newlines (and any other control
- * character) are folded here, where the error is made. */
-static char *sqlite_text(const char *s)
+/* Its reports may span lines (quick_check's "*** in database main
+ * ***\nPage 2: ..."), and a message is one line wherever it is shown, so
+ * newlines (and any other control character) are folded where the error
+ * is made. */
+char *mlib_db_sqlite_text(const char *s)
 {
 	return s ? utf8_sanitize(s, strlen(s)) : xstrdup("?");
 }
@@ -36,7 +36,7 @@ static char *sqlite_text(const char *s)
 int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err)
 {
 	int rc = sqlite3_extended_errcode(db->sql) & 0xff;
-	char *msg = sqlite_text(sqlite3_errmsg(db->sql));
+	char *msg = mlib_db_sqlite_text(sqlite3_errmsg(db->sql));
 	const char *why = msg;
 	if (rc == SQLITE_NOTADB)
 		why = "not a database (refusing to touch it)";
@@ -132,7 +132,7 @@ int mlib_db_check(struct mlib_db *db, struct crate_err *err)
 	const char *res = (const char *)sqlite3_column_text(st, 0);
 	int ok = res && strcmp(res, "ok") == 0;
 	if (!ok) {
-		char *why = sqlite_text(res);
+		char *why = mlib_db_sqlite_text(res);
 		crate_err_set(err, CRATE_ERR_DB,
 			      "%s: the database is corrupt (%s); refusing to repair it: restore a "
 			      "backup or remove the file",
@@ -241,7 +241,7 @@ int mlib_db_migrate(struct mlib_db *db, const char *component, const char *const
 		if (v == nsteps)
 			return mlib_db_commit(db, err);
 		if (sqlite3_exec(db->sql, steps[v], NULL, NULL, NULL) != SQLITE_OK) {
-			char *why = sqlite_text(sqlite3_errmsg(db->sql));
+			char *why = mlib_db_sqlite_text(sqlite3_errmsg(db->sql));
 			crate_err_set(err, CRATE_ERR_DB, "%s: upgrading the %s tables to version %d: %s",
 				      db->path, component, v + 1, why);
 			free(why);
@@ -282,7 +282,7 @@ static int open_conn(struct mlib_db *db, const char *uri, int oflags, struct cra
 	 * own); SQLite's per-call mutex costs ~7 % of an index load. */
 	int rc = sqlite3_open_v2(uri, &db->sql, oflags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		char *why = sqlite_text(db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(rc));
+		char *why = mlib_db_sqlite_text(db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(rc));
 		crate_err_set(err, CRATE_ERR_DB, "%s: cannot open the database: %s", db->path, why);
 		free(why);
 		return -1;

@@ -69,6 +69,10 @@ int mlib_db_data_version(struct mlib_db *db, int64_t *out, struct crate_err *err
 /* Run PRAGMA quick_check; an error naming the file when it fails. */
 int mlib_db_check(struct mlib_db *db, struct crate_err *err);
 
+/* SQLite's own text s (an error message, a report; NULL: "?") for a
+ * message, owned: folded to one line without control characters. Every
+ * connection's errors use it, the library's and other modules' own. */
+char *mlib_db_sqlite_text(const char *s);
 /* Fill err from the connection's last SQLite error: "<file>: <what>: <sqlite msg>". */
 int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err);
 

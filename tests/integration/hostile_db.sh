@@ -99,6 +99,27 @@ grep -q "in database main \*\*\* Page 2: " "$T_TMP/err" || t_fail "the reason: $
 "$CRATE" --db "$T_TMP/page2.db" </dev/null >/dev/null 2>"$T_TMP/err" && t_fail "the interface started"
 [ "$(wc -l <"$T_TMP/err")" -eq 1 ] || t_fail "the interface's message: $(cat -A "$T_TMP/err")"
 
+t_begin hostile_db_error_text_never_carries_control_characters
+# An error quoting a --db or --config path (or anything else) reached the
+# terminal as it was: an escape sequence in the name drove the terminal.
+# Every top-level error line is folded once where it is printed.
+bad=$(printf '%s/no dir/x\033[31mred\033]0;title\007.db' "$T_TMP")
+# no_controls WHAT FILE: one line, no control character but its newline
+no_controls() {
+	[ "$(wc -l <"$2")" -eq 1 ] || t_fail "$1: not one line: $(cat -A "$2")"
+	LC_ALL=C grep -q '[[:cntrl:]]' "$2" && t_fail "$1: a control character: $(cat -A "$2")"
+	grep -q 'red.*title' "$2" || t_fail "$1: the name is not quoted: $(cat -A "$2")"
+}
+"$CRATE" --db "$bad" list >/dev/null 2>"$T_TMP/err" && t_fail "list opened $bad"
+no_controls "list" "$T_TMP/err"
+# no command: the interface, refused before it starts (main's error path)
+"$CRATE" --db "$bad" </dev/null >/dev/null 2>"$T_TMP/err" && t_fail "the interface started"
+no_controls "the interface" "$T_TMP/err"
+conf=$(printf '%s/c\033[31mred\033]0;title\007.conf' "$T_TMP")
+printf '[broken\n' >"$conf"
+"$CRATE" --db "$GOOD" --config "$conf" list >/dev/null 2>"$T_TMP/err" && t_fail "a broken config read"
+no_controls "a config file" "$T_TMP/err"
+
 t_begin hostile_db_truncated
 cp "$GOOD" "$T_TMP/trunc.db"
 truncate -s $((SIZE / 2 / 4096 * 4096 - 1000)) "$T_TMP/trunc.db"

@@ -104,6 +104,23 @@ TEST(sanitize_removes_terminal_controls)
 	free(s);
 }
 
+/* strbuf_addf's text past its stack buffer takes a second pass over a
+ * copy of the arguments (strbuf_vaddf, which cli_error formats with). */
+TEST(strbuf_addf_longer_than_its_buffer)
+{
+	char big[600];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	struct strbuf b;
+	strbuf_init(&b, 8);
+	strbuf_addf(&b, "<%s|%d>", big, 42);
+	CHECK_INT(b.len, sizeof big - 1 + 5);
+	CHECK(b.buf[0] == '<' && strcmp(b.buf + b.len - 4, "|42>") == 0);
+	strbuf_addf(&b, "%s", "");
+	CHECK_INT(b.len, sizeof big - 1 + 5);
+	strbuf_free(&b);
+}
+
 TEST(natural_order)
 {
 	CHECK(str_natcmp("track 9", "track 10") < 0);
