@@ -49,6 +49,7 @@ static void coll_pane_reload(struct ui *ui)
 {
 	ui->colls_stale = false;
 	char *keep_ns = NULL, *keep_name = NULL;
+	size_t was = ui->coll_list.cur;
 	if (ui->coll_list.cur < ui->ncolls) {
 		struct ui_coll_row *r = &ui->colls[ui->coll_list.cur];
 		keep_ns = r->ns ? xstrdup(r->ns) : NULL;
@@ -80,7 +81,11 @@ static void coll_pane_reload(struct ui *ui)
 			free(names);
 		}
 	}
-	ui->coll_list.cur = 0;
+	/* A row that went (renamed or removed elsewhere): its neighbour, as
+	 * cmus keeps the place in a list that shrank, not the top. */
+	ui->coll_list.cur = was < ui->ncolls ? was : ui->ncolls ? ui->ncolls - 1 : 0;
+	while (ui->coll_list.cur > 0 && !ui->colls[ui->coll_list.cur].name)
+		ui->coll_list.cur--; /* a namespace's heading is no row to stand on */
 	for (size_t i = 0; i < ui->ncolls; i++) {
 		struct ui_coll_row *r = &ui->colls[i];
 		bool ns_eq = (!r->ns && !keep_ns) || (r->ns && keep_ns && strcmp(r->ns, keep_ns) == 0);

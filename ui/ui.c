@@ -707,6 +707,7 @@ static void ui_free(struct ui *ui)
 	free(ui->good_query);
 	free(ui->base_ns);
 	free(ui->base_name);
+	ui_browse_forget(ui);
 	free(ui->prompt_arg);
 	cmdline_free(ui);
 	for (int i = 0; i < UI_NVIEWS; i++)
@@ -834,8 +835,10 @@ static void check_store(struct ui *ui, unsigned *gen)
 		return;
 	*gen = g;
 	ui_colls_changed(ui);
-	if (ui->base_ns)
+	if (ui->base_ns) {
+		ui_browse_follow(ui); /* renamed or removed */
 		ui_refresh_browser(ui); /* the browsed collection may have changed */
+	}
 	ui->dirty = true;
 }
 
@@ -923,6 +926,7 @@ static void resume_load(struct ui *ui)
 		ui->base_ns = r.browse_ns;
 		ui->base_name = r.browse_name;
 		r.browse_ns = r.browse_name = NULL;
+		ui_browse_follow(ui); /* note what it is */
 		ui_refresh_browser(ui);
 	}
 	if (r.search && *r.search)

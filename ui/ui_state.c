@@ -11,6 +11,8 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_view.h"
+#include "coll/parse.h" /* coll_print */
 #include "ui/pane.h"
 
 double ui_now_ms(void)
@@ -168,12 +170,83 @@ void ui_browser_search(struct ui *ui, const char *text)
 
 /* ---- what the browser shows ---- */
 
+void ui_browse_forget(struct ui *ui)
+{
+	free(ui->base_def);
+	ui->base_def = NULL;
+	for (size_t i = 0; i < ui->nbase_seen; i++)
+		free(ui->base_seen[i]);
+	free(ui->base_seen);
+	ui->base_seen = NULL;
+	ui->nbase_seen = 0;
+}
+
+/* Remember the browsed collection's query and its namespace's names. */
+static void browse_note(struct ui *ui)
+{
+	ui_browse_forget(ui);
+	const struct coll_node *n =
+		ui->base_ns ? app_coll_get(ui->app, ui->base_ns, ui->base_name) : NULL;
+	if (!n)
+		return;
+	ui->base_def = coll_print(n, NULL);
+	ui->nbase_seen = app_coll_list(ui->app, ui->base_ns, &ui->base_seen);
+}
+
+static bool seen_before(struct ui *ui, const char *name)
+{
+	for (size_t i = 0; i < ui->nbase_seen; i++)
+		if (strcmp(ui->base_seen[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The store keeps no identity across a rename (another process deletes
+ * and inserts the row), so a rename is a new name in the namespace with
+ * the very query the browsed one had; anything else is a removal. */
+void ui_browse_follow(struct ui *ui)
+{
+	if (!ui->base_ns || app_coll_get(ui->app, ui->base_ns, ui->base_name)) {
+		browse_note(ui);
+		return;
+	}
+	char *now = NULL;
+	char **names = NULL;
+	size_t n = ui->base_def ? app_coll_list(ui->app, ui->base_ns, &names) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct coll_node *c = app_coll_get(ui->app, ui->base_ns, names[i]);
+		char *def = c && !seen_before(ui, names[i]) ? coll_print(c, NULL) : NULL;
+		if (def && strcmp(def, ui->base_def) == 0) {
+			free(now);
+			/* two such names: no telling which, as for a removal */
+			now = now ? xstrdup("") : xstrdup(names[i]);
+		}
+		free(def);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (now && *now) {
+		free(ui->base_name);
+		ui->base_name = now;
+	} else {
+		free(now);
+		ui_message(ui, false, "%s/%s is gone: browsing All Media", ui->base_ns,
+			   ui->base_name);
+		free(ui->base_ns);
+		free(ui->base_name);
+		ui->base_ns = ui->base_name = NULL;
+	}
+	browse_note(ui);
+}
+
 void ui_browse(struct ui *ui, const char *ns, const char *name, const char *query)
 {
 	free(ui->base_ns);
 	free(ui->base_name);
 	ui->base_ns = ns ? xstrdup(ns) : NULL;
 	ui->base_name = ns ? xstrdup(name) : NULL;
+	browse_note(ui);
 	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++)
 		ui->cols[k].list.cur = 0;
 	if (query)

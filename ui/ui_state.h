@@ -113,6 +113,11 @@ struct ui {
 
 	/* The collection being browsed: NULL ns = All Media. */
 	char *base_ns, *base_name;
+	/* What it was at the last look (ui_browse_follow): its query and its
+	 * namespace's names, to tell a rename from a removal. Owned. */
+	char *base_def;
+	char **base_seen;
+	size_t nbase_seen;
 
 	/* Search bar (view 1) / find (views 2, 3). */
 	struct strbuf query;
@@ -271,6 +276,11 @@ void ui_browse_heading(struct ui *ui, int w, char *buf, size_t size);
 /* The browser's view (base AND query), and as a node (a new reference). */
 struct app_view ui_browse_view(struct ui *ui);
 struct coll_node *ui_browse_view_node(struct ui *ui);
+/* The collections changed: a browsed collection that was renamed (by
+ * this process or another) is followed under its new name, one that was
+ * removed leaves the browser on All Media, saying so. */
+void ui_browse_follow(struct ui *ui);
+void ui_browse_forget(struct ui *ui);
 /* Re-evaluate the browser's results (the browsed collection changed). */
 void ui_refresh_browser(struct ui *ui);
 /* Saved collections or playlists changed: the collections list reloads

@@ -77,6 +77,23 @@ wait_for "first match wins" || t_fail "rules view"
 crate rule add 'artist:Mira' --volume 3 >/dev/null 2>&1 || t_fail "rule add"
 wait_for "artist:Mira" 4 || t_fail "a rule added by the CLI is not shown"
 
+t_begin live_browsed_collection_follows_rename_and_removal
+# Browsing a saved collection, the browser follows another program's
+# rename (heading, sidebar mark) and goes back to All Media, saying so,
+# when it is removed, instead of erring on the stale name.
+keys 3 g j
+wait_for "Lively" 2 || t_fail "collections view"
+keys Enter
+wait_for "Collections/Lively" 4 || t_fail "not browsing Lively"
+crate coll rename Lively Livelier >/dev/null 2>&1 || t_fail "coll rename"
+wait_for "Collections/Livelier" 4 || t_fail "the browser did not follow the rename"
+wait_for "• Livelier" 1 || t_fail "the sidebar does not mark the renamed collection"
+screen | grep -q "no such collection" && t_fail "an error about the old name"
+crate coll remove Livelier >/dev/null 2>&1 || t_fail "coll remove"
+wait_for "is gone: browsing All Media" 4 || t_fail "the removal was not said"
+wait_for "•All Media" 1 || t_fail "the browser did not go back to All Media"
+screen | grep -q "no such collection" && t_fail "an error about the removed name"
+
 t_begin live_cli_rescan_removes
 keys Escape
 keys 1
