@@ -88,6 +88,46 @@ static void playlist_free(struct ui *ui)
 	free(ui->pl_note);
 	marks_forget(ui);
 	u32vec_free(&ui->pl_marks_list);
+	u32vec_free(&ui->pl_seen);
+	free(ui->pl_seen_name);
+}
+
+/* The list changed under the cursor (another program's move or removal,
+ * a Party Shuffle refill, the queue played on): keep the cursor on the
+ * entry it was on, as cmus and ncmpcpp do, the row where it was on the
+ * screen; an entry that went leaves the cursor at its place. A cursor
+ * moved since (an edit here put it) is left alone. Among
+ * repeats of a track, the same repeat (the k-th) is the entry. */
+static void cursor_follow(struct ui *ui, const char *name, const struct coll_node *n)
+{
+	struct u32vec *seen = &ui->pl_seen;
+	bool same_list = ui->pl_seen_name && strcmp(ui->pl_seen_name, name) == 0;
+	size_t cur = ui->pl_list.cur;
+	if (same_list && cur == ui->pl_seen_cur && cur < seen->n &&
+	    (seen->n != n->idlist.n ||
+	     memcmp(seen->v, n->idlist.v, n->idlist.n * sizeof *n->idlist.v) != 0)) {
+		uint32_t id = seen->v[cur];
+		size_t k = 0;
+		for (size_t i = 0; i < cur; i++)
+			k += seen->v[i] == id;
+		for (size_t i = 0; i < n->idlist.n; i++) {
+			if (n->idlist.v[i] != id || k-- > 0)
+				continue;
+			size_t row = cur >= ui->pl_list.top ? cur - ui->pl_list.top : 0;
+			ui->pl_list.cur = i;
+			ui->pl_list.top = i >= row ? i - row : 0;
+			break;
+		}
+	}
+	if (!same_list) {
+		free(ui->pl_seen_name);
+		ui->pl_seen_name = xstrdup(name);
+	}
+	seen->n = 0;
+	u32vec_reserve(seen, n->idlist.n + 1);
+	if (n->idlist.n)
+		memcpy(seen->v, n->idlist.v, n->idlist.n * sizeof *n->idlist.v);
+	seen->n = n->idlist.n;
 }
 
 void playlist_find(struct ui *ui)
@@ -168,7 +208,9 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 	long cur = current_pos(n);
 	uint32_t playing = act_playing_id(ui);
 	const struct ui_marks *marks = marks_of(ui, name, n);
+	cursor_follow(ui, name, n);
 	ui_list_fix(&ui->pl_list, n->idlist.n, h);
+	ui->pl_seen_cur = ui->pl_list.cur;
 	struct strbuf left, right;
 	strbuf_init(&left, 256);
 	strbuf_init(&right, 64);

@@ -175,6 +175,11 @@ struct ui {
 	struct ui_marks pl_marks;
 	struct u32vec pl_marks_list;
 	char *pl_marks_name;
+	/* The list as last drawn (pane_playlist.c cursor_follow), so the
+	 * cursor stays on its entry when the list changes under it. */
+	struct u32vec pl_seen;
+	char *pl_seen_name;
+	size_t pl_seen_cur;          /* the cursor then: moved since, it was put */
 
 	/* View 3 and the sidebar. */
 	struct ui_coll_row *colls;

@@ -94,6 +94,24 @@ wait_for "is gone: browsing All Media" 4 || t_fail "the removal was not said"
 wait_for "•All Media" 1 || t_fail "the browser did not go back to All Media"
 screen | grep -q "no such collection" && t_fail "an error about the removed name"
 
+t_begin live_playlist_cursor_stays_on_its_entry
+# Another program moves entries: the cursor stays on the entry it was on
+# (Space marks the cursor's row), as in cmus and ncmpcpp.
+crate playlist new Order >/dev/null 2>&1 || t_fail "playlist new"
+crate playlist add Order 'artist:"The Lanterns"' >/dev/null 2>&1 || t_fail "playlist add"
+crate playlist use Order >/dev/null 2>&1 || t_fail "playlist use"
+keys 2
+wait_for "Playlist Order" 4 || t_fail "the playlist view"
+keys g j
+sleep 0.3
+crate playlist move Order 1 3 >/dev/null 2>&1 || t_fail "playlist move"
+wait_for "3. The Lanterns – Harbour Lights" 4 || t_fail "the move is not shown"
+keys Space
+wait_for "+   1. The Lanterns – Salt Wind" 2 || t_fail "the cursor left its entry"
+keys M
+crate playlist use Default >/dev/null 2>&1 || t_fail "playlist use Default"
+keys 1
+
 t_begin live_cli_rescan_removes
 keys Escape
 keys 1
