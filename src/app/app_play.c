@@ -40,7 +40,8 @@ enum pick_kind { PICK_NONE, PICK_CONTEXT, PICK_QUEUE, PICK_JUMP, PICK_AGAIN };
 
 struct pick {
 	enum pick_kind kind;
-	size_t pos;         /* CONTEXT: entry of the context; JUMP: entry of jump */
+	size_t pos;         /* CONTEXT: entry of the context; JUMP: entry of jump;
+			     * QUEUE: entry of the queue (those ahead have no file) */
 	char jump[256];     /* JUMP: the playlist that becomes the context */
 };
 
@@ -50,6 +51,7 @@ struct request {
 	struct pick pick;
 	uint32_t id;
 	char path[1024];
+	bool queue_passed;  /* queue entries without a file were passed over */
 };
 
 struct app_play {
@@ -80,6 +82,9 @@ struct app_play {
 				     * taken it before it heard of the new one */
 	bool next_asked;            /* NEED_NEXT of now seen: the follower is decided */
 	unsigned next_gen;          /* store generation when next was chosen */
+	unsigned next_index;        /* app->index_serial then */
+	bool queue_at_end;          /* none follows, queue entries without a file
+				     * were passed over: judged at the track's end */
 	bool now_started;           /* STARTED seen for now.seq */
 
 	/* The playing track. */
@@ -314,7 +319,7 @@ static bool queue_applies(struct app *app)
 /* The list and entry a pick names. */
 static const char *pick_list(struct app *app, const struct pick *pk, size_t *pos)
 {
-	*pos = pk->kind == PICK_QUEUE ? 0 : pk->pos;
+	*pos = pk->pos;
 	return pk->kind == PICK_QUEUE ? APP_QUEUE_NAME
 	       : pk->kind == PICK_JUMP ? pk->jump
 				       : player(app)->playlist;
@@ -752,6 +757,13 @@ static struct pick after_failed(struct app *app, const struct pick *pk)
 			j.kind = PICK_NONE;
 		return j;
 	}
+	if (pk->kind == PICK_QUEUE) {
+		/* Passed over, not dropped: it is judged at its turn. */
+		struct pick q = *pk;
+		if (++q.pos < len_of(app, APP_QUEUE_NAME))
+			return q;
+		return decide(app, p->cur, true, false, false);
+	}
 	return decide(app, p->cur, true, false, true);
 }
 
@@ -771,22 +783,57 @@ static void queue_pop(struct app *app, uint32_t id)
 		}
 }
 
-/* From pick pk on, the first track that has a file (in *r); the entries
- * skipped on the way are reported. false when none has one. */
+/* The queue's turn came (to the entry of id, or with id 0 to none): the
+ * entries ahead that have no file, passed over when the follower was
+ * chosen, are skipped now, each with its message; then id's entry goes
+ * (it plays, or it cannot). */
+static void queue_take(struct app *app, uint32_t id)
+{
+	struct app_play *p = player(app);
+	for (;;) {
+		const struct coll_node *q = named_list(app, APP_QUEUE_NAME);
+		if (!q || q->idlist.n == 0 || (id && q->idlist.v[0] == id))
+			break;
+		struct pick head = {.kind = PICK_QUEUE, .pos = 0};
+		struct request r = {0};
+		struct crate_err err = {0};
+		if (make_request(app, &head, &r, &err))
+			break; /* back by now: it keeps its place */
+		set_error(p, "%s", err.msg);
+		notify(p, APP_PLAY_FAILED, r.id, NULL, err.msg);
+		if (coll_store_playlist_remove(app->store, APP_QUEUE_NAME, 0, 1, &err) != 0) {
+			set_error(p, "%s", err.msg);
+			return;
+		}
+	}
+	if (id)
+		queue_pop(app, id);
+}
+
+/* From pick pk on, the first track that has a file (in *r); the context's
+ * entries skipped on the way are reported, the queue's are passed over
+ * (r->queue_passed) and reported at their turn (queue_take). false when
+ * none has one. */
 static bool first_playable(struct app *app, struct pick pk, struct request *r)
 {
 	struct app_play *p = player(app);
 	size_t bound = list_len(app) + len_of(app, APP_QUEUE_NAME) + 2;
+	bool passed = false;
 	for (size_t tries = 0; pk.kind != PICK_NONE && tries <= bound; tries++) {
 		struct crate_err err = {0};
-		if (make_request(app, &pk, r, &err))
+		if (make_request(app, &pk, r, &err)) {
+			r->queue_passed = passed;
 			return true;
-		set_error(p, "%s", err.msg);
-		notify(p, APP_PLAY_FAILED, r->id, NULL, err.msg);
-		if (pk.kind == PICK_QUEUE)
-			queue_pop(app, r->id);
+		}
+		if (pk.kind == PICK_QUEUE) {
+			passed = true;
+		} else {
+			set_error(p, "%s", err.msg);
+			notify(p, APP_PLAY_FAILED, r->id, NULL, err.msg);
+		}
 		pk = after_failed(app, &pk);
 	}
+	r->queue_passed = passed;
 	return false;
 }
 
@@ -844,10 +891,12 @@ static void commit(struct app *app, struct request *r)
 {
 	struct app_play *p = player(app);
 	if (r->pick.kind == PICK_QUEUE) {
-		queue_pop(app, r->id);
+		queue_take(app, r->id);
 		p->from_queue = true;
 		return;
 	}
+	if (r->queue_passed) /* the queue's entries without a file, at their turn */
+		queue_take(app, 0);
 	if (r->pick.kind == PICK_AGAIN) /* still from the queue, the context where it was */
 		return;
 	if (r->pick.kind == PICK_JUMP) {
@@ -890,6 +939,7 @@ static void leave_current(struct app *app, bool user)
 	p->next.seq = 0;
 	p->replaced.seq = 0;
 	p->next_asked = false;
+	p->queue_at_end = false;
 }
 
 /* Play pick pk now (skipping entries without a file); stop when nothing
@@ -903,6 +953,8 @@ static int play_pick(struct app *app, struct pick pk, bool user, struct crate_er
 	struct request r = {0};
 	leave_current(app, user);
 	if (!first_playable(app, pk, &r)) {
+		if (r.queue_passed) /* their turn came: skipped now */
+			queue_take(app, 0);
 		engine_stop(e);
 		p->now.seq = ++p->seq; /* whatever the engine still reports is stale */
 		p->state = ENGINE_STOPPED;
@@ -922,6 +974,7 @@ static int play_entry(struct app *app, size_t pos, struct crate_err *err)
 	struct pick pk = {.kind = PICK_CONTEXT, .pos = pos};
 	return play_pick(app, pk, true, err);
 }
+
 
 /* ---- events ---- */
 
@@ -981,7 +1034,11 @@ static void answer_next(struct app *app)
 	/* the lists as decided on: a change since is looked at again (none
 	 * chosen included: an entry added after the last one plays next) */
 	p->next_gen = app->store ? coll_store_generation(app->store) : 0;
+	/* and the library: a file found missing or back is looked at again */
+	p->next_index = app->index_serial;
+	p->queue_at_end = false;
 	if (!first_playable(app, pk, &r)) {
+		p->queue_at_end = r.queue_passed;
 		p->next.seq = 0;
 		engine_set_next(p->engine, NULL);
 		return;
@@ -1052,7 +1109,8 @@ static void on_position(struct app *app, const struct engine_event *ev)
 	/* Lists changed since the follower was chosen, or found missing (an
 	 * entry removed or added, the queue edited, the list removed): choose
 	 * it again before the hand-over. */
-	if (p->next_asked && app->store && coll_store_generation(app->store) != p->next_gen)
+	if (p->next_asked && ((app->store && coll_store_generation(app->store) != p->next_gen) ||
+			      app->index_serial != p->next_index))
 		answer_next(app);
 	if (ev->played_ms > 0)
 		p->failures = 0;
@@ -1081,11 +1139,10 @@ static void correct_duration(struct app *app, uint32_t id, int64_t end_ms)
 		set_error(player(app), "%s", err.msg);
 }
 
-static void on_finished(struct app *app, const struct engine_event *ev)
+/* The playing track (ev) ended: count it as played when enough was heard. */
+static void count_finished(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
-	if (!is_now(p, ev))
-		return;
 	p->played_ms = ev->played_ms;
 	/* A stream's end (a cut, a finite file served as one) says nothing
 	 * of a length: it counts after four minutes heard, like a track of
@@ -1127,15 +1184,33 @@ static void stopped_on_failure(struct app_play *p)
 	notify(p, APP_PLAY_STOPPED, 0, NULL, p->error);
 }
 
+static void on_finished(struct app *app, const struct engine_event *ev)
+{
+	struct app_play *p = player(app);
+	if (!is_now(p, ev))
+		return;
+	count_finished(app, ev);
+	if (!p->queue_at_end || p->next.seq)
+		return;
+	/* No follower, queue entries without a file passed over: their turn
+	 * is now. Those still without one are skipped (reported), one that
+	 * is back plays. */
+	bool gone;
+	resync(app, &gone);
+	struct crate_err err = {0};
+	if (play_pick(app, decide(app, p->cur, false, gone, true), false, &err) != 0)
+		stopped_on_failure(p);
+}
+
 /* Go on after the track of request r failed (committed: it had become
  * the playing one, so a queue entry of it is already popped). */
 static void skip_failed(struct app *app, const struct request *r, bool committed)
 {
 	struct app_play *p = player(app);
 	struct pick pk;
+	if (!committed && (r->pick.kind == PICK_QUEUE || r->queue_passed))
+		queue_take(app, r->pick.kind == PICK_QUEUE ? r->id : 0); /* their turn came */
 	if (r->pick.kind == PICK_QUEUE) {
-		if (!committed)
-			queue_pop(app, r->id);
 		pk = decide(app, p->cur, true, false, true);
 	} else {
 		pk = after_failed(app, &r->pick);
@@ -1662,7 +1737,7 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	if (queued) {
 		if (queue_put_back(app, r->queued, err) != 0)
 			return -1;
-		pk.kind = PICK_QUEUE;
+		pk = (struct pick){.kind = PICK_QUEUE, .pos = 0}; /* put back at its head */
 	}
 	struct request req = {0};
 	if (!make_request(app, &pk, &req, err)) {

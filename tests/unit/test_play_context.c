@@ -878,6 +878,97 @@ TEST(a_track_queued_during_the_last_entry_plays_after_it)
 	app_close(app);
 }
 
+/* Rescan dir/music: files removed or put back are noticed. */
+static void rescan(struct app *app, const char *dir)
+{
+	char *music = xasprintf("%s/music", dir);
+	const char *paths[] = {music};
+	struct mlib_scan_result res = {0};
+	struct crate_err err = {0};
+	CHECK(app_scan(app, paths, 1, NULL, NULL, &res, &err) == 0);
+	mlib_scan_result_free(&res);
+	free(music);
+}
+
+/* Move dir/music/tNN.flac away (back: put it back). */
+static void move_tone(const char *dir, int i, bool back)
+{
+	if (back)
+		REQUIRE(tp_sh("mv '%s/t%02d.away' '%s/music/t%02d.flac'", dir, i, dir, i));
+	else
+		REQUIRE(tp_sh("mv '%s/music/t%02d.flac' '%s/t%02d.away'", dir, i, dir, i));
+}
+
+static size_t queue_len(struct app *app)
+{
+	const struct coll_node *q = coll_store_get(app->store, "Playlists", APP_QUEUE_NAME);
+	return q ? q->idlist.n : 0;
+}
+
+/* A queued track whose file is gone is judged at its turn, not when it is
+ * chosen to follow: one back by then plays, one still gone is skipped
+ * then (with its message) and the next plays. */
+TEST(a_vanished_queued_track_is_judged_at_its_turn)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 2, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	uint32_t q[2] = {id_of_title(app, 4), id_of_title(app, 5)};
+	REQUIRE(app_play_enqueue(app, q, 2, &err) == 0);
+	move_tone(dir, 4, false);
+	move_tone(dir, 5, false);
+	rescan(app, dir);
+	CHECK(!mlib_index_has_media(app->index, q[0]) && !mlib_index_has_media(app->index, q[1]));
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 300); /* T00's follower is chosen */
+	CHECK_MSG(s.nfailed == 0, "%d queued entries skipped while T00 plays", s.nfailed);
+	CHECK_INT(queue_len(app), 2);
+	move_tone(dir, 5, true); /* a re-sync brings T05 back before its turn */
+	rescan(app, dir);
+	CHECK(run_until(app, &s, 2, 5000));
+	CHECK_MSG(s.started[1] == q[1], "id %u followed T00, not the queued T05",
+		  (unsigned)s.started[1]);
+	CHECK_INT(s.nfailed, 1); /* T04, at its turn */
+	CHECK_INT(queue_len(app), 0);
+	CHECK(run_until(app, &s, 3, 5000));
+	CHECK(s.started[2] == id_of_title(app, 1));
+	app_play_stop(app, &err);
+	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
+
+/* The last track plays with only vanished files queued: none follows, and
+ * at its end they are skipped (with their messages), not before. */
+TEST(vanished_queued_tracks_after_the_last_entry_go_at_its_end)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 1, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0}, 1);
+	uint32_t q = id_of_title(app, 3);
+	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
+	move_tone(dir, 3, false);
+	rescan(app, dir);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 300);
+	CHECK_INT(s.nfailed, 0);
+	CHECK_INT(queue_len(app), 1);
+	CHECK(run_until(app, &s, 0, 5000));
+	CHECK_INT(s.nstarted, 1);
+	CHECK_INT(s.nfailed, 1);
+	CHECK_INT(queue_len(app), 0);
+	app_close(app);
+}
+
 /* Repeat one repeats what plays: a queued track too, not the context's
  * entry (which played instead); off again, the context goes on after its
  * entry. */
