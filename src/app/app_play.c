@@ -975,6 +975,33 @@ static int play_entry(struct app *app, size_t pos, struct crate_err *err)
 	return play_pick(app, pk, true, err);
 }
 
+/* The first entry a start at start of a list walks when entries fail:
+ * plain lists wrap under repeat all and shuffle walks every entry; a
+ * queue or Party Shuffle goes on from start. */
+static size_t start_walk_from(struct app *app, bool plain, size_t start)
+{
+	struct app_play *p = player(app);
+	return plain && (p->shuffle != APP_SHUFFLE_OFF || p->repeat == APP_REPEAT_ALL) ? 0 : start;
+}
+
+/* Whether a start of Playlists/name at start finds a track with a file:
+ * an entry it walks, else one of its jumplist. Asked before the switch:
+ * a start with nothing to play is refused, what plays left as it was
+ * (first_playable would find out only after the context had changed). */
+static bool list_can_start(struct app *app, const char *name, size_t start)
+{
+	char buf[1024];
+	size_t n = len_of(app, name);
+	for (size_t i = start_walk_from(app, !pops(app, name), start); i < n; i++)
+		if (path_of(app, name, i, buf, sizeof buf))
+			return true;
+	const struct coll_node *l = named_list(app, name);
+	const char *jump = l ? coll_attr_get(l, "jumplist") : NULL;
+	for (size_t i = 0; jump && i < len_of(app, jump); i++)
+		if (path_of(app, jump, i, buf, sizeof buf))
+			return true;
+	return false;
+}
 
 /* ---- events ---- */
 
@@ -1369,6 +1396,10 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 	else if (rc == 0 && start_pos >= len) /* entries are numbered from 1 where people see them */
 		rc = crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu %s)", ns,
 				   list, start_pos + 1, len, str_plural(len, "entry", "entries"));
+	else if (rc == 0 && !list_can_start(app, list, start_pos))
+		rc = crate_err_set(err, CRATE_ERR_NOTFOUND,
+				   "%s/%s has nothing to play: none of its entries has a file",
+				   ns, list);
 	if (rc == 0)
 		rc = list_activate(app, list, err);
 	if (rc == 0) {
@@ -1387,6 +1418,16 @@ int app_play_list(struct app *app, const uint32_t *ids, const char *const *paths
 	if (start != APP_PLAY_ANY && start >= n)
 		return crate_err_set(err, CRATE_ERR_INVALID, "the list has no entry %zu (%zu %s)",
 				     start + 1, n, str_plural(n, "entry", "entries"));
+	/* Refused before the switch too (list_can_start): an entry has a
+	 * file when it names one or the library has its id. */
+	bool playable = false;
+	for (size_t i = start_walk_from(app, true, start == APP_PLAY_ANY ? 0 : start);
+	     i < n && !playable; i++)
+		playable = (paths && paths[i]) ||
+			   (ids && ids[i] && app->index && mlib_index_has_media(app->index, ids[i]));
+	if (!playable)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND,
+				     "nothing to play: none of the list's entries has a file");
 	struct app_play *p = player(app);
 	if (!get_engine(app, err))
 		return -1;

@@ -1062,6 +1062,45 @@ TEST(a_refused_start_leaves_the_context_and_what_follows)
 	app_close(app);
 }
 
+/* A start whose entries have no file (missing, or no longer in the
+ * library) is refused before the switch, as an empty list's is. */
+TEST(a_start_with_nothing_to_play_leaves_what_plays)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 1, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	make_list(app, "Gone", (int[]){2, 3}, 2);
+	uint32_t gone[2] = {id_of_title(app, 2), id_of_title(app, 3)};
+	move_tone(dir, 2, false);
+	move_tone(dir, 3, false);
+	rescan(app, dir);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(app_play_collection(app, "Playlists", "Gone", 0, &err) != 0);
+	CHECK_STR(err.msg, "Playlists/Gone has nothing to play: none of its entries has a file");
+	crate_err_clear(&err);
+	CHECK(app_play_list(app, gone, NULL, 2, APP_PLAY_ANY, &err) != 0);
+	CHECK_STR(err.msg, "nothing to play: none of the list's entries has a file");
+	crate_err_clear(&err);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.playlist, "A");
+	CHECK_INT(st.position, 0);
+	CHECK(st.state == ENGINE_PLAYING);
+	CHECK_STR(coll_store_active_playlist(app->store), "A");
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 2);
+	CHECK_MSG(s.nstarted >= 2 && s.started[1] == id_of_title(app, 1),
+		  "T01 did not follow T00 (%d started)", s.nstarted);
+	CHECK_INT(s.nfailed, 0);
+	CHECK_INT(s.disagree, 0);
+	app_close(app);
+}
+
 /* Quit as the interface does (state saved, app closed) and start again
  * on dir's library: the resumed app, its first track started (seen in r). */
 static struct app *quit_and_resume(struct app *app, const char *dir, struct seen *r)
