@@ -21,6 +21,8 @@ static FILE *err_stream(struct cli_ctx *ctx)
  * are folded once here (utf8_sanitize), not at each error site, so none
  * reaches the terminal. */
 static void err_line(struct cli_ctx *ctx, const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void err_line(struct cli_ctx *ctx, const char *prefix, const char *fmt, va_list ap)
 {
 	struct strbuf b;
 	strbuf_init(&b, 128);
