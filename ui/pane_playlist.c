@@ -102,6 +102,9 @@ static void cursor_follow(struct ui *ui, const char *name, const struct coll_nod
 {
 	struct u32vec *seen = &ui->pl_seen;
 	bool same_list = ui->pl_seen_name && strcmp(ui->pl_seen_name, name) == 0;
+	unsigned gen = app_store_generation(ui->app);
+	if (same_list && gen && gen == ui->pl_seen_gen)
+		return; /* no list changed since: no compare and copy on every frame */
 	size_t cur = ui->pl_list.cur;
 	if (same_list && cur == ui->pl_seen_cur && cur < seen->n &&
 	    (seen->n != n->idlist.n ||
@@ -128,6 +131,7 @@ static void cursor_follow(struct ui *ui, const char *name, const struct coll_nod
 	if (n->idlist.n)
 		memcpy(seen->v, n->idlist.v, n->idlist.n * sizeof *n->idlist.v);
 	seen->n = n->idlist.n;
+	ui->pl_seen_gen = gen;
 }
 
 void playlist_find(struct ui *ui)

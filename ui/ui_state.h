@@ -180,6 +180,7 @@ struct ui {
 	struct u32vec pl_seen;
 	char *pl_seen_name;
 	size_t pl_seen_cur;          /* the cursor then: moved since, it was put */
+	unsigned pl_seen_gen;        /* app_store_generation then */
 
 	/* View 3 and the sidebar. */
 	struct ui_coll_row *colls;
