@@ -858,6 +858,10 @@ static void check_changes(struct ui *ui)
 	ui->changes_error[0] = '\0';
 	if (what & APP_CHANGED_RULES)
 		ui->dirty = true;
+	if (what & APP_CHANGED_STATS) { /* a search on rating or plays may list others */
+		ui_refresh_browser(ui);
+		ui->dirty = true;
+	}
 }
 
 /* How often other programs' changes are looked for (ms) when no event

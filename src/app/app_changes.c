@@ -52,6 +52,16 @@ int app_changes_check(struct app *app, struct crate_err *err)
 		app->changes_pending = true;
 		return what;
 	}
+	if (gen == app->index_gen) {
+		/* Plays, skips or ratings alone: set in place. A reload at a
+		 * million tracks took the interface 0.65 s of CPU (the index and
+		 * the search bar's tables made again) for each one. */
+		bool applied;
+		if (app_index_refresh_stats(app, &applied, err) != 0)
+			return -1;
+		if (applied)
+			return what | APP_CHANGED_STATS;
+	}
 	if (app_index_reload_start(app, err) != 0) {
 		app->changes_pending = true;
 		return -1;

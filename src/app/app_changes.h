@@ -17,6 +17,7 @@ enum app_change {
 	APP_CHANGED_COLLECTIONS = 1u << 0, /* the store was reloaded (coll_store_generation moved) */
 	APP_CHANGED_RULES = 1u << 1,       /* the rule list was replaced */
 	APP_CHANGED_LIBRARY = 1u << 2,     /* an index rebuild started (ends in app_scan_poll) */
+	APP_CHANGED_STATS = 1u << 3,       /* play statistics or ratings set in the index in place */
 };
 
 /* A descriptor that becomes readable when the database files change

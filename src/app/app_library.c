@@ -679,6 +679,20 @@ int app_set_ratings(struct app *app, const uint32_t *ids, size_t n, int rating,
 			 mlib_media_set_ratings(app->db, app->index, ids, n, rating, err));
 }
 
+int app_index_refresh_stats(struct app *app, bool *applied, struct crate_err *err)
+{
+	*applied = false;
+	if (!app->db || !app->index)
+		return 0;
+	bool stopped = write_begin(app);
+	uint64_t stats = app->index_stats;
+	int rc = mlib_index_refresh_stats(app->db, app->index, app->index_gen, &stats, applied,
+					  err);
+	if (rc == 0 && *applied)
+		app->index_stats = stats;
+	return write_end(app, stopped, rc);
+}
+
 /* ---- forgetting ---- */
 
 int app_forget(struct app *app, const uint32_t *ids, size_t nids, size_t *n,

@@ -115,6 +115,11 @@ int app_items_under(struct app *app, const char *dir, struct u32vec *out, struct
  * forgotten with app_forget). CRATE_ERR_NOTFOUND when it is no root. */
 int app_root_remove(struct app *app, const char *root, struct crate_err *err);
 
+/* Another process changed play statistics or ratings only: set them in
+ * the index in place (mlib_index_refresh_stats) instead of loading it
+ * again, and the counter the index reflects with them. *applied false
+ * when that cannot be done (a reload is needed). */
+int app_index_refresh_stats(struct app *app, bool *applied, struct crate_err *err);
 /* Play statistics and rating, written through to SQLite and the index. */
 int app_record_play(struct app *app, uint32_t id, int64_t when, struct crate_err *err);
 /* Playback reached the true end of id at ms: store that as its length. */

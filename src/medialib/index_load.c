@@ -1002,22 +1002,25 @@ static bool read_key(struct mlib_db *db, struct snap_key *key, uint64_t *kept)
 	return ok;
 }
 
-/* Play statistics changed since the snapshot was written (they do not
- * change the generation): read their current values from `media` and set
- * them in the index. CROSS JOIN keeps the dirty rows the outer loop:
- * SQLite's planner otherwise scans all of media and probes the (mostly
- * empty) dirty table per row, ~60 ms at 1M tracks on every start. Applying a row the snapshot already reflects is
- * harmless, so every dirty row is applied. Inside the read transaction. */
-static int apply_stats(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err)
+/* Play statistics changed since the statistics counter was `since` (they
+ * do not change the generation): read their current values from `media`
+ * and set them in the index. CROSS JOIN keeps the dirty rows the outer
+ * loop: SQLite's planner otherwise scans all of media and probes the
+ * (mostly empty) dirty table per row, ~60 ms at 1M tracks on every start.
+ * Applying a row the index already reflects is harmless, so a snapshot
+ * applies every dirty row (since 0). Inside the read transaction. */
+static int apply_stats(struct mlib_db *db, struct mlib_index *idx, uint64_t since,
+		       struct crate_err *err)
 {
 	static const char *const names[] = {"timesplayed", "lastplayed", "rating", "timesskipped"};
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
 			       "SELECT d.id, m.timesplayed, m.lastplayed, m.rating, m.timesskipped"
 			       " FROM media_stats_dirty d CROSS JOIN media m ON m.id = d.id"
-			       " WHERE m.missing = 0",
+			       " WHERE m.missing = 0 AND d.seq > ?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read play statistics", err);
+	sqlite3_bind_int64(st, 1, since > INT64_MAX ? INT64_MAX : (int64_t)since);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -1032,6 +1035,28 @@ static int apply_stats(struct mlib_db *db, struct mlib_index *idx, struct crate_
 		}
 	}
 	return mlib_db_finish(db, st, rc, "cannot read play statistics", err);
+}
+
+int mlib_index_refresh_stats(struct mlib_db *db, struct mlib_index *idx, uint64_t generation,
+			     uint64_t *stats, bool *applied, struct crate_err *err)
+{
+	*applied = false;
+	sqlite3 *s = mlib_db_sqlite(db);
+	sqlite3_exec(s, "BEGIN", NULL, NULL, NULL); /* the counters and rows agree */
+	struct snap_key key = {0};
+	uint64_t kept = 0;
+	int rc = 0;
+	/* Rows up to stats_kept were deleted once a snapshot held them: an
+	 * index older than that cannot be brought up to date from the rest. */
+	if (read_key(db, &key, &kept) && key.generation == generation && kept <= *stats) {
+		rc = apply_stats(db, idx, *stats, err);
+		if (rc == 0) {
+			*stats = key.stats;
+			*applied = true;
+		}
+	}
+	sqlite3_exec(s, "COMMIT", NULL, NULL, NULL);
+	return rc;
 }
 
 /* After writing a snapshot of key: the dirty rows it reflects (counter up
@@ -1169,7 +1194,7 @@ int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **o
 		int got = flags & MLIB_LOAD_MAP ? mlib_index_snapshot_map(snap, &want, out, &serr)
 						: mlib_index_snapshot_read(snap, &want, out, &serr);
 		if (got == 0) {
-			if (apply_stats(db, *out, &serr) == 0) {
+			if (apply_stats(db, *out, 0, &serr) == 0) {
 				sqlite3_exec(mlib_db_sqlite(db), "COMMIT", NULL, NULL, NULL);
 				info->from_snapshot = true;
 				free(snap);

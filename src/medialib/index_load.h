@@ -58,6 +58,16 @@ struct mlib_load_info {
 };
 int mlib_index_load_ex(struct mlib_db *db, unsigned flags, struct mlib_index **out,
 		       struct mlib_load_info *info, struct crate_err *err);
+/* Bring idx, read at library generation `generation` and statistics
+ * counter *stats (mlib_load_info), up to date in place when only play
+ * statistics and ratings changed since (another process played, skipped
+ * or rated): *applied then true and *stats the counter idx now reflects.
+ * *applied false, with nothing done, when the items or tags changed too
+ * (generation moved) or the changes since *stats are no longer all kept
+ * (a snapshot was written meanwhile): the index must be loaded again.
+ * The writes are mlib_index_update_int's, under its conditions. */
+int mlib_index_refresh_stats(struct mlib_db *db, struct mlib_index *idx, uint64_t generation,
+			     uint64_t *stats, bool *applied, struct crate_err *err);
 /* The snapshot file name for db, owned by the caller; NULL for a database
  * without a file (in-memory). */
 char *mlib_index_snapshot_path(struct mlib_db *db);

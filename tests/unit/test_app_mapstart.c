@@ -28,6 +28,7 @@
 #include "medialib/index_load.h"
 #include "medialib/media.h"
 #include "medialib/tags.h"
+#include "test_app_util.h"
 #include "test_medialib_util.h"
 
 /* Enough distinct titles for the searched fields' items-by-value lists
@@ -98,18 +99,7 @@ static const char *make_library(void)
 
 static struct app *open_app(const char *db, bool resident)
 {
-	char *cfg = xasprintf("%s/config", harness_tmpdir());
-	FILE *f = fopen(cfg, "w");
-	REQUIRE(f);
-	fclose(f);
-	struct app_opts o = {.db_path = db, .config_path = cfg, .resident = resident};
-	struct app *app = NULL;
-	struct crate_err err = {0};
-	int rc = app_open(&app, &o, &err);
-	CHECK_MSG(rc == 0, "%s", err.msg);
-	REQUIRE(rc == 0);
-	free(cfg);
-	return app;
+	return test_app_open_db(db, resident);
 }
 
 /* Every query's answer, as the search bar ranks it, one line per query. */
@@ -163,15 +153,6 @@ static void wait_holding(void)
 	for (int i = 0; !app_library_holding() && i < 3000; i++)
 		usleep(5000);
 	REQUIRE(app_library_holding());
-}
-
-static int64_t int_of(struct app *app, uint32_t id, const char *prop)
-{
-	int p = mlib_index_prop(app->index, prop);
-	int64_t v = -1;
-	if (p < 0 || !mlib_index_int_value(app->index, p, id, &v))
-		return -1;
-	return v;
 }
 
 TEST(starts_mapped_then_owns_with_the_same_answers)
@@ -228,20 +209,20 @@ TEST(a_change_while_mapped_survives_the_swap)
 	app_typo_hold(false);
 	/* Properties the snapshot has: copied out one by one, still mapped. */
 	CHECK(mlib_index_is_mapped(app->index));
-	CHECK_INT(int_of(app, 42, "rating"), 5);
-	CHECK_INT(int_of(app, 43, "timesplayed"), 1);
+	CHECK_INT(test_app_int_of(app, 42, "rating"), 5);
+	CHECK_INT(test_app_int_of(app, 43, "timesplayed"), 1);
 	app_library_hold(false);
 	bool quiet;
 	/* The first copy is older than the writes: dropped and built again. */
 	CHECK_INT(settle(app, &quiet), 2);
 	CHECK(quiet);
 	CHECK(!mlib_index_is_mapped(app->index));
-	CHECK_INT(int_of(app, 42, "rating"), 5);
-	CHECK_INT(int_of(app, 43, "timesplayed"), 1);
-	CHECK_INT(int_of(app, 43, "lastplayed"), 1700000123);
-	CHECK_INT(int_of(app, 45, "timesskipped"), 1);
-	CHECK_INT(int_of(app, 44, "duration"), 123456);
-	CHECK_INT(int_of(app, 50, "rating"), 3); /* the snapshot's own */
+	CHECK_INT(test_app_int_of(app, 42, "rating"), 5);
+	CHECK_INT(test_app_int_of(app, 43, "timesplayed"), 1);
+	CHECK_INT(test_app_int_of(app, 43, "lastplayed"), 1700000123);
+	CHECK_INT(test_app_int_of(app, 45, "timesskipped"), 1);
+	CHECK_INT(test_app_int_of(app, 44, "duration"), 123456);
+	CHECK_INT(test_app_int_of(app, 50, "rating"), 3); /* the snapshot's own */
 	CHECK(app_typo_wait(app) != NULL); /* the words again, for the new index */
 	app_close(app);
 }
@@ -265,7 +246,7 @@ TEST(a_first_rating_while_mapped_owns_the_index_at_once)
 	app_library_hold(false);
 	bool quiet;
 	CHECK_INT(settle(app, &quiet), 1); /* its copy is not needed: dropped */
-	CHECK_INT(int_of(app, 42, "rating"), 4);
+	CHECK_INT(test_app_int_of(app, 42, "rating"), 4);
 	CHECK(app_typo_wait(app) != NULL);
 	app_close(app);
 }
@@ -354,7 +335,7 @@ static int64_t reopen_mapped(const char *db, uint32_t id)
 {
 	struct app *app = open_app(db, true);
 	CHECK(mlib_index_is_mapped(app->index));
-	int64_t played = int_of(app, id, "timesplayed");
+	int64_t played = test_app_int_of(app, id, "timesplayed");
 	bool quiet;
 	settle(app, &quiet);
 	app_close(app);
@@ -366,11 +347,11 @@ TEST(a_start_from_sqlite_writes_the_snapshot_on_a_thread)
 	const char *db;
 	char *snap;
 	struct app *app = open_without_snapshot(&db, &snap);
-	int64_t before = int_of(app, 10, "timesplayed");
+	int64_t before = test_app_int_of(app, 10, "timesplayed");
 	struct crate_err err = {0};
 	CHECK_MSG(app_record_play(app, 10, 1700000000, &err) == 0, "%s", err.msg);
 	CHECK(app->snapwrite == NULL); /* the write waited for the writer */
-	CHECK_INT(int_of(app, 10, "timesplayed"), before + 1);
+	CHECK_INT(test_app_int_of(app, 10, "timesplayed"), before + 1);
 	struct stat st;
 	CHECK_MSG(stat(snap, &st) == 0 && st.st_size > 0, "no snapshot after the writer");
 	struct rusage ru;

@@ -4,6 +4,7 @@
 #ifndef CRATE_TEST_APP_UTIL_H
 #define CRATE_TEST_APP_UTIL_H
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "app/app.h"
@@ -29,6 +30,34 @@ static inline struct app *test_app_open(void)
 	CHECK_MSG(rc == 0, "%s", err.msg);
 	REQUIRE(rc == 0);
 	return app;
+}
+
+/* The front end's app_open on the database at db (an empty configuration
+ * file beside it); resident: as the interface opens it. app_close it. */
+static inline struct app *test_app_open_db(const char *db, bool resident)
+{
+	char *cfg = xasprintf("%s/config", harness_tmpdir());
+	FILE *f = fopen(cfg, "w");
+	REQUIRE(f);
+	fclose(f);
+	struct app_opts o = {.db_path = db, .config_path = cfg, .resident = resident};
+	struct app *app = NULL;
+	struct crate_err err = {0};
+	int rc = app_open(&app, &o, &err);
+	CHECK_MSG(rc == 0, "%s", err.msg);
+	REQUIRE(rc == 0);
+	free(cfg);
+	return app;
+}
+
+/* Item id's integer property prop in app's index; -1 when absent. */
+static inline int64_t test_app_int_of(struct app *app, uint32_t id, const char *prop)
+{
+	int p = mlib_index_prop(app->index, prop);
+	int64_t v = -1;
+	if (p < 0 || !mlib_index_int_value(app->index, p, id, &v))
+		return -1;
+	return v;
 }
 
 static inline void test_app_close(struct app *app)
