@@ -83,6 +83,7 @@ struct app_play {
 	bool next_asked;            /* NEED_NEXT of now seen: the follower is decided */
 	unsigned next_gen;          /* store generation when next was chosen */
 	unsigned next_index;        /* app->index_serial then */
+	unsigned next_rules;        /* rules_generation then: its settings were prepared */
 	bool queue_at_end;          /* none follows, queue entries without a file
 				     * were passed over: judged at the track's end */
 	bool now_started;           /* STARTED seen for now.seq */
@@ -1048,6 +1049,12 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	notify(p, APP_PLAY_STARTED, ev->id, p->now.path, NULL);
 }
 
+/* The rule list's generation; 0 before it is opened. */
+static unsigned rules_gen(struct app *app)
+{
+	return app->rules ? rules_generation(app->rules) : 0;
+}
+
 /* Tell the engine what follows the playing track. */
 static void answer_next(struct app *app)
 {
@@ -1063,6 +1070,7 @@ static void answer_next(struct app *app)
 	p->next_gen = app->store ? coll_store_generation(app->store) : 0;
 	/* and the library: a file found missing or back is looked at again */
 	p->next_index = app->index_serial;
+	p->next_rules = rules_gen(app);
 	p->queue_at_end = false;
 	if (!first_playable(app, pk, &r)) {
 		p->queue_at_end = r.queue_passed;
@@ -1125,6 +1133,19 @@ static void record_play(struct app *app, uint32_t id)
 		set_error(p, "%s", err.msg);
 }
 
+/* Lists changed since the follower was chosen, or found missing (an
+ * entry removed or added, the queue edited, the list removed), or the
+ * rules its settings were prepared under (a rule added, edited, removed,
+ * here or by another program): it is chosen again before the hand-over,
+ * so that a rule's change holds from the next track. */
+static bool follower_stale(struct app *app)
+{
+	struct app_play *p = player(app);
+	return p->next_asked &&
+	       ((app->store && coll_store_generation(app->store) != p->next_gen) ||
+		app->index_serial != p->next_index || rules_gen(app) != p->next_rules);
+}
+
 static void on_position(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
@@ -1133,11 +1154,7 @@ static void on_position(struct app *app, const struct engine_event *ev)
 	p->pos_ms = ev->pos_ms;
 	p->dur_ms = ev->dur_ms;
 	p->played_ms = ev->played_ms;
-	/* Lists changed since the follower was chosen, or found missing (an
-	 * entry removed or added, the queue edited, the list removed): choose
-	 * it again before the hand-over. */
-	if (p->next_asked && ((app->store && coll_store_generation(app->store) != p->next_gen) ||
-			      app->index_serial != p->next_index))
+	if (follower_stale(app))
 		answer_next(app);
 	if (ev->played_ms > 0)
 		p->failures = 0;

@@ -197,6 +197,7 @@ int rules_reload(struct rules *rs, bool *changed, struct crate_err *err)
 			fresh.v[i].playing = rs->active && strcmp(fresh.v[i].target, rs->active) == 0;
 		rs->v = fresh.v;
 		rs->n = fresh.n;
+		rs->generation++;
 		*changed = true;
 	}
 	for (size_t i = 0; i < ndrop; i++)
@@ -220,6 +221,11 @@ void rules_free(struct rules *rs)
 size_t rules_count(const struct rules *rs)
 {
 	return rs->n;
+}
+
+unsigned rules_generation(const struct rules *rs)
+{
+	return rs->generation;
 }
 
 const struct rule *rules_get(const struct rules *rs, size_t i)
@@ -257,6 +263,7 @@ static int commit_or_restore(struct rules *rs, struct rule_entry *old, size_t ol
 {
 	if (save(rs, err) == 0) {
 		entries_free(old, oldn);
+		rs->generation++;
 		return 0;
 	}
 	entries_free(rs->v, rs->n);

@@ -58,6 +58,10 @@ void rules_free(struct rules *rs);
 int rules_reload(struct rules *rs, bool *changed, struct crate_err *err);
 
 size_t rules_count(const struct rules *rs);
+/* A number that changes whenever the list does (an edit, or a reload that
+ * found another program's change): a track prepared under another number
+ * may have been given settings that no longer hold. */
+unsigned rules_generation(const struct rules *rs);
 /* Rule i (0-based), borrowed until the next change; NULL when out of range. */
 const struct rule *rules_get(const struct rules *rs, size_t i);
 /* What rule i applies to, for lists: "Collections/Jazz" or the query

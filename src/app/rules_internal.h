@@ -18,6 +18,7 @@ struct rules {
 	size_t n;
 	char *active;             /* target of the playing track's rule; owned */
 	struct eq_chain *chain;   /* shared by the tracks' stages; NULL until playback */
+	unsigned generation;      /* counts changes of the list (rules_generation) */
 };
 
 struct rule_entry {

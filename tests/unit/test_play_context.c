@@ -4,6 +4,7 @@
  * context, shuffle is a permutation. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,6 +21,7 @@
 #include "app/app_play.h"
 #include "app/app_resume.h"
 #include "app/app_view.h"
+#include "app/rules.h"
 #include "coll/store.h"
 #include "harness.h"
 #include "medialib/index.h"
@@ -1262,6 +1264,59 @@ TEST(undo_of_removing_the_playing_entry_marks_the_entry_that_plays)
 	app_play_status(app, &st);
 	CHECK_INT(st.position, 2);
 	CHECK(st.id == id_of_title(app, 2));
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
+/* The RMS level of n s16 stereo frames at s, in dB full scale. */
+static double rms_db(const char *s, size_t n)
+{
+	const int16_t *v = (const int16_t *)s;
+	double sum = 0;
+	for (size_t i = 0; i < n * 2; i++)
+		sum += (double)v[i] * v[i];
+	return 10 * log10(sum / (double)(n * 2) / (32768.0 * 32768.0));
+}
+
+TEST(a_rule_added_while_a_track_plays_applies_from_the_next_track)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 1.5, false, true);
+	config_set(app->cfg, "output.format", "s16");
+	struct crate_err err = {0};
+	make_list(app, "Two", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Two", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 300); /* T00 plays, T01 already chosen to follow */
+	struct rules *rs = app_rules(app, &err);
+	REQUIRE(rs);
+	struct rule rule;
+	REQUIRE(rule_from_target(app->store, "title:T01", &rule, &err) == 0);
+	rule.volume_db = -20;
+	REQUIRE(rules_add(rs, SIZE_MAX, &rule, &err) == 0);
+	rule_clear(&rule);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 2);
+	size_t len = 0, l0 = 0, l1 = 0;
+	char *got = tp_read_file(out, &len);
+	char *p0 = xasprintf("%s/music/t00.flac", dir), *p1 = xasprintf("%s/music/t01.flac", dir);
+	char *r0 = tp_ffmpeg_decode(p0, "s16le", 2, 44100, &l0);
+	char *r1 = tp_ffmpeg_decode(p1, "s16le", 2, 44100, &l1);
+	REQUIRE(got && r0 && r1 && len == l0 + l1);
+	/* T00, under no rule when it started, is untouched to its end. */
+	CHECK_MSG(memcmp(got, r0, l0) == 0, "the playing track changed when the rule was added");
+	/* T01 is 20 dB down all along (a settled second of it). */
+	size_t from = 44100 / 4 * 4, n = 44100;
+	double drop = rms_db(r1 + from, n) - rms_db(got + l0 + from, n);
+	CHECK_MSG(fabs(drop - 20) < 0.5, "T01 is %.2f dB down, not 20", drop);
+	free(got);
+	free(r0);
+	free(r1);
+	free(p0);
+	free(p1);
 	app_play_stop(app, &err);
 	app_close(app);
 }
