@@ -419,9 +419,38 @@ static void shuffle_forget_ended(struct app_play *p)
 	p->ended.order.n = 0;
 }
 
+/* The entry the list's "position" marks, when it holds the playing
+ * track: every edit (here or in another process) keeps that marker on its
+ * entry, so it tells which copy of a track listed twice plays. NONE when
+ * it marks none (a temporary list has no marker). */
+static size_t marked_entry(struct app *app, size_t n)
+{
+	struct app_play *p = player(app);
+	const struct coll_node *l = named_list(app, p->playlist);
+	long pos = l ? attr_long(l, "position", -1) : -1;
+	if (pos < 0 || (size_t)pos >= n || id_of(app, p->playlist, (size_t)pos) != p->cur_entry_id)
+		return NONE;
+	return (size_t)pos;
+}
+
+/* The entry nearest the current one that holds the playing track, NONE
+ * when none does. */
+static size_t nearest_copy(struct app *app, size_t n)
+{
+	struct app_play *p = player(app);
+	size_t best = NONE;
+	for (size_t i = 0; i < n; i++)
+		if (id_of(app, p->playlist, i) == p->cur_entry_id &&
+		    (best == NONE || (i > p->cur ? i - p->cur : p->cur - i) <
+				     (best > p->cur ? best - p->cur : p->cur - best)))
+			best = i;
+	return best;
+}
+
 /* Another process (or view) edited the context: find the current entry
- * again by its media id, and store where it is now (the list's marker).
- * When it was removed, the entry that took its place comes next (*gone). */
+ * again by the list's marker, else by its media id, and store where it is
+ * now (the marker). When it was removed, the entry that took its place
+ * comes next (*gone). */
 static void resync(struct app *app, bool *gone)
 {
 	struct app_play *p = player(app);
@@ -438,14 +467,13 @@ static void resync(struct app *app, bool *gone)
 	if (p->cur == NONE)
 		return;
 	size_t n = list_len(app);
-	if (p->cur < n && id_of(app, p->playlist, p->cur) == p->cur_entry_id)
+	size_t best = marked_entry(app, n);
+	if (best == NONE && p->cur < n && id_of(app, p->playlist, p->cur) == p->cur_entry_id)
 		return;
-	size_t best = NONE;
-	for (size_t i = 0; i < n; i++)
-		if (id_of(app, p->playlist, i) == p->cur_entry_id &&
-		    (best == NONE || (i > p->cur ? i - p->cur : p->cur - i) <
-				     (best > p->cur ? best - p->cur : p->cur - best)))
-			best = i;
+	if (best == p->cur)
+		return;
+	if (best == NONE)
+		best = nearest_copy(app, n);
 	if (best != NONE) {
 		p->cur = best;
 		save_position(app, best);

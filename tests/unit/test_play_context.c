@@ -1320,3 +1320,31 @@ TEST(a_rule_added_while_a_track_plays_applies_from_the_next_track)
 	app_play_stop(app, &err);
 	app_close(app);
 }
+
+TEST(entries_inserted_before_a_repeated_track_keep_its_place)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 5, 1.0, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Dup", (int[]){0, 1, 2, 0}, 4); /* T00 twice: entries 0 and 3 */
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Dup", 3, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 200);
+	/* Two tracks put at the top (another shell's playlist add): the
+	 * playing entry is now 5, the other T00 entry 2. */
+	uint32_t top[2] = {id_of_title(app, 3), id_of_title(app, 4)};
+	REQUIRE(coll_store_playlist_insert(app->store, "Dup", 0, top, 2, &err) == 0);
+	run_for(app, 200);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_INT(st.position, 5);
+	CHECK(run_until(app, &s, 0, 8000)); /* it was the last entry: nothing follows */
+	CHECK_MSG(s.nstarted == 1, "%d tracks started; the second was T%02d", s.nstarted,
+		  s.nstarted > 1 && s.started[1] == id_of_title(app, 1) ? 1 : -1);
+	const struct coll_node *l = coll_store_get(app->store, "Playlists", "Dup");
+	CHECK_STR(coll_attr_get(l, "position"), "5");
+	app_close(app);
+}
