@@ -1751,6 +1751,7 @@ void app_play_get_resume(struct app *app, struct app_play_resume *r)
 	/* Not 0 before the context's first entry: the context would go on
 	 * after entry 0 and skip it (a queued track played first). */
 	r->entry = p->cur == NONE ? APP_PLAY_NO_ENTRY : p->cur;
+	r->entry_id = p->cur == NONE ? 0 : p->cur_entry_id;
 	if (p->engine) {
 		struct engine_status es;
 		engine_get_status(p->engine, &es);
@@ -1770,6 +1771,25 @@ static int queue_put_back(struct app *app, uint32_t id, struct crate_err *err)
 	if (!queue_get(app, err))
 		return -1;
 	return coll_store_playlist_insert(app->store, APP_QUEUE_NAME, 0, &id, 1, err);
+}
+
+/* The entry of the resumed context (just activated) to play: r's, or,
+ * when the list was edited since it was saved (`crate playlist add` while
+ * crate was closed), where r's track is now. *lost: it left the list; the
+ * entry that took its place is returned and the offset is not its. */
+static size_t resume_entry(struct app *app, const struct app_play_resume *r, bool *lost)
+{
+	struct app_play *p = player(app);
+	*lost = false;
+	if (r->entry == APP_PLAY_NO_ENTRY || !r->entry_id || !p->playlist)
+		return r->entry;
+	p->cur = r->entry;
+	p->cur_entry_id = r->entry_id;
+	resync(app, lost);
+	size_t entry = p->cur;
+	p->cur = NONE; /* as the activation left it: nothing of it played */
+	p->cur_entry_id = 0;
+	return entry;
 }
 
 int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
@@ -1810,8 +1830,10 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		context_reset(p);
 	}
 	size_t n = list_len(app);
+	bool lost = false;
+	size_t entry = r->has_context ? resume_entry(app, r, &lost) : r->entry;
 	if (r->state == ENGINE_STOPPED || n == 0 || queued) {
-		p->cur = r->entry < n ? r->entry : NONE;
+		p->cur = entry < n ? entry : NONE;
 		p->cur_entry_id = p->cur != NONE ? id_of(app, p->playlist, p->cur) : 0;
 	}
 	if (r->state == ENGINE_STOPPED || (n == 0 && !queued))
@@ -1819,7 +1841,7 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	/* The track that played, at its offset: paused unless asked to play.
 	 * A queued one plays from the queue again (commit pops it), and the
 	 * context goes on after its entry (at its first when none played). */
-	struct pick pk = {.kind = PICK_CONTEXT, .pos = r->entry < n ? r->entry : 0};
+	struct pick pk = {.kind = PICK_CONTEXT, .pos = entry < n ? entry : 0};
 	if (queued) {
 		if (queue_put_back(app, r->queued, err) != 0)
 			return -1;
@@ -1837,7 +1859,7 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	p->now = req;
 	struct engine_track t;
 	fill_track(app, &req, &t);
-	t.start_ms = r->pos_ms > 0 ? r->pos_ms : 0;
+	t.start_ms = r->pos_ms > 0 && !(lost && !queued) ? r->pos_ms : 0;
 	t.paused = !play;
 	engine_play(p->engine, &t);
 	return 0;

@@ -134,6 +134,8 @@ struct app_play_resume {
 	char playlist[256];      /* Playlists/<name>; "" with ids: a temporary list */
 	struct u32vec ids;
 	size_t entry;            /* APP_PLAY_NO_ENTRY: none of the context played yet */
+	uint32_t entry_id;       /* its track, 0 unknown: found again when the list was
+				  * edited meanwhile (crate closed, another process) */
 	uint32_t queued;         /* the queue's track that plays, 0 none (it left the queue
 				  * when it started; resume puts it back at its head); also
 				  * without a context (next before anything had played) */

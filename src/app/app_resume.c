@@ -79,6 +79,8 @@ int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last
 		else {
 			snprintf(num, sizeof num, "%zu", r.entry);
 			put(&f, "entry", num);
+			snprintf(num, sizeof num, "%u", (unsigned)r.entry_id);
+			put(&f, "entry_id", num);
 		}
 	}
 	/* Also with no context: a queued track played before anything else. */
@@ -189,6 +191,8 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 			}
 		} else if (strcmp(k, "entry") == 0 && num && x >= 0)
 			r.entry = (size_t)x;
+		else if (strcmp(k, "entry_id") == 0 && num && x > 0 && x <= UINT32_MAX)
+			r.entry_id = (uint32_t)x;
 		else if (strcmp(k, "queued") == 0 && num && x > 0 && x <= UINT32_MAX)
 			r.queued = (uint32_t)x;
 		else if (strcmp(k, "position_ms") == 0 && num && x >= 0)

@@ -1105,10 +1105,19 @@ TEST(a_start_with_nothing_to_play_leaves_what_plays)
 
 /* Quit as the interface does (state saved, app closed) and start again
  * on dir's library: the resumed app, its first track started (seen in r). */
+static struct app *reopen_and_resume(struct app *app, const char *dir, struct seen *r);
+
 static struct app *quit_and_resume(struct app *app, const char *dir, struct seen *r)
 {
 	struct crate_err err = {0};
 	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	return reopen_and_resume(app, dir, r);
+}
+
+/* Close app (its state saved before) and start again from that state. */
+static struct app *reopen_and_resume(struct app *app, const char *dir, struct seen *r)
+{
+	struct crate_err err = {0};
 	app_close(app);
 	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
 	struct app_opts o = {.db_path = db, .config_path = cfg};
@@ -1346,5 +1355,47 @@ TEST(entries_inserted_before_a_repeated_track_keep_its_place)
 		  s.nstarted > 1 && s.started[1] == id_of_title(app, 1) ? 1 : -1);
 	const struct coll_node *l = coll_store_get(app->store, "Playlists", "Dup");
 	CHECK_STR(coll_attr_get(l, "position"), "5");
+	app_close(app);
+}
+
+TEST(a_list_edited_while_crate_was_closed_resumes_the_track_that_played)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Road", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Road", 1, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 1300);
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0); /* quit during T01 */
+	app_play_stop(app, &err);
+	/* Then, crate closed, `crate playlist add` puts T03 at the top: T01 is
+	 * entry 2 now, entry 1 is T00. */
+	uint32_t t3 = id_of_title(app, 3);
+	REQUIRE(coll_store_playlist_insert(app->store, "Road", 0, &t3, 1, &err) == 0);
+	struct seen r = {0};
+	app = reopen_and_resume(app, dir, &r);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_MSG(r.started[0] == id_of_title(app, 1), "resumed T%02d, not T01",
+		  r.started[0] == id_of_title(app, 0) ? 0 : -1);
+	CHECK_INT(st.position, 2);
+	CHECK_MSG(st.pos_ms >= 1000 && st.pos_ms < 2500, "resumed at %lld ms", (long long)st.pos_ms);
+	/* Quit again, and T01 is removed meanwhile: the entry that took its
+	 * place plays, from its start (the offset was T01's). */
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	app_play_stop(app, &err);
+	size_t at = 2, removed = 0;
+	REQUIRE(app_playlist_remove_entries(app, "Road", &at, 1, &removed, &err) == 0);
+	struct seen r2 = {0};
+	app = reopen_and_resume(app, dir, &r2);
+	app_play_status(app, &st);
+	CHECK(r2.started[0] == id_of_title(app, 2));
+	CHECK_INT(st.position, 2);
+	CHECK_MSG(st.pos_ms < 1000, "resumed at %lld ms", (long long)st.pos_ms);
+	app_play_stop(app, &err);
 	app_close(app);
 }
