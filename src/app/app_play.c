@@ -1594,9 +1594,12 @@ int app_play_prev(struct app *app, struct crate_err *err)
 	if (list_len(app) == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
 	size_t pv = p->from_queue ? p->cur : prev_pos(app, p->cur);
+	/* At the start: the track starts again. Not replaced, so not a skip. */
+	bool restart = pv == NONE && p->cur != NONE;
 	if (pv == NONE)
-		pv = p->cur == NONE ? 0 : p->cur; /* at the start: restart the track */
-	return play_entry(app, pv, err);
+		pv = p->cur == NONE ? 0 : p->cur;
+	struct pick pk = {.kind = PICK_CONTEXT, .pos = pv};
+	return play_pick(app, pk, !restart, err);
 }
 
 int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *err)

@@ -1399,3 +1399,34 @@ TEST(a_list_edited_while_crate_was_closed_resumes_the_track_that_played)
 	app_play_stop(app, &err);
 	app_close(app);
 }
+
+TEST(prev_at_the_first_entry_restarts_the_track_without_a_skip)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 1.2, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Two", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Two", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 400); /* some of T00 heard, far from half of it */
+	REQUIRE(app_play_prev(app, &err) == 0); /* nothing before it: T00 again */
+	CHECK(run_until(app, &s, 2, 5000));
+	uint32_t t0 = id_of_title(app, 0);
+	CHECK(s.started[1] == t0);
+	int64_t v;
+	CHECK_MSG(!stat_of(app, t0, "timesskipped", &v), "restarting T00 counted a skip");
+	/* Heard to its end from the restart: a play, and still no skip. */
+	CHECK(run_until(app, &s, 3, 5000));
+	CHECK(stat_of(app, t0, "timesplayed", &v) && v == 1);
+	CHECK(!stat_of(app, t0, "timesskipped", &v));
+	/* A real replacement is still a skip: next after some of T01. */
+	run_for(app, 300);
+	REQUIRE(app_play_next(app, &err) == 0);
+	run_for(app, 200);
+	CHECK(stat_of(app, id_of_title(app, 1), "timesskipped", &v) && v == 1);
+	app_play_stop(app, &err);
+	app_close(app);
+}
