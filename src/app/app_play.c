@@ -22,6 +22,7 @@
 #include "app/app_library.h"
 #include "app/app_stream.h"
 #include "app/rules.h"
+#include "app/shuffle_edit.h"
 #include "base/rng.h"
 #include "base/str.h"
 #include "coll/store.h"
@@ -98,6 +99,7 @@ struct app_play {
 	/* Shuffle: a permutation of the context's entries, walked in order. */
 	struct u32vec order;
 	size_t order_at;
+	struct u32vec order_ids;    /* the list's media ids when order was made */
 	unsigned char *bad;         /* entries that failed this cycle (order.n bytes) */
 	/* The cycle the playing track ends, kept while the order above is a
 	 * new cycle only chosen for its follower: next or prev during that
@@ -419,6 +421,50 @@ static void shuffle_forget_ended(struct app_play *p)
 	p->ended.order.n = 0;
 }
 
+/* The context's n media ids, in list order, into *out (replaced). */
+static void list_ids(struct app *app, size_t n, struct u32vec *out)
+{
+	struct app_play *p = player(app);
+	const struct coll_node *l = named_list(app, p->playlist);
+	const struct u32vec *src = p->playlist ? (l ? &l->idlist : NULL) : &p->adhoc_ids;
+	out->n = 0;
+	if (!src || src->n != n)
+		return;
+	u32vec_reserve(out, n ? n : 1);
+	if (n)
+		memcpy(out->v, src->v, n * sizeof *src->v);
+	out->n = n;
+}
+
+/* The context was edited under a shuffle (tracks) cycle, its current
+ * entry kept: the cycle goes on over the new entries (shuffle_edit.h), so
+ * tracks it played do not come again and added ones are still to come.
+ * false when there is no cycle to carry (albums: their runs are made
+ * again; none started yet). */
+static bool shuffle_carry(struct app *app)
+{
+	struct app_play *p = player(app);
+	size_t n = list_len(app);
+	/* With a cycle held (the order is the next one, chosen for the
+	 * follower of the cycle's last track) there is none to go on with. */
+	if (p->shuffle != APP_SHUFFLE_TRACKS || p->order.n == 0 || p->ended.order.n ||
+	    p->order_ids.n != p->order.n || p->order_at >= p->order.n || p->cur >= n)
+		return false;
+	struct u32vec now = {0};
+	list_ids(app, n, &now);
+	if (now.n == p->order_ids.n && memcmp(now.v, p->order_ids.v, n * sizeof *now.v) == 0) {
+		u32vec_free(&now);
+		return true;
+	}
+	p->order_at = shuffle_follow_edit(&p->order, p->order_at, p->order_ids.v, now.v, n,
+					  p->cur, &p->rng);
+	free(p->bad);
+	p->bad = xcalloc(n ? n : 1, 1);
+	u32vec_free(&p->order_ids);
+	p->order_ids = now;
+	return true;
+}
+
 /* The entry the list's "position" marks, when it holds the playing
  * track: every edit (here or in another process) keeps that marker on its
  * entry, so it tells which copy of a track listed twice plays. NONE when
@@ -468,15 +514,18 @@ static void resync(struct app *app, bool *gone)
 		return;
 	size_t n = list_len(app);
 	size_t best = marked_entry(app, n);
-	if (best == NONE && p->cur < n && id_of(app, p->playlist, p->cur) == p->cur_entry_id)
+	if ((best == NONE && p->cur < n && id_of(app, p->playlist, p->cur) == p->cur_entry_id) ||
+	    best == p->cur) {
+		shuffle_carry(app); /* entries around it may have changed */
 		return;
-	if (best == p->cur)
-		return;
+	}
 	if (best == NONE)
 		best = nearest_copy(app, n);
 	if (best != NONE) {
 		p->cur = best;
 		save_position(app, best);
+		if (!shuffle_carry(app))
+			p->order.n = 0; /* a new shuffle cycle */
 	} else {
 		*gone = true;
 		if (p->playlist && !named_list(app, p->playlist))
@@ -487,8 +536,8 @@ static void resync(struct app *app, bool *gone)
 				  p->playlist ? p->playlist : "the list");
 		if (p->cur > n)
 			p->cur = n;
+		p->order.n = 0; /* a new shuffle cycle */
 	}
-	p->order.n = 0; /* entries moved: a new shuffle cycle */
 	shuffle_forget_ended(p);
 }
 
@@ -576,6 +625,7 @@ static void shuffle_rebuild(struct app *app, size_t first, size_t avoid)
 	free(p->bad);
 	p->bad = xcalloc(n ? n : 1, 1);
 	p->order_at = 0;
+	list_ids(app, n, &p->order_ids);
 	if (first != NONE && first < n) {
 		if (p->shuffle == APP_SHUFFLE_ALBUMS) {
 			/* Start the cycle at first's place in its album's run. */
@@ -1878,6 +1928,7 @@ void app_play_close(struct app *app)
 	app->engine = NULL;
 	adhoc_clear(p);
 	u32vec_free(&p->order);
+	u32vec_free(&p->order_ids);
 	free(p->bad);
 	u32vec_free(&p->ended.order);
 	free(p->ended.bad);

@@ -1430,3 +1430,51 @@ TEST(prev_at_the_first_entry_restarts_the_track_without_a_skip)
 	app_play_stop(app, &err);
 	app_close(app);
 }
+
+/* The entry of Playlists/name holding id, or -1. */
+static long entry_of(struct app *app, const char *name, uint32_t id)
+{
+	const struct coll_node *l = coll_store_get(app->store, "Playlists", name);
+	for (size_t i = 0; l && i < l->idlist.n; i++)
+		if (l->idlist.v[i] == id)
+			return (long)i;
+	return -1;
+}
+
+TEST(editing_a_shuffled_list_keeps_its_cycle)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 10, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Mix", (int[]){0, 1, 2, 3, 4, 5, 6, 7}, 8);
+	app_play_set_shuffle(app, true);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Mix", 0, &err) == 0);
+	for (int k = 1; k < 4; k++) {
+		CHECK(run_until(app, &s, k, 5000));
+		run_for(app, 100);
+		CHECK(app_play_next(app, &err) == 0);
+	}
+	CHECK(run_until(app, &s, 4, 5000));
+	/* Four of eight played: two tracks added at the end, and the first
+	 * that played removed (the entries after it move up). */
+	uint32_t more[2] = {id_of_title(app, 8), id_of_title(app, 9)};
+	REQUIRE(coll_store_playlist_insert(app->store, "Mix", SIZE_MAX, more, 2, &err) == 0);
+	size_t first = (size_t)entry_of(app, "Mix", s.started[0]), removed = 0;
+	REQUIRE(app_playlist_remove_entries(app, "Mix", &first, 1, &removed, &err) == 0);
+	for (int k = 4; k < 12 && !s.stopped; k++) {
+		run_for(app, 100);
+		CHECK(app_play_next(app, &err) == 0);
+		run_until(app, &s, k + 1, 2000);
+	}
+	run_for(app, 200);
+	/* The cycle went on: the six not yet played, each once, then the end. */
+	CHECK_MSG(s.nstarted == 10, "%d tracks started, not 10", s.nstarted);
+	for (int i = 0; i < s.nstarted; i++)
+		for (int j = 0; j < i; j++)
+			CHECK_MSG(s.started[i] != s.started[j], "start %d repeats start %d", i + 1, j + 1);
+	app_play_stop(app, &err);
+	app_close(app);
+}
