@@ -85,6 +85,7 @@ struct app_play {
 	unsigned next_gen;          /* store generation when next was chosen */
 	unsigned next_index;        /* app->index_serial then */
 	unsigned next_rules;        /* rules_generation then: its settings were prepared */
+	uint64_t next_edits;        /* mlib_index_edits then (ratings, play counts) */
 	bool queue_at_end;          /* none follows, queue entries without a file
 				     * were passed over: judged at the track's end */
 	bool now_started;           /* STARTED seen for now.seq */
@@ -1133,6 +1134,16 @@ static unsigned rules_gen(struct app *app)
 	return app->rules ? rules_generation(app->rules) : 0;
 }
 
+/* Whether a track's statistics changed (a rating, a play counted) since
+ * the follower's settings were prepared, with rules that may read them
+ * (`rating>=4`): without rules nothing prepared depends on them. */
+static bool stats_changed_under_rules(struct app *app)
+{
+	struct app_play *p = player(app);
+	return app->rules && rules_count(app->rules) > 0 && app->index &&
+	       mlib_index_edits(app->index) != p->next_edits;
+}
+
 /* Tell the engine what follows the playing track. */
 static void answer_next(struct app *app)
 {
@@ -1149,6 +1160,7 @@ static void answer_next(struct app *app)
 	/* and the library: a file found missing or back is looked at again */
 	p->next_index = app->index_serial;
 	p->next_rules = rules_gen(app);
+	p->next_edits = app->index ? mlib_index_edits(app->index) : 0;
 	p->queue_at_end = false;
 	if (!first_playable(app, pk, &r)) {
 		p->queue_at_end = r.queue_passed;
@@ -1214,14 +1226,16 @@ static void record_play(struct app *app, uint32_t id)
 /* Lists changed since the follower was chosen, or found missing (an
  * entry removed or added, the queue edited, the list removed), or the
  * rules its settings were prepared under (a rule added, edited, removed,
- * here or by another program): it is chosen again before the hand-over,
- * so that a rule's change holds from the next track. */
+ * here or by another program; a rating that brings a track under one):
+ * it is chosen again before the hand-over, so that a rule's change holds
+ * from the next track. */
 static bool follower_stale(struct app *app)
 {
 	struct app_play *p = player(app);
 	return p->next_asked &&
 	       ((app->store && coll_store_generation(app->store) != p->next_gen) ||
-		app->index_serial != p->next_index || rules_gen(app) != p->next_rules);
+		app->index_serial != p->next_index || rules_gen(app) != p->next_rules ||
+		stats_changed_under_rules(app));
 }
 
 static void on_position(struct app *app, const struct engine_event *ev)

@@ -1287,11 +1287,25 @@ static double rms_db(const char *s, size_t n)
 	return 10 * log10(sum / (double)(n * 2) / (32768.0 * 32768.0));
 }
 
-TEST(a_rule_added_while_a_track_plays_applies_from_the_next_track)
+/* A rule turning target's tracks 20 dB down. */
+static void add_rule_20db_down(struct app *app, const char *target)
 {
-	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
-	struct app *app = open_library(dir, 2, 1.5, false, true);
+	struct crate_err err = {0};
+	struct rules *rs = app_rules(app, &err);
+	REQUIRE(rs);
+	struct rule rule;
+	REQUIRE(rule_from_target(app->store, target, &rule, &err) == 0);
+	rule.volume_db = -20;
+	REQUIRE(rules_add(rs, SIZE_MAX, &rule, &err) == 0);
+	rule_clear(&rule);
+}
+
+/* Play T00 then T01 of dir's library (s16 into the sink out), calling
+ * change while T00 plays and T01 is already chosen to follow: T00 must
+ * come out untouched, T01 20 dB down. */
+static void check_follower_20db_down(struct app *app, const char *dir, const char *out,
+				     void (*change)(struct app *))
+{
 	config_set(app->cfg, "output.format", "s16");
 	struct crate_err err = {0};
 	make_list(app, "Two", (int[]){0, 1}, 2);
@@ -1299,14 +1313,8 @@ TEST(a_rule_added_while_a_track_plays_applies_from_the_next_track)
 	app_play_set_listener(app, listen, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Two", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
-	run_for(app, 300); /* T00 plays, T01 already chosen to follow */
-	struct rules *rs = app_rules(app, &err);
-	REQUIRE(rs);
-	struct rule rule;
-	REQUIRE(rule_from_target(app->store, "title:T01", &rule, &err) == 0);
-	rule.volume_db = -20;
-	REQUIRE(rules_add(rs, SIZE_MAX, &rule, &err) == 0);
-	rule_clear(&rule);
+	run_for(app, 300);
+	change(app);
 	CHECK(run_until(app, &s, 0, 8000));
 	CHECK_INT(s.nstarted, 2);
 	size_t len = 0, l0 = 0, l1 = 0;
@@ -1316,7 +1324,7 @@ TEST(a_rule_added_while_a_track_plays_applies_from_the_next_track)
 	char *r1 = tp_ffmpeg_decode(p1, "s16le", 2, 44100, &l1);
 	REQUIRE(got && r0 && r1 && len == l0 + l1);
 	/* T00, under no rule when it started, is untouched to its end. */
-	CHECK_MSG(memcmp(got, r0, l0) == 0, "the playing track changed when the rule was added");
+	CHECK_MSG(memcmp(got, r0, l0) == 0, "the playing track changed mid-way");
 	/* T01 is 20 dB down all along (a settled second of it). */
 	size_t from = 44100 / 4 * 4, n = 44100;
 	double drop = rms_db(r1 + from, n) - rms_db(got + l0 + from, n);
@@ -1327,6 +1335,19 @@ TEST(a_rule_added_while_a_track_plays_applies_from_the_next_track)
 	free(p0);
 	free(p1);
 	app_play_stop(app, &err);
+}
+
+static void add_rule_for_t01(struct app *app)
+{
+	add_rule_20db_down(app, "title:T01");
+}
+
+TEST(a_rule_added_while_a_track_plays_applies_from_the_next_track)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 1.5, false, true);
+	check_follower_20db_down(app, dir, out, add_rule_for_t01);
 	app_close(app);
 }
 
@@ -1476,5 +1497,21 @@ TEST(editing_a_shuffled_list_keeps_its_cycle)
 		for (int j = 0; j < i; j++)
 			CHECK_MSG(s.started[i] != s.started[j], "start %d repeats start %d", i + 1, j + 1);
 	app_play_stop(app, &err);
+	app_close(app);
+}
+
+static void rate_t01_4_stars(struct app *app)
+{
+	struct crate_err err = {0};
+	REQUIRE(app_set_rating(app, id_of_title(app, 1), 4, &err) == 0);
+}
+
+TEST(rating_the_next_track_into_a_rule_applies_it_from_that_track)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 1.5, false, true);
+	add_rule_20db_down(app, "rating>=4");
+	check_follower_20db_down(app, dir, out, rate_t01_4_stars);
 	app_close(app);
 }
