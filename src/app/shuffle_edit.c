@@ -16,21 +16,25 @@ static int slot_cmp(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* The first entry of id in slots (sorted) not taken yet, or SIZE_MAX. */
+static int slot_id_cmp(const void *key, const void *elem)
+{
+	uint32_t id = *(const uint32_t *)key, other = ((const struct slot *)elem)->id;
+	return id < other ? -1 : id > other;
+}
+
+/* The first entry of id in slots (sorted) not taken yet, which is then
+ * taken; SIZE_MAX when there is none. */
 static size_t take(const struct slot *slots, size_t n, unsigned char *taken, uint32_t id)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (slots[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < n && slots[lo].id == id; lo++)
-		if (!taken[slots[lo].pos]) {
-			taken[slots[lo].pos] = 1;
-			return slots[lo].pos;
+	const struct slot *hit = n ? bsearch(&id, slots, n, sizeof *slots, slot_id_cmp) : NULL;
+	if (!hit)
+		return SIZE_MAX;
+	while (hit > slots && hit[-1].id == id)
+		hit--; /* the run of id's entries, from its first */
+	for (; hit < slots + n && hit->id == id; hit++)
+		if (!taken[hit->pos]) {
+			taken[hit->pos] = 1;
+			return hit->pos;
 		}
 	return SIZE_MAX;
 }

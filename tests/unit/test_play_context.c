@@ -1287,6 +1287,19 @@ static double rms_db(const char *s, size_t n)
 	return 10 * log10(sum / (double)(n * 2) / (32768.0 * 32768.0));
 }
 
+/* Make Playlists/name of titles, listen with s and start it at entry
+ * start; returns once its first track started. */
+static void start_list(struct app *app, struct seen *s, const char *name, const int *titles,
+		       size_t n, size_t start)
+{
+	struct crate_err err = {0};
+	make_list(app, name, titles, n);
+	*s = (struct seen){.app = app};
+	app_play_set_listener(app, listen, s);
+	REQUIRE(app_play_collection(app, "Playlists", name, start, &err) == 0);
+	CHECK(run_until(app, s, 1, 5000));
+}
+
 /* A rule turning target's tracks 20 dB down. */
 static void add_rule_20db_down(struct app *app, const char *target)
 {
@@ -1308,11 +1321,8 @@ static void check_follower_20db_down(struct app *app, const char *dir, const cha
 {
 	config_set(app->cfg, "output.format", "s16");
 	struct crate_err err = {0};
-	make_list(app, "Two", (int[]){0, 1}, 2);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Two", 0, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
+	struct seen s;
+	start_list(app, &s, "Two", (int[]){0, 1}, 2, 0);
 	run_for(app, 300);
 	change(app);
 	CHECK(run_until(app, &s, 0, 8000));
@@ -1357,11 +1367,8 @@ TEST(entries_inserted_before_a_repeated_track_keep_its_place)
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 5, 1.0, false, true);
 	struct crate_err err = {0};
-	make_list(app, "Dup", (int[]){0, 1, 2, 0}, 4); /* T00 twice: entries 0 and 3 */
-	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Dup", 3, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
+	struct seen s; /* T00 twice: entries 0 and 3 */
+	start_list(app, &s, "Dup", (int[]){0, 1, 2, 0}, 4, 3);
 	run_for(app, 200);
 	/* Two tracks put at the top (another shell's playlist add): the
 	 * playing entry is now 5, the other T00 entry 2. */
@@ -1385,11 +1392,8 @@ TEST(a_list_edited_while_crate_was_closed_resumes_the_track_that_played)
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 4, 3, false, true);
 	struct crate_err err = {0};
-	make_list(app, "Road", (int[]){0, 1, 2}, 3);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Road", 1, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
+	struct seen s;
+	start_list(app, &s, "Road", (int[]){0, 1, 2}, 3, 1);
 	run_for(app, 1300);
 	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0); /* quit during T01 */
 	app_play_stop(app, &err);
@@ -1427,11 +1431,8 @@ TEST(prev_at_the_first_entry_restarts_the_track_without_a_skip)
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 2, 1.2, false, true);
 	struct crate_err err = {0};
-	make_list(app, "Two", (int[]){0, 1}, 2);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Two", 0, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
+	struct seen s;
+	start_list(app, &s, "Two", (int[]){0, 1}, 2, 0);
 	run_for(app, 400); /* some of T00 heard, far from half of it */
 	REQUIRE(app_play_prev(app, &err) == 0); /* nothing before it: T00 again */
 	CHECK(run_until(app, &s, 2, 5000));
@@ -1468,11 +1469,9 @@ TEST(editing_a_shuffled_list_keeps_its_cycle)
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 10, 3, false, true);
 	struct crate_err err = {0};
-	make_list(app, "Mix", (int[]){0, 1, 2, 3, 4, 5, 6, 7}, 8);
 	app_play_set_shuffle(app, true);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Mix", 0, &err) == 0);
+	struct seen s;
+	start_list(app, &s, "Mix", (int[]){0, 1, 2, 3, 4, 5, 6, 7}, 8, 0);
 	for (int k = 1; k < 4; k++) {
 		CHECK(run_until(app, &s, k, 5000));
 		run_for(app, 100);
