@@ -67,6 +67,17 @@ int app_search(struct app *app, const struct coll_node *query, const char *text,
 	return rc;
 }
 
+int app_search_text(struct app *app, const char *query, unsigned flags, struct coll_result *out,
+		    struct strbuf *notes, struct crate_err *err)
+{
+	struct coll_node *n = app_parse_query(app, query, false, err);
+	if (!n)
+		return -1;
+	int rc = app_search(app, n, query, flags, out, notes, err);
+	coll_node_unref(n);
+	return rc;
+}
+
 int app_eval_query(struct app *app, const char *query, bool list_context,
 		   struct coll_result *out, struct crate_err *err)
 {
@@ -310,7 +321,8 @@ int app_playlist_new_typed(struct app *app, const char *name, const char *type,
  * write transaction, so edits made by other processes are never undone. */
 
 int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,
-			      size_t *added, struct crate_err *err)
+			      unsigned flags, size_t *added, struct strbuf *notes,
+			      struct crate_err *err)
 {
 	name = app_playlist_name(app, name);
 	if (added)
@@ -318,7 +330,8 @@ int app_playlist_insert_query(struct app *app, const char *name, size_t pos, con
 	if (!coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
 	struct coll_result r = {0};
-	if (app_eval_query(app, query, false, &r, err) != 0)
+	/* the tracks `crate search` lists for the same words */
+	if (app_search_text(app, query, flags, &r, notes, err) != 0)
 		return -1;
 	int rc = 0;
 	if (r.ids.n)
@@ -329,10 +342,10 @@ int app_playlist_insert_query(struct app *app, const char *name, size_t pos, con
 	return rc;
 }
 
-int app_playlist_add_query(struct app *app, const char *name, const char *query, size_t *added,
-			   struct crate_err *err)
+int app_playlist_add_query(struct app *app, const char *name, const char *query, unsigned flags,
+			   size_t *added, struct strbuf *notes, struct crate_err *err)
 {
-	return app_playlist_insert_query(app, name, SIZE_MAX, query, added, err);
+	return app_playlist_insert_query(app, name, SIZE_MAX, query, flags, added, notes, err);
 }
 
 /* "3", "3-7", "5-", "-2" within a list of len entries -> [*a, *b] 1-based. */

@@ -35,6 +35,11 @@ int app_eval_node(struct app *app, const struct coll_node *node, struct coll_res
  * notes (may be NULL) receives what was forgiven, or "". */
 int app_search(struct app *app, const struct coll_node *query, const char *text, unsigned flags,
 	       struct coll_result *out, struct strbuf *notes, struct crate_err *err);
+/* Parse query text and app_search it: what `crate search` lists for it.
+ * The commands that act on a typed query's matches (playlist add, rate,
+ * play) use this, so they act on the very tracks search shows. */
+int app_search_text(struct app *app, const char *query, unsigned flags, struct coll_result *out,
+		    struct strbuf *notes, struct crate_err *err);
 /* Evaluate a saved collection ("All Media" included). */
 int app_eval_named(struct app *app, const char *ns, const char *name, struct coll_result *out,
 		   struct crate_err *err);
@@ -75,12 +80,15 @@ int app_playlist_new(struct app *app, const char *name, struct crate_err *err);
 /* The same with a list type ("queue"; NULL: a plain list). */
 int app_playlist_new_typed(struct app *app, const char *name, const char *type,
 			   struct crate_err *err);
-/* Append (or insert at pos) everything the query matches, in result order.
- * *added (may be NULL) receives the count. */
-int app_playlist_add_query(struct app *app, const char *name, const char *query, size_t *added,
-			   struct crate_err *err);
+/* Append (or insert at pos) what the query finds as a search
+ * (app_search_text with flags COLL_SEARCH_*: forgiving unless
+ * COLL_SEARCH_EXACT, ranked unless COLL_SEARCH_NO_RANK). *added (may be
+ * NULL) receives the count, notes (may be NULL) what the search forgave. */
+int app_playlist_add_query(struct app *app, const char *name, const char *query, unsigned flags,
+			   size_t *added, struct strbuf *notes, struct crate_err *err);
 int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,
-			      size_t *added, struct crate_err *err);
+			      unsigned flags, size_t *added, struct strbuf *notes,
+			      struct crate_err *err);
 /* Remove entries by 1-based positions text ("3", "3-7", "1,4-6,9", "5-",
  * "-2"; several arguments joined by spaces). Positions past the end are an
  * error naming them. *removed (may be NULL) receives the count. */

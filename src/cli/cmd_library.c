@@ -400,7 +400,7 @@ static int cmd_rate(struct cli_ctx *ctx, const struct cli_args *a)
 		char *query = cli_join_args(argv, argc - 1);
 		struct coll_result r = {0};
 		struct crate_err err = {0};
-		int rc = app_eval_query(app, query, false, &r, &err);
+		int rc = cli_search_ids(ctx, app, query, cli_search_flags(a), &r, &err);
 		if (rc != 0) {
 			rc = cli_fail_query(ctx, query, &err);
 			free(query);
@@ -441,6 +441,11 @@ static const struct cli_opt list_opts[] = {
 	{0},
 };
 
+static const struct cli_opt rate_opts[] = {
+	{"exact", 0, CLI_OPT_FLAG, NULL, "no spelling corrections or word fallbacks"},
+	{0},
+};
+
 static const struct cli_command library_commands[] = {
 	{"scan", NULL, "scan [--quiet] [--prune] [--playlists] PATH...",
 	 "add or update files and folders (--prune: forget missing items; --playlists: import playlist files found)",
@@ -451,9 +456,11 @@ static const struct cli_command library_commands[] = {
 	 "every property of a library item (--json: with its analysis, for analyze --import)",
 	 "An item is named by its media id (42 or #42) or by its file's path.",
 	 1, CLI_ANY, 0, json_opt, cmd_info},
-	{"rate", NULL, "rate QUERY|ID N", "set the rating (0-5 stars, 0 clears) in the library",
-	 "Every item the query matches gets N stars; files are never written.",
-	 2, CLI_ANY, CLI_DASH_ARGS, NULL, cmd_rate},
+	{"rate", NULL, "rate QUERY|ID N [--exact]",
+	 "set the rating (0-5 stars, 0 clears) in the library",
+	 "Every item `crate search QUERY` lists gets N stars (what the search forgave is said\n"
+	 "on stderr); files are never written.",
+	 2, CLI_ANY, CLI_DASH_ARGS, rate_opts, cmd_rate},
 	{"list", NULL, "list [--format '%artist% - %title%'] [--json]",
 	 "the library in library order", NULL, 0, 0, 0, list_opts, cmd_list},
 	{0},

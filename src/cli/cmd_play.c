@@ -14,6 +14,7 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "cli/cmd_util.h"
 #include "app/app_hooks.h"
 #include "app/app_mpris.h"
 #include "app/app_stream.h"
@@ -98,8 +99,10 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Start whatever args name; 0 or -1 with *err. */
-static int start(struct app *app, int argc, char **argv, struct crate_err *err)
+/* Start whatever args name (a query as search finds it, with flags
+ * COLL_SEARCH_*); 0 or -1 with *err. */
+static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, unsigned flags,
+		 struct crate_err *err)
 {
 	if (argc == 1 && str_has_prefix(argv[0], COLL_NS_PLAYLISTS "/"))
 		return app_play_collection(app, COLL_NS_PLAYLISTS,
@@ -142,7 +145,7 @@ static int start(struct app *app, int argc, char **argv, struct crate_err *err)
 	}
 	char *query = cli_join_args(argv, argc);
 	struct coll_result res = {0};
-	int rc = app_eval_query(app, query, false, &res, err);
+	int rc = cli_search_ids(ctx, app, query, flags, &res, err);
 	if (rc == 0) {
 		rc = res.ids.n ? app_play_list(app, res.ids.v, NULL, res.ids.n, APP_PLAY_ANY, err)
 			       : crate_err_set(err, CRATE_ERR_NOTFOUND, "no media matches '%s'", query);
@@ -167,7 +170,7 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 	app_play_set_listener(app, on_notice, &run);
 	struct crate_err err = {0};
 	int fd = app_play_event_fd(app, &err);
-	if (fd < 0 || start(app, a->argc, a->argv, &err) != 0)
+	if (fd < 0 || start(ctx, app, a->argc, a->argv, cli_search_flags(a), &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
 	struct app_mpris *mpris = app_mpris_open(app);
 	/* Quietly without it when another crate holds the socket (that one
@@ -205,14 +208,15 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 static const struct cli_opt play_opts[] = {
 	{"no-ui", 0, CLI_OPT_FLAG, NULL, "play in the foreground (required)"},
 	{"device", 0, CLI_OPT_VALUE, "D", "the ALSA device (default: output.device)"},
+	{"exact", 0, CLI_OPT_FLAG, NULL, "a query: no spelling corrections or word fallbacks"},
 	{0},
 };
 
 static const struct cli_command play_commands[] = {
-	{"play", NULL, "play --no-ui [--device D] QUERY|Playlists/NAME|FILE...",
+	{"play", NULL, "play --no-ui [--device D] [--exact] QUERY|Playlists/NAME|FILE...",
 	 "play to the end in the foreground, printing each track",
-	 "Files play in the order given, a query's matches in library order. A running crate "
-	 "is\ncontrolled with 'crate remote'.",
+	 "Files play in the order given, a query's matches (the tracks `crate search` lists)\n"
+	 "in library order. A running crate is controlled with 'crate remote'.",
 	 1, CLI_ANY, CLI_OPTS_FIRST, play_opts, cmd_play},
 	{0},
 };

@@ -46,9 +46,10 @@ static int cmd_playlist_new(struct cli_ctx *ctx, const struct cli_args *a)
 	return status;
 }
 
-/* add [NAME] QUERY / insert NAME POS QUERY */
-static int playlist_add_common(struct cli_ctx *ctx, const char *name_arg, long pos, char **qargv,
-			       int qargc)
+/* add [NAME] QUERY / insert NAME POS QUERY: what `crate search` lists for
+ * QUERY (forgiving unless --exact), in library order. */
+static int playlist_add_common(struct cli_ctx *ctx, const struct cli_args *a, const char *name_arg,
+			       long pos, char **qargv, int qargc)
 {
 	char *name = NULL;
 	if (name_arg && !(name = cli_playlist_arg(ctx, name_arg)))
@@ -59,13 +60,17 @@ static int playlist_add_common(struct cli_ctx *ctx, const char *name_arg, long p
 	if (app) {
 		struct crate_err err = {0};
 		size_t added = 1;
+		struct strbuf notes;
+		strbuf_init(&notes, 64);
 		int rc = qargc == 1 && app_is_stream_url(qargv[0]) /* a radio stream */
 				 ? app_playlist_add_stream(app, name, pos < 0 ? SIZE_MAX : (size_t)pos,
 							   qargv[0], &err)
-			 : pos < 0
-				 ? app_playlist_add_query(app, name, query, &added, &err)
-				 : app_playlist_insert_query(app, name, (size_t)pos, query, &added,
+				 : app_playlist_insert_query(app, name, pos < 0 ? SIZE_MAX : (size_t)pos,
+							     query, cli_search_flags(a), &added, &notes,
 							     &err);
+		if (notes.len) /* what the search forgave, as `crate search` says it */
+			cli_fail_safe(ctx, notes.buf);
+		strbuf_free(&notes);
 		if (rc != 0) {
 			cli_fail_query(ctx, query, &err);
 		} else {
@@ -86,8 +91,8 @@ static int cmd_playlist_add(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	/* Two or more words: the first names the playlist. */
 	if (a->argc == 1)
-		return playlist_add_common(ctx, NULL, -1, a->argv, 1);
-	return playlist_add_common(ctx, a->argv[0], -1, a->argv + 1, a->argc - 1);
+		return playlist_add_common(ctx, a, NULL, -1, a->argv, 1);
+	return playlist_add_common(ctx, a, a->argv[0], -1, a->argv + 1, a->argc - 1);
 }
 
 static int cmd_playlist_insert(struct cli_ctx *ctx, const struct cli_args *a)
@@ -95,7 +100,7 @@ static int cmd_playlist_insert(struct cli_ctx *ctx, const struct cli_args *a)
 	long pos;
 	if (!cli_parse_count(a->argv[1], 1, &pos))
 		return cli_error(ctx, "'%s' is not a position (1 is the first entry)", a->argv[1]);
-	return playlist_add_common(ctx, a->argv[0], pos - 1, a->argv + 2, a->argc - 2);
+	return playlist_add_common(ctx, a, a->argv[0], pos - 1, a->argv + 2, a->argc - 2);
 }
 
 static int cmd_playlist_move(struct cli_ctx *ctx, const struct cli_args *a)
@@ -345,6 +350,10 @@ static const struct cli_opt new_opts[] = {
 	{"queue", 0, CLI_OPT_FLAG, NULL, "a queue: entries are removed once played"},
 	{0},
 };
+static const struct cli_opt add_opts[] = {
+	{"exact", 0, CLI_OPT_FLAG, NULL, "no spelling corrections or word fallbacks"},
+	{0},
+};
 static const struct cli_opt list_opts[] = {
 	{"format", 0, CLI_OPT_VALUE, "F", "one line per entry from a format (%artist%, %{a|b}, ...)"},
 	{"json", 0, CLI_OPT_FLAG, NULL, "a JSON array of items with every property"},
@@ -371,12 +380,15 @@ static const struct cli_command playlist_commands[] = {
 	{"playlist new", NULL, "playlist new NAME [--queue]",
 	 "create an empty playlist (--queue: played entries are removed)", ANY_NAME, 1, 1, 0,
 	 new_opts, cmd_playlist_new},
-	{"playlist add", NULL, "playlist add [NAME] QUERY", "append the matches of a query",
+	{"playlist add", NULL, "playlist add [NAME] QUERY [--exact]",
+	 "append the tracks `crate search QUERY` lists",
 	 "With one word it is the query (or a stream's URL) for the active playlist; with more "
-	 "the\nfirst names the playlist.",
-	 1, CLI_ANY, CLI_DASH_ARGS, NULL, cmd_playlist_add},
-	{"playlist insert", NULL, "playlist insert NAME POS QUERY", "insert matches before POS",
-	 NULL, 3, CLI_ANY, CLI_DASH_ARGS, NULL, cmd_playlist_insert},
+	 "the\nfirst names the playlist. The tracks are those `crate search` lists, in library\n"
+	 "order; what the search forgave (a corrected word) is said on stderr.",
+	 1, CLI_ANY, CLI_DASH_ARGS, add_opts, cmd_playlist_add},
+	{"playlist insert", NULL, "playlist insert NAME POS QUERY [--exact]",
+	 "insert the tracks search lists before POS", NULL, 3, CLI_ANY, CLI_DASH_ARGS, add_opts,
+	 cmd_playlist_insert},
 	{"playlist move", NULL, "playlist move NAME FROM TO", "move one entry", NULL, 3, 3, 0, NULL,
 	 cmd_playlist_move},
 	{"playlist remove", NULL, "playlist remove [NAME] POSITIONS",

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app_coll.h"
 #include "app/app_plfile.h"
 #include "base/str.h"
 #include "cli/output.h"
+#include "coll/search.h"
 #include "coll/store.h"
 
 bool cli_parse_count(const char *s, long min, long *out)
@@ -62,4 +64,21 @@ int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
 		rep->imported, rep->entries, str_plural(rep->entries, "entry", "entries"),
 		rep->scanned, rep->nproblems);
 	return rep->nproblems ? CLI_PARTIAL : CLI_OK;
+}
+
+int cli_search_ids(struct cli_ctx *ctx, struct app *app, const char *query, unsigned flags,
+		   struct coll_result *out, struct crate_err *err)
+{
+	struct strbuf notes;
+	strbuf_init(&notes, 64);
+	int rc = app_search_text(app, query, flags, out, &notes, err);
+	if (notes.len)
+		cli_fail_safe(ctx, notes.buf);
+	strbuf_free(&notes);
+	return rc;
+}
+
+unsigned cli_search_flags(const struct cli_args *a)
+{
+	return COLL_SEARCH_NO_RANK | (cli_flag(a, "exact") ? COLL_SEARCH_EXACT : 0);
 }

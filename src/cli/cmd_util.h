@@ -17,6 +17,19 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg);
 /* The exit status of an app call that returned rc, printing err->msg. */
 int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err);
 
+struct app;
+struct coll_result;
+/* What `crate search` lists for query (app_search_text with flags
+ * COLL_SEARCH_*) into out, for a command that acts on it (rate, play);
+ * what the search forgave is said on ctx->err as search says it. 0, or -1
+ * with *err. */
+int cli_search_ids(struct cli_ctx *ctx, struct app *app, const char *query, unsigned flags,
+		   struct coll_result *out, struct crate_err *err);
+/* The search flags of a command acting on a query's matches: library
+ * order (COLL_SEARCH_NO_RANK, as `crate search --order library` lists
+ * them), and COLL_SEARCH_EXACT when it was given --exact. */
+unsigned cli_search_flags(const struct cli_args *a);
+
 struct app_import_report;
 /* What importing file as Playlists/name did, on ctx->err: each entry not
  * imported with its line and reason, then the counts. CLI_PARTIAL when

@@ -57,7 +57,7 @@ run info --help
 help_ok "info --help" "usage: crate info [--json] ID|PATH..."
 printf '%s\n' "$OUT" | grep -q -- "--json" || t_fail "info --help lacks its option"
 run play --help
-help_ok "play --help" "usage: crate play --no-ui [--device D] QUERY|Playlists/NAME|FILE..."
+help_ok "play --help" "usage: crate play --no-ui [--device D] [--exact] QUERY|Playlists/NAME|FILE..."
 printf '%s\n' "$OUT" | grep -q -- "--device D" || t_fail "play --help lacks --device"
 run search -h
 help_ok "search -h" "usage: crate search QUERY [--format F] [--json] [--order FIELDS|library] [--limit N] [--exact]"

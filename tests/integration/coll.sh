@@ -307,4 +307,32 @@ expect_rc 0 "playlist jump --none"
 run coll show Playlists/JumpFrom
 case $OUT in *jumplist*) t_fail "jumplist not cleared: $OUT" ;; esac
 
+# playlist add / insert and rate act on what `crate search` lists for the
+# same query: forgiven as search forgives it (a typo, field:value falling
+# back to words), said the same way on stderr; --exact takes it as written.
+t_begin coll_query_commands_forgive_as_search
+c playlist new Forgive 2>/dev/null
+run playlist add Forgive lantrens
+expect_rc 0 "playlist add with a typo"
+case $ERR in *"also showing matches for lanterns"*) ;; *) t_fail "add did not say what it forgave: $ERR" ;; esac
+want=$(c search --order library lantrens --format '%id%' 2>/dev/null)
+got=$(c playlist list Forgive --format '%id%' | sed 's/^ *[0-9]*\. //')
+[ -n "$want" ] && [ "$got" = "$want" ] || t_fail "playlist add lantrens added [$got], search lists [$want]"
+run playlist insert Forgive 1 a:mira
+expect_rc 0 "playlist insert with field:value"
+case $ERR in *"no artist 'mira'"*) ;; *) t_fail "insert did not say what it forgave: $ERR" ;; esac
+want=$(c search --order library a:mira --format '%id%' 2>/dev/null)
+got=$(c playlist list Forgive --format '%id%' | sed 's/^ *[0-9]*\. //' | head -2)
+[ "$(lines "$want")" -eq 2 ] && [ "$got" = "$want" ] || t_fail "insert a:mira put [$got] first, search lists [$want]"
+run playlist add Forgive --exact lantrens
+expect_rc 0 "playlist add --exact"
+case $ERR in "added 0 entries to Playlists/Forgive") ;; *) t_fail "--exact forgave: $ERR" ;; esac
+run rate a:mira 4
+expect_rc 0 "rate with field:value"
+case $ERR in *"no artist 'mira'"*"rated 2 tracks 4"*) ;; *) t_fail "rate a:mira: $ERR" ;; esac
+[ "$(c search 'a:"Mira Sol" r:4' --format '%id%' | wc -l)" -eq 2 ] || t_fail "rate a:mira did not rate Mira Sol"
+run rate --exact a:mira 3
+expect_rc 1 "rate --exact finds nothing"
+c rate a:mira 0 2>/dev/null
+
 t_end

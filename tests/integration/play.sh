@@ -24,6 +24,17 @@ out=$(run play --no-ui 'artist:Art2' 2>"$T_TMP/err"); rc=$?
 [ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
 [ "$out" = "Art2 - Tune 2" ] || t_fail "printed '$out'"
 
+t_begin play_query_forgives_as_search
+# A field:value that finds nothing falls back to its words, as `crate
+# search` does and says; --exact plays nothing.
+out=$(run play --no-ui 't:tune' 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "t:tune: exit $rc: $(cat "$T_TMP/err")"
+[ "$out" = "Art1 - Tune 1
+Art2 - Tune 2" ] || t_fail "t:tune printed '$out' (library order)"
+grep -q "no title 'tune'" "$T_TMP/err" || t_fail "t:tune did not say what it forgave: $(cat "$T_TMP/err")"
+run play --no-ui --exact 't:tune' >/dev/null 2>"$T_TMP/err"; rc=$?
+[ $rc -eq 1 ] || t_fail "--exact t:tune: exit $rc"
+
 t_begin failed_files_exit_2_and_are_named
 printf 'not audio' > "$T_TMP/m/junk.mp3"
 out=$(run play --no-ui "$T_TMP/m/t1.flac" "$T_TMP/m/junk.mp3" "$T_TMP/m/t2.flac" 2>"$T_TMP/err"); rc=$?

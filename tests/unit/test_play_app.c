@@ -96,7 +96,7 @@ TEST(playlist_plays_in_order_and_counts_plays)
 	struct crate_err err = {0};
 	REQUIRE(app_playlist_new(app, "Road", &err) == 0);
 	size_t added = 0;
-	REQUIRE(app_playlist_add_query(app, "Road", "genre:Rock", &added, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "Road", "genre:Rock", 0, &added, NULL, &err) == 0);
 	CHECK_INT(added, 2);
 	struct seen s = {0};
 	app_play_set_listener(app, listen, &s);
@@ -119,7 +119,7 @@ TEST(repeat_one_and_all)
 	struct app *app = open_library(harness_tmpdir(), 3, 0.2);
 	struct crate_err err = {0};
 	REQUIRE(app_playlist_new(app, "R", &err) == 0);
-	REQUIRE(app_playlist_add_query(app, "R", "genre:Rock", NULL, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "R", "genre:Rock", 0, NULL, NULL, &err) == 0);
 	struct seen s = {0};
 	app_play_set_listener(app, listen, &s);
 	app_play_set_repeat(app, APP_REPEAT_ALL);
@@ -138,7 +138,7 @@ TEST(queue_pops_played_entries)
 	struct app *app = open_library(harness_tmpdir(), 4, 0.2);
 	struct crate_err err = {0};
 	REQUIRE(app_playlist_new(app, "Q", &err) == 0);
-	REQUIRE(app_playlist_add_query(app, "Q", "genre:Rock OR genre:Jazz", NULL, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "Q", "genre:Rock OR genre:Jazz", 0, NULL, NULL, &err) == 0);
 	const struct coll_node *q = coll_store_get(app->store, "Playlists", "Q");
 	REQUIRE(q && q->idlist.n == 4);
 	struct coll_node *c = coll_node_copy(q);
@@ -226,8 +226,8 @@ TEST(jumplist_switches_to_the_next_playlist_at_the_end)
 	struct crate_err err = {0};
 	REQUIRE(app_playlist_new(app, "A", &err) == 0);
 	REQUIRE(app_playlist_new(app, "B", &err) == 0);
-	REQUIRE(app_playlist_add_query(app, "A", "genre:Jazz", NULL, &err) == 0);
-	REQUIRE(app_playlist_add_query(app, "B", "genre:Rock", NULL, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "A", "genre:Jazz", 0, NULL, NULL, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "B", "genre:Rock", 0, NULL, NULL, &err) == 0);
 	/* A jump goes to a playlist that exists. */
 	CHECK(app_playlist_set_jump(app, "A", "Nowhere", &err) != 0);
 	CHECK_INT(err.code, CRATE_ERR_NOTFOUND);
@@ -275,7 +275,7 @@ TEST(deleted_and_truncated_entries_are_skipped)
 	struct app *app = open_library(dir, 4, 0.3);
 	struct crate_err err = {0};
 	REQUIRE(app_playlist_new(app, "P", &err) == 0);
-	REQUIRE(app_playlist_add_query(app, "P", "genre:Rock OR genre:Jazz", NULL, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "P", "genre:Rock OR genre:Jazz", 0, NULL, NULL, &err) == 0);
 	REQUIRE(tp_sh("rm '%s/music/t01.flac' && : > '%s/music/t02.flac'", dir, dir));
 	struct seen s = {0};
 	app_play_set_listener(app, listen, &s);
@@ -297,7 +297,7 @@ TEST(no_device_is_reported_and_browsing_goes_on)
 	config_set(app->cfg, "output.device", "broken");
 	struct crate_err err = {0};
 	REQUIRE(app_playlist_new(app, "P", &err) == 0);
-	REQUIRE(app_playlist_add_query(app, "P", "genre:Jazz", NULL, &err) == 0);
+	REQUIRE(app_playlist_add_query(app, "P", "genre:Jazz", 0, NULL, NULL, &err) == 0);
 	struct seen s = {0};
 	app_play_set_listener(app, listen, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "P", 0, &err) == 0);

@@ -229,14 +229,14 @@ TEST(app_playlist_sort_shuffle_add)
 	CHECK_INT(sum, 3 + 999 + 12 + 7 + 3 + 40);
 
 	size_t added;
-	REQUIRE(app_playlist_add_query(app, NULL, "a:\"Artist 1\" ORDER BY -year", &added, &err) ==
+	REQUIRE(app_playlist_add_query(app, NULL, "a:\"Artist 1\" ORDER BY -year", 0, &added, NULL, &err) ==
 		0);
 	CHECK_INT(added, 5);
 	uint32_t e3[] = {10, 9, 8, 7, 6};
 	CHECK(ids_are(pl(app, "Default"), e3, 5));
-	REQUIRE(app_playlist_insert_query(app, NULL, 1, "#1", &added, &err) == 0);
+	REQUIRE(app_playlist_insert_query(app, NULL, 1, "#1", 0, &added, NULL, &err) == 0);
 	CHECK_INT(pl(app, "Default")->idlist.v[1], 1);
-	CHECK_INT(app_playlist_add_query(app, NULL, "a:", &added, &err), -1);
+	CHECK_INT(app_playlist_add_query(app, NULL, "a:", 0, &added, NULL, &err), -1);
 	CHECK(err.pos > 0);
 	REQUIRE(app_playlist_clear(app, NULL, &err) == 0);
 	CHECK_INT(pl(app, "Default")->idlist.n, 0);
