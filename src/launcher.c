@@ -32,6 +32,7 @@
 #include "base/config.h"
 #include "base/str.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "core_path.h" /* CRATE_CORE_RELDIR, written by the Makefile */
 
 /* crate-core --help, captured at build time (scripts/embed-text.sh). */
@@ -147,10 +148,10 @@ int main(int argc, char **argv)
 	switch (cli_parse_globals(argc, argv, &ctx, &i)) {
 	case CLI_GLOBAL_VERSION:
 		printf("crate %s\n", CRATE_VERSION);
-		return CLI_OK;
+		return cli_stdout_status(CLI_OK);
 	case CLI_GLOBAL_HELP:
 		fputs(crate_help_text, stdout);
-		return CLI_OK;
+		return cli_stdout_status(CLI_OK);
 	case CLI_GLOBAL_UNKNOWN:
 		fputs(crate_help_text, stderr);
 		return CLI_FAIL;
@@ -160,9 +161,10 @@ int main(int argc, char **argv)
 		break;
 	}
 	if (i < argc && strcmp(argv[i], "remote") == 0)
-		return cli_dispatch_in(launcher_groups, &ctx, argc - i, argv + i);
+		return cli_stdout_status(cli_dispatch_in(launcher_groups, &ctx, argc - i, argv + i));
 	if (i < argc && strcmp(argv[i], "search") == 0)
-		return search_remote(&ctx, argc - i, argv + i) ? CLI_OK
-							       : exec_core(&ctx, "crate-query", argv);
+		return search_remote(&ctx, argc - i, argv + i)
+			       ? cli_stdout_status(CLI_OK)
+			       : exec_core(&ctx, "crate-query", argv);
 	return exec_core(&ctx, "crate-core", argv);
 }

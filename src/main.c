@@ -6,6 +6,7 @@
 #include "app/app.h"
 #include "base/tmpfiles.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "ui/ui.h"
 
 int main(int argc, char **argv)
@@ -17,10 +18,10 @@ int main(int argc, char **argv)
 	switch (cli_parse_globals(argc, argv, &ctx, &i)) {
 	case CLI_GLOBAL_VERSION:
 		printf("crate %s\n", CRATE_VERSION);
-		return 0;
+		return cli_stdout_status(CLI_OK);
 	case CLI_GLOBAL_HELP:
 		cli_main_help(stdout);
-		return 0;
+		return cli_stdout_status(CLI_OK);
 	case CLI_GLOBAL_UNKNOWN:
 		cli_main_help(stderr);
 		return CLI_FAIL;
@@ -45,5 +46,5 @@ int main(int argc, char **argv)
 		rc = cli_dispatch(&ctx, argc - i, argv + i);
 	}
 	app_close(ctx.app);
-	return rc;
+	return cli_stdout_status(rc);
 }

@@ -12,6 +12,7 @@
 #include "app/app.h"
 #include "base/tmpfiles.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 
 /* The one command this program runs. */
 static const struct cli_group *const query_groups[] = {&cli_search_group, NULL};
@@ -34,5 +35,5 @@ int main(int argc, char **argv)
 	tmpfiles_signals_install();
 	int rc = cli_dispatch_in(query_groups, &ctx, argc - i, argv + i);
 	app_close(ctx.app);
-	return rc;
+	return cli_stdout_status(rc);
 }

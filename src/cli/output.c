@@ -68,6 +68,17 @@ int cli_fail_safe(struct cli_ctx *ctx, const char *msg)
 	return cli_error(ctx, "%s", msg); /* which sanitises */
 }
 
+int cli_stdout_status(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	/* errno is fflush's, or 0 when only an earlier write failed */
+	fprintf(stderr, "crate: cannot write the output: %s\n",
+		errno ? strerror(errno) : "a write failed");
+	return CLI_FAIL;
+}
+
 int cli_fail_query(struct cli_ctx *ctx, const char *query, const struct crate_err *err)
 {
 	cli_fail_safe(ctx, err->msg);

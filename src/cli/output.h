@@ -22,6 +22,11 @@ void cli_put_safe(FILE *f, const char *s, size_t len);
 /* cli_error(ctx, "%s", msg): "crate: <msg>" on ctx->err, sanitised.
  * Returns CLI_FAIL. */
 int cli_fail_safe(struct cli_ctx *ctx, const char *msg);
+/* A program's exit status rc, unless what it wrote to stdout did not all
+ * arrive (a full disk under `crate list > file`, a closed pipe with
+ * SIGPIPE ignored): then that is said on stderr and the status is
+ * CLI_FAIL, so a script never takes a cut output for a whole one. */
+int cli_stdout_status(int rc);
 /* cli_fail_safe(err->msg); for a parse error with a column (err->pos) also
  * the query and a caret under that column. Returns CLI_FAIL. */
 int cli_fail_query(struct cli_ctx *ctx, const char *query, const struct crate_err *err);

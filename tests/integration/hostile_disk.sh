@@ -87,6 +87,26 @@ else
 		t_fail "a scan with space again failed: $(head -3 "$T_TMP/out")"
 fi
 
+# Output that cannot be written (stdout on a full disk: /dev/full) is an
+# error, exit 1 with the reason, never a silent success with a cut file.
+t_begin hostile_disk_output_that_cannot_be_written_exits_1
+if [ ! -w /dev/full ]; then
+	t_skip "needs /dev/full"
+else
+	DB=$T_TMP/out.db
+	"$CRATE" --db "$DB" --config /dev/null scan --quiet "$D" >/dev/null 2>&1 || t_fail "scan failed"
+	"$CRATE" --db "$DB" --config /dev/null playlist add Default '*' >/dev/null 2>&1
+	for cmd in "list" "list --json" "search Kept" "search --json Kept" "info 1" "info --json 1" \
+		"playlist list" "playlist export Default" "coll list" "coll export Playlists/Default" \
+		"parse a:x" "help" "--version" "--help"; do
+		# shellcheck disable=SC2086 # the words of a case are its arguments
+		"$CRATE" --db "$DB" --config /dev/null $cmd >/dev/full 2>"$T_TMP/err"
+		rc=$?
+		[ $rc -eq 1 ] || t_fail "crate $cmd >/dev/full: exit $rc, expected 1"
+		grep -q 'cannot write the output' "$T_TMP/err" || t_fail "crate $cmd >/dev/full said: $(head -2 "$T_TMP/err")"
+	done
+fi
+
 t_begin hostile_disk_readonly_config_dir
 RO=$T_TMP/ro
 mkdir -p "$RO"
