@@ -82,8 +82,12 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	case APP_PLAY_STOPPED:
 		r->done = true;
 		break;
-	case APP_PLAY_PAUSED:
+	case APP_PLAY_PAUSED: /* these notices carry no text of their own */
+		print_clean(r->out, "  ", "paused");
+		break;
 	case APP_PLAY_RESUMED:
+		print_clean(r->out, "  ", "resumed");
+		break;
 	case APP_PLAY_TITLE: /* a stream's new title */
 		print_clean(r->out, "  ", n->msg);
 		break;

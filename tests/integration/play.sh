@@ -81,6 +81,13 @@ wait $pid; rc=$?
 [ ! -e "$XDG_RUNTIME_DIR/crate/socket" ] || t_fail "the control socket is left behind"
 remote status >/dev/null && t_fail "remote status answered after the player ended"
 
+t_begin headless_play_says_pause_and_resume
+# What the player printed during the remote session above: each track, and
+# the pause and the resume as indented words, never a blank line.
+grep -q '^ *$' "$T_TMP/hl.out" && t_fail "a blank line in the output: $(cat -A "$T_TMP/hl.out")"
+[ "$(grep '^  ' "$T_TMP/hl.out")" = "  paused
+  resumed" ] || t_fail "pause and resume not said: $(cat "$T_TMP/hl.out")"
+
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
 
