@@ -245,15 +245,21 @@ static bool cue_split(struct app *app, const char *arg, uint32_t **ids, size_t *
 	return *n > 0;
 }
 
+/* info's exit status: 2 when some of the items named were shown and some
+ * not (each said why), 1 when none was. */
+static int info_status(size_t shown, size_t failed)
+{
+	return failed == 0 ? CLI_OK : shown ? CLI_PARTIAL : CLI_FAIL;
+}
+
 /* info --json: one array of items, each with every property and, when
  * the file was analysed, an "analysis" object `crate analyze --import`
  * reads back. */
 static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv)
 {
-	int status = CLI_OK;
 	struct strbuf b;
 	strbuf_init(&b, 1024);
-	size_t n = 0;
+	size_t n = 0, failed = 0;
 	fputs("[", ctx->out);
 	for (int a = 0; a < argc; a++) {
 		uint32_t id, *split;
@@ -270,7 +276,7 @@ static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv
 			continue;
 		}
 		if (resolve_item(ctx, app, argv[a], &id) != 0) {
-			status = CLI_FAIL;
+			failed++;
 			continue;
 		}
 		strbuf_reset(&b);
@@ -288,8 +294,10 @@ static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv
 			if (!mlib_analysis_json(app->db, id, &b, &err)) {
 				b.len = before;
 				b.buf[b.len] = '\0';
-				if (err.code)
-					status = cli_fail_safe(ctx, err.msg);
+				if (err.code) {
+					cli_fail_safe(ctx, err.msg);
+					failed++;
+				}
 			}
 			strbuf_addc(&b, '}');
 		}
@@ -297,7 +305,7 @@ static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv
 	}
 	fputs(n ? "\n]\n" : "]\n", ctx->out);
 	strbuf_free(&b);
-	return status;
+	return info_status(n, failed);
 }
 
 static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
@@ -309,7 +317,7 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 		return CLI_FAIL;
 	if (cli_flag(args, "json"))
 		return info_json(ctx, app, argc, argv);
-	int status = CLI_OK;
+	size_t shown = 0, failed = 0;
 	for (int a = 0; a < argc; a++) {
 		uint32_t id, *split;
 		size_t nsplit;
@@ -322,15 +330,20 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 				.fmt = "  #%id%  %tracknr%. %artist% - %title%",
 				.out = ctx->out};
 			struct crate_err err = {0};
-			if (cli_print_items(app, split, nsplit, &o, &err) != 0)
-				status = cli_fail_safe(ctx, err.msg);
+			if (cli_print_items(app, split, nsplit, &o, &err) != 0) {
+				cli_fail_safe(ctx, err.msg);
+				failed++;
+			} else {
+				shown++;
+			}
 			free(split);
 			continue;
 		}
 		if (resolve_item(ctx, app, argv[a], &id) != 0) {
-			status = CLI_FAIL;
+			failed++;
 			continue;
 		}
+		shown++;
 		const struct mlib_index *idx = app_index(app);
 		fprintf(ctx->out, "id = %u\n", id);
 		for (int p = 0; p < mlib_index_prop_count(idx); p++) {
@@ -355,7 +368,7 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 		if (a + 1 < argc)
 			fputc('\n', ctx->out);
 	}
-	return status;
+	return info_status(shown, failed);
 }
 
 /* ---- list ---- */

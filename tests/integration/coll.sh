@@ -335,4 +335,23 @@ run rate --exact a:mira 3
 expect_rc 1 "rate --exact finds nothing"
 c rate a:mira 0 2>/dev/null
 
+# info of several items, some not in the library: those found are printed,
+# the others named on stderr, and the exit status is 2 (done, some items
+# failed), as the exit statuses promise; 1 only when none was found.
+t_begin coll_info_of_some_missing_items_exits_2
+id=$(c search 't:"Salt Wind"' --format '%id%')
+for json in "" --json; do
+	# shellcheck disable=SC2086 # an empty $json is no argument
+	run info $json "$id" 99999
+	expect_rc 2 "info $json $id 99999"
+	case $OUT in *"Salt Wind"*) ;; *) t_fail "info $json $id 99999 did not print $id: $OUT" ;; esac
+	case $ERR in *"#99999 is not in the library"*) ;; *) t_fail "info $json: unclear message: $ERR" ;; esac
+	# shellcheck disable=SC2086
+	run info $json 99999 /no/such/file.ogg
+	expect_rc 1 "info $json of nothing in the library"
+	# shellcheck disable=SC2086
+	run info $json "$id"
+	expect_rc 0 "info $json $id"
+done
+
 t_end
