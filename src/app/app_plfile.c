@@ -296,7 +296,10 @@ int app_playlist_export(struct app *app, const char *name, enum plfile_format fm
 		const char *u = app_item_text(app, id, "url", "", url, sizeof url);
 		if (!u)
 			continue; /* gone from the library */
-		owned[k] = rel_dir && u[0] == '/' ? plfile_relative(u, rel_dir) : xstrdup(u);
+		/* a path only a URI can carry stays absolute, to be one */
+		owned[k] = rel_dir && u[0] == '/' && !plfile_path_needs_uri(u)
+				   ? plfile_relative(u, rel_dir)
+				   : xstrdup(u);
 		const char *d = app_item_text(app, id, "duration", "", dur, sizeof dur);
 		e[k] = (struct plfile_out_entry){
 			owned[k], app_item_text(app, id, "artist", ", ", artist[k], sizeof artist[k]),

@@ -521,6 +521,17 @@ static void add_xml_text(struct strbuf *b, const char *s)
 	}
 }
 
+bool plfile_path_needs_uri(const char *path)
+{
+	size_t len = strlen(path);
+	if (len && (isspace((unsigned char)path[0]) || isspace((unsigned char)path[len - 1])))
+		return true;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
 /* A path as a URI: file:// for absolute paths, percent-encoded. */
 static void add_uri(struct strbuf *b, const char *path)
 {
@@ -547,6 +558,17 @@ static void add_display(struct strbuf *b, const struct plfile_out_entry *e)
 	add_line_text(b, e->title ? e->title : e->artist ? e->artist : "");
 }
 
+/* A location on its own line of M3U or PLS: as it is, or, when the line
+ * could not give it back (plfile_path_needs_uri), as a file:// URI, which
+ * reading decodes. */
+static void add_line_location(struct strbuf *b, const char *loc)
+{
+	if (loc[0] == '/' && plfile_path_needs_uri(loc))
+		add_uri(b, loc);
+	else
+		add_line_text(b, loc);
+}
+
 void plfile_write(enum plfile_format fmt, const struct plfile_out_entry *e, size_t n,
 		  struct strbuf *b)
 {
@@ -554,7 +576,7 @@ void plfile_write(enum plfile_format fmt, const struct plfile_out_entry *e, size
 		strbuf_adds(b, "[playlist]\n");
 		for (size_t i = 0; i < n; i++) {
 			strbuf_addf(b, "File%zu=", i + 1);
-			add_line_text(b, e[i].location);
+			add_line_location(b, e[i].location);
 			strbuf_addc(b, '\n');
 			if (e[i].title || e[i].artist) {
 				strbuf_addf(b, "Title%zu=", i + 1);
@@ -598,7 +620,7 @@ void plfile_write(enum plfile_format fmt, const struct plfile_out_entry *e, size
 			    e[i].duration_ms >= 0 ? (long long)((e[i].duration_ms + 500) / 1000) : -1LL);
 		add_display(b, &e[i]);
 		strbuf_addc(b, '\n');
-		add_line_text(b, e[i].location);
+		add_line_location(b, e[i].location);
 		strbuf_addc(b, '\n');
 	}
 }

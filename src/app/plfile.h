@@ -7,6 +7,7 @@
 #ifndef CRATE_APP_PLFILE_H
 #define CRATE_APP_PLFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,11 @@ struct plfile_out_entry {
 	int64_t duration_ms;        /* -1 when unknown */
 };
 
+/* Whether path cannot be written as it is on a line of M3U or PLS: it
+ * holds a control character (a newline would end the line) or starts or
+ * ends with a space (readers trim them). Such an absolute path is written
+ * as a file:// URI instead. */
+bool plfile_path_needs_uri(const char *path);
 /* Append the playlist in fmt to b (M3U is written extended, UTF-8). */
 void plfile_write(enum plfile_format fmt, const struct plfile_out_entry *e, size_t n,
 		  struct strbuf *b);

@@ -162,4 +162,29 @@ out=$(c playlist import bad "$W/bad.xspf" 2>&1); rc=$?
 [ $rc -eq 1 ] && grep -q "not an XSPF playlist" <<<"$out" || t_fail "bad XSPF: exit $rc: $out"
 c playlist list bad >/dev/null 2>&1 && t_fail "a failed import left a playlist"
 t_integrity "$DB" | grep -qx ok || t_fail "integrity"
+t_begin playlist_export_keeps_names_a_line_cannot_hold
+# A file whose name holds a newline or a tab, or ends with a space, is
+# written to M3U8 and PLS as a file:// URI (percent-encoded), not as a
+# line that names another file: the export imports back whole.
+W4=$T_TMP/w4
+mkdir -p "$W4/m"
+for n in "$(printf 'new\nline.ogg')" "$(printf 'tab\there.ogg')" "space.ogg "; do
+	cp "$SRCDIR/data/demo/02 Salt Wind.ogg" "$W4/m/$n"
+done
+c4() { "$CRATE" --db "$T_TMP/lib4.db" "$@"; }
+c4 scan --quiet "$W4/m" >/dev/null 2>&1 || t_fail "scan"
+c4 playlist new Odd >/dev/null 2>&1 && c4 playlist add Odd '*' >/dev/null 2>&1 || t_fail "playlist"
+want=$(c4 playlist list Odd --format '%id%')
+[ "$(printf '%s\n' "$want" | wc -l)" -eq 3 ] || t_fail "Odd: $want"
+for f in odd.m3u8 odd.pls; do
+	for rel in "" --relative; do
+		rm -f "$W4/$f"
+		c4 playlist export $rel Odd "$W4/$f" || { t_fail "export $rel $f"; continue; }
+		grep -q 'file://.*/m/new%0Aline.ogg' "$W4/$f" || t_fail "$rel $f: the newline's name is not a URI: $(cat "$W4/$f")"
+		out=$(c4 playlist import "B $f$rel" "$W4/$f" 2>&1) || t_fail "import $rel $f: $out"
+		[ "$(c4 playlist list "B $f$rel" --format '%id%')" = "$want" ] ||
+			t_fail "round trip of $rel $f differs: $out"
+	done
+done
+
 t_end
