@@ -159,7 +159,24 @@ static int order_key_read(const char *s, size_t len, struct order_key *k, struct
 	return 0;
 }
 
-struct coll_node *app_order_by(struct coll_node *node, const char *fields,
+/* A sort field no item of app's library has: a typo ("artsit") that would
+ * sort nothing, refused as browser levels refuse one. Play statistics
+ * are every item's, played or not; an empty library refuses nothing. */
+static int order_field_check(struct app *app, const char *field, struct crate_err *err)
+{
+	static const char *const stats[] = {"rating", "lastplayed", "timesplayed",
+					    "timesskipped"};
+	if (!app || !app->index || !app_library_size(app) ||
+	    mlib_index_prop(app->index, field) >= 0)
+		return 0;
+	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
+		if (strcmp(field, stats[i]) == 0)
+			return 0;
+	return crate_err_set(err, CRATE_ERR_NOTFOUND,
+			     "sort: no track in the library has '%s' (a typo?)", field);
+}
+
+struct coll_node *app_order_by(struct app *app, struct coll_node *node, const char *fields,
 			       struct crate_err *err)
 {
 	struct order_key *keys = NULL;
@@ -173,8 +190,9 @@ struct coll_node *app_order_by(struct coll_node *node, const char *fields,
 		while (*e && *e != ',' && *e != ' ' && *e != '\t')
 			e++;
 		keys = xreallocarray(keys, n + 1, sizeof *keys);
-		if (order_key_read(p, (size_t)(e - p), &keys[n], err) != 0) {
-			order_keys_free(keys, n);
+		if (order_key_read(p, (size_t)(e - p), &keys[n], err) != 0 ||
+		    (keys[n].kind == 0 && order_field_check(app, keys[n].field, err) != 0)) {
+			order_keys_free(keys, n + 1); /* keys[n] holds what it read */
 			return NULL;
 		}
 		n++;
@@ -533,7 +551,7 @@ static int edit_sort(void *ud, struct coll_node *c, struct crate_err *err)
 	struct coll_node *bare = coll_node_new(COLL_IDLIST);
 	for (size_t i = 0; i < c->idlist.n; i++)
 		u32vec_push(&bare->idlist, c->idlist.v[i]);
-	struct coll_node *o = app_order_by(bare, a->fields, err);
+	struct coll_node *o = app_order_by(a->app, bare, a->fields, err);
 	coll_node_unref(bare);
 	if (!o)
 		return -1;

@@ -47,8 +47,10 @@ int app_eval_named(struct app *app, const char *ns, const char *name, struct col
 /* node sorted by "artist,-year" (comma or space separated, '-' =
  * descending; "random", "random(42)" or "id" alone), the same order node
  * the parser makes for ORDER BY. Returns a new reference (node gets one
- * more), or NULL with *err on an empty or bad field. */
-struct coll_node *app_order_by(struct coll_node *node, const char *fields,
+ * more), or NULL with *err on an empty or bad field, or (app not NULL) on
+ * a field no item of app's library has (a typo; play statistics are
+ * always known). */
+struct coll_node *app_order_by(struct app *app, struct coll_node *node, const char *fields,
 			       struct crate_err *err);
 
 /* Save the query text as fullname ("Rock 90s", "Collections/x"; a query

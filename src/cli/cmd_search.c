@@ -69,7 +69,7 @@ static int search_run(struct cli_ctx *ctx, struct app *app, const struct search_
 		return -1;
 	}
 	if (a->order) {
-		struct coll_node *o2 = app_order_by(n, a->order, err);
+		struct coll_node *o2 = app_order_by(app, n, a->order, err);
 		coll_node_unref(n);
 		if (!(n = o2))
 			return -1;

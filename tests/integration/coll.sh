@@ -354,4 +354,24 @@ for json in "" --json; do
 	expect_rc 0 "info $json $id"
 done
 
+# A sort field no track has is a typo that would sort nothing: playlist
+# sort and search --order refuse it (exit 1, saying so), as coll levels
+# does; play statistics sort even before anything was played.
+t_begin coll_sort_by_a_field_no_track_has_is_refused
+c playlist new Sorted 2>/dev/null
+c playlist add Sorted '*' 2>/dev/null
+before=$(c playlist list Sorted --format '%id%')
+run playlist sort Sorted artsit
+expect_rc 1 "playlist sort artsit"
+case $ERR in *"no track in the library has 'artsit' (a typo?)"*) ;; *) t_fail "unclear message: $ERR" ;; esac
+[ "$(c playlist list Sorted --format '%id%')" = "$before" ] || t_fail "the refused sort changed the list"
+run search '*' --order -yaer
+expect_rc 1 "search --order -yaer"
+case $ERR in *"no track in the library has 'yaer'"*) ;; *) t_fail "search --order: unclear message: $ERR" ;; esac
+[ -z "$OUT" ] || t_fail "search --order -yaer printed: $OUT"
+run search '*' --order -lastplayed,Title
+expect_rc 0 "search --order -lastplayed,Title"
+run playlist sort Sorted -timesskipped,year
+expect_rc 0 "playlist sort -timesskipped,year"
+
 t_end
