@@ -159,7 +159,7 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 		}
 		if (!locs[i]) { /* a stream URL: an item of its own */
 			struct crate_err serr = {0};
-			if (app_stream_item(app, loc, &ids[i], &serr) != 0)
+			if (app_stream_item(app, loc, pl.v[i].title, &ids[i], &serr) != 0)
 				problem(rep, pl.v[i].line, xasprintf("%s", serr.msg));
 			continue;
 		}

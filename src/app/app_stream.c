@@ -7,6 +7,8 @@
 
 #include "app/app_coll.h"
 #include "app/app_library.h"
+#include "app/app_view.h"
+#include "base/utf8.h"
 #include "coll/store.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
@@ -19,7 +21,26 @@ bool app_is_stream_url(const char *s)
 	return decoder_is_stream_url(s);
 }
 
-int app_stream_item(struct app *app, const char *url, uint32_t *id, struct crate_err *err)
+/* The title a playlist file gives a stream (its station's name), as
+ * UTF-8 (a Latin-1 M3U's bytes read as Latin-1); owned, NULL for none. */
+static char *stream_title(const char *title)
+{
+	if (!title || !*title)
+		return NULL;
+	size_t len = strlen(title);
+	return utf8_valid(title, len) ? xstrdup(title) : utf8_from_latin1(title, len, NULL);
+}
+
+/* Whether the item id, present in the index, lacks the title a playlist
+ * file now gives it: a title already there (given before) is kept. */
+static bool wants_title(struct app *app, uint32_t id, const char *title)
+{
+	char buf[8];
+	return title && !app_item_text(app, id, "title", "", buf, sizeof buf);
+}
+
+int app_stream_item(struct app *app, const char *url, const char *title, uint32_t *id,
+		    struct crate_err *err)
 {
 	size_t len = strlen(url);
 	if (!app_is_stream_url(url) || len > 4096)
@@ -30,13 +51,17 @@ int app_stream_item(struct app *app, const char *url, uint32_t *id, struct crate
 					     "a URL cannot hold spaces or control characters");
 	struct crate_err nf = {0};
 	if (mlib_media_find_url(app->db, url, len, id, &nf) == 0 && app->index &&
-	    mlib_index_has_media(app->index, *id))
+	    mlib_index_has_media(app->index, *id) && !wants_title(app, *id, title))
 		return 0;
 	if (mlib_db_begin(app->db, err) != 0)
 		return -1;
 	struct mlib_media_writer *w = mlib_media_writer_new(app->db, err);
 	struct mlib_tags tags;
 	mlib_tags_init(&tags);
+	char *t = stream_title(title);
+	if (t)
+		mlib_tags_add(&tags, "title", t);
+	free(t);
 	int rc = w ? mlib_media_put(w, url, len, 0, 0, (int64_t)time(NULL), &tags, id, err) : -1;
 	mlib_tags_free(&tags);
 	mlib_media_writer_free(w);
@@ -58,7 +83,7 @@ int app_playlist_add_stream(struct app *app, const char *name, size_t pos, const
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist",
 				     name ? name : "(none active)");
 	uint32_t id;
-	if (app_stream_item(app, url, &id, err) != 0)
+	if (app_stream_item(app, url, NULL, &id, err) != 0)
 		return -1;
 	return coll_store_playlist_insert(app->store, name, pos, &id, 1, err);
 }

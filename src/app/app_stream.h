@@ -13,8 +13,11 @@
 
 /* True for an http:// or https:// URL. */
 bool app_is_stream_url(const char *s);
-/* The item for url, made when new (the index is reloaded then). */
-int app_stream_item(struct app *app, const char *url, uint32_t *id, struct crate_err *err);
+/* The item for url, made when new (the index is reloaded then). title
+ * (NULL: none) is the name a playlist file gives the stream: it becomes
+ * the item's title when the item has none yet. */
+int app_stream_item(struct app *app, const char *url, const char *title, uint32_t *id,
+		    struct crate_err *err);
 /* Insert the stream into Playlists/name (NULL: the active playlist) before
  * pos (SIZE_MAX: at the end). */
 int app_playlist_add_stream(struct app *app, const char *name, size_t pos, const char *url,

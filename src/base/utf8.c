@@ -93,6 +93,17 @@ bool utf8_valid(const char *s, size_t len)
 	return true;
 }
 
+char *utf8_from_latin1(const char *s, size_t len, size_t *out_len)
+{
+	char *out = xmalloc(len * 2 + 1), *o = out;
+	for (size_t i = 0; i < len; i++)
+		o += utf8_encode((unsigned char)s[i], o);
+	*o = '\0';
+	if (out_len)
+		*out_len = (size_t)(o - out);
+	return out;
+}
+
 size_t utf8_count(const char *s, size_t len)
 {
 	size_t i = 0, n = 0;

@@ -16,6 +16,9 @@ size_t utf8_decode(const char *s, size_t len, uint32_t *cp);
 /* Encode cp into out (at least 4 bytes); returns bytes written. */
 size_t utf8_encode(uint32_t cp, char *out);
 bool utf8_valid(const char *s, size_t len);
+/* Latin-1 bytes as UTF-8 (owned; every byte is one code point): text
+ * that is not UTF-8 is read as Latin-1. *out_len (may be NULL) gets its length. */
+char *utf8_from_latin1(const char *s, size_t len, size_t *out_len);
 /* Number of code points (invalid bytes count one each). */
 size_t utf8_count(const char *s, size_t len);
 

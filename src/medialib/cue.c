@@ -52,17 +52,6 @@ int64_t mlib_cue_samples(int64_t frames, int rate)
 	return frames * rate / MLIB_CUE_FPS;
 }
 
-/* Latin-1 bytes as UTF-8 (owned): every byte is one code point. */
-static char *latin1_to_utf8(const char *s, size_t len, size_t *out_len)
-{
-	char *out = xmalloc(len * 2 + 1), *o = out;
-	for (size_t i = 0; i < len; i++)
-		o += utf8_encode((unsigned char)s[i], o);
-	*o = '\0';
-	*out_len = (size_t)(o - out);
-	return out;
-}
-
 struct cue_parser {
 	struct mlib_cue *c;
 	int line;
@@ -339,7 +328,7 @@ int mlib_cue_parse(const char *text, size_t len, struct mlib_cue *out, struct cr
 	}
 	char *conv = NULL;
 	if (!utf8_valid(text, len)) {
-		conv = latin1_to_utf8(text, len, &len);
+		conv = utf8_from_latin1(text, len, &len);
 		text = conv;
 	}
 	struct cue_parser p = {.c = out, .err = err, .last_index = 0, .last_index_nr = -1};

@@ -187,4 +187,19 @@ for f in odd.m3u8 odd.pls; do
 	done
 done
 
+
+t_begin playlist_import_keeps_the_names_of_streams
+# A radio playlist names its stations (#EXTINF, PLS TitleN, XSPF title):
+# the name is the stream's title, shown and written back on export. A
+# Latin-1 PLS names it in Latin-1; a stream already named keeps its name.
+printf '#EXTM3U\r\n#EXTINF:-1,Radio Paradise\r\nhttp://radio.example.invalid/rp.mp3\r\n#EXTINF:-1,\r\nhttp://radio.example.invalid/untitled.ogg\r\n' >"$W/radio.m3u"
+c playlist import radio "$W/radio.m3u" 2>/dev/null || t_fail "radio: exit $?"
+[ "$(c playlist list radio --format '%title%' | sed 's/^ *[0-9]*\. //')" = "$(printf 'Radio Paradise\nuntitled.ogg')" ] ||
+	t_fail "stream names: $(c playlist list radio --format '%title%')"
+c playlist export radio "$W/radio2.m3u8" || t_fail "export"
+grep -qx '#EXTINF:-1,Radio Paradise' "$W/radio2.m3u8" || t_fail "export lost the name: $(cat "$W/radio2.m3u8")"
+printf '[playlist]\nFile1=http://radio.example.invalid/untitled.ogg\nTitle1=Caf\351 Jazz\nFile2=http://radio.example.invalid/rp.mp3\nTitle2=Another Name\nNumberOfEntries=2\n' >"$W/radio.pls"
+c playlist import radiopls "$W/radio.pls" 2>/dev/null || t_fail "pls: exit $?"
+[ "$(c playlist list radiopls --format '%title%' | sed 's/^ *[0-9]*\. //')" = "$(printf 'Café Jazz\nRadio Paradise')" ] ||
+	t_fail "PLS names: $(c playlist list radiopls --format '%title%')"
 t_end
