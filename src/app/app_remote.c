@@ -315,8 +315,11 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 			const char *slash = strrchr(st.path, '/');
 			title = slash ? slash + 1 : st.path;
 		}
-		/* Tag text is untrusted: the reply is sanitised here and again by the client. */
-		char *line = xasprintf("%s%s%s", artist ? artist : "", artist ? " - " : "", title);
+		/* Tag text is untrusted: the reply is sanitised here and again by the client.
+		 * A stream says what it plays now (ICY), then its name, as the
+		 * interface's status line does. */
+		char *line = st.title[0] ? xasprintf("%s (%s)", st.title, title)
+					 : xasprintf("%s%s%s", artist ? artist : "", artist ? " - " : "", title);
 		char *clean = utf8_sanitize(line, strlen(line));
 		strbuf_addf(reply, "track: %s\n", clean);
 		free(clean);

@@ -51,6 +51,28 @@ for i in $(seq 1 50); do grep -q "title|Second Title" "$T_TMP/hook.out" 2>/dev/n
 grep -q "^title|First Title$" "$T_TMP/hook.out" && grep -q "^title|Second Title$" "$T_TMP/hook.out" ||
 	t_fail "hook: $(cat "$T_TMP/hook.out" 2>/dev/null)"
 
+t_begin stream_icy_title_in_remote_status
+# What a status bar polls: the song the station plays now, then the
+# stream's name, as the interface's status line has them.
+ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=440:d=20" -ac 2 -ar 44100 -sample_fmt s16 \
+	"$T_TMP/srv/long.flac" || t_fail ffmpeg
+printf '[output]\npace = true\n' >"$T_TMP/paced"
+export XDG_RUNTIME_DIR=$T_TMP/run
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$U/icy/long.flac" \
+	>/dev/null 2>&1 &
+pid=$!
+st=""
+for i in $(seq 100); do
+	st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
+	grep -q '^track: .* Title (long.flac)$' <<<"$st" && break
+	sleep 0.1
+done
+grep -q '^track: \(First\|Second\) Title (long.flac)$' <<<"$st" || t_fail "status: $st"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
+wait $pid
+unset XDG_RUNTIME_DIR
+
 t_begin stream_reconnects_after_a_drop
 rm -f "$T_TMP/out.raw"
 out=$(run play --no-ui "$U/drop/tone.flac" 2>"$T_TMP/err"); rc=$?
