@@ -2,11 +2,13 @@
  * fits the audio, and what each of its tracks becomes. */
 #include "medialib/scan_cue.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,10 +27,108 @@ static char *candidate(const char *audio, int i)
 	return xasprintf("%.*s.cue", (int)(dot - audio), audio);
 }
 
+static char *read_text(const char *path, size_t *len, struct crate_err *err);
+
+/* The length of name without its extension (all of it when it has none). */
+static size_t stem_len(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	return dot && dot != name ? (size_t)(dot - name) : strlen(name);
+}
+
+/* Whether the sheet at path has a FILE line naming audio's file: its very
+ * name, or its name with another extension (a sheet written for the .wav
+ * of a rip, beside the .flac). */
+static bool sheet_names(const char *path, const char *name)
+{
+	struct crate_err err = {0};
+	size_t len;
+	char *text = read_text(path, &len, &err);
+	struct mlib_cue cue = {0};
+	if (!text || mlib_cue_parse(text, len, &cue, &err) != 0) {
+		free(text);
+		return false;
+	}
+	free(text);
+	const char *f = cue.file ? strrchr(cue.file, '/') : NULL;
+	f = f ? f + 1 : cue.file ? cue.file : "";
+	bool yes = strcmp(f, name) == 0 ||
+		   (stem_len(f) == stem_len(name) && strncmp(f, name, stem_len(name)) == 0);
+	mlib_cue_free(&cue);
+	return yes;
+}
+
+/* Whether names[0..n) hold an audio file whose own sheet (S.cue or
+ * S.ext.cue) the sheet named sheet is: then it is not another file's. */
+static bool sheet_is_a_siblings(char *const *names, size_t n, const char *sheet)
+{
+	size_t sl = strlen(sheet) - 4; /* without ".cue" */
+	for (size_t i = 0; i < n; i++) {
+		const char *o = names[i];
+		if (strcmp(o, sheet) == 0)
+			continue;
+		if (strlen(o) == sl && strncmp(o, sheet, sl) == 0)
+			return true; /* S.ext.cue beside S.ext */
+		if (stem_len(o) == sl && strncmp(o, sheet, sl) == 0)
+			return true; /* S.cue beside S.ext */
+	}
+	return false;
+}
+
+static bool is_cue_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcasecmp(name + n - 4, ".cue") == 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A sheet in audio's folder named otherwise ("Album.cue" for
+ * "CDImage.flac") whose FILE line names audio and that is no other audio
+ * file's own sheet; the first by name when several do. Owned, or NULL. */
+static char *sheet_naming(const char *audio)
+{
+	const char *slash = strrchr(audio, '/');
+	char *dir = slash ? xstrndup(audio, slash == audio ? 1 : (size_t)(slash - audio)) : xstrdup(".");
+	const char *name = slash ? slash + 1 : audio;
+	DIR *d = opendir(dir);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			names = xreallocarray(names, cap, sizeof *names);
+		}
+		names[n++] = xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_name);
+	char *found = NULL;
+	for (size_t i = 0; i < n && !found; i++) {
+		if (!is_cue_name(names[i]) || sheet_is_a_siblings(names, n, names[i]))
+			continue;
+		char *p = xasprintf("%s/%s", dir, names[i]);
+		if (sheet_names(p, name))
+			found = p;
+		else
+			free(p);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	return found;
+}
+
 bool scan_cue_sibling(const char *audio, char **path, int64_t *mtime)
 {
-	for (int i = 0; i < 2; i++) {
-		char *p = candidate(audio, i);
+	for (int i = 0; i < 3; i++) {
+		char *p = i < 2 ? candidate(audio, i) : sheet_naming(audio);
 		struct stat st;
 		if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
 			*path = p;

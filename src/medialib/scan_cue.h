@@ -19,8 +19,9 @@ struct scan_cue {
 	struct crate_err err; /* state -1: "<cue path>: line N: ..." */
 };
 
-/* The cue sheet beside audio (X.cue, else X.ext.cue, for X.ext): its path
- * (owned) and mtime; false when there is none. */
+/* The cue sheet beside audio (X.cue, else X.ext.cue, for X.ext, else a
+ * sheet of the folder whose FILE line names audio and that is no other
+ * file's X.cue): its path (owned) and mtime; false when there is none. */
 bool scan_cue_sibling(const char *audio, char **path, int64_t *mtime);
 
 /* Look for the cue sheet of audio (beside it, else its CUESHEET tag in t),

@@ -176,6 +176,26 @@ got=$(run search --order tracknr --format '%url%|%title%|%album%' 'l:Inside' 2>&
 $E/e.flac#2|Two|Inside" ] || t_fail "items: $got"
 run info "$(run search --format '%id%' 't:Two')" | grep -q '^cuesheet' && t_fail "the CUESHEET tag is kept on the tracks"
 
+t_begin cue_sheet_named_otherwise_is_found_by_its_file_line
+# A rip's sheet named after the album ("Mira Sol - Tides.cue") whose FILE
+# line names the image ("CDImage.wav", the .flac beside it): used, as MPD
+# and foobar2000 use it. Another file's own sheet (other.cue beside
+# other.flac) names it too but stays that file's.
+N=$T_TMP/named
+mkdir -p "$N"
+ffmpeg -nostdin -v error -y -f lavfi -i 'sine=f=440:d=4' -ac 2 -metadata title="Image" "$N/CDImage.flac"
+ffmpeg -nostdin -v error -y -f lavfi -i 'sine=f=220:d=4' -ac 2 -metadata title="Other" "$N/other.flac"
+printf 'PERFORMER "Mira Sol"\nTITLE "Tides"\nFILE "CDImage.wav" WAVE\nTRACK 01 AUDIO\nTITLE "Ebb"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE "Flow"\nINDEX 01 00:02:00\n' \
+	>"$N/Mira Sol - Tides.cue"
+printf 'FILE "CDImage.flac" WAVE\nTRACK 01 AUDIO\nTITLE "Not Mine"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE "Nor This"\nINDEX 01 00:01:00\n' \
+	>"$N/other.cue"
+run scan "$N" >"$T_TMP/scan.out" 2>&1 || t_fail "scan: $(cat "$T_TMP/scan.out")"
+got=$(run search --order url --format '%url%|%title%' 'u~named/' 2>&1)
+[ "$got" = "$N/CDImage.flac#1|Ebb
+$N/CDImage.flac#2|Flow
+$N/other.flac#1|Not Mine
+$N/other.flac#2|Nor This" ] || t_fail "items: $got"
+
 t_begin cue_bad_sheets_are_per_file_errors_and_the_audio_is_indexed_whole
 BAD=$T_TMP/bad
 mkdir -p "$BAD"
