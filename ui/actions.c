@@ -6,7 +6,6 @@
 
 #include "app/app.h"
 #include "app/app_watch.h"
-#include "base/seekarg.h"
 #include "base/str.h"
 #include "app/app_analysis.h"
 #include "app/app_coll.h"
@@ -189,23 +188,7 @@ void act_command(struct ui *ui, const char *line)
 		return;
 	}
 	if (strcmp(word, "seek") == 0) {
-		struct seekarg sa;
-		struct app_play_status ps;
-		if (seekarg_parse(arg, &sa, &err) != 0) {
-			ui_message(ui, true, "%s", err.msg);
-			return;
-		}
-		app_play_status(ui->app, &ps);
-		if (sa.kind == SEEKARG_PERCENT && ps.dur_ms <= 0) {
-			ui_message(ui, true, "seek: %s needs the track's length, which is unknown", arg);
-			return;
-		}
-		if (sa.kind == SEEKARG_REL)
-			rc = app_play_seek(ui->app, sa.ms, true, &err);
-		else
-			rc = app_play_seek(ui->app, seekarg_target_ms(&sa, 0, ps.dur_ms), false,
-					   &err);
-		report(ui, rc, &err);
+		report(ui, app_play_seek_arg(ui->app, arg, &err), &err);
 		return;
 	}
 	char *end;

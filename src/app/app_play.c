@@ -24,6 +24,7 @@
 #include "app/rules.h"
 #include "app/shuffle_edit.h"
 #include "base/rng.h"
+#include "base/seekarg.h"
 #include "base/str.h"
 #include "coll/store.h"
 #include "medialib/index.h"
@@ -1682,6 +1683,21 @@ int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *
 	if (st.state != ENGINE_STOPPED)
 		notify(p, APP_PLAY_SEEKED, st.id, st.path, NULL);
 	return 0;
+}
+
+int app_play_seek_arg(struct app *app, const char *arg, struct crate_err *err)
+{
+	struct seekarg sa;
+	if (seekarg_parse(arg, &sa, err) != 0)
+		return -1;
+	struct app_play_status st;
+	app_play_status(app, &st);
+	if (sa.kind == SEEKARG_PERCENT && st.dur_ms <= 0)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "seek: %s needs the track's length, which is unknown", arg);
+	if (sa.kind == SEEKARG_REL)
+		return app_play_seek(app, sa.ms, true, err);
+	return app_play_seek(app, seekarg_target_ms(&sa, 0, st.dur_ms), false, err);
 }
 
 int app_play_volume(struct app *app, int value, bool relative, struct crate_err *err)

@@ -99,6 +99,10 @@ int app_play_stop(struct app *app, struct crate_err *err);
 int app_play_next(struct app *app, struct crate_err *err);
 int app_play_prev(struct app *app, struct crate_err *err);
 int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *err);
+/* Seek to a position as typed (base/seekarg.h: 90, 1:30, +10, -0:05, 50%);
+ * -1 with err naming arg when it is none, or a percentage of a track of
+ * unknown length. */
+int app_play_seek_arg(struct app *app, const char *arg, struct crate_err *err);
 /* relative: add value (may be negative); else set it. Clamped to 0..100. */
 int app_play_volume(struct app *app, int value, bool relative, struct crate_err *err);
 /* A list was edited in this process in a way that can move entries

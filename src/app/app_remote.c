@@ -374,6 +374,14 @@ static int remote_player(struct app_remote *r, const char *word, const char *arg
 		return app_play_prev(app, err);
 	if (strcmp(word, "stop") == 0 && noarg)
 		return app_play_stop(app, err);
+	if (strcmp(word, "seek") == 0) {
+		if (noarg)
+			return crate_err_set(err, CRATE_ERR_INVALID,
+					     "usage: seek POSITION (90, 1:30, +10, -0:05, 50%%)");
+		if (st.state == ENGINE_STOPPED)
+			return crate_err_set(err, CRATE_ERR_INVALID, "seek: nothing is playing");
+		return app_play_seek_arg(app, arg, err);
+	}
 	if (strcmp(word, "vol") == 0) {
 		char *end;
 		long v = strtol(arg, &end, 10);
@@ -391,7 +399,7 @@ static int remote_player(struct app_remote *r, const char *word, const char *arg
 		if (strcmp(word, known[i]) == 0)
 			return crate_err_set(err, CRATE_ERR_INVALID, "%s takes no argument", word);
 	return crate_err_set(err, CRATE_ERR_INVALID,
-			     "unknown command '%s' (play pause toggle next prev stop status search vol)", word);
+			     "unknown command '%s' (play pause toggle next prev stop status search seek vol)", word);
 }
 
 static int remote_search(struct app_remote *r, const char *q, struct strbuf *reply,

@@ -11,7 +11,7 @@
 #include "base/str.h"
 
 static const char *const commands[] = {"play", "pause", "toggle", "next", "prev",
-				       "stop", "status", "search", "vol", "ping"};
+				       "stop", "status", "search", "seek", "vol", "ping"};
 
 static int cmd_remote(struct cli_ctx *ctx, const struct cli_args *a)
 {
@@ -24,7 +24,8 @@ static int cmd_remote(struct cli_ctx *ctx, const struct cli_args *a)
 		cli_error(ctx, "remote: unknown command '%s'", argv[0]);
 		return cli_usage(ctx, a->cmd);
 	}
-	if ((strcmp(argv[0], "search") == 0 || strcmp(argv[0], "vol") == 0) && argc < 2)
+	if ((strcmp(argv[0], "search") == 0 || strcmp(argv[0], "seek") == 0 ||
+	     strcmp(argv[0], "vol") == 0) && argc < 2)
 		return cli_usage(ctx, a->cmd);
 	char *line = cli_join_args(argv, argc);
 	if (strlen(line) > APP_REMOTE_MAX_LINE) {
@@ -57,9 +58,10 @@ static int cmd_remote(struct cli_ctx *ctx, const struct cli_args *a)
 }
 
 static const struct cli_command remote_commands[] = {
-	{"remote", NULL, "remote play|pause|toggle|next|prev|stop|status|search QUERY|vol [+-]N",
+	{"remote", NULL, "remote play|pause|toggle|next|prev|stop|status|search QUERY|seek POS|vol [+-]N",
 	 "control a running crate through its socket",
-	 "The answer of the running crate is printed; status prints what plays.", 1, CLI_ANY,
+	 "The answer of the running crate is printed; status prints what plays. seek takes 90\n"
+	 "(seconds), 1:30, +10, -0:05 (relative) or 50% (of the track).", 1, CLI_ANY,
 	 CLI_OPTS_FIRST | CLI_DASH_ARGS, NULL, cmd_remote},
 	{0},
 };

@@ -67,6 +67,16 @@ case $out in *"state: playing"*) ;; *) t_fail "status: $out" ;; esac
 out=$(remote pause) || t_fail "remote pause: $out"
 out=$(remote status); case $out in *"state: paused"*) ;; *) t_fail "after pause: $out" ;; esac
 remote play >/dev/null || t_fail "remote play"
+# seek as :seek takes it (a hotkey's `crate remote seek +10`)
+pos() { remote status | sed -n 's/^position: \([0-9:]*\) .*/\1/p'; }
+remote seek 20 >/dev/null || t_fail "remote seek 20: $(remote seek 20)"
+for i in $(seq 30); do case $(pos) in 0:2[0-3]) break ;; esac; sleep 0.1; done
+case $(pos) in 0:2[0-3]) ;; *) t_fail "after seek 20: $(pos)" ;; esac
+remote seek -0:10 >/dev/null || t_fail "remote seek -0:10"
+for i in $(seq 30); do case $(pos) in 0:1[0-3]) break ;; esac; sleep 0.1; done
+case $(pos) in 0:1[0-3]) ;; *) t_fail "after seek -0:10: $(pos)" ;; esac
+out=$(remote seek 1:99); [ $? -eq 1 ] && grep -q "'1:99' is not a position" <<<"$out" ||
+	t_fail "a bad position: $out"
 remote next >/dev/null || t_fail "remote next"
 for i in $(seq 50); do grep -q 'Long 4' "$T_TMP/hl.out" && break; sleep 0.1; done
 grep -q 'Art4 - Long 4\|long4.flac' "$T_TMP/hl.out" || t_fail "next did not start the second file: $(cat "$T_TMP/hl.out")"
