@@ -13,9 +13,11 @@
 #include <sys/stat.h>
 
 #include "app/app.h"
+#include "app/app_changes.h"
 #include "app/app_coll.h"
 #include "cli/cmd_util.h"
 #include "app/app_hooks.h"
+#include "app/app_library.h"
 #include "app/app_mpris.h"
 #include "app/app_stream.h"
 #include "app/app_play.h"
@@ -95,6 +97,21 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	case APP_PLAY_VOLUME:
 		break;
 	}
+}
+
+/* How often edits by other processes are looked for (ms). */
+#define CHANGES_EVERY_MS 250
+
+/* Another shell's edits (`crate playlist add Queue ...`, the playing list
+ * edited or removed, a scan) reach the player as they reach the
+ * interface: the store is reloaded, and a library rebuild this starts is
+ * swapped in when done. Errors are retried at the next call. */
+static void notice_changes(struct app *app)
+{
+	struct crate_err ignore = {0};
+	struct app_scan_progress progress;
+	app_changes_check(app, &ignore);
+	app_scan_poll(app, &progress);
 }
 
 static bool is_file(const char *p)
@@ -191,7 +208,8 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 			{.fd = fd, .events = POLLIN},
 			{.fd = app_mpris_fd(mpris, &mev, &mtimeout), .events = mev}};
 		size_t nr = remote ? app_remote_pollfds(remote, p + 2, sizeof p / sizeof p[0] - 2) : 0;
-		poll(p, 2 + nr, mtimeout >= 0 && mtimeout < 1000 ? mtimeout : 1000);
+		poll(p, 2 + nr, mtimeout >= 0 && mtimeout < CHANGES_EVERY_MS ? mtimeout : CHANGES_EVERY_MS);
+		notice_changes(app);
 		app_play_handle_events(app);
 		if (p[1].fd >= 0 && p[1].revents)
 			app_mpris_process(mpris);

@@ -97,6 +97,23 @@ t_begin headless_play_says_pause_and_resume
 grep -q '^ *$' "$T_TMP/hl.out" && t_fail "a blank line in the output: $(cat -A "$T_TMP/hl.out")"
 [ "$(grep '^  ' "$T_TMP/hl.out")" = "  paused
   resumed" ] || t_fail "pause and resume not said: $(cat "$T_TMP/hl.out")"
+t_begin headless_play_follows_edits_from_another_shell
+# `crate playlist add Queue ...` from another shell while `crate play
+# --no-ui` plays: the queued track follows the playing one, as in the
+# interface (the headless player never reloaded the lists).
+run playlist new Queue --queue >/dev/null 2>&1
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
+	"$T_TMP/m/long3.flac" "$T_TMP/m/long4.flac" >"$T_TMP/hl.out" 2>"$T_TMP/hl.err" &
+pid=$!
+for i in $(seq 100); do remote status >/dev/null && break; sleep 0.1; done
+run playlist add Queue 'artist:Art2' >/dev/null 2>&1 || t_fail "playlist add Queue"
+for i in $(seq 30); do remote status | grep -q '^next: Tune 2$' && break; sleep 0.1; done
+remote status | grep -q '^next: Tune 2$' || t_fail "the queued track does not follow: $(remote status)"
+remote next >/dev/null || t_fail "remote next"
+for i in $(seq 50); do grep -q 'Tune 2' "$T_TMP/hl.out" && break; sleep 0.1; done
+grep -qx 'Art2 - Tune 2' "$T_TMP/hl.out" || t_fail "next did not play the queued track: $(cat "$T_TMP/hl.out")"
+remote stop >/dev/null
+wait $pid
 
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
