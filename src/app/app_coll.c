@@ -10,6 +10,7 @@
 #include "base/str.h"
 #include "base/utf8.h"
 #include "app/app_analysis.h"
+#include "app/app_play.h"
 #include "app/pshuffle.h"
 #include "app/pshuffle_smooth.h"
 #include "app/rules.h"
@@ -338,6 +339,17 @@ int app_playlist_new_typed(struct app *app, const char *name, const char *type,
  * change from the list as it is in the database at that moment, inside the
  * write transaction, so edits made by other processes are never undone. */
 
+int app_playlist_ready(struct app *app, const char *name, struct crate_err *err)
+{
+	name = app_playlist_name(app, name);
+	if (name && coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
+		return 0;
+	if (name && strcmp(name, APP_QUEUE_NAME) == 0)
+		return app_playlist_new_typed(app, name, "queue", err);
+	return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist",
+			     name ? name : "(none active)");
+}
+
 int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,
 			      unsigned flags, size_t *added, struct strbuf *notes,
 			      struct crate_err *err)
@@ -345,8 +357,8 @@ int app_playlist_insert_query(struct app *app, const char *name, size_t pos, con
 	name = app_playlist_name(app, name);
 	if (added)
 		*added = 0;
-	if (!coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist", name);
+	if (app_playlist_ready(app, name, err) != 0)
+		return -1;
 	struct coll_result r = {0};
 	/* the tracks `crate search` lists for the same words */
 	if (app_search_text(app, query, flags, &r, notes, err) != 0)

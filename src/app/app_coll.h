@@ -82,10 +82,15 @@ int app_playlist_new(struct app *app, const char *name, struct crate_err *err);
 /* The same with a list type ("queue"; NULL: a plain list). */
 int app_playlist_new_typed(struct app *app, const char *name, const char *type,
 			   struct crate_err *err);
+/* Whether Playlists/name (NULL: the active one) can take entries: it
+ * exists, or it is Playlists/Queue, made as a queue list on first use
+ * (as the interface's e makes it); -1 with err otherwise. */
+int app_playlist_ready(struct app *app, const char *name, struct crate_err *err);
 /* Append (or insert at pos) what the query finds as a search
  * (app_search_text with flags COLL_SEARCH_*: forgiving unless
- * COLL_SEARCH_EXACT, ranked unless COLL_SEARCH_NO_RANK). *added (may be
- * NULL) receives the count, notes (may be NULL) what the search forgave. */
+ * COLL_SEARCH_EXACT, ranked unless COLL_SEARCH_NO_RANK); Playlists/Queue
+ * is made when missing. *added (may be NULL) receives the count, notes
+ * (may be NULL) what the search forgave. */
 int app_playlist_add_query(struct app *app, const char *name, const char *query, unsigned flags,
 			   size_t *added, struct strbuf *notes, struct crate_err *err);
 int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,

@@ -1571,11 +1571,7 @@ static const struct coll_node *queue_get(struct app *app, struct crate_err *err)
 				     APP_QUEUE_NAME),
 		       NULL;
 	if (!q) {
-		struct coll_node *l = coll_node_new(COLL_IDLIST);
-		coll_attr_set(l, "type", "queue");
-		int rc = coll_store_save(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME, l, err);
-		coll_node_unref(l);
-		if (rc != 0)
+		if (app_playlist_new_typed(app, APP_QUEUE_NAME, "queue", err) != 0)
 			return NULL;
 		q = coll_store_get(app->store, COLL_NS_PLAYLISTS, APP_QUEUE_NAME);
 	}

@@ -79,9 +79,8 @@ int app_playlist_add_stream(struct app *app, const char *name, size_t pos, const
 			    struct crate_err *err)
 {
 	name = app_playlist_name(app, name);
-	if (!name || !coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "Playlists/%s does not exist",
-				     name ? name : "(none active)");
+	if (app_playlist_ready(app, name, err) != 0)
+		return -1;
 	uint32_t id;
 	if (app_stream_item(app, url, NULL, &id, err) != 0)
 		return -1;

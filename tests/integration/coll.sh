@@ -256,6 +256,19 @@ run playlist shuffle Default
 [ "$(c playlist list Default --format '%id%' | sed 's/^ *[0-9]*\. //' | sort -n)" = \
   "$(c search '*' --format '%id%' | sort -n)" ] || t_fail "shuffle lost or added entries"
 
+t_begin coll_playlist_add_makes_the_queue_on_first_use
+# Playlists/Queue is made on first use, by `e` in the interface and by
+# the command line alike: a script can queue on a library that never did.
+c coll show Playlists/Queue >/dev/null 2>&1 && t_fail "the queue exists before its first use"
+run playlist add Queue 't:"Beat Street"'
+expect_rc 0 "add to a queue never used"
+[ "$(c playlist list Queue --format '%title%' | sed 's/^ *[0-9]*\. //')" = "Beat Street" ] ||
+	t_fail "queue entries: $(c playlist list Queue)"
+c coll show Playlists/Queue | grep -q '"type": "queue"' || t_fail "not a queue list: $(c coll show Playlists/Queue)"
+run playlist add Nope 't:"Beat Street"'
+expect_rc 1 "add to another playlist that does not exist"
+grep -q "Playlists/Nope does not exist" <<<"$ERR" || t_fail "message: $ERR"
+
 t_begin coll_pshuffle_fills_without_repeats
 run pshuffle Party '*' --upcoming 5
 expect_rc 0 "pshuffle"
