@@ -24,6 +24,7 @@ static void rows_free(struct ui *ui)
 		free(ui->colls[i].ns);
 		free(ui->colls[i].name);
 		free(ui->colls[i].label);
+		coll_node_unref(ui->colls[i].def);
 	}
 	free(ui->colls);
 	ui->colls = NULL;
@@ -45,6 +46,23 @@ static void row_add(struct ui *ui, const char *ns, const char *name, const char 
 	r->label = xstrdup(label);
 }
 
+/* The name the cursor's row r has now: its own, or where it was renamed
+ * to meanwhile (by :coll rename or another process), judged against the
+ * names its namespace had at the last load. */
+static char *row_name_now(struct ui *ui, const struct ui_coll_row *r)
+{
+	if (!r->name || !r->ns || !r->ns[0] || app_coll_get(ui->app, r->ns, r->name))
+		return r->name ? xstrdup(r->name) : NULL;
+	char **seen = xreallocarray(NULL, ui->ncolls, sizeof *seen);
+	size_t nseen = 0;
+	for (size_t i = 0; i < ui->ncolls; i++)
+		if (ui->colls[i].name && ui->colls[i].ns && strcmp(ui->colls[i].ns, r->ns) == 0)
+			seen[nseen++] = ui->colls[i].name;
+	char *now = ui_coll_renamed(ui, r->ns, r->def, seen, nseen);
+	free(seen);
+	return now ? now : xstrdup(r->name);
+}
+
 static void coll_pane_reload(struct ui *ui)
 {
 	ui->colls_stale = false;
@@ -53,7 +71,7 @@ static void coll_pane_reload(struct ui *ui)
 	if (ui->coll_list.cur < ui->ncolls) {
 		struct ui_coll_row *r = &ui->colls[ui->coll_list.cur];
 		keep_ns = r->ns ? xstrdup(r->ns) : NULL;
-		keep_name = r->name ? xstrdup(r->name) : NULL;
+		keep_name = row_name_now(ui, r);
 	}
 	rows_free(ui);
 	row_add(ui, NULL, "All Media", "All Media");
@@ -72,6 +90,7 @@ static void coll_pane_reload(struct ui *ui)
 				row_add(ui, nss[k], names[i], names[i]);
 				struct ui_coll_row *r = &ui->colls[ui->ncolls - 1];
 				const struct coll_node *node = app_coll_get(ui->app, nss[k], names[i]);
+				r->def = node ? coll_node_copy(node) : NULL;
 				const char *type = node && node->type == COLL_IDLIST ? coll_attr_get(node, "type") : NULL;
 				r->pshuffle = type && strcmp(type, "pshuffle") == 0;
 				r->queue = type && strcmp(type, "queue") == 0;

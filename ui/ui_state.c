@@ -12,7 +12,6 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_view.h"
-#include "coll/parse.h" /* coll_print */
 #include "ui/pane.h"
 
 double ui_now_ms(void)
@@ -172,7 +171,7 @@ void ui_browser_search(struct ui *ui, const char *text)
 
 void ui_browse_forget(struct ui *ui)
 {
-	free(ui->base_def);
+	coll_node_unref(ui->base_def);
 	ui->base_def = NULL;
 	for (size_t i = 0; i < ui->nbase_seen; i++)
 		free(ui->base_seen[i]);
@@ -181,7 +180,7 @@ void ui_browse_forget(struct ui *ui)
 	ui->nbase_seen = 0;
 }
 
-/* Remember the browsed collection's query and its namespace's names. */
+/* Remember the browsed collection's definition and its namespace's names. */
 static void browse_note(struct ui *ui)
 {
 	ui_browse_forget(ui);
@@ -189,48 +188,57 @@ static void browse_note(struct ui *ui)
 		ui->base_ns ? app_coll_get(ui->app, ui->base_ns, ui->base_name) : NULL;
 	if (!n)
 		return;
-	ui->base_def = coll_print(n, NULL);
+	ui->base_def = coll_node_copy(n);
 	ui->nbase_seen = app_coll_list(ui->app, ui->base_ns, &ui->base_seen);
 }
 
-static bool seen_before(struct ui *ui, const char *name)
+static bool seen_before(char *const *seen, size_t nseen, const char *name)
 {
-	for (size_t i = 0; i < ui->nbase_seen; i++)
-		if (strcmp(ui->base_seen[i], name) == 0)
+	for (size_t i = 0; i < nseen; i++)
+		if (strcmp(seen[i], name) == 0)
 			return true;
 	return false;
 }
 
 /* The store keeps no identity across a rename (another process deletes
  * and inserts the row), so a rename is a new name in the namespace with
- * the very query the browsed one had; anything else is a removal. */
+ * the very definition the old one had; anything else is a removal. */
+char *ui_coll_renamed(struct ui *ui, const char *ns, const struct coll_node *was,
+		      char *const *seen, size_t nseen)
+{
+	char *now = NULL;
+	char **names = NULL;
+	size_t n = was ? app_coll_list(ui->app, ns, &names) : 0;
+	bool several = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct coll_node *c = app_coll_get(ui->app, ns, names[i]);
+		if (c && !seen_before(seen, nseen, names[i]) && coll_node_equal(c, was)) {
+			several = now != NULL;
+			if (!now)
+				now = xstrdup(names[i]);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (several) {
+		free(now);
+		now = NULL;
+	}
+	return now;
+}
+
 void ui_browse_follow(struct ui *ui)
 {
 	if (!ui->base_ns || app_coll_get(ui->app, ui->base_ns, ui->base_name)) {
 		browse_note(ui);
 		return;
 	}
-	char *now = NULL;
-	char **names = NULL;
-	size_t n = ui->base_def ? app_coll_list(ui->app, ui->base_ns, &names) : 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct coll_node *c = app_coll_get(ui->app, ui->base_ns, names[i]);
-		char *def = c && !seen_before(ui, names[i]) ? coll_print(c, NULL) : NULL;
-		if (def && strcmp(def, ui->base_def) == 0) {
-			free(now);
-			/* two such names: no telling which, as for a removal */
-			now = now ? xstrdup("") : xstrdup(names[i]);
-		}
-		free(def);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	if (now && *now) {
+	char *now = ui_coll_renamed(ui, ui->base_ns, ui->base_def, ui->base_seen, ui->nbase_seen);
+	if (now) {
 		free(ui->base_name);
 		ui->base_name = now;
 	} else {
-		free(now);
 		ui_message(ui, false, "%s/%s is gone: browsing All Media", ui->base_ns,
 			   ui->base_name);
 		free(ui->base_ns);

@@ -88,6 +88,7 @@ struct ui_coll_row {
 	char *ns;           /* NULL: All Media; "" : a heading */
 	char *name;
 	char *label;        /* owned display text */
+	struct coll_node *def; /* a copy as loaded, to follow a rename; NULL: none */
 	bool pshuffle, queue, active;
 };
 
@@ -113,9 +114,9 @@ struct ui {
 
 	/* The collection being browsed: NULL ns = All Media. */
 	char *base_ns, *base_name;
-	/* What it was at the last look (ui_browse_follow): its query and its
-	 * namespace's names, to tell a rename from a removal. Owned. */
-	char *base_def;
+	/* What it was at the last look (ui_browse_follow): its definition (a
+	 * copy) and its namespace's names, to tell a rename from a removal. */
+	struct coll_node *base_def;
 	char **base_seen;
 	size_t nbase_seen;
 
@@ -286,6 +287,12 @@ struct coll_node *ui_browse_view_node(struct ui *ui);
  * this process or another) is followed under its new name, one that was
  * removed leaves the browser on All Media, saying so. */
 void ui_browse_follow(struct ui *ui);
+/* The name in ns that now holds the definition `was` and is none of the
+ * `seen` names (those ns held before): where a collection renamed since
+ * went. NULL when there is none, or more than one (no telling which).
+ * The caller frees it. */
+char *ui_coll_renamed(struct ui *ui, const char *ns, const struct coll_node *was,
+		      char *const *seen, size_t nseen);
 void ui_browse_forget(struct ui *ui);
 /* Re-evaluate the browser's results (the browsed collection changed). */
 void ui_refresh_browser(struct ui *ui);

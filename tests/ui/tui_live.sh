@@ -94,6 +94,25 @@ wait_for "is gone: browsing All Media" 4 || t_fail "the removal was not said"
 wait_for "•All Media" 1 || t_fail "the browser did not go back to All Media"
 screen | grep -q "no such collection" && t_fail "an error about the removed name"
 
+t_begin live_collections_cursor_follows_a_rename
+# View 3's cursor on a collection another program renames stays on it
+# under its new name (here it sorts first), so d asks about that one, not
+# about whatever row took its old place.
+crate coll save "Mellow" 'artist:Lanterns' >/dev/null 2>&1 || t_fail "coll save"
+crate coll save "Night" 'artist:Mira' >/dev/null 2>&1 || t_fail "coll save"
+keys 3 g j j
+wait_for "Night" 4 || t_fail "collections view"
+keys d
+wait_for "Remove Collections/Night?" 2 || t_fail "the cursor is not on Night"
+keys n
+crate coll rename Night Aurora >/dev/null 2>&1 || t_fail "coll rename"
+wait_for "Aurora" 4 || t_fail "the rename is not shown"
+keys d
+wait_for "Remove Collections/Aurora?" 2 || t_fail "the cursor left the renamed collection"
+keys n
+crate coll remove Aurora >/dev/null 2>&1 || t_fail "coll remove"
+crate coll remove Mellow >/dev/null 2>&1 || t_fail "coll remove"
+
 t_begin live_playlist_cursor_stays_on_its_entry
 # Another program moves entries: the cursor stays on the entry it was on
 # (Space marks the cursor's row), as in cmus and ncmpcpp.
