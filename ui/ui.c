@@ -707,7 +707,8 @@ static void ui_free(struct ui *ui)
 	free(ui->good_query);
 	free(ui->base_ns);
 	free(ui->base_name);
-	ui_browse_forget(ui);
+	ui_follow_forget(&ui->base_was);
+	ui_follow_forget(&ui->pl_was);
 	free(ui->prompt_arg);
 	cmdline_free(ui);
 	for (int i = 0; i < UI_NVIEWS; i++)
@@ -835,6 +836,7 @@ static void check_store(struct ui *ui, unsigned *gen)
 		return;
 	*gen = g;
 	ui_colls_changed(ui);
+	ui_playlist_follow(ui); /* view 2's, renamed or removed */
 	if (ui->base_ns) {
 		ui_browse_follow(ui); /* renamed or removed */
 		ui_refresh_browser(ui); /* the browsed collection may have changed */

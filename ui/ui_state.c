@@ -11,7 +11,9 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_play.h" /* APP_QUEUE_NAME */
 #include "app/app_view.h"
+#include "coll/store.h" /* COLL_NS_PLAYLISTS */
 #include "ui/pane.h"
 
 double ui_now_ms(void)
@@ -169,27 +171,26 @@ void ui_browser_search(struct ui *ui, const char *text)
 
 /* ---- what the browser shows ---- */
 
-void ui_browse_forget(struct ui *ui)
+void ui_follow_forget(struct ui_follow *f)
 {
-	coll_node_unref(ui->base_def);
-	ui->base_def = NULL;
-	for (size_t i = 0; i < ui->nbase_seen; i++)
-		free(ui->base_seen[i]);
-	free(ui->base_seen);
-	ui->base_seen = NULL;
-	ui->nbase_seen = 0;
+	coll_node_unref(f->def);
+	f->def = NULL;
+	for (size_t i = 0; i < f->nseen; i++)
+		free(f->seen[i]);
+	free(f->seen);
+	f->seen = NULL;
+	f->nseen = 0;
 }
 
-/* Remember the browsed collection's definition and its namespace's names. */
-static void browse_note(struct ui *ui)
+/* Remember ns/name's definition and its namespace's names. */
+static void follow_note(struct ui *ui, struct ui_follow *f, const char *ns, const char *name)
 {
-	ui_browse_forget(ui);
-	const struct coll_node *n =
-		ui->base_ns ? app_coll_get(ui->app, ui->base_ns, ui->base_name) : NULL;
+	ui_follow_forget(f);
+	const struct coll_node *n = ns && name ? app_coll_get(ui->app, ns, name) : NULL;
 	if (!n)
 		return;
-	ui->base_def = coll_node_copy(n);
-	ui->nbase_seen = app_coll_list(ui->app, ui->base_ns, &ui->base_seen);
+	f->def = coll_node_copy(n);
+	f->nseen = app_coll_list(ui->app, ns, &f->seen);
 }
 
 static bool seen_before(char *const *seen, size_t nseen, const char *name)
@@ -231,10 +232,11 @@ char *ui_coll_renamed(struct ui *ui, const char *ns, const struct coll_node *was
 void ui_browse_follow(struct ui *ui)
 {
 	if (!ui->base_ns || app_coll_get(ui->app, ui->base_ns, ui->base_name)) {
-		browse_note(ui);
+		follow_note(ui, &ui->base_was, ui->base_ns, ui->base_name);
 		return;
 	}
-	char *now = ui_coll_renamed(ui, ui->base_ns, ui->base_def, ui->base_seen, ui->nbase_seen);
+	const struct ui_follow *was = &ui->base_was;
+	char *now = ui_coll_renamed(ui, ui->base_ns, was->def, was->seen, was->nseen);
 	if (now) {
 		free(ui->base_name);
 		ui->base_name = now;
@@ -245,7 +247,24 @@ void ui_browse_follow(struct ui *ui)
 		free(ui->base_name);
 		ui->base_ns = ui->base_name = NULL;
 	}
-	browse_note(ui);
+	follow_note(ui, &ui->base_was, ui->base_ns, ui->base_name);
+}
+
+void ui_playlist_follow(struct ui *ui)
+{
+	if (!ui->pl_name || app_coll_get(ui->app, COLL_NS_PLAYLISTS, ui->pl_name)) {
+		follow_note(ui, &ui->pl_was, COLL_NS_PLAYLISTS, ui->pl_name);
+		return;
+	}
+	const struct ui_follow *was = &ui->pl_was;
+	char *now = ui_coll_renamed(ui, COLL_NS_PLAYLISTS, was->def, was->seen, was->nseen);
+	/* The queue goes when it has played out: nothing to say then. */
+	if (!now && strcmp(ui->pl_name, APP_QUEUE_NAME) != 0)
+		ui_message(ui, false, "%s/%s is gone: showing the active playlist",
+			   COLL_NS_PLAYLISTS, ui->pl_name);
+	free(ui->pl_name);
+	ui->pl_name = now;
+	follow_note(ui, &ui->pl_was, COLL_NS_PLAYLISTS, ui->pl_name);
 }
 
 void ui_browse(struct ui *ui, const char *ns, const char *name, const char *query)
@@ -254,7 +273,7 @@ void ui_browse(struct ui *ui, const char *ns, const char *name, const char *quer
 	free(ui->base_name);
 	ui->base_ns = ns ? xstrdup(ns) : NULL;
 	ui->base_name = ns ? xstrdup(name) : NULL;
-	browse_note(ui);
+	follow_note(ui, &ui->base_was, ui->base_ns, ui->base_name);
 	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++)
 		ui->cols[k].list.cur = 0;
 	if (query)
@@ -269,6 +288,7 @@ void ui_open_playlist(struct ui *ui, const char *name)
 {
 	free(ui->pl_name);
 	ui->pl_name = name ? xstrdup(name) : NULL;
+	follow_note(ui, &ui->pl_was, COLL_NS_PLAYLISTS, ui->pl_name);
 	ui->pl_list.cur = ui->pl_list.top = 0;
 	ui_switch_view(ui, UI_VIEW_PLAYLIST);
 	ui->dirty = true;

@@ -84,6 +84,15 @@ struct ui_groups {
 };
 
 /* One row of the collections list. */
+/* A saved collection or playlist as it was at the last look: its
+ * definition (a copy) and its namespace's names, to tell a rename by
+ * another process (which keeps no identity) from a removal. */
+struct ui_follow {
+	struct coll_node *def;
+	char **seen;
+	size_t nseen;
+};
+
 struct ui_coll_row {
 	char *ns;           /* NULL: All Media; "" : a heading */
 	char *name;
@@ -114,11 +123,7 @@ struct ui {
 
 	/* The collection being browsed: NULL ns = All Media. */
 	char *base_ns, *base_name;
-	/* What it was at the last look (ui_browse_follow): its definition (a
-	 * copy) and its namespace's names, to tell a rename from a removal. */
-	struct coll_node *base_def;
-	char **base_seen;
-	size_t nbase_seen;
+	struct ui_follow base_was; /* to follow a rename (ui_browse_follow) */
 
 	/* Search bar (view 1) / find (views 2, 3). */
 	struct strbuf query;
@@ -164,6 +169,7 @@ struct ui {
 
 	/* View 2: the playlist shown (NULL: the active one) and find marks. */
 	char *pl_name;
+	struct ui_follow pl_was;     /* to follow a rename (ui_playlist_follow) */
 	struct ui_list pl_list;
 	struct bitset pl_match;      /* over entries (positions): rows matching the find */
 	bool pl_have_match;
@@ -287,13 +293,16 @@ struct coll_node *ui_browse_view_node(struct ui *ui);
  * this process or another) is followed under its new name, one that was
  * removed leaves the browser on All Media, saying so. */
 void ui_browse_follow(struct ui *ui);
+/* The same for the playlist view 2 was opened on: followed under its new
+ * name; one removed leaves the view on the active playlist, saying so. */
+void ui_playlist_follow(struct ui *ui);
 /* The name in ns that now holds the definition `was` and is none of the
  * `seen` names (those ns held before): where a collection renamed since
  * went. NULL when there is none, or more than one (no telling which).
  * The caller frees it. */
 char *ui_coll_renamed(struct ui *ui, const char *ns, const struct coll_node *was,
 		      char *const *seen, size_t nseen);
-void ui_browse_forget(struct ui *ui);
+void ui_follow_forget(struct ui_follow *f);
 /* Re-evaluate the browser's results (the browsed collection changed). */
 void ui_refresh_browser(struct ui *ui);
 /* Saved collections or playlists changed: the collections list reloads

@@ -113,6 +113,23 @@ keys n
 crate coll remove Aurora >/dev/null 2>&1 || t_fail "coll remove"
 crate coll remove Mellow >/dev/null 2>&1 || t_fail "coll remove"
 
+t_begin live_opened_playlist_follows_rename_and_removal
+# View 2 opened on a playlist that is not the active one (Enter in view 3)
+# stays on it when another program renames it, rather than showing the
+# active playlist in its place, where d would then remove entries; its
+# removal is said.
+crate playlist new Road >/dev/null 2>&1 || t_fail "playlist new"
+crate playlist add Road 'artist:"Mira Sol"' >/dev/null 2>&1 || t_fail "playlist add"
+keys 3 G
+wait_for "Road" 4 || t_fail "collections view"
+keys Enter
+wait_for "Playlist Road – 2 entries" 4 || t_fail "the playlist is not shown"
+crate coll rename Playlists/Road Trip >/dev/null 2>&1 || t_fail "coll rename"
+wait_for "Playlist Trip – 2 entries" 4 || t_fail "view 2 did not follow the rename"
+crate coll remove Playlists/Trip >/dev/null 2>&1 || t_fail "coll remove"
+wait_for "Playlists/Trip is gone: showing the active playlist" 4 || t_fail "the removal was not said"
+wait_for "(active)" 1 || t_fail "not on the active playlist"
+
 t_begin live_playlist_cursor_stays_on_its_entry
 # Another program moves entries: the cursor stays on the entry it was on
 # (Space marks the cursor's row), as in cmus and ncmpcpp.
