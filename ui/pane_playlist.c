@@ -172,6 +172,20 @@ static long current_pos(const struct coll_node *n)
 	return p ? strtol(p, NULL, 10) : -1;
 }
 
+/* What fills an empty list, with the key as bound: add reaches only the
+ * active playlist, enqueue only the queue. */
+static void empty_hint(struct ui *ui, const char *name, bool party, bool active, char *buf,
+		       size_t size)
+{
+	const char *how = party ? " (empty: the source matches nothing yet)"
+			  : strcmp(name, APP_QUEUE_NAME) == 0
+				  ? " (empty: {enqueue} in the browser appends tracks here)"
+			  : active ? " (empty: {add} in the browser adds tracks here)"
+				   : " (empty: {add} in the browser adds to the active playlist;"
+				     " :playlist use makes this one active)";
+	keymap_expand(&ui->km, how, false, buf, size);
+}
+
 static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 {
 	const struct coll_node *n = shown_node(ui);
@@ -254,10 +268,11 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 	}
 	strbuf_free(&left);
 	strbuf_free(&right);
-	if (n->idlist.n == 0 && h > 0)
-		draw_text(ui, y, r->x, r->w,
-			  party ? " (empty: the source matches nothing yet)"
-				: " (empty: 'a' in the browser adds tracks here)", theme_attr(UR_HINT));
+	if (n->idlist.n == 0 && h > 0) {
+		char hint[300];
+		empty_hint(ui, name, party, active, hint, sizeof hint);
+		draw_text(ui, y, r->x, r->w, hint, theme_attr(UR_HINT));
+	}
 }
 
 /* K/J (P/p): the marks, else the cursor row, one place up or down, in

@@ -366,7 +366,10 @@ static void show_queue(struct ui *ui)
 	if (!showing && !app_playlist_get(ui->app, APP_QUEUE_NAME)) {
 		free(ui->pl_name);
 		ui->pl_name = NULL;
-		ui_message(ui, false, "the queue is empty: e appends the selection to it");
+		char say[200];
+		keymap_expand(&ui->km, "the queue is empty: {enqueue} appends the selection to it",
+			      false, say, sizeof say);
+		ui_message(ui, false, "%s", say);
 		return;
 	}
 	ui_open_playlist(ui, showing ? NULL : APP_QUEUE_NAME);

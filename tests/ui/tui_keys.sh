@@ -14,6 +14,8 @@ command =
 view_files = 9
 quit = x
 mark = t
+add = y
+enqueue = E
 [playback]
 volume_step = 10
 seek_step = 15
@@ -32,6 +34,31 @@ keys G
 wait_for "Marks: t marks a row" || t_fail "the summary names the default key"
 screen | grep -q "9 files:" || t_fail "view 5's key: $(screen | grep files:)"
 screen | grep -q "Command line ((unbound))" || t_fail "the unbound ':' is named"
+keys x
+
+t_begin tui_keys_empty_playlist_says_what_fills_it
+# An empty list's line names the key that fills it, as bound: add (y
+# here) fills only the active playlist, enqueue (E) only the queue; an
+# opened playlist that is not active says how to make it so ("'a' in the
+# browser adds tracks here" was wrong for both, and for a rebound add).
+c() { "$CRATE" --db "$DB" "$@" >/dev/null 2>&1; }
+c playlist new Other || t_fail "playlist new"
+tmux_crate 100 20 || t_fail "no title bar"
+keys Q
+wait_for "the queue is empty: E appends the selection to it" || t_fail "Q without a queue"
+c playlist new Queue --queue || t_fail "playlist new --queue"
+keys 2
+wait_for "(empty: y in the browser adds tracks here)" ||
+	t_fail "the active playlist's hint"
+keys 3
+wait_for "Other" || t_fail "collections view"
+keys G k Enter
+wait_for "Playlist Other – 0 entries" || t_fail "Other not opened"
+wait_for "(empty: y in the browser adds to the active playlist; :playlist use makes this one active)" ||
+	t_fail "a playlist not active"
+keys 3 G Enter
+wait_for "Playlist Queue [queue] – 0 entries" || t_fail "the queue not opened"
+wait_for "(empty: E in the browser appends tracks here)" || t_fail "the queue's hint"
 keys x
 
 t_end
