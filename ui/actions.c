@@ -290,38 +290,36 @@ static void targets(struct ui *ui, struct u32vec *ids, bool *marked)
 		selection(ui, ids, &start, true);
 }
 
-bool act_has_marks(struct ui *ui)
+bool act_rate_prompt(struct ui *ui, char *label, size_t size)
 {
 	struct u32vec ids = {0};
 	bool marked;
 	targets(ui, &ids, &marked);
+	size_t n = ids.n;
 	u32vec_free(&ids);
-	return marked;
+	if (marked)
+		snprintf(label, size, "Rate the marked tracks: 0-5 (0 clears) ");
+	else if (n > 1)
+		snprintf(label, size, "Rate the %zu tracks of the selected row: 0-5 (0 clears) ", n);
+	else
+		snprintf(label, size, "Rate the selected track: 0-5 (0 clears) ");
+	return n > 0;
 }
 
-uint32_t act_selected_id(struct ui *ui)
-{
-	struct u32vec ids = {0};
-	size_t start;
-	selection(ui, &ids, &start, true);
-	uint32_t id = ids.n ? ids.v[start < ids.n ? start : 0] : 0;
-	u32vec_free(&ids);
-	return id;
-}
-
-/* The marked tracks all get the rating in one transaction: one commit
- * (and one wake-up of other crates) for any number, and all or none. */
-static void rate_marked(struct ui *ui, const struct u32vec *ids, int stars)
+/* Several tracks all get the rating in one transaction: one commit (and
+ * one wake-up of other crates) for any number, and all or none. */
+static void rate_many(struct ui *ui, const struct u32vec *ids, int stars, bool marked)
 {
 	struct crate_err err = {0};
 	size_t n = ids->n;
+	const char *which = marked ? " marked" : "";
 	if (app_set_ratings(ui->app, ids->v, n, stars, &err) != 0)
 		ui_message(ui, true, "%s (none rated)", err.msg);
 	else if (stars)
-		ui_message(ui, false, "rated %zu marked track%s: %d star%s", n, n == 1 ? "" : "s",
+		ui_message(ui, false, "rated %zu%s track%s: %d star%s", n, which, n == 1 ? "" : "s",
 			   stars, stars == 1 ? "" : "s");
 	else
-		ui_message(ui, false, "rating of %zu marked track%s cleared", n, n == 1 ? "" : "s");
+		ui_message(ui, false, "rating of %zu%s track%s cleared", n, which, n == 1 ? "" : "s");
 }
 
 void act_rate(struct ui *ui, int stars)
@@ -329,17 +327,12 @@ void act_rate(struct ui *ui, int stars)
 	struct u32vec ids = {0};
 	bool marked;
 	targets(ui, &ids, &marked);
-	if (marked) {
-		rate_marked(ui, &ids, stars);
-		u32vec_free(&ids);
-		ui->dirty = true;
-		return;
-	}
-	u32vec_free(&ids);
-	uint32_t id = act_selected_id(ui);
+	uint32_t id = ids.n ? ids.v[0] : 0;
 	struct crate_err err = {0};
 	char t[512];
-	if (!id)
+	if (marked || ids.n > 1)
+		rate_many(ui, &ids, stars, marked);
+	else if (!id)
 		ui_message(ui, true, "nothing selected");
 	else if (app_set_rating(ui->app, id, stars, &err) != 0)
 		ui_message(ui, true, "%s", err.msg);
@@ -348,6 +341,7 @@ void act_rate(struct ui *ui, int stars)
 			   stars == 1 ? "" : "s");
 	else
 		ui_message(ui, false, "rating of %s cleared", ui_title(ui, id, t, sizeof t));
+	u32vec_free(&ids);
 	ui->dirty = true;
 }
 

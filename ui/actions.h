@@ -33,14 +33,13 @@ void act_analysis(struct ui *ui, const char *what);
 void ui_poll_analysis(struct ui *ui);
 /* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */
 void act_command(struct ui *ui, const char *line);
-/* Rate the marked tracks, else the selected one (browser, playlist) 0-5;
- * 0 clears. */
+/* Rate the marked tracks, else the selection 0-5 (0 clears): the selected
+ * track, or every track of a group row (an artist or album in the
+ * browser), as a and e take them. */
 void act_rate(struct ui *ui, int stars);
-/* The selected track, 0 for none. */
-uint32_t act_selected_id(struct ui *ui);
-/* Whether the view shown has marks (its pane's `marked`): a, e, *, d and
- * K/J then act on them. */
-bool act_has_marks(struct ui *ui);
+/* The rating prompt's text for what act_rate would rate, saying how many
+ * when several; false when nothing is selected. */
+bool act_rate_prompt(struct ui *ui, char *label, size_t size);
 /* u: undo the last playlist edit (app_playlist_undo), saying what. */
 void act_undo(struct ui *ui);
 /* :shuffle [off|tracks|albums], :repeat [off|all|one]; no argument cycles. */

@@ -691,8 +691,7 @@ void cmdline_draw(struct ui *ui)
 		else if (ui->prompt == UI_PROMPT_QUIT)
 			label = "A scan is running. Quit anyway? (y/n) ";
 		else if (ui->prompt == UI_PROMPT_RATE)
-			label = act_has_marks(ui) ? "Rate the marked tracks: 0-5 (0 clears) "
-						  : "Rate the selected track: 0-5 (0 clears) ";
+			label = ui->prompt_arg ? ui->prompt_arg : "";
 		else if (ui->prompt == UI_PROMPT_OVERWRITE) {
 			snprintf(q, sizeof q, "%s exists. Replace it? (y/n) ",
 				 ui->prompt_arg ? ui->prompt_arg : "");

@@ -537,12 +537,14 @@ static bool track_action(struct ui *ui, const struct ui_pane *p, enum ui_action 
 	case UA_UNDO:
 		act_undo(ui);
 		return true;
-	case UA_RATE:
-		if (!act_selected_id(ui) && !act_has_marks(ui))
+	case UA_RATE: {
+		char label[120];
+		if (!act_rate_prompt(ui, label, sizeof label))
 			ui_message(ui, false, "* rates the selected track (views 1 and 2)");
 		else
-			prompt_begin(ui, UI_PROMPT_RATE, NULL, NULL);
+			prompt_begin(ui, UI_PROMPT_RATE, label, NULL);
 		return true;
+	}
 	default:
 		return false;
 	}

@@ -200,6 +200,25 @@ keys Enter
 wait_for "position 2 is past the end (1 entry)" || t_fail "the refusal does not say 1 entry"
 keys q
 
+t_begin tui_edit_rate_on_an_artist_row_rates_its_tracks
+# * on an artist row takes all its tracks, as a, e and Space do, and the
+# prompt says how many; it rated the first of them alone.
+start_ui || t_fail "no title bar"
+keys 1
+wait_for " artist" || t_fail "browser"
+keys M /
+keys C-u
+typed 'a:"Mira Sol"'
+keys Enter
+wait_for "Track 10" || t_fail "search"
+keys h h h g j '*'
+wait_for "Rate the 2 tracks of the selected row: 0-5" || t_fail "the prompt: $(screen | tail -1)"
+keys 5
+wait_for "rated 2 tracks: 5 stars" || t_fail "the message: $(screen | tail -1)"
+[ "$(c search 'a:"Mira Sol" r:5' --format '%title%' | wc -l)" -eq 2 ] ||
+	t_fail "r:5 finds $(c search 'r:5' --format '%title%' | tr '\n' '|')"
+keys q
+
 t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
 # An entry whose row is gone (crate forget, scan --prune) reads as the CLI
 # says it, not '?  (missing)' like an unknown file; an entry whose file is
