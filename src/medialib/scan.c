@@ -172,6 +172,7 @@ struct job {
 	bool moved;          /* known was found at another path: take this one */
 	struct mlib_tags tags;
 	struct scan_cue cue; /* its cue sheet, read with the tags */
+	bool cue_beside;     /* its folder holds a *.cue (the walk's dir_has_cue) */
 	struct crate_err err;
 	int rc;
 	bool done;
@@ -417,6 +418,7 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	j->size = st->st_size;
 	j->mtime = mtime;
 	j->known = k;
+	j->cue_beside = s->dir_has_cue;
 	mlib_tags_init(&j->tags);
 	p->to_read++;
 }
@@ -546,7 +548,7 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&s->mu);
 		j->rc = mlib_tags_read(j->path, timeout, &j->tags, &j->err);
 		if (j->rc == 0)
-			scan_cue_read(j->path, &j->tags, &j->cue);
+			scan_cue_read(j->path, &j->tags, j->cue_beside, &j->cue);
 		pthread_mutex_lock(&s->mu);
 		j->done = true;
 		pthread_cond_broadcast(&s->job_done);
@@ -844,7 +846,7 @@ static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err
 									 : 5000,
 					       &j->tags, &j->err);
 			if (j->rc == 0)
-				scan_cue_read(j->path, &j->tags, &j->cue);
+				scan_cue_read(j->path, &j->tags, j->cue_beside, &j->cue);
 			j->done = true;
 			pthread_mutex_lock(&s->mu);
 		}

@@ -189,12 +189,13 @@ static int check_fit(const struct mlib_cue *cue, const struct mlib_tags *t, stru
 	return 0;
 }
 
-void scan_cue_read(const char *audio, const struct mlib_tags *t, struct scan_cue *out)
+void scan_cue_read(const char *audio, const struct mlib_tags *t, bool beside,
+		   struct scan_cue *out)
 {
 	memset(out, 0, sizeof *out);
 	int64_t mtime;
 	const char *embedded = mlib_tags_get(t, "cuesheet");
-	if (!scan_cue_sibling(audio, &out->path, &mtime) && !embedded)
+	if (!(beside && scan_cue_sibling(audio, &out->path, &mtime)) && !embedded)
 		return;
 	size_t len = 0;
 	char *text = out->path ? read_text(out->path, &len, &out->err) : NULL;

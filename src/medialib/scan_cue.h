@@ -24,10 +24,14 @@ struct scan_cue {
  * file's X.cue): its path (owned) and mtime; false when there is none. */
 bool scan_cue_sibling(const char *audio, char **path, int64_t *mtime);
 
-/* Look for the cue sheet of audio (beside it, else its CUESHEET tag in t),
- * parse it and check it against the audio (rate known, every track
- * starting before the end). Thread-safe. */
-void scan_cue_read(const char *audio, const struct mlib_tags *t, struct scan_cue *out);
+/* Look for the cue sheet of audio (beside it when beside, else or then
+ * its CUESHEET tag in t), parse it and check it against the audio (rate
+ * known, every track starting before the end). beside false: the folder
+ * holds no *.cue (the scanner's walk knows), so none is looked for there;
+ * a sheet named otherwise is found by reading the folder, once a file.
+ * Thread-safe. */
+void scan_cue_read(const char *audio, const struct mlib_tags *t, bool beside,
+		   struct scan_cue *out);
 void scan_cue_free(struct scan_cue *c);
 
 /* Track i of cue: its tags (file's tags, the cue's values over them;
