@@ -65,9 +65,19 @@ static void draft_free(struct ui *ui)
 	}
 }
 
+static void was_free(struct ui *ui)
+{
+	if (ui->rule_was) {
+		rule_clear(ui->rule_was);
+		free(ui->rule_was);
+		ui->rule_was = NULL;
+	}
+}
+
 static void rules_pane_free(struct ui *ui)
 {
 	draft_free(ui);
+	was_free(ui);
 }
 
 static bool row_matches_find(struct ui *ui, struct rules *rs, size_t i)
@@ -257,6 +267,40 @@ static struct rule *rule_dup(const struct rule *r)
 	return d;
 }
 
+/* The rule e or d was pressed on, as it was: the answer to the prompt
+ * finds it again (find_again). */
+static void note_was(struct ui *ui, const struct rule *r)
+{
+	was_free(ui);
+	ui->rule_was = rule_dup(r);
+}
+
+/* Where the rule noted by note_was is now, last seen at position at:
+ * another program may have moved, removed or changed rules while the
+ * prompt was open, and every edit here saves the whole list, so acting
+ * on position at would overwrite or remove another rule. The list is
+ * read again first (this pane may not have seen the change yet).
+ * SIZE_MAX, said, when the rule is no longer there as it was. */
+static size_t find_again(struct ui *ui, struct rules *rs, size_t at)
+{
+	struct crate_err err = {0};
+	bool changed;
+	if (rules_reload(rs, &changed, &err) != 0) {
+		ui_message(ui, true, "rules: %s", err.msg);
+		return SIZE_MAX;
+	}
+	const struct rule *was = ui->rule_was;
+	size_t n = rules_count(rs);
+	if (was && at < n && rule_same(rules_get(rs, at), was))
+		return at;
+	for (size_t i = 0; was && i < n; i++)
+		if (rule_same(rules_get(rs, i), was))
+			return i;
+	ui_message(ui, true, "rule %zu was changed by another program meanwhile: nothing done",
+		   at + 1);
+	return SIZE_MAX;
+}
+
 static void begin_add(struct ui *ui)
 {
 	if (!app_has_store(ui->app)) {
@@ -278,6 +322,7 @@ static void begin_edit(struct ui *ui, struct rules *rs)
 	}
 	draft_free(ui);
 	ui->rule_draft = rule_dup(r);
+	note_was(ui, r);
 	ui->rule_edit = ui->rule_list.cur;
 	prompt_begin(ui, UI_PROMPT_RULE_PRESET, NULL, r->eq ? r->eq : "none");
 }
@@ -298,7 +343,12 @@ static void finish_add(struct ui *ui, struct rules *rs)
 static void finish_edit(struct ui *ui, struct rules *rs)
 {
 	struct crate_err err = {0};
-	size_t i = ui->rule_edit;
+	size_t i = find_again(ui, rs, ui->rule_edit);
+	if (i == SIZE_MAX) {
+		draft_free(ui);
+		return;
+	}
+	ui->rule_list.cur = i;
 	if (rules_set(rs, i, ui->rule_draft, &err) != 0)
 		ui_message(ui, true, "%s", err.msg);
 	else
@@ -406,6 +456,7 @@ static void ask_remove(struct ui *ui, struct rules *rs)
 	}
 	char what[600];
 	snprintf(what, sizeof what, "rule %zu (%s)", i + 1, rules_target(rs, i));
+	note_was(ui, rules_get(rs, i));
 	prompt_begin(ui, UI_PROMPT_REMOVE_RULE, what, NULL);
 }
 
@@ -414,7 +465,9 @@ static void rules_pane_remove_confirmed(struct ui *ui)
 	struct rules *rs = pane_rules(ui, true);
 	if (!rs)
 		return;
-	size_t i = ui->rule_list.cur;
+	size_t i = find_again(ui, rs, ui->rule_list.cur);
+	if (i == SIZE_MAX)
+		return;
 	char *target = rules_target(rs, i) ? xstrdup(rules_target(rs, i)) : NULL;
 	struct crate_err err = {0};
 	if (rules_remove(rs, i, &err) != 0)

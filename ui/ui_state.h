@@ -200,6 +200,7 @@ struct ui {
 	struct ui_list rule_list;
 	struct rule *rule_draft;     /* the rule being added or edited (owned), NULL none */
 	size_t rule_edit;            /* the rule being edited; SIZE_MAX while adding */
+	struct rule *rule_was;       /* the rule e or d was pressed on (owned), NULL none */
 
 	/* Help view scroll. */
 	struct ui_list help_list;

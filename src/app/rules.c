@@ -168,7 +168,7 @@ static bool str_same(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static bool rule_same(const struct rule *a, const struct rule *b)
+bool rule_same(const struct rule *a, const struct rule *b)
 {
 	return str_same(a->ns, b->ns) && str_same(a->name, b->name) &&
 	       str_same(a->query, b->query) && str_same(a->eq, b->eq) &&

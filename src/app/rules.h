@@ -90,6 +90,8 @@ int rule_from_target(struct coll_store *store, const char *target, struct rule *
 int rule_from_query(struct coll_store *store, const char *query, struct rule *out,
 		    struct crate_err *err);
 void rule_clear(struct rule *r);
+/* Whether a and b are the same rule: target and every setting. */
+bool rule_same(const struct rule *a, const struct rule *b);
 /* "off"/"track"/"album" -> play_rg_mode, "default" -> RULE_RG_DEFAULT; -2 if unknown. */
 int rule_rg_parse(const char *s);
 /* The reverse; "default" for RULE_RG_DEFAULT. */

@@ -222,4 +222,46 @@ wait_for "rule 1 uses 'Collections/Mira'" || t_fail "removal not refused"
 cr coll list 2>/dev/null | grep -q "Mira" || t_fail "collection removed"
 keys q
 
+t_begin tui_rules_prompt_answered_after_another_program_changed_them
+# e and d act on the rule they were pressed on, found again when the
+# prompt is answered: another program moving rules meanwhile made e
+# overwrite (and d remove) whatever rule had come to that position.
+cr rule add 'y>1900' 2>/dev/null || t_fail "rule add"
+start_ui "$CONF" || t_fail "no start"
+keys 4
+wait_for "Collection or query" || t_fail "rules view"
+keys g e
+wait_for "Equalizer preset:" || t_fail "no preset prompt"
+cr rule move 1 3 2>/dev/null || t_fail "rule move"
+keys C-u
+typed 'rock'
+keys Enter
+wait_for "Volume offset (dB):" || t_fail "no volume prompt"
+keys C-u
+typed '+2'
+keys Enter
+wait_for "rule 3: eq=rock volume=+2dB" || t_fail "the message: $(screen | tail -1)"
+rule_line 3 | grep -q "^3. collection Collections/Mira -> eq=rock volume=+2dB" ||
+	t_fail "CLI rule 3: $(rule_line 3)"
+rule_line 1 | grep -q "^1. collection Collections/Gone " || t_fail "CLI rule 1: $(rule_line 1)"
+rule_line 2 | grep -q "^2. query y>1900 " || t_fail "CLI rule 2: $(rule_line 2)"
+keys g d
+wait_for "Remove rule 1 (Collections/Gone)? (y/n)" || t_fail "no confirmation"
+cr rule move 1 3 2>/dev/null || t_fail "rule move"
+keys y
+wait_for "removed rule 3: Collections/Gone" || t_fail "the message: $(screen | tail -1)"
+out=$(cr rule list 2>/dev/null | tr '\n' '|')
+case $out in
+"1. query y>1900 "*"|2. collection Collections/Mira "*) ;;
+*) t_fail "CLI lists: $out" ;;
+esac
+keys g d
+wait_for "Remove rule 1 (y>1900)? (y/n)" || t_fail "no confirmation"
+cr rule remove 1 2>/dev/null || t_fail "rule remove"
+keys y
+wait_for "rule 1 was changed by another program meanwhile: nothing done" ||
+	t_fail "the message: $(screen | tail -1)"
+rule_line 1 | grep -q "^1. collection Collections/Mira " || t_fail "CLI rule 1: $(rule_line 1)"
+keys q
+
 t_end
