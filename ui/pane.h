@@ -17,7 +17,7 @@ struct ui_rect;
 struct u32vec;
 
 struct ui_pane {
-	const char *title;      /* its tab (" 1 Browser "); NULL: no tab */
+	const char *title;      /* its tab's name ("Browser"), after its key; NULL: no tab */
 	const char *hint;       /* the idle bottom row on wide screens ({action}: its key,
 				 * keymap_expand); NULL: the general one */
 	const char *find_label; /* the search bar's label ("/"); NULL: no search bar */

@@ -944,7 +944,7 @@ static void browser_find_info(struct ui *ui, char *buf, size_t size)
 }
 
 const struct ui_pane ui_pane_browser = {
-	.title = " 1 Browser ",
+	.title = "Browser",
 	.find_label = "/",
 	.sidebar = true,
 	.saves = true,

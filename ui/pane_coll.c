@@ -344,7 +344,7 @@ static void coll_draw_full(struct ui *ui, const struct ui_rect *r)
 }
 
 const struct ui_pane ui_pane_collections = {
-	.title = " 3 Collections ",
+	.title = "Collections",
 	.find_label = "find: ",
 	.draw = coll_draw_full,
 	.key = coll_key,

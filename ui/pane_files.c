@@ -356,7 +356,7 @@ static void files_free(struct ui *ui)
 }
 
 const struct ui_pane ui_pane_files = {
-	.title = " 5 Files ",
+	.title = "Files",
 	.hint = "{play} play/open  {parent} up  {add} add  {enqueue} queue  {library_add} add to library  "
 		"{hidden} hidden  {search} find",
 	.find_label = "find: ",

@@ -479,7 +479,7 @@ static void playlist_heading(struct ui *ui, int w, char *buf, size_t size)
 }
 
 const struct ui_pane ui_pane_playlist = {
-	.title = " 2 Playlist ",
+	.title = "Playlist",
 	.find_label = "find: ",
 	.find_list = true,
 	.draw = playlist_draw,

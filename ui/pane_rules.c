@@ -588,7 +588,7 @@ static void rules_pane_heading(struct ui *ui, int w, char *buf, size_t size)
 }
 
 const struct ui_pane ui_pane_rules = {
-	.title = " 4 Rules ",
+	.title = "Rules",
 	.hint = "{add} add  {enqueue} edit  {remove} remove  {move_up} {move_down} move  {play} browse  "
 		"{help} help",
 	.find_label = "find: ",

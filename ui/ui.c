@@ -166,12 +166,27 @@ static void compute_layout(struct ui *ui)
 	ui_layout_compute(ui->w, ui->h, &o, &ui->L);
 }
 
-/* The tabs, laid out from the panes' titles: drawn and clicked alike. */
-static void tabs_layout(struct ui_tab *out)
+/* The tabs' text: each view's key as bound, then its name (" 1 Browser
+ * "); the name alone for a view left without a key. */
+static void tab_labels(struct ui *ui, char labels[UI_NVIEWS][80])
+{
+	static const char *const keys[UI_NVIEWS] = {
+		[UI_VIEW_BROWSER] = "{view_browser}", [UI_VIEW_PLAYLIST] = "{view_playlist}",
+		[UI_VIEW_COLLECTIONS] = "{view_collections}", [UI_VIEW_RULES] = "{view_rules}",
+		[UI_VIEW_FILES] = "{view_files}"};
+	for (int i = 0; i < UI_NVIEWS; i++) {
+		char key[64];
+		keymap_expand(&ui->km, keys[i], true, key, sizeof key);
+		snprintf(labels[i], 80, " %s%s%s ", key, key[0] ? " " : "", panes[i]->title);
+	}
+}
+
+/* The tabs, laid out from their text: drawn and clicked alike. */
+static void tabs_layout(char labels[UI_NVIEWS][80], struct ui_tab *out)
 {
 	const char *titles[UI_NVIEWS];
 	for (int i = 0; i < UI_NVIEWS; i++)
-		titles[i] = panes[i]->title;
+		titles[i] = labels[i];
 	ui_layout_tabs(titles, UI_NVIEWS, out);
 }
 
@@ -183,12 +198,14 @@ static void title_draw(struct ui *ui)
 	int attr = theme_attr(UR_TITLE);
 	draw_fill(r->y, 0, r->w, attr);
 	struct ui_tab tabs[UI_NVIEWS];
-	tabs_layout(tabs);
+	char labels[UI_NVIEWS][80];
+	tab_labels(ui, labels);
+	tabs_layout(labels, tabs);
 	enum ui_view shown = ui_base_view(ui);
 	int x = 0;
 	for (int i = 0; i < UI_NVIEWS && tabs[i].x < r->w; i++) {
 		int tw = tabs[i].w < r->w - tabs[i].x ? tabs[i].w : r->w - tabs[i].x;
-		draw_text(ui, r->y, tabs[i].x, tw, panes[i]->title,
+		draw_text(ui, r->y, tabs[i].x, tw, labels[i],
 			  (int)shown == i ? theme_attr(UR_TITLE_ACTIVE) | (int)A_BOLD : attr);
 		x = tabs[i].x + tabs[i].w + 1;
 	}
@@ -602,7 +619,9 @@ static void handle_mouse(struct ui *ui)
 		return;
 	if (ui->L.title.w && ev.y == ui->L.title.y) {
 		struct ui_tab tabs[UI_NVIEWS];
-		tabs_layout(tabs);
+		char labels[UI_NVIEWS][80];
+		tab_labels(ui, labels);
+		tabs_layout(labels, tabs);
 		int v = ui_layout_tab_at(tabs, UI_NVIEWS, ev.x);
 		if (v >= 0)
 			ui_switch_view(ui, (enum ui_view)v);

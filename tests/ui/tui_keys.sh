@@ -36,6 +36,15 @@ screen | grep -q "9 files:" || t_fail "view 5's key: $(screen | grep files:)"
 screen | grep -q "Command line ((unbound))" || t_fail "the unbound ':' is named"
 keys x
 
+t_begin tui_keys_tabs_name_the_view_keys_as_bound
+# The tabs said "5 Files" with view_files bound to 9 (5 then did nothing).
+tmux_crate 100 20 || t_fail "no title bar"
+wait_for " 1 Browser   2 Playlist   3 Collections   4 Rules   9 Files " ||
+	t_fail "the tabs: $(screen | head -1)"
+keys 9
+wait_for "folder" || t_fail "9 did not open the files view"
+keys x
+
 t_begin tui_keys_empty_playlist_says_what_fills_it
 # An empty list's line names the key that fills it, as bound: add (y
 # here) fills only the active playlist, enqueue (E) only the queue; an
