@@ -678,6 +678,29 @@ static void draw_aside(struct ui *ui, int x, int y, int w, const char *text)
 	}
 }
 
+/* Where a line too long for its avail columns starts on screen (bytes;
+ * *got: the columns skipped): far enough on that the character under the
+ * cursor at byte cur, column ccol (one column at the end), shows whole,
+ * left of the "…" of a cut end. A wide character across the left edge is
+ * skipped whole, else the cursor's own character could sit under the "…". */
+static size_t line_skip(const char *text, size_t cur, size_t ccol, int avail, size_t *got)
+{
+	size_t len = strlen(text), cw = 1;
+	uint32_t cp;
+	*got = 0;
+	if (cur < len && (utf8_decode(text + cur, len - cur, &cp), utf8_cp_width(cp) > 1))
+		cw = (size_t)utf8_cp_width(cp);
+	if (avail <= 1 || ccol + cw <= (size_t)avail - 1)
+		return 0;
+	size_t need = ccol + cw - (size_t)(avail - 1);
+	size_t skip = utf8_prefix_fitting(text, len, need, got);
+	if (*got < need && skip < len) {
+		skip += utf8_decode(text + skip, len - skip, &cp);
+		*got = utf8_width(text, skip);
+	}
+	return skip;
+}
+
 void cmdline_draw(struct ui *ui)
 {
 	const struct ui_rect *r = &ui->L.msg;
@@ -709,13 +732,10 @@ void cmdline_draw(struct ui *ui)
 		lw = r->w - 1;
 	draw_text(ui, r->y, r->x, lw, label, A_BOLD);
 	const char *text = ui->cmd.buf ? ui->cmd.buf : "";
-	/* Keep the cursor visible: show the tail when the line is long. */
 	size_t ccol = ui_text_width(text) - ui_text_width(text + ui->ccur);
 	int avail = r->w - lw;
-	size_t skip = 0, got = 0;
-	if (avail > 1 && (int)ccol >= avail - 1) {
-		skip = utf8_prefix_fitting(text, strlen(text), ccol - (size_t)(avail - 2), &got);
-	}
+	size_t got;
+	size_t skip = line_skip(text, ui->ccur, ccol, avail, &got);
 	draw_text(ui, r->y, r->x + lw, avail, text + skip, 0);
 	int tw = (int)(ui_text_width(text + skip));
 	if (lw + tw + 4 < r->w)

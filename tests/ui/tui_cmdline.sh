@@ -276,4 +276,39 @@ wait_for "Collections/Rock Classics" || t_fail "rule not added"
 cr rule list 2>/dev/null | grep -q "Collections/Rock Classics -> eq=vinyl" || t_fail "CLI: $(cr rule list)"
 quit_ui
 
+t_begin tui_cmdline_long_wide_line_shows_the_character_at_the_cursor
+# A line of wide characters longer than the row: moved back from its end,
+# the cursor stood on the "…" that cuts the row, its character hidden.
+# The cell under the cursor must hold the character the cursor is on.
+# cell_at COL: the character drawn at column COL of the bottom row
+cell_at() {
+	screen | tail -1 | python3 -c '
+import sys, unicodedata
+col, want = 0, int(sys.argv[1])
+for ch in sys.stdin.read().rstrip("\n"):
+    w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    if col <= want < col + w:
+        print(ch)
+        break
+    col += w' "$1"
+}
+cursor_x() { $TM display -p -t "$S" '#{cursor_x}'; }
+NS=$((NS + 1)); old=$S; S=$SUITE$NS
+tmux_fresh_session "$old" "$S" 40 12 \
+	"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
+wait_for "1 Browser" 5 || t_fail "no title bar"
+keys :
+typed 'search 全角全角全角全角全角全角全角全角全角全角全角全角'
+wait_for "全角全角全角" || t_fail "the line: $(bottom)"
+keys End Left Left
+sleep 0.3
+[ "$(cell_at "$(cursor_x)")" = "全" ] ||
+	t_fail "under the cursor (column $(cursor_x)): '$(cell_at "$(cursor_x)")' in '$(bottom)'"
+keys Left
+sleep 0.3
+[ "$(cell_at "$(cursor_x)")" = "角" ] ||
+	t_fail "under the cursor (column $(cursor_x)): '$(cell_at "$(cursor_x)")' in '$(bottom)'"
+keys Escape
+quit_ui
+
 t_end
