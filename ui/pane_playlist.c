@@ -92,12 +92,51 @@ static void playlist_free(struct ui *ui)
 	free(ui->pl_seen_name);
 }
 
+/* How much entry j of now looks like entry cur of was: its neighbours
+ * (three each side) that are the same tracks at the same distance. */
+static int context_score(const struct u32vec *was, size_t cur, const struct u32vec *now, size_t j)
+{
+	int score = 0;
+	for (long d = -3; d <= 3; d++) {
+		long a = (long)cur + d, b = (long)j + d;
+		if (d != 0 && a >= 0 && b >= 0 && (size_t)a < was->n && (size_t)b < now->n)
+			score += was->v[a] == now->v[b];
+	}
+	return score;
+}
+
+/* Where entry cur of was (the k-th repeat of its track) is in now: among
+ * the repeats of the track, the one whose neighbours are most like its
+ * own, then the k-th, then the nearest. Neighbours tell the right repeat
+ * when earlier ones went: a Party Shuffle drops its played entries from
+ * the top, so the k-th repeat may be another one or none at all. SIZE_MAX
+ * when the track is no longer in the list. */
+static size_t entry_now(const struct u32vec *was, size_t cur, const struct u32vec *now)
+{
+	uint32_t id = was->v[cur];
+	size_t k = 0, rank = 0, best = SIZE_MAX;
+	int best_score = -1;
+	for (size_t i = 0; i < cur; i++)
+		k += was->v[i] == id;
+	for (size_t j = 0; j < now->n; j++) {
+		if (now->v[j] != id)
+			continue;
+		int score = context_score(was, cur, now, j) * 4 + (rank++ == k) * 2;
+		size_t dist = j > cur ? j - cur : cur - j, best_dist = best > cur ? best - cur : cur - best;
+		if (score > best_score || (score == best_score && dist < best_dist)) {
+			best = j;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
 /* The list changed under the cursor (another program's move or removal,
  * a Party Shuffle refill, the queue played on): keep the cursor on the
  * entry it was on, as cmus and ncmpcpp do, the row where it was on the
  * screen; an entry that went leaves the cursor at its place. A cursor
- * moved since (an edit here put it) is left alone. Among
- * repeats of a track, the same repeat (the k-th) is the entry. */
+ * moved since (an edit here put it) is left alone. Among repeats of a
+ * track, entry_now tells which is the entry. */
 static void cursor_follow(struct ui *ui, const char *name, const struct coll_node *n)
 {
 	struct u32vec *seen = &ui->pl_seen;
@@ -109,17 +148,11 @@ static void cursor_follow(struct ui *ui, const char *name, const struct coll_nod
 	if (same_list && cur == ui->pl_seen_cur && cur < seen->n &&
 	    (seen->n != n->idlist.n ||
 	     memcmp(seen->v, n->idlist.v, n->idlist.n * sizeof *n->idlist.v) != 0)) {
-		uint32_t id = seen->v[cur];
-		size_t k = 0;
-		for (size_t i = 0; i < cur; i++)
-			k += seen->v[i] == id;
-		for (size_t i = 0; i < n->idlist.n; i++) {
-			if (n->idlist.v[i] != id || k-- > 0)
-				continue;
+		size_t i = entry_now(seen, cur, &n->idlist);
+		if (i != SIZE_MAX) {
 			size_t row = cur >= ui->pl_list.top ? cur - ui->pl_list.top : 0;
 			ui->pl_list.cur = i;
 			ui->pl_list.top = i >= row ? i - row : 0;
-			break;
 		}
 	}
 	if (!same_list) {

@@ -148,6 +148,28 @@ keys M
 crate playlist use Default >/dev/null 2>&1 || t_fail "playlist use Default"
 keys 1
 
+t_begin live_playlist_cursor_stays_on_a_repeat_whose_twin_went
+# The cursor on the second of two repeats of a track stays on it when the
+# first one goes (as a Party Shuffle drops its played entries): there was
+# no second repeat any more, so the cursor kept the position, another
+# entry's.
+crate playlist new Twice >/dev/null 2>&1 || t_fail "playlist new"
+for i in 1 2; do
+	crate playlist add Twice 'artist:"The Lanterns"' >/dev/null 2>&1 || t_fail "playlist add"
+done
+crate playlist use Twice >/dev/null 2>&1 || t_fail "playlist use"
+keys 2
+wait_for "6. The Lanterns – Morning" 4 || t_fail "the playlist view"
+keys g j j j j
+sleep 0.3
+crate playlist remove Twice 2 >/dev/null 2>&1 || t_fail "playlist remove"
+wait_for "4. The Lanterns – Salt Wind" 4 || t_fail "the removal is not shown"
+keys Space
+wait_for "+   4. The Lanterns – Salt Wind" 2 || t_fail "the cursor left its entry"
+keys M
+crate playlist use Default >/dev/null 2>&1 || t_fail "playlist use Default"
+keys 1
+
 t_begin live_cli_rescan_removes
 keys Escape
 keys 1
