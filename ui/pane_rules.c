@@ -56,28 +56,25 @@ static struct rules *pane_rules(struct ui *ui, bool report)
 	return rs;
 }
 
-static void draft_free(struct ui *ui)
+static void rule_free(struct rule **r)
 {
-	if (ui->rule_draft) {
-		rule_clear(ui->rule_draft);
-		free(ui->rule_draft);
-		ui->rule_draft = NULL;
+	if (*r) {
+		rule_clear(*r);
+		free(*r);
+		*r = NULL;
 	}
 }
 
-static void was_free(struct ui *ui)
+static void draft_free(struct ui *ui)
 {
-	if (ui->rule_was) {
-		rule_clear(ui->rule_was);
-		free(ui->rule_was);
-		ui->rule_was = NULL;
-	}
+	rule_free(&ui->rule_draft);
 }
 
 static void rules_pane_free(struct ui *ui)
 {
 	draft_free(ui);
-	was_free(ui);
+	rule_free(&ui->rule_was);
+	rule_free(&ui->rule_seen);
 }
 
 static bool row_matches_find(struct ui *ui, struct rules *rs, size_t i)
@@ -221,6 +218,35 @@ static void draw_detail(struct ui *ui, struct rules *rs, int y, int playing)
 	strbuf_free(&b);
 }
 
+static struct rule *rule_dup(const struct rule *r);
+
+/* Another program moved, added or removed rules: the cursor stays on the
+ * rule it was on, found by its content (rules have no other identity); a
+ * rule that went, or was changed, leaves the cursor at its place, and so
+ * does a cursor moved since (a key, an edit here). */
+static void cursor_follow(struct ui *ui, struct rules *rs)
+{
+	size_t cur = ui->rule_list.cur, n = rules_count(rs);
+	const struct rule *seen = ui->rule_seen;
+	if (seen && cur == ui->rule_seen_cur && !(cur < n && rule_same(rules_get(rs, cur), seen)))
+		for (size_t i = 0; i < n; i++)
+			if (rule_same(rules_get(rs, i), seen)) {
+				ui->rule_list.cur = i;
+				break;
+			}
+}
+
+/* Remember the cursor's rule as drawn, for cursor_follow. */
+static void cursor_note(struct ui *ui, struct rules *rs)
+{
+	const struct rule *r = rules_get(rs, ui->rule_list.cur);
+	if (!r || !ui->rule_seen || !rule_same(r, ui->rule_seen)) {
+		rule_free(&ui->rule_seen);
+		ui->rule_seen = r ? rule_dup(r) : NULL;
+	}
+	ui->rule_seen_cur = ui->rule_list.cur;
+}
+
 static void rules_pane_draw(struct ui *ui, const struct ui_rect *r)
 {
 	struct crate_err err = {0};
@@ -235,7 +261,9 @@ static void rules_pane_draw(struct ui *ui, const struct ui_rect *r)
 	struct rules_cols c = columns(r->w);
 	size_t n = rules_count(rs);
 	int playing = app_rules_active_index(ui->app);
+	cursor_follow(ui, rs);
 	ui_list_fix(&ui->rule_list, n, g.list_h);
+	cursor_note(ui, rs);
 	if (g.header_y >= 0)
 		draw_header(ui, g.header_y, &c);
 	if (n == 0 && g.list_h > 0)
@@ -271,7 +299,7 @@ static struct rule *rule_dup(const struct rule *r)
  * finds it again (find_again). */
 static void note_was(struct ui *ui, const struct rule *r)
 {
-	was_free(ui);
+	rule_free(&ui->rule_was);
 	ui->rule_was = rule_dup(r);
 }
 

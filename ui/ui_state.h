@@ -201,6 +201,8 @@ struct ui {
 	struct rule *rule_draft;     /* the rule being added or edited (owned), NULL none */
 	size_t rule_edit;            /* the rule being edited; SIZE_MAX while adding */
 	struct rule *rule_was;       /* the rule e or d was pressed on (owned), NULL none */
+	struct rule *rule_seen;      /* the cursor's rule at the last draw (owned), NULL none */
+	size_t rule_seen_cur;        /* and the cursor then */
 
 	/* Help view scroll. */
 	struct ui_list help_list;

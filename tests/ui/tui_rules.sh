@@ -264,4 +264,21 @@ wait_for "rule 1 was changed by another program meanwhile: nothing done" ||
 rule_line 1 | grep -q "^1. collection Collections/Mira " || t_fail "CLI rule 1: $(rule_line 1)"
 keys q
 
+t_begin tui_rules_cursor_stays_on_its_rule
+# Another program moves the rule under the cursor: the cursor goes with
+# it (found by its content), as view 2's does with its entry; it kept the
+# position, another rule, which d then offered to remove.
+cr rule add 'y>1900' 2>/dev/null && cr rule add 'y<1800' 2>/dev/null || t_fail "rule add"
+start_ui "$CONF" || t_fail "no start"
+keys 4
+wait_for "  3 y<1800" || t_fail "rules view"
+keys G
+sleep 0.3
+cr rule move 3 1 2>/dev/null || t_fail "rule move"
+wait_for "  1 y<1800" || t_fail "the move is not shown"
+keys d
+wait_for "Remove rule 1 (y<1800)? (y/n)" || t_fail "the cursor left its rule: $(screen | tail -1)"
+keys n
+keys q
+
 t_end
