@@ -620,6 +620,10 @@ void plfile_write(enum plfile_format fmt, const struct plfile_out_entry *e, size
 			    e[i].duration_ms >= 0 ? (long long)((e[i].duration_ms + 500) / 1000) : -1LL);
 		add_display(b, &e[i]);
 		strbuf_addc(b, '\n');
+		/* A relative location that begins like a comment ("#9 Dream.flac")
+		 * or with a space (trimmed on reading) is written from "./". */
+		if (e[i].location[0] == '#' || isspace((unsigned char)e[i].location[0]))
+			strbuf_adds(b, "./");
 		add_line_location(b, e[i].location);
 		strbuf_addc(b, '\n');
 	}

@@ -188,6 +188,19 @@ for f in odd.m3u8 odd.pls; do
 done
 
 
+t_begin playlist_relative_export_keeps_names_that_look_like_comments
+# "#9 Dream.ogg" beside the playlist, written as it is, was read back as a
+# comment; " lead.ogg" lost its leading space. Both go out from "./".
+mkdir -p "$W/odd"
+cp "$MUSIC/01 Harbour Lights.ogg" "$W/odd/#9 Dream.ogg"
+cp "$MUSIC/02 Salt Wind.ogg" "$W/odd/ lead.ogg"
+c scan --quiet "$W/odd" >/dev/null 2>&1 || t_fail "scan"
+c playlist new odd >/dev/null 2>&1 && c playlist add odd 'u~odd/' >/dev/null 2>&1 || t_fail "playlist"
+c playlist export --relative odd "$W/odd/odd.m3u8" || t_fail "export"
+out=$(c playlist import odd2 "$W/odd/odd.m3u8" 2>&1) || t_fail "import: exit $?: $out"
+[ "$(urls odd2)" = "$(urls odd)" ] && [ "$(urls odd | wc -l)" -eq 2 ] ||
+	t_fail "round trip: $(urls odd2) / $(urls odd) / $(cat "$W/odd/odd.m3u8")"
+
 t_begin playlist_import_keeps_the_names_of_streams
 # A radio playlist names its stations (#EXTINF, PLS TitleN, XSPF title):
 # the name is the stream's title, shown and written back on export. A
