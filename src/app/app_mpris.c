@@ -44,6 +44,7 @@ void app_mpris_process(struct app_mpris *m)
 
 #include "app/app.h"
 #include "app/app_play.h"
+#include "app/app_stream.h"
 #include "base/str.h"
 #include "medialib/index.h"
 
@@ -259,6 +260,26 @@ static bool utf8_ok(const char *s)
 	return true;
 }
 
+/* xesam:url: a stream's own URL; a file's path as a file:// URI,
+ * percent-encoded byte by byte, so a name that is not UTF-8 has one too. */
+static int meta_url(sd_bus_message *r, const char *path)
+{
+	if (app_is_stream_url(path))
+		return meta_string(r, "xesam:url", utf8_ok(path) ? path : NULL);
+	struct strbuf u;
+	strbuf_init(&u, 256);
+	strbuf_adds(&u, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p))
+			strbuf_addc(&u, (char)*p);
+		else
+			strbuf_addf(&u, "%%%02X", *p);
+	int rc = meta_string(r, "xesam:url", u.buf);
+	strbuf_free(&u);
+	return rc;
+}
+
 static int prop_metadata(sd_bus *bus, const char *path, const char *iface, const char *prop,
 			 sd_bus_message *reply, void *ud, sd_bus_error *e)
 {
@@ -274,19 +295,8 @@ static int prop_metadata(sd_bus *bus, const char *path, const char *iface, const
 	rc = sd_bus_message_append(reply, "{sv}", "mpris:trackid", "o", tid);
 	if (rc >= 0 && st.dur_ms > 0)
 		rc = sd_bus_message_append(reply, "{sv}", "mpris:length", "x", (int64_t)st.dur_ms * 1000);
-	if (rc >= 0 && st.path[0] && utf8_ok(st.path)) {
-		struct strbuf u;
-		strbuf_init(&u, 256);
-		strbuf_adds(&u, "file://");
-		for (const unsigned char *p = (const unsigned char *)st.path; *p; p++)
-			if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			    strchr("/-._~", *p))
-				strbuf_addc(&u, (char)*p);
-			else
-				strbuf_addf(&u, "%%%02X", *p);
-		rc = sd_bus_message_append(reply, "{sv}", "xesam:url", "s", u.buf);
-		strbuf_free(&u);
-	}
+	if (rc >= 0 && st.path[0])
+		rc = meta_url(reply, st.path);
 	const struct mlib_index *idx = m->app->index;
 	if (rc >= 0 && st.title[0] && utf8_ok(st.title)) /* a stream's ICY title */
 		rc = meta_string(reply, "xesam:title", st.title);

@@ -87,6 +87,26 @@ for i in $(seq 1 50); do kill -0 $CPID 2>/dev/null || break; sleep 0.1; done
 kill -0 $CPID 2>/dev/null && t_fail "crate play did not end after Stop"
 grep -q "Song 2" "$T_TMP/play.out" || t_fail "play output: $(cat "$T_TMP/play.out")"
 
+t_begin mpris_url_of_a_stream_and_of_a_name_not_utf8
+# xesam:url is a stream's own URL (it was "file://http%3A//..."), and a
+# file whose name is not UTF-8 has its percent-encoded URI (it had none).
+python3 "$SRCDIR/tests/data/stream_server.py" "$T_TMP/music" "$T_TMP/port" &
+PIDS="$PIDS $!"
+for i in $(seq 1 50); do [ -s "$T_TMP/port" ] && break; sleep 0.1; done
+U=http://127.0.0.1:$(cat "$T_TMP/port")/file/1.flac
+cp "$T_TMP/music/2.flac" "$T_TMP/caf"$'\xe9'".flac"
+# url_while_playing WHAT PATTERN: play WHAT, check its xesam:url, stop.
+url_while_playing() {
+	"$CRATE" --db "$DB" play --no-ui "$1" >/dev/null 2>&1 &
+	local pid=$!
+	wait_prop PlaybackStatus Playing || t_fail "$1 is not playing"
+	prop Metadata | grep -q "\"xesam:url\" s \"$2\"" || t_fail "url of $1: $(prop Metadata)"
+	$B call $N $OBJ $P Stop
+	wait $pid
+}
+url_while_playing "$U" "$U"
+url_while_playing "$T_TMP/caf"$'\xe9'".flac" "file://.*/caf%E9.flac"
+
 t_begin mpris_in_the_interface
 if command -v tmux >/dev/null; then
 	TM="tmux -L crate-mpris-$$ -f /dev/null"
