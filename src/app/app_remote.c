@@ -25,6 +25,7 @@
 #include "app/app_play.h"
 #include "app/app_view.h"
 #include "medialib/index.h"
+#include "medialib/item_format.h"
 #include "coll/eval.h"
 #include "coll/parse.h"
 #include "coll/store.h"
@@ -288,16 +289,6 @@ void app_remote_handle(struct app_remote *r, const struct pollfd *fds, size_t n)
 		accept_all(r);
 }
 
-static void fmt_time(int64_t ms, char *buf, size_t size)
-{
-	if (ms < 0) {
-		snprintf(buf, size, "-:--");
-		return;
-	}
-	long long sec = (long long)(ms / 1000);
-	snprintf(buf, size, "%lld:%02lld", sec / 60, sec % 60);
-}
-
 static int remote_status(struct app_remote *r, struct strbuf *reply)
 {
 	struct app *app = r->app;
@@ -325,8 +316,9 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 		free(clean);
 		free(line);
 		char p1[32], p2[32];
-		fmt_time(st.pos_ms, p1, sizeof p1);
-		fmt_time(st.dur_ms, p2, sizeof p2);
+		/* as the interface's status line and %duration% read: 1:02:03 from an hour */
+		item_format_duration(st.pos_ms, p1, sizeof p1);
+		item_format_duration(st.dur_ms, p2, sizeof p2);
 		strbuf_addf(reply, "position: %s / %s\n", p1, p2);
 	}
 	if (st.playlist[0])

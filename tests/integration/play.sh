@@ -115,6 +115,19 @@ grep -qx 'Art2 - Tune 2' "$T_TMP/hl.out" || t_fail "next did not play the queued
 remote stop >/dev/null
 wait $pid
 
+t_begin remote_status_reads_hours_as_the_interface_does
+# An hour-long mix: 1:01:40, as the status line and %duration% read it
+# (remote status said 61:40).
+ffmpeg -nostdin -v quiet -y -f lavfi -i "anullsrc=r=8000:cl=mono" -t 3700 "$T_TMP/m/mix.flac" ||
+	t_fail ffmpeg
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
+	"$T_TMP/m/mix.flac" >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do remote status | grep -q '^position: ' && break; sleep 0.1; done
+remote status | grep -q '^position: 0:0[0-9] / 1:01:40$' || t_fail "status: $(remote status)"
+remote stop >/dev/null
+wait $pid
+
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
 
