@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/rng.h"
 #include "base/str.h"
@@ -117,6 +118,23 @@ static void order_keys_free(struct order_key *k, size_t n)
 	free(k);
 }
 
+/* "random" or "random(N)" (s, len) into *k, as ORDER BY reads it. */
+static int order_key_read_random(const char *s, size_t len, struct order_key *k,
+				 struct crate_err *err)
+{
+	if (k->desc)
+		return crate_err_set(err, CRATE_ERR_INVALID, "sort: 'random' cannot be descending");
+	k->kind = 2;
+	if (len == 6)
+		return 0;
+	int64_t seed;
+	if (len < 9 || s[len - 1] != ')' || !str_parse_int64(s + 7, len - 8, &seed) || seed < 0)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "sort: expected a seed number and ')' after 'random('");
+	k->seed = xstrndup(s + 7, len - 8);
+	return 0;
+}
+
 /* One field spec ("-year", "random(42)", "id") into *k. */
 static int order_key_read(const char *s, size_t len, struct order_key *k, struct crate_err *err)
 {
@@ -132,16 +150,10 @@ static int order_key_read(const char *s, size_t len, struct order_key *k, struct
 		k->kind = 1;
 		return 0;
 	}
-	if (len >= 6 && memcmp(s, "random", 6) == 0) {
-		k->kind = 2;
-		if (len == 6)
-			return 0;
-		int64_t seed;
-		if (s[6] == '(' && s[len - 1] == ')' && str_parse_int64(s + 7, len - 8, &seed)) {
-			k->seed = xstrndup(s + 7, len - 8);
-			return 0;
-		}
-	}
+	/* Only "random" or "random(N)" shuffle, in any case as ORDER BY reads
+	 * them; "randomness" is a field name like any other. */
+	if (len >= 6 && strncasecmp(s, "random", 6) == 0 && (len == 6 || s[6] == '('))
+		return order_key_read_random(s, len, k, err);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x80 && !(c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') ||

@@ -388,3 +388,29 @@ run playlist sort Sorted -timesskipped,year
 expect_rc 0 "playlist sort -timesskipped,year"
 
 t_end
+
+t_begin coll_sort_by_a_field_starting_with_random_does_not_shuffle
+# Only the keyword random (or random(N)) shuffles; "randomness" is a field
+# like any other. Sorted is the list the test above made.
+keep=$(c playlist list Sorted --format '%id%')
+for f in randomness random_x 'random(x)' 'random(' '-random'; do
+	run search '*' --order "$f"
+	expect_rc 1 "search --order $f"
+	[ -z "$OUT" ] || t_fail "search --order $f printed: $OUT"
+	run playlist sort Sorted "$f"
+	expect_rc 1 "playlist sort $f"
+	[ "$(c playlist list Sorted --format '%id%')" = "$keep" ] || t_fail "playlist sort $f changed the list"
+done
+case $(c search '*' --order randomness 2>&1) in
+*"no track in the library has 'randomness'"*) ;;
+*) t_fail "randomness: not refused as a field no track has" ;;
+esac
+for f in random 'random(42)' RANDOM; do
+	run search '*' --order "$f"
+	expect_rc 0 "search --order $f"
+	[ "$(lines "$OUT")" -eq "$NALL" ] || t_fail "search --order $f: $(lines "$OUT") lines, expected $NALL"
+done
+[ "$(c search '*' --order 'random(7)')" = "$(c search '*' --order 'random(7)')" ] ||
+	t_fail "random(7) is not the same order twice"
+
+t_end
