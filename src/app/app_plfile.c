@@ -112,6 +112,43 @@ static void find_items(struct app *app, const char *const *locs, size_t n, uint3
 	free(found);
 }
 
+/* Entries written the Windows way whose very name no file has: a
+ * relative one is read with '/' for each backslash (sub\a.ogg as
+ * sub/a.ogg), an absolute one (C:\x) gets a problem saying why it
+ * names nothing here. */
+static void read_windows_locations(struct plfile *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct plfile_entry *e = &pl->v[i];
+		struct stat st;
+		if (!e->windows)
+			continue;
+		if (e->problem || lstat(e->location, &st) == 0) {
+			free(e->windows);
+			e->windows = NULL;
+		} else if (e->slashed) {
+			free(e->location);
+			e->location = e->slashed;
+			e->slashed = NULL;
+		} else {
+			free(e->location);
+			e->location = e->windows;
+			e->windows = NULL;
+			e->problem = xstrdup("a Windows path, which names no file here (only "
+					     "relative ones are read, with '/' for '\\')");
+		}
+	}
+}
+
+/* "location: why" for entry e, owned; saying how a Windows location was read. */
+static char *entry_problem(const struct plfile_entry *e, const char *why)
+{
+	if (e->windows)
+		return xasprintf("%s: %s (written %s, read with '/' for '\\')", e->location, why,
+				 e->windows);
+	return xasprintf("%s: %s", e->location, why);
+}
+
 int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
 			struct app_import_report *rep, struct crate_err *err)
 {
@@ -140,6 +177,7 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 		return crate_err_set(err, err->code, "%s: %s", path, why);
 	}
 	rep->entries = pl.n;
+	read_windows_locations(&pl);
 	/* First pass: what the library has; files on disk that it lacks are
 	 * scanned in one go, then looked up again. */
 	uint32_t *ids = xcalloc(pl.n + 1, sizeof *ids);
@@ -169,8 +207,8 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 				scan[nscan++] = xstrdup(real[i]);
 			} else {
 				problem(rep, pl.v[i].line,
-					xasprintf("%s: %s", loc,
-						  real[i] ? "not a regular file" : strerror(errs[i])));
+					entry_problem(&pl.v[i], real[i] ? "not a regular file"
+									: strerror(errs[i])));
 				locs[i] = NULL; /* reported: not looked up again after the scan */
 			}
 		}
@@ -194,7 +232,7 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 			ids[i] = ids2[i];
 			if (!ids[i] && real[i]) /* on disk, but the scan could not read it */
 				problem(rep, pl.v[i].line,
-					xasprintf("%s: not playable (see crate scan)", pl.v[i].location));
+					entry_problem(&pl.v[i], "not playable (see crate scan)"));
 			free(real[i]);
 		}
 		free(ids2);

@@ -18,6 +18,8 @@ void plfile_free(struct plfile *pl)
 		free(pl->v[i].location);
 		free(pl->v[i].problem);
 		free(pl->v[i].title);
+		free(pl->v[i].windows);
+		free(pl->v[i].slashed);
 	}
 	free(pl->v);
 	memset(pl, 0, sizeof *pl);
@@ -94,6 +96,17 @@ static bool is_url(const char *s)
 	return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
 }
 
+/* *s (*n bytes) without the white space around it. */
+static void trim_space(const char **s, size_t *n)
+{
+	while (*n && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
 /* "/a/./b/../c" -> "/a/c" in place (lexical; ".." at the root stays at the root). */
 static void normalise_path(char *p)
 {
@@ -130,12 +143,7 @@ static void normalise_path(char *p)
 static char *resolve(const char *loc, size_t len, const char *dir, bool uri, char **why)
 {
 	*why = NULL;
-	while (len && isspace((unsigned char)*loc)) {
-		loc++;
-		len--;
-	}
-	while (len && isspace((unsigned char)loc[len - 1]))
-		len--;
+	trim_space(&loc, &len);
 	if (!len || memchr(loc, '\0', len))
 		return NULL;
 	char *s = xstrndup(loc, len);
@@ -170,6 +178,38 @@ static char *resolve(const char *loc, size_t len, const char *dir, bool uri, cha
 	return path;
 }
 
+/* An absolute path as Windows players write it: C:\x, C:/x, \\host\x or
+ * \x (rooted on the current drive), none of which names a file here. */
+static bool is_windows_absolute(const char *s, size_t n)
+{
+	return (n >= 3 && isalpha((unsigned char)s[0]) && s[1] == ':' &&
+		(s[2] == '\\' || s[2] == '/')) ||
+	       (n >= 1 && s[0] == '\\');
+}
+
+/* e's Windows readings of loc (len bytes as written), when it is written
+ * so: a Linux name may hold a backslash, so these are only a fallback. */
+static void add_windows_reading(struct plfile_entry *e, const char *loc, size_t len,
+				const char *dir, bool uri)
+{
+	trim_space(&loc, &len);
+	bool absolute = is_windows_absolute(loc, len);
+	if ((!absolute && !memchr(loc, '\\', len)) ||
+	    (len >= 7 && strncasecmp(loc, "file://", 7) == 0))
+		return;
+	e->windows = xstrndup(loc, len);
+	if (absolute)
+		return;
+	char *s = xstrndup(loc, len);
+	for (char *p = s; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	char *why;
+	e->slashed = resolve(s, len, dir, uri, &why);
+	free(why);
+	free(s);
+}
+
 /* The entry at line for loc (len bytes as written): resolved, reported
  * with a problem, or (empty) left out. */
 static void add_entry(struct plfile *pl, const char *loc, size_t len, const char *dir, bool uri,
@@ -185,14 +225,12 @@ static void add_entry(struct plfile *pl, const char *loc, size_t len, const char
 		pl->cap = pl->cap ? pl->cap * 2 : 64;
 		pl->v = xreallocarray(pl->v, pl->cap, sizeof *pl->v);
 	}
-	while (tlen && isspace((unsigned char)*title)) {
-		title++;
-		tlen--;
-	}
-	while (tlen && isspace((unsigned char)title[tlen - 1]))
-		tlen--;
-	pl->v[pl->n++] = (struct plfile_entry){location, problem,
-					       tlen ? xstrndup(title, tlen) : NULL, dur, line};
+	trim_space(&title, &tlen);
+	struct plfile_entry *e = &pl->v[pl->n++];
+	*e = (struct plfile_entry){location, problem, tlen ? xstrndup(title, tlen) : NULL, dur,
+				   line, NULL, NULL};
+	if (!problem && location[0] == '/')
+		add_windows_reading(e, loc, len, dir, uri);
 }
 
 /* ---- line-based formats ---- */

@@ -24,6 +24,11 @@ struct plfile_entry {
 	char *title;         /* owned, NULL when the file gives none (untrusted) */
 	int64_t duration_ms; /* -1 when unknown */
 	size_t line;         /* where it was in the file (1-based), for messages */
+	/* A location written the Windows way (with a backslash, or a drive letter):
+	 * the caller tries these when no file has location's very name. */
+	char *windows;       /* owned, NULL unless so written: the text as written */
+	char *slashed;       /* owned, NULL but for a relative Windows location:
+			      * it resolved with '/' for each backslash */
 };
 
 struct plfile {

@@ -215,4 +215,33 @@ printf '[playlist]\nFile1=http://radio.example.invalid/untitled.ogg\nTitle1=Caf\
 c playlist import radiopls "$W/radio.pls" 2>/dev/null || t_fail "pls: exit $?"
 [ "$(c playlist list radiopls --format '%title%' | sed 's/^ *[0-9]*\. //')" = "$(printf 'Café Jazz\nRadio Paradise')" ] ||
 	t_fail "PLS names: $(c playlist list radiopls --format '%title%')"
+t_begin playlist_import_reads_windows_paths
+# A playlist written on Windows: a relative entry with backslashes is the
+# same path with '/' when no file has its very name (a Linux name may hold
+# a backslash: such a file is taken first); a drive-letter or UNC path
+# names no file here and is listed saying so.
+W5=$T_TMP/w5
+mkdir -p "$W5/pl/sub" "$W5/Music" "$W5/pl/a"
+cp "$MUSIC/02 Salt Wind.ogg" "$W5/pl/sub/"
+cp "$MUSIC/01 Stairway Down.mp3" "$W5/Music/x.mp3"
+cp "$MUSIC/03 AC-DC Current.opus" "$W5/pl/a"'\b.opus'
+cp "$MUSIC/01 Harbour Lights.ogg" "$W5/pl/a/b.opus"
+printf '#EXTM3U\r\n#EXTINF:3,The Lanterns - Salt Wind\r\nsub\\02 Salt Wind.ogg\r\n..\\Music\\x.mp3\r\na\\b.opus\r\nC:\\Music\\y.mp3\r\nsub\\gone.ogg\r\n\\\\host\\share\\z.mp3\r\n' >"$W5/pl/win.m3u8"
+printf '[playlist]\nFile1=sub\\02 Salt Wind.ogg\nNumberOfEntries=1\n' >"$W5/pl/win.pls"
+c5() { "$CRATE" --db "$T_TMP/lib5.db" "$@"; }
+out=$(c5 playlist import Win "$W5/pl/win.m3u8" 2>&1); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc (want 2: three entries name nothing): $out"
+want=$(printf '%s\n' "$W5/pl/sub/02 Salt Wind.ogg" "$W5/Music/x.mp3" "$W5/pl/a\\b.opus")
+got=$(c5 playlist list Win --format '%url%' | sed 's/^ *[0-9]*\. //')
+[ "$got" = "$want" ] || t_fail "entries: $got (output: $out)"
+grep -q 'win.m3u8:6: C:\\Music\\y.mp3: a Windows path, which names no file here' <<<"$out" ||
+	t_fail "drive letter not explained: $out"
+grep -q "win.m3u8:7: $W5/pl/sub/gone.ogg: No such file or directory (written sub\\\\gone.ogg, read with '/' for" <<<"$out" ||
+	t_fail "missing relative entry not explained: $out"
+grep -q 'win.m3u8:8: \\\\host\\share\\z.mp3: a Windows path' <<<"$out" || t_fail "UNC path not explained: $out"
+grep -q "3 of 6 entries imported" <<<"$out" || t_fail "count: $out"
+out=$(c5 playlist import WinPls "$W5/pl/win.pls" 2>&1) || t_fail "PLS: exit $?: $out"
+[ "$(c5 playlist list WinPls --format '%url%' | sed 's/^ *[0-9]*\. //')" = "$W5/pl/sub/02 Salt Wind.ogg" ] ||
+	t_fail "PLS entry: $out"
+
 t_end
