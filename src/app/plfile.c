@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/uri.h"
+
 void plfile_free(struct plfile *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {
@@ -577,14 +579,7 @@ static void add_uri(struct strbuf *b, const char *path)
 		add_xml_text(b, path);
 		return;
 	}
-	if (path[0] == '/')
-		strbuf_adds(b, "file://");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (isalnum(*p) || strchr("/-._~!$'()*+,;=:@", *p))
-			strbuf_addc(b, (char)*p);
-		else
-			strbuf_addf(b, "%%%02X", *p);
-	}
+	uri_add_path(b, path);
 }
 
 static void add_display(struct strbuf *b, const struct plfile_out_entry *e)

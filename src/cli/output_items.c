@@ -10,6 +10,7 @@
 
 #include "app/app_read.h"
 #include "app/app_view.h"
+#include "base/uri.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
 #include "coll/json.h"
@@ -82,8 +83,26 @@ int cli_check_format(struct cli_ctx *ctx, const char *fmt)
 	return CLI_OK;
 }
 
+/* ", \"uri\": ..." for an item at path url: its file:// URI, whose ASCII
+ * gives back every byte of a name that is not UTF-8 (the "url" string
+ * shows such a byte as U+FFFD, as JSON text must be UTF-8). A stream's
+ * URL is its own URI. */
+static void add_uri_json(struct strbuf *b, const char *url)
+{
+	struct strbuf uri;
+	strbuf_init(&uri, 64);
+	if (url[0] == '/')
+		uri_add_path(&uri, url);
+	else
+		strbuf_adds(&uri, url);
+	strbuf_adds(b, ", \"uri\": ");
+	coll_json_add_string(b, uri.buf, uri.len);
+	strbuf_free(&uri);
+}
+
 void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 {
+	const char *url = NULL;
 	strbuf_addf(b, "{\"id\": %u", id);
 	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
 		const char *name = mlib_index_prop_name(idx, p);
@@ -105,6 +124,8 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 		strbuf_adds(b, n > 1 ? ": [" : ": ");
 		for (size_t k = 0; k < n; k++) {
 			const char *v = mlib_index_dict_text(idx, p, vids[k]);
+			if (strcmp(name, "url") == 0)
+				url = v;
 			if (k)
 				strbuf_adds(b, ", ");
 			coll_json_add_string(b, v, strlen(v));
@@ -112,6 +133,8 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 		if (n > 1)
 			strbuf_addc(b, ']');
 	}
+	if (url)
+		add_uri_json(b, url);
 	strbuf_addc(b, '}');
 }
 
@@ -120,6 +143,7 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 static void missing_json(struct strbuf *b, const struct app *app, uint32_t id)
 {
 	static const char *const names[] = {"url", "artist", "album", "title"};
+	char *url = NULL;
 	strbuf_addf(b, "{\"id\": %u, \"missing\": true", id);
 	struct strbuf v;
 	strbuf_init(&v, 64);
@@ -129,7 +153,12 @@ static void missing_json(struct strbuf *b, const struct app *app, uint32_t id)
 			continue;
 		strbuf_addf(b, ", \"%s\": ", names[i]);
 		coll_json_add_string(b, v.buf, v.len);
+		if (i == 0)
+			url = xstrdup(v.buf);
 	}
+	if (url) /* last, as for an item the index has */
+		add_uri_json(b, url);
+	free(url);
 	strbuf_free(&v);
 	strbuf_addc(b, '}');
 }

@@ -413,4 +413,28 @@ done
 [ "$(c search '*' --order 'random(7)')" = "$(c search '*' --order 'random(7)')" ] ||
 	t_fail "random(7) is not the same order twice"
 
+t_begin coll_json_gives_a_name_that_is_not_utf8_back
+# JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
+# (file://, percent-encoded) gives every byte back, and a script finds the
+# file from it.
+D8=$T_TMP/latin1
+mkdir -p "$D8"
+cp "$MUSIC/$(ls "$MUSIC" | head -1)" "$D8/caf"$'\xe9'".ogg"
+c8() { "$CRATE" --db "$T_TMP/latin1.db" --config /dev/null "$@"; }
+c8 scan --quiet "$D8" >/dev/null 2>&1 || t_fail "scan"
+c8 playlist new L >/dev/null 2>&1 && c8 playlist add L '*' >/dev/null 2>&1 || t_fail "playlist"
+set -f # the search's *: a query, not a glob
+for cmd in "list --json" "info --json 1" "search * --json" "playlist list L --json"; do
+	c8 $cmd >"$T_TMP/l.json" 2>"$T_TMP/err" || t_fail "$cmd: exit $?: $(cat "$T_TMP/err")"
+	json_ok "$T_TMP/l.json" || t_fail "$cmd: not JSON: $(cat "$T_TMP/l.json")"
+	uri=$(sqlite3 :memory: "SELECT json_extract(readfile('$T_TMP/l.json'), '\$[0].uri')")
+	[ "$uri" = "file://$D8/caf%E9.ogg" ] || t_fail "$cmd: uri '$uri' in $(cat "$T_TMP/l.json")"
+	path=$(printf '%b' "$(sed 's|^file://||; s/%\([0-9A-F][0-9A-F]\)/\\x\1/g' <<<"$uri")")
+	[ -f "$path" ] || t_fail "$cmd: the uri names no file"
+done
+set +f
+c search '*' --json --limit 1 >"$T_TMP/l.json"
+uri=$(sqlite3 :memory: "SELECT json_extract(readfile('$T_TMP/l.json'), '\$[0].uri')")
+case $uri in file:///*) ;; *) t_fail "a UTF-8 name has no uri: '$uri'" ;; esac
+
 t_end
