@@ -162,6 +162,11 @@ int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb
 		struct coll_result res;
 		if (app_eval_query(app, query, false, &res, err) != 0)
 			return -1;
+		if (res.ids.n == 0) { /* not "analysed 0 of 0 files": it did nothing */
+			coll_result_free(&res);
+			return crate_err_set(err, CRATE_ERR_NOTFOUND,
+					     "nothing matches '%s': nothing analysed", query);
+		}
 		bitset_init(&only, mlib_index_id_bound(app->index));
 		for (size_t i = 0; i < res.ids.n; i++)
 			bitset_set(&only, res.ids.v[i]);

@@ -414,8 +414,10 @@ static int cmd_rate(struct cli_ctx *ctx, const struct cli_args *a)
 		struct coll_result r = {0};
 		struct crate_err err = {0};
 		int rc = cli_search_ids(ctx, app, query, cli_search_flags(a), &r, &err);
-		if (rc != 0) {
-			rc = cli_fail_query(ctx, query, &err);
+		if (rc != 0 || r.ids.n == 0) {
+			rc = rc != 0 ? cli_fail_query(ctx, query, &err)
+				     : cli_nothing_matches(ctx, query, "no rating set");
+			coll_result_free(&r);
 			free(query);
 			return rc;
 		}
@@ -423,10 +425,6 @@ static int cmd_rate(struct cli_ctx *ctx, const struct cli_args *a)
 		ids = r.ids;
 		r.ids = (struct u32vec){0};
 		coll_result_free(&r);
-	}
-	if (ids.n == 0) {
-		u32vec_free(&ids);
-		return cli_error(ctx, "nothing matches: no rating set");
 	}
 	struct crate_err err = {0};
 	size_t done = ids.n; /* one transaction: all of them or none */

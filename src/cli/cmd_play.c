@@ -169,7 +169,8 @@ static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, un
 	int rc = cli_search_ids(ctx, app, query, flags, &res, err);
 	if (rc == 0) {
 		rc = res.ids.n ? app_play_list(app, res.ids.v, NULL, res.ids.n, APP_PLAY_ANY, err)
-			       : crate_err_set(err, CRATE_ERR_NOTFOUND, "no media matches '%s'", query);
+			       : crate_err_set(err, CRATE_ERR_NOTFOUND,
+						 "nothing matches '%s': nothing to play", query);
 	}
 	coll_result_free(&res);
 	free(query);

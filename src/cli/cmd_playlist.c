@@ -73,6 +73,11 @@ static int playlist_add_common(struct cli_ctx *ctx, const struct cli_args *a, co
 		strbuf_free(&notes);
 		if (rc != 0) {
 			cli_fail_query(ctx, query, &err);
+		} else if (added == 0) {
+			char *what = xasprintf("nothing added to Playlists/%s",
+					       app_playlist_name(app, name));
+			cli_nothing_matches(ctx, query, what);
+			free(what);
 		} else {
 			const char *shown_name = app_playlist_name(app, name);
 			fprintf(ctx->err, "added %zu %s to Playlists/", added,

@@ -118,8 +118,7 @@ static int cmd_forget(struct cli_ctx *ctx, const struct cli_args *a)
 	} else if (app_eval_node(app, n, &r, &err) != 0) {
 		status = cli_fail_safe(ctx, err.msg);
 	} else if (r.ids.n == 0) {
-		fprintf(ctx->err, "nothing matches; nothing forgotten\n");
-		status = CLI_OK;
+		status = cli_nothing_matches(ctx, query, "nothing forgotten");
 	} else if (confirmed(ctx, yes, r.ids.n, "matching the query")) {
 		status = forget_ids(ctx, app, &r.ids);
 	}

@@ -68,6 +68,11 @@ int cli_fail_safe(struct cli_ctx *ctx, const char *msg)
 	return cli_error(ctx, "%s", msg); /* which sanitises */
 }
 
+int cli_nothing_matches(struct cli_ctx *ctx, const char *query, const char *not_done)
+{
+	return cli_error(ctx, "nothing matches '%s': %s", query, not_done);
+}
+
 int cli_stdout_status(int rc)
 {
 	errno = 0;

@@ -30,6 +30,10 @@ int cli_stdout_status(int rc);
 /* cli_fail_safe(err->msg); for a parse error with a column (err->pos) also
  * the query and a caret under that column. Returns CLI_FAIL. */
 int cli_fail_query(struct cli_ctx *ctx, const char *query, const struct crate_err *err);
+/* A command that acts on what a query matches and found nothing:
+ * "nothing matches 'QUERY': <not_done>". Returns CLI_FAIL (exit 1, as
+ * pkill's for no match), so a script does not go on as if it acted. */
+int cli_nothing_matches(struct cli_ctx *ctx, const char *query, const char *not_done);
 
 /* The whole file at path ("-": stdin) into an owned buffer of *len bytes
  * (NUL-terminated); NULL with *err naming the file. */

@@ -338,8 +338,8 @@ want=$(c search --order library a:mira --format '%id%' 2>/dev/null)
 got=$(c playlist list Forgive --format '%id%' | sed 's/^ *[0-9]*\. //' | head -2)
 [ "$(lines "$want")" -eq 2 ] && [ "$got" = "$want" ] || t_fail "insert a:mira put [$got] first, search lists [$want]"
 run playlist add Forgive --exact lantrens
-expect_rc 0 "playlist add --exact"
-case $ERR in "added 0 entries to Playlists/Forgive") ;; *) t_fail "--exact forgave: $ERR" ;; esac
+expect_rc 1 "playlist add --exact (nothing matches)"
+case $ERR in "crate: nothing matches 'lantrens': nothing added to Playlists/Forgive") ;; *) t_fail "--exact forgave: $ERR" ;; esac
 run rate a:mira 4
 expect_rc 0 "rate with field:value"
 case $ERR in *"no artist 'mira'"*"rated 2 tracks 4"*) ;; *) t_fail "rate a:mira: $ERR" ;; esac
@@ -412,6 +412,35 @@ for f in random 'random(42)' RANDOM; do
 done
 [ "$(c search '*' --order 'random(7)')" = "$(c search '*' --order 'random(7)')" ] ||
 	t_fail "random(7) is not the same order twice"
+
+t_begin coll_commands_acting_on_no_match_exit_1
+# A command that acts on what a query matches and matches nothing did
+# nothing: exit 1 and "nothing matches 'QUERY': ...", as rate said already.
+# A search that finds nothing is an answer: empty, exit 0. (Sorted is the
+# list the sort tests made.)
+keep=$(c playlist list Sorted --format '%id%')
+for add in "add Sorted" "insert Sorted 1"; do
+	# shellcheck disable=SC2086
+	run playlist $add zzzz
+	expect_rc 1 "playlist $add zzzz"
+	[ "$ERR" = "crate: nothing matches 'zzzz': nothing added to Playlists/Sorted" ] || t_fail "playlist $add: $ERR"
+done
+[ "$(c playlist list Sorted --format '%id%')" = "$keep" ] || t_fail "the list changed"
+run rate zzzz 3
+expect_rc 1 "rate zzzz"
+[ "$ERR" = "crate: nothing matches 'zzzz': no rating set" ] || t_fail "rate: $ERR"
+run forget --yes zzzz
+expect_rc 1 "forget zzzz"
+[ "$ERR" = "crate: nothing matches 'zzzz': nothing forgotten" ] || t_fail "forget: $ERR"
+run analyze --quiet zzzz
+expect_rc 1 "analyze zzzz"
+[ "$ERR" = "crate: nothing matches 'zzzz': nothing analysed" ] || t_fail "analyze: $ERR"
+run play --no-ui zzzz
+expect_rc 1 "play --no-ui zzzz"
+[ "$ERR" = "crate: nothing matches 'zzzz': nothing to play" ] || t_fail "play: $ERR"
+run search zzzz
+expect_rc 0 "search zzzz"
+[ -z "$OUT$ERR" ] || t_fail "search zzzz said: $OUT$ERR"
 
 t_begin coll_json_gives_a_name_that_is_not_utf8_back
 # JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
