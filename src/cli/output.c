@@ -135,13 +135,15 @@ char *cli_read_file(const char *path, size_t *len, struct crate_err *err)
 	strbuf_init(&b, 4096);
 	char chunk[8192];
 	size_t n;
+	errno = 0;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
 		strbuf_add(&b, chunk, n);
 	bool bad = ferror(f);
+	int why = bad ? errno : 0; /* a folder opens, then reads EISDIR */
 	if (f != stdin)
 		fclose(f);
 	if (bad) {
-		crate_err_set(err, CRATE_ERR_IO, "%s: read error", path);
+		crate_err_set(err, CRATE_ERR_IO, "%s: %s", path, why ? strerror(why) : "read error");
 		strbuf_free(&b);
 		return NULL;
 	}

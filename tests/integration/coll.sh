@@ -442,6 +442,17 @@ run search zzzz
 expect_rc 0 "search zzzz"
 [ -z "$OUT$ERR" ] || t_fail "search zzzz said: $OUT$ERR"
 
+t_begin coll_import_of_a_folder_says_so
+# A folder given as the file to read: fopen takes it, the read fails with
+# EISDIR, which is what the user is told (not "read error").
+run coll import FromDir "$T_TMP"
+expect_rc 1 "coll import of a folder"
+[ "$ERR" = "crate: $T_TMP: Is a directory" ] || t_fail "coll import: $ERR"
+c coll show FromDir >/dev/null 2>&1 && t_fail "the refused import saved a collection"
+run analyze --import "$T_TMP"
+expect_rc 1 "analyze --import of a folder"
+[ "$ERR" = "crate: $T_TMP: Is a directory" ] || t_fail "analyze --import: $ERR"
+
 t_begin coll_json_gives_a_name_that_is_not_utf8_back
 # JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
 # (file://, percent-encoded) gives every byte back, and a script finds the
