@@ -89,8 +89,9 @@ int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last
 		put(&f, "queued", num);
 	}
 	if (r.has_context || r.queued) {
-		/* To the second: an idle player writes nothing. */
-		snprintf(num, sizeof num, "%lld", (long long)(r.pos_ms / 1000 * 1000));
+		/* To the millisecond, so nothing is heard twice after a restart; a
+		 * paused player's position does not move, so it still writes nothing. */
+		snprintf(num, sizeof num, "%lld", (long long)r.pos_ms);
 		put(&f, "position_ms", num);
 	}
 	if (ui && ui->view >= 0) {

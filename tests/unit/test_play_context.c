@@ -1133,6 +1133,36 @@ static struct app *reopen_and_resume(struct app *app, const char *dir, struct se
 	return app;
 }
 
+TEST(resume_keeps_the_position_to_the_millisecond)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 4, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 1700);
+	REQUIRE(app_play_toggle(app, &err) == 0); /* paused mid-second */
+	run_for(app, 300);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	int64_t paused_at = st.pos_ms;
+	CHECK_MSG(paused_at % 1000 >= 100, "paused at %lld ms, too near a whole second",
+		  (long long)paused_at);
+	struct seen r = {0};
+	app = quit_and_resume(app, dir, &r);
+	app_play_status(app, &st);
+	CHECK(r.started[0] == id_of_title(app, 0));
+	/* MPD resumes where it stopped; a second heard again is a fault. */
+	CHECK_MSG(llabs(st.pos_ms - paused_at) <= 50, "paused at %lld ms, resumed at %lld ms",
+		  (long long)paused_at, (long long)st.pos_ms);
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
 TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 {
 	const char *dir = harness_tmpdir();
