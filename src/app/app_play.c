@@ -438,18 +438,20 @@ static void list_ids(struct app *app, size_t n, struct u32vec *out)
 	out->n = n;
 }
 
-/* The context was edited under a shuffle (tracks) cycle, its current
- * entry kept: the cycle goes on over the new entries (shuffle_edit.h), so
- * tracks it played do not come again and added ones are still to come.
- * false when there is no cycle to carry (albums: their runs are made
- * again; none started yet). */
+static uint32_t *album_groups(struct app *app, size_t n, struct u32vec *heads);
+
+/* The context was edited under a shuffle cycle, its current entry kept:
+ * the cycle goes on over the new entries (shuffle_edit.h), so tracks it
+ * played do not come again and added ones are still to come; under
+ * albums, what is to come is whole albums again, the playing one's rest
+ * first. false when there is no cycle to carry (none started yet). */
 static bool shuffle_carry(struct app *app)
 {
 	struct app_play *p = player(app);
 	size_t n = list_len(app);
 	/* With a cycle held (the order is the next one, chosen for the
 	 * follower of the cycle's last track) there is none to go on with. */
-	if (p->shuffle != APP_SHUFFLE_TRACKS || p->order.n == 0 || p->ended.order.n ||
+	if (p->shuffle == APP_SHUFFLE_OFF || p->order.n == 0 || p->ended.order.n ||
 	    p->order_ids.n != p->order.n || p->order_at >= p->order.n || p->cur >= n)
 		return false;
 	struct u32vec now = {0};
@@ -460,6 +462,13 @@ static bool shuffle_carry(struct app *app)
 	}
 	p->order_at = shuffle_follow_edit(&p->order, p->order_at, p->order_ids.v, now.v, n,
 					  p->cur, &p->rng);
+	if (p->shuffle == APP_SHUFFLE_ALBUMS) {
+		struct u32vec heads = {0};
+		uint32_t *group = album_groups(app, n, &heads);
+		shuffle_regroup_albums(&p->order, p->order_at, group, &p->rng);
+		free(group);
+		u32vec_free(&heads);
+	}
 	free(p->bad);
 	p->bad = xcalloc(n ? n : 1, 1);
 	u32vec_free(&p->order_ids);
@@ -570,28 +579,38 @@ static void album_key(struct app *app, size_t i, char *buf, size_t size)
 		snprintf(buf, size, "%s\x1f%s", aa ? aa : "", al);
 }
 
-/* Albums in random order, each album's entries in list order; first's
- * album (unless NONE) leads. */
-static void shuffle_albums(struct app *app, size_t n, size_t first)
+/* group[i] (allocated, n of them): the first entry of entry i's album;
+ * heads: those first entries, in list order. */
+static uint32_t *album_groups(struct app *app, size_t n, struct u32vec *heads)
 {
-	struct app_play *p = player(app);
-	/* group[i]: the first entry of entry i's album. */
 	uint32_t *group = xcalloc(n ? n : 1, sizeof *group);
-	struct u32vec heads = {0};
 	char **keys = xcalloc(n ? n : 1, sizeof *keys);
 	for (size_t i = 0; i < n; i++) {
 		char k[600];
 		album_key(app, i, k, sizeof k);
 		keys[i] = xstrdup(k);
 		group[i] = (uint32_t)i;
-		for (size_t h = 0; h < heads.n; h++)
-			if (strcmp(keys[heads.v[h]], k) == 0) {
-				group[i] = heads.v[h];
+		for (size_t h = 0; h < heads->n; h++)
+			if (strcmp(keys[heads->v[h]], k) == 0) {
+				group[i] = heads->v[h];
 				break;
 			}
 		if (group[i] == i)
-			u32vec_push(&heads, (uint32_t)i);
+			u32vec_push(heads, (uint32_t)i);
 	}
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	return group;
+}
+
+/* Albums in random order, each album's entries in list order; first's
+ * album (unless NONE) leads. */
+static void shuffle_albums(struct app *app, size_t n, size_t first)
+{
+	struct app_play *p = player(app);
+	struct u32vec heads = {0};
+	uint32_t *group = album_groups(app, n, &heads);
 	for (size_t i = heads.n; i > 1; i--)
 		swap_u32(&heads.v[i - 1], &heads.v[rng_next(&p->rng) % i]);
 	for (size_t h = 0; first < n && h < heads.n; h++)
@@ -602,9 +621,6 @@ static void shuffle_albums(struct app *app, size_t n, size_t first)
 		for (size_t i = 0; i < n; i++)
 			if (group[i] == heads.v[h])
 				u32vec_push(&p->order, (uint32_t)i);
-	for (size_t i = 0; i < n; i++)
-		free(keys[i]);
-	free(keys);
 	free(group);
 	u32vec_free(&heads);
 }

@@ -73,3 +73,55 @@ size_t shuffle_follow_edit(struct u32vec *order, size_t order_at, const uint32_t
 	*order = out;
 	return at;
 }
+
+struct ranked {
+	uint32_t rank, pos;
+};
+
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+void shuffle_regroup_albums(struct u32vec *order, size_t at, const uint32_t *group, uint64_t *rng)
+{
+	size_t n = order->n;
+	if (at + 1 >= n)
+		return;
+	uint32_t *tail = order->v + at + 1;
+	size_t m = n - at - 1;
+	/* The albums still to come, each once; the playing one leads. */
+	uint32_t *rank = xmalloc(n * sizeof *rank);
+	for (size_t i = 0; i < n; i++)
+		rank[i] = UINT32_MAX;
+	struct u32vec albums = {0};
+	uint32_t playing = group[order->v[at]];
+	for (size_t i = 0; i < m; i++) {
+		uint32_t g = group[tail[i]];
+		if (rank[g] == UINT32_MAX && g != playing) {
+			rank[g] = 0;
+			u32vec_push(&albums, g);
+		}
+	}
+	for (size_t i = albums.n; i > 1; i--) {
+		size_t j = rng_below(rng, i);
+		uint32_t t = albums.v[i - 1];
+		albums.v[i - 1] = albums.v[j];
+		albums.v[j] = t;
+	}
+	rank[playing] = 0;
+	for (size_t a = 0; a < albums.n; a++)
+		rank[albums.v[a]] = (uint32_t)a + 1;
+	struct ranked *r = xmalloc(m * sizeof *r);
+	for (size_t i = 0; i < m; i++)
+		r[i] = (struct ranked){.rank = rank[group[tail[i]]], .pos = tail[i]};
+	qsort(r, m, sizeof *r, ranked_cmp);
+	for (size_t i = 0; i < m; i++)
+		tail[i] = r[i].pos;
+	free(r);
+	free(rank);
+	u32vec_free(&albums);
+}

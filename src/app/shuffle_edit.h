@@ -18,4 +18,11 @@
 size_t shuffle_follow_edit(struct u32vec *order, size_t order_at, const uint32_t *old_ids,
 			   const uint32_t *new_ids, size_t n, size_t cur, uint64_t *rng);
 
+/* Under shuffle albums, after shuffle_follow_edit: the entries after
+ * order->v[at] become whole albums again, the rest of the playing entry's
+ * album first, then the other albums in random order (rng), each in list
+ * order. group[i] (< order->n) is the same for every entry of entry i's
+ * album and differs between albums. */
+void shuffle_regroup_albums(struct u32vec *order, size_t at, const uint32_t *group, uint64_t *rng);
+
 #endif

@@ -1529,6 +1529,55 @@ TEST(editing_a_shuffled_list_keeps_its_cycle)
 	app_close(app);
 }
 
+/* The album (0, 1, 2: five tracks each) of media id. */
+static int album_of(struct app *app, uint32_t id)
+{
+	for (int i = 0; i < 15; i++)
+		if (id_of_title(app, i) == id)
+			return i / 5;
+	return -1;
+}
+
+TEST(editing_a_list_shuffled_by_albums_keeps_its_cycle)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 15, 3, false, true);
+	struct crate_err err = {0};
+	app_play_set_shuffle_mode(app, APP_SHUFFLE_ALBUMS);
+	struct seen s;
+	start_list(app, &s, "Two", (int[]){0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 10, 0);
+	for (int k = 1; k < 7; k++) { /* album 0, then into album 1 */
+		CHECK(run_until(app, &s, k, 5000));
+		run_for(app, 100);
+		CHECK(app_play_next(app, &err) == 0);
+	}
+	CHECK(run_until(app, &s, 7, 5000));
+	/* A third album added at the end (crate playlist add, the queue key). */
+	int added[5] = {10, 11, 12, 13, 14};
+	for (int i = 0; i < 5; i++) {
+		uint32_t id = id_of_title(app, added[i]);
+		REQUIRE(coll_store_playlist_insert(app->store, "Two", SIZE_MAX, &id, 1, &err) == 0);
+	}
+	for (int k = 7; k < 25 && !s.stopped; k++) {
+		run_for(app, 100);
+		CHECK(app_play_next(app, &err) == 0);
+		run_until(app, &s, k + 1, 2000);
+	}
+	run_for(app, 200);
+	/* Album 1 went on in order, then album 2; album 0 did not come again. */
+	CHECK_MSG(s.nstarted == 15, "%d tracks started, not 15", s.nstarted);
+	for (int i = 0; i < s.nstarted; i++)
+		for (int j = 0; j < i; j++)
+			CHECK_MSG(s.started[i] != s.started[j], "start %d repeats start %d", i + 1, j + 1);
+	for (int i = 1; i < s.nstarted; i++)
+		CHECK_MSG(album_of(app, s.started[i]) >= album_of(app, s.started[i - 1]) ||
+				  album_of(app, s.started[i - 1]) != album_of(app, s.started[5]),
+			  "start %d left album %d midway", i + 1, album_of(app, s.started[i - 1]));
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
 static void rate_t01_4_stars(struct app *app)
 {
 	struct crate_err err = {0};

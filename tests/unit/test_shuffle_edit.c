@@ -47,3 +47,24 @@ TEST(a_track_listed_twice_keeps_one_copy_per_play)
 	CHECK((order.v[2] == 0 && order.v[3] == 3) || (order.v[2] == 3 && order.v[3] == 0));
 	u32vec_free(&order);
 }
+
+TEST(under_albums_what_is_to_come_is_whole_albums_the_playing_one_first)
+{
+	/* Albums a (0 1 2), b (3 4), c (5 6): 0 1 played, 3 plays, then the
+	 * rest scattered as shuffle_follow_edit leaves it. */
+	const uint32_t group[] = {0, 0, 0, 3, 3, 5, 5};
+	const uint32_t o[] = {0, 1, 3, 6, 2, 4, 5};
+	struct u32vec order = {0};
+	for (size_t i = 0; i < 7; i++)
+		u32vec_push(&order, o[i]);
+	uint64_t rng = 7;
+	shuffle_regroup_albums(&order, 2, group, &rng);
+	REQUIRE(order.n == 7);
+	CHECK(order.v[0] == 0 && order.v[1] == 1 && order.v[2] == 3);
+	CHECK_INT(order.v[3], 4); /* b's rest */
+	/* Then a's rest and c, each in list order, in either order. */
+	bool a_first = order.v[4] == 2 && order.v[5] == 5 && order.v[6] == 6;
+	bool c_first = order.v[4] == 5 && order.v[5] == 6 && order.v[6] == 2;
+	CHECK(a_first || c_first);
+	u32vec_free(&order);
+}
