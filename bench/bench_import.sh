@@ -13,6 +13,7 @@
 set -u
 BUILDDIR=${1:-build}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRCDIR/bench/median_ms.sh"
 CRATE=$SRCDIR/$BUILDDIR/crate
 [ -x "$CRATE" ] || { echo "bench_import: build crate first" >&2; exit 1; }
 RUNS=${CRATE_BENCH_IMPORT_RUNS:-5}
@@ -46,8 +47,5 @@ for lines in 50000 200000; do
 		[ $rc -eq 2 ] || { echo "bench_import: import of $lines lines: exit $rc" >&2; exit 1; }
 		ms+=($(((t1 - t0) / 1000000)))
 	done
-	printf '%s\n' "${ms[@]}" | sort -n | awk -v name="playlist_import_$((lines / 1000))k_lines_ms" '
-		{ v[NR] = $1 }
-		END { printf "{\"name\":\"%s\",\"median_ms\":%d,\"min_ms\":%d,\"max_ms\":%d}\n",
-			name, v[int((NR + 1) / 2)], v[1], v[NR] }'
+	printf '%s\n' "${ms[@]}" | median_json "playlist_import_$((lines / 1000))k_lines_ms"
 done

@@ -12,6 +12,7 @@
 set -u
 BUILDDIR=${1:-build}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRCDIR/bench/median_ms.sh"
 CRATE=$SRCDIR/$BUILDDIR/crate
 [ -x "$CRATE" ] || { echo "bench_scan_flat: build crate first" >&2; exit 1; }
 RUNS=${CRATE_BENCH_SCAN_FLAT_RUNS:-3}
@@ -34,8 +35,5 @@ for n in 1000 4000; do
 		[ $rc -eq 0 ] || { echo "bench_scan_flat: scan of $n files: exit $rc" >&2; exit 1; }
 		ms+=($(((t1 - t0) / 1000000)))
 	done
-	printf '%s\n' "${ms[@]}" | sort -n | awk -v name="scan_flat_${n}_files_ms" '
-		{ v[NR] = $1 }
-		END { printf "{\"name\":\"%s\",\"median_ms\":%d,\"min_ms\":%d,\"max_ms\":%d}\n",
-			name, v[int((NR + 1) / 2)], v[1], v[NR] }'
+	printf '%s\n' "${ms[@]}" | median_json "scan_flat_${n}_files_ms"
 done
