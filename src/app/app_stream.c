@@ -7,7 +7,6 @@
 
 #include "app/app_coll.h"
 #include "app/app_library.h"
-#include "app/app_view.h"
 #include "base/utf8.h"
 #include "coll/store.h"
 #include "medialib/db.h"
@@ -31,12 +30,17 @@ static char *stream_title(const char *title)
 	return utf8_valid(title, len) ? xstrdup(title) : utf8_from_latin1(title, len, NULL);
 }
 
-/* Whether the item id, present in the index, lacks the title a playlist
- * file now gives it: a title already there (given before) is kept. */
-static bool wants_title(struct app *app, uint32_t id, const char *title)
+/* The title row id has stored, missing or not; owned, NULL for none. */
+static char *stored_title(struct app *app, uint32_t id)
 {
-	char buf[8];
-	return title && !app_item_text(app, id, "title", "", buf, sizeof buf);
+	struct strbuf b;
+	strbuf_init(&b, 64);
+	struct crate_err ignore = {0};
+	if (mlib_media_stored_text(app->db, id, "title", "", &b, &ignore) != 1) {
+		strbuf_free(&b);
+		return NULL;
+	}
+	return strbuf_steal(&b);
 }
 
 int app_stream_item(struct app *app, const char *url, const char *title, uint32_t *id,
@@ -50,15 +54,26 @@ int app_stream_item(struct app *app, const char *url, const char *title, uint32_
 			return crate_err_set(err, CRATE_ERR_INVALID,
 					     "a URL cannot hold spaces or control characters");
 	struct crate_err nf = {0};
-	if (mlib_media_find_url(app->db, url, len, id, &nf) == 0 && app->index &&
-	    mlib_index_has_media(app->index, *id) && !wants_title(app, *id, title))
-		return 0;
-	if (mlib_db_begin(app->db, err) != 0)
+	/* A name the library has (given before, the row since marked missing
+	 * or not) is kept: it is written back, not replaced or erased. */
+	char *t = NULL;
+	if (mlib_media_find_url(app->db, url, len, id, &nf) == 0) {
+		t = stored_title(app, *id);
+		bool present = app->index && mlib_index_has_media(app->index, *id);
+		if (present && (t || !title)) {
+			free(t);
+			return 0;
+		}
+	}
+	if (!t)
+		t = stream_title(title);
+	if (mlib_db_begin(app->db, err) != 0) {
+		free(t);
 		return -1;
+	}
 	struct mlib_media_writer *w = mlib_media_writer_new(app->db, err);
 	struct mlib_tags tags;
 	mlib_tags_init(&tags);
-	char *t = stream_title(title);
 	if (t)
 		mlib_tags_add(&tags, "title", t);
 	free(t);

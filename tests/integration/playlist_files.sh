@@ -244,4 +244,16 @@ out=$(c5 playlist import WinPls "$W5/pl/win.pls" 2>&1) || t_fail "PLS: exit $?: 
 [ "$(c5 playlist list WinPls --format '%url%' | sed 's/^ *[0-9]*\. //')" = "$W5/pl/sub/02 Salt Wind.ogg" ] ||
 	t_fail "PLS entry: $out"
 
+
+t_begin playlist_reimport_keeps_the_name_of_a_missing_stream
+# A stream row marked missing keeps its name; importing its URL again from
+# a line that names nothing brings the row back with that name.
+[ "$(sqlite3 "$DB" "UPDATE media SET missing = 1 WHERE url = CAST('http://radio.example.invalid/rp.mp3' AS BLOB); SELECT changes()")" = 1 ] ||
+	t_fail "sqlite3"
+printf 'http://radio.example.invalid/rp.mp3\n' >"$W/bare.m3u"
+c playlist import bare "$W/bare.m3u" 2>/dev/null || t_fail "bare: exit $?"
+[ "$(c playlist list bare --format '%title%' | sed 's/^ *[0-9]*\. //')" = "Radio Paradise" ] ||
+	t_fail "the name was lost: $(c playlist list bare --format '%title%')"
+[ "$(c search 'title:"Radio Paradise"' --format '%url%')" = "http://radio.example.invalid/rp.mp3" ] ||
+	t_fail "not found by its name: $(c search 'title:"Radio Paradise"' --format '%url%')"
 t_end
