@@ -1,5 +1,5 @@
 /* Playlists to and from the files other players use (M3U/M3U8, PLS, XSPF;
- * app/plfile.h does the text). Import finds each entry in the library,
+ * medialib/plfile.h does the text). Import finds each entry in the library,
  * scans files that exist on disk but are not in it yet, and lists the ones
  * that cannot be found; export writes a playlist's entries. */
 #ifndef CRATE_APP_APP_PLFILE_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "app/app.h"
-#include "app/plfile.h"
+#include "medialib/plfile.h"
 #include "base/str.h"
 
 /* An entry that could not be imported. */

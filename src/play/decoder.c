@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/safeopen.h"
+#include "play/stream_list.h"
 
 /* Consecutive bad packets/frames after which the rest of the file is
  * treated as missing (a garbage tail must not spin forever). */
@@ -385,6 +386,97 @@ static int convert_frame(struct decoder *d, struct crate_err *err)
 	return 0;
 }
 
+/* Open url as a radio stream: reconnect when the connection breaks (a
+ * network error, or a cut before the announced length; not a clean end
+ * of a stream of unknown length, which would replay a finite file
+ * forever), ask for ICY titles, and give up on a server that sends
+ * nothing. An FFmpeg error code. */
+static int open_stream(struct decoder *d, const char *url)
+{
+	AVDictionary *opts = NULL;
+	d->fmt = avformat_alloc_context();
+	d->fmt->interrupt_callback = (AVIOInterruptCB){stream_interrupt, d};
+	d->deadline_us = av_gettime_relative() + STREAM_STALL_US;
+	av_dict_set(&opts, "reconnect", "1", 0);
+	av_dict_set(&opts, "reconnect_on_network_error", "1", 0);
+	av_dict_set(&opts, "reconnect_delay_max", "5", 0);
+	av_dict_set(&opts, "icy", "1", 0);
+	av_dict_set(&opts, "rw_timeout", "15000000", 0);
+	av_dict_set(&opts, "user_agent", "crate/" CRATE_VERSION, 0);
+	int r = avformat_open_input(&d->fmt, url, NULL, &opts);
+	av_dict_free(&opts);
+	if (r < 0 && stream_interrupt(d))
+		r = AVERROR(ETIMEDOUT);
+	return r;
+}
+
+/* The stream a radio playlist at url lists first (stream_list.h), its
+ * name noted as the stream's first title; *listed NULL when url is no
+ * such playlist. */
+static int read_station_list(struct decoder *d, const char *url, bool named, char **listed,
+			     struct crate_err *err)
+{
+	AVIOInterruptCB cb = {stream_interrupt, d};
+	d->deadline_us = av_gettime_relative() + STREAM_STALL_US;
+	char *title;
+	int rc = stream_list_first(url, &cb, named, listed, &title, err);
+	if (d->stalled) { /* what came may be cut short; and the stall is sticky */
+		free(*listed);
+		*listed = NULL;
+		free(title);
+		return stream_timed_out(d, err);
+	}
+	if (title) {
+		snprintf(d->title, sizeof d->title, "%s", title);
+		d->title_new = true;
+		free(title);
+	}
+	return rc;
+}
+
+#define STATION_FAILED INT_MIN /* err is set */
+
+/* Whether the server answered with a playlist's Content-Type, which
+ * FFmpeg may open as some text format with no audio (HLS is its own). */
+static bool answered_playlist(struct decoder *d)
+{
+	uint8_t *mime = NULL;
+	if (!d->fmt->pb ||
+	    av_opt_get(d->fmt->pb, "mime_type", AV_OPT_SEARCH_CHILDREN, &mime) < 0 || !mime)
+		return false;
+	bool list = stream_list_mime((const char *)mime) && strcmp(d->fmt->iformat->name, "hls") != 0;
+	av_free(mime);
+	return list;
+}
+
+/* Open the stream at url, or the first one the playlist there lists:
+ * by its name (listen.pls) the playlist is read first; else a server's
+ * answer FFmpeg cannot play is looked at as one (audio/x-scpls). An
+ * FFmpeg error code, or STATION_FAILED. */
+static int open_station(struct decoder *d, const char *url, struct crate_err *err)
+{
+	char *listed = NULL;
+	bool named = stream_list_named(url);
+	if (named && read_station_list(d, url, true, &listed, err) != 0)
+		return STATION_FAILED;
+	int r = open_stream(d, listed ? listed : url);
+	if (r >= 0 && !listed && !named && answered_playlist(d)) {
+		avformat_close_input(&d->fmt);
+		r = AVERROR_INVALIDDATA;
+	}
+	if (r < 0 && !listed && !named && r != AVERROR(ETIMEDOUT) && r != AVERROR_EXIT) {
+		struct crate_err lerr = {0};
+		if (read_station_list(d, url, false, &listed, &lerr) != 0) {
+			*err = lerr;
+			return STATION_FAILED;
+		}
+		if (listed)
+			r = open_stream(d, listed);
+	}
+	free(listed);
+	return r;
+}
+
 int decoder_open(const char *path, struct decoder **out, struct crate_err *err)
 {
 	return decoder_open_stoppable(path, NULL, out, err);
@@ -400,28 +492,12 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 	d->path = xstrdup(path);
 	d->seek_num = -1;
 	d->sidx = -1;
-	AVDictionary *opts = NULL;
 	int r;
 	if (decoder_is_stream_url(path)) {
-		/* A radio stream: reconnect when the connection breaks (a
-		 * network error, or a cut before the announced length; not a
-		 * clean end of a stream of unknown length, which would replay a
-		 * finite file forever), ask for ICY titles, and give up on a
-		 * server that sends nothing. */
 		d->stream = true;
-		d->fmt = avformat_alloc_context();
-		d->fmt->interrupt_callback = (AVIOInterruptCB){stream_interrupt, d};
-		d->deadline_us = av_gettime_relative() + STREAM_STALL_US;
-		av_dict_set(&opts, "reconnect", "1", 0);
-		av_dict_set(&opts, "reconnect_on_network_error", "1", 0);
-		av_dict_set(&opts, "reconnect_delay_max", "5", 0);
-		av_dict_set(&opts, "icy", "1", 0);
-		av_dict_set(&opts, "rw_timeout", "15000000", 0);
-		av_dict_set(&opts, "user_agent", "crate/" CRATE_VERSION, 0);
-		r = avformat_open_input(&d->fmt, path, NULL, &opts);
-		av_dict_free(&opts);
-		if (r < 0 && stream_interrupt(d))
-			r = AVERROR(ETIMEDOUT);
+		r = open_station(d, path, err);
+		if (r == STATION_FAILED)
+			goto fail;
 	} else {
 		/* Never open a FIFO or device that took the track's place: check
 		 * the file through a descriptor opened without blocking, and let

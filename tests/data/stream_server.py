@@ -16,6 +16,8 @@ Serves, until killed:
   /half/NAME     DIR/NAME with its full Content-Length, cut after half on
                  every connection (a reconnect gets nothing more)
   /garbage       random bytes labelled audio/mpeg
+  /list/NAME     DIR/NAME as a radio playlist: audio/x-mpegurl for .m3u and
+                 .m3u8, else audio/x-scpls (a station's /listen)
 The chosen port is written to PORTFILE.
 """
 import os
@@ -108,6 +110,15 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_audio(b"")
                 self.wfile.flush()
                 time.sleep(120)
+            elif path.startswith("/list/"):
+                name = os.path.basename(path[6:])
+                data = open(os.path.join(DIR, name), "rb").read()
+                m3u = name.endswith((".m3u", ".m3u8"))
+                self.send_response(200)
+                self.send_header("Content-Type", "audio/x-mpegurl" if m3u else "audio/x-scpls")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
             elif path == "/garbage":
                 self.send_response(200)
                 self.send_header("Content-Type", "audio/mpeg")

@@ -4,7 +4,8 @@
 # of the same bytes; ICY titles reach the output and the hook; a dropped
 # connection reconnects; a stream that never sends audio, or stops sending
 # it mid-play, times out with a message; garbage is an error, not a hang;
-# a URL is a playlist entry (an item never scanned as a file); a stream's
+# a URL is a playlist entry (an item never scanned as a file); a radio
+# playlist's URL plays the first stream it lists; a stream's
 # end is neither its length nor a play.
 . "$(dirname "$0")/../lib.sh"
 if ! command -v python3 >/dev/null || ! command -v ffmpeg >/dev/null; then
@@ -104,6 +105,38 @@ run play --no-ui Playlists/Radio >/dev/null 2>&1 || t_fail "playing the playlist
 cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "playlist stream output differs"
 run scan "$T_TMP/srv" >/dev/null 2>&1
 [ "$(run search "url:$U/file/tone.flac" --format '%url%' | wc -l)" -eq 1 ] || t_fail "stream item lost after a scan"
+
+t_begin stream_playlist_url_plays_the_stream_it_lists
+# What stations publish: a playlist naming the stream. By its name
+# (.pls, .m3u) or its Content-Type (audio/x-scpls), its first http(s)
+# entry plays, named by the playlist; one listing nothing playable fails.
+printf '[playlist]\nNumberOfEntries=2\nFile1=/etc/passwd\nFile2=%s\nTitle2=Tone FM\n' \
+	"$U/file/tone.flac" >"$T_TMP/srv/station.pls"
+cp "$T_TMP/srv/station.pls" "$T_TMP/srv/listen"
+printf '#EXTM3U\n#EXTINF:-1,Tone M3U\n%s\n' "$U/file/tone.flac" >"$T_TMP/srv/station.m3u"
+printf '[playlist]\nNumberOfEntries=1\nFile1=rtsp://127.0.0.1/x\n' >"$T_TMP/srv/empty.pls"
+run playlist new Stations 2>/dev/null || t_fail "playlist new"
+run playlist add Stations "$U/list/station.pls" 2>/dev/null || t_fail "playlist add .pls"
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui Playlists/Stations 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "pls: exit $rc: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "pls: not the listed stream's audio"
+grep -q "Tone FM" <<<"$out" || t_fail "pls: not named: $out"
+printf '%s\n' "$U/list/listen" >"$T_TMP/listen.m3u"
+run playlist import Listen "$T_TMP/listen.m3u" 2>/dev/null || t_fail "import: exit $?"
+rm -f "$T_TMP/out.raw"
+run play --no-ui Playlists/Listen >/dev/null 2>"$T_TMP/err" || t_fail "typed: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "audio/x-scpls: not the listed stream's audio"
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui "$U/list/station.m3u" 2>"$T_TMP/err") || t_fail "m3u: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "m3u: not the listed stream's audio"
+grep -q "Tone M3U" <<<"$out" || t_fail "m3u: not named: $out"
+out=$(run play --no-ui "$U/list/empty.pls" 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "empty: exit $rc ($out)"
+grep -q "empty.pls: the playlist lists no http(s) stream to play" <<<"$out" || t_fail "empty: '$out'"
+out=$(run play --no-ui "$U/list/gone.pls" 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "gone: exit $rc ($out)"
+grep -q "gone.pls: cannot fetch the playlist" <<<"$out" || t_fail "gone: '$out'"
 
 t_begin stream_cut_short_is_neither_a_length_nor_a_play
 # Content-Length announced, cut at half on every connection: 4 s heard.

@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "play/decoder.h"
+#include "play/stream_list.h"
 #include "test_play_util.h"
 
 /* Decode all of path to fmt; owned buffer, *len bytes; NULL on open failure. */
@@ -233,4 +234,20 @@ TEST(range_plays_exact_samples_and_seeks_inside)
 	decoder_free(d);
 	free(whole);
 	free(path);
+}
+
+TEST(radio_playlists_are_known_by_name_and_content_type)
+{
+	CHECK(stream_list_named("http://radio.example/listen.pls"));
+	CHECK(stream_list_named("https://radio.example/a/b.M3U?sid=1"));
+	CHECK(stream_list_named("http://radio.example/live.m3u8#x"));
+	CHECK(!stream_list_named("http://radio.example/listen"));
+	CHECK(!stream_list_named("http://radio.example/stream.mp3?f=.pls"));
+	CHECK(!stream_list_named("http://radio.pls/"));
+	CHECK(stream_list_mime("audio/x-scpls"));
+	CHECK(stream_list_mime("Audio/X-MpegURL; charset=utf-8"));
+	CHECK(stream_list_mime("application/xspf+xml"));
+	CHECK(!stream_list_mime("audio/mpeg"));
+	CHECK(!stream_list_mime("audio/x-scpls-not"));
+	CHECK(!stream_list_mime(NULL));
 }

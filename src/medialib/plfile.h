@@ -4,8 +4,8 @@
  * playlist's folder, file:// URIs decoded) or http(s) URLs; writing turns
  * entries into a file. Pure text work: no library, no disk access except
  * what the caller does with the result. */
-#ifndef CRATE_APP_PLFILE_H
-#define CRATE_APP_PLFILE_H
+#ifndef CRATE_MEDIALIB_PLFILE_H
+#define CRATE_MEDIALIB_PLFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
  * file costs one pass; text is kept as the file gives it (no re-encoding:
  * an M3U written by a Latin-1 tool names files in Latin-1 bytes, which is
  * what the disk has). */
-#include "app/plfile.h"
+#include "medialib/plfile.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -1,0 +1,150 @@
+/* Radio playlists (see stream_list.h). */
+#include "play/stream_list.h"
+
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/mem.h>
+#include <libavutil/opt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/str.h"
+#include "base/utf8.h"
+#include "medialib/plfile.h"
+#include "play/decoder.h"
+
+/* url's path with no query or fragment, for the name it ends with; owned. */
+static char *url_path(const char *url)
+{
+	return xstrndup(url, strcspn(url, "?#"));
+}
+
+bool stream_list_named(const char *url)
+{
+	char *path = url_path(url);
+	bool named = plfile_format_of_name(path) != PLFILE_UNKNOWN;
+	free(path);
+	return named;
+}
+
+/* The playlist format a Content-Type announces (parameters ignored). */
+static enum plfile_format format_of_mime(const char *mime)
+{
+	static const struct {
+		const char *type;
+		enum plfile_format fmt;
+	} types[] = {
+		{"audio/x-scpls", PLFILE_PLS},          {"audio/scpls", PLFILE_PLS},
+		{"application/pls+xml", PLFILE_PLS},    {"audio/x-mpegurl", PLFILE_M3U},
+		{"audio/mpegurl", PLFILE_M3U},          {"application/x-mpegurl", PLFILE_M3U},
+		{"application/vnd.apple.mpegurl", PLFILE_M3U}, {"application/xspf+xml", PLFILE_XSPF},
+	};
+	size_t n = mime ? strcspn(mime, "; ") : 0;
+	for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+		if (n == strlen(types[i].type) && strncasecmp(mime, types[i].type, n) == 0)
+			return types[i].fmt;
+	return PLFILE_UNKNOWN;
+}
+
+bool stream_list_mime(const char *mime)
+{
+	return format_of_mime(mime) != PLFILE_UNKNOWN;
+}
+
+/* Up to STREAM_LIST_MAX bytes of url's body into *data (owned, NUL
+ * ended) and its Content-Type into *mime (owned, NULL for none). */
+static int fetch(const char *url, const AVIOInterruptCB *cb, char **data, size_t *len,
+		 char **mime, struct crate_err *err)
+{
+	AVIOContext *pb = NULL;
+	AVDictionary *opts = NULL;
+	av_dict_set(&opts, "rw_timeout", "15000000", 0);
+	av_dict_set(&opts, "user_agent", "crate/" CRATE_VERSION, 0);
+	int r = avio_open2(&pb, url, AVIO_FLAG_READ, cb, &opts);
+	av_dict_free(&opts);
+	if (r < 0) {
+		char e[128];
+		av_strerror(r, e, sizeof e);
+		return crate_err_set(err, CRATE_ERR_MEDIA, "%s: cannot fetch the playlist: %s", url, e);
+	}
+	uint8_t *m = NULL;
+	*mime = av_opt_get(pb, "mime_type", AV_OPT_SEARCH_CHILDREN, &m) >= 0 && m
+			? xstrdup((const char *)m)
+			: NULL;
+	av_free(m);
+	*data = xmalloc(STREAM_LIST_MAX + 1);
+	*len = 0;
+	while (*len < STREAM_LIST_MAX) {
+		int n = avio_read(pb, (unsigned char *)*data + *len, (int)(STREAM_LIST_MAX - *len));
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	(*data)[*len] = '\0';
+	avio_closep(&pb);
+	return 0;
+}
+
+/* The format data has as a radio playlist, PLFILE_UNKNOWN when it is not
+ * one: an HLS playlist (#EXT-X- tags) is FFmpeg's to play. */
+static enum plfile_format list_format(const char *url, bool named, const char *mime,
+				      const char *data, size_t len)
+{
+	char *path = url_path(url);
+	enum plfile_format fmt = plfile_format_detect(named ? path : "", data, len);
+	free(path);
+	if (fmt == PLFILE_UNKNOWN)
+		fmt = format_of_mime(mime);
+	if (fmt == PLFILE_M3U && strstr(data, "#EXT-X-"))
+		return PLFILE_UNKNOWN;
+	return fmt;
+}
+
+/* The first http(s) entry of pl: a remote playlist never names a local
+ * file to open. */
+static const struct plfile_entry *first_stream(const struct plfile *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (!pl->v[i].problem && decoder_is_stream_url(pl->v[i].location))
+			return &pl->v[i];
+	return NULL;
+}
+
+int stream_list_first(const char *url, const AVIOInterruptCB *cb, bool named, char **listed,
+		      char **title, struct crate_err *err)
+{
+	*listed = *title = NULL;
+	char *data = NULL, *mime = NULL;
+	size_t len = 0;
+	struct crate_err ferr = {0};
+	if (fetch(url, cb, &data, &len, &mime, &ferr) != 0) {
+		if (!named) /* not known to be a playlist: the stream's own error says more */
+			return 0;
+		*err = ferr;
+		return -1;
+	}
+	enum plfile_format fmt = list_format(url, named, mime, data, len);
+	free(mime);
+	if (fmt == PLFILE_UNKNOWN || memchr(data, '\0', len)) { /* audio, not a list */
+		free(data);
+		return 0;
+	}
+	struct plfile pl = {0};
+	struct crate_err perr = {0};
+	int rc = plfile_parse(fmt, data, len, "/", &pl, &perr);
+	free(data);
+	const struct plfile_entry *e = rc == 0 ? first_stream(&pl) : NULL;
+	if (e) {
+		*listed = xstrdup(e->location);
+		if (e->title)
+			*title = utf8_valid(e->title, strlen(e->title))
+					 ? xstrdup(e->title)
+					 : utf8_from_latin1(e->title, strlen(e->title), NULL);
+	} else {
+		rc = crate_err_set(err, CRATE_ERR_MEDIA,
+				   "%s: the playlist lists no http(s) stream to play", url);
+	}
+	plfile_free(&pl);
+	return rc;
+}
