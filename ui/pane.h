@@ -14,7 +14,18 @@
 
 struct ui;
 struct ui_rect;
+struct ui_list;
 struct u32vec;
+
+/* The rows a find marks (find.h): n rows shown height at a time, the
+ * cursor over them, and whether row i matches (ctx: the pane's). */
+struct ui_find_rows {
+	size_t n;
+	int height;
+	struct ui_list *list;
+	bool (*match)(struct ui *ui, size_t i, void *ctx);
+	void *ctx;
+};
 
 struct ui_pane {
 	const char *title;      /* its tab's name ("Browser"), after its key; NULL: no tab */
@@ -36,6 +47,9 @@ struct ui_pane {
 	/* The search was applied: show what it finds (ui->qnode). NULL: the
 	 * pane matches ui->good_query by name as it draws. */
 	void (*find)(struct ui *ui);
+	/* A find that marks rows (views 2, 3, 4): its rows, for n, N and the
+	 * jump to the first match (find.h); false: none now. */
+	bool (*find_rows)(struct ui *ui, struct ui_find_rows *f);
 	/* Right end of the search bar (the number of results). */
 	void (*find_info)(struct ui *ui, char *buf, size_t size);
 	/* Right end of the title row, beside the tabs; w is the row's width. */

@@ -13,6 +13,7 @@
 #include "coll/parse.h"
 #include "coll/store.h" /* COLL_NS_* */
 #include "ui/draw.h"
+#include "ui/find.h"
 #include "ui/pane.h"
 #include "ui/pane_coll.h"
 #include "ui/text.h"
@@ -242,21 +243,25 @@ static void coll_play(struct ui *ui)
 	open_row(ui, ui->coll_list.cur);
 }
 
+static bool coll_row_matches(struct ui *ui, size_t i, void *ctx)
+{
+	(void)ctx;
+	return row_matches_find(ui, &ui->colls[i]);
+}
+
+static bool coll_find_rows(struct ui *ui, struct ui_find_rows *f)
+{
+	fresh(ui);
+	*f = (struct ui_find_rows){ui->ncolls, ui->L.main.h, &ui->coll_list, coll_row_matches, NULL};
+	return true;
+}
+
 static bool coll_key(struct ui *ui, enum ui_action a)
 {
 	int h = ui->L.main.h;
 	fresh(ui);
-	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV) {
-		for (size_t k = 1; k <= ui->ncolls; k++) {
-			size_t i = a == UA_MATCH_NEXT ? (ui->coll_list.cur + k) % ui->ncolls
-						      : (ui->coll_list.cur + ui->ncolls - k) % ui->ncolls;
-			if (row_matches_find(ui, &ui->colls[i])) {
-				ui->coll_list.cur = i;
-				break;
-			}
-		}
-		return true;
-	}
+	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV)
+		return ui_find_step(ui, a == UA_MATCH_NEXT ? 1 : -1);
 	size_t before = ui->coll_list.cur;
 	bool moved = ui_list_move(&ui->coll_list, ui->ncolls, h, a);
 	/* Headings are not rows to stand on: step over them. */
@@ -349,6 +354,7 @@ const struct ui_pane ui_pane_collections = {
 	.draw = coll_draw_full,
 	.key = coll_key,
 	.click = coll_click,
+	.find_rows = coll_find_rows,
 	.heading = ui_browse_heading,
 	.enter = coll_pane_reload,
 	.play = coll_play,

@@ -15,6 +15,7 @@
 #include "app/app_play.h"
 #include "ui/actions.h"
 #include "ui/draw.h"
+#include "ui/find.h"
 #include "ui/pane.h"
 #include "ui/pane_playlist.h"
 #include "ui/text.h"
@@ -380,13 +381,37 @@ static void playlist_mark(struct ui *ui, const char *name, const struct coll_nod
 		   str_plural(added, "entry", "entries"), m->n);
 }
 
+static bool entry_matches(struct ui *ui, size_t i, void *ctx)
+{
+	(void)ctx;
+	return ui->pl_have_match && bitset_test(&ui->pl_match, i);
+}
+
+static int list_height(const struct ui *ui)
+{
+	return ui->L.main.h >= 4 ? ui->L.main.h - 1 : ui->L.main.h;
+}
+
+/* The entries the find marks, as they are now (entries moved since it
+ * was made: marked again). */
+static bool playlist_find_rows(struct ui *ui, struct ui_find_rows *f)
+{
+	const struct coll_node *n = shown_node(ui);
+	if (!n)
+		return false;
+	if (ui->pl_have_match && ui->pl_match_gen != app_store_generation(ui->app))
+		playlist_find(ui);
+	*f = (struct ui_find_rows){n->idlist.n, list_height(ui), &ui->pl_list, entry_matches, NULL};
+	return true;
+}
+
 static bool playlist_key(struct ui *ui, enum ui_action a)
 {
 	const char *name = ui_playlist_shown(ui);
 	const struct coll_node *n = shown_node(ui);
 	if (!n)
 		return false;
-	int h = ui->L.main.h >= 4 ? ui->L.main.h - 1 : ui->L.main.h;
+	int h = list_height(ui);
 	if (a == UA_MOVE_UP || a == UA_MOVE_DOWN) {
 		playlist_move(ui, name, n, a == UA_MOVE_UP ? -1 : 1);
 		return true;
@@ -395,20 +420,8 @@ static bool playlist_key(struct ui *ui, enum ui_action a)
 		playlist_mark(ui, name, n, a, h);
 		return true;
 	}
-	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV) {
-		if (!ui->pl_have_match || !n->idlist.n)
-			return true;
-		for (size_t k = 1; k <= n->idlist.n; k++) {
-			size_t i = a == UA_MATCH_NEXT ? (ui->pl_list.cur + k) % n->idlist.n
-						      : (ui->pl_list.cur + n->idlist.n - k) % n->idlist.n;
-			if (bitset_test(&ui->pl_match, i)) {
-				ui->pl_list.cur = i;
-				ui_list_fix(&ui->pl_list, n->idlist.n, h);
-				break;
-			}
-		}
-		return true;
-	}
+	if (a == UA_MATCH_NEXT || a == UA_MATCH_PREV)
+		return ui_find_step(ui, a == UA_MATCH_NEXT ? 1 : -1);
 	return ui_list_move(&ui->pl_list, n->idlist.n, h, a);
 }
 
@@ -519,6 +532,7 @@ const struct ui_pane ui_pane_playlist = {
 	.key = playlist_key,
 	.click = playlist_click,
 	.find = playlist_find,
+	.find_rows = playlist_find_rows,
 	.find_info = playlist_find_info,
 	.heading = playlist_heading,
 	.play = playlist_play,

@@ -19,6 +19,7 @@
 #include "coll/store.h"
 #include "play/presets.h"
 #include "ui/draw.h"
+#include "ui/find.h"
 #include "ui/pane.h"
 #include "ui/pane_rules.h"
 #include "ui/text.h"
@@ -538,16 +539,18 @@ static void browse_selected(struct ui *ui, struct rules *rs)
 		ui_browse(ui, r->name ? r->ns : NULL, r->name, r->query ? r->query : "");
 }
 
-static void find_next(struct ui *ui, struct rules *rs, bool forward)
+static bool rule_matches(struct ui *ui, size_t i, void *ctx)
 {
-	size_t n = rules_count(rs);
-	for (size_t k = 1; k <= n; k++) {
-		size_t i = forward ? (ui->rule_list.cur + k) % n : (ui->rule_list.cur + n - k) % n;
-		if (row_matches_find(ui, rs, i)) {
-			ui->rule_list.cur = i;
-			return;
-		}
-	}
+	return row_matches_find(ui, ctx, i);
+}
+
+static bool rules_find_rows(struct ui *ui, struct ui_find_rows *f)
+{
+	struct rules *rs = pane_rules(ui, false);
+	if (!rs)
+		return false;
+	*f = (struct ui_find_rows){rules_count(rs), geom(ui).list_h, &ui->rule_list, rule_matches, rs};
+	return true;
 }
 
 static bool rules_pane_key(struct ui *ui, enum ui_action a)
@@ -575,8 +578,7 @@ static bool rules_pane_key(struct ui *ui, enum ui_action a)
 		return true;
 	case UA_MATCH_NEXT:
 	case UA_MATCH_PREV:
-		find_next(ui, rs, a == UA_MATCH_NEXT);
-		return true;
+		return ui_find_step(ui, a == UA_MATCH_NEXT ? 1 : -1);
 	default:
 		return ui_list_move(&ui->rule_list, rules_count(rs), geom(ui).list_h, a);
 	}
@@ -624,6 +626,7 @@ const struct ui_pane ui_pane_rules = {
 	.key_first = rules_pane_key_first,
 	.key = rules_pane_key,
 	.click = rules_pane_click,
+	.find_rows = rules_find_rows,
 	.heading = rules_pane_heading,
 	.confirm = rules_pane_remove_confirmed,
 	.prompt_done = rules_pane_prompt_done,

@@ -9,6 +9,7 @@
 #include "base/utf8.h"
 #include "ui/cmdline.h"
 #include "ui/draw.h"
+#include "ui/find.h"
 #include "ui/pane.h"
 #include "ui/search_bar.h"
 #include "ui/text.h"
@@ -108,8 +109,11 @@ bool edit_key(struct strbuf *b, size_t *cur, int key)
 
 void search_flush(struct ui *ui)
 {
-	if (ui->search_pending)
-		ui_search_apply(ui);
+	if (!ui->search_pending)
+		return;
+	ui_search_apply(ui);
+	if (ui->mode == UI_MODE_SEARCH)
+		ui_find_typed(ui); /* cmus's incremental search: the cursor follows the typing */
 }
 
 void search_begin(struct ui *ui)
@@ -119,6 +123,7 @@ void search_begin(struct ui *ui)
 	ui->qcur = ui->query.len;
 	ui->mode = UI_MODE_SEARCH;
 	ui->dirty = true;
+	ui_find_begin(ui);
 }
 
 void search_clear(struct ui *ui)
@@ -140,6 +145,7 @@ bool search_key(struct ui *ui, int key)
 	if (key == KEY_C_ENTER) {
 		ui->mode = UI_MODE_NORMAL;
 		cmdline_search_entered(ui);
+		ui_find_entered(ui);
 		return true;
 	}
 	if (key == KEY_C_ESC) {
@@ -162,6 +168,7 @@ bool search_key(struct ui *ui, int key)
 		const struct ui_pane *p = ui_pane_current(ui);
 		if (p->key)
 			p->key(ui, a);
+		ui_find_begin(ui); /* the find goes on from where the cursor was moved to */
 		return true;
 	}
 	size_t before = ui->query.len;

@@ -137,6 +137,7 @@ struct ui {
 	struct app_eval_cache ecache; /* filter work kept between keystrokes */
 	struct heap_warm heap_warm;   /* heap faulted in while idle (ui.c) */
 	bool search_pending;         /* the text changed: apply once the pending keys are read */
+	size_t find_origin;          /* the cursor's row when the find began (find.h) */
 
 	const char *value_sep;       /* between a property's values (display.separator); borrowed */
 	struct ui_rows rows;         /* format.* compiled, display.glyph_* (rows.h) */

@@ -219,6 +219,64 @@ wait_for "rated 2 tracks: 5 stars" || t_fail "the message: $(screen | tail -1)"
 	t_fail "r:5 finds $(c search 'r:5' --format '%title%' | tr '\n' '|')"
 keys q
 
+t_begin tui_edit_find_moves_the_cursor_to_the_first_match
+# / word Enter puts the cursor on the first match at or after it, as in
+# cmus, vim and less (it stayed, and only n moved it); past the last one
+# it wraps to the top and says so; no match says so and leaves the
+# cursor; the cursor follows the typing too. Space shows where it is.
+c playlist use Edit >/dev/null || t_fail "use Edit"
+marked_rows() { screen | grep -oE '^\+ +[0-9]+\.' | grep -oE '[0-9]+' | tr '\n' ' '; }
+marked_are() { [ "$(marked_rows)" = "$1" ]; }
+wait_marked() { wait_until 3 marked_are "$1" || t_fail "$2: marked rows $(marked_rows), want $1"; }
+# Mira Sol's are entries 7 and 9, The Lanterns' 3, 5 and 6 (by title)
+mira=$(c playlist list Edit --format '%artist%' | grep -n 'Mira Sol' | cut -d: -f1 | tr '\n' ' ')
+lant=$(c playlist list Edit --format '%artist%' | grep -n 'Lanterns' | cut -d: -f1 | head -1)
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+keys g /
+typed "mira"
+keys Enter
+wait_for "2 of ${#O[@]} entries" || t_fail "no count"
+keys Space n Space
+wait_marked "$mira" "Enter then n"
+keys M G / C-u
+typed "lanterns"
+keys Enter
+wait_for "find wrapped to the top" || t_fail "the wrap is not said"
+keys Space
+wait_marked "$lant " "Enter from the last entry"
+keys M / C-u
+typed "zzqx"
+keys Enter
+wait_for "no match for zzqx" || t_fail "no match is not said"
+keys Space
+wait_marked "$((lant + 1)) " "Enter with no match"
+keys M g / C-u
+typed "salt"
+wait_for "1 of ${#O[@]} entries" || t_fail "no count while typing"
+keys Escape Space
+wait_marked "$(c playlist list Edit --format '%title%' | grep -n 'Salt Wind' | cut -d: -f1) " \
+	"typing salt"
+keys M
+# views 3 and 4 find by name: Enter goes to the match there too
+c coll save Night 'a:"Mira Sol"' >/dev/null && c rule add 'y>1900' >/dev/null 2>&1 &&
+	c rule add 'y<1800' >/dev/null 2>&1 || t_fail "coll save, rule add"
+keys 3
+wait_for "Night" || t_fail "collections view"
+keys g /
+typed "one"
+keys Enter d
+wait_for "Remove Playlists/One?" || t_fail "view 3: d on $(screen | tail -1)"
+keys n 4
+wait_for "y<1800" || t_fail "rules view"
+keys g /
+typed "1800"
+keys Enter d
+wait_for "Remove rule 2 (y<1800)?" || t_fail "view 4: d on $(screen | tail -1)"
+keys n q
+c rule remove 2 >/dev/null 2>&1 && c rule remove 1 >/dev/null 2>&1 || t_fail "rule remove"
+
 t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
 # An entry whose row is gone (crate forget, scan --prune) reads as the CLI
 # says it, not '?  (missing)' like an unknown file; an entry whose file is

@@ -1,0 +1,107 @@
+/* The find's cursor (find.h). */
+#include <stdint.h>
+#include <string.h>
+
+#include "ui/draw.h"
+#include "ui/find.h"
+#include "ui/pane.h"
+#include "ui/ui_state.h"
+
+/* The current view's rows, when it has a find that marks them. */
+static bool rows_of(struct ui *ui, struct ui_find_rows *f)
+{
+	const struct ui_pane *p = ui_pane_current(ui);
+	memset(f, 0, sizeof *f);
+	return p->find_rows && p->find_rows(ui, f) && f->n > 0;
+}
+
+/* The first matching row from row from in direction dir, passing over
+ * skip rows first (0: from itself may be it), wrapping once round;
+ * SIZE_MAX when none matches. *wrapped: it went past the end (or the
+ * start, going up). */
+static size_t scan(struct ui *ui, const struct ui_find_rows *f, size_t from, int dir, size_t skip,
+		   bool *wrapped)
+{
+	for (size_t k = skip; k < f->n + skip; k++) {
+		size_t i = dir > 0 ? (from + k) % f->n : (from + f->n - k % f->n) % f->n;
+		if (f->match(ui, i, f->ctx)) {
+			*wrapped = dir > 0 ? from + k >= f->n : k > from;
+			return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+static void put_cursor(const struct ui_find_rows *f, size_t i)
+{
+	f->list->cur = i;
+	ui_list_fix(f->list, f->n, f->height);
+}
+
+static bool finding(const struct ui *ui)
+{
+	return ui->good_query && ui->good_query[0] && !ui->qerr.code;
+}
+
+void ui_find_begin(struct ui *ui)
+{
+	struct ui_find_rows f;
+	ui->find_origin = rows_of(ui, &f) ? f.list->cur : 0;
+}
+
+/* The first match at or after the origin; the cursor back at the origin
+ * when there is none. Returns the row, SIZE_MAX for none. */
+static size_t jump(struct ui *ui, const struct ui_find_rows *f, bool *wrapped)
+{
+	size_t from = ui->find_origin < f->n ? ui->find_origin : 0;
+	size_t i = finding(ui) ? scan(ui, f, from, 1, 0, wrapped) : SIZE_MAX;
+	put_cursor(f, i != SIZE_MAX ? i : from);
+	ui->dirty = true;
+	return i;
+}
+
+void ui_find_typed(struct ui *ui)
+{
+	struct ui_find_rows f;
+	bool wrapped = false;
+	if (rows_of(ui, &f) && !ui->qerr.code) /* a query being typed keeps the cursor */
+		jump(ui, &f, &wrapped);
+}
+
+static void say_none(struct ui *ui)
+{
+	ui_message(ui, true, "no match for %s: the cursor stays", ui->good_query);
+}
+
+void ui_find_entered(struct ui *ui)
+{
+	struct ui_find_rows f;
+	bool wrapped = false;
+	if (!rows_of(ui, &f) || !finding(ui))
+		return;
+	if (jump(ui, &f, &wrapped) == SIZE_MAX)
+		say_none(ui);
+	else if (wrapped)
+		ui_message(ui, false, "find wrapped to the top");
+}
+
+bool ui_find_step(struct ui *ui, int dir)
+{
+	struct ui_find_rows f;
+	const struct ui_pane *p = ui_pane_current(ui);
+	if (!p->find_rows)
+		return false;
+	if (!rows_of(ui, &f) || !finding(ui))
+		return true;
+	bool wrapped = false;
+	size_t i = scan(ui, &f, f.list->cur < f.n ? f.list->cur : 0, dir, 1, &wrapped);
+	if (i == SIZE_MAX) {
+		say_none(ui);
+		return true;
+	}
+	put_cursor(&f, i);
+	if (wrapped)
+		ui_message(ui, false, "find wrapped to the %s", dir > 0 ? "top" : "bottom");
+	ui->dirty = true;
+	return true;
+}
