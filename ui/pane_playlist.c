@@ -86,6 +86,7 @@ static void playlist_free(struct ui *ui)
 {
 	free(ui->pl_name);
 	bitset_free(&ui->pl_match);
+	free(ui->pl_match_name);
 	free(ui->pl_note);
 	marks_forget(ui);
 	u32vec_free(&ui->pl_marks_list);
@@ -180,6 +181,8 @@ void playlist_find(struct ui *ui)
 	if (!ui->qnode || !ui->qlist || !n) /* qnode: another view's search */
 		return;
 	ui->pl_match_gen = app_store_generation(ui->app);
+	free(ui->pl_match_name);
+	ui->pl_match_name = xstrdup(ui_playlist_shown(ui));
 	struct crate_err err = {0};
 	struct strbuf notes;
 	strbuf_init(&notes, 0);
@@ -198,6 +201,17 @@ void playlist_find(struct ui *ui)
 	strbuf_free(&notes);
 	ui->eval_ms += ui_now_ms() - t0;
 	ui->dirty = true;
+}
+
+/* The find's marks are positions in the list shown as it is now: made
+ * again when its entries moved (played, edited) or another list is shown
+ * (Q, a playlist opened or renamed, the queue played out). */
+static void matches_fresh(struct ui *ui)
+{
+	const char *name = ui_playlist_shown(ui);
+	if (ui->pl_have_match && (ui->pl_match_gen != app_store_generation(ui->app) || !name ||
+				  strcmp(name, ui->pl_match_name) != 0))
+		playlist_find(ui);
 }
 
 static long current_pos(const struct coll_node *n)
@@ -255,8 +269,7 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 		y++;
 		h--;
 	}
-	if (ui->pl_have_match && ui->pl_match_gen != app_store_generation(ui->app))
-		playlist_find(ui); /* entries moved (played, edited): mark them again */
+	matches_fresh(ui);
 	long cur = current_pos(n);
 	uint32_t playing = act_playing_id(ui);
 	const struct ui_marks *marks = marks_of(ui, name, n);
@@ -352,6 +365,7 @@ static void playlist_mark(struct ui *ui, const char *name, const struct coll_nod
 			  enum ui_action a, int h)
 {
 	struct ui_marks *m = marks_of(ui, name, n);
+	matches_fresh(ui);
 	if (a == UA_UNMARK_ALL) {
 		size_t had = m->n;
 		marks_forget(ui);
@@ -392,15 +406,13 @@ static int list_height(const struct ui *ui)
 	return ui->L.main.h >= 4 ? ui->L.main.h - 1 : ui->L.main.h;
 }
 
-/* The entries the find marks, as they are now (entries moved since it
- * was made: marked again). */
+/* The entries the find marks, in the list as it is now. */
 static bool playlist_find_rows(struct ui *ui, struct ui_find_rows *f)
 {
 	const struct coll_node *n = shown_node(ui);
 	if (!n)
 		return false;
-	if (ui->pl_have_match && ui->pl_match_gen != app_store_generation(ui->app))
-		playlist_find(ui);
+	matches_fresh(ui);
 	*f = (struct ui_find_rows){n->idlist.n, list_height(ui), &ui->pl_list, entry_matches, NULL};
 	return true;
 }
@@ -508,6 +520,7 @@ static void playlist_find_info(struct ui *ui, char *buf, size_t size)
 {
 	const struct coll_node *n = shown_node(ui);
 	size_t total = n ? n->idlist.n : 0;
+	matches_fresh(ui);
 	if (!ui->pl_have_match) {
 		buf[0] = '\0';
 		return;

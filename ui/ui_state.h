@@ -177,6 +177,7 @@ struct ui {
 	size_t pl_nmatch;            /* rows set in pl_match */
 	char *pl_note;               /* what the find forgave ("also showing ..."), or NULL */
 	unsigned pl_match_gen;       /* store generation pl_match was computed at */
+	char *pl_match_name;         /* ... on this list (owned) */
 	/* Marks by position; they index pl_marks_list (a copy of the list
 	 * they were made on) of pl_marks_name, and go when the list shown is
 	 * another one or changed under them. */

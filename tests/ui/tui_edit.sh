@@ -277,6 +277,30 @@ wait_for "Remove rule 2 (y<1800)?" || t_fail "view 4: d on $(screen | tail -1)"
 keys n q
 c rule remove 2 >/dev/null 2>&1 && c rule remove 1 >/dev/null 2>&1 || t_fail "rule remove"
 
+t_begin tui_edit_find_follows_the_list_shown
+# The find's marks are positions: Q showing the queue kept those made on
+# the list left, so the bar counted Edit's matches ("2 of 3 entries") and
+# m marked the queue's entries at Edit's match positions.
+c playlist add Queue 't:"Track 10"' >/dev/null 2>&1 || t_fail "enqueue"
+qmira=$(c playlist list Queue --format '%artist%' | grep -n 'Mira Sol' | cut -d: -f1 | tr '\n' ' ')
+qn=$(c playlist list Queue --format '%title%' | wc -l)
+nq=$(wc -w <<<"$qmira")
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+keys / C-u
+typed "mira"
+keys Enter
+wait_for "2 of ${#O[@]} entries" || t_fail "no count on Edit"
+keys Q
+wait_for "Playlist Queue" || t_fail "Q"
+wait_for "$nq of $qn entries" || t_fail "the count on the queue"
+keys m
+wait_marked "$qmira" "m on the queue"
+keys M Q
+wait_for "2 of ${#O[@]} entries" || t_fail "the count back on Edit"
+keys / C-u Enter q
+
 t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
 # An entry whose row is gone (crate forget, scan --prune) reads as the CLI
 # says it, not '?  (missing)' like an unknown file; an entry whose file is
