@@ -1,5 +1,6 @@
 /* The find's cursor (find.h). */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ui/draw.h"
@@ -104,4 +105,19 @@ bool ui_find_step(struct ui *ui, int dir)
 		ui_message(ui, false, "find wrapped to the %s", dir > 0 ? "top" : "bottom");
 	ui->dirty = true;
 	return true;
+}
+
+void ui_find_count(struct ui *ui, char *buf, size_t size)
+{
+	struct ui_find_rows f;
+	buf[0] = '\0';
+	if (!rows_of(ui, &f) || !finding(ui))
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < f.n; i++)
+		n += f.match(ui, i, f.ctx);
+	if (n)
+		snprintf(buf, size, "%zu %s", n, str_plural(n, "match", "matches"));
+	else
+		snprintf(buf, size, "no match");
 }

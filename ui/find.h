@@ -6,6 +6,7 @@
 #define CRATE_UI_FIND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ui;
 
@@ -20,5 +21,7 @@ void ui_find_entered(struct ui *ui);
 /* n (dir 1) and N (-1): the next or previous match, wrapping, saying so.
  * False when the view has no such find. */
 bool ui_find_step(struct ui *ui, int dir);
+/* The search bar's right end in those views: how many rows match. */
+void ui_find_count(struct ui *ui, char *buf, size_t size);
 
 #endif

@@ -355,6 +355,7 @@ const struct ui_pane ui_pane_collections = {
 	.key = coll_key,
 	.click = coll_click,
 	.find_rows = coll_find_rows,
+	.find_info = ui_find_count,
 	.heading = ui_browse_heading,
 	.enter = coll_pane_reload,
 	.play = coll_play,

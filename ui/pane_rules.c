@@ -627,6 +627,7 @@ const struct ui_pane ui_pane_rules = {
 	.key = rules_pane_key,
 	.click = rules_pane_click,
 	.find_rows = rules_find_rows,
+	.find_info = ui_find_count,
 	.heading = rules_pane_heading,
 	.confirm = rules_pane_remove_confirmed,
 	.prompt_done = rules_pane_prompt_done,

@@ -301,6 +301,28 @@ keys M Q
 wait_for "2 of ${#O[@]} entries" || t_fail "the count back on Edit"
 keys / C-u Enter q
 
+t_begin tui_edit_find_counts_its_matches_in_views_3_and_4
+# View 2's find says "0 of 12 entries" as it is typed; the collections
+# and rules views said nothing, so a find matching nothing looked like one
+# matching. They count too.
+c rule add 'y>1900' >/dev/null 2>&1 && c rule add 'y<1800' >/dev/null 2>&1 || t_fail "rule add"
+start_ui || t_fail "no title bar"
+keys 3
+wait_for "Night" || t_fail "collections view"
+keys /
+typed "zzqx"
+wait_for "no match" || t_fail "view 3: no count for zzqx"
+keys C-u
+typed "e"
+wait_for "5 matches" || t_fail "view 3: the count for e (All Media, Default, Edit, One, Queue)"
+keys Escape 4
+wait_for "y<1800" || t_fail "rules view"
+keys /
+typed "1800"
+wait_for "1 match" || t_fail "view 4: the count for 1800"
+keys Escape q
+c rule remove 2 >/dev/null 2>&1 && c rule remove 1 >/dev/null 2>&1 || t_fail "rule remove"
+
 t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
 # An entry whose row is gone (crate forget, scan --prune) reads as the CLI
 # says it, not '?  (missing)' like an unknown file; an entry whose file is
