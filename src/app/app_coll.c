@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/config.h"
 #include "base/rng.h"
 #include "base/str.h"
 #include "base/utf8.h"
@@ -776,7 +777,10 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 	if (!is_pshuffle(c) || c->noperands != 1)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "Playlists/%s is not a Party Shuffle with a source", a->name);
-	long upcoming = attr_long(c, "upcoming", attr_long(c, "size", PSHUFFLE_UPCOMING_DEFAULT));
+	/* Without its own count, the configured one ([pshuffle] upcoming). */
+	long configured = config_get_int(a->app->cfg, "pshuffle.upcoming",
+					 PSHUFFLE_UPCOMING_DEFAULT);
+	long upcoming = attr_long(c, "upcoming", attr_long(c, "size", configured));
 	const char *ps = coll_attr_get(c, "position");
 	int64_t pos = -1;
 	if (ps && !str_parse_int64(ps, strlen(ps), &pos))

@@ -305,6 +305,17 @@ expect_rc 1 "pshuffle with a bad query"
 run pshuffle Party2 '*' --upcoming 0
 expect_rc 1 "--upcoming 0"
 
+t_begin coll_pshuffle_keeps_the_configured_upcoming
+# [pshuffle] upcoming is the size of a Party Shuffle made without --upcoming.
+printf '[pshuffle]\nupcoming = 3\n' >"$T_TMP/ps.cfg"
+"$CRATE" --db "$DB" --config "$T_TMP/ps.cfg" pshuffle Conf '*' >/dev/null 2>&1 ||
+	t_fail "pshuffle with a config"
+run playlist list Conf
+[ "$(lines "$OUT")" -eq 3 ] || t_fail "[pshuffle] upcoming = 3 gave $(lines "$OUT") entries"
+run pshuffle Conf2 '*' --upcoming 4
+run playlist list Conf2
+[ "$(lines "$OUT")" -eq 4 ] || t_fail "--upcoming 4 gave $(lines "$OUT") entries"
+
 t_begin coll_playlist_jump_sets_the_jumplist
 c playlist new JumpFrom >/dev/null 2>&1
 c playlist new JumpTo >/dev/null 2>&1
