@@ -58,6 +58,8 @@ static int import_file(struct cli_ctx *ctx, const char *path)
 	free(text);
 	if (!app)
 		return CLI_FAIL;
+	if (rc != 0 && err.code == CRATE_ERR_INVALID) /* the file is at fault: name it */
+		crate_err_prefix(&err, "%s: ", strcmp(path, "-") == 0 ? "standard input" : path);
 	if (rc != 0)
 		return cli_fail_safe(ctx, err.msg);
 	fprintf(ctx->err, "imported %zu analyses, skipped %zu (not in the library or another version)\n",

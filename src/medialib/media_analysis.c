@@ -498,10 +498,37 @@ static double col_real(sqlite3_stmt *st, int c)
 	return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c);
 }
 
+/* 0 when json is an array, else CRATE_ERR_INVALID saying what it is not:
+ * the fault is the document's, not the database's. */
+static int import_check_array(struct mlib_db *db, const char *json, size_t len,
+			      struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END", -1, &st,
+			       NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the JSON document", err);
+	sqlite3_bind_text(st, 1, json, (int)len, SQLITE_STATIC);
+	const char *type = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0)
+							  : NULL;
+	int rc = 0;
+	if (!type)
+		rc = crate_err_set(err, CRATE_ERR_INVALID,
+				   "not JSON (expected the output of 'crate info --json')");
+	else if (strcmp(type, "array") != 0)
+		rc = crate_err_set(err, CRATE_ERR_INVALID,
+				   "a JSON %s, not an array of items (the output of 'crate info --json')",
+				   type);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int mlib_analysis_import(struct mlib_db *db, const char *json, size_t len, struct u32vec *ids,
 			 size_t *skipped, struct crate_err *err)
 {
 	*skipped = 0;
+	if (import_check_array(db, json, len, err) != 0)
+		return -1;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(
 		    mlib_db_sqlite(db),

@@ -149,6 +149,14 @@ printf '[{"url": 1' > "$T_TMP/bad.json"
 other analyze --import "$T_TMP/bad.json" >/dev/null 2>"$T_TMP/err8"; rc=$?
 [ $rc -eq 1 ] || t_fail "malformed JSON: exit $rc"
 grep -q "crate: " "$T_TMP/err8" || t_fail "no message for malformed JSON"
+# The message names the file at fault, not the database.
+grep -q "crate: $T_TMP/bad.json: not JSON" "$T_TMP/err8" ||
+	t_fail "malformed JSON not named: $(cat "$T_TMP/err8")"
+printf '{"url": "x"}' > "$T_TMP/object.json"
+other analyze --import "$T_TMP/object.json" >/dev/null 2>"$T_TMP/err9"; rc=$?
+[ $rc -eq 1 ] || t_fail "an object, not an array: exit $rc"
+grep -q "object.json: a JSON object, not an array" "$T_TMP/err9" ||
+	t_fail "an object, not an array: $(cat "$T_TMP/err9")"
 
 t_begin killing_analyze_loses_at_most_the_file_in_progress
 K=$T_TMP/k; mkdir -p "$K"
