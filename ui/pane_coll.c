@@ -202,14 +202,12 @@ static void coll_draw(struct ui *ui, const struct ui_rect *r, bool full)
 		if (!c->ns) {
 			snprintf(desc, sizeof desc, "*  (the whole library)");
 		} else if (node && node->type == COLL_IDLIST) {
-			const char *up = coll_attr_get(node, "upcoming");
-			if (!up)
-				up = coll_attr_get(node, "size");
 			char *src = c->pshuffle && node->noperands ? coll_print(node->operands[0], NULL) : NULL;
 			const char *entries = str_plural(node->idlist.n, "entry", "entries");
 			if (c->pshuffle)
-				snprintf(desc, sizeof desc, "%zu %s, refilled from: %s (upcoming %s)",
-					 node->idlist.n, entries, src ? src : "?", up ? up : "20");
+				snprintf(desc, sizeof desc, "%zu %s, refilled from: %s (upcoming %ld)",
+					 node->idlist.n, entries, src ? src : "?",
+					 app_pshuffle_upcoming(ui->app, node));
 			else
 				snprintf(desc, sizeof desc, "%zu %s", node->idlist.n, entries);
 			free(src);

@@ -765,6 +765,12 @@ static bool rule_allows(void *ud, uint32_t id)
 	return app_rules_pshuffle_allows(ud, id);
 }
 
+long app_pshuffle_upcoming(const struct app *app, const struct coll_node *n)
+{
+	long configured = config_get_int(app->cfg, "pshuffle.upcoming", PSHUFFLE_UPCOMING_DEFAULT);
+	return attr_long(n, "upcoming", attr_long(n, "size", configured));
+}
+
 struct refill_args {
 	struct app *app;
 	const char *name;
@@ -777,10 +783,7 @@ static int edit_refill(void *ud, struct coll_node *c, struct crate_err *err)
 	if (!is_pshuffle(c) || c->noperands != 1)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "Playlists/%s is not a Party Shuffle with a source", a->name);
-	/* Without its own count, the configured one ([pshuffle] upcoming). */
-	long configured = config_get_int(a->app->cfg, "pshuffle.upcoming",
-					 PSHUFFLE_UPCOMING_DEFAULT);
-	long upcoming = attr_long(c, "upcoming", attr_long(c, "size", configured));
+	long upcoming = app_pshuffle_upcoming(a->app, c);
 	const char *ps = coll_attr_get(c, "position");
 	int64_t pos = -1;
 	if (ps && !str_parse_int64(ps, strlen(ps), &pos))

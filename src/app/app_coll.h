@@ -134,6 +134,10 @@ int app_pshuffle_create_mode(struct app *app, const char *name, const char *quer
  * the next refill picks that way. */
 int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, double drift,
 			  struct crate_err *err);
+
+/* How many entries Party Shuffle n keeps ahead: its own count, else the
+ * configured one ([pshuffle] upcoming). */
+long app_pshuffle_upcoming(const struct app *app, const struct coll_node *n);
 /* Top up ns/name so that at least `upcoming` entries follow the current
  * position, picking at random from the source: never an item still in the
  * list nor one of the last `norepeat` picks (attribute; default half the

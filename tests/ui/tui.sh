@@ -329,4 +329,17 @@ wait_for "1 Browser" || t_fail "vt100 / C locale"
 wait_for "???" || t_fail "CJK not replaced in an ASCII locale"
 keys q
 
+t_begin tui_collections_view_shows_the_configured_upcoming
+# A Party Shuffle made without --upcoming keeps [pshuffle] upcoming ahead,
+# and view 3 says so (it said the built-in 20).
+CONF3=$T_TMP/upcoming.conf
+printf '[pshuffle]\nupcoming = 4\n' >"$CONF3"
+"$CRATE" --db "$DB" --config "$CONF3" pshuffle Four '*' >/dev/null 2>&1 || t_fail "pshuffle"
+new_session 100 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF3'"
+wait_for "1 Browser" || t_fail "no start"
+keys 3
+wait_for "Four" || t_fail "not in the collections"
+wait_for "(upcoming 4)" || t_fail "$(screen | grep -m1 'Four')"
+keys q
+
 t_end
