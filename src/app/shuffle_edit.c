@@ -74,18 +74,6 @@ size_t shuffle_follow_edit(struct u32vec *order, size_t order_at, const uint32_t
 	return at;
 }
 
-struct ranked {
-	uint32_t rank, pos;
-};
-
-static int ranked_cmp(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 void shuffle_regroup_albums(struct u32vec *order, size_t at, const uint32_t *group, uint64_t *rng)
 {
 	size_t n = order->n;
@@ -115,10 +103,11 @@ void shuffle_regroup_albums(struct u32vec *order, size_t at, const uint32_t *gro
 	rank[playing] = 0;
 	for (size_t a = 0; a < albums.n; a++)
 		rank[albums.v[a]] = (uint32_t)a + 1;
-	struct ranked *r = xmalloc(m * sizeof *r);
+	/* Sorted by album rank, then list order (a slot's id is its rank). */
+	struct slot *r = xmalloc(m * sizeof *r);
 	for (size_t i = 0; i < m; i++)
-		r[i] = (struct ranked){.rank = rank[group[tail[i]]], .pos = tail[i]};
-	qsort(r, m, sizeof *r, ranked_cmp);
+		r[i] = (struct slot){.id = rank[group[tail[i]]], .pos = tail[i]};
+	qsort(r, m, sizeof *r, slot_cmp);
 	for (size_t i = 0; i < m; i++)
 		tail[i] = r[i].pos;
 	free(r);

@@ -503,14 +503,14 @@ static double col_real(sqlite3_stmt *st, int c)
 static int import_check_array(struct mlib_db *db, const char *json, size_t len,
 			      struct crate_err *err)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
-			       "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END", -1, &st,
-			       NULL) != SQLITE_OK)
+	static const char sql[] = "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) END";
+	sqlite3_stmt *st = NULL;
+	int prc = sqlite3_prepare_v2(mlib_db_sqlite(db), sql, -1, &st, NULL);
+	if (prc != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the JSON document", err);
 	sqlite3_bind_text(st, 1, json, (int)len, SQLITE_STATIC);
-	const char *type = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0)
-							  : NULL;
+	bool row = sqlite3_step(st) == SQLITE_ROW;
+	const char *type = row ? (const char *)sqlite3_column_text(st, 0) : NULL;
 	int rc = 0;
 	if (!type)
 		rc = crate_err_set(err, CRATE_ERR_INVALID,

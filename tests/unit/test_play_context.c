@@ -1493,6 +1493,36 @@ static long entry_of(struct app *app, const char *name, uint32_t id)
 	return -1;
 }
 
+/* next pressed until `to` tracks started, from the first's start. */
+static void next_until_started(struct app *app, struct seen *s, int to)
+{
+	struct crate_err err = {0};
+	for (int k = s->nstarted; k < to; k++) {
+		CHECK(run_until(app, s, k, 5000));
+		run_for(app, 100);
+		CHECK(app_play_next(app, &err) == 0);
+	}
+	CHECK(run_until(app, s, to, 5000));
+}
+
+/* next pressed until playback stops (at most max starts), then: were
+ * `expected` tracks started, none twice? */
+static void next_to_the_end_once_each(struct app *app, struct seen *s, int max, int expected)
+{
+	struct crate_err err = {0};
+	for (int k = s->nstarted; k < max && !s->stopped; k++) {
+		run_for(app, 100);
+		CHECK(app_play_next(app, &err) == 0);
+		run_until(app, s, k + 1, 2000);
+	}
+	run_for(app, 200);
+	CHECK_MSG(s->nstarted == expected, "%d tracks started, not %d", s->nstarted, expected);
+	for (int i = 0; i < s->nstarted; i++)
+		for (int j = 0; j < i; j++)
+			CHECK_MSG(s->started[i] != s->started[j], "start %d repeats start %d", i + 1,
+				  j + 1);
+}
+
 TEST(editing_a_shuffled_list_keeps_its_cycle)
 {
 	const char *dir = harness_tmpdir();
@@ -1502,29 +1532,15 @@ TEST(editing_a_shuffled_list_keeps_its_cycle)
 	app_play_set_shuffle(app, true);
 	struct seen s;
 	start_list(app, &s, "Mix", (int[]){0, 1, 2, 3, 4, 5, 6, 7}, 8, 0);
-	for (int k = 1; k < 4; k++) {
-		CHECK(run_until(app, &s, k, 5000));
-		run_for(app, 100);
-		CHECK(app_play_next(app, &err) == 0);
-	}
-	CHECK(run_until(app, &s, 4, 5000));
+	next_until_started(app, &s, 4);
 	/* Four of eight played: two tracks added at the end, and the first
 	 * that played removed (the entries after it move up). */
 	uint32_t more[2] = {id_of_title(app, 8), id_of_title(app, 9)};
 	REQUIRE(coll_store_playlist_insert(app->store, "Mix", SIZE_MAX, more, 2, &err) == 0);
 	size_t first = (size_t)entry_of(app, "Mix", s.started[0]), removed = 0;
 	REQUIRE(app_playlist_remove_entries(app, "Mix", &first, 1, &removed, &err) == 0);
-	for (int k = 4; k < 12 && !s.stopped; k++) {
-		run_for(app, 100);
-		CHECK(app_play_next(app, &err) == 0);
-		run_until(app, &s, k + 1, 2000);
-	}
-	run_for(app, 200);
 	/* The cycle went on: the six not yet played, each once, then the end. */
-	CHECK_MSG(s.nstarted == 10, "%d tracks started, not 10", s.nstarted);
-	for (int i = 0; i < s.nstarted; i++)
-		for (int j = 0; j < i; j++)
-			CHECK_MSG(s.started[i] != s.started[j], "start %d repeats start %d", i + 1, j + 1);
+	next_to_the_end_once_each(app, &s, 12, 10);
 	app_play_stop(app, &err);
 	app_close(app);
 }
@@ -1547,33 +1563,18 @@ TEST(editing_a_list_shuffled_by_albums_keeps_its_cycle)
 	app_play_set_shuffle_mode(app, APP_SHUFFLE_ALBUMS);
 	struct seen s;
 	start_list(app, &s, "Two", (int[]){0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 10, 0);
-	for (int k = 1; k < 7; k++) { /* album 0, then into album 1 */
-		CHECK(run_until(app, &s, k, 5000));
-		run_for(app, 100);
-		CHECK(app_play_next(app, &err) == 0);
-	}
-	CHECK(run_until(app, &s, 7, 5000));
+	next_until_started(app, &s, 7); /* album 0, then into album 1 */
 	/* A third album added at the end (crate playlist add, the queue key). */
 	int added[5] = {10, 11, 12, 13, 14};
 	for (int i = 0; i < 5; i++) {
 		uint32_t id = id_of_title(app, added[i]);
 		REQUIRE(coll_store_playlist_insert(app->store, "Two", SIZE_MAX, &id, 1, &err) == 0);
 	}
-	for (int k = 7; k < 25 && !s.stopped; k++) {
-		run_for(app, 100);
-		CHECK(app_play_next(app, &err) == 0);
-		run_until(app, &s, k + 1, 2000);
-	}
-	run_for(app, 200);
 	/* Album 1 went on in order, then album 2; album 0 did not come again. */
-	CHECK_MSG(s.nstarted == 15, "%d tracks started, not 15", s.nstarted);
-	for (int i = 0; i < s.nstarted; i++)
-		for (int j = 0; j < i; j++)
-			CHECK_MSG(s.started[i] != s.started[j], "start %d repeats start %d", i + 1, j + 1);
-	for (int i = 1; i < s.nstarted; i++)
-		CHECK_MSG(album_of(app, s.started[i]) >= album_of(app, s.started[i - 1]) ||
-				  album_of(app, s.started[i - 1]) != album_of(app, s.started[5]),
-			  "start %d left album %d midway", i + 1, album_of(app, s.started[i - 1]));
+	next_to_the_end_once_each(app, &s, 25, 15);
+	for (int i = 5; i < s.nstarted; i++) /* album 1's rest, then album 2 */
+		CHECK_MSG(album_of(app, s.started[i]) == (i < 10 ? 1 : 2), "start %d is of album %d",
+			  i + 1, album_of(app, s.started[i]));
 	app_play_stop(app, &err);
 	app_close(app);
 }
