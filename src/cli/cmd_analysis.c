@@ -6,6 +6,7 @@
 
 #include "app/app.h"
 #include "app/app_analysis.h"
+#include "base/str.h"
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "medialib/media_analysis.h"
@@ -62,8 +63,8 @@ static int import_file(struct cli_ctx *ctx, const char *path)
 		crate_err_prefix(&err, "%s: ", strcmp(path, "-") == 0 ? "standard input" : path);
 	if (rc != 0)
 		return cli_fail_safe(ctx, err.msg);
-	fprintf(ctx->err, "imported %zu analyses, skipped %zu (not in the library or another version)\n",
-		imported, skipped);
+	fprintf(ctx->err, "imported %zu %s, skipped %zu (not in the library or another version)\n",
+		imported, str_plural(imported, "analysis", "analyses"), skipped);
 	return skipped ? CLI_PARTIAL : CLI_OK;
 }
 

@@ -131,6 +131,10 @@ other() { timeout 120 "$CRATE" --db "$T_TMP/other.db" --config "$T_TMP/config" "
 other scan "$M" >/dev/null 2>&1 || t_fail "scan other"
 other analyze --import "$T_TMP/export.json" >/dev/null 2>"$T_TMP/err6" || t_fail "import: $(cat "$T_TMP/err6")"
 grep -q "imported $(echo $ids | wc -w) analyses, skipped 0" "$T_TMP/err6" || t_fail "$(cat "$T_TMP/err6")"
+# one item's export: "1 analysis", not "1 analyses"
+run info --json "${ids%% *}" > "$T_TMP/one.json" 2>/dev/null || t_fail "info --json of one"
+other analyze --import "$T_TMP/one.json" >/dev/null 2>"$T_TMP/err6b" || t_fail "import one: $(cat "$T_TMP/err6b")"
+grep -q "^imported 1 analysis, skipped 0" "$T_TMP/err6b" || t_fail "one import: $(cat "$T_TMP/err6b")"
 # every exported item, by path, in one info each (an item a line): the
 # same but for the id and the time it was added
 urls=$(run search --format '%url%' '+loudness' 2>/dev/null)
