@@ -16,6 +16,7 @@ struct analyze_ui {
 	int tty;
 	double last;
 	size_t failed_shown;
+	bool again; /* --again: every file was asked for */
 };
 
 static void analyze_progress(void *ud, const struct app_analysis_progress *p)
@@ -32,6 +33,13 @@ static void analyze_progress(void *ud, const struct app_analysis_progress *p)
 	}
 	if (!ui->tty && !p->finished && p->elapsed_s - ui->last < 2.0)
 		return;
+	if (p->finished && p->total == 0) { /* not "analysed 0 of 0 files" */
+		fputs(ui->again ? "nothing to analyse: no files\n"
+				: "nothing to analyse: every file is analysed already "
+				  "('crate analyze --again' measures them anew)\n",
+		      ui->err);
+		return;
+	}
 	ui->last = p->elapsed_s;
 	if (ui->tty)
 		fputs("\r\033[K", ui->err);
@@ -80,7 +88,7 @@ static int cmd_analyze(struct cli_ctx *ctx, const struct cli_args *a)
 	if (!app)
 		return CLI_FAIL;
 	char *query = a->argc ? cli_join_args(a->argv, a->argc) : NULL;
-	struct analyze_ui ui = {ctx->err, isatty(fileno(ctx->err)), 0, 0};
+	struct analyze_ui ui = {ctx->err, isatty(fileno(ctx->err)), 0, 0, all};
 	struct app_analysis_progress p;
 	struct crate_err err = {0};
 	int rc = app_analyze(app, query, all, quiet ? NULL : analyze_progress, &ui, &p, &err);

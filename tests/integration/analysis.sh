@@ -52,7 +52,9 @@ run analyze >"$T_TMP/out" 2>"$T_TMP/err"; rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 2 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
 grep -q "^analysed 13 of 13 files" "$T_TMP/err" || t_fail "report: $(cat "$T_TMP/err")"
 run analyze >/dev/null 2>"$T_TMP/err2" || t_fail "second run failed"
-grep -q "^analysed 0 of 0 files" "$T_TMP/err2" || t_fail "second run did work again: $(cat "$T_TMP/err2")"
+# nothing left: said so, with the way to measure again (not "analysed 0 of 0 files")
+grep -qx "nothing to analyse: every file is analysed already ('crate analyze --again' measures them anew)" "$T_TMP/err2" ||
+	t_fail "second run did work again, or did not say why not: $(cat "$T_TMP/err2")"
 
 t_begin loudness_within_0.1_lu_of_ffmpeg_ebur128
 for t in t23:-23 t33:-33 pink: mono:dualmono eight:; do
