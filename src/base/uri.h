@@ -11,4 +11,11 @@
  * "file://" before it. */
 void uri_add_path(struct strbuf *b, const char *path);
 
+/* Decode %XX escapes in s, in place (%00 is left as written). */
+void uri_percent_decode(char *s);
+
+/* The local path a file:// URI names (file:///x or file://localhost/x),
+ * decoded; owned. NULL for another scheme or another host's file. */
+char *uri_file_path(const char *uri);
+
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "base/str.h"
+#include "base/uri.h"
 #include "medialib/index.h"
 
 /* A row is valid for the file while version, mtime and size still match:
@@ -523,12 +524,30 @@ static int import_check_array(struct mlib_db *db, const char *json, size_t len,
 	return rc;
 }
 
+/* crate_uri_path(uri): the path a file:// URI names, as a BLOB of its
+ * bytes (a name that is not UTF-8 survives only there: the export's
+ * "url" is text); NULL for anything else. */
+static void sql_uri_path(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	const char *uri = (const char *)sqlite3_value_text(argv[0]);
+	char *path = uri ? uri_file_path(uri) : NULL;
+	if (path)
+		sqlite3_result_blob(cx, path, (int)strlen(path), free);
+	else
+		sqlite3_result_null(cx);
+}
+
 int mlib_analysis_import(struct mlib_db *db, const char *json, size_t len, struct u32vec *ids,
 			 size_t *skipped, struct crate_err *err)
 {
 	*skipped = 0;
 	if (import_check_array(db, json, len, err) != 0)
 		return -1;
+	if (sqlite3_create_function_v2(mlib_db_sqlite(db), "crate_uri_path", 1,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_uri_path, NULL,
+				       NULL, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the JSON document", err);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(
 		    mlib_db_sqlite(db),
@@ -543,7 +562,8 @@ int mlib_analysis_import(struct mlib_db *db, const char *json, size_t len, struc
 		    " json_extract(j.value, '$.analysis.timbre'),"
 		    " json_extract(j.value, '$.analysis.hist')"
 		    " FROM json_each(?1) j LEFT JOIN media m"
-		    " ON m.url = CAST(json_extract(j.value, '$.url') AS BLOB) AND m.missing = 0",
+		    " ON m.url = coalesce(crate_uri_path(json_extract(j.value, '$.uri')),"
+		    " CAST(json_extract(j.value, '$.url') AS BLOB)) AND m.missing = 0",
 		    -1, &st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the JSON document", err);
 	sqlite3_bind_text(st, 1, json, (int)len, SQLITE_STATIC);

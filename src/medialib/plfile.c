@@ -68,31 +68,6 @@ enum plfile_format plfile_format_detect(const char *name, const char *data, size
 
 /* ---- locations ---- */
 
-static int hexval(int c)
-{
-	return c >= '0' && c <= '9' ? c - '0'
-	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
-				      : -1;
-}
-
-/* %XX decoded in place (a %00 stays as is: it cannot be in a path). */
-static void percent_decode(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		int hi, lo;
-		if (r[0] == '%' && (hi = hexval((unsigned char)r[1])) >= 0 &&
-		    (lo = hexval((unsigned char)r[2])) >= 0 && (hi || lo)) {
-			*w++ = (char)(hi * 16 + lo);
-			r += 2;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
 static bool is_url(const char *s)
 {
 	return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
@@ -164,7 +139,7 @@ static char *resolve(const char *loc, size_t len, const char *dir, bool uri, cha
 			return NULL;
 		}
 		path = xstrdup(p);
-		percent_decode(path);
+		uri_percent_decode(path);
 	} else if (strstr(s, "://")) { /* another scheme (rtsp, smb): not playable here */
 		*why = xasprintf("unsupported scheme '%.*s' (files, http and https play)",
 				 (int)(strstr(s, "://") - s), s);
@@ -172,7 +147,7 @@ static char *resolve(const char *loc, size_t len, const char *dir, bool uri, cha
 		return NULL;
 	} else {
 		if (uri)
-			percent_decode(s);
+			uri_percent_decode(s);
 		path = s[0] == '/' ? xstrdup(s) : xasprintf("%s/%s", dir, s);
 	}
 	free(s);

@@ -164,6 +164,20 @@ other analyze --import "$T_TMP/object.json" >/dev/null 2>"$T_TMP/err9"; rc=$?
 grep -q "object.json: a JSON object, not an array" "$T_TMP/err9" ||
 	t_fail "an object, not an array: $(cat "$T_TMP/err9")"
 
+t_begin analysis_import_finds_a_name_that_is_not_utf8
+# The export's "url" is JSON text, so a name that is not UTF-8 comes out
+# with U+FFFD; the import finds the file by its "uri", which keeps every byte.
+N=$T_TMP/n8; mkdir -p "$N"
+cp "$M/mono.flac" "$N/$(printf 'caf\351.flac')"
+n8() { HOME=$H timeout 120 "$CRATE" --db "$T_TMP/$1.db" --config "$T_TMP/config" "${@:2}"; }
+n8 a scan "$N" >/dev/null 2>&1 && n8 a analyze >/dev/null 2>&1 || t_fail "scan and analyze"
+n8 a info --json "$(n8 a search --format '%id%' '*' 2>/dev/null)" >"$T_TMP/n8.json" 2>/dev/null ||
+	t_fail "info --json"
+n8 b scan "$N" >/dev/null 2>&1 || t_fail "scan b"
+n8 b analyze --import "$T_TMP/n8.json" >/dev/null 2>"$T_TMP/n8.err" ||
+	t_fail "import: exit $?: $(cat "$T_TMP/n8.err")"
+grep -q "^imported 1 analysis, skipped 0" "$T_TMP/n8.err" || t_fail "import: $(cat "$T_TMP/n8.err")"
+
 t_begin killing_analyze_loses_at_most_the_file_in_progress
 K=$T_TMP/k; mkdir -p "$K"
 # 8 minute-long files: the kill comes after 3 are stored, so the resumed

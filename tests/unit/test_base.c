@@ -5,6 +5,7 @@
 
 #include "base/config.h"
 #include "base/str.h"
+#include "base/uri.h"
 #include "base/utf8.h"
 #include "harness.h"
 
@@ -205,4 +206,26 @@ TEST(expand_home_in_paths)
 	char *s = str_expand_home("~root/x"); /* another user's home */
 	CHECK(s[0] == '/' && strcmp(s + strlen(s) - 2, "/x") == 0);
 	free(s);
+}
+
+TEST(file_uris_give_every_byte_back)
+{
+	/* a name that is not UTF-8, a newline and a percent sign, there and back */
+	const char *path = "/m/caf\xe9\n100%.ogg";
+	struct strbuf b;
+	strbuf_init(&b, 64);
+	uri_add_path(&b, path);
+	CHECK_STR(b.buf, "file:///m/caf%E9%0A100%25.ogg");
+	char *back = uri_file_path(b.buf);
+	CHECK_STR(back, path);
+	free(back);
+	strbuf_free(&b);
+	back = uri_file_path("FILE://localhost/a%20b");
+	CHECK_STR(back, "/a b");
+	free(back);
+	CHECK(uri_file_path("file://host/a") == NULL); /* another host's */
+	CHECK(uri_file_path("http://x/a") == NULL);
+	char s[] = "a%00b%zz%4";
+	uri_percent_decode(s); /* no NUL in a path; bad escapes stay as written */
+	CHECK_STR(s, "a%00b%zz%4");
 }
