@@ -410,28 +410,41 @@ static int open_stream(struct decoder *d, const char *url)
 	return r;
 }
 
-/* The stream a radio playlist at url lists first (stream_list.h), its
- * name noted as the stream's first title; *listed NULL when url is no
- * such playlist. */
-static int read_station_list(struct decoder *d, const char *url, bool named, char **listed,
-			     struct crate_err *err)
+/* The streams a radio playlist at url lists (stream_list.h); l->n 0 when
+ * url is no such playlist. */
+static int read_station_list(struct decoder *d, const char *url, bool named,
+			     struct stream_list *l, struct crate_err *err)
 {
 	AVIOInterruptCB cb = {stream_interrupt, d};
 	d->deadline_us = av_gettime_relative() + STREAM_STALL_US;
-	char *title;
-	int rc = stream_list_first(url, &cb, named, listed, &title, err);
+	int rc = stream_list_read(url, &cb, named, l, err);
 	if (d->stalled) { /* what came may be cut short; and the stall is sticky */
-		free(*listed);
-		*listed = NULL;
-		free(title);
+		stream_list_free(l);
 		return stream_timed_out(d, err);
 	}
-	if (title) {
-		snprintf(d->title, sizeof d->title, "%s", title);
-		d->title_new = true;
-		free(title);
-	}
 	return rc;
+}
+
+/* Open the streams l lists in turn, as MPD does (a station lists mirrors,
+ * some gone): the first that opens plays, its entry's name noted as the
+ * stream's first title. The last one's FFmpeg error when none opens. */
+static int open_listed(struct decoder *d, const struct stream_list *l)
+{
+	int r = AVERROR(EINVAL);
+	for (size_t i = 0; i < l->n; i++) {
+		d->stalled = false; /* each gets its own wait */
+		r = open_stream(d, l->url[i]);
+		if (r >= 0) {
+			if (l->title[i]) {
+				snprintf(d->title, sizeof d->title, "%s", l->title[i]);
+				d->title_new = true;
+			}
+			return r;
+		}
+		if (r == AVERROR_EXIT || (d->stop && atomic_load(d->stop)))
+			return r; /* stopped: not the next one's turn */
+	}
+	return r;
 }
 
 #define STATION_FAILED INT_MIN /* err is set */
@@ -449,31 +462,31 @@ static bool answered_playlist(struct decoder *d)
 	return list;
 }
 
-/* Open the stream at url, or the first one the playlist there lists:
+/* Open the stream at url, or those the playlist there lists in turn:
  * by its name (listen.pls) the playlist is read first; else a server's
  * answer FFmpeg cannot play is looked at as one (audio/x-scpls). An
  * FFmpeg error code, or STATION_FAILED. */
 static int open_station(struct decoder *d, const char *url, struct crate_err *err)
 {
-	char *listed = NULL;
+	struct stream_list l = {0};
 	bool named = stream_list_named(url);
-	if (named && read_station_list(d, url, true, &listed, err) != 0)
+	if (named && read_station_list(d, url, true, &l, err) != 0)
 		return STATION_FAILED;
-	int r = open_stream(d, listed ? listed : url);
-	if (r >= 0 && !listed && !named && answered_playlist(d)) {
+	int r = l.n ? open_listed(d, &l) : open_stream(d, url);
+	if (r >= 0 && !l.n && !named && answered_playlist(d)) {
 		avformat_close_input(&d->fmt);
 		r = AVERROR_INVALIDDATA;
 	}
-	if (r < 0 && !listed && !named && r != AVERROR(ETIMEDOUT) && r != AVERROR_EXIT) {
+	if (r < 0 && !l.n && !named && r != AVERROR(ETIMEDOUT) && r != AVERROR_EXIT) {
 		struct crate_err lerr = {0};
-		if (read_station_list(d, url, false, &listed, &lerr) != 0) {
+		if (read_station_list(d, url, false, &l, &lerr) != 0) {
 			*err = lerr;
 			return STATION_FAILED;
 		}
-		if (listed)
-			r = open_stream(d, listed);
+		if (l.n)
+			r = open_listed(d, &l);
 	}
-	free(listed);
+	stream_list_free(&l);
 	return r;
 }
 

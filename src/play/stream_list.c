@@ -101,20 +101,36 @@ static enum plfile_format list_format(const char *url, bool named, const char *m
 	return fmt;
 }
 
-/* The first http(s) entry of pl: a remote playlist never names a local
- * file to open. */
-static const struct plfile_entry *first_stream(const struct plfile *pl)
+void stream_list_free(struct stream_list *l)
 {
-	for (size_t i = 0; i < pl->n; i++)
-		if (!pl->v[i].problem && decoder_is_stream_url(pl->v[i].location))
-			return &pl->v[i];
-	return NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->url[i]);
+		free(l->title[i]);
+	}
+	l->n = 0;
 }
 
-int stream_list_first(const char *url, const AVIOInterruptCB *cb, bool named, char **listed,
-		      char **title, struct crate_err *err)
+/* pl's http(s) entries into out (a remote playlist never names a local
+ * file to open). */
+static void list_streams(const struct plfile *pl, struct stream_list *out)
 {
-	*listed = *title = NULL;
+	for (size_t i = 0; i < pl->n && out->n < STREAM_LIST_TRIES; i++) {
+		const struct plfile_entry *e = &pl->v[i];
+		if (e->problem || !decoder_is_stream_url(e->location))
+			continue;
+		out->url[out->n] = xstrdup(e->location);
+		out->title[out->n] = !e->title ? NULL
+				     : utf8_valid(e->title, strlen(e->title))
+					 ? xstrdup(e->title)
+					 : utf8_from_latin1(e->title, strlen(e->title), NULL);
+		out->n++;
+	}
+}
+
+int stream_list_read(const char *url, const AVIOInterruptCB *cb, bool named,
+		     struct stream_list *out, struct crate_err *err)
+{
+	memset(out, 0, sizeof *out);
 	char *data = NULL, *mime = NULL;
 	size_t len = 0;
 	struct crate_err ferr = {0};
@@ -134,17 +150,11 @@ int stream_list_first(const char *url, const AVIOInterruptCB *cb, bool named, ch
 	struct crate_err perr = {0};
 	int rc = plfile_parse(fmt, data, len, "/", &pl, &perr);
 	free(data);
-	const struct plfile_entry *e = rc == 0 ? first_stream(&pl) : NULL;
-	if (e) {
-		*listed = xstrdup(e->location);
-		if (e->title)
-			*title = utf8_valid(e->title, strlen(e->title))
-					 ? xstrdup(e->title)
-					 : utf8_from_latin1(e->title, strlen(e->title), NULL);
-	} else {
+	if (rc == 0)
+		list_streams(&pl, out);
+	if (!out->n)
 		rc = crate_err_set(err, CRATE_ERR_MEDIA,
 				   "%s: the playlist lists no http(s) stream to play", url);
-	}
 	plfile_free(&pl);
 	return rc;
 }

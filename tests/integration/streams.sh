@@ -138,6 +138,16 @@ out=$(run play --no-ui "$U/list/gone.pls" 2>&1); rc=$?
 [ $rc -eq 1 ] || t_fail "gone: exit $rc ($out)"
 grep -q "gone.pls: cannot fetch the playlist" <<<"$out" || t_fail "gone: '$out'"
 
+t_begin stream_playlist_url_tries_each_stream_it_lists
+# A station lists mirrors, some gone: the next one plays, as in MPD.
+printf '[playlist]\nNumberOfEntries=2\nFile1=http://127.0.0.1:1/gone.mp3\nTitle1=Gone FM\nFile2=%s\nTitle2=Tone Mirror\n' \
+	"$U/file/tone.flac" >"$T_TMP/srv/mirrors.pls"
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui "$U/list/mirrors.pls" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "mirrors: exit $rc: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "mirrors: not the second stream's audio"
+grep -q "Tone Mirror" <<<"$out" || t_fail "mirrors: not named by the stream that plays: $out"
+
 t_begin stream_cut_short_is_neither_a_length_nor_a_play
 # Content-Length announced, cut at half on every connection: 4 s heard.
 run playlist add Radio "$U/half/tone.mp3" >/dev/null 2>&1 || t_fail "playlist add"
