@@ -37,7 +37,11 @@ static const struct coll_node *saved_arg(struct cli_ctx *ctx, const char *full)
 	const struct coll_node *n = NULL;
 	struct app *app = cli_app(ctx);
 	if (app && !(n = app_coll_resolve(app, ns, name))) {
-		char *msg = xasprintf("%s/%s does not exist", ns, name);
+		/* "P" for a playlist: the name alone means Collections/P */
+		bool playlist = !strchr(full, '/') && app_coll_resolve(app, COLL_NS_PLAYLISTS, name);
+		char *msg = playlist ? xasprintf("%s/%s does not exist (%s/%s does: name it so)", ns,
+						 name, COLL_NS_PLAYLISTS, name)
+				     : xasprintf("%s/%s does not exist", ns, name);
 		cli_fail_safe(ctx, msg);
 		free(msg);
 	}

@@ -464,6 +464,18 @@ run analyze --import "$T_TMP"
 expect_rc 1 "analyze --import of a folder"
 [ "$ERR" = "crate: $T_TMP: Is a directory" ] || t_fail "analyze --import: $ERR"
 
+t_begin coll_show_of_a_playlist_by_its_name_alone_says_where_it_is
+# A name alone means Collections/NAME; a playlist of that name is pointed to.
+run playlist new Shown
+run coll show Shown
+expect_rc 1 "coll show of a playlist by its name alone"
+grep -q "Collections/Shown does not exist (Playlists/Shown does: name it so)" <<<"$ERR" ||
+	t_fail "no pointer to the playlist: $ERR"
+run coll show Playlists/Shown
+expect_rc 0 "coll show Playlists/Shown"
+run coll show Nowhere
+grep -qx "crate: Collections/Nowhere does not exist" <<<"$ERR" || t_fail "plain miss: $ERR"
+
 t_begin coll_json_gives_a_name_that_is_not_utf8_back
 # JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
 # (file://, percent-encoded) gives every byte back, and a script finds the
