@@ -425,17 +425,34 @@ static int read_station_list(struct decoder *d, const char *url, bool named,
 	return rc;
 }
 
+#define STATION_FAILED INT_MIN /* err is set */
+
+/* How deep playlists naming playlists are followed: a station's .pls may
+ * name its .m3u, which names the stream; a playlist naming itself ends
+ * here. */
+#define STATION_DEPTH 3
+
+static int open_station(struct decoder *d, const char *url, int depth, struct crate_err *err);
+
 /* Open the streams l lists in turn, as MPD does (a station lists mirrors,
  * some gone): the first that opens plays, its entry's name noted as the
- * stream's first title. The last one's FFmpeg error when none opens. */
-static int open_listed(struct decoder *d, const struct stream_list *l)
+ * stream's first title unless a playlist it names gave one. An entry that
+ * is itself a playlist is followed (STATION_DEPTH). The last one's
+ * FFmpeg error when none opens, or STATION_FAILED with its error in err. */
+static int open_listed(struct decoder *d, const struct stream_list *l, int depth,
+		       struct crate_err *err)
 {
 	int r = AVERROR(EINVAL);
 	for (size_t i = 0; i < l->n; i++) {
 		d->stalled = false; /* each gets its own wait */
-		r = open_stream(d, l->url[i]);
+		d->title_new = false;
+		struct crate_err eerr = {0};
+		r = depth < STATION_DEPTH ? open_station(d, l->url[i], depth + 1, &eerr)
+					  : open_stream(d, l->url[i]);
+		if (r == STATION_FAILED)
+			*err = eerr;
 		if (r >= 0) {
-			if (l->title[i]) {
+			if (l->title[i] && !d->title_new) {
 				snprintf(d->title, sizeof d->title, "%s", l->title[i]);
 				d->title_new = true;
 			}
@@ -446,8 +463,6 @@ static int open_listed(struct decoder *d, const struct stream_list *l)
 	}
 	return r;
 }
-
-#define STATION_FAILED INT_MIN /* err is set */
 
 /* Whether the server answered with a playlist's Content-Type, which
  * FFmpeg may open as some text format with no audio (HLS is its own). */
@@ -466,13 +481,13 @@ static bool answered_playlist(struct decoder *d)
  * by its name (listen.pls) the playlist is read first; else a server's
  * answer FFmpeg cannot play is looked at as one (audio/x-scpls). An
  * FFmpeg error code, or STATION_FAILED. */
-static int open_station(struct decoder *d, const char *url, struct crate_err *err)
+static int open_station(struct decoder *d, const char *url, int depth, struct crate_err *err)
 {
 	struct stream_list l = {0};
 	bool named = stream_list_named(url);
 	if (named && read_station_list(d, url, true, &l, err) != 0)
 		return STATION_FAILED;
-	int r = l.n ? open_listed(d, &l) : open_stream(d, url);
+	int r = l.n ? open_listed(d, &l, depth, err) : open_stream(d, url);
 	if (r >= 0 && !l.n && !named && answered_playlist(d)) {
 		avformat_close_input(&d->fmt);
 		r = AVERROR_INVALIDDATA;
@@ -484,7 +499,7 @@ static int open_station(struct decoder *d, const char *url, struct crate_err *er
 			return STATION_FAILED;
 		}
 		if (l.n)
-			r = open_listed(d, &l);
+			r = open_listed(d, &l, depth, err);
 	}
 	stream_list_free(&l);
 	return r;
@@ -508,7 +523,7 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 	int r;
 	if (decoder_is_stream_url(path)) {
 		d->stream = true;
-		r = open_station(d, path, err);
+		r = open_station(d, path, 1, err);
 		if (r == STATION_FAILED)
 			goto fail;
 	} else {

@@ -148,6 +148,21 @@ out=$(run play --no-ui "$U/list/mirrors.pls" 2>"$T_TMP/err"); rc=$?
 cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "mirrors: not the second stream's audio"
 grep -q "Tone Mirror" <<<"$out" || t_fail "mirrors: not named by the stream that plays: $out"
 
+t_begin stream_playlist_naming_a_playlist_is_followed
+# A station's .pls naming its .m3u, which names the stream: followed, as
+# MPD does; a playlist naming itself ends with the last error, not a loop.
+printf '[playlist]\nNumberOfEntries=1\nFile1=%s\nTitle1=Outer FM\n' "$U/list/station.m3u" \
+	>"$T_TMP/srv/outer.pls"
+rm -f "$T_TMP/out.raw"
+out=$(run play --no-ui "$U/list/outer.pls" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "nested: exit $rc: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "nested: not the inner playlist's stream"
+grep -q "Tone M3U" <<<"$out" || t_fail "nested: not named by the entry that plays: $out"
+printf '[playlist]\nNumberOfEntries=1\nFile1=%s\n' "$U/list/self.pls" >"$T_TMP/srv/self.pls"
+out=$(timeout 30 env HOME="$H" "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" play --no-ui "$U/list/self.pls" 2>&1); rc=$?
+[ $rc -eq 1 ] || t_fail "self: exit $rc ($out)"
+grep -q "self.pls" <<<"$out" || t_fail "self: '$out'"
+
 t_begin stream_cut_short_is_neither_a_length_nor_a_play
 # Content-Length announced, cut at half on every connection: 4 s heard.
 run playlist add Radio "$U/half/tone.mp3" >/dev/null 2>&1 || t_fail "playlist add"
