@@ -655,6 +655,11 @@ static bool is_pshuffle(const struct coll_node *n)
 	return n->type == COLL_IDLIST && t && strcmp(t, "pshuffle") == 0;
 }
 
+static bool is_smooth(const char *mode)
+{
+	return mode && strcmp(mode, "smooth") == 0;
+}
+
 int app_pshuffle_create(struct app *app, const char *name, const char *query, long upcoming,
 			struct crate_err *err)
 {
@@ -672,6 +677,11 @@ int app_pshuffle_create_mode(struct app *app, const char *name, const char *quer
 	if (old && !is_pshuffle(old))
 		return crate_err_set(err, CRATE_ERR_EXISTS,
 				     "Playlists/%s already exists and is not a Party Shuffle", name);
+	/* A drift random picks never read would be kept without a word. */
+	if (drift >= 0 && !is_smooth(mode ? mode : old ? coll_attr_get(old, "mode") : NULL))
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "--drift is for smooth mode, and Playlists/%s would pick at "
+				     "random: add --mode smooth", name);
 	if (upcoming < 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "--upcoming must be positive");
 	struct coll_node *src = app_parse_query(app, query, false, err);
@@ -715,6 +725,9 @@ int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, d
 		return crate_err_set(err, CRATE_ERR_INVALID, "mode '%s': random or smooth", mode);
 	if (drift > 1)
 		return crate_err_set(err, CRATE_ERR_INVALID, "drift must be between 0 and 1");
+	if (drift >= 0 && !is_smooth(mode))
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "a drift is for smooth mode: random picks take none");
 	if (coll_store_playlist_set_attr(app->store, name, "mode", mode, err) != 0)
 		return -1;
 	if (drift < 0)

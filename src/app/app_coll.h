@@ -127,11 +127,12 @@ int app_pshuffle_create(struct app *app, const char *name, const char *query, lo
  * among the tracks that sound nearest to the previous one, app/
  * pshuffle_smooth.h) and, for smooth, drift (0 stay in the mood .. 1
  * wander; < 0: keep the list's or the default). mode NULL keeps the
- * list's own. Stored as the list's attributes `mode` and `drift`. */
+ * list's own. Stored as the list's attributes `mode` and `drift`; a drift
+ * for a list that would pick at random is refused. */
 int app_pshuffle_create_mode(struct app *app, const char *name, const char *query,
 			     long upcoming, const char *mode, double drift, struct crate_err *err);
-/* Switch Playlists/name (a Party Shuffle) to mode, with drift when >= 0;
- * the next refill picks that way. */
+/* Switch Playlists/name (a Party Shuffle) to mode, with drift when >= 0
+ * (smooth only); the next refill picks that way. */
 int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, double drift,
 			  struct crate_err *err);
 

@@ -101,4 +101,16 @@ run coll show Playlists/Smooth 2>/dev/null | grep -q smooth || t_fail "mode not 
 run pshuffle Bad '*' --mode wobbly >/dev/null 2>&1 && t_fail "bad mode accepted"
 run pshuffle Bad '*' --drift 2 >/dev/null 2>&1 && t_fail "bad drift accepted"
 
+t_begin drift_without_smooth_mode_is_refused
+# A drift only smooth picks read: given to a list that picks at random it
+# was stored without a word and did nothing.
+out=$(run pshuffle Plain '*' --drift 0.1 2>&1) && t_fail "--drift without --mode smooth accepted: $out"
+case $out in *"--drift is for smooth mode"*"add --mode smooth"*) ;; *) t_fail "message: $out" ;; esac
+run coll show Playlists/Plain >/dev/null 2>&1 && t_fail "Playlists/Plain made all the same"
+out=$(run pshuffle Plain '*' --mode random --drift 0.1 2>&1) && t_fail "--mode random --drift accepted: $out"
+# A smooth list takes a new drift without --mode again; a list made
+# random by --mode random drops out of smooth mode.
+run pshuffle Smooth '*' --drift 0.9 >/dev/null 2>&1 || t_fail "a new drift for a smooth list"
+run coll show Playlists/Smooth 2>/dev/null | grep -q '"drift": "0.90"' || t_fail "drift not stored"
+
 t_end

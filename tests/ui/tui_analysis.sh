@@ -89,6 +89,10 @@ $TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth" && $TM send-keys -t
 wait_for "random picks" 5 || t_fail "no toggle back"
 $TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth 7" && $TM send-keys -t "$S" Enter
 wait_for "drift is a number" 5 || t_fail "bad drift accepted"
+# Random picks read no drift: one given with off is refused, not kept.
+$TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth off 0.4" && $TM send-keys -t "$S" Enter
+wait_for "a drift is for smooth mode" 5 || t_fail "a drift with off accepted"
+cr coll show Playlists/Party 2>&1 | grep -q '"drift": "0.40"' && t_fail "the drift of off was stored"
 
 t_begin tui_analysis_auto_off_is_respected
 # The interface still running (auto = true) would analyse again what the
