@@ -204,7 +204,14 @@ static void coll_draw(struct ui *ui, const struct ui_rect *r, bool full)
 		} else if (node && node->type == COLL_IDLIST) {
 			char *src = c->pshuffle && node->noperands ? coll_print(node->operands[0], NULL) : NULL;
 			const char *entries = str_plural(node->idlist.n, "entry", "entries");
-			if (c->pshuffle)
+			double drift;
+			bool smooth = c->pshuffle && app_pshuffle_smooth(node, &drift);
+			if (smooth)
+				snprintf(desc, sizeof desc,
+					 "%zu %s, refilled from: %s (upcoming %ld, smooth, drift %.2f)",
+					 node->idlist.n, entries, src ? src : "?",
+					 app_pshuffle_upcoming(ui->app, node), drift);
+			else if (c->pshuffle)
 				snprintf(desc, sizeof desc, "%zu %s, refilled from: %s (upcoming %ld)",
 					 node->idlist.n, entries, src ? src : "?",
 					 app_pshuffle_upcoming(ui->app, node));

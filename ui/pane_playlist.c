@@ -1,6 +1,6 @@
 /* View 2: a playlist (the active one unless another was opened from the
  * collections view), Party Shuffle included: its header names the source
- * collection, and the list refills as tracks are played. The search bar
+ * collection (and smooth mode), and the list refills as tracks are played. The search bar
  * here is a find: matching rows are marked, n/N jump between them, and
  * the bar counts them. It forgives as the browser's search does (a typo,
  * `a:bjork`), so a word that found the track there finds its entry here. */
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/app_coll.h" /* app_pshuffle_smooth */
 #include "app/app_view.h"
 #include "coll/parse.h" /* coll_print */
 #include "coll/store.h" /* COLL_NS_PLAYLISTS */
@@ -256,8 +257,13 @@ static void playlist_draw(struct ui *ui, const struct ui_rect *r)
 	const char *entries = str_plural(n->idlist.n, "entry", "entries");
 	if (party) {
 		char *src = n->noperands ? coll_print(n->operands[0], NULL) : NULL;
-		snprintf(head, sizeof head, " Party Shuffle %s%s \xe2\x80\x93 %zu %s \xe2\x80\x93 from: %s",
-			 name, active ? " (active)" : "", n->idlist.n, entries, src ? src : "?");
+		char how[48] = ""; /* smooth mode changes every pick: say so */
+		double drift;
+		if (app_pshuffle_smooth(n, &drift))
+			snprintf(how, sizeof how, " \xe2\x80\x93 smooth, drift %.2f", drift);
+		snprintf(head, sizeof head,
+			 " Party Shuffle %s%s%s \xe2\x80\x93 %zu %s \xe2\x80\x93 from: %s", name,
+			 active ? " (active)" : "", how, n->idlist.n, entries, src ? src : "?");
 		free(src);
 	} else {
 		snprintf(head, sizeof head, " Playlist %s%s%s \xe2\x80\x93 %zu %s", name,

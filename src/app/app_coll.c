@@ -755,6 +755,12 @@ static double attr_drift(const struct coll_node *n)
 	return v && end != v && !*end && d >= 0 && d <= 1 ? d : PSHUFFLE_DRIFT_DEFAULT;
 }
 
+bool app_pshuffle_smooth(const struct coll_node *n, double *drift)
+{
+	*drift = attr_drift(n);
+	return is_smooth(coll_attr_get(n, "mode"));
+}
+
 /* Ids from the space-separated "picks" attribute. */
 static void picks_read(const struct coll_node *n, struct u32vec *out)
 {

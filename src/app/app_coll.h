@@ -136,6 +136,10 @@ int app_pshuffle_create_mode(struct app *app, const char *name, const char *quer
 int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, double drift,
 			  struct crate_err *err);
 
+/* Whether Party Shuffle n picks by sound (smooth mode), and the drift it
+ * would pick with (its own, else the default). */
+bool app_pshuffle_smooth(const struct coll_node *n, double *drift);
+
 /* How many entries Party Shuffle n keeps ahead: its own count, else the
  * configured one ([pshuffle] upcoming). */
 long app_pshuffle_upcoming(const struct app *app, const struct coll_node *n);

@@ -85,8 +85,15 @@ $TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth 0.2" && $TM send-key
 wait_for "each pick sounds like the one before" 5 || t_fail "no message"
 out=$(cr coll show Playlists/Party 2>&1)
 printf '%s' "$out" | grep -q smooth || t_fail "mode not stored: $out"
+# The list says how it picks: view 2's header and view 3's row.
+wait_for "Party Shuffle Party (active) – smooth, drift 0.20 – 5 entries" 5 ||
+	t_fail "view 2's header does not say smooth"
+$TM send-keys -t "$S" 3
+wait_for "(upcoming 5, smooth, drift 0.20)" 5 || t_fail "view 3 does not say smooth"
+$TM send-keys -t "$S" 2
 $TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth" && $TM send-keys -t "$S" Enter
 wait_for "random picks" 5 || t_fail "no toggle back"
+wait_for "Party Shuffle Party (active) – 5 entries" 5 || t_fail "the header still says smooth"
 $TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "smooth 7" && $TM send-keys -t "$S" Enter
 wait_for "drift is a number" 5 || t_fail "bad drift accepted"
 # Random picks read no drift: one given with off is refused, not kept.
