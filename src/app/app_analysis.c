@@ -148,6 +148,25 @@ static int run_jobs(struct mlib_db *db, const struct mlib_analysis_jobs *jobs,
 	return rc;
 }
 
+/* The files (among only; NULL: all) whose stored analysis is a failure:
+ * a run with nothing to do names them rather than call every file
+ * analysed. */
+static size_t count_failed(const struct mlib_index *idx, const struct bitset *only)
+{
+	int prop = idx ? mlib_index_prop(idx, "analysis_error") : -1;
+	if (prop < 0)
+		return 0;
+	size_t n = 0;
+	uint32_t bound = mlib_index_id_bound(idx);
+	for (uint32_t id = 1; id < bound; id++) {
+		const uint32_t *v;
+		if ((!only || bitset_test(only, id)) && mlib_index_has_media(idx, id) &&
+		    mlib_index_str_values(idx, prop, id, &v) > 0)
+			n++;
+	}
+	return n;
+}
+
 int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb, void *ud,
 		struct app_analysis_progress *out, struct crate_err *err)
 {
@@ -174,6 +193,8 @@ int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb
 	}
 	struct mlib_analysis_jobs jobs;
 	int rc = mlib_analysis_pending(app->db, all, restrict_ids ? &only : NULL, &jobs, err);
+	if (rc == 0 && jobs.n == 0)
+		out->failed_before = count_failed(app->index, restrict_ids ? &only : NULL);
 	bitset_free(&only);
 	if (rc != 0)
 		return -1;

@@ -16,6 +16,8 @@ struct app_analysis_progress {
 	size_t total;        /* files in this run */
 	size_t done;         /* finished (analysed or failed) */
 	size_t failed;
+	size_t failed_before; /* finished with nothing to do: the files asked for whose
+			       * analysis failed earlier (tried again when they change) */
 	double audio_s;      /* seconds of audio analysed */
 	double elapsed_s;
 	bool paused;

@@ -34,10 +34,18 @@ static void analyze_progress(void *ud, const struct app_analysis_progress *p)
 	if (!ui->tty && !p->finished && p->elapsed_s - ui->last < 2.0)
 		return;
 	if (p->finished && p->total == 0) { /* not "analysed 0 of 0 files" */
-		fputs(ui->again ? "nothing to analyse: no files\n"
-				: "nothing to analyse: every file is analysed already "
-				  "('crate analyze --again' measures them anew)\n",
-		      ui->err);
+		if (p->failed_before) /* not "every file is analysed" */
+			fprintf(ui->err,
+				"nothing to analyse: %zu %s could not be analysed before ('crate search "
+				"analysis_error:*' lists them) and %s tried again only when changed or "
+				"with 'crate analyze --again'\n",
+				p->failed_before, str_plural(p->failed_before, "file", "files"),
+				p->failed_before == 1 ? "is" : "are");
+		else
+			fputs(ui->again ? "nothing to analyse: no files\n"
+					: "nothing to analyse: every file is analysed already "
+					  "('crate analyze --again' measures them anew)\n",
+			      ui->err);
 		return;
 	}
 	ui->last = p->elapsed_s;

@@ -52,9 +52,15 @@ run analyze >"$T_TMP/out" 2>"$T_TMP/err"; rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 2 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
 grep -q "^analysed 13 of 13 files" "$T_TMP/err" || t_fail "report: $(cat "$T_TMP/err")"
 run analyze >/dev/null 2>"$T_TMP/err2" || t_fail "second run failed"
-# nothing left: said so, with the way to measure again (not "analysed 0 of 0 files")
-grep -qx "nothing to analyse: every file is analysed already ('crate analyze --again' measures them anew)" "$T_TMP/err2" ||
-	t_fail "second run did work again, or did not say why not: $(cat "$T_TMP/err2")"
+# nothing left: said so, with the way to measure again (not "analysed 0 of 0
+# files"); broken.flac's random bytes may make it one that failed (below)
+if grep -q "not analysed: .*broken.flac" "$T_TMP/err"; then
+	grep -q "^nothing to analyse: 1 file could not be analysed before" "$T_TMP/err2" ||
+		t_fail "second run did work again, or did not say why not: $(cat "$T_TMP/err2")"
+else
+	grep -qx "nothing to analyse: every file is analysed already ('crate analyze --again' measures them anew)" "$T_TMP/err2" ||
+		t_fail "second run did work again, or did not say why not: $(cat "$T_TMP/err2")"
+fi
 
 t_begin loudness_within_0.1_lu_of_ffmpeg_ebur128
 for t in t23:-23 t33:-33 pink: mono:dualmono eight:; do
@@ -111,6 +117,11 @@ else
 	grep -q "^analysed 0 of 1 files, 1 not analysed" "$T_TMP/err10" || t_fail "report: $(cat "$T_TMP/err10")"
 	why=$(nd info "$N/$F" 2>&1 | sed -n 's/^analysis_error = //p')
 	case $why in *"no audio could be decoded"*) ;; *) t_fail "analysis_error: '$why'" ;; esac
+	# Run again, nothing is tried: the file is named as one that failed,
+	# not counted among "every file is analysed already".
+	nd analyze >/dev/null 2>"$T_TMP/err11" || t_fail "second run: exit $?: $(cat "$T_TMP/err11")"
+	grep -qx "nothing to analyse: 1 file could not be analysed before ('crate search analysis_error:\*' lists them) and is tried again only when changed or with 'crate analyze --again'" "$T_TMP/err11" ||
+		t_fail "second run: $(cat "$T_TMP/err11")"
 fi
 
 t_begin results_survive_rescan_and_follow_changes
