@@ -844,6 +844,13 @@ void ui_poll_analysis(struct ui *ui)
 	ui->analysis_manual = false;
 	if (manual && p.rc != 0)
 		ui_message(ui, true, "analysis failed: %s", p.msg);
+	else if (manual && p.total == 0 && p.failed_before) /* not "done: 0 files" */
+		ui_message(ui, false,
+			   "nothing to analyse: %zu %s could not be analysed before (analysis_error:* "
+			   "finds them; 'crate analyze --again' tries them again)",
+			   p.failed_before, str_plural(p.failed_before, "file", "files"));
+	else if (manual && p.total == 0)
+		ui_message(ui, false, "nothing to analyse: every file is analysed already");
 	else if (manual)
 		ui_message(ui, p.failed > 0, "analysis done: %zu files, %zu not analysed%s%s", p.done,
 			   p.failed, p.failed ? ": " : "", p.failed ? p.msg : "");

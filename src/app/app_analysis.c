@@ -386,6 +386,8 @@ int app_analysis_poll(struct app *app, struct app_analysis_progress *out)
 	app_space_drop(app);
 	app->changes_pending = true;
 	out->finished = true;
+	if (out->rc == 0 && out->total == 0)
+		out->failed_before = count_failed(app->index, NULL);
 	return 1;
 }
 

@@ -73,6 +73,27 @@ case $out in *"23 tracks"*) ;; *) t_fail "remote search like: $out" ;; esac
 out=$(cr search --format '%title%' 'like:t:"Beat 120" LIMIT 1' 2>&1)
 case $out in "Beat 120") t_fail "like: gave the seed itself" ;; "Beat "*) ;; *) t_fail "search like: with a running crate: $out" ;; esac
 
+t_begin tui_analyze_with_nothing_to_do_says_so
+# Every file analysed: ':analyze' said "analysis done: 0 files, 0 not
+# analysed", as if it had failed.
+$TM send-keys -t "$S" Escape : && $TM send-keys -t "$S" -l "analyze" && $TM send-keys -t "$S" Enter
+wait_for "nothing to analyse: every file is analysed already" 10 || t_fail "no message"
+screen | grep -q "analysis done: 0 files" && t_fail "analysis done: 0 files"
+if t_have_corpus; then
+	# A file that failed is counted, not called analysed.
+	cp "$CORPUS/flactestbench-faulty_11_-_incorrect_metadata_block_length.flac" "$MUSIC/bad.flac"
+	cr scan --quiet "$MUSIC" >/dev/null 2>&1
+	cr analyze >/dev/null 2>&1
+	for _ in $(seq 100); do # the interface's index catches up
+		$TM send-keys -t "$S" : && $TM send-keys -t "$S" -l "analyze" && $TM send-keys -t "$S" Enter
+		wait_for "nothing to analyse: 1 file could not be analysed before" 1 >/dev/null 2>&1 && break
+	done
+	wait_for "nothing to analyse: 1 file could not be analysed before (analysis_error:* finds them" 1 ||
+		t_fail "the failed file is not counted"
+	rm -f "$MUSIC/bad.flac"
+	cr scan --quiet "$MUSIC" >/dev/null 2>&1
+fi
+
 t_begin tui_smooth_toggles_the_party_shuffle_shown
 $TM send-keys -t "$S" Escape : && $TM send-keys -t "$S" -l "quit" && $TM send-keys -t "$S" Enter
 sleep 0.5
