@@ -17,6 +17,7 @@ struct analyze_ui {
 	double last;
 	size_t failed_shown;
 	bool again; /* --again: every file was asked for */
+	bool quiet; /* --quiet: failures only */
 };
 
 static void analyze_progress(void *ud, const struct app_analysis_progress *p)
@@ -31,6 +32,8 @@ static void analyze_progress(void *ud, const struct app_analysis_progress *p)
 		cli_put_safe(ui->err, p->msg, strlen(p->msg));
 		fputc('\n', ui->err);
 	}
+	if (ui->quiet)
+		return;
 	if (!ui->tty && !p->finished && p->elapsed_s - ui->last < 2.0)
 		return;
 	if (p->finished && p->total == 0) { /* not "analysed 0 of 0 files" */
@@ -96,10 +99,12 @@ static int cmd_analyze(struct cli_ctx *ctx, const struct cli_args *a)
 	if (!app)
 		return CLI_FAIL;
 	char *query = a->argc ? cli_join_args(a->argv, a->argc) : NULL;
-	struct analyze_ui ui = {ctx->err, isatty(fileno(ctx->err)), 0, 0, all};
+	struct analyze_ui ui = {ctx->err, !quiet && isatty(fileno(ctx->err)), 0, 0, all, quiet};
 	struct app_analysis_progress p;
 	struct crate_err err = {0};
-	int rc = app_analyze(app, query, all, quiet ? NULL : analyze_progress, &ui, &p, &err);
+	/* --quiet still names the files that fail: the exit status alone
+	 * would not say which. */
+	int rc = app_analyze(app, query, all, analyze_progress, &ui, &p, &err);
 	if (rc != 0 && query && (err.code == CRATE_ERR_PARSE || err.code == CRATE_ERR_INCOMPLETE)) {
 		cli_fail_query(ctx, query, &err);
 		free(query);
@@ -113,7 +118,8 @@ static int cmd_analyze(struct cli_ctx *ctx, const struct cli_args *a)
 
 static const struct cli_opt analyze_opts[] = {
 	{"again", 0, CLI_OPT_FLAG, NULL, "analyse files that were analysed already too"},
-	{"quiet", 'q', CLI_OPT_FLAG, NULL, "no progress (files that fail are still named)"},
+	{"quiet", 'q', CLI_OPT_FLAG, NULL,
+	 "no progress and no summary (files that fail are still named)"},
 	{"import", 0, CLI_OPT_VALUE, "FILE", "read results from 'crate info --json' output (- = stdin)"},
 	{0},
 };

@@ -117,6 +117,13 @@ else
 	grep -q "^analysed 0 of 1 files, 1 not analysed" "$T_TMP/err10" || t_fail "report: $(cat "$T_TMP/err10")"
 	why=$(nd info "$N/$F" 2>&1 | sed -n 's/^analysis_error = //p')
 	case $why in *"no audio could be decoded"*) ;; *) t_fail "analysis_error: '$why'" ;; esac
+	# --quiet still names it (it said nothing at all, exit 2), and prints
+	# no summary.
+	nd analyze --again --quiet >/dev/null 2>"$T_TMP/err12"; rc=$?
+	[ $rc -eq 2 ] || t_fail "--quiet: exit $rc"
+	grep -q "^crate: not analysed: $N/$F: no audio could be decoded" "$T_TMP/err12" ||
+		t_fail "--quiet does not name the file: '$(cat "$T_TMP/err12")'"
+	[ "$(wc -l <"$T_TMP/err12")" -eq 1 ] || t_fail "--quiet printed more: $(cat "$T_TMP/err12")"
 	# Run again, nothing is tried: the file is named as one that failed,
 	# not counted among "every file is analysed already".
 	nd analyze >/dev/null 2>"$T_TMP/err11" || t_fail "second run: exit $?: $(cat "$T_TMP/err11")"
