@@ -562,8 +562,15 @@ void act_smooth(struct ui *ui, const char *onoff, const char *drift_arg)
 	}
 	struct crate_err err = {0};
 	char *keep = xstrdup(name); /* the store may replace the node */
+	size_t analysed = 0, total = 0;
 	if (app_pshuffle_set_mode(ui->app, keep, on ? "smooth" : "random", drift, &err) != 0)
 		ui_message(ui, true, "smooth: %s", err.msg);
+	else if (on && app_pshuffle_analysed(ui->app, keep, &analysed, &total, &err) == 0 &&
+		 total >= 2 && analysed < 2) /* smooth in name only: say so */
+		ui_message(ui, true,
+			   "Playlists/%s: smooth, but %s of the %zu tracks it draws from is analysed: "
+			   "picks stay random until they are (:analyze)",
+			   keep, analysed ? "only 1" : "none", total);
 	else
 		ui_message(ui, false, "Playlists/%s: %s (next picks)", keep,
 			   on ? "smooth: each pick sounds like the one before" : "random picks");

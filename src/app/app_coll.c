@@ -23,6 +23,7 @@
 #include "medialib/index_groups.h"
 #include "medialib/index.h"
 #include "medialib/media_analysis.h"
+#include "medialib/similarity.h"
 
 
 /* ---- evaluation ---- */
@@ -759,6 +760,25 @@ bool app_pshuffle_smooth(const struct coll_node *n, double *drift)
 {
 	*drift = attr_drift(n);
 	return is_smooth(coll_attr_get(n, "mode"));
+}
+
+int app_pshuffle_analysed(struct app *app, const char *name, size_t *analysed, size_t *total,
+			  struct crate_err *err)
+{
+	*analysed = *total = 0;
+	const struct coll_node *n = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
+	if (!n || !is_pshuffle(n) || n->noperands != 1)
+		return crate_err_set(err, CRATE_ERR_NOTFOUND,
+				     "Playlists/%s is not a Party Shuffle with a source", name);
+	struct coll_result src = {0};
+	if (app_eval_node(app, n->operands[0], &src, err) != 0)
+		return -1;
+	const struct mlib_space *s = src.ids.n ? app_space(app, NULL) : NULL;
+	*total = src.ids.n;
+	for (size_t i = 0; s && i < src.ids.n; i++)
+		*analysed += mlib_space_has(s, src.ids.v[i]);
+	coll_result_free(&src);
+	return 0;
 }
 
 /* Ids from the space-separated "picks" attribute. */

@@ -139,6 +139,11 @@ int app_pshuffle_set_mode(struct app *app, const char *name, const char *mode, d
 /* Whether Party Shuffle n picks by sound (smooth mode), and the drift it
  * would pick with (its own, else the default). */
 bool app_pshuffle_smooth(const struct coll_node *n, double *drift);
+/* How many of the tracks Party Shuffle name draws from (*total) can be
+ * picked by sound (*analysed: analysed, with a timbre): under two, smooth
+ * mode can only pick at random. */
+int app_pshuffle_analysed(struct app *app, const char *name, size_t *analysed, size_t *total,
+			  struct crate_err *err);
 
 /* How many entries Party Shuffle n keeps ahead: its own count, else the
  * configured one ([pshuffle] upcoming). */

@@ -7,6 +7,7 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_read.h"
+#include "app/app_view.h" /* app_playlist_get */
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/cmd_util.h"
@@ -46,6 +47,29 @@ static bool pshuffle_opts_read(struct cli_ctx *ctx, const struct cli_args *a,
 	return !why;
 }
 
+/* Smooth mode with fewer than two analysed tracks to draw from can only
+ * pick at random: say so, or the list passes for a smooth one. */
+static void warn_smooth_without_analyses(struct cli_ctx *ctx, struct app *app, const char *name,
+					 const char *query)
+{
+	const struct coll_node *n = app_playlist_get(app, name);
+	double drift;
+	size_t analysed, total;
+	struct crate_err err = {0};
+	if (!n || !app_pshuffle_smooth(n, &drift) ||
+	    app_pshuffle_analysed(app, name, &analysed, &total, &err) != 0 || total < 2 ||
+	    analysed >= 2)
+		return;
+	char *msg = xasprintf("warning: %s of the %zu %s '%s' matches is analysed: Playlists/%s "
+			      "picks at random until they are ('crate analyze')",
+			      analysed ? "only 1" : "none", total,
+			      str_plural(total, "track", "tracks"), query, name);
+	fputs("crate: ", ctx->err);
+	cli_put_safe(ctx->err, msg, strlen(msg));
+	fputc('\n', ctx->err);
+	free(msg);
+}
+
 static int cmd_pshuffle(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	struct pshuffle_opts o;
@@ -72,6 +96,8 @@ static int cmd_pshuffle(struct cli_ctx *ctx, const struct cli_args *a)
 			cli_put_safe(ctx->err, msg, strlen(msg));
 			fputc('\n', ctx->err);
 			free(msg);
+		} else if (status == CLI_OK && src.ids.n > 0) {
+			warn_smooth_without_analyses(ctx, app, name, query);
 		}
 		coll_result_free(&src);
 	}

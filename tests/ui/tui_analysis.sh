@@ -135,5 +135,9 @@ start_ui || t_fail "no interface"
 sleep 2
 [ "$(analysed)" = 0 ] || t_fail "analysed with auto = false"
 screen | grep -q "analysis " && t_fail "status shows an analysis"
+# Nothing analysed: :smooth says it cannot pick by sound yet.
+$TM send-keys -t "$S" 2 : && $TM send-keys -t "$S" -l "smooth on" && $TM send-keys -t "$S" Enter
+wait_for "Playlists/Party: smooth, but none of the 24 tracks it draws from is analysed" 5 ||
+	t_fail ":smooth on over tracks not analysed"
 
 t_end
