@@ -405,8 +405,9 @@ static void finish_tempo(struct an_feed *f, struct an_result *out)
 
 static void finish_timbre(struct an_feed *f, struct an_result *out)
 {
-	/* Under ~1 s of sound the statistics are noise. */
-	if (f->voiced < (uint64_t)(AN_RATE / AN_HOP))
+	/* Under ~1 s of sound the statistics are noise (voiced counts only
+	 * every TIMBRE_EVERY-th hop: AN_RATE / AN_HOP alone was 4 s). */
+	if (f->voiced < (uint64_t)(AN_RATE / AN_HOP / TIMBRE_EVERY))
 		return;
 	double n = (double)f->voiced;
 	size_t d = 0;

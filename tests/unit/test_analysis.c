@@ -255,6 +255,25 @@ TEST(short_signal_gives_loudness_but_no_tempo)
 	free(b);
 }
 
+/* Timbre (like: and smooth picks) from a second of sound: a 2 s track
+ * had none (the gate counted every fourth hop against a second of hops),
+ * half a second still has none. */
+TEST(timbre_from_a_second_of_sound)
+{
+	static const double seconds[] = {0.5, 2, 3.5};
+	for (size_t k = 0; k < sizeof seconds / sizeof seconds[0]; k++) {
+		float *b = NULL;
+		size_t n = 0;
+		add_sine(&b, &n, seconds[k], -20, 2);
+		struct an_result r;
+		analyse(b, n, 2, RATE, &r);
+		CHECK_MSG(r.has_timbre == (seconds[k] >= 1), "%.1f s: timbre %d", seconds[k],
+			  r.has_timbre);
+		an_result_clear(&r);
+		free(b);
+	}
+}
+
 TEST(mono_counts_as_dual_mono_and_eight_channels_work)
 {
 	float *b = NULL;
