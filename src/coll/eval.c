@@ -675,6 +675,37 @@ static struct eres *op_idlist(struct ev *e, const struct coll_node *n)
 	return r;
 }
 
+/* like: of a seed none of whose n items has a point: say why, and name
+ * 'crate analyze' only when it would help (an item that failed, or whose
+ * sound is under a second, stays without a point after it). */
+static void seed_unplaced(struct ev *e, const uint32_t *ids, size_t n)
+{
+	int failed_prop = mlib_index_prop(e->idx, "analysis_error");
+	int loud_prop = mlib_index_prop(e->idx, "loudness");
+	size_t failed = 0, short_sound = 0;
+	for (size_t i = 0; i < n; i++) {
+		const uint32_t *v;
+		if (failed_prop >= 0 && mlib_index_str_values(e->idx, failed_prop, ids[i], &v))
+			failed++;
+		else if (loud_prop >= 0 && mlib_index_str_values(e->idx, loud_prop, ids[i], &v))
+			short_sound++;
+	}
+	if (failed + short_sound < n)
+		crate_err_set(e->err, CRATE_ERR_NOTFOUND,
+			      "like: none of the %zu item%s is analysed (run 'crate analyze')", n,
+			      n == 1 ? "" : "s");
+	else if (n == 1)
+		crate_err_set(e->err, CRATE_ERR_NOTFOUND, "like: #%u %s", (unsigned)ids[0],
+			      failed ? "could not be analysed (its analysis_error says why)"
+				     : "has too little sound to compare (under a second; if it is "
+				       "longer, 'crate analyze --again' measures it anew)");
+	else
+		crate_err_set(e->err, CRATE_ERR_NOTFOUND,
+			      "like: none of the %zu items has a sound to compare: %zu could not be "
+			      "analysed (analysis_error says why), %zu too little sound",
+			      n, failed, short_sound);
+}
+
 /* like: the seed's centroid and the seed as a bitset (*skip, for the
  * caller to free). The space is borrowed from the context's owner. */
 static const struct mlib_space *similar_seed(struct ev *e, const struct coll_node *n, int16_t *c,
@@ -705,15 +736,12 @@ static const struct mlib_space *similar_seed(struct ev *e, const struct coll_nod
 		*nanalysed += mlib_space_has(s, seed->v[i]);
 	}
 	bool ok = mlib_space_centroid(s, seed->v, seed->n, c);
+	if (!ok && seed->n)
+		seed_unplaced(e, seed->v, seed->n);
+	else if (!ok)
+		crate_err_set(e->err, CRATE_ERR_NOTFOUND, "like: the collection is empty");
 	u32vec_free(&tmp);
 	if (!ok) {
-		/* seed may have been tmp, freed above: *nseed is its count. */
-		if (*nseed)
-			crate_err_set(e->err, CRATE_ERR_NOTFOUND,
-				      "like: none of the %zu item%s is analysed (run 'crate analyze')",
-				      *nseed, *nseed == 1 ? "" : "s");
-		else
-			crate_err_set(e->err, CRATE_ERR_NOTFOUND, "like: the collection is empty");
 		bitset_free(skip);
 		return NULL;
 	}

@@ -124,9 +124,35 @@ out=$(run pshuffle Plain '*' --drift 0.1 2>&1) && t_fail "--drift without --mode
 case $out in *"--drift is for smooth mode"*"add --mode smooth"*) ;; *) t_fail "message: $out" ;; esac
 run coll show Playlists/Plain >/dev/null 2>&1 && t_fail "Playlists/Plain made all the same"
 out=$(run pshuffle Plain '*' --mode random --drift 0.1 2>&1) && t_fail "--mode random --drift accepted: $out"
-# A smooth list takes a new drift without --mode again; a list made
-# random by --mode random drops out of smooth mode.
+# A smooth list takes a new drift without --mode again.
 run pshuffle Smooth '*' --drift 0.9 >/dev/null 2>&1 || t_fail "a new drift for a smooth list"
 run coll show Playlists/Smooth 2>/dev/null | grep -q '"drift": "0.90"' || t_fail "drift not stored"
+
+t_begin like_of_an_item_without_a_sound_says_why
+# Analysed, but half a second of sound (or a file that could not be
+# analysed): "run 'crate analyze'" sent the user to a command that changes
+# nothing.
+W=$T_TMP/nosound; mkdir -p "$W"
+gen -f lavfi -i "sine=f=440:d=0.5" -ac 2 -metadata title=blip "$W/blip.flac"
+have_bad=false
+if t_have_corpus; then
+	cp "$CORPUS/flactestbench-faulty_11_-_incorrect_metadata_block_length.flac" "$W/bad.flac"
+	have_bad=true
+fi
+run scan "$W" >/dev/null 2>&1; run analyze "u~$W/" >/dev/null 2>&1
+blip=$(run search --format '%id%' 't:blip' 2>/dev/null)
+[ -n "$(run search --format '%loudness%' 't:blip' 2>/dev/null)" ] || t_fail "blip not analysed"
+out=$(run search "like:#$blip" 2>&1) && t_fail "like: of a blip gave: $out"
+[ "$out" = "crate: like: #$blip has too little sound to compare (under a second; if it is longer, 'crate analyze --again' measures it anew)" ] ||
+	t_fail "blip: $out"
+if $have_bad; then
+	bad=$(run search --format '%id%' "u~$W/bad.flac" 2>/dev/null)
+	out=$(run search "like:#$bad" 2>&1) && t_fail "like: of a failed file gave: $out"
+	[ "$out" = "crate: like: #$bad could not be analysed (its analysis_error says why)" ] ||
+		t_fail "failed file: $out"
+	out=$(run search "like:u~$W/" 2>&1)
+	case $out in *"none of the 2 items has a sound to compare: 1 could not be analysed"*) ;;
+	*) t_fail "both: $out" ;; esac
+fi
 
 t_end
