@@ -107,7 +107,12 @@ static int run_job(struct mlib_db *db, const struct mlib_analysis_job *job,
 		p->failed++;
 		snprintf(p->msg, sizeof p->msg, "%s", ferr.msg);
 	}
-	int src = mlib_analysis_put(db, job, &row, err);
+	/* A file not there or not readable now (a drive not mounted, a
+	 * folder moved away for a while, permissions) may come back as it
+	 * was: no result is stored, so the next run tries it again. Only a
+	 * file that opens and fails to decode keeps its failure. */
+	bool unreachable = rc != 0 && (ferr.code == CRATE_ERR_NOTFOUND || ferr.code == CRATE_ERR_IO);
+	int src = unreachable ? 0 : mlib_analysis_put(db, job, &row, err);
 	free(hist);
 	an_result_clear(&r);
 	p->done++;

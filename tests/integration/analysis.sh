@@ -196,6 +196,24 @@ n8 b analyze --import "$T_TMP/n8.json" >/dev/null 2>"$T_TMP/n8.err" ||
 	t_fail "import: exit $?: $(cat "$T_TMP/n8.err")"
 grep -q "^imported 1 analysis, skipped 0" "$T_TMP/n8.err" || t_fail "import: $(cat "$T_TMP/n8.err")"
 
+t_begin a_file_away_during_analyze_is_tried_again
+# A folder away (a drive not mounted) while analyze ran was stored as
+# "No such file or directory", and once back unchanged was never tried
+# again without --again.
+A=$T_TMP/away; mkdir -p "$A"
+cp "$M/t23.flac" "$M/mono.flac" "$A/"
+aw() { HOME=$H timeout 120 "$CRATE" --db "$T_TMP/away.db" --config "$T_TMP/config" "$@"; }
+aw scan "$A" >/dev/null 2>&1 || t_fail "scan"
+mv "$A" "$A.gone"
+aw analyze >/dev/null 2>"$T_TMP/aw1"; rc=$?
+mv "$A.gone" "$A"
+[ $rc -eq 2 ] || t_fail "analyze with the folder away: exit $rc"
+grep -q "^crate: not analysed: $A/t23.flac: No such file or directory" "$T_TMP/aw1" ||
+	t_fail "not named: $(cat "$T_TMP/aw1")"
+aw analyze >/dev/null 2>"$T_TMP/aw2" || t_fail "analyze with the folder back: exit $?: $(cat "$T_TMP/aw2")"
+grep -q "^analysed 2 of 2 files, 0 not analysed" "$T_TMP/aw2" || t_fail "back: $(cat "$T_TMP/aw2")"
+[ -n "$(aw search --format '%loudness%' 't:t23' 2>/dev/null)" ] || t_fail "no loudness once back"
+
 t_begin killing_analyze_loses_at_most_the_file_in_progress
 K=$T_TMP/k; mkdir -p "$K"
 # 8 minute-long files: the kill comes after 3 are stored, so the resumed
