@@ -382,9 +382,12 @@ int mlib_analysis_load_index(struct mlib_db *db, struct mlib_index *idx, struct 
 		for (size_t c = 0; c < NSHOWN; c++) {
 			if (sqlite3_column_type(st, (int)c + 1) == SQLITE_NULL)
 				continue;
-			/* A BPM tag (set by the user or a DJ tool) wins over ours. */
+			/* A BPM tag (set by the user or a DJ tool) wins over ours,
+			 * and our confidence, which is in our tempo, goes with it. */
 			const uint32_t *v;
-			if (strcmp(shown[c].prop, "bpm") == 0 && bpm_tag >= 0 &&
+			bool tempo = strcmp(shown[c].prop, "bpm") == 0 ||
+				     strcmp(shown[c].prop, "bpm_confidence") == 0;
+			if (tempo && bpm_tag >= 0 &&
 			    mlib_index_str_values(idx, bpm_tag, (uint32_t)id, &v) > 0)
 				continue;
 			char buf[64];

@@ -85,6 +85,18 @@ done
 [ "$(run search --format '%title%' 'loudness>-24 loudness<-22' 2>/dev/null)" = t23 ] ||
 	t_fail "loudness range query"
 
+t_begin a_bpm_tag_wins_with_no_confidence_of_ours
+# The tag's 60 was shown with our confidence in our own 120 (0.9), so
+# bpm_confidence>0.5 found a tempo nobody had measured.
+G=$T_TMP/tagged; mkdir -p "$G"
+ffmpeg -nostdin -v error -y -i "$M/click120.flac" -metadata BPM=60 -c copy "$G/click120.flac" ||
+	t_fail "tag"
+tg() { HOME=$H timeout 120 "$CRATE" --db "$T_TMP/tagged.db" --config "$T_TMP/config" "$@"; }
+tg scan "$G" >/dev/null 2>&1 && tg analyze >/dev/null 2>&1 || t_fail "scan and analyze"
+out=$(tg info "$G/click120.flac" 2>&1 | grep '^bpm')
+[ "$out" = "bpm = 60" ] || t_fail "tagged file: $out"
+[ -n "$(prop click120 bpm_confidence)" ] || t_fail "an untagged file lost its confidence"
+
 t_begin album_loudness_over_both_tracks
 a1=$(prop t23 album_loudness) a2=$(prop t33 album_loudness)
 [ -n "$a1" ] && [ "$a1" = "$a2" ] || t_fail "album loudness '$a1' '$a2'"
