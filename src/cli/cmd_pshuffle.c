@@ -108,10 +108,11 @@ static int cmd_pshuffle(struct cli_ctx *ctx, const struct cli_args *a)
 
 
 static const struct cli_opt pshuffle_opts[] = {
-	{"upcoming", 0, CLI_OPT_VALUE, "N", "how many picks are kept ahead"},
-	{"history", 0, CLI_OPT_VALUE, "N", "how many played entries are kept"},
+	{"upcoming", 0, CLI_OPT_VALUE, "N",
+	 "how many picks are kept ahead ([pshuffle] upcoming, 20)"},
+	{"history", 0, CLI_OPT_VALUE, "N", "how many played entries are kept (0)"},
 	{"mode", 0, CLI_OPT_VALUE, "random|smooth", "smooth: each pick sounds like the one before"},
-	{"drift", 0, CLI_OPT_VALUE, "D", "smooth mode: 0 stays in the mood, 1 wanders"},
+	{"drift", 0, CLI_OPT_VALUE, "D", "smooth mode: 0 stays in the mood, 1 wanders (0.3)"},
 	{0},
 };
 
@@ -119,7 +120,9 @@ static const struct cli_command pshuffle_commands[] = {
 	{"pshuffle", NULL,
 	 "pshuffle NAME QUERY [--upcoming N] [--history N] [--mode random|smooth] [--drift D]",
 	 "a Party Shuffle playlist over a query (smooth: by sound)",
-	 "Playlists/NAME is created or replaced; the words after NAME are the query.", 2, CLI_ANY,
+	 "Playlists/NAME is created; an existing Party Shuffle takes the new query and options "
+	 "but keeps its entries and mode (another playlist of that name is refused). The words "
+	 "after NAME are the query.", 2, CLI_ANY,
 	 CLI_DASH_ARGS, pshuffle_opts, cmd_pshuffle},
 	{0},
 };

@@ -61,6 +61,13 @@ help_ok "play --help" "usage: crate play --no-ui [--device D] [--exact] QUERY|Pl
 printf '%s\n' "$OUT" | grep -q -- "--device D" || t_fail "play --help lacks --device"
 run search -h
 help_ok "search -h" "usage: crate search QUERY [--format F] [--json] [--order FIELDS|library] [--limit N] [--exact]"
+# pshuffle's help said "created or replaced" of a list whose entries stay,
+# and gave no defaults.
+run pshuffle --help
+help_ok "pshuffle --help" "usage: crate pshuffle NAME QUERY [--upcoming N] [--history N] [--mode random|smooth] [--drift D]"
+printf '%s\n' "$OUT" | grep -q "replaced" && t_fail "pshuffle --help says replaced: $OUT"
+printf '%s\n' "$OUT" | grep -q "keeps its entries and mode" || t_fail "pshuffle --help: $OUT"
+printf '%s\n' "$OUT" | grep -q -- "--drift D .*wanders (0.3)" || t_fail "no default drift: $OUT"
 run help nonesuch
 usage_err "help nonesuch" "crate: help: no command 'nonesuch' (see crate help)"
 
