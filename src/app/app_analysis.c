@@ -26,6 +26,7 @@
 #include "medialib/index_load.h"
 #include "medialib/media_analysis.h"
 #include "medialib/similarity.h"
+#include "play/decoder.h" /* decoder_is_stream_url */
 
 struct app_analysis {
 	pthread_t thread;
@@ -153,6 +154,15 @@ static int run_jobs(struct mlib_db *db, const struct mlib_analysis_jobs *jobs,
 	return rc;
 }
 
+/* Streams are not analysed: a failure stored for one is an older
+ * crate's, and no run would try it again. */
+static bool is_stream_item(const struct mlib_index *idx, uint32_t id)
+{
+	char buf[16];
+	const char *url = mlib_index_get_text(idx, id, "url", buf, sizeof buf);
+	return url && decoder_is_stream_url(url);
+}
+
 /* The files (among only; NULL: all) whose stored analysis is a failure:
  * a run with nothing to do names them rather than call every file
  * analysed. */
@@ -166,7 +176,7 @@ static size_t count_failed(const struct mlib_index *idx, const struct bitset *on
 	for (uint32_t id = 1; id < bound; id++) {
 		const uint32_t *v;
 		if ((!only || bitset_test(only, id)) && mlib_index_has_media(idx, id) &&
-		    mlib_index_str_values(idx, prop, id, &v) > 0)
+		    mlib_index_str_values(idx, prop, id, &v) > 0 && !is_stream_item(idx, id))
 			n++;
 	}
 	return n;

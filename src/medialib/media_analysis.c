@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strncasecmp */
 #include <time.h>
 
 #include "base/str.h"
@@ -71,6 +72,15 @@ static int have_table(struct mlib_db *db)
 	return mlib_db_version(db, "analysis", NULL) >= 1;
 }
 
+/* A stream item (an http(s) URL, as the decoder tells them): a station
+ * never ends, so its analysis would record five minutes of radio and fail
+ * on the time limit; one that is off the air would be stored as a failure. */
+static bool is_stream(const char *url, size_t len)
+{
+	return (len >= 7 && strncasecmp(url, "http://", 7) == 0) ||
+	       (len >= 8 && strncasecmp(url, "https://", 8) == 0);
+}
+
 int mlib_analysis_pending(struct mlib_db *db, bool all, const struct bitset *only,
 			  struct mlib_analysis_jobs *out, struct crate_err *err)
 {
@@ -99,7 +109,7 @@ int mlib_analysis_pending(struct mlib_db *db, bool all, const struct bitset *onl
 			continue;
 		const char *url = sqlite3_column_blob(st, 1);
 		int len = sqlite3_column_bytes(st, 1);
-		if (!url || len <= 0)
+		if (!url || len <= 0 || is_stream(url, (size_t)len))
 			continue;
 		if (out->n == out->cap) {
 			out->cap = out->cap ? 2 * out->cap : 64;

@@ -226,6 +226,23 @@ aw analyze >/dev/null 2>"$T_TMP/aw2" || t_fail "analyze with the folder back: ex
 grep -q "^analysed 2 of 2 files, 0 not analysed" "$T_TMP/aw2" || t_fail "back: $(cat "$T_TMP/aw2")"
 [ -n "$(aw search --format '%loudness%' 't:t23' 2>/dev/null)" ] || t_fail "no loudness once back"
 
+t_begin streams_are_not_analysed
+# A radio stream in the library was decoded like a file: a live station for
+# five minutes until the time limit failed it, one off the air (here a port
+# nobody listens on) stored as a failure, exit 2 either way.
+S=$T_TMP/st; mkdir -p "$S"
+cp "$M/mono.flac" "$S/"
+printf '#EXTM3U\nhttp://127.0.0.1:9/radio.mp3\n' >"$S/radio.m3u"
+st() { HOME=$H timeout 120 "$CRATE" --db "$T_TMP/st.db" --config "$T_TMP/config" "$@"; }
+st scan "$S" >/dev/null 2>&1 && st playlist import Radio "$S/radio.m3u" >/dev/null 2>&1 ||
+	t_fail "scan and import"
+[ -n "$(st search --format '%id%' 'u~http://127.0.0.1:9/' 2>/dev/null)" ] || t_fail "no stream item"
+st analyze >/dev/null 2>"$T_TMP/st1" || t_fail "exit $?: $(cat "$T_TMP/st1")"
+grep -q "http" "$T_TMP/st1" && t_fail "the stream was tried: $(cat "$T_TMP/st1")"
+grep -q "^analysed 1 of 1 files, 0 not analysed" "$T_TMP/st1" || t_fail "$(cat "$T_TMP/st1")"
+st analyze --again >/dev/null 2>"$T_TMP/st2" || t_fail "--again: exit $?: $(cat "$T_TMP/st2")"
+grep -q "^analysed 1 of 1 files, 0 not analysed" "$T_TMP/st2" || t_fail "--again: $(cat "$T_TMP/st2")"
+
 t_begin killing_analyze_loses_at_most_the_file_in_progress
 K=$T_TMP/k; mkdir -p "$K"
 # 8 minute-long files: the kill comes after 3 are stored, so the resumed
