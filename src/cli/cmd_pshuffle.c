@@ -47,6 +47,23 @@ static bool pshuffle_opts_read(struct cli_ctx *ctx, const struct cli_args *a,
 	return !why;
 }
 
+/* "crate: " and msg (owned), sanitised. */
+static void put_warning(struct cli_ctx *ctx, char *msg)
+{
+	fputs("crate: ", ctx->err);
+	cli_put_safe(ctx->err, msg, strlen(msg));
+	fputc('\n', ctx->err);
+	free(msg);
+}
+
+/* The source matched something, yet nothing joined: all of it streams,
+ * or kept out by a rule. */
+static bool nothing_picked(struct app *app, const char *name)
+{
+	const struct coll_node *n = app_playlist_get(app, name);
+	return n && n->idlist.n == 0;
+}
+
 /* Smooth mode with fewer than two analysed tracks to draw from can only
  * pick at random: say so, or the list passes for a smooth one. */
 static void warn_smooth_without_analyses(struct cli_ctx *ctx, struct app *app, const char *name,
@@ -60,14 +77,10 @@ static void warn_smooth_without_analyses(struct cli_ctx *ctx, struct app *app, c
 	    app_pshuffle_analysed(app, name, &analysed, &total, &err) != 0 || total < 2 ||
 	    analysed >= 2)
 		return;
-	char *msg = xasprintf("warning: %s of the %zu %s '%s' matches is analysed: Playlists/%s "
-			      "picks at random until they are ('crate analyze')",
-			      analysed ? "only 1" : "none", total,
-			      str_plural(total, "track", "tracks"), query, name);
-	fputs("crate: ", ctx->err);
-	cli_put_safe(ctx->err, msg, strlen(msg));
-	fputc('\n', ctx->err);
-	free(msg);
+	put_warning(ctx, xasprintf("warning: %s of the %zu %s '%s' matches is analysed: "
+				   "Playlists/%s picks at random until they are ('crate analyze')",
+				   analysed ? "only 1" : "none", total,
+				   str_plural(total, "track", "tracks"), query, name));
 }
 
 static int cmd_pshuffle(struct cli_ctx *ctx, const struct cli_args *a)
@@ -96,6 +109,10 @@ static int cmd_pshuffle(struct cli_ctx *ctx, const struct cli_args *a)
 			cli_put_safe(ctx->err, msg, strlen(msg));
 			fputc('\n', ctx->err);
 			free(msg);
+		} else if (status == CLI_OK && src.ids.n > 0 && nothing_picked(app, name)) {
+			put_warning(ctx, xasprintf("warning: nothing '%s' matches can be picked (Party "
+						   "Shuffle takes no stream, nor a track a rule keeps "
+						   "out): Playlists/%s stays empty", query, name));
 		} else if (status == CLI_OK && src.ids.n > 0) {
 			warn_smooth_without_analyses(ctx, app, name, query);
 		}

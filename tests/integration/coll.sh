@@ -500,4 +500,21 @@ c search '*' --json --limit 1 >"$T_TMP/l.json"
 uri=$(sqlite3 :memory: "SELECT json_extract(readfile('$T_TMP/l.json'), '\$[0].uri')")
 case $uri in file:///*) ;; *) t_fail "a UTF-8 name has no uri: '$uri'" ;; esac
 
+t_begin coll_pshuffle_picks_no_stream
+# A radio stream in the library was picked like a track: the party then
+# stayed on a station that never ends.
+DS=$T_TMP/streams.db
+cs() { "$CRATE" --db "$DS" --config /dev/null "$@"; }
+cs scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan"
+printf '#EXTM3U\nhttp://127.0.0.1:9/one.mp3\nhttps://127.0.0.1:9/two.mp3\n' >"$T_TMP/radio.m3u"
+cs playlist import Radio "$T_TMP/radio.m3u" >/dev/null 2>&1 || t_fail "import"
+# --upcoming beyond the source: every item that may join does
+cs pshuffle Party '*' --upcoming 100 >/dev/null 2>&1 || t_fail "pshuffle"
+out=$(cs playlist list Party --format '%url%' 2>&1)
+case $out in *http*) t_fail "a stream picked: $out" ;; esac
+[ "$(lines "$out")" -eq "$NALL" ] || t_fail "Party holds $(lines "$out") of $NALL tracks"
+out=$(cs pshuffle Air 'u~http' 2>&1) || t_fail "pshuffle of streams: $out"
+[ "$out" = "crate: warning: nothing 'u~http' matches can be picked (Party Shuffle takes no stream, nor a track a rule keeps out): Playlists/Air stays empty" ] ||
+	t_fail "streams only: $out"
+
 t_end
