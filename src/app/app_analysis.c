@@ -471,14 +471,21 @@ static double prop_number(struct app *app, uint32_t id, const char *prop)
 /* ReplayGain 2.0: the reference loudness is -18 LUFS. */
 #define RG2_REFERENCE_LUFS (-18.0)
 
+/* The analysed true peak prop (dBTP) as a linear peak; NAN without one. */
+static double peak_of(struct app *app, uint32_t id, const char *prop)
+{
+	double t = prop_number(app, id, prop);
+	return isnan(t) ? NAN : pow(10.0, t / 20.0);
+}
+
 static void computed(struct app *app, uint32_t id, const char *loud, const char *tp,
 		     double *gain, double *peak)
 {
-	double l = prop_number(app, id, loud), t = prop_number(app, id, tp);
+	double l = prop_number(app, id, loud);
 	if (isnan(l))
 		return;
 	*gain = RG2_REFERENCE_LUFS - l;
-	*peak = isnan(t) ? NAN : pow(10.0, t / 20.0);
+	*peak = peak_of(app, id, tp);
 }
 
 struct play_rg app_analysis_rg(struct app *app, uint32_t id)
@@ -499,5 +506,11 @@ struct play_rg app_analysis_rg(struct app *app, uint32_t id)
 	if (isnan(rg.album_gain_db))
 		computed(app, id, "album_loudness", "album_truepeak", &rg.album_gain_db,
 			 &rg.album_peak);
+	/* A gain tag without its peak tag: the measured peak is the same
+	 * audio's, and keeps a raising gain from clipping it. */
+	if (isnan(rg.track_peak))
+		rg.track_peak = peak_of(app, id, "truepeak");
+	if (isnan(rg.album_peak))
+		rg.album_peak = peak_of(app, id, "album_truepeak");
 	return rg;
 }

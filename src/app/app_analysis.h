@@ -75,7 +75,8 @@ void app_space_drop(struct app *app);
 
 /* ReplayGain for id: tags first; where a value is absent (or when
  * `playback.replaygain_source = analysis`), the analysed loudness against
- * the ReplayGain 2.0 reference of -18 LUFS and the analysed true peak. */
+ * the ReplayGain 2.0 reference of -18 LUFS and the analysed true peak (a
+ * peak also where a gain tag comes without one). */
 struct play_rg app_analysis_rg(struct app *app, uint32_t id);
 
 #endif

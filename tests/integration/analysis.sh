@@ -300,6 +300,25 @@ near "$on_l" "$on_q" 1 || t_fail "with replaygain = track: loud $on_l, quiet $on
 near "$on_l" -18 1.5 || t_fail "not at the -18 LUFS reference: $on_l"
 : > "$T_TMP/config"
 
+t_begin a_gain_tag_without_a_peak_does_not_clip
+# +6 dB from a tag on a sine peaking at -1 dBFS, and no peak tag: the
+# samples were clipped flat at full scale, though the analysis knew the
+# peak. Clipped output has thousands of samples at full scale; a sine
+# lowered to fit touches it a few times at most.
+gen -f lavfi -i "aevalsrc=0.891*sin(2*PI*1000*t)|0.891*sin(2*PI*1000*t):s=44100:d=4" \
+	-sample_fmt s16 -metadata title=hot -metadata REPLAYGAIN_TRACK_GAIN="+6.00 dB" "$R/hot.flac"
+run scan "$R" >/dev/null 2>&1 && run analyze 't:hot' >/dev/null 2>&1 || t_fail "scan/analyze"
+[ "$(run search --format '%replaygain_track_gain%|%replaygain_track_peak%' 't:hot' 2>/dev/null)" = "+6.00 dB|" ] ||
+	t_fail "tags: $(run search --format '%replaygain_track_gain%|%replaygain_track_peak%' 't:hot' 2>&1)"
+printf '[playback]\nreplaygain = track\n' > "$T_TMP/config"
+rm -f "$T_TMP/out.raw"
+run play --no-ui 't:hot' >/dev/null 2>&1 || t_fail "play"
+: > "$T_TMP/config"
+full=$(od -An -v -td2 -w2 "$T_TMP/out.raw" | awk '$1 >= 32767 || $1 <= -32767 { n++ } END { print n + 0 }')
+total=$(( $(stat -c %s "$T_TMP/out.raw") / 2 ))
+[ "$total" -gt 300000 ] || t_fail "played $total samples"
+[ "$full" -lt 100 ] || t_fail "$full of $total samples clipped at full scale"
+
 t_begin corpus_tempo_is_stable_across_runs
 if ! t_have_corpus; then
 	t_skip "no corpus"
