@@ -21,12 +21,12 @@
 #include "analysis/analyze.h"
 #include "app/app_coll.h"
 #include "app/app_library.h"
+#include "app/app_view.h" /* app_item_is_stream */
 #include "coll/eval.h"
 #include "medialib/index.h"
 #include "medialib/index_load.h"
 #include "medialib/media_analysis.h"
 #include "medialib/similarity.h"
-#include "play/decoder.h" /* decoder_is_stream_url */
 
 struct app_analysis {
 	pthread_t thread;
@@ -154,20 +154,13 @@ static int run_jobs(struct mlib_db *db, const struct mlib_analysis_jobs *jobs,
 	return rc;
 }
 
-/* Streams are not analysed: a failure stored for one is an older
- * crate's, and no run would try it again. */
-static bool is_stream_item(const struct mlib_index *idx, uint32_t id)
-{
-	char buf[16];
-	const char *url = mlib_index_get_text(idx, id, "url", buf, sizeof buf);
-	return url && decoder_is_stream_url(url);
-}
-
 /* The files (among only; NULL: all) whose stored analysis is a failure:
  * a run with nothing to do names them rather than call every file
- * analysed. */
-static size_t count_failed(const struct mlib_index *idx, const struct bitset *only)
+ * analysed. A stream's failure is an older crate's (streams are not
+ * analysed), which no run would try again. */
+static size_t count_failed(const struct app *app, const struct bitset *only)
 {
+	const struct mlib_index *idx = app->index;
 	int prop = idx ? mlib_index_prop(idx, "analysis_error") : -1;
 	if (prop < 0)
 		return 0;
@@ -176,7 +169,7 @@ static size_t count_failed(const struct mlib_index *idx, const struct bitset *on
 	for (uint32_t id = 1; id < bound; id++) {
 		const uint32_t *v;
 		if ((!only || bitset_test(only, id)) && mlib_index_has_media(idx, id) &&
-		    mlib_index_str_values(idx, prop, id, &v) > 0 && !is_stream_item(idx, id))
+		    mlib_index_str_values(idx, prop, id, &v) > 0 && !app_item_is_stream(app, id))
 			n++;
 	}
 	return n;
@@ -209,7 +202,7 @@ int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb
 	struct mlib_analysis_jobs jobs;
 	int rc = mlib_analysis_pending(app->db, all, restrict_ids ? &only : NULL, &jobs, err);
 	if (rc == 0 && jobs.n == 0)
-		out->failed_before = count_failed(app->index, restrict_ids ? &only : NULL);
+		out->failed_before = count_failed(app, restrict_ids ? &only : NULL);
 	bitset_free(&only);
 	if (rc != 0)
 		return -1;
@@ -402,7 +395,7 @@ int app_analysis_poll(struct app *app, struct app_analysis_progress *out)
 	app->changes_pending = true;
 	out->finished = true;
 	if (out->rc == 0 && out->total == 0)
-		out->failed_before = count_failed(app->index, NULL);
+		out->failed_before = count_failed(app, NULL);
 	return 1;
 }
 

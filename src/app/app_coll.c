@@ -24,7 +24,6 @@
 #include "medialib/index.h"
 #include "medialib/media_analysis.h"
 #include "medialib/similarity.h"
-#include "play/decoder.h" /* decoder_is_stream_url */
 
 
 /* ---- evaluation ---- */
@@ -799,19 +798,12 @@ static void picks_read(const struct coll_node *n, struct u32vec *out)
 	}
 }
 
-/* A stream item: a station does not end, so a party that picked one
- * would stay on it until someone pressed next. */
-static bool is_stream_item(const struct app *app, uint32_t id)
-{
-	char buf[16];
-	const char *url = mlib_index_get_text(app->index, id, "url", buf, sizeof buf);
-	return url && decoder_is_stream_url(url);
-}
-
-/* A rule can keep its collection out of Party Shuffle; streams never join. */
+/* A rule can keep its collection out of Party Shuffle; streams never
+ * join (a party that picked one would stay on it until someone pressed
+ * next). */
 static bool rule_allows(void *ud, uint32_t id)
 {
-	return !is_stream_item(ud, id) && app_rules_pshuffle_allows(ud, id);
+	return !app_item_is_stream(ud, id) && app_rules_pshuffle_allows(ud, id);
 }
 
 long app_pshuffle_upcoming(const struct app *app, const struct coll_node *n)

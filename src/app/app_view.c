@@ -9,6 +9,7 @@
 
 #include "app/app_coll.h"
 #include "app/app_play.h"
+#include "app/app_stream.h"
 #include "app/app_typo.h"
 #include "app/rules.h"
 #include "coll/eval_positions.h"
@@ -75,6 +76,14 @@ static enum item_value stored_value(const struct app *app, uint32_t id, const ch
 	}
 	strbuf_free(&url);
 	return have ? ITEM_TEXT : ITEM_ABSENT;
+}
+
+bool app_item_is_stream(const struct app *app, uint32_t id)
+{
+	char buf[16];
+	const char *url = app->index ? mlib_index_get_text(app->index, id, "url", buf, sizeof buf)
+				     : NULL;
+	return url && app_is_stream_url(url);
 }
 
 bool app_item_known(const struct app *app, uint32_t id)

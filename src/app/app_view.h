@@ -36,6 +36,9 @@ bool app_has_media(const struct app *app, uint32_t id);
  * file is gone but its tags remain). False once forgotten (crate forget,
  * scan --prune): such an entry is "no longer in the library". */
 bool app_item_known(const struct app *app, uint32_t id);
+/* Item id is a stream (an http(s) URL, app_is_stream_url): it is
+ * neither analysed nor picked by Party Shuffle, since a station never ends. */
+bool app_item_is_stream(const struct app *app, uint32_t id);
 /* Property prop of item id, values joined by sep; NULL when absent. The
  * text is in buf or borrowed from the index (valid until the generation
  * changes). Untrusted tag text: sanitise before drawing. */
