@@ -406,14 +406,21 @@ void act_save(struct ui *ui, const char *name)
 void act_save_now(struct ui *ui, const char *name)
 {
 	struct crate_err err = {0};
-	/* The view's collection: the browsed collection AND the query. */
-	struct coll_node *view = ui_browse_view_node(ui);
+	/* The view's collection: the browsed collection AND the query, with
+	 * what the search forgave, or the saved one would not find what was
+	 * shown (saved collections are never forgiven). */
+	struct strbuf forgiven;
+	strbuf_init(&forgiven, 0);
+	struct coll_node *view = ui_browse_view_node(ui, &forgiven);
 	char *shown = NULL;
 	if (app_coll_save_node(ui->app, name, view, &shown, &err) != 0)
 		ui_message(ui, true, "save %s: %s", name, err.msg);
+	else if (forgiven.len)
+		ui_message(ui, false, "saved %s as shown (%s)", shown, forgiven.buf);
 	else
 		ui_message(ui, false, "saved %s", shown);
 	free(shown);
+	strbuf_free(&forgiven);
 	coll_node_unref(view);
 	ui_colls_changed(ui);
 }

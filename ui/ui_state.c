@@ -321,10 +321,10 @@ struct app_view ui_browse_view(struct ui *ui)
 				 .cache = &ui->ecache};
 }
 
-struct coll_node *ui_browse_view_node(struct ui *ui)
+struct coll_node *ui_browse_view_node(struct ui *ui, struct strbuf *notes)
 {
 	struct app_view v = ui_browse_view(ui);
-	return app_view_node(&v);
+	return app_view_node_shown(ui->app, &v, notes);
 }
 
 /* The browser's results follow the browsed collection in every view. */

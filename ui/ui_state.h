@@ -291,9 +291,11 @@ const char *ui_playlist_shown(struct ui *ui);
 /* "ns/name " or "All Media ": what the browser shows (the heading of
  * views 1 and 3; w unused). */
 void ui_browse_heading(struct ui *ui, int w, char *buf, size_t size);
-/* The browser's view (base AND query), and as a node (a new reference). */
+/* The browser's view (base AND query), and as a node as it is shown
+ * (what the search forgave written in; notes, may be NULL, say what that
+ * was): a new reference. */
 struct app_view ui_browse_view(struct ui *ui);
-struct coll_node *ui_browse_view_node(struct ui *ui);
+struct coll_node *ui_browse_view_node(struct ui *ui, struct strbuf *notes);
 /* The collections changed: a browsed collection that was renamed (by
  * this process or another) is followed under its new name, one that was
  * removed leaves the browser on All Media, saying so. */

@@ -514,6 +514,22 @@ struct coll_node *app_view_node(const struct app_view *v)
 	return view_and(v, v->query);
 }
 
+struct coll_node *app_view_node_shown(struct app *app, const struct app_view *v,
+				      struct strbuf *notes)
+{
+	if (!v->search || !v->query || !app->index)
+		return view_and(v, v->query);
+	struct coll_eval_ctx ctx;
+	app_eval_ctx_cached(app, v->cache, &ctx);
+	struct coll_search s;
+	coll_search_prepare(&ctx, v->query, v->text, COLL_SEARCH_NO_RANK, &s);
+	struct coll_node *node = view_and(v, s.node);
+	if (notes)
+		strbuf_adds(notes, s.notes.buf);
+	coll_search_free(&s);
+	return node;
+}
+
 /* Where view_eval may find and leaves a search's ranking: NULL, or the
  * memo at one moment and what this evaluation ranked (filled). */
 struct rank_reuse {

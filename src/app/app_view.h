@@ -103,6 +103,12 @@ struct app_view {
 };
 /* The view's collection, base AND query: a new reference. */
 struct coll_node *app_view_node(const struct app_view *v);
+/* The same as the view shows it: a search with what it forgives written
+ * in (a word a typo away, a field's words), so that saving it keeps what
+ * was shown; what was forgiven goes to notes (may be NULL). A new
+ * reference. */
+struct coll_node *app_view_node_shown(struct app *app, const struct app_view *v,
+				      struct strbuf *notes);
 /* Evaluate the view. A search (v->search) is ranked and forgiving
  * (coll/search.h): what it forgave goes to notes (may be NULL). */
 int app_view_eval(struct app *app, const struct app_view *v, struct coll_result *out,

@@ -126,6 +126,28 @@ screen | grep "Street songs" | grep -q "~street" || t_fail "query not shown next
 "$CRATE" --db "$DB" coll list 2>/dev/null | grep -q "Street songs" || t_fail "not in the database"
 keys 1
 
+t_begin tui_save_keeps_what_the_search_forgave
+# The view shows The Lanterns for the typo: saved, it must find them too
+# (a saved collection is never forgiven, so the typo alone found nothing).
+keys /
+keys C-u
+typed "lantrens"
+wait_for "also showing matches for lanterns" || t_fail "no note for a corrected word"
+keys Enter
+keys s
+wait_for "Save search as:" || t_fail "no prompt"
+typed "Lanterns typo"
+keys Enter
+wait_for "saved Collections/Lanterns typo as shown (also showing matches for lanterns)" ||
+	t_fail "the message does not say what was saved"
+got=$("$CRATE" --db "$DB" search --format '%artist%' 'in:"Lanterns typo"' 2>&1 | sort -u)
+[ "$got" = "The Lanterns" ] || t_fail "the saved search finds '$got', the view showed The Lanterns"
+keys /
+keys C-u
+typed "t~street"
+keys Enter
+wait_for "1 track" || t_fail "search back"
+
 t_begin tui_party_shuffle_refills
 keys :
 typed "pshuffle Party * --upcoming 5"
