@@ -283,6 +283,43 @@ static bool is_lower_word(const char *s, size_t n)
 	return true;
 }
 
+/* After ORDER BY a word is a sort key: a field's name alone, "-" before
+ * it for descending, several joined by ",". prev: the word before. */
+static bool after_order_by(const char *prev, const char *typed)
+{
+	size_t pl = prev ? strlen(prev) : 0;
+	return (prev && strcmp(prev, "BY") == 0) || (pl && prev[pl - 1] == ',') ||
+	       strchr(typed, ',');
+}
+
+/* A word of a query: in:NAME, a field to filter on ("tit" -> "title:"),
+ * to test (+rating) or to sort by (ORDER BY -year, album). What comes
+ * before the name in the word ("(", "+", "-", "year,") stays in the
+ * candidates. */
+static void query_word(const struct cli_names_src *src, struct cli_completion *c,
+		       const char *typed, const char *prev)
+{
+	bool sort_key = after_order_by(prev, typed);
+	const char *comma = strrchr(typed, ',');
+	size_t lead = sort_key && comma ? (size_t)(comma - typed) + 1 : strspn(typed, "(");
+	if (typed[lead] == '+' || (sort_key && typed[lead] == '-'))
+		lead++;
+	bool has = lead && typed[lead - 1] == '+';
+	const char *name = typed + lead;
+	char *pre = xstrndup(typed, lead);
+	if (!has && !sort_key && strncmp(name, "in:", 3) == 0) {
+		char *in_pre = xasprintf("%sin:", pre);
+		struct acc in = {c, name + 3, in_pre, NULL};
+		names(src, CLI_NAMES_COLLECTION, NULL, &in);
+		c->value_at = lead + 3; /* in:"Rock 90s": a quoted "in:..." is one word */
+		free(in_pre);
+	} else if (*name && !strchr(name, ':')) {
+		struct acc field = {c, name, pre, has || sort_key ? NULL : ":"};
+		names(src, CLI_NAMES_FIELD, NULL, &field);
+	}
+	free(pre);
+}
+
 /* Candidates for one placeholder ("NAME", "COLLECTION|QUERY", "on|off",
  * "PRESET") of cmd; prev is the argument before (for VALUE). */
 static void placeholder(const struct cli_command *cmd, const char *ph, const char *prev,
@@ -310,13 +347,8 @@ static void placeholder(const struct cli_command *cmd, const char *ph, const cha
 			names(src, CLI_NAMES_OPTION_VALUE, prev, a);
 		} else if (!strcmp(alt, "PATH") || !strcmp(alt, "DIR") || !strcmp(alt, "FILE")) {
 			paths(a->c, typed);
-		} else if (!strcmp(alt, "QUERY") && strncmp(typed, "in:", 3) == 0) {
-			struct acc in = {a->c, typed + 3, "in:", NULL};
-			names(src, CLI_NAMES_COLLECTION, NULL, &in);
-			a->c->value_at = 3; /* in:"Rock 90s": a quoted "in:..." is one word */
-		} else if (!strcmp(alt, "QUERY") && !strchr(typed, ':') && *typed) {
-			struct acc field = {a->c, typed, NULL, ":"};
-			names(src, CLI_NAMES_FIELD, NULL, &field);
+		} else if (!strcmp(alt, "QUERY")) {
+			query_word(src, a->c, typed, prev);
 		}
 		free(alt);
 	}
@@ -369,7 +401,9 @@ static void arguments(const struct cli_command *cmd, char **w, size_t n,
 			placeholder(cmd, want->arg, NULL, src, a, typed);
 		return;
 	}
-	if (!opts_done && typed[0] == '-') {
+	/* ORDER BY -year: a descending sort key, not an option */
+	bool sort_desc = typed[0] == '-' && typed[1] != '-' && after_order_by(prev, typed);
+	if (!opts_done && typed[0] == '-' && !sort_desc) {
 		for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
 			char *opt = xasprintf("--%s", o->name);
 			add_name(a, opt);

@@ -158,6 +158,24 @@ TEST(fields_options_and_query_words)
 	check("seek ", "");
 }
 
+/* What the query language puts before a name stays: a group's '(', '+'
+ * (has: no ':' after it), and after ORDER BY a sort key's '-' and the
+ * keys before it (no ':' either: "ORDER BY year:" does not parse). */
+TEST(query_words_after_a_parenthesis_plus_and_order_by)
+{
+	check_applied("search (tit", "search (title:");
+	check_applied("search a:x OR (in:J", "search a:x OR (in:Jazz ");
+	check_applied("search ((in:\"Rock 9", "search ((in:\"Rock 90s\" ");
+	check_applied("search NOT +tit", "search NOT +title ");
+	check("search +al", "+album|+albumartist");
+	check_applied("search a:x ORDER BY tit", "search a:x ORDER BY title ");
+	check_applied("search a:x ORDER BY -tit", "search a:x ORDER BY -title ");
+	check_applied("search a:x ORDER BY -title, artis", "search a:x ORDER BY -title, artist ");
+	check_applied("search a:x ORDER BY title,-artis", "search a:x ORDER BY title,-artist ");
+	check("search --j", "--json"); /* an option still */
+	check("search (", "");
+}
+
 /* in:"Rock 90s" is what the query parser reads; "in:Rock 90s" is in:Rock
  * and the word 90s. */
 TEST(a_collection_after_in_quotes_only_its_name)
