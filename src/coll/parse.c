@@ -533,6 +533,18 @@ static struct coll_node *try_range(const char *field, const struct value *v)
 	return lo ? lo : hi;
 }
 
+/* `field:B..A` with B above A (`year:1999..1990`): every item fails one of
+ * the two tests, so it is an error rather than a silent empty result. */
+static bool range_reversed(const struct value *v)
+{
+	if (v->quoted || v->dotdot <= 0 || (size_t)v->dotdot + 2 >= v->lit.len)
+		return false;
+	char *left = xstrndup(v->lit.buf, (size_t)v->dotdot);
+	bool r = coll_value_range_reversed(left, v->lit.buf + v->dotdot + 2);
+	free(left);
+	return r;
+}
+
 static struct coll_node *parse_reference(struct parser *p, const struct value *v)
 {
 	char sn[64], sn2[64];
@@ -655,6 +667,9 @@ static struct coll_node *parse_field_term(struct parser *p, size_t start, size_t
 	case OP_EQ:
 		if (strcmp(field, "in") == 0)
 			n = parse_reference(p, &v);
+		else if (range_reversed(&v))
+			fail_at(p, end_code(p), v.start, "reversed range %s",
+				snippet(v.lit.buf, v.lit.len, sn, sizeof sn));
 		else if ((n = try_range(field, &v)) != NULL)
 			;
 		else if (v.nwild)

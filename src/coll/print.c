@@ -220,7 +220,8 @@ static bool range_shape(const struct coll_node *n)
 	char buf[8];
 	return strcmp(fa, fb) == 0 && coll_lex_field_spelling(fa, buf, sizeof buf) &&
 	       !colon_operator(fa) && va && vb &&
-	       value_is_plain_number(va) && value_is_plain_number(vb) && !strstr(va, "..");
+	       value_is_plain_number(va) && value_is_plain_number(vb) && !strstr(va, "..") &&
+	       !coll_value_range_reversed(va, vb); /* the parser refuses B..A */
 }
 
 /* ---- values ---- */

@@ -122,3 +122,21 @@ bool coll_value_year_period(double number, int64_t *start, int64_t *end)
 	*end = local_midnight((int)number + 1, 1, 1);
 	return true;
 }
+
+/* What an end of a range stands for, when it is of the kind given. */
+static bool range_end(const struct coll_value *cv, enum coll_value_kind kind, double *out)
+{
+	if (cv->kind != kind || kind == COLL_VALUE_STRING)
+		return false;
+	*out = kind == COLL_VALUE_NUMBER ? cv->number : (double)cv->seconds;
+	return true;
+}
+
+bool coll_value_range_reversed(const char *lo, const char *hi)
+{
+	struct coll_value a, b;
+	coll_value_read(lo, &a);
+	coll_value_read(hi, &b);
+	double x, y;
+	return range_end(&a, a.kind, &x) && range_end(&b, a.kind, &y) && x > y;
+}

@@ -33,5 +33,9 @@ bool coll_value_is_time_field(const char *field);
 /* The local-time period [*start, *end) of a bare year (1000..9999) used on
  * a time field; false when number is not such a year. */
 bool coll_value_year_period(double number, int64_t *start, int64_t *end);
+/* Whether lo..hi is a range whose ends, both numbers, both ages or both
+ * dates, are the wrong way round (1999..1990, 7d..1d): one nothing can
+ * be in. */
+bool coll_value_range_reversed(const char *lo, const char *hi);
 
 #endif
