@@ -1,6 +1,7 @@
 #include "coll/lex.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "base/err.h"
 #include "base/utf8.h"
@@ -80,6 +81,23 @@ const char *coll_lex_alias(const char *name, size_t len)
 		if (aliases[i].alias == name[0])
 			return aliases[i].field;
 	return NULL;
+}
+
+static bool is_aliased_field(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (strlen(aliases[i].field) == len && strncasecmp(aliases[i].field, name, len) == 0)
+			return true;
+	return false;
+}
+
+size_t coll_lex_field_equals(const char *s, size_t len)
+{
+	const char *eq = memchr(s, '=', len);
+	size_t nlen = eq ? (size_t)(eq - s) : 0;
+	if (!nlen || coll_lex_field_len(s, nlen) != nlen || !is_aliased_field(s, nlen))
+		return 0;
+	return nlen;
 }
 
 char *coll_lex_field_dup(const char *name, size_t len)

@@ -35,6 +35,12 @@ size_t coll_lex_field_len(const char *s, size_t len);
 /* The property an alias stands for ("a" -> "artist"), or NULL. Aliases are
  * case-sensitive: "A" is albumartist. */
 const char *coll_lex_alias(const char *name, size_t len);
+/* `artist=queen`, `Year==1967`: where the '=' is in s[0..len) when what
+ * comes before it is, in any ASCII case, the full name of a property that
+ * has an alias (a name every library has), else 0. The parser refuses
+ * such a word (cmus's and MPD's equality, meant as field:value), so the
+ * printer quotes it. */
+size_t coll_lex_field_equals(const char *s, size_t len);
 /* Field name as stored: alias expanded, ASCII letters lower-cased (tag names
  * are lower-cased in the library; "Ä" stays "Ä"). Owned by the caller. */
 char *coll_lex_field_dup(const char *name, size_t len);

@@ -412,6 +412,16 @@ static const char *other_language_operator(const char *lit, size_t len)
 	return NULL;
 }
 
+static size_t term_end(const struct parser *p, size_t i);
+
+/* `artist=queen`, `year==1967` (cmus's and MPD's equality) typed as one
+ * word: the offset of its '=' when the name before it is a property every
+ * library has, else 0. Other words with '=' (E=MC2) stay words. */
+static size_t equals_sign_after_field(const struct value *v)
+{
+	return v->quoted || v->escaped ? 0 : coll_lex_field_equals(v->lit.buf, v->lit.len);
+}
+
 /* A bare word (quoted or not): a word search, a pattern, the universe or,
  * in a list, positions. */
 static struct coll_node *finish_word(struct parser *p, struct value *v)
@@ -451,6 +461,13 @@ static struct coll_node *finish_word(struct parser *p, struct value *v)
 			return fail_at(p, CRATE_ERR_PARSE, p->pos, "malformed position list");
 		}
 		return n;
+	}
+	size_t eq = equals_sign_after_field(v);
+	if (eq) { /* the value as typed: album="Kid A" is one term */
+		size_t val = v->start + eq + 1 + (lit[eq + 1] == '=');
+		return fail_at(p, CRATE_ERR_PARSE, v->start + eq,
+			       "'=' is not an operator: did you mean '%.*s:%s'?", (int)eq, lit,
+			       snippet(p->q + val, term_end(p, val) - val, sn, sizeof sn));
 	}
 	bool searchable = v->nwild > 0;
 	for (size_t i = 0; i < v->lit.len && !searchable;) {

@@ -308,7 +308,7 @@ static bool needs_quotes(const char *v, bool pattern, enum vmode mode)
 		size_t len = strlen(lit);
 		for (const char *c = lit; *c && !q; c++)
 			q = is_op_char(c);
-		q = q || lit[0] == '#' || lit[0] == '+' ||
+		q = q || lit[0] == '#' || lit[0] == '+' || coll_lex_field_equals(lit, len) ||
 		    coll_lex_keyword(lit, len) != COLL_KW_NONE || coll_lex_is_number_seq(lit, len) ||
 		    (pattern && strcmp(v, "*") == 0);
 	}
