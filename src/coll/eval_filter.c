@@ -523,6 +523,8 @@ struct coll_filter *coll_filter_compile(const struct mlib_index *idx, const stru
 	f->val = f->binary ? xstrdup(value) : utf8_fold(value, rawlen, NULL);
 	f->vlen = strlen(f->val);
 	f->val_num = str_parse_number(value, rawlen, &f->num);
+	if (!f->val_num && field && coll_value_is_length_field(field))
+		f->val_num = coll_value_length_ms(value, &f->num); /* duration<3:30 */
 	if (subj == SUBJ_STR || subj == SUBJ_INT)
 		compile_time(f, field, value, now);
 

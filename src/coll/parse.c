@@ -515,15 +515,25 @@ static char *contains_pattern(const struct value *v)
 	return xasprintf("%s%s%s", lead ? "" : "*", s, trail ? "" : "*");
 }
 
-static bool range_side_ok(const char *s, size_t len)
+/* A value that compares as a number, date or age, or on a length field
+ * (duration) as a length: 3:30, 5m. */
+static bool comparable_value(const char *field, const char *text)
+{
+	struct coll_value cv;
+	coll_value_read(text, &cv);
+	double ms;
+	return cv.kind != COLL_VALUE_STRING ||
+	       (coll_value_is_length_field(field) && coll_value_length_ms(text, &ms));
+}
+
+static bool range_side_ok(const char *field, const char *s, size_t len)
 {
 	if (len == 0)
 		return true;
 	char *t = xstrndup(s, len);
-	struct coll_value cv;
-	coll_value_read(t, &cv);
+	bool ok = comparable_value(field, t);
 	free(t);
-	return cv.kind != COLL_VALUE_STRING;
+	return ok;
 }
 
 /* `field:A..B` when both ends (one may be empty) are numbers, dates or ages. */
@@ -533,7 +543,8 @@ static struct coll_node *try_range(const char *field, const struct value *v)
 		return NULL;
 	const char *s = v->lit.buf;
 	size_t a = (size_t)v->dotdot, b = v->lit.len - a - 2;
-	if ((a == 0 && b == 0) || !range_side_ok(s, a) || !range_side_ok(s + a + 2, b))
+	if ((a == 0 && b == 0) || !range_side_ok(field, s, a) ||
+	    !range_side_ok(field, s + a + 2, b))
 		return NULL;
 	struct coll_node *lo = NULL, *hi = NULL;
 	if (a) {
@@ -552,12 +563,12 @@ static struct coll_node *try_range(const char *field, const struct value *v)
 
 /* `field:B..A` with B above A (`year:1999..1990`): every item fails one of
  * the two tests, so it is an error rather than a silent empty result. */
-static bool range_reversed(const struct value *v)
+static bool range_reversed(const char *field, const struct value *v)
 {
 	if (v->quoted || v->dotdot <= 0 || (size_t)v->dotdot + 2 >= v->lit.len)
 		return false;
 	char *left = xstrndup(v->lit.buf, (size_t)v->dotdot);
-	bool r = coll_value_range_reversed(left, v->lit.buf + v->dotdot + 2);
+	bool r = coll_value_range_reversed(field, left, v->lit.buf + v->dotdot + 2);
 	free(left);
 	return r;
 }
@@ -684,7 +695,7 @@ static struct coll_node *parse_field_term(struct parser *p, size_t start, size_t
 	case OP_EQ:
 		if (strcmp(field, "in") == 0)
 			n = parse_reference(p, &v);
-		else if (range_reversed(&v))
+		else if (range_reversed(field, &v))
 			fail_at(p, end_code(p), v.start, "reversed range %s",
 				snippet(v.lit.buf, v.lit.len, sn, sizeof sn));
 		else if ((n = try_range(field, &v)) != NULL)
@@ -704,15 +715,11 @@ static struct coll_node *parse_field_term(struct parser *p, size_t start, size_t
 		n = filter_new(COLL_NOTEQUAL, field, v.lit.buf);
 		break;
 	default: {
-		if (!v.quoted) {
-			struct coll_value cv;
-			coll_value_read(v.lit.buf, &cv);
-			if (cv.kind == COLL_VALUE_STRING) {
-				char opname[3] = {q[opat], oplen > 1 ? q[opat + 1] : 0, 0};
-				fail_at(p, CRATE_ERR_PARSE, v.start,
-					"'%s' needs a number, date, age or quoted string", opname);
-				goto out;
-			}
+		if (!v.quoted && !comparable_value(field, v.lit.buf)) {
+			char opname[3] = {q[opat], oplen > 1 ? q[opat + 1] : 0, 0};
+			fail_at(p, CRATE_ERR_PARSE, v.start,
+				"'%s' needs a number, date, age or quoted string", opname);
+			goto out;
 		}
 		static const enum coll_type types[] = {
 			[OP_LT] = COLL_SMALLER, [OP_LE] = COLL_SMALLEREQ,

@@ -195,11 +195,15 @@ static bool id_list_shape(const struct coll_node *n)
 	return true;
 }
 
-static bool value_is_plain_number(const char *v)
+/* A value the parser reads unquoted after '<' (a number, date or age;
+ * on a length field a length too: duration<3:30). */
+static bool value_is_plain_number(const char *field, const char *v)
 {
 	struct coll_value cv;
 	coll_value_read(v, &cv);
-	if (cv.kind == COLL_VALUE_STRING || !*v)
+	double ms;
+	bool length = field && coll_value_is_length_field(field) && coll_value_length_ms(v, &ms);
+	if ((cv.kind == COLL_VALUE_STRING && !length) || !*v)
 		return false;
 	for (const char *c = v; *c; c++)
 		if (coll_lex_is_space(*c) || strchr("()\"'\\*?", *c))
@@ -220,8 +224,8 @@ static bool range_shape(const struct coll_node *n)
 	char buf[8];
 	return strcmp(fa, fb) == 0 && coll_lex_field_spelling(fa, buf, sizeof buf) &&
 	       !colon_operator(fa) && va && vb &&
-	       value_is_plain_number(va) && value_is_plain_number(vb) && !strstr(va, "..") &&
-	       !coll_value_range_reversed(va, vb); /* the parser refuses B..A */
+	       value_is_plain_number(fa, va) && value_is_plain_number(fa, vb) && !strstr(va, "..") &&
+	       !coll_value_range_reversed(fa, va, vb); /* the parser refuses B..A */
 }
 
 /* ---- values ---- */
@@ -459,7 +463,7 @@ static int put_compare(struct printer *pr, const struct coll_node *n, const char
 	strbuf_adds(&pr->b, op);
 	if (!v || !*v)
 		return fail(pr, "an empty value");
-	if (value_is_plain_number(v)) {
+	if (value_is_plain_number(attr(n, "field"), v)) {
 		strbuf_adds(&pr->b, v);
 		return 0;
 	}

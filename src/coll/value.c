@@ -114,6 +114,60 @@ bool coll_value_is_time_field(const char *field)
 	       strcmp(field, "mtime") == 0;
 }
 
+bool coll_value_is_length_field(const char *field)
+{
+	return strcmp(field, "duration") == 0;
+}
+
+/* [h:]m:ss: minutes and seconds below 60 after a colon. */
+static bool read_clock(const char *s, size_t n, double *secs)
+{
+	double total = 0;
+	int parts = 0;
+	size_t i = 0;
+	while (i < n) {
+		size_t d = i;
+		while (d < n && s[d] >= '0' && s[d] <= '9')
+			d++;
+		if (d == i || d - i > 9 || (parts > 0 && d - i != 2))
+			return false;
+		double v = 0;
+		for (size_t k = i; k < d; k++)
+			v = v * 10 + (s[k] - '0');
+		if (parts > 0 && v >= 60)
+			return false;
+		total = total * 60 + v;
+		parts++;
+		if (d < n && (s[d] != ':' || d + 1 == n))
+			return false;
+		i = d + 1;
+	}
+	*secs = total;
+	return parts == 2 || parts == 3;
+}
+
+bool coll_value_length_ms(const char *text, double *ms)
+{
+	size_t n = strlen(text);
+	double secs;
+	if (read_clock(text, n, &secs)) {
+		*ms = secs * 1000;
+		return true;
+	}
+	static const struct {
+		char unit;
+		double secs;
+	} units[] = {{'s', 1}, {'m', 60}, {'h', 3600}};
+	double v;
+	for (size_t i = 0; n > 1 && i < sizeof units / sizeof units[0]; i++) {
+		if (text[n - 1] == units[i].unit && str_parse_number(text, n - 1, &v) && v >= 0) {
+			*ms = v * units[i].secs * 1000;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool coll_value_year_period(double number, int64_t *start, int64_t *end)
 {
 	if (number < 1000 || number > 9999 || number != (double)(int)number)
@@ -132,11 +186,14 @@ static bool range_end(const struct coll_value *cv, enum coll_value_kind kind, do
 	return true;
 }
 
-bool coll_value_range_reversed(const char *lo, const char *hi)
+bool coll_value_range_reversed(const char *field, const char *lo, const char *hi)
 {
+	double x, y;
+	if (coll_value_is_length_field(field) && coll_value_length_ms(lo, &x) &&
+	    coll_value_length_ms(hi, &y))
+		return x > y;
 	struct coll_value a, b;
 	coll_value_read(lo, &a);
 	coll_value_read(hi, &b);
-	double x, y;
 	return range_end(&a, a.kind, &x) && range_end(&b, a.kind, &y) && x > y;
 }

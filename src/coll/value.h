@@ -33,9 +33,15 @@ bool coll_value_is_time_field(const char *field);
 /* The local-time period [*start, *end) of a bare year (1000..9999) used on
  * a time field; false when number is not such a year. */
 bool coll_value_year_period(double number, int64_t *start, int64_t *end);
-/* Whether lo..hi is a range whose ends, both numbers, both ages or both
- * dates, are the wrong way round (1999..1990, 7d..1d): one nothing can
- * be in. */
-bool coll_value_range_reversed(const char *lo, const char *hi);
+/* True for properties holding a length in milliseconds (duration), where
+ * a value written as a length (coll_value_length_ms) compares as one. */
+bool coll_value_is_length_field(const char *field);
+/* A length written with a unit (90s, 5m, 1.5h) or as a clock (3:30,
+ * 1:02:03), in milliseconds; false for anything else (a bare number). */
+bool coll_value_length_ms(const char *text, double *ms);
+/* Whether lo..hi is a range of field whose ends, both numbers, both ages,
+ * both dates or (on a length field) both lengths, are the wrong way round
+ * (1999..1990, 7d..1d, 5:00..3:00): one nothing can be in. */
+bool coll_value_range_reversed(const char *field, const char *lo, const char *hi);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "coll/eval.h"
 #include "coll/eval_filter.h"
+#include "coll/parse.h"
 #include "coll/value.h"
 #include "harness.h"
 #include "medialib/index.h"
@@ -307,6 +308,59 @@ TEST(ages_and_dates)
 	EXPECT(F(COLL_GREATEREQ, "added", "2024-05"), SET, 4, 6, 1, 2, 5);
 	EXPECT(F(COLL_SMALLEREQ, "added", "2024-05"), SET, 2, 6, 3);    /* through May */
 	EXPECT(F(COLL_GREATER, "added", "2023"), SET, 5, 6, 1, 2, 5, 3);
+}
+
+/* Ids of the items of idx that the query q finds, space-separated; "ERR"
+ * when it does not parse or evaluate. */
+static void ids_of_query(struct mlib_index *idx, const char *q, char *out, size_t size)
+{
+	struct crate_err err = { 0 };
+	struct coll_node *n = coll_parse(q, strlen(q), NULL, &err);
+	struct coll_eval_ctx ctx = ctx_for(idx);
+	struct coll_result r;
+	snprintf(out, size, "ERR");
+	if (n && coll_eval(&ctx, n, &r, &err) == 0) {
+		out[0] = '\0';
+		for (size_t i = 0; i < r.ids.n; i++)
+			snprintf(out + strlen(out), size - strlen(out), "%s%u", i ? " " : "", r.ids.v[i]);
+		coll_result_free(&r);
+	}
+	coll_node_unref(n);
+}
+
+/* duration holds milliseconds; a length typed with a unit or as a clock
+ * compares as one (a bare number stays milliseconds). */
+TEST(durations_compare_as_lengths)
+{
+	struct mlib_index *idx = mlib_index_new();
+	static const int64_t ms[] = { 90000, 210000, 400000 }; /* 1:30, 3:30, 6:40 */
+	for (uint32_t id = 1; id <= 4; id++) {
+		mlib_index_add_media(idx, id);
+		char url[32];
+		snprintf(url, sizeof url, "file:///m/%u.flac", id);
+		add(idx, id, "url", url);
+		if (id <= 3)
+			mlib_index_set_int(idx, id, "duration", ms[id - 1]);
+	}
+	mlib_index_finish(idx);
+	static const struct {
+		const char *q, *ids;
+	} cases[] = {
+		{ "duration<5m", "1 2" },         { "duration>=3:30", "2 3" },
+		{ "duration>1:02:03", "" },       { "duration:3m..5m", "2" },
+		{ "duration:1:00..3:30", "1 2" }, { "duration>90s", "2 3" },
+		{ "duration<0.1h", "1 2" },       { "duration:3:30", "2" },
+		{ "duration>100000", "2 3" },     { "duration:5:00..3:00 +url", "ERR" },
+		{ "duration>300", "1 2 3" },      { "duration<3:60", "ERR" },
+		{ "duration<-5m", "ERR" },        { "duration:3:5", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char got[64];
+		ids_of_query(idx, cases[i].q, got, sizeof got);
+		CHECK_MSG(strcmp(got, cases[i].ids) == 0, "%s: [%s], want [%s]", cases[i].q, got,
+			  cases[i].ids);
+	}
+	mlib_index_free(idx);
 }
 
 TEST(value_reading)
