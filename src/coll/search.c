@@ -25,6 +25,7 @@ struct prep {
 	const struct coll_eval_ctx *ctx;
 	const char *text;
 	size_t text_len;
+	char *folded_text; /* text folded, for the query's own words (owned; NULL without text) */
 	unsigned flags;
 	struct coll_search *out;
 	struct coll_typo_dict *own_dict; /* built here when ctx has no cache */
@@ -152,6 +153,31 @@ static struct coll_node *word_node(const char *pattern)
 	return u;
 }
 
+/* Is word (folded) a word of the query as typed? */
+static bool word_of_query(const struct prep *pp, const char *word)
+{
+	if (!pp->folded_text)
+		return false;
+	size_t len = strlen(pp->folded_text), wl = strlen(word), pos = 0, st, n;
+	while (coll_word_next(pp->folded_text, len, &pos, &st, &n))
+		if (n == wl && memcmp(pp->folded_text + st, word, wl) == 0)
+			return true;
+	return false;
+}
+
+/* Drop the corrections that are words of the query itself: "back" a typo
+ * away from "black" in "back in black" adds nothing the query does not
+ * already ask for, and noting it reads as if the exact title were a typo.
+ * Returns how many remain (in order). */
+static size_t drop_query_words(const struct prep *pp, const char **fix, size_t nfix)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < nfix; i++)
+		if (!word_of_query(pp, fix[i]))
+			fix[k++] = fix[i];
+	return k;
+}
+
 /* A word search: a ranking term, and corrections when it finds too little. */
 static struct coll_node *visit_word(struct prep *pp, struct coll_node *n, const char *value,
 				    bool positive)
@@ -175,6 +201,7 @@ static struct coll_node *visit_word(struct prep *pp, struct coll_node *n, const 
 	if (eligible && count_items(pp, n) < COLL_SEARCH_FEW) {
 		const char *fix[COLL_SEARCH_MAX_CORRECTIONS];
 		size_t nfix = coll_typo_lookup(typo_dict(pp), folded, fix, COLL_SEARCH_MAX_CORRECTIONS);
+		nfix = drop_query_words(pp, fix, nfix);
 		if (nfix) {
 			coll_node_unref(r);
 			r = coll_node_new(COLL_UNION);
@@ -357,6 +384,7 @@ void coll_search_prepare(const struct coll_eval_ctx *ctx, const struct coll_node
 	memset(out, 0, sizeof *out);
 	strbuf_init(&out->notes, 64);
 	struct prep pp = {.ctx = ctx, .text = text, .text_len = text ? strlen(text) : 0,
+			  .folded_text = text ? utf8_fold(text, strlen(text), NULL) : NULL,
 			  .flags = flags, .out = out};
 	struct coll_node *copy = coll_node_copy(query);
 	if (ctx->index)
@@ -365,6 +393,7 @@ void coll_search_prepare(const struct coll_eval_ctx *ctx, const struct coll_node
 		out->node = coll_node_ref(copy);
 	coll_node_unref(copy);
 	coll_typo_dict_free(pp.own_dict);
+	free(pp.folded_text);
 	out->rank = !(flags & COLL_SEARCH_NO_RANK) && out->terms.n > 0 && !ordered_query(query);
 }
 
