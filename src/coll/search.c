@@ -107,6 +107,17 @@ static size_t count_items(const struct prep *pp, const struct coll_node *n)
 	return k;
 }
 
+/* Is one of the "; "-separated notes exactly this one? */
+static bool has_note(const char *notes, const char *one)
+{
+	size_t n = strlen(one);
+	for (const char *p = notes; (p = strstr(p, one)) != NULL; p++)
+		if ((p == notes || (p >= notes + 2 && memcmp(p - 2, "; ", 2) == 0)) &&
+		    (p[n] == '\0' || strncmp(p + n, "; ", 2) == 0))
+			return true;
+	return false;
+}
+
 static void note(struct prep *pp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void note(struct prep *pp, const char *fmt, ...)
@@ -117,6 +128,8 @@ static void note(struct prep *pp, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	struct strbuf *b = &pp->out->notes;
+	if (has_note(b->buf, buf))
+		return; /* "bakc in black": both words corrected to "back", said once */
 	if (b->len)
 		strbuf_adds(b, "; ");
 	strbuf_adds(b, buf);

@@ -126,6 +126,35 @@ TEST(ranking_table)
 	mlib_index_free(idx);
 }
 
+/* Two words corrected to the same word ("bakc" and "black" both a typo
+ * away from "back"): what was forgiven is said once. */
+TEST(a_correction_is_noted_once)
+{
+	struct mlib_index *idx = mlib_index_new();
+	char rows[][64] = {"1|AC/DC|Back in Black|Back in Black", "2|Queen Latifah|Black Reign|Unity",
+			   "3|The Lanterns|Harbour Lights|Salt Wind"};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		add_item(idx, rows[i]);
+	mlib_index_finish(idx);
+	static const char *const queries[] = {"bakc in black", "harbor harbor"};
+	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+		const char *q = queries[i];
+		struct crate_err err;
+		struct coll_node *n = coll_parse(q, strlen(q), NULL, &err);
+		REQUIRE(n != NULL);
+		struct coll_eval_ctx ctx = {.index = idx, .now = NOW};
+		struct coll_search s;
+		coll_search_prepare(&ctx, n, q, 0, &s);
+		const char *first = strstr(s.notes.buf, "also showing matches for ");
+		CHECK_MSG(first, "'%s': no note", q);
+		CHECK_MSG(!first || !strstr(first + 1, "also showing matches for "),
+			  "'%s': notes '%s' say it twice", q, s.notes.buf);
+		coll_search_free(&s);
+		coll_node_unref(n);
+	}
+	mlib_index_free(idx);
+}
+
 TEST(popularity_never_crosses_a_kind_of_match)
 {
 	/* The boost is below the smallest difference between two kinds of
