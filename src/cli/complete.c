@@ -292,6 +292,33 @@ static bool after_order_by(const char *prev, const char *typed)
 	       strchr(typed, ',');
 }
 
+/* What follows "in:" (typed): a saved collection's name, or a namespace
+ * and then a name in it (in:Playlists/Road), or All Media. in_pre: the
+ * word up to the name. */
+static void reference(const struct cli_names_src *src, struct cli_completion *c,
+		      const char *in_pre, const char *typed)
+{
+	static const struct {
+		const char *ns;
+		enum cli_names kind;
+	} spaces[] = {{"Collections/", CLI_NAMES_COLLECTION}, {"Playlists/", CLI_NAMES_PLAYLIST}};
+	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++) {
+		size_t nl = strlen(spaces[i].ns);
+		if (strncmp(typed, spaces[i].ns, nl) == 0) {
+			char *ns_pre = xasprintf("%s%s", in_pre, spaces[i].ns);
+			struct acc in = {c, typed + nl, ns_pre, NULL};
+			names(src, spaces[i].kind, NULL, &in);
+			free(ns_pre);
+			return;
+		}
+	}
+	struct acc in = {c, typed, in_pre, NULL};
+	names(src, CLI_NAMES_COLLECTION, NULL, &in);
+	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+		add_name(&in, spaces[i].ns); /* typing goes on after the '/' */
+	add_name(&in, "All Media");
+}
+
 /* A word of a query: in:NAME, a field to filter on ("tit" -> "title:"),
  * to test (+rating) or to sort by (ORDER BY -year, album). What comes
  * before the name in the word ("(", "+", "-", "year,") stays in the
@@ -309,8 +336,7 @@ static void query_word(const struct cli_names_src *src, struct cli_completion *c
 	char *pre = xstrndup(typed, lead);
 	if (!has && !sort_key && strncmp(name, "in:", 3) == 0) {
 		char *in_pre = xasprintf("%sin:", pre);
-		struct acc in = {c, name + 3, in_pre, NULL};
-		names(src, CLI_NAMES_COLLECTION, NULL, &in);
+		reference(src, c, in_pre, name + 3);
 		c->value_at = lead + 3; /* in:"Rock 90s": a quoted "in:..." is one word */
 		free(in_pre);
 	} else if (*name && !strchr(name, ':')) {

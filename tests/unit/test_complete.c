@@ -186,6 +186,20 @@ TEST(a_collection_after_in_quotes_only_its_name)
 	check_common("search in:Ro", "in:Rock ", "search in:\"Rock ");
 }
 
+/* in: takes a namespace too (in:Playlists/Road Trip), and All Media. */
+TEST(a_reference_completes_namespaces_and_playlists)
+{
+	check("search in:", "in:All Media|in:Collections/|in:Jazz|in:Playlists/|in:Rock 90s|"
+			    "in:Rock Classics");
+	check_applied("search in:Pl", "search in:Playlists/");
+	check_applied("search in:Playlists/Ro", "search in:\"Playlists/Road Trip\" ");
+	check_applied("search in:\"Playlists/Ro", "search in:\"Playlists/Road Trip\" ");
+	check_applied("search a:x (in:Playlists/D", "search a:x (in:Playlists/Default ");
+	check_applied("search in:Collections/J", "search in:Collections/Jazz ");
+	check_applied("search in:\"All", "search in:\"All Media\" ");
+	check("search in:Playlists/J", "");
+}
+
 TEST(a_cursor_inside_the_line_completes_the_word_before_it)
 {
 	struct cli_completion c;
