@@ -307,6 +307,71 @@ static struct coll_node *forgive_equals(struct prep *pp, struct coll_node *n, co
 	return t;
 }
 
+/* A name's code points (at most max; the count). */
+static size_t name_cps(const char *s, uint32_t *out, size_t max)
+{
+	size_t len = strlen(s), i = 0, n = 0;
+	while (i < len && n < max)
+		i += utf8_decode(s + i, len - i, &out[n++]);
+	return n;
+}
+
+/* The property some track has that is nearest to field, within a typo's
+ * distance; NULL when none is. */
+static const char *nearest_property(const struct mlib_index *idx, const char *field)
+{
+	uint32_t f[64], c[64];
+	size_t nf = name_cps(field, f, 64);
+	int best = coll_typo_max_distance(nf) + 1;
+	const char *found = NULL;
+	for (int p = 0; p < mlib_index_prop_count(idx) && best > 1; p++) {
+		const char *name = mlib_index_prop_name(idx, p);
+		if (!name || mlib_index_prop(idx, name) != p)
+			continue; /* defined, but no track has it */
+		int d = coll_typo_distance(f, nf, c, name_cps(name, c, 64), best - 1);
+		if (d < best) {
+			best = d;
+			found = name;
+		}
+	}
+	return found;
+}
+
+/* A field no track has, a typo away from one that some have ("yeer" for
+ * year): the search stays as typed (a missing property never matches),
+ * and a note says what was probably meant. Fields no track has yet
+ * (timesplayed before the first play) are near nothing and said nothing. */
+static void note_unknown_field(struct prep *pp, const char *field)
+{
+	const struct mlib_index *idx = pp->ctx->index;
+	if (!field || !*field || mlib_index_prop(idx, field) >= 0)
+		return;
+	const char *near = nearest_property(idx, field);
+	if (!near)
+		return;
+	char *cf = utf8_sanitize(field, strlen(field));
+	note(pp, "no track has '%s': did you mean %s?", cf, near);
+	free(cf);
+}
+
+/* The filters' fields and the sort keys of n, for note_unknown_field. */
+static void check_fields(struct prep *pp, const struct coll_node *n)
+{
+	const char *type = coll_attr_get(n, "type");
+	if (coll_type_is_filter(n->type) && !type) {
+		note_unknown_field(pp, coll_attr_get(n, "field"));
+	} else if (n->type == COLL_ORDER && (!type || strcmp(type, "value") == 0)) {
+		const char *fields = coll_attr_get(n, "field");
+		for (const char *f = fields; f && *f;) {
+			size_t len = strcspn(f, ",");
+			char *one = xstrndup(f, len);
+			note_unknown_field(pp, one);
+			free(one);
+			f += len + (f[len] == ',');
+		}
+	}
+}
+
 static struct coll_node *visit(struct prep *pp, struct coll_node *n, bool positive);
 
 static void visit_operands(struct prep *pp, struct coll_node *n, bool positive)
@@ -323,6 +388,7 @@ static void visit_operands(struct prep *pp, struct coll_node *n, bool positive)
 static struct coll_node *visit(struct prep *pp, struct coll_node *n, bool positive)
 {
 	const char *v;
+	check_fields(pp, n);
 	switch (n->type) {
 	case COLL_COMPLEMENT:
 		visit_operands(pp, n, !positive);
