@@ -44,6 +44,7 @@ struct coll_node *app_parse_query(struct app *app, const char *query, bool list_
 	struct coll_parse_opts opts = {
 		.list_context = list_context,
 		.exists = app->store ? coll_store_exists : NULL, /* NULL: references unchecked */
+		.exists_prefix = app->store ? coll_store_exists_prefix : NULL,
 		.exists_ud = app->store,
 	};
 	return coll_parse(query, strlen(query), &opts, err);

@@ -573,6 +573,21 @@ static bool range_reversed(const char *field, const struct value *v)
 	return r;
 }
 
+/* in:Ro while "Rock 90s" is saved (or in:Play, on its way to
+ * in:Playlists/), at the end of the query and not closed by a quote: the
+ * name is still being typed. */
+static bool name_being_typed(const struct parser *p, const struct value *v, const char *ns,
+			     const char *name)
+{
+	if (p->pos < p->len || (v->quoted && v->closed) || !p->opts->exists_prefix)
+		return false;
+	size_t nl = strlen(name);
+	if (v->slash < 0 && (strncmp("Playlists", name, nl) == 0 ||
+			     strncmp("Collections", name, nl) == 0))
+		return true;
+	return p->opts->exists_prefix(p->opts->exists_ud, ns, name);
+}
+
 static struct coll_node *parse_reference(struct parser *p, const struct value *v)
 {
 	char sn[64], sn2[64];
@@ -595,7 +610,8 @@ static struct coll_node *parse_reference(struct parser *p, const struct value *v
 	} else if (strcmp(ns, "Collections") == 0 && strcmp(name, "All Media") == 0) {
 		n = coll_node_new(COLL_UNIVERSE);
 	} else if (p->opts->exists && !p->opts->exists(p->opts->exists_ud, ns, name)) {
-		fail_at(p, CRATE_ERR_PARSE, v->start, "no collection '%s' in %s",
+		fail_at(p, name_being_typed(p, v, ns, name) ? CRATE_ERR_INCOMPLETE : CRATE_ERR_PARSE,
+			v->start, "no collection '%s' in %s",
 			snippet(name, strlen(name), sn2, sizeof sn2), ns);
 	} else {
 		n = coll_node_new(COLL_REFERENCE);

@@ -20,6 +20,10 @@ struct coll_parse_opts {
 	 * (the playlist view, `crate playlist remove 3-7`); otherwise words. */
 	bool list_context;
 	coll_exists_fn exists; /* NULL: references are not checked */
+	/* Is there a saved collection in ns whose name starts with name (same
+	 * ud)? Then a missing name that ends the query is being typed:
+	 * incomplete, not wrong. NULL: never. */
+	coll_exists_fn exists_prefix;
 	void *exists_ud;
 };
 

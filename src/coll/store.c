@@ -190,6 +190,20 @@ bool coll_store_exists(void *store, const char *ns, const char *name)
 	return coll_store_resolve(store, ns, name) != NULL;
 }
 
+bool coll_store_exists_prefix(void *store, const char *ns, const char *prefix)
+{
+	const struct coll_store *st = store;
+	size_t pl = strlen(prefix);
+	if (!ns)
+		ns = COLL_NS_COLLECTIONS;
+	if (strcmp(ns, COLL_NS_COLLECTIONS) == 0 && strncmp("All Media", prefix, pl) == 0)
+		return true;
+	for (size_t i = 0; i < st->n; i++)
+		if (strcmp(st->v[i].ns, ns) == 0 && strncmp(st->v[i].name, prefix, pl) == 0)
+			return true;
+	return false;
+}
+
 unsigned coll_store_generation(const struct coll_store *st)
 {
 	return st->generation;

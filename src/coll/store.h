@@ -49,6 +49,9 @@ const struct coll_node *coll_store_get(const struct coll_store *st, const char *
  * Collections/All Media resolves to a universe node owned by the store. */
 const struct coll_node *coll_store_resolve(void *store, const char *ns, const char *name);
 bool coll_store_exists(void *store, const char *ns, const char *name);
+/* exists_prefix for coll_parse_opts: a collection of ns (All Media
+ * included) whose name starts with prefix. */
+bool coll_store_exists_prefix(void *store, const char *ns, const char *prefix);
 
 /* Save (replace) ns/name = node. Refused when it could not be read back
  * (deeper than COLL_MAX_DEPTH, see node.h). Borrowed roots of other collections stay

@@ -148,6 +148,23 @@ typed "t~street"
 keys Enter
 wait_for "1 track" || t_fail "search back"
 
+t_begin tui_collection_name_being_typed_says_keep_typing
+# in:"Street so on its way to in:"Street songs": not an error in red.
+keys /
+keys C-u
+typed 'in:"Street so'
+wait_for "keep typing: col 4: no collection 'Street so' in Collections" ||
+	t_fail "a saved collection's name being typed is an error"
+typed 'ngs"'
+wait_for "1 track" || t_fail "in:\"Street songs\" found nothing"
+keys C-u
+typed "in:Zzz"
+wait_for "error: col 4: no collection 'Zzz' in Collections" || t_fail "a name nothing starts with"
+keys C-u
+typed "t~street"
+keys Enter
+wait_for "1 track" || t_fail "search back"
+
 t_begin tui_party_shuffle_refills
 keys :
 typed "pshuffle Party * --upcoming 5"

@@ -318,3 +318,32 @@ TEST(exists_callback_names_the_missing_collection)
 	CHECK(c != NULL);
 	coll_node_unref(c);
 }
+
+static bool table_exists_prefix(void *ud, const char *ns, const char *prefix)
+{
+	(void)ud;
+	return strcmp(ns, "Collections") == 0 && strncmp("Rock 90s", prefix, strlen(prefix)) == 0;
+}
+
+/* A name being typed at the end of the search bar's query is incomplete
+ * ("keep typing"), not an error, while a saved name starts with it. */
+TEST(a_collection_name_being_typed_is_incomplete)
+{
+	struct coll_parse_opts opts = {.exists = table_exists, .exists_prefix = table_exists_prefix};
+	static const struct {
+		const char *q;
+		int code;
+	} cases[] = {
+		{"g:Rock in:Ro", CRATE_ERR_INCOMPLETE},     {"in:\"Rock 9", CRATE_ERR_INCOMPLETE},
+		{"in:Play", CRATE_ERR_INCOMPLETE},          {"in:Coll", CRATE_ERR_INCOMPLETE},
+		{"in:Ro g:Rock", CRATE_ERR_PARSE},          {"in:\"Rock\"", CRATE_ERR_PARSE},
+		{"in:Zed", CRATE_ERR_PARSE},                {"in:Playlists/Ro", CRATE_ERR_PARSE},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct crate_err err = {0};
+		struct coll_node *n = coll_parse(cases[i].q, strlen(cases[i].q), &opts, &err);
+		CHECK_MSG(!n && err.code == cases[i].code, "'%s': code %d (%s), want %d", cases[i].q,
+			  err.code, err.msg, cases[i].code);
+		coll_node_unref(n);
+	}
+}
