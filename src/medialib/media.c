@@ -193,6 +193,13 @@ static const char *const media_steps[] = {
 	"  LEFT JOIN media_string da ON da.id = m.date_sid"
 	"  LEFT JOIN media_string ge ON ge.id = m.genre_sid"
 	"  LEFT JOIN media_string co ON co.id = m.composer_sid;",
+	/* 6 -> 7: the nanoseconds of the file's mtime (0..999999999; NULL for
+	 * rows written before, and for streams). mtime stays in whole seconds
+	 * (it is a queryable property); the scanner compares both, so a file
+	 * or cue sheet changed within the second of its last scan is seen as
+	 * changed. Not in the index, so not in media_gen_upd's list: a scan
+	 * that changes it writes the whole row. */
+	"ALTER TABLE media ADD COLUMN mtime_nsec INTEGER;",
 };
 
 #define MEDIA_VERSION ((int)(sizeof media_steps / sizeof media_steps[0]))
@@ -262,10 +269,11 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 		      "INSERT INTO media(url, missing, filesize, mtime, added, duration, bitrate,"
 		      " samplerate, channels, format_sid, artist_sid, album_sid, albumartist_sid,"
 		      " title, date_sid, genre_sid, composer_sid, comment, tracknr, tracktotal,"
-		      " discnr, disctotal, year, cue_start, cue_end)"
+		      " discnr, disctotal, year, cue_start, cue_end, mtime_nsec)"
 		      " VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-		      " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"
+		      " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
 		      " ON CONFLICT(url) DO UPDATE SET missing=0, filesize=?2, mtime=?3,"
+		      " mtime_nsec=?25,"
 		      " duration=?5, bitrate=?6, samplerate=?7, channels=?8, format_sid=?9,"
 		      " artist_sid=?10, album_sid=?11, albumartist_sid=?12, title=?13, date_sid=?14,"
 		      " genre_sid=?15, composer_sid=?16, comment=?17, tracknr=?18, tracktotal=?19,"
@@ -443,11 +451,11 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 		   int64_t mtime, int64_t now, const struct mlib_tags *t, uint32_t *id,
 		   struct crate_err *err)
 {
-	return mlib_media_put_cue(w, url, urllen, size, mtime, now, t, -1, 0, id, err);
+	return mlib_media_put_cue(w, url, urllen, size, mtime, -1, now, t, -1, 0, id, err);
 }
 
 static int put_row(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
-		   int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
+		   int64_t mtime, long mtime_nsec, int64_t now, const struct mlib_tags *t, int64_t cue_start,
 		   int64_t cue_end, uint32_t *id, struct crate_err *err);
 
 /* Always inside a transaction: the ids string_id finds must still be
@@ -455,13 +463,13 @@ static int put_row(struct mlib_media_writer *w, const char *url, size_t urllen, 
  * process deletes unused strings in a transaction of its own), and the row
  * and its media_tag values land together. The scanner brings its own. */
 int mlib_media_put_cue(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
-		       int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
+		       int64_t mtime, long mtime_nsec, int64_t now, const struct mlib_tags *t, int64_t cue_start,
 		       int64_t cue_end, uint32_t *id, struct crate_err *err)
 {
 	bool own = sqlite3_get_autocommit(mlib_db_sqlite(w->db)) != 0;
 	if (own && mlib_db_begin(w->db, err) != 0)
 		return -1;
-	int rc = put_row(w, url, urllen, size, mtime, now, t, cue_start, cue_end, id, err);
+	int rc = put_row(w, url, urllen, size, mtime, mtime_nsec, now, t, cue_start, cue_end, id, err);
 	if (own && rc == 0 && mlib_db_commit(w->db, err) != 0)
 		rc = -1;
 	if (own && rc != 0)
@@ -470,7 +478,7 @@ int mlib_media_put_cue(struct mlib_media_writer *w, const char *url, size_t urll
 }
 
 static int put_row(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
-		   int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
+		   int64_t mtime, long mtime_nsec, int64_t now, const struct mlib_tags *t, int64_t cue_start,
 		   int64_t cue_end, uint32_t *id, struct crate_err *err)
 {
 	sqlite3_stmt *st = w->put;
@@ -482,6 +490,10 @@ static int put_row(struct mlib_media_writer *w, const char *url, size_t urllen, 
 	sqlite3_bind_blob(st, 1, url, (int)urllen, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, size);
 	sqlite3_bind_int64(st, 3, mtime);
+	if (mtime_nsec >= 0)
+		sqlite3_bind_int64(st, 25, mtime_nsec);
+	else
+		sqlite3_bind_null(st, 25);
 	sqlite3_bind_int64(st, 4, now);
 	bind_int_or_null(st, 5, t->duration_ms);
 	bind_int_or_null(st, 6, t->bitrate);

@@ -31,9 +31,10 @@ int mlib_media_put(struct mlib_media_writer *w, const char *url, size_t urllen, 
 		   struct crate_err *err);
 /* The same for track N of a cue sheet (url "FILE#N"): it plays the samples
  * [cue_start, cue_end) of FILE (cue_end 0: to its end); cue_start < 0
- * makes it a whole file, as mlib_media_put. */
+ * makes it a whole file, as mlib_media_put. mtime_nsec: the nanoseconds
+ * of the mtime (the scanner's; < 0 unknown, as mlib_media_put stores). */
 int mlib_media_put_cue(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
-		       int64_t mtime, int64_t now, const struct mlib_tags *t, int64_t cue_start,
+		       int64_t mtime, long mtime_nsec, int64_t now, const struct mlib_tags *t, int64_t cue_start,
 		       int64_t cue_end, uint32_t *id, struct crate_err *err);
 /* Mark a row missing (1: gone from disk; not in the index) or present (0). */
 int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing,

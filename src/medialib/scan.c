@@ -39,6 +39,7 @@ struct known {
 	size_t len;
 	uint32_t id;
 	int64_t size, mtime;
+	long mtime_nsec; /* -1: not stored (written by an older crate) */
 	bool missing, seen;
 	bool cue;       /* a cue sheet's track: url is "FILE#N" */
 	size_t baselen; /* cue: the length of FILE */
@@ -105,8 +106,8 @@ static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err 
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
-			       "SELECT id, url, filesize, mtime, missing, cue_start IS NOT NULL"
-			       " FROM media", -1, &st,
+			       "SELECT id, url, filesize, mtime, missing, cue_start IS NOT NULL,"
+			       " ifnull(mtime_nsec, -1) FROM media", -1, &st,
 			       NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the library", err);
 	int rc;
@@ -123,6 +124,7 @@ static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err 
 		e.mtime = sqlite3_column_int64(st, 3);
 		e.missing = sqlite3_column_int(st, 4) != 0;
 		e.cue = sqlite3_column_int(st, 5) != 0;
+		e.mtime_nsec = (long)sqlite3_column_int64(st, 6);
 		const char *hash = e.cue ? memrchr(e.url, '#', e.len) : NULL;
 		e.cue = hash != NULL;
 		e.baselen = hash ? (size_t)(hash - e.url) : 0;
@@ -167,6 +169,7 @@ struct job {
 	char *path; /* owned */
 	size_t len;
 	int64_t size, mtime;
+	long mtime_nsec;
 	struct known *known; /* NULL for a new file; for a file split by its cue sheet,
 			      * one of its tracks */
 	bool moved;          /* known was found at another path: take this one */
@@ -362,16 +365,25 @@ static void folder_problem(struct scan *s, const char *path, const char *reason)
 
 /* A file's cue sheet beside it: its mtime counts as the file's (an edited
  * sheet is a changed file). */
-static bool sibling_cue(const struct scan *s, const char *path, int64_t *mtime)
+static bool sibling_cue(const struct scan *s, const char *path, struct timespec *mtime)
 {
 	char *cue = NULL;
-	int64_t cm;
+	struct timespec cm;
 	if (!s->dir_has_cue || !scan_cue_sibling(path, &cue, &cm))
 		return false;
 	free(cue);
-	if (cm > *mtime)
+	if (cm.tv_sec > mtime->tv_sec || (cm.tv_sec == mtime->tv_sec && cm.tv_nsec > mtime->tv_nsec))
 		*mtime = cm;
 	return true;
+}
+
+/* The row's mtime is the file's: to the nanosecond, so a file written again
+ * within the second of its last scan is a changed file; in seconds for a
+ * row stored without them. */
+static bool same_mtime(const struct known *k, const struct timespec *mtime)
+{
+	return k->mtime == (int64_t)mtime->tv_sec &&
+	       (k->mtime_nsec < 0 || k->mtime_nsec == mtime->tv_nsec);
 }
 
 static void visit_file(struct scan *s, const char *path, const struct stat *st)
@@ -384,7 +396,7 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	if ((k && k->seen) || (nrows && rows[0]->seen))
 		return; /* reached twice (two roots, or a link): one row, counted once */
 	p->seen++;
-	int64_t mtime = (int64_t)st->st_mtime;
+	struct timespec mtime = st->st_mtim;
 	bool sibling = sibling_cue(s, path, &mtime);
 	/* The row that tells whether the file changed: a present track of
 	 * its cue sheet, else the whole file's row. A whole file with a sheet
@@ -401,7 +413,7 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 		rep = k;
 	k = rep;
 	if (k) {
-		if (!k->missing && k->size == (int64_t)st->st_size && k->mtime == mtime &&
+		if (!k->missing && k->size == (int64_t)st->st_size && same_mtime(k, &mtime) &&
 		    (k->cue || !sibling)) {
 			p->unchanged++;
 			return;
@@ -416,7 +428,8 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	j->path = xstrdup(path);
 	j->len = len;
 	j->size = st->st_size;
-	j->mtime = mtime;
+	j->mtime = (int64_t)mtime.tv_sec;
+	j->mtime_nsec = mtime.tv_nsec;
 	j->known = k;
 	j->cue_beside = s->dir_has_cue;
 	mlib_tags_init(&j->tags);
@@ -657,8 +670,8 @@ static int write_cue_tracks(struct scan *s, struct writer *wr, struct job *j, in
 		scan_cue_track(cue, i, &j->tags, &t, &start, &end);
 		size_t ulen;
 		char *url = scan_cue_url(j->path, j->len, cue->tracks[i].number, &ulen);
-		int rc = mlib_media_put_cue(wr->w, url, ulen, j->size, j->mtime, now, &t, start, end,
-					    &ids[i], err);
+		int rc = mlib_media_put_cue(wr->w, url, ulen, j->size, j->mtime, j->mtime_nsec, now,
+					    &t, start, end, &ids[i], err);
 		free(url);
 		mlib_tags_free(&t);
 		if (rc != 0)
@@ -703,8 +716,8 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 		if (j->moved && !j->known->cue &&
 		    mlib_media_set_url(s->db, j->known->id, j->path, j->len, err) != 0)
 			return -1;
-		if (mlib_media_put(wr->w, j->path, j->len, j->size, j->mtime, now, &j->tags, &id,
-				   err) != 0 ||
+		if (mlib_media_put_cue(wr->w, j->path, j->len, j->size, j->mtime, j->mtime_nsec, now,
+				       &j->tags, -1, 0, &id, err) != 0 ||
 		    retire_rows(s, wr, j, true, NULL, 0, err) != 0)
 			return -1;
 	}

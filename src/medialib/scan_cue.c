@@ -125,14 +125,14 @@ static char *sheet_naming(const char *audio)
 	return found;
 }
 
-bool scan_cue_sibling(const char *audio, char **path, int64_t *mtime)
+bool scan_cue_sibling(const char *audio, char **path, struct timespec *mtime)
 {
 	for (int i = 0; i < 3; i++) {
 		char *p = i < 2 ? candidate(audio, i) : sheet_naming(audio);
 		struct stat st;
 		if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
 			*path = p;
-			*mtime = (int64_t)st.st_mtime;
+			*mtime = st.st_mtim;
 			return true;
 		}
 		free(p);
@@ -193,7 +193,7 @@ void scan_cue_read(const char *audio, const struct mlib_tags *t, bool beside,
 		   struct scan_cue *out)
 {
 	memset(out, 0, sizeof *out);
-	int64_t mtime;
+	struct timespec mtime;
 	const char *embedded = mlib_tags_get(t, "cuesheet");
 	if (!(beside && scan_cue_sibling(audio, &out->path, &mtime)) && !embedded)
 		return;

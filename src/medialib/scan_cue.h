@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "base/err.h"
 #include "medialib/cue.h"
@@ -22,7 +23,7 @@ struct scan_cue {
 /* The cue sheet beside audio (X.cue, else X.ext.cue, for X.ext, else a
  * sheet of the folder whose FILE line names audio and that is no other
  * file's X.cue): its path (owned) and mtime; false when there is none. */
-bool scan_cue_sibling(const char *audio, char **path, int64_t *mtime);
+bool scan_cue_sibling(const char *audio, char **path, struct timespec *mtime);
 
 /* Look for the cue sheet of audio (beside it when beside, else or then
  * its CUESHEET tag in t), parse it and check it against the audio (rate

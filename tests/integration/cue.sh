@@ -196,6 +196,25 @@ $N/CDImage.flac#2|Flow
 $N/other.flac#1|Not Mine
 $N/other.flac#2|Nor This" ] || t_fail "items: $got"
 
+t_begin cue_sheet_edited_within_the_second_of_its_scan_is_read_again
+# A sheet fixed right after a scan (the watch scans 400 ms after a save)
+# keeps its size and, on a fast hand, the second of its mtime.
+SAME=$T_TMP/same
+mkdir -p "$SAME"
+ffmpeg -nostdin -v error -y -f lavfi -i 'sine=f=440:d=4' -ac 2 "$SAME/Rip.flac"
+sheet() { printf 'FILE "Rip.wav" WAVE\nTRACK 01 AUDIO\nTITLE "%s"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE "%s"\nINDEX 01 00:02:00\n' "$1" "$2" >"$SAME/Rip.cue"; }
+sheet Sunrise Sunset
+touch -d '2024-05-01 12:00:00.100' "$SAME/Rip.flac" "$SAME/Rip.cue"
+run scan "$SAME" >"$T_TMP/scan.out" 2>&1 || t_fail "scan: $(cat "$T_TMP/scan.out")"
+sheet Daybreak Twilit
+touch -d '2024-05-01 12:00:00.700' "$SAME/Rip.cue"
+run scan "$SAME" >"$T_TMP/scan.out" 2>&1 || t_fail "rescan: $(cat "$T_TMP/scan.out")"
+grep -q "1 updated" "$T_TMP/scan.out" || t_fail "the edited sheet was not read: $(tail -1 "$T_TMP/scan.out")"
+got=$(run search --order tracknr --format '%title%' 'u~same/' | tr '\n' ' ')
+[ "$got" = "Daybreak Twilit " ] || t_fail "titles after the edit: $got"
+run scan "$SAME" >"$T_TMP/scan.out" 2>&1
+grep -q "1 unchanged" "$T_TMP/scan.out" || t_fail "not unchanged after: $(tail -1 "$T_TMP/scan.out")"
+
 t_begin cue_bad_sheets_are_per_file_errors_and_the_audio_is_indexed_whole
 BAD=$T_TMP/bad
 mkdir -p "$BAD"

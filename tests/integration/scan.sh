@@ -89,6 +89,25 @@ rc=$?
 grep -q "bad.db" "$T_TMP/err" || t_fail "message does not name the file: $(cat "$T_TMP/err")"
 cmp -s "$T_TMP/bad.db" "$T_TMP/bad.copy" || t_fail "the corrupt file was modified"
 
+t_begin retag_within_the_second_of_the_scan_is_read_again
+# A tagger that rewrites a file in place (padding keeps its size) right
+# after a scan, within the same second.
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	R=$T_TMP/retag
+	mkdir -p "$R"
+	gen "$R/song.flac" title=Before
+	gen "$T_TMP/retagged.flac" title=Latter
+	[ "$(stat -c %s "$R/song.flac")" = "$(stat -c %s "$T_TMP/retagged.flac")" ] || t_fail "sizes differ"
+	touch -d '2024-05-01 12:00:00.100' "$R/song.flac"
+	"$CRATE" --db "$T_TMP/retag.db" scan "$R" 2>"$T_TMP/err" || t_fail "scan: $(cat "$T_TMP/err")"
+	cat "$T_TMP/retagged.flac" >"$R/song.flac"
+	touch -d '2024-05-01 12:00:00.600' "$R/song.flac"
+	"$CRATE" --db "$T_TMP/retag.db" scan "$R" 2>"$T_TMP/err" || t_fail "rescan: $(cat "$T_TMP/err")"
+	grep -q "1 updated" "$T_TMP/err" || t_fail "the retagged file was not read: $(tail -1 "$T_TMP/err")"
+	got=$("$CRATE" --db "$T_TMP/retag.db" list --format '%title%')
+	[ "$got" = Latter ] || t_fail "title after the retag: $got"
+fi
+
 t_begin corpus_scan_completes
 if ! t_have_corpus; then t_skip "corpus not found"; else
 	timeout 300 "$CRATE" --db "$T_TMP/corpus.db" scan "$CORPUS" 2>"$T_TMP/err"
