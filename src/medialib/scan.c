@@ -780,18 +780,29 @@ static const char *url_base(const char *url, size_t len)
 	return slash ? slash + 1 : url;
 }
 
+/* A row an earlier scan marked missing whose file is still not there: a
+ * file moved between two scans (scan A, mv A/x B/, scan B) is one. */
+static bool still_gone(const struct known *k)
+{
+	struct stat st;
+	return k->missing && lstat(k->url, &st) != 0 && errno == ENOENT;
+}
+
 /* Moves and renames: a new file and a row that vanished under the scanned
  * roots with the same size and mtime (mv keeps both) are one file when
  * the pair is unambiguous: one candidate, or one with the same file name
- * (a folder moved or renamed). Runs before the files are read, so a moved
- * file is written as an update of its row. */
+ * (a folder moved or renamed). A row missing since an earlier scan is a
+ * candidate only under the same file name and while its path stays empty.
+ * Runs before the files are read, so a moved file is written as an update
+ * of its row. */
 static void find_moves(struct scan *s, char **roots, size_t nroots)
 {
 	struct known **gone = NULL;
 	size_t ngone = 0;
 	for (size_t i = 0; i < s->known.n; i++) {
 		struct known *k = &s->known.v[i];
-		if (k->cue || !vanished_under_roots(s, k, roots, nroots))
+		if (k->cue || k->seen ||
+		    !(k->missing || vanished_under_roots(s, k, roots, nroots)))
 			continue; /* a cue track's row moves only with its sheet: not followed */
 		gone = xreallocarray(gone, ngone + 1, sizeof *gone);
 		gone[ngone++] = k;
@@ -818,9 +829,12 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 			struct known *k = gone[c];
 			if (k->seen)
 				continue; /* taken by an earlier move */
+			bool same = strcmp(url_base(k->url, k->len), jb) == 0;
+			if (k->missing && !(same && still_gone(k)))
+				continue;
 			cands++;
 			only = k;
-			if (strcmp(url_base(k->url, k->len), jb) == 0) {
+			if (same) {
 				same_name++;
 				named = k;
 			}

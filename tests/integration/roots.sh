@@ -85,4 +85,37 @@ after=$(c list --format '%id%' | wc -l)
 [ -f "$T_TMP/other/01 Vatnajökull.flac" ] || t_fail "files touched"
 c roots remove --yes /no/such/root >/dev/null 2>"$T_TMP/err" && t_fail "removing an unknown root succeeded"
 grep -q "not a scanned folder" "$T_TMP/err" || t_fail "unclear: $(cat "$T_TMP/err")"
+
+t_begin roots_file_moved_between_two_scans_keeps_its_id
+# A file moved from one root to another (an import tool's inbox to the
+# library) and the roots scanned one after the other: the first scan marks
+# it missing, the second finds it under its name; it used to be added anew,
+# its rating, plays and playlist places left on a missing row.
+IN=$T_TMP/inbox LIB=$T_TMP/library
+mkdir -p "$IN" "$LIB"
+cp "$SRCDIR/data/demo/01 Kraftwerk Dreams.opus" "$SRCDIR/data/demo/02 Beat Street.opus" "$IN/"
+c scan --quiet "$IN" "$LIB" >/dev/null 2>&1 || t_fail "scan"
+id=$(c search --format '%id%' 'title:"Beat Street"')
+c rate "#$id" 4 >/dev/null 2>&1 || t_fail "rate"
+c playlist new Moved >/dev/null 2>&1 && c playlist add Moved "#$id" >/dev/null 2>&1 || t_fail "playlist"
+mv "$IN/02 Beat Street.opus" "$LIB/"
+c scan "$IN" >"$T_TMP/out" 2>&1 || t_fail "scan of the inbox: $(cat "$T_TMP/out")"
+grep -q "1 gone (marked missing)" "$T_TMP/out" || t_fail "inbox scan: $(tail -1 "$T_TMP/out")"
+c scan "$LIB" >"$T_TMP/out" 2>&1 || t_fail "scan of the library: $(cat "$T_TMP/out")"
+grep -q "0 added, 1 updated" "$T_TMP/out" || t_fail "library scan: $(tail -1 "$T_TMP/out")"
+got=$(c search --format '%id% %rating% %url%' 'title:"Beat Street"')
+[ "$got" = "$id 4 $LIB/02 Beat Street.opus" ] || t_fail "after the move: [$got], want [$id 4 $LIB/...]"
+n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE CAST(url AS TEXT) LIKE '%Beat Street%'" 2>/dev/null || echo x)
+[ "$n" = 1 ] || t_fail "$n rows for the file, want 1"
+c playlist list Moved >"$T_TMP/pl" 2>&1
+grep -q "Beat Street" "$T_TMP/pl" && ! grep -q "missing" "$T_TMP/pl" || t_fail "the playlist: $(cat "$T_TMP/pl")"
+# A missing row whose path holds its file again belongs to that file, not
+# to a copy (cp -p) found elsewhere.
+kid=$(c search --format '%id%' 'title:"Kraftwerk Dreams"')
+mkdir -p "$T_TMP/away" && mv "$IN/01 Kraftwerk Dreams.opus" "$T_TMP/away/"
+c scan --quiet "$IN" >/dev/null 2>&1
+mv "$T_TMP/away/01 Kraftwerk Dreams.opus" "$IN/" && cp -p "$IN/01 Kraftwerk Dreams.opus" "$LIB/"
+c scan --quiet "$LIB" >/dev/null 2>&1 && c scan --quiet "$IN" >/dev/null 2>&1
+got=$(c search --format '%id% %url%' 'title:"Kraftwerk Dreams"' | sort -n | head -1)
+[ "$got" = "$kid $IN/01 Kraftwerk Dreams.opus" ] || t_fail "the returned file: [$got]"
 t_end
