@@ -508,7 +508,11 @@ static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		/* Hidden names (and . and ..) are not the library's, as for MPD,
+		 * cmus and beets: a drive's .Trash-1000, Syncthing's .stversions,
+		 * macOS's ._ files, rsync's temporary copies. A hidden root given
+		 * to the scan is walked all the same. */
+		if (de->d_name[0] == '.')
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;

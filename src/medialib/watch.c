@@ -192,8 +192,8 @@ static int watch_tree(struct mlib_watch *w, struct strbuf *path)
 	size_t n = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
-			continue;
+		if (de->d_name[0] == '.')
+			continue; /* ., .. and hidden folders, which the scanner skips */
 		bool dir = de->d_type == DT_DIR;
 		if (de->d_type == DT_UNKNOWN) {
 			struct stat st;
@@ -339,8 +339,9 @@ static void handle(struct mlib_watch *w, const struct inotify_event *ev)
 			changed(w, dir);
 		return;
 	}
-	if (!ev->len)
-		return;
+	if (!ev->len || ev->name[0] == '.')
+		return; /* a hidden name is not scanned: nothing changed (rsync's
+			 * temporary copy counts when it is renamed) */
 	char *full = xasprintf("%s/%s", dir, ev->name);
 	if (ev->mask & IN_ISDIR) {
 		if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {

@@ -108,6 +108,28 @@ if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
 	[ "$got" = Latter ] || t_fail "title after the retag: $got"
 fi
 
+t_begin hidden_files_and_folders_are_not_scanned
+# As MPD, cmus and beets do: a drive's trash, Syncthing's old versions and
+# macOS's ._ files beside the songs are not the library (they were: the
+# deleted and the old songs were items, each ._ file a failure, exit 2).
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	HD=$T_TMP/hidden
+	mkdir -p "$HD/Album" "$HD/.Trash-1000/files" "$HD/.stversions/Album"
+	gen "$HD/Album/song.flac" title=Kept
+	cp "$HD/Album/song.flac" "$HD/.Trash-1000/files/deleted.flac"
+	cp "$HD/Album/song.flac" "$HD/.stversions/Album/song~20240501-120000.flac"
+	printf '\0\5\26\7\0\2\0\0Mac OS X        ' >"$HD/Album/._song.flac"
+	"$CRATE" --db "$T_TMP/hidden.db" scan "$HD" 2>"$T_TMP/err"; rc=$?
+	[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+	grep -q "scanned 1 files: 1 added, 0 updated, 0 unchanged, 0 ignored, 0 failed" "$T_TMP/err" ||
+		t_fail "summary: $(tail -1 "$T_TMP/err")"
+	got=$("$CRATE" --db "$T_TMP/hidden.db" list --format '%url%')
+	[ "$got" = "$HD/Album/song.flac" ] || t_fail "items: $got"
+	# A hidden folder given to scan is walked.
+	"$CRATE" --db "$T_TMP/hidden.db" scan "$HD/.stversions" 2>"$T_TMP/err" || t_fail "scan of .stversions: $(cat "$T_TMP/err")"
+	grep -q "1 added" "$T_TMP/err" || t_fail "a hidden root: $(tail -1 "$T_TMP/err")"
+fi
+
 t_begin corpus_scan_completes
 if ! t_have_corpus; then t_skip "corpus not found"; else
 	timeout 300 "$CRATE" --db "$T_TMP/corpus.db" scan "$CORPUS" 2>"$T_TMP/err"

@@ -191,6 +191,40 @@ TEST(new_folders_are_watched_and_moves_keep_ids)
 	free(g); free(nf); free(moved); free(b); free(dbp); free(f); free(a); free(a2); free(dir);
 }
 
+/* Hidden names are not the library's (the scanner skips them): a hidden
+ * folder is not watched, and files coming and going under hidden names
+ * (macOS's ._ files, rsync's temporary copies, a .Trash-1000 made) make
+ * no batch; the file they became does. */
+TEST(hidden_names_make_no_batch)
+{
+	char *dir = canon("hidden_music");
+	char *stv = xasprintf("%s/.stversions", dir);
+	mkdir(stv, 0755);
+	struct mlib_watch *w = watch_dir(dir, 100);
+	CHECK_INT(mlib_watch_count(w), 1); /* the root alone */
+	char *old = xasprintf("%s/song~20240501.flac", stv);
+	char *tmp = xasprintf("%s/.song.flac.Xy12Ab", dir);
+	char *apple = xasprintf("%s/._song.flac", dir);
+	char *trash = xasprintf("%s/.Trash-1000", dir);
+	tm_write_file(old, "old", 3);
+	tm_write_file(tmp, "partial", 7);
+	tm_write_file(apple, "\0\5\26\7", 4);
+	REQUIRE(mkdir(trash, 0755) == 0);
+	size_t n;
+	char **v = wait_batch(w, 600, &n);
+	CHECK_MSG(n == 0, "a batch for hidden names: %s", n ? v[0] : "");
+	free_batch(v, n);
+	CHECK_INT(mlib_watch_count(w), 1);
+	char *song = xasprintf("%s/song.flac", dir);
+	REQUIRE(rename(tmp, song) == 0);
+	v = wait_batch(w, 2000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], dir);
+	free_batch(v, n);
+	mlib_watch_free(w);
+	free(song); free(trash); free(apple); free(tmp); free(old); free(stv); free(dir);
+}
+
 /* The real ENOSPC: in a user namespace of our own, fs.inotify's limit
  * for it (/proc/sys/user/max_inotify_watches) is set to 3. */
 TEST(the_watch_limit_is_reported_with_the_sysctl)
