@@ -934,6 +934,32 @@ static void scan_free(struct scan *s)
 	pthread_cond_destroy(&s->window_moved);
 }
 
+/* The absolute path of a root that is gone (an album folder deleted, a
+ * disk unmounted): its parent's real path and its name, so that a
+ * relative "crate scan Album" finds the rows stored under the real path
+ * as an absolute one does. Owned; NULL when neither is known. */
+static char *gone_root(const char *path)
+{
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	const char *slash = memrchr(path, '/', len);
+	const char *name = slash ? slash + 1 : path;
+	size_t nlen = (size_t)(path + len - name);
+	bool dots = nlen == 0 || (name[0] == '.' && (nlen == 1 || (nlen == 2 && name[1] == '.')));
+	char *parent = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			     : xstrdup(".");
+	char *real = dots ? NULL : realpath(parent, NULL);
+	char *r = NULL;
+	if (real)
+		r = xasprintf("%s%s%.*s", real, strcmp(real, "/") == 0 ? "" : "/", (int)nlen, name);
+	else if (path[0] == '/')
+		r = xstrdup(path);
+	free(real);
+	free(parent);
+	return r;
+}
+
 int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 	      const struct mlib_scan_opts *opts, struct mlib_scan_result *res,
 	      struct crate_err *err)
@@ -977,8 +1003,8 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 			folder_problem(&s, paths[i], strerror(e));
 			/* A root that is gone (an unmounted disk): what was under it
 			 * is missing now, and comes back when it does. */
-			if (e == ENOENT && paths[i][0] == '/')
-				roots[i] = xstrdup(paths[i]);
+			if (e == ENOENT)
+				roots[i] = gone_root(paths[i]);
 			continue;
 		}
 		strbuf_reset(&path);

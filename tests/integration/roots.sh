@@ -118,4 +118,19 @@ mv "$T_TMP/away/01 Kraftwerk Dreams.opus" "$IN/" && cp -p "$IN/01 Kraftwerk Drea
 c scan --quiet "$LIB" >/dev/null 2>&1 && c scan --quiet "$IN" >/dev/null 2>&1
 got=$(c search --format '%id% %url%' 'title:"Kraftwerk Dreams"' | sort -n | head -1)
 [ "$got" = "$kid $IN/01 Kraftwerk Dreams.opus" ] || t_fail "the returned file: [$got]"
+
+t_begin roots_deleted_folder_named_relatively_goes_missing
+# rm -rf an album, then "crate scan Album" from its parent: its items are
+# missing, as with the folder's absolute path (they stayed in the library,
+# playable entries for files that are gone).
+REL=$T_TMP/rel
+mkdir -p "$REL/Album"
+cp "$SRCDIR"/data/demo/*.ogg "$REL/Album/"
+(cd "$REL" && c scan --quiet Album) >/dev/null 2>&1 || t_fail "scan"
+rm -rf "$REL/Album"
+(cd "$REL" && c scan Album/) >"$T_TMP/out" 2>&1
+grep -q "3 gone (marked missing)" "$T_TMP/out" || t_fail "scan of the deleted folder: $(tail -1 "$T_TMP/out")"
+n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE missing = 1 AND CAST(url AS TEXT) LIKE '$REL/Album/%'" 2>/dev/null || echo x)
+[ "$n" = 3 ] || t_fail "$n of its 3 items missing"
+[ "$(c search --format '%id%' "u~$REL/Album/" | wc -l)" -eq 0 ] || t_fail "still searchable"
 t_end
