@@ -20,6 +20,7 @@
 #include "medialib/index.h"
 #include "medialib/media.h"
 #include "medialib/media_analysis.h"
+#include "medialib/roots.h"
 
 /* ---- scan ---- */
 
@@ -146,15 +147,11 @@ static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *pat
 	return status;
 }
 
+static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv, int argc);
+
 static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	bool quiet = cli_flag(a, "quiet"), prune = cli_flag(a, "prune");
-	bool playlists = cli_flag(a, "playlists");
-	int argc = a->argc;
-	char **argv = a->argv;
-	if (argc == 0 && !prune)
-		return cli_usage(ctx, a->cmd);
-	if (argc == 0)
+	if (a->argc == 0 && cli_flag(a, "prune"))
 		return scan_prune(ctx);
 	if (!ctx->app) {
 		/* Open without loading the index: a warm rescan of a big library
@@ -165,6 +162,26 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 		if (app_open(&ctx->app, &opts, &oerr) != 0)
 			return cli_fail_safe(ctx, oerr.msg);
 	}
+	if (a->argc > 0)
+		return scan_paths(ctx, a, a->argv, a->argc);
+	/* No folder: every root again, as `mpc update` and cmus's
+	 * :update-cache look at the whole library. */
+	char **roots;
+	size_t n;
+	struct crate_err err = {0};
+	if (mlib_roots_list(ctx->app->db, &roots, &n, &err) != 0)
+		return cli_fail_safe(ctx, err.msg);
+	int rc = n ? scan_paths(ctx, a, roots, (int)n)
+		   : cli_error(ctx, "no folder is scanned yet: 'crate scan DIR' adds one");
+	mlib_roots_free(roots, n);
+	return rc;
+}
+
+/* Scan argv (folders and files) and say what happened. */
+static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv, int argc)
+{
+	bool quiet = cli_flag(a, "quiet"), prune = cli_flag(a, "prune");
+	bool playlists = cli_flag(a, "playlists");
 	struct app *app = ctx->app;
 	struct scan_ui ui = {ctx->err, !quiet && isatty(fileno(ctx->err)), 0};
 	struct mlib_scan_result res;
@@ -458,10 +475,11 @@ static const struct cli_opt rate_opts[] = {
 };
 
 static const struct cli_command library_commands[] = {
-	{"scan", NULL, "scan [--quiet] [--prune] [--playlists] PATH...",
+	{"scan", NULL, "scan [--quiet] [--prune] [--playlists] [PATH...]",
 	 "add or update files and folders (--prune: forget missing items; --playlists: import playlist files found)",
-	 "The folders become roots that a running interface watches. Files that cannot be read "
-	 "are listed with the reason;\nthe exit status is then 2.",
+	 "The folders become roots that a running interface watches; without a PATH every root "
+	 "is scanned again.\nFiles that cannot be read are listed with the reason; the exit "
+	 "status is then 2.",
 	 0, CLI_ANY, CLI_OPTS_FIRST, scan_opts, cmd_scan},
 	{"info", NULL, "info [--json] ID|PATH...",
 	 "every property of a library item (--json: with its analysis, for analyze --import)",

@@ -133,4 +133,17 @@ grep -q "3 gone (marked missing)" "$T_TMP/out" || t_fail "scan of the deleted fo
 n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE missing = 1 AND CAST(url AS TEXT) LIKE '$REL/Album/%'" 2>/dev/null || echo x)
 [ "$n" = 3 ] || t_fail "$n of its 3 items missing"
 [ "$(c search --format '%id%' "u~$REL/Album/" | wc -l)" -eq 0 ] || t_fail "still searchable"
+
+t_begin roots_scan_without_a_path_rescans_every_root
+# `crate scan` alone looks at every root again, as `mpc update` and cmus's
+# :update-cache do (it printed the usage and exited 1).
+c roots remove --yes "$REL/Album" >/dev/null 2>&1 || t_fail "roots remove" # gone: exit 2 else
+cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$LIB/new.flac"
+rm "$IN/01 Kraftwerk Dreams.opus"
+c scan >"$T_TMP/out" 2>&1; rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/out")"
+grep -q "1 added.* 1 gone (marked missing)" "$T_TMP/out" || t_fail "summary: $(tail -1 "$T_TMP/out")"
+[ "$(c search --format '%url%' "u~$LIB/new.flac")" = "$LIB/new.flac" ] || t_fail "the new file under a root is not in the library"
+c --db "$T_TMP/empty.db" scan >"$T_TMP/out" 2>&1 && t_fail "no roots: exit 0"
+grep -q "no folder is scanned yet: 'crate scan DIR' adds one" "$T_TMP/out" || t_fail "no roots: $(cat "$T_TMP/out")"
 t_end
