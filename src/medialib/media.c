@@ -200,6 +200,12 @@ static const char *const media_steps[] = {
 	 * changed. Not in the index, so not in media_gen_upd's list: a scan
 	 * that changes it writes the whole row. */
 	"ALTER TABLE media ADD COLUMN mtime_nsec INTEGER;",
+	/* 7 -> 8: where a cue track's sheet is: 1 beside the file (X.cue, ...),
+	 * 0 in its CUESHEET tag; NULL for whole files and for tracks stored
+	 * before. The scanner reads a split file again when its sheet is no
+	 * longer where it was (a deleted X.cue, even one older than the
+	 * audio). Not in the index. */
+	"ALTER TABLE media ADD COLUMN cue_beside INTEGER;",
 };
 
 #define MEDIA_VERSION ((int)(sizeof media_steps / sizeof media_steps[0]))
@@ -247,7 +253,7 @@ static const struct {
 
 struct mlib_media_writer {
 	struct mlib_db *db;
-	sqlite3_stmt *put, *del_tags, *add_tag, *missing, *rating, *str_find, *str_add;
+	sqlite3_stmt *put, *del_tags, *add_tag, *missing, *rating, *str_find, *str_add, *beside;
 };
 
 static sqlite3_stmt *prep(struct mlib_db *db, const char *sql, struct crate_err *err)
@@ -297,7 +303,9 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 		w->str_find = prep(db, "SELECT id FROM media_string WHERE value=?1", err);
 	if (w->str_find)
 		w->str_add = prep(db, "INSERT INTO media_string(value) VALUES(?1)", err);
-	if (!w->str_add) {
+	if (w->str_add)
+		w->beside = prep(db, "UPDATE media SET cue_beside=?2 WHERE id=?1", err);
+	if (!w->beside) {
 		mlib_media_writer_free(w);
 		return NULL;
 	}
@@ -312,6 +320,7 @@ void mlib_media_writer_free(struct mlib_media_writer *w)
 	sqlite3_finalize(w->del_tags);
 	sqlite3_finalize(w->add_tag);
 	sqlite3_finalize(w->missing);
+	sqlite3_finalize(w->beside);
 	sqlite3_finalize(w->rating);
 	sqlite3_finalize(w->str_find);
 	sqlite3_finalize(w->str_add);
@@ -568,6 +577,14 @@ int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing
 	sqlite3_bind_int(w->missing, 1, missing);
 	sqlite3_bind_int64(w->missing, 2, id);
 	return step_done(w->db, w->missing, "cannot mark a file missing", err);
+}
+
+int mlib_media_set_cue_beside(struct mlib_media_writer *w, uint32_t id, bool beside,
+			       struct crate_err *err)
+{
+	sqlite3_bind_int64(w->beside, 1, id);
+	sqlite3_bind_int(w->beside, 2, beside);
+	return step_done(w->db, w->beside, "cannot record where a cue sheet is", err);
 }
 
 int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t urllen,

@@ -3,6 +3,7 @@
 #ifndef CRATE_MEDIALIB_MEDIA_H
 #define CRATE_MEDIALIB_MEDIA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,10 @@ int mlib_media_put_cue(struct mlib_media_writer *w, const char *url, size_t urll
 /* Mark a row missing (1: gone from disk; not in the index) or present (0). */
 int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing,
 			   struct crate_err *err);
+
+/* Where the sheet of cue track id is: beside its file, or its CUESHEET tag. */
+int mlib_media_set_cue_beside(struct mlib_media_writer *w, uint32_t id, bool beside,
+			      struct crate_err *err);
 
 /* A file moved (same content, new path): the row keeps its id, play
  * statistics, rating and places in playlists; only its url changes. */

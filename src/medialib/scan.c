@@ -40,6 +40,7 @@ struct known {
 	uint32_t id;
 	int64_t size, mtime;
 	long mtime_nsec; /* -1: not stored (written by an older crate) */
+	int cue_beside;  /* a cue track: its sheet is beside the file (1) or its tag (0); -1 unknown */
 	bool missing, seen;
 	bool cue;       /* a cue sheet's track: url is "FILE#N" */
 	size_t baselen; /* cue: the length of FILE */
@@ -107,7 +108,7 @@ static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err 
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
 			       "SELECT id, url, filesize, mtime, missing, cue_start IS NOT NULL,"
-			       " ifnull(mtime_nsec, -1) FROM media", -1, &st,
+			       " ifnull(mtime_nsec, -1), ifnull(cue_beside, -1) FROM media", -1, &st,
 			       NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the library", err);
 	int rc;
@@ -125,6 +126,7 @@ static int known_load(struct mlib_db *db, struct known_set *k, struct crate_err 
 		e.missing = sqlite3_column_int(st, 4) != 0;
 		e.cue = sqlite3_column_int(st, 5) != 0;
 		e.mtime_nsec = (long)sqlite3_column_int64(st, 6);
+		e.cue_beside = sqlite3_column_int(st, 7);
 		const char *hash = e.cue ? memrchr(e.url, '#', e.len) : NULL;
 		e.cue = hash != NULL;
 		e.baselen = hash ? (size_t)(hash - e.url) : 0;
@@ -386,6 +388,18 @@ static bool same_mtime(const struct known *k, const struct timespec *mtime)
 	       (k->mtime_nsec < 0 || k->mtime_nsec == mtime->tv_nsec);
 }
 
+/* The sheet is where it was: beside the file, or in its tag. A whole file
+ * is read again when a sheet is beside it (new, or bad before); a split
+ * one when its sheet went (deleted, even older than the audio) or came
+ * beside its tag's; a split stored before crate kept this, once its sheet
+ * is not beside it. */
+static bool same_sheet(const struct known *k, bool sibling)
+{
+	if (!k->cue)
+		return !sibling;
+	return k->cue_beside < 0 ? sibling : k->cue_beside == sibling;
+}
+
 static void visit_file(struct scan *s, const char *path, const struct stat *st)
 {
 	struct mlib_scan_progress *p = &s->res->totals;
@@ -399,8 +413,7 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	struct timespec mtime = st->st_mtim;
 	bool sibling = sibling_cue(s, path, &mtime);
 	/* The row that tells whether the file changed: a present track of
-	 * its cue sheet, else the whole file's row. A whole file with a sheet
-	 * beside it is read again (the sheet is new, or was bad). */
+	 * its cue sheet, else the whole file's row. */
 	struct known *rep = NULL;
 	for (size_t i = 0; i < nrows; i++) {
 		rows[i]->seen = true;
@@ -414,7 +427,7 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	k = rep;
 	if (k) {
 		if (!k->missing && k->size == (int64_t)st->st_size && same_mtime(k, &mtime) &&
-		    (k->cue || !sibling)) {
+		    same_sheet(k, sibling)) {
 			p->unchanged++;
 			return;
 		}
@@ -678,7 +691,7 @@ static int write_cue_tracks(struct scan *s, struct writer *wr, struct job *j, in
 					    &t, start, end, &ids[i], err);
 		free(url);
 		mlib_tags_free(&t);
-		if (rc != 0)
+		if (rc != 0 || mlib_media_set_cue_beside(wr->w, ids[i], j->cue.path != NULL, err) != 0)
 			return -1;
 	}
 	return retire_rows(s, wr, j, false, ids, cue->ntracks, err);

@@ -175,6 +175,8 @@ got=$(run search --order tracknr --format '%url%|%title%|%album%' 'l:Inside' 2>&
 [ "$got" = "$E/e.flac#1|One|Inside
 $E/e.flac#2|Two|Inside" ] || t_fail "items: $got"
 run info "$(run search --format '%id%' 't:Two')" | grep -q '^cuesheet' && t_fail "the CUESHEET tag is kept on the tracks"
+run scan "$E" >"$T_TMP/scan.out" 2>&1
+grep -q "1 unchanged" "$T_TMP/scan.out" || t_fail "a rescan read it again: $(tail -1 "$T_TMP/scan.out")"
 
 t_begin cue_sheet_named_otherwise_is_found_by_its_file_line
 # A rip's sheet named after the album ("Mira Sol - Tides.cue") whose FILE
@@ -213,6 +215,27 @@ grep -q "1 updated" "$T_TMP/scan.out" || t_fail "the edited sheet was not read: 
 got=$(run search --order tracknr --format '%title%' 'u~same/' | tr '\n' ' ')
 [ "$got" = "Daybreak Twilit " ] || t_fail "titles after the edit: $got"
 run scan "$SAME" >"$T_TMP/scan.out" 2>&1
+grep -q "1 unchanged" "$T_TMP/scan.out" || t_fail "not unchanged after: $(tail -1 "$T_TMP/scan.out")"
+
+t_begin cue_sheet_deleted_makes_the_file_whole_again
+# A sheet older than its audio (written first, as rippers do, or copied
+# with its date) and then deleted: the file is one item again, its tracks
+# missing. The next scan kept the tracks (README told to touch the audio).
+DEL=$T_TMP/deleted
+mkdir -p "$DEL"
+ffmpeg -nostdin -v error -y -f lavfi -i 'sine=f=330:d=4' -ac 2 -metadata title="Whole Rip" "$DEL/Rip.flac"
+printf 'FILE "Rip.wav" WAVE\nTRACK 01 AUDIO\nTITLE "Part One"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE "Part Two"\nINDEX 01 00:02:00\n' >"$DEL/Rip.cue"
+touch -d '2024-05-01 12:00:00' "$DEL/Rip.cue"
+touch -d '2024-05-01 12:05:00' "$DEL/Rip.flac"
+run scan "$DEL" >"$T_TMP/scan.out" 2>&1 || t_fail "scan: $(cat "$T_TMP/scan.out")"
+got=$(run search --order tracknr --format '%title%' 'u~deleted/' | tr '\n' '|')
+[ "$got" = "Part One|Part Two|" ] || t_fail "split: $got"
+rm "$DEL/Rip.cue"
+run scan "$DEL" >"$T_TMP/scan.out" 2>&1 || t_fail "rescan: $(cat "$T_TMP/scan.out")"
+grep -q "1 updated" "$T_TMP/scan.out" || t_fail "the file was not read again: $(tail -1 "$T_TMP/scan.out")"
+got=$(run search --format '%url%|%title%' 'u~deleted/')
+[ "$got" = "$DEL/Rip.flac|Whole Rip" ] || t_fail "after the sheet went: $got"
+run scan "$DEL" >"$T_TMP/scan.out" 2>&1
 grep -q "1 unchanged" "$T_TMP/scan.out" || t_fail "not unchanged after: $(tail -1 "$T_TMP/scan.out")"
 
 t_begin cue_bad_sheets_are_per_file_errors_and_the_audio_is_indexed_whole

@@ -106,7 +106,7 @@ TEST(old_database_opens_with_only_the_cue_step)
 		CHECK_MSG(mlib_db_version(db, c->name, &err) == c->version, "%s at %d, want %d",
 			  c->name, mlib_db_version(db, c->name, &err), c->version);
 	}
-	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 7);
+	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 8);
 	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='analysis'"), 1);
 
 	/* the data reads as it was written */
@@ -372,7 +372,7 @@ TEST(string_step_keeps_every_value)
 	char *before = rows_of(path, "media");
 
 	struct mlib_db *db = open_db(path, 0);
-	CHECK_INT(mlib_db_version(db, "medialib", &(struct crate_err){0}), 7);
+	CHECK_INT(mlib_db_version(db, "medialib", &(struct crate_err){0}), 8);
 	CHECK_INT(tm_query_int(db, "PRAGMA foreign_keys"), 1);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	CHECK_INT(tm_query_int(db, "PRAGMA freelist_count"), 0); /* the old table's pages went */

@@ -49,7 +49,7 @@ TEST(schema_created_wal_and_versioned)
 {
 	char *path = tm_path("lib.db");
 	struct mlib_db *db = open_ok(path, 0);
-	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 7);
+	CHECK_INT(tm_query_int(db, "SELECT version FROM schema_version WHERE component='medialib'"), 8);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('media','media_tag')"), 2);
 	CHECK_INT(tm_query_int(db, "PRAGMA foreign_keys"), 1);
 	sqlite3_stmt *st;
@@ -87,7 +87,7 @@ TEST(migration_steps_run_in_order_once)
 	CHECK_INT(mlib_db_version(db, "test", &err), 3);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM t1"), 2);
 	/* Components are independent. */
-	CHECK_INT(mlib_db_version(db, "medialib", &err), 7);
+	CHECK_INT(mlib_db_version(db, "medialib", &err), 8);
 	mlib_db_close(db);
 	free(path);
 }
