@@ -195,6 +195,8 @@ void app_watch_tick(struct app *app, char *msg, size_t msgsize)
 		return;
 	if (aw->w) {
 		mlib_watch_read(aw->w);
+		if (mlib_watch_root_lost(aw->w))
+			aw->periodic = true; /* as for a root gone at start-up */
 		if (mlib_watch_limited(aw->w)) {
 			aw->periodic = true;
 			if (!aw->limit_said && msg) {

@@ -37,6 +37,7 @@ struct mlib_watch {
 	char **roots;
 	size_t nroots;
 	bool limited;
+	bool root_lost; /* a root's folder went away: only rescans see it come back */
 	struct strset changed; /* folders with events since the last batch */
 	struct strset writing; /* files created or modified, not closed yet */
 	double last_event;     /* ms, monotonic */
@@ -334,9 +335,19 @@ static void handle(struct mlib_watch *w, const struct inotify_event *ev)
 	}
 	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
 		/* The folder itself went away. Its parent's event says so (and
-		 * the parent is what to scan); a root has no watched parent. */
-		if (mlib_watch_has_root(w, dir))
+		 * the parent is what to scan); a root has no watched parent, and
+		 * nothing watches for it to come back (a disk mounted again, the
+		 * folder made again): the caller rescans. */
+		if (mlib_watch_has_root(w, dir)) {
 			changed(w, dir);
+			w->root_lost = true;
+			if (ev->mask & IN_MOVE_SELF) {
+				/* Its watches follow it elsewhere, under the old names. */
+				char *root = xstrdup(dir);
+				drop_tree(w, root, true);
+				free(root);
+			}
+		}
 		return;
 	}
 	if (!ev->len || ev->name[0] == '.')
@@ -425,6 +436,11 @@ char **mlib_watch_take(struct mlib_watch *w, size_t *n)
 bool mlib_watch_limited(const struct mlib_watch *w)
 {
 	return w->limited;
+}
+
+bool mlib_watch_root_lost(const struct mlib_watch *w)
+{
+	return w->root_lost;
 }
 
 size_t mlib_watch_count(const struct mlib_watch *w)

@@ -267,6 +267,32 @@ else
 	wait_for "Rescan Found" 8 || t_fail "the periodic rescan did not pick the new file up"
 	: >"$CONF"
 fi
+t_begin live_watch_root_deleted_and_made_again_comes_back
+# A root whose folder goes (a disk unmounted, the folder deleted) marks its
+# items missing; when it is back the periodic rescans find them again, ids
+# kept. Nothing watched for it once its watch was gone: the items stayed
+# missing until crate was started again.
+G=$T_TMP/gone; GDB=$T_TMP/gone.db
+mkdir -p "$G/root"
+cp "$SRCDIR"/data/demo/*.ogg "$G/root/"
+"$CRATE" --db "$GDB" scan --quiet "$G/root" >/dev/null 2>&1 || t_fail "scan"
+ids=$(sqlite3 "$GDB" "SELECT group_concat(id) FROM media")
+printf '[library]\nrescan_interval = 1\n' >"$CONF"
+new_session 160 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$GDB' --config '$CONF'"
+wait_for "1 Browser" 5 || t_fail "no interface"
+rm -rf "$G/root"
+wait_for "3 gone" 10 || t_fail "the root's going is not noticed"
+mkdir -p "$G/root"
+cp "$SRCDIR"/data/demo/*.ogg "$G/root/"
+back=
+for _ in $(seq 1 50); do
+	[ "$(sqlite3 "$GDB" "SELECT count(*) FROM media WHERE missing = 0")" = 3 ] && { back=1; break; }
+	sleep 0.2
+done
+[ -n "$back" ] || t_fail "the items did not come back: $(sqlite3 "$GDB" "SELECT id, missing FROM media")"
+[ "$(sqlite3 "$GDB" "SELECT group_concat(id) FROM media")" = "$ids" ] || t_fail "ids changed"
+: >"$CONF"
+
 t_begin live_cli_progress_bar_on_a_terminal
 # `crate scan` on a terminal draws a bar on stderr, then leaves the summary
 # as the last line. 6,000 small files keep it busy for a while.

@@ -225,6 +225,36 @@ TEST(hidden_names_make_no_batch)
 	free(song); free(trash); free(apple); free(tmp); free(old); free(stv); free(dir);
 }
 
+/* A root renamed away: its batch names the root (now gone, so its items
+ * go missing), the caller is told to rescan for its return, and the
+ * watches that followed the folder are dropped (they would report its
+ * new files under the root's old name). */
+TEST(a_root_moved_away_is_lost_and_unwatched)
+{
+	char *dir = canon("moving_root");
+	char *sub = xasprintf("%s/sub", dir);
+	mkdir(sub, 0755);
+	struct mlib_watch *w = watch_dir(dir, 100);
+	CHECK_INT(mlib_watch_count(w), 2);
+	CHECK(!mlib_watch_root_lost(w));
+	char *away = xasprintf("%s.away", dir);
+	REQUIRE(rename(dir, away) == 0);
+	size_t n;
+	char **v = wait_batch(w, 2000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], dir);
+	free_batch(v, n);
+	CHECK(mlib_watch_root_lost(w));
+	CHECK_INT(mlib_watch_count(w), 0);
+	char *f = xasprintf("%s/sub/late.flac", away);
+	tm_write_file(f, "x", 1);
+	v = wait_batch(w, 500, &n);
+	CHECK_MSG(n == 0, "a batch from the moved folder: %s", n ? v[0] : "");
+	free_batch(v, n);
+	mlib_watch_free(w);
+	free(f); free(away); free(sub); free(dir);
+}
+
 /* The real ENOSPC: in a user namespace of our own, fs.inotify's limit
  * for it (/proc/sys/user/max_inotify_watches) is set to 3. */
 TEST(the_watch_limit_is_reported_with_the_sysctl)
