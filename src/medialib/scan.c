@@ -93,6 +93,21 @@ static size_t known_cue_rows(struct known_set *k, const char *url, size_t len,
 	return n;
 }
 
+/* k's file moved: its url is url now (owned), found by it from now on
+ * (the entries under the old url no longer compare equal). */
+static void known_set_url(struct known_set *ks, struct known *k, char *url, size_t len,
+			  size_t baselen)
+{
+	free(k->url);
+	k->url = url;
+	k->len = len;
+	k->baselen = baselen;
+	uint32_t i = (uint32_t)(k - ks->v);
+	hashtab_insert(&ks->by_url, hash_bytes(url, len), i);
+	if (k->cue)
+		hashtab_insert(&ks->by_base, hash_bytes(url, baselen), i);
+}
+
 static void known_free(struct known_set *k)
 {
 	for (size_t i = 0; i < k->n; i++)
@@ -657,7 +672,7 @@ static int retire_rows(struct scan *s, struct writer *wr, const struct job *j, b
 	struct known *rows[MAX_CUE_ROWS + 1];
 	size_t n = known_cue_rows(&s->known, j->path, j->len, rows, MAX_CUE_ROWS);
 	struct known *whole = known_find(&s->known, j->path, j->len);
-	if (!whole && j->moved)
+	if (!whole && j->moved && !j->known->cue)
 		whole = j->known; /* its url is j's path now */
 	if (whole && !keep_whole)
 		rows[n++] = whole;
@@ -697,6 +712,29 @@ static int write_cue_tracks(struct scan *s, struct writer *wr, struct job *j, in
 	return retire_rows(s, wr, j, false, ids, cue->ntracks, err);
 }
 
+/* A file split by its cue sheet moved: its tracks' rows take the new path
+ * (url "NEW#N"), so the tracks written next update them in place, ids,
+ * statistics and playlist places kept. */
+static int move_cue_rows(struct scan *s, const struct job *j, struct crate_err *err)
+{
+	const struct known *rep = j->known;
+	struct known *rows[MAX_CUE_ROWS];
+	size_t n = known_cue_rows(&s->known, rep->url, rep->baselen, rows, MAX_CUE_ROWS);
+	for (size_t i = 0; i < n; i++) {
+		struct known *k = rows[i];
+		size_t tail = k->len - k->baselen; /* "#N" */
+		char *url = xmalloc(j->len + tail + 1);
+		memcpy(url, j->path, j->len);
+		memcpy(url + j->len, k->url + k->baselen, tail + 1);
+		if (mlib_media_set_url(s->db, k->id, url, j->len + tail, err) != 0) {
+			free(url);
+			return -1;
+		}
+		known_set_url(&s->known, k, url, j->len + tail, j->len);
+	}
+	return 0;
+}
+
 static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t now,
 		     struct crate_err *err)
 {
@@ -705,6 +743,8 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 		return -1;
 	wr->in_batch++;
 	p->read++;
+	if (j->moved && j->known->cue && move_cue_rows(s, j, err) != 0)
+		return -1;
 	if (j->rc != 0) {
 		/* Not audio by content and not by name: ignored, unless the file
 		 * could not even be read (permissions, I/O). */
@@ -797,6 +837,37 @@ static const char *url_base(const char *url, size_t len)
 	return slash ? slash + 1 : url;
 }
 
+/* The file name of k's file (a cue track's: of the file it is part of)
+ * is name. */
+static bool same_file_name(const struct known *k, const char *name)
+{
+	size_t len = k->cue ? k->baselen : k->len;
+	const char *b = url_base(k->url, len);
+	size_t blen = (size_t)(k->url + len - b);
+	return strlen(name) == blen && memcmp(b, name, blen) == 0;
+}
+
+/* A file split by its cue sheet is one candidate of a move, not one per
+ * track: its present row that comes first in the known set stands for it. */
+static bool cue_group_first(struct scan *s, const struct known *k)
+{
+	struct known *rows[MAX_CUE_ROWS];
+	size_t n = known_cue_rows(&s->known, k->url, k->baselen, rows, MAX_CUE_ROWS);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i] < k && !rows[i]->missing)
+			return false;
+	return true;
+}
+
+/* Every track of the file k is part of moves with it. */
+static void cue_group_seen(struct scan *s, const struct known *k)
+{
+	struct known *rows[MAX_CUE_ROWS];
+	size_t n = known_cue_rows(&s->known, k->url, k->baselen, rows, MAX_CUE_ROWS);
+	for (size_t i = 0; i < n; i++)
+		rows[i]->seen = true;
+}
+
 /* A row an earlier scan marked missing whose file is still not there: a
  * file moved between two scans (scan A, mv A/x B/, scan B) is one. */
 static bool still_gone(const struct known *k)
@@ -818,9 +889,11 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 	size_t ngone = 0;
 	for (size_t i = 0; i < s->known.n; i++) {
 		struct known *k = &s->known.v[i];
-		if (k->cue || k->seen ||
-		    !(k->missing || vanished_under_roots(s, k, roots, nroots)))
-			continue; /* a cue track's row moves only with its sheet: not followed */
+		if (k->seen)
+			continue;
+		if (k->cue ? !(vanished_under_roots(s, k, roots, nroots) && cue_group_first(s, k))
+			   : !(k->missing || vanished_under_roots(s, k, roots, nroots)))
+			continue;
 		gone = xreallocarray(gone, ngone + 1, sizeof *gone);
 		gone[ngone++] = k;
 	}
@@ -828,8 +901,9 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 		qsort(gone, ngone, sizeof *gone, cmp_size_mtime);
 	for (size_t j = 0; j < s->njobs && ngone; j++) {
 		struct job *job = &s->jobs[j];
-		if (job->known)
-			continue;
+		struct known *rows[1];
+		if (job->known || known_cue_rows(&s->known, job->path, job->len, rows, 1))
+			continue; /* rows at its path (tracks missing): they are its */
 		struct known probe = {.size = job->size, .mtime = job->mtime}, *pp = &probe;
 		struct known **hit = bsearch(&pp, gone, ngone, sizeof *gone, cmp_size_mtime);
 		if (!hit)
@@ -846,7 +920,7 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 			struct known *k = gone[c];
 			if (k->seen)
 				continue; /* taken by an earlier move */
-			bool same = strcmp(url_base(k->url, k->len), jb) == 0;
+			bool same = same_file_name(k, jb);
 			if (k->missing && !(same && still_gone(k)))
 				continue;
 			cands++;
@@ -860,6 +934,8 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 		if (!pick)
 			continue;
 		pick->seen = true;
+		if (pick->cue)
+			cue_group_seen(s, pick);
 		job->known = pick;
 		job->moved = true;
 	}

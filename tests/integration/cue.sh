@@ -238,6 +238,32 @@ got=$(run search --format '%url%|%title%' 'u~deleted/')
 run scan "$DEL" >"$T_TMP/scan.out" 2>&1
 grep -q "1 unchanged" "$T_TMP/scan.out" || t_fail "not unchanged after: $(tail -1 "$T_TMP/scan.out")"
 
+t_begin cue_split_file_moved_with_its_sheet_keeps_its_ids
+# An album folder (image + sheet) moved or renamed: its tracks keep their
+# ids, rating and playlist places, as a moved file does. They used to be
+# added anew, the old tracks left missing.
+MV=$T_TMP/moves
+mkdir -p "$MV/Incoming/Rip"
+ffmpeg -nostdin -v error -y -f lavfi -i 'sine=f=550:d=4' -ac 2 -metadata title="Moving Rip" "$MV/Incoming/Rip/Rip.flac"
+printf 'FILE "Rip.wav" WAVE\nTRACK 01 AUDIO\nTITLE "Going"\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE "Gone"\nINDEX 01 00:02:00\n' >"$MV/Incoming/Rip/Rip.cue"
+run scan "$MV" >"$T_TMP/scan.out" 2>&1 || t_fail "scan: $(cat "$T_TMP/scan.out")"
+before=$(run search --order tracknr --format '%id%' 'u~moves/' | tr '\n' ' ')
+run rate 't:Going' 5 >/dev/null 2>&1 || t_fail "rate"
+run playlist new Moves >/dev/null 2>&1 && run playlist add Moves 't:Gone' >/dev/null 2>&1 || t_fail "playlist"
+mkdir -p "$MV/Library"
+mv "$MV/Incoming/Rip" "$MV/Library/Mira Sol - Rip"
+run scan "$MV" >"$T_TMP/scan.out" 2>&1 || t_fail "rescan: $(cat "$T_TMP/scan.out")"
+grep -q "0 added, 1 updated" "$T_TMP/scan.out" || t_fail "the move: $(tail -1 "$T_TMP/scan.out")"
+after=$(run search --order tracknr --format '%id%' 'u~moves/' | tr '\n' ' ')
+[ "$after" = "$before" ] || t_fail "ids: [$before] -> [$after]"
+got=$(run search --order tracknr --format '%url%|%rating%' 'u~moves/')
+[ "$got" = "$MV/Library/Mira Sol - Rip/Rip.flac#1|5
+$MV/Library/Mira Sol - Rip/Rip.flac#2|" ] || t_fail "after the move: $got"
+n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE CAST(url AS TEXT) LIKE '$MV/%'" 2>/dev/null || echo x)
+[ "$n" = 2 ] || t_fail "$n rows for the two tracks"
+pl=$(run playlist list Moves 2>&1)
+grep -q "Gone" <<<"$pl" && ! grep -q "missing" <<<"$pl" || t_fail "the playlist: $pl"
+
 t_begin cue_bad_sheets_are_per_file_errors_and_the_audio_is_indexed_whole
 BAD=$T_TMP/bad
 mkdir -p "$BAD"
