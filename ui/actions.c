@@ -16,6 +16,7 @@
 #include "coll/parse.h"
 #include "coll/store.h"
 #include "medialib/index.h"
+#include "medialib/roots.h"
 #include "ui/actions.h"
 #include "ui/pane.h"
 #include "ui/text.h"
@@ -476,6 +477,20 @@ void act_scan_queued(struct ui *ui)
 	for (int i = 0; i < n; i++)
 		free(q[i]);
 	free(q);
+}
+
+void act_scan_roots(struct ui *ui)
+{
+	char **roots;
+	size_t n;
+	struct crate_err err = {0};
+	if (app_roots_list(ui->app, &roots, &n, &err) != 0)
+		ui_message(ui, true, "scan: %s", err.msg);
+	else if (n == 0)
+		ui_message(ui, true, "no folder is scanned yet: ':scan DIR' adds one");
+	else
+		act_scan(ui, roots, (int)n);
+	mlib_roots_free(roots, n);
 }
 
 void act_scan(struct ui *ui, char *const *paths, int n)

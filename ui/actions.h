@@ -19,6 +19,8 @@ void act_player(struct ui *ui, enum ui_action a);
 /* Scan paths in the background; `~`, `~user` and `$HOME` are expanded.
  * While crate's own scan runs (the folder watch), it waits for it. */
 void act_scan(struct ui *ui, char *const *paths, int n);
+/* :scan alone: every root of the library again, as act_scan. */
+void act_scan_roots(struct ui *ui);
 /* Start the :scan that waited, once nothing runs (after poll_scan). */
 void act_scan_queued(struct ui *ui);
 /* The bottom row while a scan runs: a bar, files done / found, files per

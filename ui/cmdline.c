@@ -527,7 +527,7 @@ void cmdline_run(struct ui *ui, const char *line)
 		ui->dirty = true;
 	} else if ((is(c, "scan") || is(c, "add")) && (argc < 2 || argv[1][0] != '-')) {
 		if (argc < 2)
-			ui_message(ui, true, "usage: scan DIR...");
+			act_scan_roots(ui);
 		else
 			act_scan(ui, argv + 1, argc - 1);
 	} else if (is(c, "errors") || is(c, "scan-errors")) {

@@ -436,6 +436,15 @@ int app_roots_record(struct app *app, const char *const *paths, size_t n, struct
 	return 0;
 }
 
+int app_roots_list(struct app *app, char ***out, size_t *n, struct crate_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (!app->db)
+		return crate_err_set(err, CRATE_ERR_REFUSED, "no library is open");
+	return mlib_roots_list(app->db, out, n, err);
+}
+
 int app_index_reload_start(struct app *app, struct crate_err *err)
 {
 	if (app->scan)

@@ -71,6 +71,8 @@ int app_scan_start_auto(struct app *app, const char *const *paths, size_t n,
 /* Record the folders among paths as roots of the library (to watch and
  * list); files and missing paths are skipped. */
 int app_roots_record(struct app *app, const char *const *paths, size_t n, struct crate_err *err);
+/* The roots of the library (owned: mlib_roots_free); 0 or -1 with *err. */
+int app_roots_list(struct app *app, char ***out, size_t *n, struct crate_err *err);
 /* Rebuild the index in a worker thread (the library was changed by
  * someone else); finishes like a scan (app_scan_poll, reload_only set).
  * Refused while a scan runs: that scan rebuilds the index itself. A scan

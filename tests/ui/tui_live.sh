@@ -293,6 +293,27 @@ done
 [ "$(sqlite3 "$GDB" "SELECT group_concat(id) FROM media")" = "$ids" ] || t_fail "ids changed"
 : >"$CONF"
 
+t_begin live_scan_alone_rescans_every_root
+# ":scan" with no folder scans the roots again, as `crate scan` does (it
+# said "usage: scan DIR..."); here with the watch off, as over SSHFS.
+W=$T_TMP/unwatched; WDB=$T_TMP/unwatched.db
+mkdir -p "$W/one" "$W/two"
+cp "$SRCDIR"/data/demo/*.ogg "$W/one/"
+"$CRATE" --db "$WDB" scan --quiet "$W/one" "$W/two" >/dev/null 2>&1 || t_fail "scan"
+printf '[library]\nwatch = false\nrescan_interval = 0\n' >"$CONF"
+new_session 160 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$WDB' --config '$CONF'"
+wait_for "1 Browser" 5 || t_fail "no interface"
+cp "$SRCDIR"/data/demo/*.opus "$W/two/"
+rm "$W/one/02 Salt Wind.ogg"
+keys :
+typed 'scan'
+keys Enter
+wait_for "scan done:" 10 || t_fail "no scan: $(screen | tail -1)"
+wait_for "3 added, 0 updated, 2 unchanged" 2 || t_fail "the summary: $(screen | tail -1)"
+[ "$(sqlite3 "$WDB" "SELECT sum(missing = 0) || ' ' || sum(missing) FROM media")" = "5 1" ] ||
+	t_fail "the library after :scan: $(sqlite3 "$WDB" "SELECT sum(missing = 0) || ' ' || sum(missing) FROM media")"
+: >"$CONF"
+
 t_begin live_cli_progress_bar_on_a_terminal
 # `crate scan` on a terminal draws a bar on stderr, then leaves the summary
 # as the last line. 6,000 small files keep it busy for a while.
