@@ -805,11 +805,18 @@ static void poll_scan(struct ui *ui)
 	}
 	const struct mlib_scan_progress *t = &p.p;
 	char counts[300];
-	snprintf(counts, sizeof counts,
-		 "%llu added, %llu updated, %llu unchanged, %llu ignored, %llu failed",
-		 (unsigned long long)t->added, (unsigned long long)t->updated,
-		 (unsigned long long)t->unchanged, (unsigned long long)t->ignored,
-		 (unsigned long long)(t->failed + t->folders_failed));
+	int len = snprintf(counts, sizeof counts,
+			   "%llu added, %llu updated, %llu unchanged, %llu ignored, %llu failed",
+			   (unsigned long long)t->added, (unsigned long long)t->updated,
+			   (unsigned long long)t->unchanged, (unsigned long long)t->ignored,
+			   (unsigned long long)(t->failed + t->folders_failed));
+	/* What the CLI's summary says too: files that went, sheets not used. */
+	if (t->missing && len > 0 && (size_t)len < sizeof counts)
+		len += snprintf(counts + len, sizeof counts - (size_t)len, ", %llu gone",
+				(unsigned long long)t->missing);
+	if (t->cue_failed && len > 0 && (size_t)len < sizeof counts)
+		snprintf(counts + len, sizeof counts - (size_t)len, ", %llu cue sheet%s not used",
+			 (unsigned long long)t->cue_failed, t->cue_failed == 1 ? "" : "s");
 	if (p.rc != 0)
 		ui_message(ui, true, "scan stopped: %s; stored: %s; %llu not stored", p.msg, counts,
 			   (unsigned long long)t->not_stored);

@@ -304,13 +304,16 @@ printf '[library]\nwatch = false\nrescan_interval = 0\n' >"$CONF"
 new_session 160 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$WDB' --config '$CONF'"
 wait_for "1 Browser" 5 || t_fail "no interface"
 cp "$SRCDIR"/data/demo/*.opus "$W/two/"
+cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$W/two/bad.flac"
+printf 'TITLE "No file"\nTRACK 01 AUDIO\nINDEX 01 00:00:00\n' >"$W/two/bad.cue"
 rm "$W/one/02 Salt Wind.ogg"
 keys :
 typed 'scan'
 keys Enter
 wait_for "scan done:" 10 || t_fail "no scan: $(screen | tail -1)"
-wait_for "3 added, 0 updated, 2 unchanged" 2 || t_fail "the summary: $(screen | tail -1)"
-[ "$(sqlite3 "$WDB" "SELECT sum(missing = 0) || ' ' || sum(missing) FROM media")" = "5 1" ] ||
+wait_for "4 added, 0 updated, 2 unchanged, 1 ignored, 0 failed, 1 gone, 1 cue sheet not used" 2 ||
+	t_fail "the summary (the file that went and the sheet must be said): $(screen | tail -1)"
+[ "$(sqlite3 "$WDB" "SELECT sum(missing = 0) || ' ' || sum(missing) FROM media")" = "6 1" ] ||
 	t_fail "the library after :scan: $(sqlite3 "$WDB" "SELECT sum(missing = 0) || ' ' || sum(missing) FROM media")"
 : >"$CONF"
 
