@@ -253,3 +253,26 @@ const char *str_find_short(const char *h, size_t hlen, const char *n, size_t nle
 	}
 	return NULL;
 }
+
+char *str_abs_path(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real)
+		return real;
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	const char *slash = memrchr(path, '/', len);
+	const char *name = slash ? slash + 1 : path;
+	size_t nlen = (size_t)(path + len - name);
+	if (nlen == 0 || (name[0] == '.' && (nlen == 1 || (nlen == 2 && name[1] == '.'))))
+		return NULL;
+	char *parent = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			     : xstrdup(".");
+	char *dir = realpath(parent, NULL);
+	free(parent);
+	char *r = dir ? xasprintf("%s%s%.*s", dir, strcmp(dir, "/") == 0 ? "" : "/", (int)nlen, name)
+		      : NULL;
+	free(dir);
+	return r;
+}

@@ -47,5 +47,10 @@ const char *str_find_short(const char *h, size_t hlen, const char *n, size_t nle
  * "$HOME/x" and "${HOME}/x" (from $HOME, else the password database).
  * Anything else, or an unknown user, comes back unchanged. Owned. */
 char *str_expand_home(const char *path);
+/* The absolute, canonical path of path (realpath), also for one that is
+ * gone (a folder deleted, a disk unmounted): its parent's real path and
+ * its name, so that "Album" after rm -rf Album names what was recorded.
+ * Owned; NULL when neither resolves. */
+char *str_abs_path(const char *path);
 
 #endif

@@ -68,8 +68,8 @@ static int cmd_roots_remove(struct cli_ctx *ctx, const struct cli_args *a)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
-	/* A root that is gone is named as it was recorded. */
-	char *abs = realpath(dir, NULL);
+	/* A root that is gone is named as it was recorded, or relatively. */
+	char *abs = str_abs_path(dir);
 	const char *root = abs ? abs : dir;
 	struct crate_err err = {0};
 	char **v;

@@ -1024,29 +1024,13 @@ static void scan_free(struct scan *s)
 }
 
 /* The absolute path of a root that is gone (an album folder deleted, a
- * disk unmounted): its parent's real path and its name, so that a
- * relative "crate scan Album" finds the rows stored under the real path
- * as an absolute one does. Owned; NULL when neither is known. */
+ * disk unmounted), so that a relative "crate scan Album" finds the rows
+ * stored under the real path as an absolute one does. Owned; NULL when
+ * neither is known. */
 static char *gone_root(const char *path)
 {
-	size_t len = strlen(path);
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	const char *slash = memrchr(path, '/', len);
-	const char *name = slash ? slash + 1 : path;
-	size_t nlen = (size_t)(path + len - name);
-	bool dots = nlen == 0 || (name[0] == '.' && (nlen == 1 || (nlen == 2 && name[1] == '.')));
-	char *parent = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
-			     : xstrdup(".");
-	char *real = dots ? NULL : realpath(parent, NULL);
-	char *r = NULL;
-	if (real)
-		r = xasprintf("%s%s%.*s", real, strcmp(real, "/") == 0 ? "" : "/", (int)nlen, name);
-	else if (path[0] == '/')
-		r = xstrdup(path);
-	free(real);
-	free(parent);
-	return r;
+	char *r = str_abs_path(path);
+	return r ? r : path[0] == '/' ? xstrdup(path) : NULL;
 }
 
 int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,

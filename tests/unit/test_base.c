@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/config.h"
 #include "base/str.h"
@@ -206,6 +207,29 @@ TEST(expand_home_in_paths)
 	char *s = str_expand_home("~root/x"); /* another user's home */
 	CHECK(s[0] == '/' && strcmp(s + strlen(s) - 2, "/x") == 0);
 	free(s);
+}
+
+/* A path that is gone resolves through its parent; "." and ".." names and
+ * a gone parent do not. */
+TEST(abs_path_of_a_gone_folder)
+{
+	char *here = realpath(harness_tmpdir(), NULL);
+	REQUIRE(here != NULL);
+	REQUIRE(chdir(here) == 0);
+	char *want = xasprintf("%s/gone-album", here);
+	char *s = str_abs_path("gone-album/");
+	CHECK_STR(s ? s : "(null)", want);
+	free(s);
+	s = str_abs_path("./gone-album");
+	CHECK_STR(s ? s : "(null)", want);
+	free(s);
+	CHECK(str_abs_path("no-such-parent/gone") == NULL);
+	CHECK(str_abs_path("gone-album/..") == NULL);
+	s = str_abs_path(".");
+	CHECK_STR(s ? s : "(null)", here);
+	free(s);
+	free(want);
+	free(here);
 }
 
 TEST(file_uris_give_every_byte_back)
