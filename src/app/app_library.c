@@ -613,6 +613,8 @@ int app_scan_poll(struct app *app, struct app_scan_progress *out)
 		out->rc = -1;
 		snprintf(out->msg, sizeof out->msg, "%s", s->index_error);
 	}
+	if (s->prog.automatic && s->npaths && !atomic_load(&s->cancel))
+		app_watch_scanned(app, (const char *const *)s->paths, s->npaths, out->rc == 0);
 	bool own = s->own;
 	scan_free(s);
 	out->finished = true;

@@ -16,6 +16,8 @@ struct app_watch {
 	bool limit_said;       /* the watch limit message was given */
 	double interval_ms;    /* periodic rescan interval; 0 = never */
 	double next_rescan;    /* ms, monotonic */
+	double retry_ms;       /* the wait after a failed scan, 0 when the last one was fine */
+	double retry_at;       /* ms, monotonic: no batch before (a failed scan's wait) */
 };
 
 static double now_ms(void)
@@ -105,6 +107,25 @@ void app_watch_stop(struct app *app)
 	app->watch = NULL;
 }
 
+void app_watch_scanned(struct app *app, const char *const *paths, size_t n, bool ok)
+{
+	struct app_watch *aw = app->watch;
+	if (!aw)
+		return;
+	if (ok) {
+		aw->retry_ms = 0;
+		return;
+	}
+	if (!aw->w)
+		return; /* the periodic rescan tries again */
+	aw->retry_ms = aw->retry_ms ? aw->retry_ms * 2 : 2000;
+	if (aw->retry_ms > 60000)
+		aw->retry_ms = 60000;
+	aw->retry_at = now_ms() + aw->retry_ms;
+	for (size_t i = 0; i < n; i++)
+		mlib_watch_mark_changed(aw->w, paths[i]);
+}
+
 void app_watch_add(struct app *app, const char *path)
 {
 	if (!app->watch)
@@ -158,6 +179,9 @@ int app_watch_timeout(const struct app *app)
 	if (!aw)
 		return -1;
 	int t = aw->w ? mlib_watch_due_in(aw->w) : -1;
+	double wait = aw->retry_at - now_ms();
+	if (t == 0 && wait > 0)
+		t = (int)wait + 1; /* a failed scan's paths wait their turn */
 	/* Due while a scan runs: look again shortly, not in a busy loop. */
 	if (t == 0 && app->scan)
 		t = 200;
@@ -221,7 +245,7 @@ void app_watch_tick(struct app *app, char *msg, size_t msgsize)
 		}
 		return;
 	}
-	if (!aw->w)
+	if (!aw->w || now_ms() < aw->retry_at)
 		return;
 	size_t n;
 	char **dirs = mlib_watch_take(aw->w, &n);

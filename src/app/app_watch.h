@@ -26,6 +26,10 @@ int app_watch_timeout(const struct app *app);
 /* Read events; start the due scan unless another one runs. msg as for
  * app_watch_start (the watch limit reached by a new folder). */
 void app_watch_tick(struct app *app, char *msg, size_t msgsize);
+/* Crate's own scan of paths ended (ok false: it failed, e.g. on a locked
+ * database): a failed one is tried again later, 2 s after the first
+ * failure, doubling up to a minute, so no change is lost. */
+void app_watch_scanned(struct app *app, const char *const *paths, size_t n, bool ok);
 /* A folder was just recorded as a root (app_roots_record): watch it. */
 void app_watch_add(struct app *app, const char *path);
 /* Stop watching a root that was removed. */

@@ -433,6 +433,11 @@ char **mlib_watch_take(struct mlib_watch *w, size_t *n)
 	return v;
 }
 
+void mlib_watch_mark_changed(struct mlib_watch *w, const char *dir)
+{
+	changed(w, dir);
+}
+
 bool mlib_watch_limited(const struct mlib_watch *w)
 {
 	return w->limited;

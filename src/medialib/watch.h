@@ -50,6 +50,10 @@ int mlib_watch_due_in(const struct mlib_watch *w);
  * The batch is then empty. */
 char **mlib_watch_take(struct mlib_watch *w, size_t *n);
 
+/* Count dir as changed again (its scan failed: a locked database), as an
+ * event in it would. */
+void mlib_watch_mark_changed(struct mlib_watch *w, const char *dir);
+
 /* The watch limit was reached: some folders are not watched. */
 bool mlib_watch_limited(const struct mlib_watch *w);
 /* A root's folder went away (deleted, moved, unmounted) while watched:

@@ -317,6 +317,30 @@ wait_for "4 added, 0 updated, 2 unchanged, 1 ignored, 0 failed, 1 gone, 1 cue sh
 	t_fail "the library after :scan: $(sqlite3 "$WDB" "SELECT sum(missing = 0) || ' ' || sum(missing) FROM media")"
 : >"$CONF"
 
+t_begin live_watch_retries_a_scan_the_locked_database_refused
+# Files copied while another program holds the database's write lock
+# (a sqlite3 session, a backup): the watch's scan fails after SQLite's
+# wait, and is tried again once the lock is gone. The batch used to be
+# dropped: the files stayed unknown until something else changed there.
+K=$T_TMP/locked; KDB=$T_TMP/locked.db
+mkdir -p "$K"
+cp "$SRCDIR"/data/demo/*.ogg "$K/"
+"$CRATE" --db "$KDB" scan --quiet "$K" >/dev/null 2>&1 || t_fail "scan"
+new_session 160 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$KDB' --config '$CONF'"
+wait_for "1 Browser" 5 || t_fail "no interface"
+sqlite3 "$KDB" "BEGIN EXCLUSIVE; SELECT 1;" ".shell sleep 8" "COMMIT;" >/dev/null 2>&1 &
+lock=$!
+sleep 0.5
+cp "$SRCDIR"/data/demo/*.opus "$K/"
+wait_for "database is locked" 10 || t_fail "the refused scan is not said"
+wait "$lock"
+back=
+for _ in $(seq 1 75); do
+	[ "$(sqlite3 "$KDB" "SELECT count(*) FROM media")" = 6 ] && { back=1; break; }
+	sleep 0.2
+done
+[ -n "$back" ] || t_fail "the copied files were not added once the lock was gone: $(sqlite3 "$KDB" "SELECT count(*) FROM media") rows"
+
 t_begin live_cli_progress_bar_on_a_terminal
 # `crate scan` on a terminal draws a bar on stderr, then leaves the summary
 # as the last line. 6,000 small files keep it busy for a while.
