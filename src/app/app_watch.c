@@ -203,9 +203,14 @@ static void rescan_roots(struct app *app)
 	if (mlib_roots_list(app->db, &roots, &n, NULL) != 0 || n == 0)
 		return;
 	if (app_scan_start_auto(app, (const char *const *)roots, n, NULL) == 0 && aw->w) {
-		/* A root that is back (a disk mounted again) is watched again. */
+		/* A root that is back (a disk mounted again) is watched again,
+		 * and once every root is, the rescans stop (they went on every
+		 * rescan_interval for good after a disk came back). */
+		aw->periodic = false;
 		for (size_t i = 0; i < n; i++)
-			mlib_watch_add_root(aw->w, roots[i], NULL);
+			watch_root(app, roots[i], NULL, 0);
+		if (mlib_watch_limited(aw->w))
+			aw->periodic = true;
 	}
 	mlib_roots_free(roots, n);
 }
@@ -219,7 +224,7 @@ void app_watch_tick(struct app *app, char *msg, size_t msgsize)
 		return;
 	if (aw->w) {
 		mlib_watch_read(aw->w);
-		if (mlib_watch_root_lost(aw->w))
+		if (mlib_watch_take_root_lost(aw->w))
 			aw->periodic = true; /* as for a root gone at start-up */
 		if (mlib_watch_limited(aw->w)) {
 			aw->periodic = true;

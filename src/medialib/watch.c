@@ -443,9 +443,11 @@ bool mlib_watch_limited(const struct mlib_watch *w)
 	return w->limited;
 }
 
-bool mlib_watch_root_lost(const struct mlib_watch *w)
+bool mlib_watch_take_root_lost(struct mlib_watch *w)
 {
-	return w->root_lost;
+	bool lost = w->root_lost;
+	w->root_lost = false;
+	return lost;
 }
 
 size_t mlib_watch_count(const struct mlib_watch *w)

@@ -56,9 +56,10 @@ void mlib_watch_mark_changed(struct mlib_watch *w, const char *dir);
 
 /* The watch limit was reached: some folders are not watched. */
 bool mlib_watch_limited(const struct mlib_watch *w);
-/* A root's folder went away (deleted, moved, unmounted) while watched:
- * its coming back is seen only by rescans of the roots. */
-bool mlib_watch_root_lost(const struct mlib_watch *w);
+/* A root's folder went away (deleted, moved, unmounted) while watched
+ * since the last call: its coming back is seen only by rescans of the
+ * roots. */
+bool mlib_watch_take_root_lost(struct mlib_watch *w);
 /* Folders watched now. */
 size_t mlib_watch_count(const struct mlib_watch *w);
 

@@ -293,6 +293,40 @@ done
 [ "$(sqlite3 "$GDB" "SELECT group_concat(id) FROM media")" = "$ids" ] || t_fail "ids changed"
 : >"$CONF"
 
+t_begin live_watch_rescans_stop_once_the_root_is_back
+# Once the root is watched again the periodic rescans stop: every scan
+# runs on_scan_done, and none may run while nothing changes. (They went on
+# every rescan_interval for the rest of the session, a whole library's
+# rescan every 5 minutes after one unplugged disk.)
+printf '#!/bin/sh\necho scan >>"%s"\n' "$T_TMP/scans" >"$T_TMP/count-scan.sh"
+chmod +x "$T_TMP/count-scan.sh"
+printf '[library]\nrescan_interval = 1\n[hooks]\non_scan_done = %s\n' "$T_TMP/count-scan.sh" >"$CONF"
+new_session 160 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$GDB' --config '$CONF'"
+wait_for "1 Browser" 5 || t_fail "no interface"
+rm -rf "$G/root"
+wait_for "3 gone" 10 || t_fail "the root's going is not noticed"
+mkdir -p "$G/root"
+cp "$SRCDIR"/data/demo/*.ogg "$G/root/"
+back=
+for _ in $(seq 1 50); do
+	[ "$(sqlite3 "$GDB" "SELECT count(*) FROM media WHERE missing = 0")" = 3 ] && { back=1; break; }
+	sleep 0.2
+done
+[ -n "$back" ] || t_fail "the items did not come back"
+sleep 1.5 # the scan that found them ends, its hook runs
+before=$(wc -l <"$T_TMP/scans")
+sleep 3.5
+after=$(wc -l <"$T_TMP/scans")
+[ "$after" = "$before" ] || t_fail "$((after - before)) rescans in 3.5 s after the root came back"
+# and the watch works again: a new file is seen at once
+cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$G/root/"
+for _ in $(seq 1 25); do
+	[ "$(sqlite3 "$GDB" "SELECT count(*) FROM media WHERE missing = 0")" = 4 ] && break
+	sleep 0.2
+done
+[ "$(sqlite3 "$GDB" "SELECT count(*) FROM media WHERE missing = 0")" = 4 ] || t_fail "the root is not watched again"
+: >"$CONF"
+
 t_begin live_scan_alone_rescans_every_root
 # ":scan" with no folder scans the roots again, as `crate scan` does (it
 # said "usage: scan DIR..."); here with the watch off, as over SSHFS.

@@ -236,7 +236,7 @@ TEST(a_root_moved_away_is_lost_and_unwatched)
 	mkdir(sub, 0755);
 	struct mlib_watch *w = watch_dir(dir, 100);
 	CHECK_INT(mlib_watch_count(w), 2);
-	CHECK(!mlib_watch_root_lost(w));
+	CHECK(!mlib_watch_take_root_lost(w));
 	char *away = xasprintf("%s.away", dir);
 	REQUIRE(rename(dir, away) == 0);
 	size_t n;
@@ -244,7 +244,7 @@ TEST(a_root_moved_away_is_lost_and_unwatched)
 	REQUIRE(n == 1);
 	CHECK_STR(v[0], dir);
 	free_batch(v, n);
-	CHECK(mlib_watch_root_lost(w));
+	CHECK(mlib_watch_take_root_lost(w));
 	CHECK_INT(mlib_watch_count(w), 0);
 	char *f = xasprintf("%s/sub/late.flac", away);
 	tm_write_file(f, "x", 1);
