@@ -32,11 +32,15 @@ struct mlib_watch {
 	int fd;
 	int quiet_ms;
 	char **wd_path;   /* by watch descriptor: the folder (owned), NULL = none */
-	size_t nwd;       /* size of wd_path */
+	char **wd_scan;   /* by watch descriptor: for a folder reached through a symbolic
+			   * link, the real folder holding the link, which is what to scan
+			   * (owned); NULL: the folder itself */
+	size_t nwd;       /* size of wd_path and wd_scan */
 	size_t watched;
 	char **roots;
 	size_t nroots;
 	bool limited;
+	bool linked; /* some folder is watched through a link */
 	bool root_lost; /* a root's folder went away: only rescans see it come back */
 	struct strset changed; /* folders with events since the last batch */
 	struct strset writing; /* files created or modified, not closed yet */
@@ -118,9 +122,12 @@ void mlib_watch_free(struct mlib_watch *w)
 	if (!w)
 		return;
 	close(w->fd);
-	for (size_t i = 0; i < w->nwd; i++)
+	for (size_t i = 0; i < w->nwd; i++) {
 		free(w->wd_path[i]);
+		free(w->wd_scan[i]);
+	}
 	free(w->wd_path);
+	free(w->wd_scan);
 	for (size_t i = 0; i < w->nroots; i++)
 		free(w->roots[i]);
 	free(w->roots);
@@ -155,9 +162,11 @@ static void limit_message(struct crate_err *err)
 		      max);
 }
 
-/* Watch one folder. 0, 1 when the limit is reached, -1 when it cannot be
- * watched (gone, unreadable: nothing to do). */
-static int watch_one(struct mlib_watch *w, const char *path)
+/* Watch one folder; scan: what to scan for its events (NULL: itself). 0,
+ * 1 when the limit is reached, -1 when it cannot be watched (gone,
+ * unreadable: nothing to do), 2 for a folder reached through a link that
+ * is watched already (a link back into the tree: not again). */
+static int watch_one(struct mlib_watch *w, const char *path, const char *scan)
 {
 	int wd = inotify_add_watch(w->fd, path, DIR_EVENTS);
 	if (wd < 0)
@@ -167,73 +176,104 @@ static int watch_one(struct mlib_watch *w, const char *path)
 		while (n <= (size_t)wd)
 			n *= 2;
 		w->wd_path = xreallocarray(w->wd_path, n, sizeof *w->wd_path);
+		w->wd_scan = xreallocarray(w->wd_scan, n, sizeof *w->wd_scan);
 		memset(w->wd_path + w->nwd, 0, (n - w->nwd) * sizeof *w->wd_path);
+		memset(w->wd_scan + w->nwd, 0, (n - w->nwd) * sizeof *w->wd_scan);
 		w->nwd = n;
 	}
+	if (w->wd_path[wd] && scan)
+		return 2;
 	if (!w->wd_path[wd])
 		w->watched++;
-	free(w->wd_path[wd]); /* the same folder reached again (a link) */
+	if (scan)
+		w->linked = true;
+	free(w->wd_path[wd]); /* the same folder reached again (a root re-added) */
+	free(w->wd_scan[wd]);
 	w->wd_path[wd] = xstrdup(path);
+	w->wd_scan[wd] = scan ? xstrdup(scan) : NULL;
 	return 0;
 }
 
-/* Watch path and the folders under it, depth first, one open directory
- * at a time (a deep tree must not run out of file descriptors). Symbolic
- * links are not followed: the scanner follows them, and a linked folder
- * outside the roots is only picked up by rescans. */
-static int watch_tree(struct mlib_watch *w, struct strbuf *path)
+/* The entry of path->buf named name is a folder (real), or a symbolic
+ * link to one (link). */
+static void entry_kind(struct strbuf *path, const struct dirent *de, bool *dir, bool *link)
 {
-	int rc = watch_one(w, path->buf);
+	*dir = de->d_type == DT_DIR;
+	*link = false;
+	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+		return;
+	struct stat st;
+	size_t base = path->len;
+	strbuf_addc(path, '/');
+	strbuf_adds(path, de->d_name);
+	bool is_link = de->d_type == DT_LNK || (lstat(path->buf, &st) == 0 && S_ISLNK(st.st_mode));
+	if (is_link)
+		*link = stat(path->buf, &st) == 0 && S_ISDIR(st.st_mode);
+	else
+		*dir = lstat(path->buf, &st) == 0 && S_ISDIR(st.st_mode);
+	path->len = base;
+	path->buf[base] = '\0';
+}
+
+/* Watch path and the folders under it, depth first, one open directory
+ * at a time (a deep tree must not run out of file descriptors). A linked
+ * folder is watched too (the scanner follows links, and a library merged
+ * from two disks by links changes there), each folder once: its events
+ * name the real folder holding the first link (scan), which the scanner
+ * walks under the names it stored. */
+static int watch_tree(struct mlib_watch *w, struct strbuf *path, const char *scan)
+{
+	int rc = watch_one(w, path->buf, scan);
+	if (rc == 2)
+		return 0;
 	if (rc != 0)
 		return rc;
 	DIR *d = opendir(path->buf);
 	if (!d)
 		return 0;
 	char **subs = NULL;
+	bool *linked = NULL;
 	size_t n = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue; /* ., .. and hidden folders, which the scanner skips */
-		bool dir = de->d_type == DT_DIR;
-		if (de->d_type == DT_UNKNOWN) {
-			struct stat st;
-			size_t base = path->len;
-			strbuf_addc(path, '/');
-			strbuf_adds(path, de->d_name);
-			dir = lstat(path->buf, &st) == 0 && S_ISDIR(st.st_mode);
-			path->len = base;
-			path->buf[base] = '\0';
-		}
-		if (dir) {
+		bool dir, link;
+		entry_kind(path, de, &dir, &link);
+		if (dir || link) {
 			subs = xreallocarray(subs, n + 1, sizeof *subs);
+			linked = xreallocarray(linked, n + 1, sizeof *linked);
+			linked[n] = link;
 			subs[n++] = xstrdup(de->d_name);
 		}
 	}
 	closedir(d);
+	char *here = xstrdup(path->buf);
 	for (size_t i = 0; i < n; i++) {
 		if (rc != 1) {
 			size_t base = path->len;
 			if (base == 0 || path->buf[base - 1] != '/')
 				strbuf_addc(path, '/');
 			strbuf_adds(path, subs[i]);
-			if (watch_tree(w, path) == 1)
+			if (watch_tree(w, path, scan ? scan : linked[i] ? here : NULL) == 1)
 				rc = 1;
 			path->len = base;
 			path->buf[base] = '\0';
 		}
 		free(subs[i]);
 	}
+	free(here);
 	free(subs);
+	free(linked);
 	return rc;
 }
 
-static int add_tree(struct mlib_watch *w, const char *dir)
+static int add_tree(struct mlib_watch *w, const char *dir, const char *scan)
 {
 	struct strbuf p;
 	strbuf_init(&p, PATH_MAX);
 	strbuf_adds(&p, dir);
-	int rc = watch_tree(w, &p);
+	int rc = watch_tree(w, &p, scan);
 	strbuf_free(&p);
 	if (rc == 1)
 		w->limited = true;
@@ -248,7 +288,8 @@ static void drop_tree(struct mlib_watch *w, const char *dir, bool rm)
 			if (rm)
 				inotify_rm_watch(w->fd, (int)i);
 			free(w->wd_path[i]);
-			w->wd_path[i] = NULL;
+			free(w->wd_scan[i]);
+			w->wd_path[i] = w->wd_scan[i] = NULL;
 			w->watched--;
 		}
 }
@@ -267,7 +308,7 @@ int mlib_watch_add_root(struct mlib_watch *w, const char *root, struct crate_err
 		w->roots = xreallocarray(w->roots, w->nroots + 1, sizeof *w->roots);
 		w->roots[w->nroots++] = xstrdup(root);
 	}
-	int rc = add_tree(w, root);
+	int rc = add_tree(w, root, NULL);
 	if (rc == 1) {
 		limit_message(err);
 		return 1;
@@ -329,7 +370,8 @@ static void handle(struct mlib_watch *w, const struct inotify_event *ev)
 	if (ev->mask & IN_IGNORED) {
 		/* The kernel dropped the watch (folder deleted, unmounted). */
 		free(w->wd_path[ev->wd]);
-		w->wd_path[ev->wd] = NULL;
+		free(w->wd_scan[ev->wd]);
+		w->wd_path[ev->wd] = w->wd_scan[ev->wd] = NULL;
 		w->watched--;
 		return;
 	}
@@ -354,9 +396,18 @@ static void handle(struct mlib_watch *w, const struct inotify_event *ev)
 		return; /* a hidden name is not scanned: nothing changed (rsync's
 			 * temporary copy counts when it is renamed) */
 	char *full = xasprintf("%s/%s", dir, ev->name);
+	const char *scan = w->wd_scan[ev->wd]; /* reached through a link */
+	struct stat st;
+	if (!(ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO)) &&
+	    lstat(full, &st) == 0 && S_ISLNK(st.st_mode) && stat(full, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		/* A new link to a folder: watched as the ones found at the start. */
+		if (add_tree(w, full, scan ? scan : dir) == 1)
+			w->limited = true;
+	}
 	if (ev->mask & IN_ISDIR) {
 		if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {
-			if (add_tree(w, full) == 1)
+			if (add_tree(w, full, scan) == 1)
 				w->limited = true;
 		} else if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
 			/* Moved away: its watches would report under the old name. */
@@ -368,8 +419,11 @@ static void handle(struct mlib_watch *w, const struct inotify_event *ev)
 		strset_add(&w->writing, full);
 	} else if (ev->mask & (IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM)) {
 		strset_del(&w->writing, full);
+		/* A link removed: the folder it led to stays, unwatched now. */
+		if (w->linked && (ev->mask & (IN_DELETE | IN_MOVED_FROM)))
+			drop_tree(w, full, true);
 	}
-	changed(w, dir);
+	changed(w, scan ? scan : dir);
 	free(full);
 }
 

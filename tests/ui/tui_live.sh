@@ -375,6 +375,22 @@ for _ in $(seq 1 75); do
 done
 [ -n "$back" ] || t_fail "the copied files were not added once the lock was gone: $(sqlite3 "$KDB" "SELECT count(*) FROM media") rows"
 
+t_begin live_watch_follows_a_linked_folder
+# A library merged from two disks with a link (root/Extra -> the other
+# disk's folder): files copied there show up, under the link's name the
+# scan stored. They were never seen while the interface ran.
+L2=$T_TMP/linked; L2DB=$T_TMP/linked.db
+mkdir -p "$L2/root" "$L2/disk2"
+cp "$SRCDIR"/data/demo/*.ogg "$L2/disk2/"
+ln -s "$L2/disk2" "$L2/root/Extra"
+"$CRATE" --db "$L2DB" scan --quiet "$L2/root" >/dev/null 2>&1 || t_fail "scan"
+new_session 160 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$L2DB' --config '$CONF'"
+wait_for "1 Browser" 5 || t_fail "no interface"
+cp "$SRCDIR"/data/demo/*.opus "$L2/disk2/"
+wait_for "library updated: 3 added" 10 || t_fail "the files copied into the linked folder were not seen"
+n=$(sqlite3 "$L2DB" "SELECT count(*) FROM media WHERE CAST(url AS TEXT) LIKE '$L2/root/Extra/%'")
+[ "$n" = 6 ] || t_fail "$n items under root/Extra, want 6"
+
 t_begin live_cli_progress_bar_on_a_terminal
 # `crate scan` on a terminal draws a bar on stderr, then leaves the summary
 # as the last line. 6,000 small files keep it busy for a while.

@@ -255,6 +255,48 @@ TEST(a_root_moved_away_is_lost_and_unwatched)
 	free(f); free(away); free(sub); free(dir);
 }
 
+/* A folder linked into a root (a library merged from two disks) is
+ * watched, and its events name the real folder holding the link, which
+ * the scanner walks under the names it stored; a link made later too; a
+ * link back into the tree is not watched twice. Links were not followed:
+ * files added there were never seen while the interface ran. */
+TEST(linked_folders_are_watched_under_the_folder_holding_the_link)
+{
+	char *dir = canon("linked_root");
+	char *outside = canon("linked_outside");
+	char *more = canon("linked_more");
+	char *extra = xasprintf("%s/Extra", dir), *self = xasprintf("%s/self", dir);
+	char *morelink = xasprintf("%s/More", dir);
+	REQUIRE(symlink(outside, extra) == 0 && symlink(".", self) == 0);
+	struct mlib_watch *w = watch_dir(dir, 100);
+	CHECK_INT(mlib_watch_count(w), 2); /* the root and the linked folder */
+	char *f = xasprintf("%s/new.flac", outside);
+	tm_write_file(f, "x", 1);
+	size_t n;
+	char **v = wait_batch(w, 2000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], dir);
+	free_batch(v, n);
+	REQUIRE(symlink(more, morelink) == 0);
+	v = wait_batch(w, 2000, &n);
+	free_batch(v, n);
+	CHECK_INT(mlib_watch_count(w), 3);
+	char *g = xasprintf("%s/late.flac", more);
+	tm_write_file(g, "x", 1);
+	v = wait_batch(w, 2000, &n);
+	REQUIRE(n == 1);
+	CHECK_STR(v[0], dir);
+	free_batch(v, n);
+	/* A link removed: its folder is no longer the library's. */
+	REQUIRE(unlink(morelink) == 0);
+	v = wait_batch(w, 2000, &n);
+	free_batch(v, n);
+	CHECK_INT(mlib_watch_count(w), 2);
+	mlib_watch_free(w);
+	free(g); free(f); free(morelink); free(self); free(extra); free(more); free(outside);
+	free(dir);
+}
+
 /* The real ENOSPC: in a user namespace of our own, fs.inotify's limit
  * for it (/proc/sys/user/max_inotify_watches) is set to 3. */
 TEST(the_watch_limit_is_reported_with_the_sysctl)
