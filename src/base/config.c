@@ -12,6 +12,7 @@
 
 #include "base/hashtab.h"
 #include "base/str.h"
+#include "base/utf8.h"
 
 struct config_entry {
 	char *key;
@@ -179,19 +180,20 @@ void config_problem(struct config_problems *pr, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	for (char *c = msg; *c; c++) /* the message goes to a terminal */
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	/* The message goes to a terminal: a control character (or a
+	 * character cut by the limit) shows as U+FFFD, as in every error. */
+	char *clean = utf8_sanitize(msg, strlen(msg));
 	if (pr->count++)
 		strbuf_adds(&pr->text, "; ");
 	if (pr->count == 1) { /* alone, it reads "PATH:LINE: msg" */
 		pr->first_line = line;
-		snprintf(pr->first, sizeof pr->first, "%s", msg);
+		snprintf(pr->first, sizeof pr->first, "%s", clean);
 	}
 	if (line > 0)
-		strbuf_addf(&pr->text, "line %d: %s", line, msg);
+		strbuf_addf(&pr->text, "line %d: %s", line, clean);
 	else
-		strbuf_adds(&pr->text, msg);
+		strbuf_adds(&pr->text, clean);
+	free(clean);
 }
 
 int config_problems_finish(struct config_problems *pr, struct crate_err *err)

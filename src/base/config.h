@@ -61,7 +61,7 @@ struct config_problems {
 	const char *path; /* borrowed, for messages */
 	struct strbuf text; /* "line 3: ...; line 9: ..." */
 	int first_line;
-	char first[160];
+	char first[480]; /* a message of 160 bytes, each maybe U+FFFD (3) */
 };
 void config_problems_init(struct config_problems *pr, const char *path);
 void config_problem(struct config_problems *pr, int line, const char *fmt, ...)

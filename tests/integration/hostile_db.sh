@@ -119,6 +119,13 @@ conf=$(printf '%s/c\033[31mred\033]0;title\007.conf' "$T_TMP")
 printf '[broken\n' >"$conf"
 "$CRATE" --db "$GOOD" --config "$conf" list >/dev/null 2>"$T_TMP/err" && t_fail "a broken config read"
 no_controls "a config file" "$T_TMP/err"
+# A value the checks refuse is quoted with its control characters shown
+# as U+FFFD, as every other error shows them (they were '?').
+printf '[display]\ntitle = o\033[31mff\n' >"$T_TMP/value.conf"
+"$CRATE" --db "$GOOD" --config "$T_TMP/value.conf" list >/dev/null 2>"$T_TMP/err" &&
+	t_fail "a bad display.title read"
+grep -qF "title = o�[31mff: must be yes or no" "$T_TMP/err" ||
+	t_fail "a config value's control character: $(cat -A "$T_TMP/err")"
 
 t_begin hostile_db_truncated
 cp "$GOOD" "$T_TMP/trunc.db"
