@@ -17,13 +17,15 @@ struct ui_scrollback;
 void scrollback_show(struct ui_scrollback **sb, const char *title, const char *text, size_t len);
 bool scrollback_is_open(const struct ui_scrollback *sb);
 size_t scrollback_lines(const struct ui_scrollback *sb);
-/* The first line shown (0-based). */
+/* The first row shown (0-based): a line, until a draw wraps them. */
 size_t scrollback_top(const struct ui_scrollback *sb);
 /* A key while open (rows: the lines the pane shows): true when the pane
  * used it; false when closed or when the key closed it and is the
  * caller's to act on. */
 bool scrollback_key(struct ui_scrollback *sb, int key, int rows);
-/* Draw into r when open (a title row, then the lines); false when closed. */
+/* Draw into r when open (a title row, then the lines, each wrapped to
+ * r's width: a continuation hangs under a table's last column); false
+ * when closed. */
 bool scrollback_draw(struct ui *ui, struct ui_scrollback *sb, const struct ui_rect *r);
 void scrollback_free(struct ui_scrollback *sb);
 

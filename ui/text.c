@@ -43,6 +43,71 @@ char *ui_text_fit(const char *s, size_t cols, int ascii_only, size_t *width)
 	return out;
 }
 
+size_t ui_text_wrap_row(const char *s, size_t len, size_t cols, size_t *next)
+{
+	size_t fit = utf8_prefix_fitting(s, len, cols, NULL);
+	if (fit == 0 && len > 0) { /* one character wider than the row */
+		uint32_t cp;
+		fit = utf8_decode(s, len, &cp);
+		fit += utf8_prefix_fitting(s + fit, len - fit, 0, NULL);
+	}
+	size_t lead = 0, cut = fit;
+	while (lead < len && s[lead] == ' ')
+		lead++;
+	if (fit < len && s[fit] != ' ') {
+		/* A word is not split when a space before it, past the row's
+		 * indent, can break the row, unless it is wider than a row
+		 * anyway (a long path): then it starts here. */
+		size_t sp = fit;
+		while (sp > lead && s[sp - 1] != ' ')
+			sp--;
+		/* (looking one row ahead only: a huge tag stays linear) */
+		size_t ahead = sp > lead ? utf8_prefix_fitting(s + sp, len - sp, cols, NULL) : 0;
+		bool word_fits = sp + ahead >= len || s[sp + ahead] == ' ' ||
+				 memchr(s + sp, ' ', ahead) != NULL;
+		if (sp > lead && word_fits)
+			cut = sp;
+	}
+	size_t end = cut;
+	while (end > lead && s[end - 1] == ' ')
+		end--;
+	while (cut < len && s[cut] == ' ')
+		cut++;
+	*next = cut;
+	return end;
+}
+
+/* Where the continuation rows of s start (ui_text_wrap). */
+static int hang(const char *s, size_t first_len, int width)
+{
+	size_t lead = 0, column = 0;
+	while (lead < first_len && s[lead] == ' ')
+		lead++;
+	for (size_t i = lead; i + 2 < first_len; i++)
+		if (s[i] == ' ' && s[i + 1] == ' ' && s[i + 2] != ' ')
+			column = utf8_width(s, i + 2);
+	if (column && column * 3 <= (size_t)width * 2)
+		return (int)column;
+	return lead + 2 <= (size_t)width / 2 ? (int)lead + 2 : width / 2;
+}
+
+size_t ui_text_wrap(const char *s, int width, struct ui_text_row *rows, size_t max)
+{
+	size_t len = strlen(s), next, n = 0;
+	size_t first = ui_text_wrap_row(s, len, (size_t)width, &next);
+	if (max)
+		rows[0] = (struct ui_text_row){0, first, 0};
+	n++;
+	int indent = hang(s, first, width);
+	for (size_t off = next; off < len; off = next, n++) {
+		size_t got = ui_text_wrap_row(s + off, len - off, (size_t)(width - indent), &next);
+		if (n < max)
+			rows[n] = (struct ui_text_row){off, got, indent};
+		next += off;
+	}
+	return n;
+}
+
 char *ui_text_fit_pad(const char *s, size_t cols, int ascii_only)
 {
 	size_t w;

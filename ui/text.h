@@ -14,6 +14,25 @@
 char *ui_text_fit(const char *s, size_t cols, int ascii_only, size_t *width);
 /* Same, right-padded with spaces to exactly cols columns. Owned. */
 char *ui_text_fit_pad(const char *s, size_t cols, int ascii_only);
+/* Breaking sanitised s (len bytes) into rows of at most cols columns
+ * (cols >= 1): the byte length of its first row, cut after the last
+ * space that fits, else after as many characters as fit (one at least,
+ * with its combining marks); *next gets where the next row starts, the
+ * spaces at the break skipped. */
+size_t ui_text_wrap_row(const char *s, size_t len, size_t cols, size_t *next);
+/* One row of a wrapped line: bytes [off, off+len) of it, drawn indent
+ * columns in. */
+struct ui_text_row {
+	size_t off, len;
+	int indent;
+};
+/* Sanitised s wrapped to width columns (width >= 1): its rows, the first
+ * max of them stored in rows (may be NULL when max is 0); returns how many
+ * there are. A continuation hangs under a table's last column in the
+ * first row (after a run of two spaces, as in ':help coll') when that
+ * leaves the text a third of the row, else two columns in from the line's
+ * own indent, at most half the row. "" is one empty row. */
+size_t ui_text_wrap(const char *s, int width, struct ui_text_row *rows, size_t max);
 /* Columns of an already-sanitised string. */
 size_t ui_text_width(const char *s);
 /* The last path component of a url/path (for tracks without a title).

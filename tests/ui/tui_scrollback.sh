@@ -92,4 +92,24 @@ wait_for "usage: crate coll save NAME QUERY" || t_fail "no usage line"
 keys Escape
 wait_gone ":help coll save  lines" || t_fail "Esc did not close the pane"
 
+t_begin tui_scrollback_wraps_long_lines_at_80_columns
+# At 80 columns ':help playlist' cut its descriptions ("create an empty
+# playlist (--queu…"): a line wider than the pane now goes on in the next
+# rows, under the table's column, and rewraps when the window changes.
+$TM resize-window -t $S -x 80 -y 30
+command_line "help playlist"
+wait_for ":help playlist  lines" || t_fail ":help playlist not in the pane"
+screen | grep -q "…" && t_fail "a line is cut: $(screen | grep "…")"
+screen | grep -Eq "^  playlist new NAME \[--queue\] +create an empty playlist *$" ||
+	t_fail "the first row: $(screen | grep "playlist new")"
+screen | grep -A2 "playlist new" | grep -Eq "^ {47}removed\) *$" ||
+	t_fail "the rest of it: $(screen | grep -A2 "playlist new")"
+$TM resize-window -t $S -x 40 -y 30
+wait_for "    create an empty playlist (--queue:" || t_fail "not rewrapped at 40 columns"
+# the pane's rows, without its heading and the status rows under it
+screen | sed '1,2d' | head -n -3 | grep -q "…" &&
+	t_fail "a line is cut at 40 columns: $(screen | grep "…")"
+keys q
+$TM resize-window -t $S -x 90 -y 14
+
 t_end

@@ -179,6 +179,30 @@ TEST(text_fit_measures_wide_and_combining)
 	free(s);
 }
 
+/* ":help playlist" at 80 columns: the rows a wrapped line takes. */
+TEST(text_wrap_breaks_at_spaces_and_splits_only_long_words)
+{
+	size_t next;
+	const char *s = "create an empty playlist";
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 16, &next), 15); /* "create an empty" */
+	CHECK_INT(next, 16);
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 40, &next), strlen(s));
+	CHECK_INT(next, strlen(s));
+	s = "  abcdefghij";  /* the indent is not a place to break */
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 6, &next), 6);
+	CHECK_INT(next, 6);
+	s = "\xe5\xa4\x9c\xe3\x81\xae\xe8\xa1\x97"; /* wide: two columns each */
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 5, &next), 6);
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 1, &next), 3); /* one at least */
+	s = "e\xcc\x81tude"; /* the combining accent stays with its letter */
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 1, &next), 3);
+	s = "ab   cd";
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 3, &next), 2); /* the spaces go */
+	CHECK_INT(next, 5);
+	s = "url = /a/very/long/path"; /* a word wider than a row starts at once */
+	CHECK_INT(ui_text_wrap_row(s, strlen(s), 10, &next), 10);
+}
+
 TEST(text_fit_sanitises_escapes)
 {
 	size_t w;
