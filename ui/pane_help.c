@@ -2,9 +2,12 @@
  * then the command line's commands and a query cheat sheet. */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/app.h"
+#include "base/str.h"
+#include "base/utf8.h"
 #include "medialib/scan.h"
 #include "ui/draw.h"
 #include "ui/pane.h"
@@ -121,49 +124,85 @@ static const char *action_help(const struct ui *ui, enum ui_action a, char *buf,
 	return buf;
 }
 
+/* Line i of the help, sanitised (owned); *attr: how it is drawn. */
+static char *help_line(struct ui *ui, size_t i, int *attr)
+{
+	char line[300];
+	*attr = 0;
+	if (i < UA_COUNT - 1) {
+		enum ui_action a = (enum ui_action)(i + 1);
+		char keys[96];
+		keymap_describe(&ui->km, a, keys, sizeof keys);
+		char what[96];
+		snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
+			 keymap_action_name(a), action_help(ui, a, what, sizeof what));
+	} else if (i < (UA_COUNT - 1) + 2) {
+		snprintf(line, sizeof line, "%s", i == UA_COUNT - 1 ? "" : " In view 4 (rules):");
+		*attr = theme_attr(UR_HEADER);
+	} else if (i < (UA_COUNT - 1) + 2 + NRULES) {
+		size_t k = i - (UA_COUNT - 1) - 2;
+		char keys[96];
+		keymap_describe(&ui->km, rules_keys[k].a, keys, sizeof keys);
+		snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
+			 keymap_action_name(rules_keys[k].a), rules_keys[k].what);
+	} else {
+		line[0] = ' ';
+		keymap_expand(&ui->km, extra[i - (UA_COUNT - 1) - 2 - NRULES], false, line + 1,
+			      sizeof line - 1);
+		*attr = theme_attr(UR_HINT);
+	}
+	return utf8_sanitize(line, strlen(line));
+}
+
+/* The screen rows the help takes at width columns: a line wider than
+ * that goes on in the rows under it (ui_text_wrap), so that nothing is
+ * cut at 80 columns. */
+static size_t help_screen_rows(struct ui *ui, int width)
+{
+	if (ui->help_errors)
+		return help_rows(ui);
+	size_t n = 0;
+	for (size_t i = 0; i < help_rows(ui); i++) {
+		int attr;
+		char *line = help_line(ui, i, &attr);
+		n += width > 0 ? ui_text_wrap(line, width, NULL, 0) : 1;
+		free(line);
+	}
+	return n;
+}
+
 static void help_draw(struct ui *ui, const struct ui_rect *r)
 {
-	ui_list_fix(&ui->help_list, help_rows(ui), r->h);
+	ui_list_fix(&ui->help_list, help_screen_rows(ui, r->w), r->h);
 	if (ui->help_errors) {
 		errors_draw(ui);
 		return;
 	}
 	/* The list is scrolled by its top row; the cursor is not shown. */
-	for (int row = 0; row < r->h; row++) {
-		size_t i = ui->help_list.top + (size_t)row;
-		char line[300];
-		int attr = 0;
-		if (i < UA_COUNT - 1) {
-			enum ui_action a = (enum ui_action)(i + 1);
-			char keys[96];
-			keymap_describe(&ui->km, a, keys, sizeof keys);
-			char what[96];
-			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
-				 keymap_action_name(a), action_help(ui, a, what, sizeof what));
-		} else if (i < (UA_COUNT - 1) + 2) {
-			snprintf(line, sizeof line, "%s", i == UA_COUNT - 1 ? "" : " In view 4 (rules):");
-			attr = theme_attr(UR_HEADER);
-		} else if (i < (UA_COUNT - 1) + 2 + NRULES) {
-			size_t k = i - (UA_COUNT - 1) - 2;
-			char keys[96];
-			keymap_describe(&ui->km, rules_keys[k].a, keys, sizeof keys);
-			snprintf(line, sizeof line, " %-16s %-18s %s", keys[0] ? keys : "(unbound)",
-				 keymap_action_name(rules_keys[k].a), rules_keys[k].what);
-		} else if (i < help_rows(ui)) {
-			line[0] = ' ';
-			keymap_expand(&ui->km, extra[i - (UA_COUNT - 1) - 2 - NRULES], false,
-				      line + 1, sizeof line - 1);
-			attr = theme_attr(UR_HINT);
-		} else {
-			line[0] = '\0';
+	size_t top = ui->help_list.top, row = 0;
+	for (size_t i = 0; i < help_rows(ui) && row < top + (size_t)r->h && r->w > 0; i++) {
+		int attr;
+		char *line = help_line(ui, i, &attr);
+		size_t k = ui_text_wrap(line, r->w, NULL, 0);
+		struct ui_text_row *pieces = xcalloc(k, sizeof *pieces);
+		ui_text_wrap(line, r->w, pieces, k);
+		for (size_t j = 0; j < k; j++, row++) {
+			if (row < top || row >= top + (size_t)r->h)
+				continue;
+			int y = r->y + (int)(row - top);
+			char *piece = xstrndup(line + pieces[j].off, pieces[j].len);
+			draw_fill(y, r->x, r->w, 0);
+			draw_text(ui, y, r->x + pieces[j].indent, r->w - pieces[j].indent, piece, attr);
+			free(piece);
 		}
-		draw_text(ui, r->y + row, r->x, r->w, line, attr);
+		free(pieces);
+		free(line);
 	}
 }
 
 static bool help_key(struct ui *ui, enum ui_action a)
 {
-	size_t n = help_rows(ui);
+	size_t n = help_screen_rows(ui, ui->L.main.w);
 	int h = ui->L.main.h;
 	size_t maxtop = n > (size_t)h ? n - (size_t)h : 0;
 	switch (a) {

@@ -36,6 +36,26 @@ screen | grep -q "9 files:" || t_fail "view 5's key: $(screen | grep files:)"
 screen | grep -q "Command line ((unbound))" || t_fail "the unbound ':' is named"
 keys x
 
+t_begin tui_keys_help_wraps_at_80_columns
+# At 80 columns the help cut fifteen of its lines ("search (a query:
+# filters the browser, find…"): a line wider than the window now goes on
+# in the rows under it, under the description's column.
+tmux_crate 80 24 || t_fail "no title bar"
+keys F2
+wait_for "vol_up" || t_fail "F2 did not open the help"
+keys j j j
+wait_gone "page_up" || t_fail "j did not scroll the help"
+screen | grep -A1 "search (a query: filters the browser, finds *$" |
+	grep -Eq "^ {37}in a list\) *$" || t_fail "the search line: $(screen | grep -A1 "search (")"
+for page in 1 2 3 4 5; do
+	screen | sed '1d' | head -n -3 | grep -q "…" && t_fail "page $page cuts: $(screen | grep "…")"
+	keys C-f
+	sleep 0.2
+done
+keys G
+wait_for "ORDER BY -year LIMIT 20" || t_fail "G does not reach the help's last line"
+keys x
+
 t_begin tui_keys_tabs_name_the_view_keys_as_bound
 # The tabs said "5 Files" with view_files bound to 9 (5 then did nothing).
 tmux_crate 100 20 || t_fail "no title bar"

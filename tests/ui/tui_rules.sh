@@ -183,7 +183,7 @@ printf '%s\n' "$out" | grep -q "^1. collection Collections/Gone " || t_fail "CLI
 t_begin tui_rules_help_and_small_screen
 keys '?'
 wait_for "vol_up" || t_fail "no help"
-keys PgDn
+keys PgDn j j j j j j # lines wider than 100 columns take two rows
 wait_for "In view 4 (rules):" || t_fail "help has no rules section"
 screen | grep -q "^ K P  *move_up  *move the marked entries" || t_fail "move_up not listed with K P"
 screen | grep -q "^ 4  *view_rules " || t_fail "view_rules not listed with 4"
