@@ -277,6 +277,31 @@ wait_for "Remove rule 2 (y<1800)?" || t_fail "view 4: d on $(screen | tail -1)"
 keys n q
 c rule remove 2 >/dev/null 2>&1 && c rule remove 1 >/dev/null 2>&1 || t_fail "rule remove"
 
+t_begin tui_edit_messages_are_read_whole_on_a_narrow_screen
+# At 20x6 the find's message was cut to "find wrapped to the…", and at 80
+# columns a long error lost its end: a message wider than the bottom row
+# now goes on in the rows above it while it shows.
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+$TM resize-window -t "$S" -x 20 -y 6
+keys G / C-u
+typed "lanterns"
+keys Enter
+wait_for "find wrapped to the" || t_fail "the wrap is not said: $(screen | tail -2)"
+screen | tail -2 | head -1 | grep -qx "find wrapped to the *" &&
+	screen | tail -1 | grep -qx "  top *" || t_fail "the message at 20x6: $(screen | tail -2)"
+keys / C-u Escape
+$TM resize-window -t "$S" -x 80 -y 24
+keys :
+typed "playlist add Edit 'a:nobody_at_all_is_here OR t:and_no_title_matches_either'"
+keys Enter
+wait_for "nothing added to Playlists/Edit" ||
+	t_fail "the end of the error is cut: $(screen | tail -2)"
+screen | tail -2 | head -1 | grep -q "^crate: nothing matches 'a:nobody_at_all_is_here" ||
+	t_fail "its start: $(screen | tail -2)"
+keys q
+
 t_begin tui_edit_find_follows_the_list_shown
 # The find's marks are positions: Q showing the queue kept those made on
 # the list left, so the bar counted Edit's matches ("2 of 3 entries") and
