@@ -680,7 +680,11 @@ static void draw_group_col(struct ui *ui, const struct ui_rect *r, unsigned k, b
 			snprintf(label, sizeof label, " %s", g->text);
 		if (i == 0)
 			attr |= A_BOLD;
-		snprintf(count, sizeof count, i == 0 ? " %u tracks " : " %u ", g->count);
+		if (i == 0)
+			snprintf(count, sizeof count, " %u %s ", g->count,
+				 str_plural(g->count, "track", "tracks"));
+		else
+			snprintf(count, sizeof count, " %u ", g->count);
 		int cw = r->w >= 24 ? (int)strlen(count) : 0;
 		draw_text(ui, y, r->x, r->w - cw, label, attr);
 		if (cw)

@@ -114,4 +114,16 @@ $TM resize-window -t "$S" -x 80 -y 16
 wait_for "1 Browser" || t_fail "crate did not survive 20x6"
 screen | grep -q "All 1 al" || t_fail "the selections made at 20x6: $(screen | sed -n 2p)"
 keys q
+
+t_begin tui_levels_one_track_is_not_tracks
+# The first row's count said "1 tracks" when a column held one track.
+tmux_crate 120 16 || t_fail "no title bar"
+keys /
+typed "t:stairway"
+keys Enter
+wait_for "All 1 genre" || t_fail "the search: $(screen | sed -n 2,3p)"
+screen | grep -q "1 tracks" && t_fail "the count: $(screen | grep "1 tracks")"
+screen | grep -Eq "All 1 genre +1 track +All 1 album +1 track " ||
+	t_fail "the first row: $(screen | sed -n 3p)"
+keys q
 t_end
