@@ -428,9 +428,19 @@ static int position_range(const char *s, size_t n, size_t len, size_t *a, size_t
 	return rc;
 }
 
+/* The label of an edit recorded for app_playlist_undo, written by the
+ * edit, which knows the count: "shuffle of 12 entries". */
+enum { EDIT_LABEL_SIZE = 64 };
+
+static void whole_list_label(char *label, const char *what, size_t n)
+{
+	snprintf(label, EDIT_LABEL_SIZE, "%s of %zu %s", what, n, str_plural(n, "entry", "entries"));
+}
+
 struct remove_args {
 	const char *positions;
 	size_t removed;
+	char label[EDIT_LABEL_SIZE]; /* the undo record's, written by the edit */
 };
 
 static int edit_remove_positions(void *ud, struct coll_node *c, struct crate_err *err)
@@ -490,6 +500,7 @@ static int edit_remove_positions(void *ud, struct coll_node *c, struct crate_err
 	}
 	bitset_free(&del);
 	a->removed = count;
+	whole_list_label(a->label, "removal", count);
 	return rc < 0 ? -1 : count ? 0 : 1;
 }
 
@@ -497,8 +508,8 @@ int app_playlist_remove_positions(struct app *app, const char *name, const char 
 				  size_t *removed, struct crate_err *err)
 {
 	struct remove_args a = {.positions = positions};
-	int rc = coll_store_playlist_edit(app->store, app_playlist_name(app, name),
-					  edit_remove_positions, &a, err);
+	int rc = coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name),
+						   a.label, edit_remove_positions, &a, err);
 	if (removed)
 		*removed = rc == 0 ? a.removed : 0;
 	return rc;
@@ -510,19 +521,26 @@ int app_playlist_move(struct app *app, const char *name, size_t from, size_t to,
 	return coll_store_playlist_move(app->store, app_playlist_name(app, name), from, to, err);
 }
 
+/* ud: the undo record's label, written here. */
 static int edit_clear(void *ud, struct coll_node *c, struct crate_err *err)
 {
-	(void)ud;
 	(void)err;
+	if (!c->idlist.n)
+		return 1; /* nothing to undo either */
+	whole_list_label(ud, "clearing", c->idlist.n);
 	c->idlist.n = 0;
 	coll_attr_remove(c, "position");
 	return 0;
 }
 
+/* Clearing, shuffling and sorting are recorded for app_playlist_undo, as
+ * the interface's edits are: ':playlist clear' by mistake, or a shuffle
+ * of a list put in order by hand, is not lost. */
 int app_playlist_clear(struct app *app, const char *name, struct crate_err *err)
 {
-	return coll_store_playlist_edit(app->store, app_playlist_name(app, name), edit_clear, NULL,
-					err);
+	char label[EDIT_LABEL_SIZE] = "";
+	return coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name), label,
+						 edit_clear, label, err);
 }
 
 static long node_position(const struct coll_node *n)
@@ -534,10 +552,13 @@ static long node_position(const struct coll_node *n)
 	return (long)v;
 }
 
+/* ud: the undo record's label, written here. */
 static int edit_shuffle(void *ud, struct coll_node *c, struct crate_err *err)
 {
-	(void)ud;
 	(void)err;
+	if (c->idlist.n < 2)
+		return 1;
+	whole_list_label(ud, "shuffle", c->idlist.n);
 	uint32_t *v = c->idlist.v;
 	size_t n = c->idlist.n, first = 0;
 	long cur = node_position(c);
@@ -561,13 +582,15 @@ static int edit_shuffle(void *ud, struct coll_node *c, struct crate_err *err)
 
 int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *err)
 {
-	return coll_store_playlist_edit(app->store, app_playlist_name(app, name), edit_shuffle,
-					NULL, err);
+	char label[EDIT_LABEL_SIZE] = "";
+	return coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name), label,
+						 edit_shuffle, label, err);
 }
 
 struct sort_args {
 	struct app *app;
 	const char *fields;
+	char label[EDIT_LABEL_SIZE]; /* the undo record's, written by the edit */
 };
 
 static int edit_sort(void *ud, struct coll_node *c, struct crate_err *err)
@@ -621,17 +644,19 @@ static int edit_sort(void *ud, struct coll_node *c, struct crate_err *err)
 			}
 		}
 	}
+	bool same = !old.n || memcmp(sorted.v, old.v, old.n * sizeof *old.v) == 0;
 	u32vec_free(&c->idlist);
 	c->idlist = sorted;
-	return 0;
+	whole_list_label(a->label, "sort", sorted.n);
+	return same ? 1 : 0; /* in order already: no edit to undo */
 }
 
 int app_playlist_sort(struct app *app, const char *name, const char *fields,
 		      struct crate_err *err)
 {
-	struct sort_args a = {app, fields};
-	return coll_store_playlist_edit(app->store, app_playlist_name(app, name), edit_sort, &a,
-					err);
+	struct sort_args a = {app, fields, ""};
+	return coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name), a.label,
+						 edit_sort, &a, err);
 }
 
 int app_playlist_use(struct app *app, const char *name, struct crate_err *err)

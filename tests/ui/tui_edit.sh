@@ -156,6 +156,33 @@ sleep 0.3
 wait_titles Edit "$(join "${other[@]}")" || t_fail "the other process's edit was clobbered"
 keys q
 
+t_begin tui_edit_undo_takes_back_clear_shuffle_sort_and_remove
+# ':playlist clear' said "done" and u then refused ("changed since (by
+# another process or command)"): the list was lost, as was the order of
+# a list shuffled or sorted by mistake. These edits are recorded too.
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+load
+before=$(join "${A[@]}")
+n=${#A[@]}
+changed() { [ "$(titles Edit)" != "$before" ]; }
+# undo_after COMMAND LABEL: the command changes Edit, u puts it back
+undo_after() {
+	keys :
+	typed "$1"
+	keys Enter
+	wait_until 3 changed || t_fail "$1 changed nothing"
+	keys u
+	wait_titles Edit "$before" || t_fail "u after $1"
+	wait_for "undid the $2 in Edit" || t_fail "$1: $(screen | tail -2)"
+}
+undo_after "playlist clear Edit" "clearing of $n entries"
+undo_after "playlist shuffle Edit" "shuffle of $n entries"
+undo_after "playlist sort Edit -title" "sort of $n entries"
+undo_after "playlist remove Edit 1-3" "removal of 3 entries"
+keys q
+
 t_begin tui_edit_find_forgives_as_the_browser_does_and_counts
 # The browser's search finds "The Lanterns" for lantern (a typo away) and
 # Björk for a:bjork (her name's words): the playlist's find does too, and
