@@ -348,6 +348,29 @@ static void coll_remove(struct ui *ui)
 	prompt_begin(ui, UI_PROMPT_REMOVE_COLL, q, NULL);
 }
 
+/* a e *: the tracks of the collection or playlist under the cursor, in
+ * its order (All Media's too), as Enter would browse or open them. */
+static void coll_selection(struct ui *ui, struct u32vec *ids, size_t *start, bool one)
+{
+	(void)one;
+	*start = 0;
+	fresh(ui);
+	if (ui->coll_list.cur >= ui->ncolls)
+		return;
+	const struct ui_coll_row *c = &ui->colls[ui->coll_list.cur];
+	if (c->ns && !c->ns[0])
+		return; /* a heading */
+	struct coll_result r = {0};
+	struct crate_err err = {0};
+	if (app_eval_named(ui->app, c->ns, c->name, &r, &err) != 0) {
+		ui_message(ui, true, "%s", err.msg);
+		return;
+	}
+	for (size_t i = 0; i < r.ids.n; i++)
+		u32vec_push(ids, r.ids.v[i]);
+	coll_result_free(&r);
+}
+
 static void coll_draw_full(struct ui *ui, const struct ui_rect *r)
 {
 	coll_draw(ui, r, true);
@@ -365,6 +388,7 @@ const struct ui_pane ui_pane_collections = {
 	.enter = coll_pane_reload,
 	.play = coll_play,
 	.remove = coll_remove,
+	.selection = coll_selection,
 	.confirm = coll_remove_confirmed,
 	.free = coll_pane_free,
 };

@@ -375,6 +375,27 @@ wait_for "1 match" || t_fail "view 4: the count for 1800"
 keys Escape q
 c rule remove 2 >/dev/null 2>&1 && c rule remove 1 >/dev/null 2>&1 || t_fail "rule remove"
 
+t_begin tui_edit_a_and_e_in_view_3_take_the_collections_tracks
+# In view 3, a and e on a saved collection said "nothing selected" with
+# the cursor on it: they now add its tracks to the active playlist and to
+# the queue, in its order, as Enter would browse them.
+c coll save Pair 'a:"Mira Sol" ORDER BY title' >/dev/null || t_fail "coll save"
+want=$(c search 'a:"Mira Sol" ORDER BY title' --format '%title%' | tr '\n' '|')
+c playlist new Into >/dev/null && c playlist use Into >/dev/null || t_fail "playlist Into"
+c playlist clear Queue >/dev/null 2>&1
+start_ui || t_fail "no title bar"
+keys 3
+wait_for "Pair" || t_fail "collections view"
+keys / C-u
+typed "pair"
+keys Enter a
+wait_for "added 2 tracks to Into" || t_fail "a on Pair: $(screen | tail -1)"
+wait_titles Into "$want" || t_fail "Into after a"
+keys e
+wait_for "queued 2 tracks" || t_fail "e on Pair: $(screen | tail -1)"
+wait_titles Queue "$want" || t_fail "the queue after e"
+keys / C-u Escape q
+
 t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
 # An entry whose row is gone (crate forget, scan --prune) reads as the CLI
 # says it, not '?  (missing)' like an unknown file; an entry whose file is
