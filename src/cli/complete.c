@@ -238,7 +238,7 @@ static bool subcommand_names(const struct cli_group *const *groups, const char *
 }
 
 /* The positional placeholders of a usage ("coll export NAME [FILE]" ->
- * NAME, FILE), option groups ("[--format F]") left out; *repeat when the
+ * NAME, FILE), options ("[--format F]", "--no-ui") left out; *repeat when the
  * last one takes several words ("PATH..."). Owned strings. */
 static size_t usage_args(const struct cli_command *cmd, char **out, size_t max, bool *repeat)
 {
@@ -259,6 +259,8 @@ static size_t usage_args(const struct cli_command *cmd, char **out, size_t max, 
 			in_opt = memchr(t, ']', len) == NULL;
 			continue;
 		}
+		if (t[0] == '-')
+			continue; /* an option the form needs ("play --no-ui"): not an argument */
 		if (len == 1 && t[0] == '|')
 			break; /* "analyze ... | analyze --import FILE": the first form */
 		while (len && (t[0] == '[' || t[0] == '('))

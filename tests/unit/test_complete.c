@@ -130,6 +130,14 @@ TEST(options_and_their_values)
 	check("playlist export --format ", "m3u|pls|xspf");
 	check("rule add --eq v", "vinyl");
 	check("rule add Jazz --eq ", "flat|rock|vinyl");
+	/* An option the usage spells out ("play --no-ui QUERY...") is no
+	 * argument: Tab after it inserted it again, and again. */
+	struct cli_completion c;
+	char *got = complete("play --no-ui ", &c);
+	CHECK_MSG(!strstr(got, "--no-ui"), "'play --no-ui ': got '%s'", got);
+	free(got);
+	cli_completion_free(&c);
+	check("play --no", "--no-ui");
 }
 
 TEST(collection_and_playlist_names_are_quoted_with_spaces)
