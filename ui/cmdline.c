@@ -502,6 +502,18 @@ static void cmd_set(struct ui *ui, const char *line, int argc, char **argv)
 	free(key);
 }
 
+/* Whether w is a command's name, alias or first word ("coll") in groups. */
+static bool names_a_command(const struct cli_group *const *groups, const char *w)
+{
+	size_t n = strlen(w);
+	for (size_t g = 0; groups[g]; g++)
+		for (const struct cli_command *c = groups[g]->commands; c->name; c++)
+			if ((strncmp(c->name, w, n) == 0 && (c->name[n] == '\0' || c->name[n] == ' ')) ||
+			    (c->alias && strcmp(c->alias, w) == 0))
+				return true;
+	return false;
+}
+
 void cmdline_run(struct ui *ui, const char *line)
 {
 	struct crate_err err = {0};
@@ -575,6 +587,9 @@ void cmdline_run(struct ui *ui, const char *line)
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
 	} else if ((own = cli_lookup(own_groups, 1, argv, &used))) {
 		ui_message(ui, true, "usage: %s", own->usage); /* ours, wrong words: not "unknown" */
+	} else if (!names_a_command(cli_groups, c)) {
+		/* The CLI's "(see crate --help)" is no advice here. */
+		ui_message(ui, true, "unknown command '%s' (Tab on an empty : line lists them)", c);
 	} else {
 		run_cli(ui, line, argc, argv);
 	}

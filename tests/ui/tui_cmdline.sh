@@ -132,6 +132,12 @@ keys :
 typed "seek"
 keys Enter
 wait_for "usage: seek POSITION" || t_fail ":seek without a position: $(bottom)"
+keys :
+typed "frobnicate now"
+keys Enter
+# it said "crate: unknown command 'frobnicate' (see crate --help)"
+wait_for "unknown command 'frobnicate' (Tab on an empty : line lists them)" ||
+	t_fail "an unknown command: $(bottom)"
 
 t_begin tui_cmdline_set_changes_options_live
 keys :
