@@ -52,7 +52,8 @@ struct ui_pane {
 	bool (*find_rows)(struct ui *ui, struct ui_find_rows *f);
 	/* Right end of the search bar (the number of results). */
 	void (*find_info)(struct ui *ui, char *buf, size_t size);
-	/* Right end of the title row, beside the tabs; w is the row's width. */
+	/* Right end of the title row, beside the tabs; w is the room the tabs
+	 * leave for it (a longer text is cut). */
 	void (*heading)(struct ui *ui, int w, char *buf, size_t size);
 	void (*enter)(struct ui *ui);     /* it became the view shown */
 	void (*play)(struct ui *ui);      /* Enter */

@@ -244,15 +244,24 @@ static bool help_key_first(struct ui *ui, enum ui_action a)
 	return false;
 }
 
+/* "Help – q or Esc to go back", shorter where the tabs leave less room
+ * (80 columns): "Help – q: back", then "Help". */
 static void help_heading(struct ui *ui, int w, char *buf, size_t size)
 {
-	(void)w;
 	char q[32], e[32], back[80];
+	const char *what = ui->help_errors ? "Scan problems" : "Help";
 	keymap_expand(&ui->km, "{quit}", true, q, sizeof q);
 	keymap_expand(&ui->km, "{clear_search}", true, e, sizeof e);
 	snprintf(back, sizeof back, "%s%s%s", q, q[0] && e[0] ? " or " : "", e);
-	snprintf(buf, size, "%s%s%s%s", ui->help_errors ? "Scan problems" : "Help",
-		 back[0] ? " \xe2\x80\x93 " : "", back, back[0] ? " to go back " : " ");
+	snprintf(buf, size, "%s%s%s%s", what, back[0] ? " \xe2\x80\x93 " : "", back,
+		 back[0] ? " to go back " : " ");
+	if ((int)ui_text_width(buf) <= w)
+		return;
+	const char *key = q[0] ? q : e;
+	snprintf(buf, size, "%s%s%s%s", what, key[0] ? " \xe2\x80\x93 " : "", key,
+		 key[0] ? ": back " : " ");
+	if ((int)ui_text_width(buf) > w)
+		snprintf(buf, size, "%s ", what);
 }
 
 const struct ui_pane ui_pane_help = {

@@ -614,7 +614,8 @@ static bool rules_pane_key_first(struct ui *ui, enum ui_action a)
 static void rules_pane_heading(struct ui *ui, int w, char *buf, size_t size)
 {
 	(void)ui;
-	snprintf(buf, size, "%s", w >= 70 ? "first match wins " : "");
+	static const char text[] = "first match wins ";
+	snprintf(buf, size, "%s", w >= (int)strlen(text) ? text : "");
 }
 
 const struct ui_pane ui_pane_rules = {

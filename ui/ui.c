@@ -212,8 +212,8 @@ static void title_draw(struct ui *ui)
 	}
 	char what[600] = "";
 	const struct ui_pane *p = ui_pane_current(ui);
-	if (p->heading)
-		p->heading(ui, r->w, what, sizeof what);
+	if (p->heading && x < r->w)
+		p->heading(ui, r->w - x, what, sizeof what);
 	if (x < r->w)
 		draw_text_right(ui, r->y, x, r->w - x, what, attr);
 }

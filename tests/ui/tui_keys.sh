@@ -36,13 +36,18 @@ screen | grep -q "9 files:" || t_fail "view 5's key: $(screen | grep files:)"
 screen | grep -q "Command line ((unbound))" || t_fail "the unbound ':' is named"
 keys x
 
+t_begin tui_keys_help_heading_fits_at_80_columns
+# At 80 columns the heading was cut to "Help – x or Esc to…": where the
+# tabs leave too little room it says it shorter.
+tmux_crate 80 24 || t_fail "no title bar"
+keys F2
+wait_for "vol_up" || t_fail "F2 did not open the help"
+screen | head -1 | grep -q "Files  *Help – x: back *$" || t_fail "heading: $(screen | head -1)"
+
 t_begin tui_keys_help_wraps_at_80_columns
 # At 80 columns the help cut fifteen of its lines ("search (a query:
 # filters the browser, find…"): a line wider than the window now goes on
 # in the rows under it, under the description's column.
-tmux_crate 80 24 || t_fail "no title bar"
-keys F2
-wait_for "vol_up" || t_fail "F2 did not open the help"
 keys j j j
 wait_gone "page_up" || t_fail "j did not scroll the help"
 screen | grep -A1 "search (a query: filters the browser, finds *$" |
