@@ -742,7 +742,18 @@ void cmdline_draw(struct ui *ui)
 			label = q;
 		}
 	}
+	/* A question wider than the row (20 columns) goes on in the rows above
+	 * it, and the line to type has the bottom row: "Remove
+	 * Collections/Rock90? (y/n)" is read whole before it is answered. */
+	bool typing = ui->mode == UI_MODE_COMMAND || UI_PROMPT_IS_TEXT(ui->prompt);
+	int room = typing ? (r->w / 2 < 16 ? r->w / 2 : 16) : 0;
 	int lw = (int)ui_text_width(label);
+	if (lw + room > r->w && ui->h >= 4) {
+		draw_text_up(ui, typing ? r->y - 1 : r->y, r->w, ui->h / 2 - typing, label, A_BOLD);
+		if (!typing)
+			return;
+		lw = 0;
+	}
 	if (lw > r->w - 1)
 		lw = r->w - 1;
 	draw_text(ui, r->y, r->x, lw, label, A_BOLD);

@@ -78,6 +78,28 @@ void draw_halves(struct ui *ui, int y, int x, int w, const char *left, const cha
 		draw_text(ui, y, x + w - rw, rw, right, attr);
 }
 
+int draw_text_up(struct ui *ui, int y, int w, int max_rows, const char *s, int attr)
+{
+	enum { MAX_ROWS = 12 };
+	struct ui_text_row rows[MAX_ROWS];
+	if (w <= 0 || max_rows <= 0)
+		return 0;
+	char *clean = utf8_sanitize(s, strlen(s));
+	size_t max = max_rows < MAX_ROWS ? (size_t)max_rows : MAX_ROWS;
+	size_t n = ui_text_wrap(clean, w, rows, max);
+	size_t k = n < max ? n : max;
+	for (size_t j = 0; j < k; j++) {
+		int row = y - (int)(k - 1 - j);
+		size_t len = j + 1 < k ? rows[j].len : strlen(clean) - rows[j].off;
+		char *piece = xstrndup(clean + rows[j].off, len);
+		draw_fill(row, 0, w, 0);
+		draw_text(ui, row, rows[j].indent, w - rows[j].indent, piece, attr);
+		free(piece);
+	}
+	free(clean);
+	return (int)k;
+}
+
 void draw_fill(int y, int x, int w, int attr)
 {
 	if (w <= 0 || y < 0 || y >= LINES || x < 0 || x >= COLS)

@@ -9,6 +9,10 @@ void draw_text(struct ui *ui, int y, int x, int w, const char *s, int attr);
 /* Text right-aligned in [x, x+w); returns the columns used. */
 int draw_text_right(struct ui *ui, int y, int x, int w, const char *s, int attr);
 void draw_fill(int y, int x, int w, int attr);
+/* s wrapped to w columns (ui_text_wrap) from column 0, its last row on row
+ * y and the others above it, max_rows at most (the last one shown then
+ * holds the rest, cut with its mark). Returns the rows used. */
+int draw_text_up(struct ui *ui, int y, int w, int max_rows, const char *s, int attr);
 /* A formatted row (ui/rows.h): left in [x, x+w) cut before right, which
  * ends at x+w (right NULL or "" : left has the whole width; a right half
  * that leaves the left no cell is dropped). */

@@ -37,7 +37,6 @@
 #include "app/app_watch.h"
 #include "base/heap_warm.h"
 #include "base/tmpfiles.h"
-#include "base/utf8.h"
 #include "cli/cli.h"
 #include "coll/eval.h"
 #include "coll/store.h"
@@ -231,29 +230,12 @@ static void hint_draw(struct ui *ui, const struct ui_rect *r, const char *hint)
 }
 
 /* The message, on the bottom row; one wider than the row goes on in the
- * rows above it (half the screen at most, the last row cut), over the
- * status, so that what it says is read whole at 20 columns too. */
+ * rows above it (half the screen at most), over the status, so that what
+ * it says is read whole at 20 columns too. */
 static void msg_text_draw(struct ui *ui, const struct ui_rect *r)
 {
-	enum { MAX_ROWS = 12 };
-	struct ui_text_row rows[MAX_ROWS];
-	char *clean = utf8_sanitize(ui->msg, strlen(ui->msg));
-	size_t max = ui->h / 2 > 1 ? (size_t)ui->h / 2 : 1;
-	if (max > MAX_ROWS)
-		max = MAX_ROWS;
-	size_t n = ui_text_wrap(clean, r->w, rows, max);
-	size_t k = n < max ? n : max;
-	int attr = ui->msg_error ? theme_attr(UR_ERROR) : 0;
-	for (size_t j = 0; j < k; j++) {
-		int y = r->y - (int)(k - 1 - j);
-		/* the last row shown holds the rest, cut with its mark */
-		size_t len = j + 1 < k ? rows[j].len : strlen(clean) - rows[j].off;
-		char *piece = xstrndup(clean + rows[j].off, len);
-		draw_fill(y, 0, r->w, 0);
-		draw_text(ui, y, rows[j].indent, r->w - rows[j].indent, piece, attr);
-		free(piece);
-	}
-	free(clean);
+	int max = ui->h / 2 > 1 ? ui->h / 2 : 1;
+	draw_text_up(ui, r->y, r->w, max, ui->msg, ui->msg_error ? theme_attr(UR_ERROR) : 0);
 }
 
 static void msg_draw(struct ui *ui)

@@ -319,6 +319,14 @@ wait_for "find wrapped to the" || t_fail "the wrap is not said: $(screen | tail 
 screen | tail -2 | head -1 | grep -qx "find wrapped to the *" &&
 	screen | tail -1 | grep -qx "  top *" || t_fail "the message at 20x6: $(screen | tail -2)"
 keys / C-u Escape
+# a question too: it was cut to "Rate the selected …", the keys it
+# takes not shown
+keys '*'
+wait_for "clears)" || t_fail "the rate prompt at 20x6: $(screen | tail -3)"
+[ "$(screen | tail -3 | sed 's/ *$//' | tr '\n' '|')" = "Rate the selected|  track: 0-5 (0|  clears)|" ] ||
+	t_fail "the rate prompt at 20x6: $(screen | tail -3)"
+keys Escape
+wait_for "cancelled" || t_fail "Esc did not cancel the rating"
 $TM resize-window -t "$S" -x 80 -y 24
 keys :
 typed "playlist add Edit 'a:nobody_at_all_is_here OR t:and_no_title_matches_either'"
