@@ -197,10 +197,17 @@ void sb_window(const char *qs, int room, size_t want, bool has_err, size_t errco
 		w->right = false;
 		return;
 	}
-	/* Scrolling: one column for each marker. */
-	size_t inner = (size_t)room - 2, start = 0;
-	if (want >= inner)
-		start = want - inner + 1;
+	/* Scrolling: one column for each marker. The character under the
+	 * cursor shows whole: a wide one needs its second column in view. */
+	size_t inner = (size_t)room - 2, start = 0, at_want, cw = 1;
+	size_t at = utf8_prefix_fitting(qs, len, want, &at_want);
+	if (at_want == want && at < len) {
+		uint32_t cp;
+		utf8_decode(qs + at, len - at, &cp);
+		cw = utf8_cp_width(cp) > 1 ? (size_t)utf8_cp_width(cp) : 1;
+	}
+	if (want + cw > inner)
+		start = want + cw - inner;
 	/* The error's column too, when it fits beside the cursor. */
 	if (has_err && errcol < start && want - errcol < inner)
 		start = errcol;

@@ -405,6 +405,13 @@ TEST(search_bar_window_scrolls_with_markers)
 	CHECK(w.left);
 	CHECK_INT(w.off % 3, 0);
 	CHECK(utf8_width(wide + w.off, w.bytes) <= (size_t)w.width);
+	/* The wide character under the cursor shows whole (the cursor sat on
+	 * a blank before the right marker, its character cut off). */
+	for (size_t want = 0; want < 18; want += 2) {
+		sb_window(wide, 9, want, false, 0, &w);
+		CHECK_MSG(want >= w.skip && want + 2 <= w.skip + w.shown,
+			  "cursor at %zu: columns %zu..%zu shown", want, w.skip, w.skip + w.shown);
+	}
 }
 
 TEST(terminal_title_is_sanitised)
