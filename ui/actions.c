@@ -199,6 +199,12 @@ void act_command(struct ui *ui, const char *line)
 		ui_message(ui, true, "%s: '%s' is not a number", word, arg);
 		return;
 	}
+	/* As crate remote vol takes it: a number past the range is refused,
+	 * never cut to an int (20 digits were volume 0). */
+	if (v < -100 || v > 100) {
+		ui_message(ui, true, "%s: %s is not a volume (0-100, +N or -N)", word, arg);
+		return;
+	}
 	rc = app_play_volume(ui->app, (int)v, rel, &err);
 	report(ui, rc, &err);
 }

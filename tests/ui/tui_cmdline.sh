@@ -139,6 +139,27 @@ keys Enter
 wait_for "unknown command 'frobnicate' (Tab on an empty : line lists them)" ||
 	t_fail "an unknown command: $(bottom)"
 
+t_begin tui_cmdline_vol_out_of_range_is_refused
+# ':vol 99999999999999999999' set the volume to 0 (the number cut to an
+# int): it is refused, as crate remote vol refuses it, the volume kept.
+keys :
+typed "vol 40"
+keys Enter
+wait_for "vol 40%" || t_fail ":vol 40: $(screen | tail -2)"
+keys :
+typed "vol 99999999999999999999"
+keys Enter
+wait_for "is not a volume (0-100, +N or -N)" || t_fail "not refused: $(bottom)"
+screen | grep -q "vol 40%" || t_fail "the volume changed: $(screen | tail -2)"
+keys :
+typed "vol +5"
+keys Enter
+wait_for "vol 45%" || t_fail ":vol +5: $(screen | tail -2)"
+keys :
+typed "vol 100"
+keys Enter
+wait_for "vol 100%" || t_fail ":vol 100: $(screen | tail -2)"
+
 t_begin tui_cmdline_set_changes_options_live
 keys :
 typed "set playback.volume_step 10"
