@@ -189,7 +189,12 @@ void act_command(struct ui *ui, const char *line)
 		return;
 	}
 	if (strcmp(word, "seek") == 0) {
-		report(ui, app_play_seek_arg(ui->app, arg, &err), &err);
+		struct app_play_status ps;
+		app_play_status(ui->app, &ps);
+		if (ps.state == ENGINE_STOPPED) /* as crate remote seek says it */
+			ui_message(ui, true, "seek: nothing is playing");
+		else
+			report(ui, app_play_seek_arg(ui->app, arg, &err), &err);
 		return;
 	}
 	char *end;

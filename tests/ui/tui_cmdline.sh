@@ -160,6 +160,13 @@ typed "vol 100"
 keys Enter
 wait_for "vol 100%" || t_fail ":vol 100: $(screen | tail -2)"
 
+t_begin tui_cmdline_seek_while_stopped_says_so
+# ':seek 10' with nothing playing did nothing and said nothing.
+keys :
+typed "seek 10"
+keys Enter
+wait_for "seek: nothing is playing" || t_fail ":seek while stopped: $(bottom)"
+
 t_begin tui_cmdline_set_changes_options_live
 keys :
 typed "set playback.volume_step 10"
