@@ -658,11 +658,23 @@ bool cmdline_key(struct ui *ui, int key)
 
 /* Right of the line: Tab's candidates (the one cycled to in reverse), or
  * what C-r searches for. */
+/* An error about the line (a refused answer) that does not fit beside
+ * it: whole, in the rows above the line (a long line left it no room,
+ * and Enter then seemed to do nothing). */
+static void error_above(struct ui *ui, int y)
+{
+	if (ui->h >= 4)
+		draw_text_up(ui, y - 1, ui->w, ui->h / 2 - 1, ui->msg, theme_attr(UR_ERROR));
+}
+
 static void draw_aside(struct ui *ui, int x, int y, int w, const char *text)
 {
 	struct ui_cmdline *c = ui->cmdl;
 	if (ui->msg[0] && ui->msg_error) { /* the bottom row is taken: say it here */
-		draw_text(ui, y, x, w, ui->msg, theme_attr(UR_ERROR));
+		if ((int)ui_text_width(ui->msg) <= w)
+			draw_text(ui, y, x, w, ui->msg, theme_attr(UR_ERROR));
+		else
+			error_above(ui, y);
 		return;
 	}
 	if (!c) /* no key of a line has been read yet: nothing of its own */
@@ -766,6 +778,8 @@ void cmdline_draw(struct ui *ui)
 	int tw = (int)(ui_text_width(text + skip));
 	if (lw + tw + 4 < r->w)
 		draw_aside(ui, r->x + lw + tw + 2, r->y, r->w - (lw + tw + 2), text);
+	else if (ui->msg[0] && ui->msg_error)
+		error_above(ui, r->y);
 	if (ui->mode == UI_MODE_COMMAND || UI_PROMPT_IS_TEXT(ui->prompt)) {
 		ui->cur_y = r->y;
 		ui->cur_x = r->x + lw + (int)(ccol - got);

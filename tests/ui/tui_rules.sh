@@ -74,6 +74,17 @@ keys Enter
 wait_for "as a query: col" || t_fail "bad query without its column"
 wait_for "New rule for collection or query: a:(" || t_fail "a bad target did not ask again"
 keys Escape
+# A refused answer too long to leave room beside it was not said at all:
+# Enter seemed to do nothing. The reason shows above the line.
+keys a
+typed "a_collection_name_long_enough_to_fill_the_whole_line_of_this_terminal"
+keys Enter
+wait_for "this_terminal' names no collection" ||
+	t_fail "the refusal of a long answer: $(screen | tail -3)"
+screen | grep -q "query to mean a search" || t_fail "its end: $(screen | tail -3)"
+screen | tail -1 | grep -q "^New rule for collection or query: " ||
+	t_fail "the line: $(screen | tail -1)"
+keys Escape
 
 t_begin tui_rules_add_for_saved_collection
 keys a
