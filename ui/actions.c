@@ -401,10 +401,12 @@ void act_save(struct ui *ui, const char *name)
 		ui_message(ui, true, "save: a name is needed");
 		return;
 	}
-	/* Replacing a saved collection loses its query: ask first. */
+	/* Replacing a saved collection loses its query: ask first. Not for a
+	 * playlist: a search cannot be saved there, and a yes was refused. */
 	char *ns = NULL, *nm = NULL;
 	struct crate_err nerr = {0};
-	if (coll_name_split(name, &ns, &nm, &nerr) == 0 && app_coll_get(ui->app, ns, nm)) {
+	if (coll_name_split(name, &ns, &nm, &nerr) == 0 && app_coll_get(ui->app, ns, nm) &&
+	    strcmp(ns, COLL_NS_PLAYLISTS) != 0) {
 		char *full = xasprintf("%s/%s", ns, nm);
 		prompt_begin(ui, UI_PROMPT_OVERWRITE, full, NULL);
 		free(full);

@@ -139,6 +139,16 @@ keys Enter
 wait_for "unknown command 'frobnicate' (Tab on an empty : line lists them)" ||
 	t_fail "an unknown command: $(bottom)"
 
+t_begin tui_cmdline_save_into_playlists_is_refused_without_asking
+# ':save Playlists/Default' asked "Playlists/Default exists. Replace it?
+# (y/n)", and a yes was then refused: a search is no list.
+keys :
+typed "save Playlists/Default"
+keys Enter
+wait_for "only lists can be saved in Playlists" || t_fail "not refused: $(screen | tail -2)"
+screen | grep -q "Replace it?" && t_fail "asked: $(screen | tail -2)"
+keys Escape
+
 t_begin tui_cmdline_vol_out_of_range_is_refused
 # ':vol 99999999999999999999' set the volume to 0 (the number cut to an
 # int): it is refused, as crate remote vol refuses it, the volume kept.
