@@ -587,9 +587,14 @@ void cmdline_run(struct ui *ui, const char *line)
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
 	} else if ((own = cli_lookup(own_groups, 1, argv, &used))) {
 		ui_message(ui, true, "usage: %s", own->usage); /* ours, wrong words: not "unknown" */
-	} else if (!names_a_command(cli_groups, c)) {
+	} else if (is(c, "help") && argc == 2 && (own = cli_lookup(own_groups, 1, argv + 1, &used))) {
+		ui_message(ui, false, "usage: %s (%s)", own->usage, own->summary); /* ":help seek" */
+	} else if (!names_a_command(cli_groups, c) ||
+		   (is(c, "help") && !names_a_command(cli_groups, argv[1]))) {
 		/* The CLI's "(see crate --help)" is no advice here. */
-		ui_message(ui, true, "unknown command '%s' (Tab on an empty : line lists them)", c);
+		ui_message(ui, true, "%s '%s' (Tab on an empty : line lists them)",
+			   is(c, "help") ? "help: no command" : "unknown command",
+			   is(c, "help") ? argv[1] : c);
 	} else {
 		run_cli(ui, line, argc, argv);
 	}

@@ -138,6 +138,17 @@ keys Enter
 # it said "crate: unknown command 'frobnicate' (see crate --help)"
 wait_for "unknown command 'frobnicate' (Tab on an empty : line lists them)" ||
 	t_fail "an unknown command: $(bottom)"
+keys :
+typed "help frobnicate"
+keys Enter
+# it said "crate: help: no command 'frobnicate' (see crate help)"
+wait_for "help: no command 'frobnicate' (Tab on an empty : line lists them)" ||
+	t_fail ":help of an unknown command: $(bottom)"
+keys :
+typed "help seek"
+keys Enter
+# one of the interface's own: "crate: help: no command 'seek' (see crate help)"
+wait_for "usage: seek POSITION (90, 1:30, +10, -0:05 or 50%)" || t_fail ":help seek: $(bottom)"
 
 t_begin tui_cmdline_save_into_playlists_is_refused_without_asking
 # ':save Playlists/Default' asked "Playlists/Default exists. Replace it?
