@@ -64,46 +64,28 @@ static const char *const extra[] = {
 
 static size_t help_rows(const struct ui *ui)
 {
-	if (ui->help_errors)
-		return ui->app->nscan_errors + 1;
+	if (ui->help_errors) /* a heading, then each problem's path and reason */
+		return ui->app->nscan_errors * 2 + 1;
 	return (UA_COUNT - 1) + 2 + NRULES + NEXTRA;
 }
 
-/* ":errors": every file and folder the last scan could not read. */
-static void errors_draw(struct ui *ui)
+/* Line i of ":errors" (every file and folder the last scan could not
+ * read): a heading, then each problem's path and, under it, why. */
+static void errors_line(const struct ui *ui, size_t i, char *line, size_t size, int *attr)
 {
-	const struct ui_rect *r = &ui->L.main;
 	const struct app *app = ui->app;
-	for (int row = 0; row < r->h; row++) {
-		size_t i = ui->help_list.top + (size_t)row;
-		int y = r->y + row;
-		draw_fill(y, r->x, r->w, 0);
-		if (i == 0) {
-			char head[128];
-			snprintf(head, sizeof head, " %zu problem%s in the last scan (path, then why)",
-				 app->nscan_errors, app->nscan_errors == 1 ? "" : "s");
-			draw_text(ui, y, r->x, r->w, head, theme_attr(UR_HEADER));
-			continue;
-		}
-		if (i > app->nscan_errors)
-			continue;
-		const struct mlib_scan_error *e = &app->scan_errors[i - 1];
-		/* The reason first when the path is long, so it is never cut. */
-		int rw = (int)ui_text_width(e->reason) + 3;
-		int pw = r->w - rw > 20 ? r->w - rw : r->w / 2;
-		/* A path too long for its room keeps its end: the file name. */
-		const char *path = e->path;
-		bool cut = false;
-		while (*path && (int)ui_text_width(path) > pw - 3) {
-			path++;
-			while (((unsigned char)*path & 0xC0) == 0x80)
-				path++;
-			cut = true;
-		}
-		if (cut)
-			draw_text(ui, y, r->x + 1, 1, ui->ascii ? "<" : "\xe2\x80\xa6", 0);
-		draw_text(ui, y, r->x + 1 + cut, pw - 2 - cut, path, 0);
-		draw_text(ui, y, r->x + pw, r->w - pw, e->reason, theme_attr(UR_ERROR));
+	if (i == 0) {
+		snprintf(line, size, " %zu problem%s in the last scan (path, then why)",
+			 app->nscan_errors, app->nscan_errors == 1 ? "" : "s");
+		*attr = theme_attr(UR_HEADER);
+		return;
+	}
+	const struct mlib_scan_error *e = &app->scan_errors[(i - 1) / 2];
+	if (i % 2) {
+		snprintf(line, size, " %s", e->path);
+	} else {
+		snprintf(line, size, "    %s", e->reason);
+		*attr = theme_attr(UR_ERROR);
 	}
 }
 
@@ -124,12 +106,15 @@ static const char *action_help(const struct ui *ui, enum ui_action a, char *buf,
 	return buf;
 }
 
-/* Line i of the help, sanitised (owned); *attr: how it is drawn. */
+/* Line i of the help (or of ":errors"), sanitised (owned); *attr: how it
+ * is drawn. */
 static char *help_line(struct ui *ui, size_t i, int *attr)
 {
-	char line[300];
+	char line[4200]; /* a path of PATH_MAX and its reason */
 	*attr = 0;
-	if (i < UA_COUNT - 1) {
+	if (ui->help_errors) {
+		errors_line(ui, i, line, sizeof line, attr);
+	} else if (i < UA_COUNT - 1) {
 		enum ui_action a = (enum ui_action)(i + 1);
 		char keys[96];
 		keymap_describe(&ui->km, a, keys, sizeof keys);
@@ -159,8 +144,6 @@ static char *help_line(struct ui *ui, size_t i, int *attr)
  * cut at 80 columns. */
 static size_t help_screen_rows(struct ui *ui, int width)
 {
-	if (ui->help_errors)
-		return help_rows(ui);
 	size_t n = 0;
 	for (size_t i = 0; i < help_rows(ui); i++) {
 		int attr;
@@ -174,10 +157,6 @@ static size_t help_screen_rows(struct ui *ui, int width)
 static void help_draw(struct ui *ui, const struct ui_rect *r)
 {
 	ui_list_fix(&ui->help_list, help_screen_rows(ui, r->w), r->h);
-	if (ui->help_errors) {
-		errors_draw(ui);
-		return;
-	}
 	/* The list is scrolled by its top row; the cursor is not shown. */
 	size_t top = ui->help_list.top, row = 0;
 	for (size_t i = 0; i < help_rows(ui) && row < top + (size_t)r->h && r->w > 0; i++) {

@@ -177,4 +177,25 @@ screen | grep -qF "show / hide hidden files" || t_fail "help lacks the hidden ke
 screen | grep -qF "view 5: files" || t_fail "help lacks view 5"
 keys q
 
+
+t_begin tui_files_errors_view_shows_each_reason_whole_at_80_columns
+# ":errors" at 80 columns cut a reason to half the row when it did not
+# fit beside its path ("not audio (FFmpeg cannot open i…"): each path now
+# has its rows and its reason the rows under it, wrapped.
+mkdir -p "$MUSIC/bad"
+printf 'not audio at all' >"$MUSIC/bad/a_file_with_a_name_long_enough_to_need_room.mp3"
+tmux_crate 80 24 || t_fail "no title bar"
+keys :
+typed "scan $MUSIC/bad"
+keys Enter
+wait_for "scan done:" 10 || t_fail "no summary at the end of the scan"
+keys :
+typed "errors"
+keys Enter
+wait_for "1 problem in the last scan" 3 || t_fail "no errors view"
+why=$(c scan "$MUSIC/bad" 2>&1 | sed -n 's/.*need_room\.mp3: //p' | head -1)
+[ -n "$why" ] || t_fail "no reason from the CLI"
+screen | grep -q "…" && t_fail "cut: $(screen | grep "…")"
+screen | tr -s ' \n' ' ' | grep -qF "$why" || t_fail "the reason '$why': $(screen | sed -n 2,6p)"
+keys q
 t_end
