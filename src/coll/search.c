@@ -363,6 +363,7 @@ static void check_fields(struct prep *pp, const struct coll_node *n)
 	} else if (n->type == COLL_ORDER && (!type || strcmp(type, "value") == 0)) {
 		const char *fields = coll_attr_get(n, "field");
 		for (const char *f = fields; f && *f;) {
+			f += *f == '-'; /* descending: the field follows */
 			size_t len = strcspn(f, ",");
 			char *one = xstrndup(f, len);
 			note_unknown_field(pp, one);
