@@ -1955,7 +1955,8 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	struct engine_track t;
 	fill_track(app, &req, &t);
 	t.start_ms = r->pos_ms > 0 && !(lost && !queued) ? r->pos_ms : 0;
-	t.paused = !play;
+	/* play: what was playing plays on; what the user paused stays so. */
+	t.paused = !play || r->state == ENGINE_PAUSED;
 	engine_play(p->engine, &t);
 	return 0;
 }

@@ -151,7 +151,8 @@ struct app_play_resume {
 };
 void app_play_get_resume(struct app *app, struct app_play_resume *r);
 /* Restore r: modes and volume, then the context at its entry and offset,
- * paused there (play: playing) when it was playing or paused; a queued
+ * paused there when it was playing or paused (play: playing when it was
+ * playing, paused when it was paused); a queued
  * track that played plays again at its offset, the context's entry next
  * (with no context: the rest of the queue). */
 int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,

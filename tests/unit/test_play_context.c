@@ -1163,6 +1163,55 @@ TEST(resume_keeps_the_position_to_the_millisecond)
 	app_close(app);
 }
 
+/* Append text to dir's config (read at the next app_open). */
+static void config_append(const char *dir, const char *text)
+{
+	char *cfg = xasprintf("%s/config", dir);
+	FILE *f = fopen(cfg, "a");
+	REQUIRE(f);
+	fputs(text, f);
+	fclose(f);
+	free(cfg);
+}
+
+TEST(resume_play_leaves_a_track_paused_at_quit_paused)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 4, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 500);
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	run_for(app, 200);
+	/* resume = play plays on what was playing, as MPD restores its
+	 * state: what the user paused before quitting stays paused. */
+	config_append(dir, "[playback]\nresume = play\n");
+	struct seen r = {0};
+	app = quit_and_resume(app, dir, &r);
+	run_for(app, 300);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(r.started[0] == id_of_title(app, 0));
+	CHECK_MSG(st.state == ENGINE_PAUSED, "paused at quit, %s after the restart",
+		  engine_state_name(st.state));
+	/* What was playing at quit plays on. */
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	run_for(app, 300);
+	r = (struct seen){0};
+	app = quit_and_resume(app, dir, &r);
+	run_for(app, 300);
+	app_play_status(app, &st);
+	CHECK_MSG(st.state == ENGINE_PLAYING, "playing at quit, %s after the restart",
+		  engine_state_name(st.state));
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
 TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 {
 	const char *dir = harness_tmpdir();
