@@ -1830,6 +1830,30 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	snprintf(st->error, sizeof st->error, "%s", p->error);
 }
 
+/* The temporary list into r: its ids, and the files its entries name by
+ * their path (with no id, a path is all there is to play again). */
+static void resume_get_adhoc(const struct app_play *p, struct app_play_resume *r)
+{
+	size_t n = p->adhoc_ids.n;
+	r->paths = xcalloc(n ? n : 1, sizeof *r->paths);
+	r->npaths = n;
+	for (size_t i = 0; i < n; i++) {
+		u32vec_push(&r->ids, p->adhoc_ids.v[i]);
+		if (p->adhoc_paths && p->adhoc_paths[i])
+			r->paths[i] = xstrdup(p->adhoc_paths[i]);
+	}
+}
+
+void app_play_resume_free(struct app_play_resume *r)
+{
+	u32vec_free(&r->ids);
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
+	r->paths = NULL;
+	r->npaths = 0;
+}
+
 void app_play_get_resume(struct app *app, struct app_play_resume *r)
 {
 	struct app_play *p = player(app);
@@ -1841,8 +1865,7 @@ void app_play_get_resume(struct app *app, struct app_play_resume *r)
 	if (p->playlist)
 		snprintf(r->playlist, sizeof r->playlist, "%s", p->playlist);
 	else if (p->has_context)
-		for (size_t i = 0; i < p->adhoc_ids.n; i++)
-			u32vec_push(&r->ids, p->adhoc_ids.v[i]);
+		resume_get_adhoc(p, r);
 	/* Not 0 before the context's first entry: the context would go on
 	 * after entry 0 and skip it (a queued track played first). */
 	r->entry = p->cur == NONE ? APP_PLAY_NO_ENTRY : p->cur;
@@ -1922,6 +1945,9 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		for (size_t i = 0; i < r->ids.n; i++)
 			u32vec_push(&p->adhoc_ids, r->ids.v[i]);
 		p->adhoc_paths = xcalloc(r->ids.n, sizeof *p->adhoc_paths);
+		for (size_t i = 0; i < r->ids.n && i < r->npaths; i++)
+			if (r->paths[i])
+				p->adhoc_paths[i] = xstrdup(r->paths[i]);
 		context_reset(p);
 	}
 	size_t n = list_len(app);

@@ -137,6 +137,10 @@ struct app_play_resume {
 	bool has_context;
 	char playlist[256];      /* Playlists/<name>; "" with ids: a temporary list */
 	struct u32vec ids;
+	char **paths;            /* npaths of them, owned, NULL where the entry is the
+				  * library's: the file a temporary list's entry names
+				  * (one played by its path from view 5 has no id) */
+	size_t npaths;
 	size_t entry;            /* APP_PLAY_NO_ENTRY: none of the context played yet */
 	uint32_t entry_id;       /* its track, 0 unknown: found again when the list was
 				  * edited meanwhile (crate closed, another process) */
@@ -150,6 +154,8 @@ struct app_play_resume {
 	enum app_shuffle shuffle;
 };
 void app_play_get_resume(struct app *app, struct app_play_resume *r);
+/* Free what r owns (ids, paths). */
+void app_play_resume_free(struct app_play_resume *r);
 /* Restore r: modes and volume, then the context at its entry and offset,
  * paused there when it was playing or paused (play: playing when it was
  * playing, paused when it was paused); a queued

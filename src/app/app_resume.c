@@ -52,6 +52,36 @@ static char *unescape(const char *s)
 	return out;
 }
 
+/* The files of the temporary list's entries that name one (path.I=PATH,
+ * after ids): a file played by its path has no id to be found by. */
+static void put_paths(struct strbuf *b, const struct app_play_resume *r)
+{
+	for (size_t i = 0; i < r->npaths; i++) {
+		if (!r->paths[i])
+			continue;
+		char key[32];
+		snprintf(key, sizeof key, "path.%zu", i);
+		put(b, key, r->paths[i]);
+	}
+}
+
+/* path.I=PATH (num is I): the file of entry I of the ids read before it;
+ * one naming no entry is ignored. */
+static void get_path(struct app_play_resume *r, const char *num, const char *v)
+{
+	int64_t i;
+	if (!str_parse_int64(num, strlen(num), &i) || i < 0 || (uint64_t)i >= r->ids.n || !*v)
+		return;
+	if (!r->paths) {
+		r->paths = xcalloc(r->ids.n, sizeof *r->paths);
+		r->npaths = r->ids.n;
+	}
+	if ((size_t)i >= r->npaths)
+		return;
+	free(r->paths[i]);
+	r->paths[i] = xstrdup(v);
+}
+
 int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last,
 		    struct crate_err *err)
 {
@@ -74,6 +104,7 @@ int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last
 			strbuf_addf(&b, "%s%u", i ? "," : "", (unsigned)r.ids.v[i]);
 		put(&f, "ids", b.buf ? b.buf : "");
 		strbuf_free(&b);
+		put_paths(&f, &r);
 		if (r.entry == APP_PLAY_NO_ENTRY)
 			put(&f, "entry", "none");
 		else {
@@ -103,7 +134,7 @@ int app_resume_save(struct app *app, const struct app_resume_ui *ui, char **last
 		}
 		put(&f, "search", ui->search);
 	}
-	u32vec_free(&r.ids);
+	app_play_resume_free(&r);
 	const char *text = f.buf ? f.buf : "";
 	if (last && *last && strcmp(*last, text) == 0) {
 		strbuf_free(&f);
@@ -183,7 +214,8 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 			for (char *p = v; *p;) {
 				char *end;
 				unsigned long id = strtoul(p, &end, 10);
-				if (end == p || id == 0 || id > UINT32_MAX) {
+				/* 0: a file played by its path (path.I) */
+				if (end == p || id > UINT32_MAX) {
 					ok = false;
 					break;
 				}
@@ -198,6 +230,8 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 			r.queued = (uint32_t)x;
 		else if (strcmp(k, "position_ms") == 0 && num && x >= 0)
 			r.pos_ms = x;
+		else if (str_has_prefix(k, "path."))
+			get_path(&r, k + strlen("path."), v);
 		else if (strcmp(k, "view") == 0 && num)
 			ui->view = (int)x;
 		else if (strcmp(k, "browse_ns") == 0 && !ui->browse_ns)
@@ -222,7 +256,7 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 		}
 		rc = app_play_resume(app, &r, strcmp(mode, "play") == 0, err);
 	}
-	u32vec_free(&r.ids);
+	app_play_resume_free(&r);
 	free(path);
 	return rc;
 }

@@ -1212,6 +1212,52 @@ TEST(resume_play_leaves_a_track_paused_at_quit_paused)
 	app_close(app);
 }
 
+TEST(a_file_outside_the_library_is_resumed_by_its_path)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 1, 4, false, true);
+	struct crate_err err = {0};
+	/* Played from view 5 by its path: no library id. */
+	char *outside = xasprintf("%s/outside=1.flac", dir);
+	REQUIRE(tp_make_tone(outside, 550, 4, 44100, NULL));
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_volume(app, 60, false, &err) == 0);
+	app_play_set_repeat(app, APP_REPEAT_ALL);
+	const char *paths[] = {outside};
+	REQUIRE(app_play_list(app, (const uint32_t[]){0}, paths, 1, 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 1200);
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	app_close(app);
+	/* The state file was refused whole ("not a crate state file"): no
+	 * track, volume or repeat came back. */
+	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
+	struct app_opts o = {.db_path = db, .config_path = cfg};
+	REQUIRE(app_open(&app, &o, &err) == 0);
+	struct seen r = {.app = app};
+	app_play_set_listener(app, listen, &r);
+	struct app_resume_ui ui;
+	int rc = app_resume_load(app, &ui, &err);
+	CHECK_MSG(rc == 0, "resume: %s", err.msg);
+	app_resume_ui_free(&ui);
+	CHECK(run_until(app, &r, 1, 5000));
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.path, outside);
+	CHECK(st.state == ENGINE_PAUSED);
+	CHECK_MSG(st.pos_ms >= 1000 && st.pos_ms < 2500, "resumed at %lld ms",
+		  (long long)st.pos_ms);
+	CHECK_INT(st.volume, 60);
+	CHECK(st.repeat == APP_REPEAT_ALL);
+	app_play_stop(app, &err);
+	app_close(app);
+	free(db);
+	free(cfg);
+	free(outside);
+}
+
 TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 {
 	const char *dir = harness_tmpdir();
