@@ -1981,6 +1981,11 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	struct engine_track t;
 	fill_track(app, &req, &t);
 	t.start_ms = r->pos_ms > 0 && !(lost && !queued) ? r->pos_ms : 0;
+	/* A stream has no offsets: a station goes on live, where an offset
+	 * would be read through first (as long as it was listened to) or
+	 * fail, a seek in a stream that cannot seek. */
+	if (app_is_stream_url(req.path))
+		t.start_ms = 0;
 	/* play: what was playing plays on; what the user paused stays so. */
 	t.paused = !play || r->state == ENGINE_PAUSED;
 	engine_play(p->engine, &t);

@@ -15,6 +15,8 @@ Serves, until killed:
                  stalls mid-play; a reconnect gets headers only)
   /half/NAME     DIR/NAME with its full Content-Length, cut after half on
                  every connection (a reconnect gets nothing more)
+  /live/NAME     DIR/NAME over and over, about 20 KiB a second, never ending
+                 and ignoring Range (a station: no offsets, no length)
   /garbage       random bytes labelled audio/mpeg
   /list/NAME     DIR/NAME as a radio playlist: audio/x-mpegurl for .m3u and
                  .m3u8, else audio/x-scpls (a station's /listen)
@@ -119,6 +121,16 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+            elif path.startswith("/live/"):
+                data = open(os.path.join(DIR, os.path.basename(path[6:])), "rb").read()
+                self.send_response(200)
+                self.send_header("Content-Type", "audio/mpeg")
+                self.end_headers()
+                while True:
+                    for i in range(0, len(data), 4096):
+                        self.wfile.write(data[i:i + 4096])
+                        self.wfile.flush()
+                        time.sleep(0.2)
             elif path == "/garbage":
                 self.send_response(200)
                 self.send_header("Content-Type", "audio/mpeg")

@@ -185,4 +185,43 @@ out=$(c remote status 2>&1)
 echo "$out" | grep -q "volume: 40%" || t_fail "volume after a crash: $out"
 echo "$out" | grep -q "track: Long Player - Long Song" || t_fail "track after a crash: $out"
 keys q
+
+t_begin tui_resume_of_a_station_goes_on_live
+# A radio station has no offsets: resumed, it starts again where it is
+# now (it was opened at the offset quit at, every second of it read
+# through first: after an hour of listening, an hour of silence).
+if ! command -v python3 >/dev/null; then
+	t_skip "needs python3"
+else
+	mkdir -p "$T_TMP/srv"
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=20" -ac 2 "$T_TMP/srv/station.mp3" ||
+		t_fail "ffmpeg"
+	python3 "$SRCDIR/tests/data/stream_server.py" "$T_TMP/srv" "$T_TMP/port" &
+	spid=$!
+	for i in $(seq 50); do [ -s "$T_TMP/port" ] && break; sleep 0.1; done
+	c playlist new Radio >/dev/null && c playlist use Radio >/dev/null &&
+		c playlist add Radio "http://127.0.0.1:$(cat "$T_TMP/port")/live/station.mp3" >/dev/null 2>&1 ||
+		t_fail "playlist Radio"
+	for i in $(seq 40); do $TM has-session -t $S 2>/dev/null && screen | grep -q "crate" || break; sleep 0.1; done
+	start_ui || t_fail "no title bar"
+	keys 2
+	wait_for "Playlist Radio" || t_fail "Radio not shown"
+	keys Enter
+	wait_until 15 sh -c "'$CRATE' remote status | grep -q '^position: 0:0[3-9]'" ||
+		t_fail "the station does not play: $(c remote status 2>&1)"
+	keys q
+	for i in $(seq 40); do $TM has-session -t $S 2>/dev/null && screen | grep -q "crate" || break; sleep 0.1; done
+	grep -q '^position_ms=[3-9][0-9][0-9][0-9]$' "$DB.state" || t_fail "state: $(cat "$DB.state")"
+	start_ui || t_fail "no title bar after restart"
+	wait_until 10 sh -c "'$CRATE' remote status | grep -q '^state: paused'" ||
+		t_fail "not resumed paused: $(c remote status 2>&1)"
+	out=$(c remote status 2>&1)
+	echo "$out" | grep -q "track: station.mp3" || t_fail "track: $out"
+	echo "$out" | grep -q "position: 0:00 / -:--" || t_fail "not from the start: $out"
+	keys c
+	wait_until 10 sh -c "'$CRATE' remote status | grep -q '^position: 0:0[1-9]'" ||
+		t_fail "does not play on: $(c remote status 2>&1)"
+	keys q
+	kill $spid 2>/dev/null
+fi
 t_end
