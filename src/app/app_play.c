@@ -95,6 +95,7 @@ struct app_play {
 	uint32_t cur_id;
 	int64_t pos_ms, dur_ms;
 	int64_t played_ms;          /* audio of it heard (seeks skip) */
+	int64_t stored_ms;          /* its length in the library when it started */
 	bool counted;               /* counted as played */
 	size_t failures;            /* consecutive tracks that failed */
 
@@ -1117,6 +1118,8 @@ static bool is_replaced_next(const struct app_play *p, const struct engine_event
 	return ev->seq && ev->seq == p->replaced.seq;
 }
 
+static int64_t stored_duration(struct app *app, uint32_t id);
+
 static void on_started(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
@@ -1139,6 +1142,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->counted = false;
 	p->pos_ms = 0;
 	p->dur_ms = ev->dur_ms;
+	p->stored_ms = stored_duration(app, ev->id);
 	p->state = ev->state; /* paused when resumed paused */
 	if (app->store && app->index)
 		app_rules_track_started(app, ev->id);
@@ -1282,6 +1286,11 @@ static void correct_duration(struct app *app, uint32_t id, int64_t end_ms)
 	if (!id || end_ms <= 0 || !app->db || !app->index)
 		return;
 	int64_t stored = stored_duration(app, id);
+	/* A scan changed it since the track started: the file was replaced
+	 * (the player still reads the one it opened), and the scan measured
+	 * the new one. */
+	if (stored != player(app)->stored_ms)
+		return;
 	if (stored > 0) {
 		int64_t diff = stored > end_ms ? stored - end_ms : end_ms - stored;
 		if (diff <= 100 || diff * 100 <= end_ms)

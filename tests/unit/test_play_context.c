@@ -674,6 +674,47 @@ TEST(a_truncated_mp3_shows_its_real_length_and_a_seek_past_its_end_keeps_it)
 	app_close(app);
 }
 
+TEST(a_file_replaced_while_it_plays_keeps_the_length_its_scan_found)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 1, 2, false, true);
+	struct crate_err err = {0};
+	uint32_t id = id_of_title(app, 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_toggle(app, &err) == 0); /* paused */
+	/* Replaced by a longer version (written beside it and renamed over
+	 * it, as converters and taggers do), and rescanned: the player goes
+	 * on with the file it opened, 2 s long. */
+	char *music = xasprintf("%s/music", dir);
+	REQUIRE(tp_sh("ffmpeg -nostdin -v quiet -y -f lavfi -i 'sine=f=300:d=6' -ac 2 "
+		      "-metadata title=T00 '%s/new.flac' && mv '%s/new.flac' '%s/t00.flac'",
+		      dir, dir, music));
+	const char *paths[] = {music};
+	struct mlib_scan_result res = {0};
+	REQUIRE(app_scan(app, paths, 1, NULL, NULL, &res, &err) == 0);
+	mlib_scan_result_free(&res);
+	int64_t v = duration_of(app, id);
+	REQUIRE(v >= 5900 && v <= 6100);
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	/* The end of the old file is no length of the new one. */
+	v = duration_of(app, id);
+	CHECK_MSG(v >= 5900 && v <= 6100, "stored %lld ms for the 6 s file", (long long)v);
+	REQUIRE(app_reload_index(app, &err) == 0);
+	v = duration_of(app, id);
+	CHECK_MSG(v >= 5900 && v <= 6100, "stored %lld ms in the database", (long long)v);
+	REQUIRE(app_scan(app, paths, 1, NULL, NULL, &res, &err) == 0);
+	mlib_scan_result_free(&res);
+	v = duration_of(app, id);
+	CHECK_MSG(v >= 5900 && v <= 6100, "stored %lld ms after a rescan", (long long)v);
+	free(music);
+	app_close(app);
+}
+
 TEST(stop_after_queue_stops_when_the_queue_is_done)
 {
 	const char *dir = harness_tmpdir();
