@@ -1836,6 +1836,8 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	st->context_len = list_len(app);
 	st->from_queue = p->from_queue;
 	st->next_id = p->next.seq ? p->next.id : 0;
+	if (p->next.seq)
+		snprintf(st->next_path, sizeof st->next_path, "%s", p->next.path);
 	snprintf(st->error, sizeof st->error, "%s", p->error);
 }
 

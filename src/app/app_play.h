@@ -45,6 +45,7 @@ struct app_play_status {
 	size_t context_len;      /* its number of entries */
 	bool from_queue;         /* the playing track came from the queue */
 	uint32_t next_id;        /* what follows the playing track (0: not known / nothing) */
+	char next_path[1024];    /* its file or URL, "" when none is known (untrusted text) */
 	char error[512];         /* last error ("" none); untrusted text */
 };
 

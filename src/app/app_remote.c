@@ -289,6 +289,14 @@ void app_remote_handle(struct app_remote *r, const struct pollfd *fds, size_t n)
 		accept_all(r);
 }
 
+/* A track without a title is named by its file's name (a stream by the
+ * last part of its URL). */
+static const char *path_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
 static int remote_status(struct app_remote *r, struct strbuf *reply)
 {
 	struct app *app = r->app;
@@ -302,10 +310,8 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 			artist = app_item_text(app, st.id, "artist", MLIB_VALUE_SEPARATOR, ab, sizeof ab);
 			title = app_item_text(app, st.id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
 		}
-		if (!title) {
-			const char *slash = strrchr(st.path, '/');
-			title = slash ? slash + 1 : st.path;
-		}
+		if (!title)
+			title = path_name(st.path);
 		/* Tag text is untrusted: the reply is sanitised here and again by the client.
 		 * A stream says what it plays now (ICY), then its name, as the
 		 * interface's status line does. */
@@ -333,11 +339,15 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 	}
 	if (st.from_queue)
 		strbuf_addf(reply, "from: queue\n");
-	if (st.next_id && app->index) {
+	if (st.next_path[0]) { /* named as the track line names one without tags */
 		char tb[512];
-		const char *t = app_item_text(app, st.next_id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
-		char *clean = t ? utf8_sanitize(t, strlen(t)) : NULL;
-		strbuf_addf(reply, "next: %s\n", clean ? clean : "(untitled)");
+		const char *t = st.next_id ? app_item_text(app, st.next_id, "title",
+							  MLIB_VALUE_SEPARATOR, tb, sizeof tb)
+					   : NULL;
+		if (!t)
+			t = path_name(st.next_path);
+		char *clean = utf8_sanitize(t, strlen(t));
+		strbuf_addf(reply, "next: %s\n", clean);
 		free(clean);
 	}
 	strbuf_addf(reply, "volume: %d%%\nrepeat: %s\nshuffle: %s\n", st.volume,

@@ -128,6 +128,30 @@ remote status | grep -q '^position: 0:0[0-9] / 1:01:40$' || t_fail "status: $(re
 remote stop >/dev/null
 wait $pid
 
+t_begin remote_status_names_the_next_track_as_it_names_the_playing_one
+# A file without a title tag is named by its file name, next as track:
+# next said "(untitled)" for one in the library, and nothing at all for a
+# file played by its path that the library does not have.
+mkdir -p "$T_TMP/bare"
+for i in 5 6; do
+	ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=${i}00:d=30" -ac 2 "$T_TMP/bare/bare$i.flac"
+done
+next_line() {
+	HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
+		"$T_TMP/bare/bare5.flac" "$T_TMP/bare/bare6.flac" >/dev/null 2>&1 &
+	local pid=$!
+	for i in $(seq 100); do remote status | grep -q '^track: ' && break; sleep 0.1; done
+	for i in $(seq 20); do remote status | grep -q '^next: ' && break; sleep 0.1; done
+	remote status | grep '^next: '
+	remote stop >/dev/null
+	wait $pid
+}
+out=$(next_line)
+[ "$out" = "next: bare6.flac" ] || t_fail "not in the library: '$out'"
+run scan "$T_TMP/bare" >/dev/null 2>&1 || t_fail "scan"
+out=$(next_line)
+[ "$out" = "next: bare6.flac" ] || t_fail "in the library: '$out'"
+
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
 
