@@ -59,7 +59,10 @@ double play_rg_factor(const struct play_rg *rg, enum play_rg_mode mode, double p
 	if (mode == PLAY_RG_OFF || !rg)
 		return 1.0;
 	double gain = rg->track_gain_db, peak = rg->track_peak;
-	if (mode == PLAY_RG_ALBUM && !isnan(rg->album_gain_db)) {
+	/* Each mode takes the other's gain where its own is missing (as MPD
+	 * does), rather than play such a track at full level. */
+	bool album = mode == PLAY_RG_ALBUM || isnan(rg->track_gain_db);
+	if (album && !isnan(rg->album_gain_db)) {
 		gain = rg->album_gain_db;
 		peak = rg->album_peak;
 	}

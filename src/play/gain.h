@@ -37,7 +37,8 @@ double play_rg_parse_gain(const char *s);
 double play_rg_parse_peak(const char *s);
 
 /* The linear factor for mode: album falls back to track gain when the
- * album gain is missing; the peak (when known) caps the factor at
+ * album gain is missing, track to album gain when the track gain is
+ * (with the peak of the gain taken); the peak (when known) caps the factor at
  * 1/peak so nothing clips. 1.0 when off or no gain is known. Gains and a
  * pre-amp outside their ranges (or not finite) are clamped to them, so the
  * factor is always finite and at most +66 dB; without a peak, samples

@@ -483,6 +483,24 @@ TEST(replaygain_track_gain_with_clipping_prevention)
 	tone_run_free(&r);
 }
 
+TEST(replaygain_track_mode_takes_the_album_gain_of_a_track_without_one)
+{
+	/* As album mode takes the track gain of a track without an album
+	 * gain, and as MPD and foobar2000 do: not played at full level. */
+	struct tone_run r;
+	tone_run_init(&r, "t.wav", 440, 0.3);
+	struct engine_opts o = {.rg_mode = PLAY_RG_TRACK, .volume = 100};
+	struct engine *e;
+	struct crate_err err = {0};
+	REQUIRE(engine_new(&o, &e, &err) == 0);
+	struct engine_track t = track(r.path, 1);
+	t.rg.album_gain_db = 20 * log10(0.5);
+	CHECK(play_to_end(e, &t));
+	tone_run_collect(&r);
+	CHECK_INT(sample_mismatches(&r, want_half), 0);
+	tone_run_free(&r);
+}
+
 TEST(deleted_next_track_is_reported_by_name)
 {
 	const char *dir = harness_tmpdir();
