@@ -807,17 +807,18 @@ static struct pick decide(struct app *app, size_t from, bool manual, bool gone, 
 {
 	struct app_play *p = player(app);
 	struct pick pk = {.kind = PICK_NONE};
+	/* Repeat one repeats what plays, a queued track too (cmus's
+	 * repeat_current), not the context's entry; the queue's last one
+	 * too, before stop_after_queue could stop after it. */
+	if (use_queue && !manual && p->repeat == APP_REPEAT_ONE && p->from_queue && p->now.id) {
+		pk.kind = PICK_AGAIN;
+		return pk;
+	}
 	/* The last queued track ended: stop there when asked (cmus's
 	 * stop_after_queue), rather than go back to the context. */
 	if (use_queue && !manual && p->from_queue && !queue_applies(app) &&
 	    config_get_bool(app->cfg, "playback.stop_after_queue", false))
 		return pk;
-	/* Repeat one repeats what plays, a queued track too (cmus's
-	 * repeat_current), not the context's entry. */
-	if (use_queue && !manual && p->repeat == APP_REPEAT_ONE && p->from_queue && p->now.id) {
-		pk.kind = PICK_AGAIN;
-		return pk;
-	}
 	if (use_queue && queue_applies(app) &&
 	    !(p->repeat == APP_REPEAT_ONE && !manual && from != NONE && !gone)) {
 		pk.kind = PICK_QUEUE;

@@ -1047,6 +1047,35 @@ TEST(repeat_one_during_a_queued_track_repeats_that_track)
 	app_close(app);
 }
 
+TEST(repeat_one_of_the_last_queued_track_repeats_it_under_stop_after_queue)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 1, false, true);
+	struct crate_err err = {0};
+	config_set(app->cfg, "playback.stop_after_queue", "true");
+	make_list(app, "A", (int[]){0, 1}, 2);
+	make_list(app, "Queue", (int[]){3}, 1);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, listen, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_next(app, &err) == 0); /* the queued T03, the queue's last */
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 200);
+	/* Asked to repeat the track that plays: it does, the queue being
+	 * done is no reason to stop while it repeats. */
+	app_play_set_repeat(app, APP_REPEAT_ONE);
+	CHECK_MSG(run_until(app, &s, 3, 5000), "stopped after T03 (%d started)", s.nstarted);
+	CHECK(s.nstarted >= 3 && s.started[2] == id_of_title(app, 3));
+	/* Turned off, the queue is done: playback stops there. */
+	app_play_set_repeat(app, APP_REPEAT_OFF);
+	s.stopped = false;
+	CHECK(run_until(app, &s, 0, 5000));
+	CHECK_INT(s.nstarted, 3);
+	app_close(app);
+}
+
 /* Entries are numbered from 1 wherever people see them ("has no entry 0"
  * was the answer to playing an empty list). */
 TEST(playing_an_empty_list_or_past_the_end_says_so_in_entry_numbers)
