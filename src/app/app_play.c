@@ -90,6 +90,8 @@ struct app_play {
 	bool queue_at_end;          /* none follows, queue entries without a file
 				     * were passed over: judged at the track's end */
 	bool now_started;           /* STARTED seen for now.seq */
+	uint64_t stopped_seq;       /* now.seq when a stop was asked: a track still
+				     * opening then fails, and that is the stop */
 
 	/* The playing track. */
 	uint32_t cur_id;
@@ -1384,6 +1386,18 @@ static void skip_failed(struct app *app, const struct request *r, bool committed
 		stopped_on_failure(p);
 }
 
+/* Playback stopped (a stop, or the end): no track plays. */
+static void playback_ended(struct app *app)
+{
+	struct app_play *p = player(app);
+	p->state = ENGINE_STOPPED;
+	p->cur_id = 0;
+	p->now_started = false;
+	if (app->store && app->index)
+		app_rules_track_started(app, 0);
+	notify(p, APP_PLAY_STOPPED, 0, NULL, NULL);
+}
+
 /* A track could not be played: report it, skip to the entry after it. */
 static void on_track_error(struct app *app, const struct engine_event *ev)
 {
@@ -1400,6 +1414,14 @@ static void on_track_error(struct app *app, const struct engine_event *ev)
 	}
 	if (!is_now(p, ev))
 		return;
+	if (ev->seq == p->stopped_seq) {
+		/* The stop broke a wait (a station connecting): no failure,
+		 * nothing to skip to. The engine may say "stopped" after. */
+		p->now.seq = ++p->seq;
+		p->next.seq = 0;
+		playback_ended(app);
+		return;
+	}
 	set_error(p, "%s", ev->msg);
 	notify(p, APP_PLAY_FAILED, ev->id, p->now.path, ev->msg);
 	/* Broke off mid-way with a follower set: the engine goes on to it.
@@ -1430,13 +1452,8 @@ static void on_state(struct app *app, const struct engine_event *ev)
 		notify(p, APP_PLAY_PAUSED, p->cur_id, p->now.path, NULL);
 	else if (before == ENGINE_PAUSED && ev->state == ENGINE_PLAYING)
 		notify(p, APP_PLAY_RESUMED, p->cur_id, p->now.path, NULL);
-	if (ev->state == ENGINE_STOPPED && was) {
-		p->cur_id = 0;
-		p->now_started = false;
-		if (app->store && app->index)
-			app_rules_track_started(app, 0);
-		notify(p, APP_PLAY_STOPPED, 0, NULL, NULL);
-	}
+	if (ev->state == ENGINE_STOPPED && was)
+		playback_ended(app);
 }
 
 int app_play_handle_events(struct app *app)
@@ -1655,6 +1672,7 @@ int app_play_stop(struct app *app, struct crate_err *err)
 	struct app_play *p = player(app);
 	if (p->engine)
 		engine_stop(p->engine);
+	p->stopped_seq = p->now.seq;
 	leave_current(app, false);
 	return 0;
 }

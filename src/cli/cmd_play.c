@@ -223,7 +223,9 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 	app_remote_close(remote);
 	app_mpris_close(mpris);
 	app_play_set_listener(app, NULL, NULL);
-	if (run.device_failed || run.started == 0)
+	/* Nothing started and nothing failed: stopped (crate remote stop)
+	 * before the first track opened, as asked. */
+	if (run.device_failed || (run.started == 0 && run.failed > 0))
 		return CLI_FAIL;
 	return run.failed ? CLI_PARTIAL : CLI_OK;
 }

@@ -90,6 +90,23 @@ out=$(run play --no-ui "$U/garbage" 2>&1); rc=$?
 [ $rc -eq 1 ] || t_fail "garbage: exit $rc ($out)"
 [ -n "$out" ] || t_fail "garbage: no message"
 
+t_begin stream_stopped_while_it_connects_stops
+# crate remote stop (v, MPRIS Stop) while a station still connects: the
+# stop was reported as the station's "Connection timed out" and the next
+# entry played.
+export XDG_RUNTIME_DIR=$T_TMP/run
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$U/silent" \
+	"$T_TMP/srv/long.flac" >"$T_TMP/stop.out" 2>"$T_TMP/stop.err" &
+pid=$!
+for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 1 # connecting: the server sends headers, then nothing
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1 || t_fail "remote stop"
+wait $pid; rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc after a stop"
+[ ! -s "$T_TMP/stop.out" ] || t_fail "played after the stop: $(cat "$T_TMP/stop.out")"
+[ ! -s "$T_TMP/stop.err" ] || t_fail "said: $(cat "$T_TMP/stop.err")"
+unset XDG_RUNTIME_DIR
+
 t_begin stream_that_stalls_mid_play_times_out
 out=$(run play --no-ui "$U/stall/tone.mp3" 2>&1); rc=$?
 [ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry failed): '$out'"
