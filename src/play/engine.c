@@ -40,6 +40,7 @@ struct etrack {
 	struct play_dsp *dsp;
 	uint64_t seq;
 	bool start_paused;
+	bool open_late;         /* a stream following: opened when it takes over */
 	int64_t played_frames;  /* frames of this track written to the device */
 	bool dsp_on;
 	struct decoder *dec;
@@ -340,6 +341,15 @@ static void stop_all(struct engine *e, bool drop)
 	update_status(e);
 }
 
+/* Open n (the follower taking over) when its opening was left for now. */
+static void open_if_late(struct engine *e, struct etrack *n)
+{
+	if (n && n->open_late) {
+		n->open_late = false;
+		etrack_open(e, n);
+	}
+}
+
 /* cur ended: hand over to next without a gap, or stop. */
 static void track_boundary(struct engine *e)
 {
@@ -358,6 +368,7 @@ static void track_boundary(struct engine *e)
 	fin.played_ms = e->dev_got.rate > 0 ? e->cur->played_frames * 1000 / e->dev_got.rate : 0;
 	struct etrack *n = e->next;
 	e->next = NULL;
+	open_if_late(e, n);
 	if (n && n->dec) {
 		push_event(e, &fin);
 		start_track(e, n);
@@ -405,6 +416,7 @@ static void play_chunk(struct engine *e)
 		emit_error(e, t->id, t->seq, false, err.msg);
 		struct etrack *nx = e->next;
 		e->next = NULL;
+		open_if_late(e, nx);
 		if (nx && nx->dec) {
 			start_track(e, nx);
 		} else {
@@ -538,7 +550,12 @@ static bool run_cmd(struct engine *e, struct cmd *c)
 		e->next = c->track;
 		e->next_answered = true;
 		c->track = NULL;
-		if (e->next)
+		/* A stream is connected to when it takes over (it has no
+		 * gapless hand-over): connecting now would hold the playing
+		 * track, this thread busy, for as long as the server takes. */
+		if (e->next && decoder_is_stream_url(e->next->path))
+			e->next->open_late = true;
+		else if (e->next)
 			etrack_open(e, e->next);
 		break;
 	case CMD_PAUSE: do_pause(e, true); break;

@@ -107,6 +107,23 @@ wait $pid; rc=$?
 [ ! -s "$T_TMP/stop.err" ] || t_fail "said: $(cat "$T_TMP/stop.err")"
 unset XDG_RUNTIME_DIR
 
+t_begin a_track_before_a_slow_station_plays_at_once
+# The station after a file is connected to when the file ends (streams
+# have no gapless hand-over): it was connected to as the file started,
+# and the file stood at 0:00, silent, for as long as the station took
+# (15 s for one that never answers).
+export XDG_RUNTIME_DIR=$T_TMP/run
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
+	"$T_TMP/srv/long.flac" "$U/silent" >"$T_TMP/slow.out" 2>"$T_TMP/slow.err" &
+pid=$!
+for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^track: ' && break; sleep 0.1; done
+sleep 3
+st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
+grep -q '^position: 0:0[2-4] / 0:20$' <<<"$st" || t_fail "3 s after the start: $st"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
+wait $pid
+unset XDG_RUNTIME_DIR
+
 t_begin stream_that_stalls_mid_play_times_out
 out=$(run play --no-ui "$U/stall/tone.mp3" 2>&1); rc=$?
 [ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry failed): '$out'"
