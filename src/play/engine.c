@@ -540,6 +540,7 @@ static bool run_cmd(struct engine *e, struct cmd *c)
 	case CMD_PLAY:
 		if (superseded(c))
 			break;
+		atomic_store(&e->stop_waiting, 0); /* what it broke off is done */
 		do_play(e, c->track);
 		c->track = NULL;
 		break;
@@ -611,8 +612,10 @@ static void *engine_main(void *arg)
 
 static void send_cmd(struct engine *e, struct cmd *c)
 {
-	/* A stream read may be waiting on the network: stop and quit end it. */
-	if (c->type == CMD_STOP || c->type == CMD_QUIT)
+	/* A stream read may be waiting on the network: stop and quit end it,
+	 * and so does another track to play (next pressed while a station
+	 * connects waited for it to give up). */
+	if (c->type == CMD_STOP || c->type == CMD_QUIT || c->type == CMD_PLAY)
 		atomic_store(&e->stop_waiting, 1);
 	pthread_mutex_lock(&e->lock);
 	*e->cmds_tail = c;

@@ -124,6 +124,24 @@ HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
 wait $pid
 unset XDG_RUNTIME_DIR
 
+t_begin next_while_a_station_connects_goes_on_at_once
+# next (b, crate remote next, a media key) while a station still
+# connects: the next entry plays at once; it waited for the station's
+# open to give up (15 s for one that never answers).
+export XDG_RUNTIME_DIR=$T_TMP/run
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$U/silent" \
+	"$T_TMP/srv/long.flac" >"$T_TMP/next.out" 2>"$T_TMP/next.err" &
+pid=$!
+for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 1 # connecting: the server sends headers, then nothing
+HOME=$H timeout 10 "$CRATE" remote next >/dev/null 2>&1 || t_fail "remote next"
+for i in $(seq 30); do grep -q . "$T_TMP/next.out" && break; sleep 0.1; done
+[ "$(cat "$T_TMP/next.out")" = "long.flac" ] || t_fail "3 s after next: '$(cat "$T_TMP/next.out")'"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
+wait $pid
+[ ! -s "$T_TMP/next.err" ] || t_fail "said: $(cat "$T_TMP/next.err")"
+unset XDG_RUNTIME_DIR
+
 t_begin stream_that_stalls_mid_play_times_out
 out=$(run play --no-ui "$U/stall/tone.mp3" 2>&1); rc=$?
 [ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry failed): '$out'"
