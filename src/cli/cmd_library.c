@@ -393,7 +393,7 @@ static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 static int cmd_list(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	const char *fmt = cli_value(a, "format");
-	if (!cli_flag(a, "json") && cli_check_format(ctx, fmt) != CLI_OK)
+	if (cli_check_format(ctx, fmt, cli_flag(a, "json")) != CLI_OK)
 		return CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	if (!app)

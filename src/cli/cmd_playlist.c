@@ -159,7 +159,7 @@ static int cmd_playlist_list(struct cli_ctx *ctx, const struct cli_args *a)
 				  .fmt = cli_value(a, "format"), .out = ctx->out};
 	const char *name_arg = a->argc ? a->argv[0] : NULL;
 	char *name = NULL;
-	if (!o.json && cli_check_format(ctx, o.fmt) != CLI_OK)
+	if (cli_check_format(ctx, o.fmt, o.json) != CLI_OK)
 		return CLI_FAIL;
 	if (name_arg && !(name = cli_playlist_arg(ctx, name_arg)))
 		return CLI_FAIL;

@@ -63,6 +63,8 @@ static int search_run(struct cli_ctx *ctx, struct app *app, const struct search_
 		      struct crate_err *err, bool *in_query)
 {
 	*in_query = false;
+	if (a->o.fmt && a->o.json)
+		cli_warning(ctx, "%s", CLI_FORMAT_WITH_JSON);
 	struct coll_node *n = app_parse_query(app, a->query, false, err);
 	if (!n) {
 		*in_query = true;

@@ -51,9 +51,15 @@ bool cli_parse_id(const char *s, uint32_t *id);
  * gone (forgotten) gives a line saying it is no longer in the library. */
 void cli_item_line(struct strbuf *b, const struct app *app, uint32_t id,
 		   const struct item_format *fmt, const char *sep);
+/* What --format beside --json says on stderr: a JSON item has every
+ * property, so the format is ignored, and a script should not have to
+ * guess why (the JSON is still printed: scripts passing both keep it). */
+#define CLI_FORMAT_WITH_JSON "--format is ignored with --json (a JSON item has every property)"
+
 /* CLI_OK when fmt (may be NULL) is a valid --format, else the error with a
- * caret under its column. */
-int cli_check_format(struct cli_ctx *ctx, const char *fmt);
+ * caret under its column; with json the format is not used and a warning
+ * says so. */
+int cli_check_format(struct cli_ctx *ctx, const char *fmt, bool json);
 /* {"id": N, "prop": value or [values], ...}: every property of the item. */
 void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id);
 

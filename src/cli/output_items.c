@@ -71,12 +71,16 @@ void cli_item_line(struct strbuf *b, const struct app *app, uint32_t id,
 		strbuf_adds(b, "  (missing)"); /* as the interface marks it */
 }
 
-int cli_check_format(struct cli_ctx *ctx, const char *fmt)
+int cli_check_format(struct cli_ctx *ctx, const char *fmt, bool json)
 {
 	struct item_format *f;
 	struct crate_err err = {0};
 	if (!fmt)
 		return CLI_OK;
+	if (json) {
+		cli_warning(ctx, "%s", CLI_FORMAT_WITH_JSON);
+		return CLI_OK;
+	}
 	if (item_format_parse(fmt, &f, &err) != 0)
 		return cli_fail_query(ctx, fmt, &err);
 	item_format_free(f);

@@ -476,6 +476,23 @@ expect_rc 0 "coll show Playlists/Shown"
 run coll show Nowhere
 grep -qx "crate: Collections/Nowhere does not exist" <<<"$ERR" || t_fail "plain miss: $ERR"
 
+t_begin coll_format_with_json_says_it_is_ignored
+# --json gives every property, so a --format beside it is not used: a
+# script asking for '%title%' got JSON and no word why. The JSON is still
+# printed (exit 0), and stderr says the format is ignored.
+c playlist new FJ >/dev/null 2>&1
+set -f
+for cmd in "search * --json --format %title%" "list --json --format %title%" \
+	"playlist list FJ --json --format %title%"; do
+	run $cmd
+	[ "$RC" -eq 0 ] || t_fail "$cmd: exit $RC: $ERR"
+	[ "${OUT:0:1}" = "[" ] || t_fail "$cmd: not the JSON array: '$OUT'"
+	grep -q -- "--format is ignored with --json" <<<"$ERR" || t_fail "$cmd: '$ERR'"
+done
+set +f
+run search '*' --format '%title%' --limit 1
+[ "$RC" -eq 0 ] && [ -n "$OUT" ] && [ -z "$ERR" ] || t_fail "--format alone: exit $RC, '$OUT' '$ERR'"
+
 t_begin coll_json_gives_a_name_that_is_not_utf8_back
 # JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
 # (file://, percent-encoded) gives every byte back, and a script finds the
