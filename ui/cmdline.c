@@ -82,15 +82,21 @@ static const struct cli_group ui_group = {"interface", "the interface's commands
 /* The interface's own commands alone, for cli_lookup. */
 static const struct cli_group *const own_groups[] = {&ui_group, NULL};
 
+/* Whether the interface refuses group's commands ("is for the shell"):
+ * Tab must not offer them. */
+static bool shell_only(const struct cli_group *group)
+{
+	return group == &cli_remote_group || group == &cli_play_group;
+}
+
 static const struct cli_group *const *completion_groups(void)
 {
 	static const struct cli_group *g[32];
 	if (!g[0]) {
 		size_t n = 0;
-		while (cli_groups[n] && n < 30) {
-			g[n] = cli_groups[n];
-			n++;
-		}
+		for (size_t i = 0; cli_groups[i] && n < 30; i++)
+			if (!shell_only(cli_groups[i]))
+				g[n++] = cli_groups[i];
 		g[n] = &ui_group;
 	}
 	return g;
@@ -583,7 +589,7 @@ void cmdline_run(struct ui *ui, const char *line)
 		act_command(ui, full);
 	} else if (is(c, "set")) {
 		cmd_set(ui, line, argc, argv);
-	} else if (is(c, "remote") || is(c, "play")) {
+	} else if (is(c, "remote") || is(c, "play")) { /* shell_only's groups */
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
 	} else if ((own = cli_lookup(own_groups, 1, argv, &used))) {
 		ui_message(ui, true, "usage: %s", own->usage); /* ours, wrong words: not "unknown" */

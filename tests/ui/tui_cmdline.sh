@@ -62,6 +62,20 @@ keys Tab
 wait_for "nothing to complete" || t_fail "Tab went on with the last line's candidates: $(bottom)"
 keys Escape
 
+t_begin tui_cmdline_tab_offers_no_command_the_interface_refuses
+# remote and play --no-ui are for the shell (the : line refuses them):
+# "re" is "repeat" alone, "rem" nothing (Tab offered remote, then refused it).
+keys :
+typed "re"
+keys Tab
+typed "X"
+wait_for ":repeat X" || t_fail "re<Tab> is not 'repeat ': $(bottom)"
+keys C-u
+typed "rem"
+keys Tab
+wait_for "nothing to complete" || t_fail "rem<Tab> offered something: $(bottom)"
+keys Escape
+
 t_begin tui_cmdline_tab_completes_a_name_with_spaces
 keys :
 typed "coll show Ro"
