@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/seekarg.h"
 #include "base/str.h"
 
 static bool all_digits(const char *s, size_t n)
@@ -119,39 +120,16 @@ bool coll_value_is_length_field(const char *field)
 	return strcmp(field, "duration") == 0;
 }
 
-/* [h:]m:ss: minutes and seconds below 60 after a colon. */
-static bool read_clock(const char *s, size_t n, double *secs)
-{
-	double total = 0;
-	int parts = 0;
-	size_t i = 0;
-	while (i < n) {
-		size_t d = i;
-		while (d < n && s[d] >= '0' && s[d] <= '9')
-			d++;
-		if (d == i || d - i > 9 || (parts > 0 && d - i != 2))
-			return false;
-		double v = 0;
-		for (size_t k = i; k < d; k++)
-			v = v * 10 + (s[k] - '0');
-		if (parts > 0 && v >= 60)
-			return false;
-		total = total * 60 + v;
-		parts++;
-		if (d < n && (s[d] != ':' || d + 1 == n))
-			return false;
-		i = d + 1;
-	}
-	*secs = total;
-	return parts == 2 || parts == 3;
-}
-
 bool coll_value_length_ms(const char *text, double *ms)
 {
 	size_t n = strlen(text);
-	double secs;
-	if (read_clock(text, n, &secs)) {
-		*ms = secs * 1000;
+	/* A clock (3:30, 1:02:03) is read as :seek reads one; a bare number
+	 * is not a length here (milliseconds, as crate info shows them). */
+	struct seekarg clock;
+	struct crate_err err = {0};
+	if (strchr(text, ':') && seekarg_parse(text, &clock, &err) == 0 &&
+	    clock.kind == SEEKARG_ABS) {
+		*ms = (double)clock.ms;
 		return true;
 	}
 	static const struct {
