@@ -119,6 +119,24 @@ static const char *find_near(const char *h, size_t hlen, const char *n, size_t n
 	return NULL;
 }
 
+/* Whether the words of [value, h) are one leading English article ("the",
+ * "a", "an"): "doors" is the whole of "The Doors" as a user means it, as
+ * players that file "The Beatles" under B do. */
+static bool only_article_before(const char *value, const char *h)
+{
+	static const char *const articles[] = {"the", "a", "an"};
+	size_t len = (size_t)(h - value), pos = 0, st, wl;
+	if (!coll_word_next(value, len, &pos, &st, &wl))
+		return false;
+	size_t ast = st, awl = wl;
+	if (coll_word_next(value, len, &pos, &st, &wl))
+		return false;
+	for (size_t i = 0; i < sizeof articles / sizeof articles[0]; i++)
+		if (strlen(articles[i]) == awl && memcmp(articles[i], value + ast, awl) == 0)
+			return true;
+	return false;
+}
+
 /* The best class of the occurrences of term in [value, end), the first
  * at h (NULL: none). */
 static enum coll_rank_class classify_from(const char *value, const char *end, const char *term,
@@ -129,7 +147,8 @@ static enum coll_rank_class classify_from(const char *value, const char *end, co
 		bool b0 = boundary(value, end, h), b1 = boundary(value, end, h + tlen);
 		enum coll_rank_class c = COLL_RANK_SUBSTRING;
 		if (b0 && b1)
-			c = has_word_char(value, (size_t)(h - value)) ||
+			c = (has_word_char(value, (size_t)(h - value)) &&
+			     !only_article_before(value, h)) ||
 					    has_word_char(h + tlen, (size_t)(end - h - tlen))
 				    ? COLL_RANK_WORD
 				    : COLL_RANK_FIELD;

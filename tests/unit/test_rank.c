@@ -383,7 +383,16 @@ static enum coll_rank_class reference_class(const char *v, size_t vlen, const ch
 		const char *h = v + i, *end = v + vlen;
 		bool b0 = coll_word_boundary(v, end, h), b1 = coll_word_boundary(v, end, h + tlen);
 		size_t p0 = 0, p1 = 0, st, wl;
-		bool words = coll_word_next(v, i, &p0, &st, &wl) ||
+		/* one leading article before is no word: "doors" is the whole of "the doors" */
+		size_t before = 0;
+		bool article = false;
+		while (coll_word_next(v, i, &p0, &st, &wl)) {
+			article = before == 0 && ((wl == 3 && memcmp(v + st, "the", 3) == 0) ||
+						  (wl == 2 && memcmp(v + st, "an", 2) == 0) ||
+						  (wl == 1 && v[st] == 'a'));
+			before++;
+		}
+		bool words = (before > 0 && !(before == 1 && article)) ||
 			     coll_word_next(h + tlen, vlen - i - tlen, &p1, &st, &wl);
 		enum coll_rank_class c = !b0 ? COLL_RANK_SUBSTRING
 					 : !b1 ? COLL_RANK_PREFIX
