@@ -67,7 +67,7 @@ int app_search(struct app *app, const struct coll_node *query, const char *text,
 	coll_search_prepare(&ctx, query, text, flags, &s);
 	int rc = coll_search_eval(&ctx, &s, out, err);
 	if (notes)
-		strbuf_adds(notes, s.notes.buf);
+		strbuf_adds(notes, coll_search_notes(&s, rc == 0 ? out->ids.n : 1));
 	coll_search_free(&s);
 	return rc;
 }

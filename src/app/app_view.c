@@ -632,7 +632,7 @@ static int view_eval(struct app *app, const struct app_view *v, struct coll_eval
 		bitset_free(&set);
 	}
 	if (rc == 0 && notes)
-		strbuf_adds(notes, s.notes.buf);
+		strbuf_adds(notes, coll_search_notes(&s, out->ids.n));
 	coll_node_unref(node);
 	coll_search_free(&s);
 	return rc;
@@ -648,7 +648,7 @@ int app_eval_positions(struct app *app, struct app_eval_cache *c, const struct u
 	coll_search_prepare(&ctx, query, text, COLL_SEARCH_NO_RANK, &s);
 	int rc = coll_eval_positions(&ctx, list, s.node, out, err);
 	if (rc == 0 && notes)
-		strbuf_adds(notes, s.notes.buf);
+		strbuf_adds(notes, coll_search_notes(&s, bitset_any(out)));
 	coll_search_free(&s);
 	return rc;
 }

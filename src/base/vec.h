@@ -89,6 +89,15 @@ static inline void bitset_copy(struct bitset *to, const struct bitset *from)
 	memcpy(to->w, from->w, bitset_words(from) * sizeof *to->w);
 }
 
+/* Whether any bit is set. */
+static inline bool bitset_any(const struct bitset *b)
+{
+	for (size_t i = 0; i < bitset_words(b); i++)
+		if (b->w[i])
+			return true;
+	return false;
+}
+
 static inline bool bitset_equal(const struct bitset *a, const struct bitset *b)
 {
 	return a->nbits == b->nbits && memcmp(a->w, b->w, bitset_words(a) * sizeof *a->w) == 0;

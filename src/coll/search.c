@@ -118,21 +118,32 @@ static bool has_note(const char *notes, const char *one)
 	return false;
 }
 
-static void note(struct prep *pp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add one note to b, unless b says it already. */
+static void note_add(struct strbuf *b, const char *one)
+{
+	if (has_note(b->buf, one))
+		return; /* "bakc in black": both words corrected to "back", said once */
+	if (b->len)
+		strbuf_adds(b, "; ");
+	strbuf_adds(b, one);
+}
 
-static void note(struct prep *pp, const char *fmt, ...)
+static void note(struct prep *pp, const char *if_none, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A note on what was forgiven; if_none (NULL: nothing) is what to say
+ * instead when the search finds nothing: "showing ..." would promise
+ * results the rest of the query took away. */
+static void note(struct prep *pp, const char *if_none, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	struct strbuf *b = &pp->out->notes;
-	if (has_note(b->buf, buf))
-		return; /* "bakc in black": both words corrected to "back", said once */
-	if (b->len)
-		strbuf_adds(b, "; ");
-	strbuf_adds(b, buf);
+	note_add(&pp->out->notes, buf);
+	if (if_none)
+		note_add(&pp->out->notes_if_none, if_none);
 }
 
 static const struct coll_typo_dict *typo_dict(struct prep *pp)
@@ -233,7 +244,7 @@ static struct coll_node *visit_word(struct prep *pp, struct coll_node *n, const 
 			}
 			r->span_start = n->span_start;
 			r->span_end = n->span_end;
-			note(pp, "also showing matches for %s", list.buf);
+			note(pp, NULL, "also showing matches for %s", list.buf);
 			strbuf_free(&list);
 		}
 	}
@@ -300,7 +311,9 @@ static struct coll_node *forgive_equals(struct prep *pp, struct coll_node *n, co
 	strbuf_init(&ex, 64);
 	example_values(pp, t, field, &ex);
 	char *cv = utf8_sanitize(value, strlen(value)), *cf = utf8_sanitize(field, strlen(field));
-	note(pp, "no %s '%s'; showing the words '%s' in %s%s", cf, cv, cv, cf, ex.buf);
+	char missing[256];
+	snprintf(missing, sizeof missing, "no %s '%s'", cf, cv);
+	note(pp, missing, "%s; showing the words '%s' in %s%s", missing, cv, cf, ex.buf);
 	free(cv);
 	free(cf);
 	strbuf_free(&ex);
@@ -350,7 +363,9 @@ static void note_unknown_field(struct prep *pp, const char *field)
 	if (!near)
 		return;
 	char *cf = utf8_sanitize(field, strlen(field));
-	note(pp, "no track has '%s': did you mean %s?", cf, near);
+	char text[256];
+	snprintf(text, sizeof text, "no track has '%s': did you mean %s?", cf, near);
+	note(pp, text, "%s", text);
 	free(cf);
 }
 
@@ -405,7 +420,9 @@ static struct coll_node *visit(struct prep *pp, struct coll_node *n, bool positi
 				free(pat);
 				if (count_items(pp, w) > 0) {
 					char *cv = utf8_sanitize(v, strlen(v));
-					note(pp, "nothing is '%s'; showing the words '%s'", cv, cv);
+					char missing[256];
+					snprintf(missing, sizeof missing, "nothing is '%s'", cv);
+					note(pp, missing, "%s; showing the words '%s'", missing, cv);
 					free(cv);
 					w->span_start = n->span_start;
 					w->span_end = n->span_end;
@@ -463,6 +480,7 @@ void coll_search_prepare(const struct coll_eval_ctx *ctx, const struct coll_node
 {
 	memset(out, 0, sizeof *out);
 	strbuf_init(&out->notes, 64);
+	strbuf_init(&out->notes_if_none, 0);
 	struct prep pp = {.ctx = ctx, .text = text, .text_len = text ? strlen(text) : 0,
 			  .folded_text = text ? utf8_fold(text, strlen(text), NULL) : NULL,
 			  .flags = flags, .out = out};
@@ -482,7 +500,14 @@ void coll_search_free(struct coll_search *s)
 	coll_node_unref(s->node);
 	coll_rank_terms_free(&s->terms);
 	strbuf_free(&s->notes);
+	strbuf_free(&s->notes_if_none);
 	memset(s, 0, sizeof *s);
+}
+
+const char *coll_search_notes(const struct coll_search *s, size_t found)
+{
+	const char *t = found ? s->notes.buf : s->notes_if_none.buf;
+	return t ? t : "";
 }
 
 void coll_search_rank(const struct coll_eval_ctx *ctx, const struct coll_search *s,

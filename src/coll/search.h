@@ -30,7 +30,13 @@ struct coll_search {
 	struct coll_rank_terms terms; /* what ranking looks for */
 	bool rank;                    /* relevance order applies (no ORDER BY at the top) */
 	struct strbuf notes;          /* what was forgiven, "; "-separated ("" = nothing) */
+	struct strbuf notes_if_none;  /* what of it to say when the search finds nothing */
 };
+
+/* The notes to show beside a result of found items: with none, only what
+ * was missing ("no artist 'x'"), never "showing ..." (NUL-terminated;
+ * lives as long as s). */
+const char *coll_search_notes(const struct coll_search *s, size_t found);
 
 /* Prepare query (not modified; text, when not NULL, is what it was parsed
  * from: quoted words are never corrected). ctx is used to count matches

@@ -66,6 +66,16 @@ c coll save Bj 'a:bjork' >/dev/null 2>&1 || t_fail "coll save"
 run search --format '%title%' 'in:Bj'
 [ -z "$OUT" ] || t_fail "a saved a:bjork was forgiven: $OUT"
 
+t_begin search_that_finds_nothing_promises_nothing
+# What was forgiven found tracks, but the rest of the query took them
+# away: no "showing ..." beside an empty result, only what is missing.
+run search --format '%title%' 'lantrens y>2999'
+[ "$RC" -eq 0 ] && [ -z "$OUT" ] || t_fail "lantrens y>2999: '$OUT'"
+printf '%s\n' "$ERR" | grep -q showing && t_fail "typo note beside nothing: $ERR"
+run search --format '%title%' 'a:bjork y>2999'
+[ "$RC" -eq 0 ] && [ -z "$OUT" ] || t_fail "a:bjork y>2999: '$OUT'"
+[ "$ERR" = "crate: no artist 'bjork'" ] || t_fail "a:bjork y>2999 note: '$ERR'"
+
 t_begin search_cjk_words
 for q in 夜 ソナタ 東京 '夜の'; do
 	run search --format '%title%' "$q"

@@ -108,6 +108,11 @@ keys C-u
 typed "lantrens"
 wait_for "also showing matches for lanterns" || t_fail "no note for a corrected word"
 wait_for "3 tracks" || t_fail "the corrected word found nothing"
+# the rest of the query takes every forgiven track away: nothing is shown,
+# so nothing is said to be shown
+typed " y>2999"
+wait_for "0 tracks" || t_fail "lantrens y>2999 found something"
+screen | grep -q "also showing" && t_fail "a note promises tracks beside none: $(screen)"
 keys C-u
 typed "t~street"
 wait_for "1 track" || t_fail "search back"
