@@ -105,6 +105,24 @@ static struct mlib_space *build(const uint32_t *ids, const float *raw, size_t n)
 	return s;
 }
 
+/* A BPM tag (set by the user or a DJ tool) wins over the measured tempo,
+ * as `crate info` shows it: *tempo becomes its log2 when it reads as a
+ * plausible tempo. The index's bpm is the tag's when the item has no
+ * bpm_confidence: the analysis shows ours with its confidence, and
+ * neither when a tag wins (mlib_analysis_load_index). */
+static void tagged_tempo(const struct mlib_index *idx, uint32_t id, float *tempo)
+{
+	char buf[64], cbuf[64], *end;
+	const char *t = mlib_index_get_text(idx, id, "bpm", buf, sizeof buf);
+	if (!t || mlib_index_get_text(idx, id, "bpm_confidence", cbuf, sizeof cbuf))
+		return;
+	double bpm = strtod(t, &end);
+	while (*end == ' ')
+		end++;
+	if (end != t && !*end && bpm >= 20 && bpm <= 400)
+		*tempo = (float)log2(bpm);
+}
+
 int mlib_space_load(struct mlib_db *db, const struct mlib_index *idx, struct mlib_space **out,
 		    struct crate_err *err)
 {
@@ -120,6 +138,7 @@ int mlib_space_load(struct mlib_db *db, const struct mlib_index *idx, struct mli
 	for (size_t i = 0; i < r.n; i++) {
 		if (!mlib_index_has_media(idx, r.ids[i]))
 			continue;
+		tagged_tempo(idx, r.ids[i], r.v + i * MLIB_SPACE_DIMS + TIMBRE_DIMS);
 		r.ids[k] = r.ids[i];
 		memmove(r.v + k * MLIB_SPACE_DIMS, r.v + i * MLIB_SPACE_DIMS,
 			MLIB_SPACE_DIMS * sizeof *r.v);

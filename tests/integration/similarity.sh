@@ -155,4 +155,23 @@ if $have_bad; then
 	*) t_fail "both: $out" ;; esac
 fi
 
+t_begin a_bpm_tag_is_the_tempo_like_and_smooth_compare
+# A BPM tag wins over the measured tempo in `crate info`; the similarity
+# space went on comparing the measured one, so a track a DJ tool tagged at
+# half tempo stayed as near its family as before.
+k1=$(run search --format '%id%' 't:kick1' 2>/dev/null)
+k2=$(run search --format '%id%' 't:kick2' 2>/dev/null)
+dist() { run explain "like:#$k1" "$k2" 2>/dev/null | sed -n 's/.*distance \([0-9]*\).*/\1/p' | head -1; }
+before=$(dist)
+gen -i "$M/kick2.flac" -metadata BPM=64 -c copy "$T_TMP/kick2.flac"
+mv "$T_TMP/kick2.flac" "$M/kick2.flac"
+run scan "$M" >/dev/null 2>&1 || t_fail "rescan"
+run analyze >/dev/null 2>&1 || t_fail "analyze"
+[ "$(run search --format '%id%' 't:kick2' 2>/dev/null)" = "$k2" ] || t_fail "kick2 has a new id"
+[ "$(run search --format '%bpm%' 't:kick2' 2>/dev/null)" = 64 ] || t_fail "the tag is not the bpm"
+after=$(dist)
+echo "    kick1 to kick2: $before, tagged 64 BPM: $after" >&2
+[ -n "$before" ] && [ -n "$after" ] && [ "$after" -gt $((before + 100)) ] ||
+	t_fail "the tag did not move kick2: $before then $after"
+
 t_end
