@@ -63,12 +63,20 @@ struct cue_parser {
 static int fail(struct cue_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct cue_parser *p, const char *fmt, ...)
 {
-	char what[400];
-	va_list ap;
+	/* Formatted whole: crate_err_set shortens a long message (a line of
+	 * junk quoted) at character boundaries, a fixed buffer here would cut
+	 * a character in two. */
+	va_list ap, aq;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	return crate_err_set(p->err, CRATE_ERR_PARSE, "line %d: %s", p->line, what);
+	char *what = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	vsnprintf(what, n > 0 ? (size_t)n + 1 : 1, fmt, aq);
+	va_end(aq);
+	crate_err_set(p->err, CRATE_ERR_PARSE, "line %d: %s", p->line, what);
+	free(what);
+	return -1;
 }
 
 static const char *skip_space(const char *s, const char *end)

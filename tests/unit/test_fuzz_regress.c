@@ -17,6 +17,8 @@
 #include "../fuzz/fuzz_tags.c"
 #include "../fuzz/fuzz_snapshot.c"
 #include "../fuzz/fuzz_store.c"
+#include "../fuzz/fuzz_cue.c"
+#include "../fuzz/fuzz_plfile.c"
 
 /* The whole file, owned by the caller; NULL when unreadable. */
 static uint8_t *read_input(const char *path, size_t *len)
@@ -37,7 +39,7 @@ static uint8_t *read_input(const char *path, size_t *len)
 	return buf;
 }
 
-enum target { T_PARSE, T_JSON, T_TAGS, T_SNAPSHOT, T_STORE };
+enum target { T_PARSE, T_JSON, T_TAGS, T_SNAPSHOT, T_STORE, T_CUE, T_PLFILE };
 
 /* Run every file of tests/fuzz/<kind>/<name>/ through the target's oracle;
  * returns how many inputs ran. */
@@ -63,6 +65,8 @@ static int replay_dir(const char *kind, const char *name, enum target t)
 				  : t == T_JSON	  ? fuzz_json_check(data, len)
 				  : t == T_TAGS	  ? fuzz_tags_check(data, len, harness_tmpdir())
 				  : t == T_STORE  ? fuzz_store_check(data, len, harness_tmpdir())
+				  : t == T_CUE	  ? fuzz_cue_check(data, len)
+				  : t == T_PLFILE ? fuzz_plfile_check(data, len)
 						  : fuzz_snapshot_check(data, len, harness_tmpdir());
 		CHECK_MSG(why == NULL, "%s/%s/%s: %s", kind, name, e->d_name, why);
 		free(data);
@@ -192,6 +196,23 @@ TEST(fuzz_regress_store)
 {
 	int n = replay_dir("regress", "store", T_STORE) + replay_dir("seeds", "store", T_STORE);
 	CHECK_MSG(n > 0, "no store inputs found under tests/fuzz");
+}
+
+/* Cue sheets: a message quoting a long line of Latin-1 junk was cut inside
+ * a character (not UTF-8) by a fixed buffer before crate_err could shorten
+ * it at a boundary. */
+TEST(fuzz_regress_cue)
+{
+	int n = replay_dir("regress", "cue", T_CUE) + replay_dir("seeds", "cue", T_CUE);
+	CHECK_MSG(n > 0, "no cue sheet inputs found under tests/fuzz");
+}
+
+/* Playlist files: the seeds (tests/data/playlists) read, written and
+ * read back. */
+TEST(fuzz_regress_plfile)
+{
+	int n = replay_dir("regress", "plfile", T_PLFILE) + replay_dir("seeds", "plfile", T_PLFILE);
+	CHECK_MSG(n > 0, "no playlist file inputs found under tests/fuzz");
 }
 
 /* The committed seeds are payloads of real indexes: they must load (else
