@@ -330,7 +330,8 @@ static void parse_pls(const char *data, size_t len, const char *dir, struct plfi
 			f[nf++] = (struct pls_field){no, k, eq + 1, (size_t)(s + n - eq - 1), l.no};
 		}
 	}
-	qsort(f, nf, sizeof *f, pls_cmp);
+	if (nf) /* no fields: f is NULL, which qsort must not be given */
+		qsort(f, nf, sizeof *f, pls_cmp);
 	for (size_t i = 0; i < nf;) {
 		size_t j = i;
 		const struct pls_field *file = NULL, *title = NULL, *length = NULL;
