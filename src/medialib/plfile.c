@@ -113,6 +113,28 @@ static void normalise_path(char *p)
 	*w = '\0';
 }
 
+/* A URL with its spaces and control characters percent-encoded (taking
+ * url): a request cannot carry them raw, and a line of M3U or PLS written
+ * from the entry could not give them back. */
+static char *url_escape_controls(char *url)
+{
+	size_t extra = 0;
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+		extra += *p <= 0x20 || *p == 0x7f;
+	if (!extra)
+		return url;
+	char *out = xmalloc(strlen(url) + 2 * extra + 1), *w = out;
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
+		if (*p <= 0x20 || *p == 0x7f)
+			w += sprintf(w, "%%%02X", *p);
+		else
+			*w++ = (char)*p;
+	}
+	*w = '\0';
+	free(url);
+	return out;
+}
+
 /* The absolute path or URL a location means; owned, NULL to skip it (an
  * empty one) or, with *why (owned), to report it: a location crate cannot
  * play must not vanish without a word. uri: the location is a URI (XSPF),
@@ -125,7 +147,7 @@ static char *resolve(const char *loc, size_t len, const char *dir, bool uri, cha
 		return NULL;
 	char *s = xstrndup(loc, len);
 	if (is_url(s))
-		return s;
+		return url_escape_controls(s);
 	char *path;
 	if (strncasecmp(s, "file://", 7) == 0) {
 		const char *p = s + 7;

@@ -209,7 +209,8 @@ TEST(fuzz_regress_cue)
 
 /* Playlist files: the seeds (tests/data/playlists) read, written and
  * read back; an empty PLS sorted a NULL array (undefined: the sanitizer
- * build stopped on it). */
+ * build stopped on it); a URL holding a control character was written to
+ * M3U with a space there, so export and import changed the entry. */
 TEST(fuzz_regress_plfile)
 {
 	int n = replay_dir("regress", "plfile", T_PLFILE) + replay_dir("seeds", "plfile", T_PLFILE);
