@@ -1,5 +1,5 @@
 # Builds the libFuzzer targets with clang: every project source except
-# src/main.c and src/launcher.c, instrumented for coverage + ASan + UBSan, and one binary per
+# src/main.c and src/launcher.c (of ui/, the pure text code alone), instrumented for coverage + ASan + UBSan, and one binary per
 # tests/fuzz/fuzz_<target>.c linked against them.  Invoked by tests/fuzz/run-fuzz.sh
 # (make -f tests/fuzz/fuzz.mk TARGETS="parse json ..."), with the project's
 # warnings (warnings.mk).  Kept apart from the
@@ -15,7 +15,8 @@ TARGETS ?= parse
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DCRATE_VERSION='"fuzz"' \
 	-Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP $(CWARN)
-LIB_SRC := $(filter-out src/main.c src/launcher.c src/query.c,$(wildcard src/*.c src/*/*.c))
+LIB_SRC := $(filter-out src/main.c src/launcher.c src/query.c,$(wildcard src/*.c src/*/*.c)) \
+	ui/text.c
 LIB_CXX_SRC := $(wildcard src/*/*.cpp)
 LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o) $(LIB_CXX_SRC:%.cpp=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_CXXFLAGS = -std=c++17 -D_GNU_SOURCE -Isrc -I. -O1 -g $(SAN) $(DEP_CFLAGS) -pthread -MMD -MP $(CXXWARN)

@@ -27,8 +27,8 @@ SHARED=${CRATE_SHARED:-$SRCDIR/../shared}
 # audio files need room for a header and a few frames
 # snapshots of small indexes (tests/fuzz/seeds/snapshot) are 0.2-32 KB
 declare -A MAXLEN=([parse]=2048 [json]=16384 [tags]=65536 [snapshot]=65536 [store]=16384 [cue]=8192
-	[plfile]=8192)
-ALL_TARGETS=(parse json tags snapshot store cue plfile)
+	[plfile]=8192 [text]=1024)
+ALL_TARGETS=(parse json tags snapshot store cue plfile text)
 # --build-only: build every target and stop (CI builds them while the
 # test suites run, in time the processors would otherwise idle: .ci/run).
 if [ "$SECONDS_EACH" = --build-only ]; then

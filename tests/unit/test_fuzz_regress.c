@@ -19,6 +19,7 @@
 #include "../fuzz/fuzz_store.c"
 #include "../fuzz/fuzz_cue.c"
 #include "../fuzz/fuzz_plfile.c"
+#include "../fuzz/fuzz_text.c"
 
 /* The whole file, owned by the caller; NULL when unreadable. */
 static uint8_t *read_input(const char *path, size_t *len)
@@ -39,7 +40,7 @@ static uint8_t *read_input(const char *path, size_t *len)
 	return buf;
 }
 
-enum target { T_PARSE, T_JSON, T_TAGS, T_SNAPSHOT, T_STORE, T_CUE, T_PLFILE };
+enum target { T_PARSE, T_JSON, T_TAGS, T_SNAPSHOT, T_STORE, T_CUE, T_PLFILE, T_TEXT };
 
 /* Run every file of tests/fuzz/<kind>/<name>/ through the target's oracle;
  * returns how many inputs ran. */
@@ -67,6 +68,7 @@ static int replay_dir(const char *kind, const char *name, enum target t)
 				  : t == T_STORE  ? fuzz_store_check(data, len, harness_tmpdir())
 				  : t == T_CUE	  ? fuzz_cue_check(data, len)
 				  : t == T_PLFILE ? fuzz_plfile_check(data, len)
+				  : t == T_TEXT	  ? fuzz_text_check(data, len)
 						  : fuzz_snapshot_check(data, len, harness_tmpdir());
 		CHECK_MSG(why == NULL, "%s/%s/%s: %s", kind, name, e->d_name, why);
 		free(data);
@@ -215,6 +217,14 @@ TEST(fuzz_regress_plfile)
 {
 	int n = replay_dir("regress", "plfile", T_PLFILE) + replay_dir("seeds", "plfile", T_PLFILE);
 	CHECK_MSG(n > 0, "no playlist file inputs found under tests/fuzz");
+}
+
+/* Text for the terminal: fitted, padded, wrapped and folded as the
+ * interface does, from the seeds (CJK, an escape sequence in a row). */
+TEST(fuzz_regress_text)
+{
+	int n = replay_dir("regress", "text", T_TEXT) + replay_dir("seeds", "text", T_TEXT);
+	CHECK_MSG(n > 0, "no text inputs found under tests/fuzz");
 }
 
 /* The committed seeds are payloads of real indexes: they must load (else
