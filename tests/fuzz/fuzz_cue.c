@@ -16,27 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "base/err.h"
 #include "base/utf8.h"
 #include "medialib/cue.h"
 
-static char fuzz_cue_why[512];
-
-static const char *fuzz_cue_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static const char *fuzz_cue_fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(fuzz_cue_why, sizeof fuzz_cue_why, fmt, ap);
-	va_end(ap);
-	return fuzz_cue_why;
-}
-
 /* NULL when s is absent or valid UTF-8, else what is wrong. */
 static const char *fuzz_cue_text(const char *what, const char *s)
 {
-	return s && !utf8_valid(s, strlen(s)) ? fuzz_cue_fail("%s is not UTF-8", what) : NULL;
+	return s && !utf8_valid(s, strlen(s)) ? fuzz_fail("%s is not UTF-8", what) : NULL;
 }
 
 static const char *fuzz_cue_sheet(const struct mlib_cue *c)
@@ -45,7 +33,7 @@ static const char *fuzz_cue_sheet(const struct mlib_cue *c)
 	if (!c->file)
 		return "a sheet without FILE parsed";
 	if (c->ntracks < 1 || c->ntracks > MLIB_CUE_MAX_TRACKS)
-		return fuzz_cue_fail("%zu tracks", c->ntracks);
+		return fuzz_fail("%zu tracks", c->ntracks);
 	const char *texts[][2] = {{"FILE", c->file},	     {"TITLE", c->title},
 				  {"PERFORMER", c->performer}, {"SONGWRITER", c->songwriter},
 				  {"GENRE", c->genre},	     {"DATE", c->date},
@@ -56,13 +44,13 @@ static const char *fuzz_cue_sheet(const struct mlib_cue *c)
 	for (size_t i = 0; i < c->ntracks && !why; i++) {
 		const struct mlib_cue_track *t = &c->tracks[i];
 		if (t->number < 1 || t->number > MLIB_CUE_MAX_TRACKS)
-			return fuzz_cue_fail("track %zu is numbered %d", i, t->number);
+			return fuzz_fail("track %zu is numbered %d", i, t->number);
 		if (i && t->number <= c->tracks[i - 1].number)
-			return fuzz_cue_fail("track %d follows %d", t->number, c->tracks[i - 1].number);
+			return fuzz_fail("track %d follows %d", t->number, c->tracks[i - 1].number);
 		if (t->start < 0 || (i && t->start <= c->tracks[i - 1].start))
-			return fuzz_cue_fail("track %d starts at %lld", t->number, (long long)t->start);
+			return fuzz_fail("track %d starts at %lld", t->number, (long long)t->start);
 		if (t->line < 1)
-			return fuzz_cue_fail("track %d on line %d", t->number, t->line);
+			return fuzz_fail("track %d on line %d", t->number, t->line);
 		why = fuzz_cue_text("a track's TITLE", t->title);
 		if (!why)
 			why = fuzz_cue_text("a track's PERFORMER", t->performer);
@@ -87,7 +75,7 @@ static const char *fuzz_cue_check(const uint8_t *data, size_t size)
 		return why;
 	}
 	if (err.code != CRATE_ERR_PARSE || !err.msg[0])
-		return fuzz_cue_fail("failed with code %d and message '%s'", err.code, err.msg);
+		return fuzz_fail("failed with code %d and message '%s'", err.code, err.msg);
 	if (!utf8_valid(err.msg, strlen(err.msg)))
 		return "the message is not UTF-8";
 	if (c.file || c.tracks || c.ntracks)
@@ -95,15 +83,4 @@ static const char *fuzz_cue_check(const uint8_t *data, size_t size)
 	return NULL;
 }
 
-#ifdef CRATE_FUZZ_MAIN
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	const char *why = fuzz_cue_check(data, size);
-	if (why) {
-		fprintf(stderr, "fuzz_cue oracle: %s\n", why);
-		abort();
-	}
-	return 0;
-}
-#endif
+FUZZ_ENTRY("fuzz_cue", fuzz_cue_check)

@@ -17,23 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "base/err.h"
 #include "base/utf8.h"
 #include "coll/json.h"
 #include "coll/node.h"
-
-static char fuzz_json_why[1024];
-
-static const char *fuzz_json_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static const char *fuzz_json_fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(fuzz_json_why, sizeof fuzz_json_why, fmt, ap);
-	va_end(ap);
-	return fuzz_json_why;
-}
 
 /* One in-memory connection for every input: opening one per document would
  * make the fuzzer measure sqlite3_open. It stays reachable, so no leak. */
@@ -81,30 +69,30 @@ static const char *fuzz_json_check(const uint8_t *data, size_t size)
 	struct coll_node *n = coll_from_json_db(fuzz_json_conn(), (const char *)data, size, &err);
 	if (!n) {
 		if (err.code != CRATE_ERR_PARSE && err.code != CRATE_ERR_INVALID)
-			return fuzz_json_fail("import failed with an unexpected error code: %s", err.msg);
+			return fuzz_fail("import failed with an unexpected error code: %s", err.msg);
 		if (err.msg[0] == '\0')
-			return fuzz_json_fail("import failed without a message");
+			return fuzz_fail("import failed without a message");
 		return NULL;
 	}
 	const char *why = NULL;
 	struct coll_node *n2 = NULL, *n3 = NULL, *n4 = NULL;
 	crate_err_clear(&err);
 	if (!(n2 = fuzz_json_round(n, false, &err))) {
-		why = fuzz_json_fail("exported JSON does not import: %s", err.msg);
+		why = fuzz_fail("exported JSON does not import: %s", err.msg);
 		goto out;
 	}
 	if (fuzz_json_all_utf8(n, 0) && !coll_node_equal(n, n2)) {
-		why = fuzz_json_fail("export + import changed the collection");
+		why = fuzz_fail("export + import changed the collection");
 		goto out;
 	}
 	crate_err_clear(&err);
 	if (!(n3 = fuzz_json_round(n2, false, &err)) || !coll_node_equal(n2, n3)) {
-		why = fuzz_json_fail("second round trip differs from the first: %s", err.msg);
+		why = fuzz_fail("second round trip differs from the first: %s", err.msg);
 		goto out;
 	}
 	crate_err_clear(&err);
 	if (!(n4 = fuzz_json_round(n2, true, &err)) || !coll_node_equal(n2, n4))
-		why = fuzz_json_fail("pretty export does not import to the same collection: %s",
+		why = fuzz_fail("pretty export does not import to the same collection: %s",
 				     err.msg);
 out:
 	coll_node_unref(n);
@@ -114,15 +102,4 @@ out:
 	return why;
 }
 
-#ifdef CRATE_FUZZ_MAIN
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	const char *why = fuzz_json_check(data, size);
-	if (why) {
-		fprintf(stderr, "fuzz_json oracle: %s\n", why);
-		abort();
-	}
-	return 0;
-}
-#endif
+FUZZ_ENTRY("fuzz_json", fuzz_json_check)

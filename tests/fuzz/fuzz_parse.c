@@ -16,25 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "base/err.h"
 #include "base/utf8.h"
 #include "coll/node.h"
 #include "coll/parse.h"
 
 /* The oracle's complaint, for the crash report. */
-static char fuzz_parse_why[1024];
-
-static const char *fuzz_parse_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static const char *fuzz_parse_fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(fuzz_parse_why, sizeof fuzz_parse_why, fmt, ap);
-	va_end(ap);
-	return fuzz_parse_why;
-}
-
 /* Spans are byte offsets into the query, or -1 for synthesised nodes. */
 static int fuzz_parse_spans_ok(const struct coll_node *n, size_t len, unsigned depth)
 {
@@ -58,41 +46,41 @@ static const char *fuzz_parse_one(const char *q, size_t len, int list_context)
 	if (!n) {
 		long chars = (long)utf8_count(q, len);
 		if (err.code != CRATE_ERR_PARSE && err.code != CRATE_ERR_INCOMPLETE)
-			return fuzz_parse_fail("parse failed with an unexpected error code: %s",
+			return fuzz_fail("parse failed with an unexpected error code: %s",
 					       err.msg);
 		if (err.msg[0] == '\0')
-			return fuzz_parse_fail("parse failed without a message");
+			return fuzz_fail("parse failed without a message");
 		if (err.pos < 1 || err.pos > chars + 1)
-			return fuzz_parse_fail("error column outside the query: %s", err.msg);
+			return fuzz_fail("error column outside the query: %s", err.msg);
 		return NULL;
 	}
 	const char *why = NULL;
 	char *p1 = NULL, *p2 = NULL;
 	struct coll_node *n2 = NULL;
 	if (!fuzz_parse_spans_ok(n, len, 0)) {
-		why = fuzz_parse_fail("a node span lies outside the query");
+		why = fuzz_fail("a node span lies outside the query");
 		goto out;
 	}
 	crate_err_clear(&err);
 	p1 = coll_print(n, &err);
 	if (!p1) {
-		why = fuzz_parse_fail("a parsed query does not print: %s", err.msg);
+		why = fuzz_fail("a parsed query does not print: %s", err.msg);
 		goto out;
 	}
 	crate_err_clear(&err);
 	n2 = coll_parse(p1, strlen(p1), &opts, &err);
 	if (!n2) {
-		why = fuzz_parse_fail("printed text [%s] does not parse: %s", p1, err.msg);
+		why = fuzz_fail("printed text [%s] does not parse: %s", p1, err.msg);
 		goto out;
 	}
 	crate_err_clear(&err);
 	p2 = coll_print(n2, &err);
 	if (!p2) {
-		why = fuzz_parse_fail("reparsed [%s] does not print: %s", p1, err.msg);
+		why = fuzz_fail("reparsed [%s] does not print: %s", p1, err.msg);
 		goto out;
 	}
 	if (strcmp(p1, p2) != 0)
-		why = fuzz_parse_fail("canonical text is not stable: [%s] -> [%s]", p1, p2);
+		why = fuzz_fail("canonical text is not stable: [%s] -> [%s]", p1, p2);
 out:
 	free(p1);
 	free(p2);
@@ -110,15 +98,4 @@ static const char *fuzz_parse_check(const uint8_t *data, size_t size)
 	return why;
 }
 
-#ifdef CRATE_FUZZ_MAIN
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	const char *why = fuzz_parse_check(data, size);
-	if (why) {
-		fprintf(stderr, "fuzz_parse oracle: %s\n", why);
-		abort();
-	}
-	return 0;
-}
-#endif
+FUZZ_ENTRY("fuzz_parse", fuzz_parse_check)

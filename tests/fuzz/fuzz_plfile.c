@@ -17,24 +17,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fuzz_common.h"
 #include "base/err.h"
 #include "base/str.h"
 #include "medialib/plfile.h"
 
 #define FUZZ_PLFILE_DIR "/music/lists"
-
-static char fuzz_plfile_why[768];
-
-static const char *fuzz_plfile_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static const char *fuzz_plfile_fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(fuzz_plfile_why, sizeof fuzz_plfile_why, fmt, ap);
-	va_end(ap);
-	return fuzz_plfile_why;
-}
 
 static const char *const fuzz_plfile_names[] = {"?", "M3U", "PLS", "XSPF"};
 
@@ -63,15 +51,15 @@ static const char *fuzz_plfile_round_trip(const struct plfile *pl, enum plfile_f
 	struct crate_err err = {0};
 	const char *why = NULL;
 	if (plfile_parse(to, b.buf, b.len, FUZZ_PLFILE_DIR, &back, &err) != 0) {
-		why = fuzz_plfile_fail("%zu entries written as %s do not parse: %s", n,
+		why = fuzz_fail("%zu entries written as %s do not parse: %s", n,
 				       fuzz_plfile_names[to], err.msg);
 	} else if (back.n != n) {
-		why = fuzz_plfile_fail("%zu entries written as %s read back as %zu", n,
+		why = fuzz_fail("%zu entries written as %s read back as %zu", n,
 				       fuzz_plfile_names[to], back.n);
 	} else {
 		for (size_t i = 0; i < n && !why; i++)
 			if (back.v[i].problem || strcmp(back.v[i].location, out[i].location) != 0)
-				why = fuzz_plfile_fail("[%s] written as %s read back as [%s]%s%s",
+				why = fuzz_fail("[%s] written as %s read back as [%s]%s%s",
 						       out[i].location, fuzz_plfile_names[to],
 						       back.v[i].location,
 						       back.v[i].problem ? ": " : "",
@@ -95,12 +83,12 @@ static const char *fuzz_plfile_as(const uint8_t *data, size_t size, enum plfile_
 	for (size_t i = 0; i < pl.n && !why; i++) {
 		const struct plfile_entry *e = &pl.v[i];
 		if (!e->location)
-			why = fuzz_plfile_fail("%s entry %zu has no location", fuzz_plfile_names[fmt], i);
+			why = fuzz_fail("%s entry %zu has no location", fuzz_plfile_names[fmt], i);
 		else if (!e->problem && e->location[0] != '/' && !fuzz_plfile_url(e->location))
-			why = fuzz_plfile_fail("%s entry [%s] is usable but neither a path nor a URL",
+			why = fuzz_fail("%s entry [%s] is usable but neither a path nor a URL",
 					       fuzz_plfile_names[fmt], e->location);
 		else if (e->duration_ms < -1)
-			why = fuzz_plfile_fail("%s entry %zu lasts %lld ms", fuzz_plfile_names[fmt], i,
+			why = fuzz_fail("%s entry %zu lasts %lld ms", fuzz_plfile_names[fmt], i,
 					       (long long)e->duration_ms);
 	}
 	for (enum plfile_format to = PLFILE_M3U; to <= PLFILE_XSPF && !why; to++)
@@ -118,15 +106,4 @@ static const char *fuzz_plfile_check(const uint8_t *data, size_t size)
 	return why;
 }
 
-#ifdef CRATE_FUZZ_MAIN
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	const char *why = fuzz_plfile_check(data, size);
-	if (why) {
-		fprintf(stderr, "fuzz_plfile oracle: %s\n", why);
-		abort();
-	}
-	return 0;
-}
-#endif
+FUZZ_ENTRY("fuzz_plfile", fuzz_plfile_check)

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_common.h"
 #include "base/err.h"
 #include "coll/eval.h"
 #include "coll/json.h"
@@ -33,19 +34,6 @@
 #include "coll/store.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
-
-static char fuzz_store_why[1024];
-
-static const char *fuzz_store_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static const char *fuzz_store_fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(fuzz_store_why, sizeof fuzz_store_why, fmt, ap);
-	va_end(ap);
-	return fuzz_store_why;
-}
 
 /* One database and one index for every input (opening a database per
  * input would make the fuzzer measure the schema's creation). They stay
@@ -143,18 +131,18 @@ static const char *fuzz_store_check_one(struct coll_store *st, const struct mlib
 {
 	const struct coll_node *n = coll_store_get(st, ns, name);
 	if (!n)
-		return fuzz_store_fail("%s/%s listed but not there", ns, name);
+		return fuzz_fail("%s/%s listed but not there", ns, name);
 	struct crate_err err = {0};
 	char *printed = coll_print(n, &err);
 	if (!printed && !err.msg[0])
-		return fuzz_store_fail("%s/%s does not print, without a message", ns, name);
+		return fuzz_fail("%s/%s does not print, without a message", ns, name);
 	free(printed);
 	char *json = coll_to_json(n, false);
 	crate_err_clear(&err);
 	struct coll_node *back = coll_from_json(json, strlen(json), &err);
 	free(json);
 	if (!back)
-		return fuzz_store_fail("%s/%s: its JSON does not import: %s", ns, name, err.msg);
+		return fuzz_fail("%s/%s: its JSON does not import: %s", ns, name, err.msg);
 	coll_node_unref(back);
 	struct coll_eval_ctx ctx = {.index = idx, .resolve = coll_store_resolve, .resolve_ud = st};
 	struct coll_result r = {0};
@@ -162,11 +150,11 @@ static const char *fuzz_store_check_one(struct coll_store *st, const struct mlib
 	if (coll_eval(&ctx, n, &r, &err) == 0) {
 		for (size_t i = 0; i < r.ids.n; i++)
 			if (!r.ordered && !mlib_index_has_media(idx, r.ids.v[i]))
-				return fuzz_store_fail("%s/%s: a set holds id %u, not in the library",
+				return fuzz_fail("%s/%s: a set holds id %u, not in the library",
 						       ns, name, r.ids.v[i]);
 		coll_result_free(&r);
 	} else if (!err.msg[0]) {
-		return fuzz_store_fail("%s/%s: evaluation failed without a message", ns, name);
+		return fuzz_fail("%s/%s: evaluation failed without a message", ns, name);
 	}
 	return NULL;
 }
@@ -180,15 +168,15 @@ static const char *fuzz_store_check(const uint8_t *data, size_t size, const char
 	struct coll_store *st = NULL;
 	struct crate_err err = {0};
 	if (coll_store_open(db, &st, &err) != 0)
-		return fuzz_store_fail("the store does not open: %s", err.msg);
+		return fuzz_fail("the store does not open: %s", err.msg);
 	const char *why = NULL;
 	const char *bad_why;
 	for (size_t i = 0; i < coll_store_unreadable(st, i, NULL, NULL, &bad_why); i++)
 		if (!bad_why || !bad_why[0])
-			why = fuzz_store_fail("an unreadable row without a message");
+			why = fuzz_fail("an unreadable row without a message");
 	const char *active = coll_store_active_playlist(st);
 	if (!why && (!active || !coll_store_get(st, COLL_NS_PLAYLISTS, active)))
-		why = fuzz_store_fail("the active playlist '%s' does not exist", active ? active : "");
+		why = fuzz_fail("the active playlist '%s' does not exist", active ? active : "");
 	static const char *const nss[] = { COLL_NS_COLLECTIONS, COLL_NS_PLAYLISTS };
 	char *first = NULL;
 	for (int k = 0; k < 2 && !why; k++) {
@@ -212,7 +200,7 @@ static const char *fuzz_store_check(const uint8_t *data, size_t size, const char
 		struct coll_node *q = coll_parse("a:x OR y>1990", 13, NULL, &err);
 		if (q && coll_store_save(st, COLL_NS_COLLECTIONS, "Fuzz saved", q, &err) != 0 &&
 		    !err.msg[0])
-			why = fuzz_store_fail("a save failed without a message");
+			why = fuzz_fail("a save failed without a message");
 		coll_node_unref(q);
 	}
 	free(first);

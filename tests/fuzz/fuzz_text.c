@@ -21,35 +21,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "base/utf8.h"
 #include "ui/text.h"
-
-static char fuzz_text_why[512];
-
-static const char *fuzz_text_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static const char *fuzz_text_fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(fuzz_text_why, sizeof fuzz_text_why, fmt, ap);
-	va_end(ap);
-	return fuzz_text_why;
-}
 
 /* NULL when s is valid UTF-8 without a control character. */
 static const char *fuzz_text_clean(const char *what, const char *s)
 {
 	size_t len = strlen(s);
 	if (!utf8_valid(s, len))
-		return fuzz_text_fail("%s is not UTF-8", what);
+		return fuzz_fail("%s is not UTF-8", what);
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
 		size_t n = utf8_decode(s + i, len - i, &cp);
 		if (!n)
-			return fuzz_text_fail("%s: no character at byte %zu", what, i);
+			return fuzz_fail("%s: no character at byte %zu", what, i);
 		if (utf8_is_control(cp))
-			return fuzz_text_fail("%s holds control character U+%04X", what, (unsigned)cp);
+			return fuzz_fail("%s holds control character U+%04X", what, (unsigned)cp);
 		i += n;
 	}
 	return NULL;
@@ -61,16 +49,16 @@ static const char *fuzz_text_fitting(const char *s, size_t cols, int ascii)
 	char *fit = ui_text_fit(s, cols, ascii, &w);
 	const char *why = fuzz_text_clean("ui_text_fit's text", fit);
 	if (!why && w > cols)
-		why = fuzz_text_fail("ui_text_fit: %zu columns in %zu", w, cols);
+		why = fuzz_fail("ui_text_fit: %zu columns in %zu", w, cols);
 	if (!why && utf8_width(fit, strlen(fit)) != w)
-		why = fuzz_text_fail("ui_text_fit says %zu columns, the text has %zu", w,
+		why = fuzz_fail("ui_text_fit says %zu columns, the text has %zu", w,
 				     utf8_width(fit, strlen(fit)));
 	free(fit);
 	if (why)
 		return why;
 	char *pad = ui_text_fit_pad(s, cols, ascii);
 	if (utf8_width(pad, strlen(pad)) != cols)
-		why = fuzz_text_fail("ui_text_fit_pad: %zu columns, not %zu",
+		why = fuzz_fail("ui_text_fit_pad: %zu columns, not %zu",
 				     utf8_width(pad, strlen(pad)), cols);
 	free(pad);
 	return why;
@@ -89,7 +77,7 @@ static const char *fuzz_text_wrapping(const char *clean, int width)
 {
 	size_t len = strlen(clean), n = ui_text_wrap(clean, width, NULL, 0);
 	if (n < 1 || n > len + 1)
-		return fuzz_text_fail("ui_text_wrap: %zu rows of %zu bytes", n, len);
+		return fuzz_fail("ui_text_wrap: %zu rows of %zu bytes", n, len);
 	struct ui_text_row *rows = calloc(n, sizeof *rows);
 	const char *why = NULL;
 	if (ui_text_wrap(clean, width, rows, n) != n)
@@ -98,15 +86,15 @@ static const char *fuzz_text_wrapping(const char *clean, int width)
 	for (size_t i = 0; i < n && !why; i++) {
 		const struct ui_text_row *r = &rows[i];
 		if (r->off < end || r->off + r->len > len || (i && !r->len))
-			why = fuzz_text_fail("row %zu [%zu, +%zu) after byte %zu of %zu", i, r->off,
+			why = fuzz_fail("row %zu [%zu, +%zu) after byte %zu of %zu", i, r->off,
 					     r->len, end, len);
 		else if (r->indent < 0 || r->indent >= width)
-			why = fuzz_text_fail("row %zu indented %d in %d columns", i, r->indent, width);
+			why = fuzz_fail("row %zu indented %d in %d columns", i, r->indent, width);
 		else if (!utf8_valid(clean + r->off, r->len))
-			why = fuzz_text_fail("row %zu cuts a character", i);
+			why = fuzz_fail("row %zu cuts a character", i);
 		else if (utf8_width(clean + r->off, r->len) > (size_t)(width - r->indent) &&
 			 !fuzz_text_one_wide(clean + r->off, r->len))
-			why = fuzz_text_fail("row %zu is %zu columns in %d", i,
+			why = fuzz_fail("row %zu is %zu columns in %d", i,
 					     utf8_width(clean + r->off, r->len), width - r->indent);
 		end = r->off + r->len;
 	}
@@ -145,7 +133,7 @@ static const char *fuzz_text_check(const uint8_t *data, size_t size)
 		size_t got = 0, keep = utf8_prefix_fitting(clean, strlen(clean), cols, &got);
 		if (got > cols || !utf8_valid(clean, keep) ||
 		    utf8_width(clean, keep) != got)
-			why = fuzz_text_fail("utf8_prefix_fitting: %zu bytes, %zu columns of %zu", keep,
+			why = fuzz_fail("utf8_prefix_fitting: %zu bytes, %zu columns of %zu", keep,
 					     got, cols);
 	}
 	if (!why && cols >= 1)
@@ -157,15 +145,4 @@ static const char *fuzz_text_check(const uint8_t *data, size_t size)
 	return why;
 }
 
-#ifdef CRATE_FUZZ_MAIN
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	const char *why = fuzz_text_check(data, size);
-	if (why) {
-		fprintf(stderr, "fuzz_text oracle: %s\n", why);
-		abort();
-	}
-	return 0;
-}
-#endif
+FUZZ_ENTRY("fuzz_text", fuzz_text_check)

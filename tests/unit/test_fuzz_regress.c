@@ -78,10 +78,16 @@ static int replay_dir(const char *kind, const char *name, enum target t)
 	return ran;
 }
 
+/* A target's regressions and seeds replayed; there must be some. */
+static void replay_target(const char *name, enum target t)
+{
+	int n = replay_dir("regress", name, t) + replay_dir("seeds", name, t);
+	CHECK_MSG(n > 0, "no %s inputs found under tests/fuzz", name);
+}
+
 TEST(fuzz_regress_parse)
 {
-	int n = replay_dir("regress", "parse", T_PARSE) + replay_dir("seeds", "parse", T_PARSE);
-	CHECK_MSG(n > 0, "no parser inputs found under tests/fuzz");
+	replay_target("parse", T_PARSE);
 }
 
 TEST(fuzz_regress_parse_builtin)
@@ -131,8 +137,7 @@ TEST(fuzz_regress_parse_deep_nesting)
 
 TEST(fuzz_regress_json)
 {
-	int n = replay_dir("regress", "json", T_JSON) + replay_dir("seeds", "json", T_JSON);
-	CHECK_MSG(n > 0, "no JSON inputs found under tests/fuzz");
+	replay_target("json", T_JSON);
 }
 
 TEST(fuzz_regress_json_deep_nesting)
@@ -187,17 +192,14 @@ TEST(fuzz_regress_tags)
 
 TEST(fuzz_regress_snapshot)
 {
-	int n = replay_dir("regress", "snapshot", T_SNAPSHOT) +
-		replay_dir("seeds", "snapshot", T_SNAPSHOT);
-	CHECK_MSG(n > 0, "no snapshot inputs found under tests/fuzz");
+	replay_target("snapshot", T_SNAPSHOT);
 }
 
 /* The store's seeds include a cycle, damaged JSON, a bad name and a tree
  * deeper than COLL_MAX_DEPTH: each opens with the rest readable. */
 TEST(fuzz_regress_store)
 {
-	int n = replay_dir("regress", "store", T_STORE) + replay_dir("seeds", "store", T_STORE);
-	CHECK_MSG(n > 0, "no store inputs found under tests/fuzz");
+	replay_target("store", T_STORE);
 }
 
 /* Cue sheets: a message quoting a long line of Latin-1 junk was cut inside
@@ -205,8 +207,7 @@ TEST(fuzz_regress_store)
  * it at a boundary. */
 TEST(fuzz_regress_cue)
 {
-	int n = replay_dir("regress", "cue", T_CUE) + replay_dir("seeds", "cue", T_CUE);
-	CHECK_MSG(n > 0, "no cue sheet inputs found under tests/fuzz");
+	replay_target("cue", T_CUE);
 }
 
 /* Playlist files: the seeds (tests/data/playlists) read, written and
@@ -215,16 +216,14 @@ TEST(fuzz_regress_cue)
  * M3U with a space there, so export and import changed the entry. */
 TEST(fuzz_regress_plfile)
 {
-	int n = replay_dir("regress", "plfile", T_PLFILE) + replay_dir("seeds", "plfile", T_PLFILE);
-	CHECK_MSG(n > 0, "no playlist file inputs found under tests/fuzz");
+	replay_target("plfile", T_PLFILE);
 }
 
 /* Text for the terminal: fitted, padded, wrapped and folded as the
  * interface does, from the seeds (CJK, an escape sequence in a row). */
 TEST(fuzz_regress_text)
 {
-	int n = replay_dir("regress", "text", T_TEXT) + replay_dir("seeds", "text", T_TEXT);
-	CHECK_MSG(n > 0, "no text inputs found under tests/fuzz");
+	replay_target("text", T_TEXT);
 }
 
 /* The committed seeds are payloads of real indexes: they must load (else
