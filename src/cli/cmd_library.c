@@ -201,6 +201,13 @@ static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv
 		cli_put_safe(ctx->err, res.errors[e].reason, strlen(res.errors[e].reason));
 		fputc('\n', ctx->err);
 	}
+	for (size_t e = 0; e < res.nnotes && !quiet; e++) {
+		fputs("crate: note: ", ctx->err);
+		cli_put_safe(ctx->err, res.notes[e].path, strlen(res.notes[e].path));
+		fputs(": ", ctx->err);
+		cli_put_safe(ctx->err, res.notes[e].reason, strlen(res.notes[e].reason));
+		fputc('\n', ctx->err);
+	}
 	if (rc != 0) {
 		fputs("crate: ", ctx->err);
 		cli_put_safe(ctx->err, err.msg, strlen(err.msg));

@@ -373,6 +373,17 @@ static void file_problem_str(struct scan *s, const char *path, const char *reaso
 	free(msg);
 }
 
+/* A link to a folder that contains it: MPD and cmus skip such a link
+ * without a word, and everything below it is walked at its own place;
+ * the user hears of it, but it fails nothing. */
+static void add_note(struct scan *s, const char *path, const char *reason)
+{
+	struct mlib_scan_result *r = s->res;
+	r->notes = xreallocarray(r->notes, r->nnotes + 1, sizeof *r->notes);
+	r->notes[r->nnotes].path = xstrdup(path);
+	r->notes[r->nnotes++].reason = xstrdup(reason);
+}
+
 static void folder_problem(struct scan *s, const char *path, const char *reason)
 {
 	char *msg = xasprintf("%s: %s", path, reason);
@@ -520,7 +531,8 @@ static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst
 	struct dir_key key = {dst->st_dev, dst->st_ino};
 	for (size_t i = 0; i < s->nstack; i++)
 		if (s->stack[i].dev == key.dev && s->stack[i].ino == key.ino) {
-			folder_problem(s, path->buf, "symlink loop (a directory containing itself)");
+			add_note(s, path->buf, "a link to a folder that contains it (a symlink loop): "
+					       "not followed");
 			return;
 		}
 	if (!dir_set_add(&s->dirs, key))
@@ -1137,5 +1149,10 @@ void mlib_scan_result_free(struct mlib_scan_result *res)
 		free(res->errors[i].msg);
 	}
 	free(res->errors);
+	for (size_t i = 0; i < res->nnotes; i++) {
+		free(res->notes[i].path);
+		free(res->notes[i].reason);
+	}
+	free(res->notes);
 	memset(res, 0, sizeof *res);
 }

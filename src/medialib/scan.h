@@ -25,7 +25,7 @@ struct mlib_scan_progress {
 	uint64_t ignored;   /* not audio by name or content: text, images, playlists, cue
 			     * sheets, sockets, crate's own database files */
 	uint64_t missing;   /* rows newly marked missing (file gone) */
-	uint64_t folders_failed; /* folders and roots that could not be read (symlink loops...) */
+	uint64_t folders_failed; /* folders and roots that could not be read */
 	uint64_t cue_failed; /* cue sheets that could not be used (their audio is indexed whole) */
 	uint64_t not_stored; /* after a fatal error: files read or found, not in the database */
 	uint64_t to_read;   /* new and changed files the walk found (to open and read) */
@@ -59,10 +59,19 @@ struct mlib_scan_error {
 		       * .cue file, or the audio file for a CUESHEET tag */
 };
 
+/* Something skipped on purpose that is no failure (a link to a folder
+ * that contains it): said, never counted. */
+struct mlib_scan_note {
+	char *path;   /* owned, raw bytes */
+	char *reason; /* owned, why it was skipped */
+};
+
 struct mlib_scan_result {
 	struct mlib_scan_progress totals;
 	struct mlib_scan_error *errors;
 	size_t nerrors;
+	struct mlib_scan_note *notes;
+	size_t nnotes;
 	int cancelled;
 };
 

@@ -130,6 +130,26 @@ if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
 	grep -q "1 added" "$T_TMP/err" || t_fail "a hidden root: $(tail -1 "$T_TMP/err")"
 fi
 
+t_begin symlink_loop_is_a_note_not_a_failure
+# A link to a folder above it (ln -s .. loop) is skipped as MPD and cmus
+# skip it; it used to count as an unreadable folder, so every scan of the
+# library exited 2.
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	LD=$T_TMP/loopy
+	mkdir -p "$LD/Album"
+	gen "$LD/Album/song.flac" title=Once
+	ln -s .. "$LD/Album/loop"
+	"$CRATE" --db "$T_TMP/loop.db" scan "$LD" 2>"$T_TMP/err"; rc=$?
+	[ $rc -eq 0 ] || t_fail "exit $rc, want 0: $(cat "$T_TMP/err")"
+	grep -q "^crate: note: $LD/Album/loop: .*symlink loop.*not followed" "$T_TMP/err" ||
+		t_fail "no note: $(cat "$T_TMP/err")"
+	grep -q "unreadable" "$T_TMP/err" && t_fail "the loop counted as unreadable: $(tail -1 "$T_TMP/err")"
+	grep -q "scanned 1 files: 1 added" "$T_TMP/err" || t_fail "summary: $(tail -1 "$T_TMP/err")"
+	"$CRATE" --db "$T_TMP/loop.db" scan --quiet 2>"$T_TMP/err"; rc=$?
+	[ $rc -eq 0 ] || t_fail "rescan: exit $rc, want 0"
+	[ -s "$T_TMP/err" ] && t_fail "--quiet printed: $(cat "$T_TMP/err")"
+fi
+
 t_begin corpus_scan_completes
 if ! t_have_corpus; then t_skip "corpus not found"; else
 	timeout 300 "$CRATE" --db "$T_TMP/corpus.db" scan "$CORPUS" 2>"$T_TMP/err"
