@@ -818,7 +818,7 @@ static void poll_scan(struct ui *ui)
 			   "%llu added, %llu updated, %llu unchanged, %llu ignored, %llu failed",
 			   (unsigned long long)t->added, (unsigned long long)t->updated,
 			   (unsigned long long)t->unchanged, (unsigned long long)t->ignored,
-			   (unsigned long long)(t->failed + t->folders_failed));
+			   (unsigned long long)(t->failed + t->folders_failed + t->roots_gone));
 	/* What the CLI's summary says too: files that went, sheets not used. */
 	if (t->missing && len > 0 && (size_t)len < sizeof counts)
 		len += snprintf(counts + len, sizeof counts - (size_t)len, ", %llu gone",

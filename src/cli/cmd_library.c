@@ -70,6 +70,9 @@ static void scan_summary(FILE *err, const struct mlib_scan_progress *t, bool sto
 		t->unchanged, t->ignored, t->failed);
 	if (t->missing)
 		fprintf(err, ", %" PRIu64 " gone (marked missing)", t->missing);
+	if (t->roots_gone)
+		fprintf(err, ", %" PRIu64 " root%s not found", t->roots_gone,
+			t->roots_gone == 1 ? "" : "s");
 	if (t->folders_failed)
 		fprintf(err, ", %" PRIu64 " folder%s unreadable", t->folders_failed,
 			t->folders_failed == 1 ? "" : "s");
@@ -216,6 +219,7 @@ static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv
 	if (!quiet || rc != 0)
 		scan_summary(ctx->err, &res.totals, rc != 0);
 	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0 ||
+		       res.totals.roots_gone > 0 ||
 		       res.totals.cue_failed > 0;
 	mlib_scan_result_free(&res);
 	if (rc != 0)

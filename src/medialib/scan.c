@@ -391,6 +391,16 @@ static void folder_problem(struct scan *s, const char *path, const char *reason)
 	free(msg);
 }
 
+/* A path given to the scan that is not there: not an unreadable folder
+ * but a root that went (deleted, renamed, a disk not mounted), said so. */
+static void root_gone(struct scan *s, const char *path)
+{
+	folder_problem(s, path, "No such file or directory (deleted, renamed, or on a disk "
+				"that is not mounted)");
+	s->res->totals.folders_failed--;
+	s->res->totals.roots_gone++;
+}
+
 /* A file's cue sheet beside it: its mtime counts as the file's (an edited
  * sheet is a changed file). */
 static bool sibling_cue(const struct scan *s, const char *path, struct timespec *mtime)
@@ -1085,11 +1095,14 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 		roots[i] = realpath(paths[i], NULL);
 		if (!roots[i]) {
 			int e = errno;
-			folder_problem(&s, paths[i], strerror(e));
 			/* A root that is gone (an unmounted disk): what was under it
 			 * is missing now, and comes back when it does. */
-			if (e == ENOENT)
+			if (e == ENOENT) {
+				root_gone(&s, paths[i]);
 				roots[i] = gone_root(paths[i]);
+			} else {
+				folder_problem(&s, paths[i], strerror(e));
+			}
 			continue;
 		}
 		strbuf_reset(&path);

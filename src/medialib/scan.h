@@ -26,6 +26,8 @@ struct mlib_scan_progress {
 			     * sheets, sockets, crate's own database files */
 	uint64_t missing;   /* rows newly marked missing (file gone) */
 	uint64_t folders_failed; /* folders and roots that could not be read */
+	uint64_t roots_gone; /* paths given to the scan that do not exist (an unmounted
+			      * disk): not in folders_failed */
 	uint64_t cue_failed; /* cue sheets that could not be used (their audio is indexed whole) */
 	uint64_t not_stored; /* after a fatal error: files read or found, not in the database */
 	uint64_t to_read;   /* new and changed files the walk found (to open and read) */
@@ -54,7 +56,8 @@ struct mlib_scan_error {
 	char *path;   /* owned, raw bytes of the file or directory */
 	char *reason; /* owned, why, without the path (untrusted bytes: sanitise) */
 	char *msg;    /* owned, "<path>: <reason>" (untrusted bytes: sanitise for display) */
-	int folder;   /* 1: a folder or root (counted in folders_failed, not failed) */
+	int folder;   /* 1: a folder or root (counted in folders_failed, or roots_gone;
+		       * not in failed) */
 	int cue;      /* 1: a cue sheet (counted in cue_failed, not failed); path is the
 		       * .cue file, or the audio file for a CUESHEET tag */
 };

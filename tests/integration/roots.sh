@@ -134,6 +134,14 @@ n=$(sqlite3 "$DB" "SELECT count(*) FROM media WHERE missing = 1 AND CAST(url AS 
 [ "$n" = 3 ] || t_fail "$n of its 3 items missing"
 [ "$(c search --format '%id%' "u~$REL/Album/" | wc -l)" -eq 0 ] || t_fail "still searchable"
 
+t_begin roots_a_gone_root_is_said_not_found
+# The scan above: the folder itself is gone, which is what it says (it
+# said "1 folder unreadable", as for a folder without permission).
+grep -q "Album/\?: No such file or directory (deleted, renamed, or on a disk that is not mounted)" "$T_TMP/out" ||
+	t_fail "the gone root is not named as such: $(cat "$T_TMP/out")"
+grep -q ", 1 root not found" "$T_TMP/out" || t_fail "summary: $(tail -1 "$T_TMP/out")"
+grep -q "unreadable" "$T_TMP/out" && t_fail "a gone root counted as an unreadable folder: $(tail -1 "$T_TMP/out")"
+
 t_begin roots_remove_of_a_deleted_folder_named_relatively
 # The deleted album folder was a root: `crate roots remove Album` from its
 # parent removes it, as its absolute path does (it said "Album: not a

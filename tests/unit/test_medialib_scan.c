@@ -553,7 +553,10 @@ TEST(a_root_that_disappears_marks_missing_and_comes_back)
 	REQUIRE(rename(dir, away) == 0);
 	scan_ok(db, abs, &res);
 	CHECK_INT(res.totals.missing, 1);
-	CHECK_INT(res.totals.folders_failed, 1);
+	/* Said as a root that is gone, not as a folder that cannot be read. */
+	CHECK_INT(res.totals.roots_gone, 1);
+	CHECK_INT(res.totals.folders_failed, 0);
+	CHECK(res.nerrors == 1 && strstr(res.errors[0].reason, "not mounted"));
 	mlib_scan_result_free(&res);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media WHERE missing = 1"), 1);
 	REQUIRE(rename(away, dir) == 0);
