@@ -254,6 +254,7 @@ static const struct {
 struct mlib_media_writer {
 	struct mlib_db *db;
 	sqlite3_stmt *put, *del_tags, *add_tag, *missing, *rating, *str_find, *str_add, *beside;
+	sqlite3_stmt *stored;
 };
 
 static sqlite3_stmt *prep(struct mlib_db *db, const char *sql, struct crate_err *err)
@@ -305,7 +306,13 @@ struct mlib_media_writer *mlib_media_writer_new(struct mlib_db *db, struct crate
 		w->str_add = prep(db, "INSERT INTO media_string(value) VALUES(?1)", err);
 	if (w->str_add)
 		w->beside = prep(db, "UPDATE media SET cue_beside=?2 WHERE id=?1", err);
-	if (!w->beside) {
+	/* The file's own row, or its cue tracks' ("FILE#N": between "FILE#"
+	 * and "FILE$" byte-wise). */
+	if (w->beside)
+		w->stored = prep(db, "SELECT missing = 0 AND filesize IS ?4 AND mtime IS ?5"
+				     " AND (mtime_nsec IS NULL OR mtime_nsec IS ?6) FROM media"
+				     " WHERE url = ?1 OR (url > ?2 AND url < ?3) LIMIT 1", err);
+	if (!w->stored) {
 		mlib_media_writer_free(w);
 		return NULL;
 	}
@@ -321,6 +328,7 @@ void mlib_media_writer_free(struct mlib_media_writer *w)
 	sqlite3_finalize(w->add_tag);
 	sqlite3_finalize(w->missing);
 	sqlite3_finalize(w->beside);
+	sqlite3_finalize(w->stored);
 	sqlite3_finalize(w->rating);
 	sqlite3_finalize(w->str_find);
 	sqlite3_finalize(w->str_add);
@@ -585,6 +593,32 @@ int mlib_media_set_cue_beside(struct mlib_media_writer *w, uint32_t id, bool bes
 	sqlite3_bind_int64(w->beside, 1, id);
 	sqlite3_bind_int(w->beside, 2, beside);
 	return step_done(w->db, w->beside, "cannot record where a cue sheet is", err);
+}
+
+int mlib_media_stored(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
+		      int64_t mtime, long mtime_nsec, int *state, struct crate_err *err)
+{
+	sqlite3_stmt *st = w->stored;
+	char *lo = xmalloc(urllen + 1), *hi = xmalloc(urllen + 1);
+	memcpy(lo, url, urllen);
+	memcpy(hi, url, urllen);
+	lo[urllen] = '#';
+	hi[urllen] = '#' + 1;
+	sqlite3_bind_blob(st, 1, url, (int)urllen, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 2, lo, (int)urllen + 1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 3, hi, (int)urllen + 1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, size);
+	sqlite3_bind_int64(st, 5, mtime);
+	sqlite3_bind_int64(st, 6, mtime_nsec);
+	int rc = sqlite3_step(st);
+	*state = rc == SQLITE_ROW ? 1 + (sqlite3_column_int(st, 0) != 0) : 0;
+	int ret = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+						       : mlib_db_error(w->db, "cannot read the library", err);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	free(lo);
+	free(hi);
+	return ret;
 }
 
 int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t urllen,

@@ -45,6 +45,13 @@ int mlib_media_set_missing(struct mlib_media_writer *w, uint32_t id, int missing
 int mlib_media_set_cue_beside(struct mlib_media_writer *w, uint32_t id, bool beside,
 			      struct crate_err *err);
 
+/* What the database holds of the file at url now (another scan may have
+ * stored it since this one began): *state 0 nothing, 1 a row that differs
+ * or is missing, 2 a present row of this size and mtime (a cue track's
+ * row, "url#N", counts as the file's). */
+int mlib_media_stored(struct mlib_media_writer *w, const char *url, size_t urllen, int64_t size,
+		      int64_t mtime, long mtime_nsec, int *state, struct crate_err *err);
+
 /* A file moved (same content, new path): the row keeps its id, play
  * statistics, rating and places in playlists; only its url changes. */
 int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t urllen,

@@ -765,6 +765,17 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 		return -1;
 	wr->in_batch++;
 	p->read++;
+	int stored = 0;
+	if (!j->known && j->rc == 0 &&
+	    mlib_media_stored(wr->w, j->path, j->len, j->size, j->mtime, j->mtime_nsec, &stored,
+			      err) != 0)
+		return -1;
+	if (stored == 2) {
+		/* Another scan (a second crate scan, the interface's watch)
+		 * stored it as it is since this one began: not added twice. */
+		p->unchanged++;
+		return 0;
+	}
 	if (j->moved && j->known->cue && move_cue_rows(s, j, err) != 0)
 		return -1;
 	if (j->rc != 0) {
@@ -800,7 +811,7 @@ static int write_job(struct scan *s, struct writer *wr, struct job *j, int64_t n
 		    retire_rows(s, wr, j, true, NULL, 0, err) != 0)
 			return -1;
 	}
-	if (j->known)
+	if (j->known || stored)
 		s->pend_updated++;
 	else
 		s->pend_added++;

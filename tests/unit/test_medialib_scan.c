@@ -533,6 +533,56 @@ TEST(background_scan_reports_progress_and_reloads_index)
 	free(dir);
 }
 
+/* A second scan of the same new files, run while the first one is
+ * between its walk and its writes (two crate scan in two shells, a
+ * scan beside the interface's watch). */
+struct rival {
+	const char *dir;
+	bool ran;
+	uint64_t added;
+};
+
+static void rival_scan(void *ud, const struct mlib_scan_progress *p)
+{
+	struct rival *r = ud;
+	if (r->ran || p->walking || p->finished)
+		return;
+	r->ran = true;
+	struct mlib_db *db2 = open_db();
+	struct mlib_scan_result res;
+	scan_ok(db2, r->dir, &res);
+	r->added = res.totals.added;
+	mlib_scan_result_free(&res);
+	mlib_db_close(db2);
+}
+
+TEST(two_scans_of_the_same_new_files_add_them_once)
+{
+	char *dir = tm_path("both");
+	mkdir(dir, 0755);
+	char *f1 = xasprintf("%s/a.flac", dir), *f2 = xasprintf("%s/b.flac", dir);
+	tm_make_audio(f1, 0.2, meta_a);
+	tm_copy_file(f1, f2);
+	struct mlib_db *db = open_db();
+	struct rival r = {.dir = dir};
+	struct crate_err err = {0};
+	const char *paths[] = {dir};
+	struct mlib_scan_opts opts = {.threads = 2, .progress = rival_scan, .ud = &r};
+	struct mlib_scan_result res;
+	CHECK_MSG(mlib_scan(db, paths, 1, &opts, &res, &err) == 0, "%s", err.msg);
+	CHECK(r.ran);
+	CHECK_INT(r.added, 2);
+	/* The rival stored both first: this scan found them so. */
+	CHECK_INT(res.totals.added, 0);
+	CHECK_INT(res.totals.unchanged, 2);
+	CHECK_INT(res.totals.seen, res.totals.added + res.totals.updated + res.totals.unchanged +
+					   res.totals.ignored + res.totals.failed);
+	mlib_scan_result_free(&res);
+	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media"), 2);
+	mlib_db_close(db);
+	free(f1); free(f2); free(dir);
+}
+
 /* Issue 16: a root that disappears (an unmounted disk) marks its items
  * missing, never deletes them; they come back with their ids. */
 TEST(a_root_that_disappears_marks_missing_and_comes_back)
