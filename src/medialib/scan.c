@@ -163,14 +163,26 @@ struct dir_set {
 	struct hashtab index; /* into v */
 };
 
-static bool dir_set_add(struct dir_set *s, struct dir_key k) /* false if present */
+static uint32_t dir_key_hash(struct dir_key k)
 {
 	uint64_t words[2] = {(uint64_t)k.dev, (uint64_t)k.ino}; /* no padding bytes hashed */
-	uint32_t h = hash_bytes(words, sizeof words);
-	struct hashtab_probe p = hashtab_probe(&s->index, h);
+	return hash_bytes(words, sizeof words);
+}
+
+static bool dir_set_has(const struct dir_set *s, struct dir_key k)
+{
+	struct hashtab_probe p = hashtab_probe(&s->index, dir_key_hash(k));
 	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
 		if (s->v[i].ino == k.ino && s->v[i].dev == k.dev)
-			return false;
+			return true;
+	return false;
+}
+
+static bool dir_set_add(struct dir_set *s, struct dir_key k) /* false if present */
+{
+	if (dir_set_has(s, k))
+		return false;
+	uint32_t h = dir_key_hash(k);
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 256;
 		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
@@ -198,6 +210,12 @@ struct job {
 	bool done;
 };
 
+/* A link to a file, judged after the walk (see visit_links). */
+struct file_link {
+	char *path; /* owned: the link's own path */
+	struct stat st; /* its target's */
+};
+
 struct scan {
 	struct mlib_db *db;
 	const struct mlib_scan_opts *opts;
@@ -208,6 +226,8 @@ struct scan {
 	size_t nstack, capstack;
 	char **bad_dirs; /* directories that could not be read: nothing under them goes missing */
 	size_t nbad;
+	struct file_link *links; /* links to files the walk found */
+	size_t nlinks;
 	struct job *jobs;
 	size_t njobs, capjobs;
 	struct timespec t0, last_report;
@@ -498,12 +518,32 @@ static void mark_bad_dir(struct scan *s, const char *path)
 
 static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst);
 
+static void defer_link(struct scan *s, const char *path, const struct stat *st)
+{
+	s->links = xreallocarray(s->links, s->nlinks + 1, sizeof *s->links);
+	s->links[s->nlinks].path = xstrdup(path);
+	s->links[s->nlinks++].st = *st;
+}
+
+/* lstat, then stat through a link: *link says which it was. */
+static int stat_entry(const char *path, struct stat *st, bool *link)
+{
+	*link = false;
+	if (lstat(path, st) != 0)
+		return -1;
+	if (!S_ISLNK(st->st_mode))
+		return 0;
+	*link = true;
+	return stat(path, st);
+}
+
 /* One directory entry (or a root): path->buf is its path. */
 static void walk_entry(struct scan *s, struct strbuf *path, bool root)
 {
 	struct mlib_scan_progress *p = &s->res->totals;
 	struct stat st;
-	if (stat(path->buf, &st) != 0) {
+	bool via_link;
+	if (stat_entry(path->buf, &st, &via_link) != 0) {
 		int e = errno;
 		struct stat lst;
 		bool link = lstat(path->buf, &lst) == 0 && S_ISLNK(lst.st_mode);
@@ -523,6 +563,8 @@ static void walk_entry(struct scan *s, struct strbuf *path, bool root)
 		if (ignored_name(base_name(path->buf)) || own_file(s, path->buf)) {
 			p->seen++;
 			p->ignored++;
+		} else if (via_link && !root) {
+			defer_link(s, path->buf, &st);
 		} else {
 			visit_file(s, path->buf, &st);
 		}
@@ -597,6 +639,61 @@ static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst
 	}
 	free(names);
 	s->nstack--;
+}
+
+/* The file a link names is in the library at its own place: in a folder
+ * this scan walked (under any name), or a present row of its real path.
+ * The link is then no second item, as a link to a folder is not walked
+ * twice (MPD would list the song twice; `crate info LINK` already names
+ * the target's item). */
+static bool link_target_kept(struct scan *s, const char *link)
+{
+	char *real = realpath(link, NULL);
+	if (!real)
+		return false;
+	bool kept = false;
+	const char *name = base_name(real);
+	size_t len = strlen(real);
+	struct known *k = known_find(&s->known, real, len), *rows[1];
+	if ((k && !k->missing) || known_cue_rows(&s->known, real, len, rows, 1)) {
+		kept = true;
+	} else if (name[0] != '.' && name > real) {
+		real[name - real > 1 ? name - real - 1 : 1] = '\0';
+		struct stat dst;
+		if (stat(real, &dst) == 0) {
+			struct dir_key key = {dst.st_dev, dst.st_ino};
+			kept = dir_set_has(&s->dirs, key);
+		}
+	}
+	free(real);
+	return kept;
+}
+
+/* Links to files, after the walk, so that the order of names does not
+ * decide: one to a file the library has elsewhere is skipped; the others
+ * (a file outside every root) are items of their own, at the link's path,
+ * once per file however many links name it. */
+static void visit_links(struct scan *s)
+{
+	struct dir_set targets = {0};
+	/* A link stored before keeps its item: it is looked at first. */
+	for (int stored = 1; stored >= 0; stored--)
+		for (size_t i = 0; i < s->nlinks; i++) {
+			struct file_link *l = &s->links[i];
+			struct dir_key key = {l->st.st_dev, l->st.st_ino};
+			if ((known_find(&s->known, l->path, strlen(l->path)) != NULL) != stored)
+				continue;
+			if (!cancelled(s) && !link_target_kept(s, l->path) &&
+			    dir_set_add(&targets, key))
+				visit_file(s, l->path, &l->st);
+		}
+	for (size_t i = 0; i < s->nlinks; i++)
+		free(s->links[i].path);
+	free(s->links);
+	s->links = NULL;
+	s->nlinks = 0;
+	free(targets.v);
+	hashtab_free(&targets.index);
 }
 
 /* ---- workers ---- */
@@ -1045,6 +1142,9 @@ static void scan_free(struct scan *s)
 	for (size_t i = 0; i < s->nbad; i++)
 		free(s->bad_dirs[i]);
 	free(s->bad_dirs);
+	for (size_t i = 0; i < s->nlinks; i++)
+		free(s->links[i].path);
+	free(s->links);
 	for (size_t i = 0; i < s->njobs; i++) {
 		free(s->jobs[i].path);
 		mlib_tags_free(&s->jobs[i].tags);
@@ -1123,6 +1223,7 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 		walk_entry(&s, &path, true);
 	}
 	strbuf_free(&path);
+	visit_links(&s);
 	res->totals.walking = 0;
 	report(&s, true);
 	if (!cancelled(&s))

@@ -79,7 +79,8 @@ struct mlib_scan_result {
 };
 
 /* Scan paths (directories are walked recursively, symlinks followed with
- * loop detection). Returns 0 when the scan ran (even if files failed; see
+ * loop detection; a link to a file the library has at its own path is no
+ * second item). Returns 0 when the scan ran (even if files failed; see
  * res->errors), -1 on a fatal error (database unwritable...) with *err set;
  * work committed before a fatal error stays. res is owned by the caller
  * (mlib_scan_result_free). */

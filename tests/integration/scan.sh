@@ -150,6 +150,36 @@ if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
 	[ -s "$T_TMP/err" ] && t_fail "--quiet printed: $(cat "$T_TMP/err")"
 fi
 
+t_begin a_link_to_a_file_in_the_library_is_no_second_item
+# A folder of favourites made of links to the albums' files: each file is
+# one item, at its own path, whichever name the walk meets first (each
+# link was a second item, a duplicate in every search). A link to a file
+# outside the library is an item at the link's path, once.
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	FD=$T_TMP/favs
+	mkdir -p "$FD/Album" "$FD/0 favourites" "$T_TMP/elsewhere"
+	gen "$FD/Album/01.flac" title=One
+	gen "$FD/Album/02.flac" title=Two
+	gen "$T_TMP/elsewhere/x.flac" title=Outside
+	ln -s ../Album/01.flac "$FD/0 favourites/01.flac"
+	ln -s 02.flac "$FD/Album/best.flac"
+	ln -s "$T_TMP/elsewhere/x.flac" "$FD/0 favourites/x.flac"
+	ln -s "$T_TMP/elsewhere/x.flac" "$FD/0 favourites/y.flac"
+	"$CRATE" --db "$T_TMP/favs.db" scan "$FD" 2>"$T_TMP/err"; rc=$?
+	[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+	got=$("$CRATE" --db "$T_TMP/favs.db" list --format '%title% %url%' | sort)
+	want=$(printf '%s\n' "One $FD/Album/01.flac" "Outside $FD/0 favourites/x.flac" "Two $FD/Album/02.flac")
+	[ "$got" = "$want" ] || t_fail "items: [$got], want [$want]"
+	grep -q "scanned 3 files: 3 added" "$T_TMP/err" || t_fail "summary: $(tail -1 "$T_TMP/err")"
+	# A new link sorted before the one stored: the stored one stays the item.
+	ln -s "$T_TMP/elsewhere/x.flac" "$FD/0 favourites/w.flac"
+	"$CRATE" --db "$T_TMP/favs.db" scan "$FD/0 favourites" 2>"$T_TMP/err" || t_fail "scan of the links alone: $(cat "$T_TMP/err")"
+	grep -q "0 added" "$T_TMP/err" || t_fail "the links alone: $(tail -1 "$T_TMP/err")"
+	grep -q "gone" "$T_TMP/err" && t_fail "the links alone: $(tail -1 "$T_TMP/err")"
+	n=$("$CRATE" --db "$T_TMP/favs.db" list --format '%id%' | wc -l)
+	[ "$n" -eq 3 ] || t_fail "$n items after a scan of the links"
+fi
+
 t_begin corpus_scan_completes
 if ! t_have_corpus; then t_skip "corpus not found"; else
 	timeout 300 "$CRATE" --db "$T_TMP/corpus.db" scan "$CORPUS" 2>"$T_TMP/err"
