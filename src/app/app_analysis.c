@@ -70,6 +70,12 @@ static bool album_loudness(const void *const *blobs, const size_t *lens, size_t 
 	return ok;
 }
 
+void app_analysis_albums_due(struct mlib_db *db)
+{
+	struct crate_err err = {0};
+	(void)mlib_analysis_update_due_albums(db, album_loudness, &err);
+}
+
 /* Analyse one job and store what came of it. -1 only when storing failed
  * (the database is the problem, not the file) or when stopped. */
 static int run_job(struct mlib_db *db, const struct mlib_analysis_job *job,
@@ -148,6 +154,8 @@ static int run_jobs(struct mlib_db *db, const struct mlib_analysis_jobs *jobs,
 		rc = 0; /* stopping is not a failure: the rest waits for the next run */
 	if (rc == 0 && done.n)
 		rc = mlib_analysis_update_albums(db, done.v, done.n, album_loudness, err);
+	if (rc == 0)
+		app_analysis_albums_due(db);
 	u32vec_free(&done);
 	p->current[0] = '\0';
 	p->elapsed_s = now_s() - t0;

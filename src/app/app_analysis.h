@@ -43,6 +43,13 @@ int app_analyze(struct app *app, const char *query, bool all, app_analysis_fn cb
 int app_analysis_import(struct app *app, const char *json, size_t len, size_t *imported,
 			size_t *skipped, struct crate_err *err);
 
+/* Album loudness again for the albums an analysed track left or joined
+ * (mlib_analysis_update_due_albums), after scans and forgets on db (the
+ * app's connection or a worker's). A failure leaves them due for the
+ * next call; it fails nothing else. */
+struct mlib_db;
+void app_analysis_albums_due(struct mlib_db *db);
+
 /* ---- background (interface) ---- */
 
 /* Start analysing every file without a result in a worker thread (its own

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/app_analysis.h"
 #include "app/app_hooks.h"
 #include "app/app_typo.h"
 #include "medialib/db.h"
@@ -233,6 +234,8 @@ int app_scan(struct app *app, const char *const *paths, size_t n, mlib_scan_prog
 	if (mlib_scan(app->db, paths, n, &opts, res, err) != 0)
 		return -1;
 	const struct mlib_scan_progress *t = &res->totals;
+	if (t->updated + t->missing)
+		app_analysis_albums_due(app->db);
 	app_hooks_scan_done(app, t, res->nerrors);
 	if (t->added + t->updated + t->missing == 0 && app->index)
 		return 0; /* nothing changed: the index is current */
@@ -355,6 +358,8 @@ static void *scan_thread(void *arg)
 		struct mlib_scan_opts opts = {
 			.progress = scan_progress_cb, .ud = s, .progress_ms = 100, .cancel = &s->cancel};
 		rc = mlib_scan(db, (const char *const *)s->paths, s->npaths, &opts, &res, &err);
+		if (rc == 0 && res.totals.updated + res.totals.missing)
+			app_analysis_albums_due(db);
 	}
 	return worker_finish(s, db, rc, &res, &err);
 }
@@ -712,6 +717,8 @@ int app_forget(struct app *app, const uint32_t *ids, size_t nids, size_t *n,
 	*n = 0;
 	if (mlib_media_forget(app->db, ids, nids, n, err) != 0)
 		return -1;
+	if (*n)
+		app_analysis_albums_due(app->db);
 	return *n ? app_reload_index(app, err) : 0;
 }
 

@@ -31,6 +31,27 @@ static const char *const analysis_steps[] = {
 	"  BEGIN UPDATE media_generation SET n = n + 1; END;"
 	"CREATE TRIGGER media_analysis_gen_del AFTER DELETE ON media_analysis"
 	"  BEGIN UPDATE media_generation SET n = n + 1; END;",
+	/* 1 -> 2: albums whose loudness is due again because an analysed
+	 * track left or joined them (retagged, moved, gone, back, forgotten):
+	 * the album tag and a url of its folder, as the track had (left) or
+	 * has (joined). Triggers, so every writer records it; whoever holds
+	 * the loudness function (the app, after scans and forgets) empties
+	 * it. The rest of the album kept a value computed with the track. */
+	"CREATE TABLE media_analysis_albums_due(album_sid INTEGER NOT NULL, url BLOB NOT NULL);"
+	"CREATE TRIGGER media_analysis_album_moves AFTER UPDATE OF album_sid, url, missing ON media"
+	"  WHEN (OLD.album_sid IS NOT NEW.album_sid OR OLD.url IS NOT NEW.url"
+	"    OR OLD.missing IS NOT NEW.missing)"
+	"    AND EXISTS(SELECT 1 FROM media_analysis WHERE media_id = NEW.id)"
+	"  BEGIN"
+	"    INSERT INTO media_analysis_albums_due SELECT OLD.album_sid, OLD.url"
+	"      WHERE OLD.album_sid IS NOT NULL AND OLD.missing = 0;"
+	"    INSERT INTO media_analysis_albums_due SELECT NEW.album_sid, NEW.url"
+	"      WHERE NEW.album_sid IS NOT NULL AND NEW.missing = 0;"
+	"  END;"
+	"CREATE TRIGGER media_analysis_album_forget BEFORE DELETE ON media"
+	"  WHEN OLD.album_sid IS NOT NULL AND OLD.missing = 0"
+	"    AND EXISTS(SELECT 1 FROM media_analysis WHERE media_id = OLD.id)"
+	"  BEGIN INSERT INTO media_analysis_albums_due VALUES(OLD.album_sid, OLD.url); END;",
 };
 
 #define ANALYSIS_SCHEMA_VERSION ((int)(sizeof analysis_steps / sizeof analysis_steps[0]))
@@ -266,6 +287,24 @@ static int store_album(struct mlib_db *db, const struct member *m, size_t n,
 	return mlib_db_finish(db, st, rc, "cannot store album loudness", err);
 }
 
+/* The member in the columns id, url, hist, truepeak, valid of st's row,
+ * added to v. */
+static void member_push(struct member **v, size_t *n, size_t *cap, sqlite3_stmt *st)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	struct member *m = &(*v)[(*n)++];
+	m->id = sqlite3_column_int64(st, 0);
+	m->histlen = (size_t)sqlite3_column_bytes(st, 2);
+	m->hist = m->histlen ? xmalloc(m->histlen) : NULL;
+	if (m->histlen)
+		memcpy(m->hist, sqlite3_column_blob(st, 2), m->histlen);
+	m->peak = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+	m->valid = sqlite3_column_int(st, 4) != 0;
+}
+
 /* Members of the album of id (same album tag, same directory). */
 static int album_of(struct mlib_db *db, int64_t id, struct member **out, size_t *n,
 		    struct crate_err *err)
@@ -291,18 +330,7 @@ static int album_of(struct mlib_db *db, int64_t id, struct member **out, size_t 
 		size_t ul = (size_t)sqlite3_column_bytes(st, 1), ml = (size_t)sqlite3_column_bytes(st, 5);
 		if (!u || !me || dir_len(u, ul) != dir_len(me, ml) || memcmp(u, me, dir_len(u, ul)))
 			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*out = xreallocarray(*out, cap, sizeof **out);
-		}
-		struct member *m = &(*out)[(*n)++];
-		m->id = sqlite3_column_int64(st, 0);
-		m->histlen = (size_t)sqlite3_column_bytes(st, 2);
-		m->hist = m->histlen ? xmalloc(m->histlen) : NULL;
-		if (m->histlen)
-			memcpy(m->hist, sqlite3_column_blob(st, 2), m->histlen);
-		m->peak = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
-		m->valid = sqlite3_column_int(st, 4) != 0;
+		member_push(out, n, &cap, st);
 	}
 	return mlib_db_finish(db, st, rc, "cannot read an album", err);
 }
@@ -338,6 +366,108 @@ int mlib_analysis_update_albums(struct mlib_db *db, const uint32_t *ids, size_t 
 		members_free(m, nm);
 	}
 	bitset_free(&seen);
+	if (rc == 0)
+		return mlib_db_commit(db, err);
+	mlib_db_rollback(db, NULL);
+	return -1;
+}
+
+/* An album due again: its tag, a url of its folder, its members. */
+struct due_album {
+	int64_t sid;
+	char *url;
+	size_t len;
+	struct member *m;
+	size_t nm, cap;
+};
+
+static struct due_album *due_find(struct due_album *due, size_t n, int64_t sid, const char *url,
+				  size_t len)
+{
+	size_t dl = dir_len(url, len);
+	for (size_t i = 0; i < n; i++)
+		if (due[i].sid == sid && dir_len(due[i].url, due[i].len) == dl &&
+		    memcmp(due[i].url, url, dl) == 0)
+			return &due[i];
+	return NULL;
+}
+
+/* The albums recorded as due, each once. */
+static int due_read(struct mlib_db *db, struct due_album **out, size_t *n, struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT DISTINCT album_sid, url FROM media_analysis_albums_due", -1, &st,
+			       NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read albums", err);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t sid = sqlite3_column_int64(st, 0);
+		const char *u = sqlite3_column_blob(st, 1);
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		if (!u || due_find(*out, *n, sid, u, len))
+			continue;
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		struct due_album *d = &(*out)[(*n)++];
+		memset(d, 0, sizeof *d);
+		d->sid = sid;
+		d->url = xmalloc(len ? len : 1);
+		memcpy(d->url, u, len);
+		d->len = len;
+	}
+	return mlib_db_finish(db, st, rc, "cannot read albums", err);
+}
+
+/* The members of every due album, in one pass over media (a scan per
+ * album would read the whole table once per album of a moved folder). */
+static int due_members(struct mlib_db *db, struct due_album *due, size_t n, struct crate_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(
+		    mlib_db_sqlite(db),
+		    "SELECT m.id, m.url, a.hist, a.truepeak, a.error IS NULL AND a.version = ?1"
+		    " AND a.mtime IS m.mtime AND a.filesize IS m.filesize, m.album_sid"
+		    " FROM media m LEFT JOIN media_analysis a ON a.media_id = m.id"
+		    " WHERE m.missing = 0 AND m.album_sid IN"
+		    " (SELECT album_sid FROM media_analysis_albums_due)",
+		    -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read an album", err);
+	sqlite3_bind_int(st, 1, MLIB_ANALYSIS_VERSION);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *u = sqlite3_column_blob(st, 1);
+		struct due_album *d =
+			u ? due_find(due, n, sqlite3_column_int64(st, 5), u,
+				     (size_t)sqlite3_column_bytes(st, 1))
+			  : NULL;
+		if (d)
+			member_push(&d->m, &d->nm, &d->cap, st);
+	}
+	return mlib_db_finish(db, st, rc, "cannot read an album", err);
+}
+
+int mlib_analysis_update_due_albums(struct mlib_db *db, mlib_album_loudness_fn fn,
+				    struct crate_err *err)
+{
+	if (mlib_db_readonly(db) || mlib_db_version(db, "analysis", NULL) < 2)
+		return 0;
+	if (mlib_db_begin(db, err) != 0)
+		return -1;
+	struct due_album *due = NULL;
+	size_t ndue = 0;
+	int rc = due_read(db, &due, &ndue, err);
+	if (rc == 0 && ndue)
+		rc = due_members(db, due, ndue, err);
+	for (size_t i = 0; i < ndue && rc == 0; i++)
+		if (due[i].nm)
+			rc = store_album(db, due[i].m, due[i].nm, fn, err);
+	for (size_t i = 0; i < ndue; i++) {
+		members_free(due[i].m, due[i].nm);
+		free(due[i].url);
+	}
+	free(due);
+	if (rc == 0 && ndue)
+		rc = mlib_db_exec(db, "DELETE FROM media_analysis_albums_due", err);
 	if (rc == 0)
 		return mlib_db_commit(db, err);
 	mlib_db_rollback(db, NULL);

@@ -73,6 +73,12 @@ typedef bool (*mlib_album_loudness_fn)(const void *const *blobs, const size_t *l
 				       double *lufs);
 int mlib_analysis_update_albums(struct mlib_db *db, const uint32_t *ids, size_t n,
 				mlib_album_loudness_fn fn, struct crate_err *err);
+/* The same for the albums a track left or joined since the last call
+ * (retagged, moved, gone, back, forgotten: recorded by triggers), so the
+ * rest of an album does not keep a loudness computed with a track it no
+ * longer has. One transaction; nothing to do on a read-only database. */
+int mlib_analysis_update_due_albums(struct mlib_db *db, mlib_album_loudness_fn fn,
+				    struct crate_err *err);
 
 /* Valid results as index properties (called by the index loader). */
 int mlib_analysis_load_index(struct mlib_db *db, struct mlib_index *idx, struct crate_err *err);

@@ -319,6 +319,32 @@ total=$(( $(stat -c %s "$T_TMP/out.raw") / 2 ))
 [ "$total" -gt 300000 ] || t_fail "played $total samples"
 [ "$full" -lt 100 ] || t_fail "$full of $total samples clipped at full scale"
 
+t_begin album_loudness_follows_a_track_that_leaves
+# A track retagged to another album, deleted or forgotten leaves the album:
+# the rest of it takes a loudness without it (it kept the one computed
+# with it, so album ReplayGain played the tracks left at the wrong level).
+P=$T_TMP/pair; mkdir -p "$P"
+sine "$P/p20.flac" -20 20 -metadata title=p20 -metadata album=Pair
+sine "$P/p23.flac" -23 20 -metadata title=p23 -metadata album=Pair
+sine "$P/p26.flac" -26 20 -metadata title=p26 -metadata album=Pair
+run scan "$P" >/dev/null 2>&1 || t_fail "scan"
+run analyze "u~$P/" >/dev/null 2>&1 || t_fail "analyze"
+near "$(prop p23 album_loudness)" -22.3 0.2 || t_fail "album loudness of three: $(prop p23 album_loudness)"
+sleep 1
+sine "$P/p20.flac" -20 20 -metadata title=p20 -metadata album=Elsewhere
+run scan "$P" >/dev/null 2>&1 || t_fail "rescan after the retag"
+a=$(prop p23 album_loudness)
+[ "$(prop p26 album_loudness)" = "$a" ] || t_fail "the album's two tracks differ: $a / $(prop p26 album_loudness)"
+near "$a" -24.25 0.2 || t_fail "album loudness once p20 left: $a"
+rm "$P/p26.flac"
+run scan "$P" >/dev/null 2>&1 || t_fail "rescan after the delete"
+near "$(prop p23 album_loudness)" -23 0.1 || t_fail "album loudness once p26 was deleted: $(prop p23 album_loudness)"
+sine "$P/p26b.flac" -26 20 -metadata title=p26b -metadata album=Pair
+run scan "$P" >/dev/null 2>&1 && run analyze "u~$P/" >/dev/null 2>&1 || t_fail "scan and analyze p26b"
+near "$(prop p23 album_loudness)" -24.25 0.2 || t_fail "album loudness with p26b: $(prop p23 album_loudness)"
+run forget --yes t:p26b >/dev/null 2>&1 || t_fail "forget"
+near "$(prop p23 album_loudness)" -23 0.1 || t_fail "album loudness once p26b was forgotten: $(prop p23 album_loudness)"
+
 t_begin corpus_tempo_is_stable_across_runs
 if ! t_have_corpus; then
 	t_skip "no corpus"
