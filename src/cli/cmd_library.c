@@ -233,14 +233,31 @@ static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv
 
 /* ---- shared: find an item, print properties ---- */
 
+/* Item id is not in the index: a row marked missing (its file gone, its
+ * statistics kept) is said so, with the path it had; else it is not in
+ * the library at all. */
+static int item_not_present(struct cli_ctx *ctx, struct app *app, uint32_t id)
+{
+	struct strbuf url;
+	strbuf_init(&url, 256);
+	struct crate_err err = {0};
+	int rc = mlib_media_stored_text(app->db, id, "url", "", &url, &err) == 1
+			 ? cli_error(ctx, "media #%u is missing: %s is gone (crate scan --prune "
+					  "forgets it)", id, url.buf)
+			 : cli_error(ctx, "media #%u is not in the library", id);
+	strbuf_free(&url);
+	return rc;
+}
+
 static int resolve_item(struct cli_ctx *ctx, struct app *app, const char *arg, uint32_t *id)
 {
-	if (cli_parse_id(arg, id)) {
-		if (!mlib_index_has_media(app_index(app), *id))
-			return cli_error(ctx, "media #%u is not in the library", *id);
-		return 0;
-	}
+	if (cli_parse_id(arg, id))
+		return mlib_index_has_media(app_index(app), *id) ? 0 : item_not_present(ctx, app, *id);
+	/* A file that is gone has no real path: its absolute one finds the row
+	 * stored under it (a relative name was looked up as it was). */
 	char *abs = realpath(arg, NULL);
+	if (!abs)
+		abs = str_abs_path(arg);
 	struct crate_err err = {0};
 	int rc = mlib_media_find_url(app->db, abs ? abs : arg, strlen(abs ? abs : arg), id, &err);
 	free(abs);
@@ -250,9 +267,7 @@ static int resolve_item(struct cli_ctx *ctx, struct app *app, const char *arg, u
 		free(msg);
 		return CLI_FAIL;
 	}
-	if (!mlib_index_has_media(app_index(app), *id))
-		return cli_error(ctx, "media #%u is missing (the file is gone)", *id);
-	return 0;
+	return mlib_index_has_media(app_index(app), *id) ? 0 : item_not_present(ctx, app, *id);
 }
 
 /* The tracks of a file split by its cue sheet (arg a path, not an id):

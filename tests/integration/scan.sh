@@ -180,6 +180,28 @@ if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
 	[ "$n" -eq 3 ] || t_fail "$n items after a scan of the links"
 fi
 
+t_begin info_of_a_missing_item_says_it_is_missing
+# crate info of an item whose file is gone, by id or by its (relative)
+# path: it is in the library, marked missing; it said "media #1 is not in
+# the library" by id, and "not in the library" by a relative path.
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	GD=$T_TMP/goneinfo
+	mkdir -p "$GD"
+	gen "$GD/song.flac" title=Gone
+	"$CRATE" --db "$T_TMP/gone.db" scan --quiet "$GD" || t_fail "scan"
+	id=$("$CRATE" --db "$T_TMP/gone.db" list --format '%id%')
+	rm "$GD/song.flac"
+	"$CRATE" --db "$T_TMP/gone.db" scan --quiet "$GD"
+	"$CRATE" --db "$T_TMP/gone.db" info "$id" 2>"$T_TMP/err"; rc=$?
+	[ $rc -eq 1 ] || t_fail "by id: exit $rc"
+	grep -qx "crate: media #$id is missing: $GD/song.flac is gone (crate scan --prune forgets it)" "$T_TMP/err" ||
+		t_fail "by id: $(cat "$T_TMP/err")"
+	(cd "$GD" && "$CRATE" --db "$T_TMP/gone.db" info song.flac) 2>"$T_TMP/err"
+	grep -q "media #$id is missing" "$T_TMP/err" || t_fail "by a relative path: $(cat "$T_TMP/err")"
+	"$CRATE" --db "$T_TMP/gone.db" info 999 2>"$T_TMP/err"
+	grep -qx "crate: media #999 is not in the library" "$T_TMP/err" || t_fail "unknown id: $(cat "$T_TMP/err")"
+fi
+
 t_begin corpus_scan_completes
 if ! t_have_corpus; then t_skip "corpus not found"; else
 	timeout 300 "$CRATE" --db "$T_TMP/corpus.db" scan "$CORPUS" 2>"$T_TMP/err"
