@@ -595,6 +595,39 @@ static bool taglib_may_add(const struct mlib_tags *t, const unsigned char *head,
 	return true;
 }
 
+/* FFmpeg's one value of key is its join (with ';') of a comment repeated
+ * in one block, each part one of TagLib's values for key: "X;X" for an
+ * ARTIST=X written twice, which TagLib reads as X (and a value repeated
+ * is one). A ';' inside a value that TagLib reads whole is not such a
+ * join; nor is the join of comments in two blocks, which TagLib reads
+ * only the first of (their parts are not all TagLib's). */
+static bool ff_joined_repeats(const struct mlib_tags *t, const struct mlib_tags *tl,
+			      const char *key)
+{
+	const char *ff = mlib_tags_get(t, key);
+	if (!ff || !strchr(ff, ';'))
+		return false;
+	for (const char *part = ff;;) {
+		const char *end = strchr(part, ';');
+		size_t len = end ? (size_t)(end - part) : strlen(part);
+		while (len && isspace((unsigned char)*part)) {
+			part++;
+			len--;
+		}
+		while (len && isspace((unsigned char)part[len - 1]))
+			len--;
+		bool known = false;
+		for (size_t i = 0; i < tl->n && !known; i++)
+			known = strcmp(tl->v[i].key, key) == 0 && strlen(tl->v[i].value) == len &&
+				memcmp(tl->v[i].value, part, len) == 0;
+		if (!known)
+			return false;
+		if (!end)
+			return true;
+		part = end + 1;
+	}
+}
+
 /* Merge TagLib's values into what FFmpeg found (see the top of the file). */
 static void tl_read(const char *path, struct mlib_tags *t)
 {
@@ -616,7 +649,7 @@ static void tl_read(const char *path, struct mlib_tags *t)
 		if (seen)
 			continue; /* handled at its first value */
 		size_t ntl = tags_count(&tl, key), nff = tags_count(t, key);
-		if (nff ? ntl <= nff : !fill)
+		if (nff ? ntl <= nff && !(nff == 1 && ff_joined_repeats(t, &tl, key)) : !fill)
 			continue;
 		tags_remove_key(t, key);
 		for (size_t j = i; j < tl.n; j++)

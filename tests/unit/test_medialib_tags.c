@@ -79,6 +79,21 @@ TEST(tags_repeated_vorbis_comments_are_separate_values)
 	mlib_tags_free(&t);
 }
 
+/* Comments repeated in one block (the corpus has each written 1000
+ * times): one value each, not FFmpeg's join of the copies ("None;None;..."
+ * as the artist, 256 of them shown by crate info and the browser). */
+TEST(tags_a_comment_repeated_in_one_block_is_one_value)
+{
+	struct mlib_tags t;
+	read_corpus("flactestbench-subset_54_-_1000x_repeating_VORBISCOMMENT.flac", &t);
+	CHECK_VALUES(&t, "artist", "None");
+	CHECK_VALUES(&t, "album", "FLAC subset decoder testbench");
+	CHECK_VALUES(&t, "title", "54 - 1000x repeating VORBISCOMMENT");
+	CHECK_VALUES(&t, "date", "2021-10-30T14:43:49+02:00");
+	CHECK_VALUES(&t, "tracknr", "54");
+	mlib_tags_free(&t);
+}
+
 /* Issue 14 item 14: one Vorbis comment holding ';' is one value. */
 TEST(tags_semicolon_inside_a_vorbis_value_does_not_split)
 {
