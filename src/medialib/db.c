@@ -349,10 +349,38 @@ static int enable_wal(struct mlib_db *db, struct crate_err *err)
 	return mlib_db_exec(db, "PRAGMA synchronous=NORMAL", err);
 }
 
+/* A new database's folder must be there to hold it: said so, naming the
+ * folder (SQLite only says "unable to open database file"). */
+static int check_new_dir(const struct mlib_db *db, struct crate_err *err)
+{
+	char *dir = xstrdup(db->path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else
+		slash[slash == dir] = '\0';
+	struct stat st;
+	int rc = 0;
+	if (stat(dir, &st) != 0)
+		rc = crate_err_set(err, CRATE_ERR_NOTFOUND, "%s: cannot create the database: %s: %s",
+				   db->path, dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = crate_err_set(err, CRATE_ERR_NOTFOUND,
+				   "%s: cannot create the database: %s is not a folder", db->path, dir);
+	else if (access(dir, W_OK) != 0)
+		rc = crate_err_set(err, CRATE_ERR_REFUSED,
+				   "%s: cannot create the database: the folder %s is read-only", db->path,
+				   dir);
+	free(dir);
+	return rc;
+}
+
 static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *err)
 {
 	struct stat stb;
 	int exists = stat(db->path, &stb) == 0;
+	if (!exists && !db->readonly && check_new_dir(db, err) != 0)
+		return -1;
 	if (exists && !S_ISREG(stb.st_mode))
 		return crate_err_set(err, CRATE_ERR_DB, "%s: not a regular file", db->path);
 	if (db->readonly && !exists)

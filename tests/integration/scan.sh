@@ -80,6 +80,15 @@ rc=$?
 [ $rc -eq 2 ] || t_fail "exit $rc, want 2"
 grep -q "nonexistent: No such file" "$T_TMP/err" || t_fail "$(cat "$T_TMP/err")"
 
+t_begin database_in_a_missing_folder_is_named
+# --db naming a folder that does not exist (a typo): the message names
+# the folder; it said only "unable to open database file".
+"$CRATE" --db "$T_TMP/no/such/lib.db" scan "$M" 2>"$T_TMP/err"; rc=$?
+[ $rc -eq 1 ] || t_fail "exit $rc, want 1"
+grep -qx "crate: $T_TMP/no/such/lib.db: cannot create the database: $T_TMP/no/such: No such file or directory" "$T_TMP/err" ||
+	t_fail "message: $(cat "$T_TMP/err")"
+[ -e "$T_TMP/no" ] && t_fail "a folder was created"
+
 t_begin corrupt_database_refused_untouched
 head -c 5000 /dev/urandom >"$T_TMP/bad.db"
 cp "$T_TMP/bad.db" "$T_TMP/bad.copy"
