@@ -20,6 +20,7 @@
  * app_scan_poll hands it over. */
 #include "app/app_library.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -722,9 +723,42 @@ int app_forget(struct app *app, const uint32_t *ids, size_t nids, size_t *n,
 	return *n ? app_reload_index(app, err) : 0;
 }
 
-int app_prune_missing(struct app *app, size_t *n, struct crate_err *err)
+/* A root that is not there now: gone, unreadable, or an empty folder (a
+ * mount point without its disk). */
+static bool root_absent(const char *root)
 {
-	if (mlib_media_prune_missing(app->db, n, err) != 0)
+	struct stat st;
+	if (stat(root, &st) != 0)
+		return true;
+	if (!S_ISDIR(st.st_mode))
+		return false;
+	DIR *d = opendir(root);
+	if (!d)
+		return true;
+	bool empty = true;
+	for (struct dirent *de; empty && (de = readdir(d));)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	return empty;
+}
+
+int app_prune_missing(struct app *app, size_t *n, size_t *kept, struct crate_err *err)
+{
+	char **roots;
+	size_t nroots;
+	if (mlib_roots_list(app->db, &roots, &nroots, err) != 0)
+		return -1;
+	/* What is missing under such a root is a disk away, not files deleted:
+	 * it comes back with its ids, statistics and playlist places. */
+	const char **absent = xcalloc(nroots ? nroots : 1, sizeof *absent);
+	size_t nabsent = 0;
+	for (size_t i = 0; i < nroots; i++)
+		if (root_absent(roots[i]))
+			absent[nabsent++] = roots[i];
+	int rc = mlib_media_prune_missing(app->db, absent, nabsent, n, kept, err);
+	free(absent);
+	mlib_roots_free(roots, nroots);
+	if (rc != 0)
 		return -1;
 	return *n ? app_reload_index(app, err) : 0;
 }

@@ -108,8 +108,10 @@ void app_scan_cancel(struct app *app);
  * ids (shown as missing); *n receives how many rows went. */
 int app_forget(struct app *app, const uint32_t *ids, size_t nids, size_t *n,
 	       struct crate_err *err);
-/* Forget every item marked missing (files gone). */
-int app_prune_missing(struct app *app, size_t *n, struct crate_err *err);
+/* Forget every item marked missing (files gone), except those under a
+ * root that is not there (gone, or an empty folder: a disk not mounted),
+ * counted in *kept. */
+int app_prune_missing(struct app *app, size_t *n, size_t *kept, struct crate_err *err);
 /* Ids of every row (present or missing) whose file is dir or under it;
  * out is the caller's (u32vec_free). */
 int app_items_under(struct app *app, const char *dir, struct u32vec *out, struct crate_err *err);

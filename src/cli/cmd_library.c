@@ -91,11 +91,16 @@ static int scan_prune(struct cli_ctx *ctx)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
-	size_t n = 0;
+	size_t n = 0, kept = 0;
 	struct crate_err err = {0};
-	if (app_prune_missing(app, &n, &err) != 0)
+	if (app_prune_missing(app, &n, &kept, &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
 	fprintf(ctx->err, "forgot %zu missing item%s\n", n, n == 1 ? "" : "s");
+	if (kept)
+		fprintf(ctx->err,
+			"kept %zu missing item%s under roots that are not there (a disk not "
+			"mounted?); crate roots remove DIR forgets them\n",
+			kept, kept == 1 ? "" : "s");
 	return CLI_OK;
 }
 

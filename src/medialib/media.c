@@ -769,24 +769,63 @@ int mlib_media_forget(struct mlib_db *db, const uint32_t *ids, size_t nids, size
 	return 0;
 }
 
-int mlib_media_prune_missing(struct mlib_db *db, size_t *n, struct crate_err *err)
+static bool url_under(const void *url, size_t len, const char *dir)
 {
-	*n = 0;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "DELETE FROM media WHERE missing=1", -1, &st,
-			       NULL) != SQLITE_OK)
-		return mlib_db_error(db, "cannot forget missing items", err);
-	if (mlib_db_begin(db, err) != 0) {
-		sqlite3_finalize(st);
-		return -1;
+	size_t dl = strlen(dir);
+	return dl == 1 && dir[0] == '/' ? true
+					: len > dl && memcmp(url, dir, dl) == 0 && ((const char *)url)[dl] == '/';
+}
+
+static int prune_rows(struct mlib_db *db, const char *const *keep, size_t nkeep, size_t *n,
+		      size_t *kept, struct crate_err *err)
+{
+	const char *what = "cannot forget missing items";
+	sqlite3_stmt *sel, *del;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "SELECT id, url FROM media WHERE missing=1", -1,
+			       &sel, NULL) != SQLITE_OK)
+		return mlib_db_error(db, what, err);
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db), "DELETE FROM media WHERE id=?", -1, &del,
+			       NULL) != SQLITE_OK) {
+		sqlite3_finalize(sel);
+		return mlib_db_error(db, what, err);
 	}
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE)
-		*n = (size_t)sqlite3_changes(mlib_db_sqlite(db));
-	if (mlib_db_finish(db, st, rc, "cannot forget missing items", err) != 0 ||
+	int rc;
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		const void *url = sqlite3_column_blob(sel, 1);
+		size_t len = (size_t)sqlite3_column_bytes(sel, 1);
+		bool under = false;
+		for (size_t i = 0; i < nkeep && !under; i++)
+			under = url && url_under(url, len, keep[i]);
+		if (under) {
+			(*kept)++;
+			continue;
+		}
+		sqlite3_bind_int64(del, 1, sqlite3_column_int64(sel, 0));
+		int drc = sqlite3_step(del);
+		sqlite3_reset(del);
+		if (drc != SQLITE_DONE) {
+			rc = drc;
+			break;
+		}
+		(*n)++;
+	}
+	sqlite3_finalize(del);
+	return mlib_db_finish(db, sel, rc, what, err);
+}
+
+int mlib_media_prune_missing(struct mlib_db *db, const char *const *keep, size_t nkeep, size_t *n,
+			     size_t *kept, struct crate_err *err)
+{
+	size_t dummy;
+	if (!kept)
+		kept = &dummy;
+	*n = *kept = 0;
+	if (mlib_db_begin(db, err) != 0)
+		return -1;
+	if (prune_rows(db, keep, nkeep, n, kept, err) != 0 ||
 	    (*n && mlib_media_gc_strings(db, NULL, err) != 0) || mlib_db_commit(db, err) != 0) {
 		mlib_db_rollback(db, NULL);
-		*n = 0;
+		*n = *kept = 0;
 		return -1;
 	}
 	return 0;

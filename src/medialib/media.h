@@ -62,9 +62,12 @@ int mlib_media_set_url(struct mlib_db *db, uint32_t id, const char *url, size_t 
  * rows were deleted. */
 int mlib_media_forget(struct mlib_db *db, const uint32_t *ids, size_t nids, size_t *n,
 		      struct crate_err *err);
-/* Forget every row marked missing (`crate scan --prune`); *n as above,
- * one transaction. */
-int mlib_media_prune_missing(struct mlib_db *db, size_t *n, struct crate_err *err);
+/* Forget every row marked missing (`crate scan --prune`) except those
+ * whose file is under one of the nkeep folders keep (roots that are not
+ * there: a disk not mounted); *n as above, *kept how many were kept (may
+ * be NULL); one transaction. */
+int mlib_media_prune_missing(struct mlib_db *db, const char *const *keep, size_t nkeep, size_t *n,
+			     size_t *kept, struct crate_err *err);
 /* Delete the tag strings (table media_string) no row refers to any more:
  * after rows were deleted or re-tagged (forget and prune call it; a scan
  * that updated rows too). One scan of media, ~0.2 s at 1M tracks. In the

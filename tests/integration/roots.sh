@@ -161,4 +161,32 @@ grep -q "1 added.* 1 gone (marked missing)" "$T_TMP/out" || t_fail "summary: $(t
 [ "$(c search --format '%url%' "u~$LIB/new.flac")" = "$LIB/new.flac" ] || t_fail "the new file under a root is not in the library"
 c --db "$T_TMP/empty.db" scan >"$T_TMP/out" 2>&1 && t_fail "no roots: exit 0"
 grep -q "no folder is scanned yet: 'crate scan DIR' adds one" "$T_TMP/out" || t_fail "no roots: $(cat "$T_TMP/out")"
+
+t_begin roots_prune_keeps_what_a_disk_not_mounted_holds
+# crate scan --prune while a disk is unplugged (its root gone, or its
+# mount point empty) forgot every item on it: back with the disk, they
+# were new items, their ratings, play counts and playlist places lost.
+# Only files deleted under roots that are there are forgotten now.
+P=$T_TMP/prune
+mkdir -p "$P/disk" "$P/mnt" "$P/home"
+cp "$SRCDIR"/data/demo/*.ogg "$P/disk/"
+cp "$SRCDIR"/data/demo/*.ogg "$P/mnt/"
+cp "$SRCDIR"/data/demo/*.mp3 "$P/home/"
+pc() { "$CRATE" --db "$P.db" "$@"; }
+pc scan --quiet "$P/disk" "$P/mnt" "$P/home" >/dev/null 2>&1 || t_fail "scan"
+ids=$(pc list --format '%id% %url%' | sort)
+mv "$P/disk" "$P/away"               # the root itself gone
+mkdir "$P/mnt.away" && mv "$P/mnt"/* "$P/mnt.away/" # a mount point left empty
+rm "$P/home/$(ls "$P/home" | head -1)" # a file deleted for good
+pc scan >/dev/null 2>&1
+pc scan --prune >"$T_TMP/out" 2>&1 || t_fail "scan --prune: $(cat "$T_TMP/out")"
+grep -qx "forgot 1 missing item" "$T_TMP/out" || t_fail "prune: $(cat "$T_TMP/out")"
+grep -q "^kept 6 missing items under roots that are not there" "$T_TMP/out" || t_fail "prune: $(cat "$T_TMP/out")"
+mv "$P/away" "$P/disk"
+mv "$P/mnt.away"/* "$P/mnt/"
+pc scan >/dev/null 2>&1
+got=$(pc list --format '%id% %url%' | sort)
+[ "$(printf '%s\n' "$got" | grep -e "$P/disk/" -e "$P/mnt/")" = "$(printf '%s\n' "$ids" | grep -e "$P/disk/" -e "$P/mnt/")" ] ||
+	t_fail "the disk's items came back as: [$got], were [$ids]"
+
 t_end

@@ -352,7 +352,7 @@ TEST(tag_strings_stored_once_and_collected)
 	REQUIRE(w != NULL);
 	CHECK(mlib_media_set_missing(w, c, 1, &err) == 0);
 	mlib_media_writer_free(w);
-	CHECK(mlib_media_prune_missing(db, &n, &err) == 0);
+	CHECK(mlib_media_prune_missing(db, NULL, 0, &n, NULL, &err) == 0);
 	CHECK_INT(n, 1);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Cee'"), 0);
 	CHECK_INT(tm_query_int(db, "SELECT count(*) FROM media_string WHERE value = 'Both'"), 1);
