@@ -29,6 +29,7 @@
 #include "base/hashtab.h"
 #include "base/str.h"
 #include "medialib/media.h"
+#include "medialib/roots.h"
 #include "medialib/scan_cue.h"
 #include "medialib/tags.h"
 
@@ -228,6 +229,8 @@ struct scan {
 	size_t nbad;
 	struct file_link *links; /* links to files the walk found */
 	size_t nlinks;
+	char **lib_roots; /* owned: the stored roots and this scan's (canonical) */
+	size_t nlib_roots;
 	struct job *jobs;
 	size_t njobs, capjobs;
 	struct timespec t0, last_report;
@@ -518,6 +521,59 @@ static void mark_bad_dir(struct scan *s, const char *path)
 
 static void walk_dir(struct scan *s, struct strbuf *path, const struct stat *dst);
 
+/* The library's folders: the roots stored (the scan of one root must not
+ * take another one's folders in through a link) and this scan's. */
+static void library_roots(struct scan *s, char *const *roots, size_t nroots)
+{
+	char **stored = NULL;
+	size_t nstored = 0;
+	struct crate_err err = {0};
+	if (mlib_roots_list(s->db, &stored, &nstored, &err) != 0)
+		nstored = 0; /* only this scan's then */
+	s->lib_roots = xcalloc(nstored + nroots + 1, sizeof *s->lib_roots);
+	for (size_t i = 0; i < nstored; i++)
+		s->lib_roots[s->nlib_roots++] = xstrdup(stored[i]);
+	for (size_t i = 0; i < nroots; i++)
+		if (roots[i])
+			s->lib_roots[s->nlib_roots++] = xstrdup(roots[i]);
+	mlib_roots_free(stored, nstored);
+}
+
+static bool under_prefix(const char *url, size_t len, const char *root);
+
+/* real (canonical) is a folder the library walks at its own place: under
+ * a root, by no hidden name below it. */
+static bool in_library(const struct scan *s, const char *real)
+{
+	size_t len = strlen(real);
+	for (size_t i = 0; i < s->nlib_roots; i++) {
+		const char *r = s->lib_roots[i];
+		if (!under_prefix(real, len, r))
+			continue;
+		size_t rl = strcmp(r, "/") == 0 ? 0 : strlen(r);
+		if (!strstr(real + rl, "/."))
+			return true;
+	}
+	return false;
+}
+
+/* A link to a folder that is walked at its own place (inside a root):
+ * not followed, so its files are one item each, at their real path,
+ * whichever root a scan starts from (they were a second item under the
+ * link, and a scan of either root marked the other's missing). A link to
+ * a folder containing it is said (a symlink loop); one to a folder
+ * outside the roots is followed. */
+static bool link_into_library(struct scan *s, const char *path, const struct stat *st)
+{
+	for (size_t i = 0; i < s->nstack; i++)
+		if (s->stack[i].dev == st->st_dev && s->stack[i].ino == st->st_ino)
+			return false; /* walk_dir says it is a loop */
+	char *real = realpath(path, NULL);
+	bool inside = real && in_library(s, real);
+	free(real);
+	return inside;
+}
+
 static void defer_link(struct scan *s, const char *path, const struct stat *st)
 {
 	s->links = xreallocarray(s->links, s->nlinks + 1, sizeof *s->links);
@@ -558,7 +614,8 @@ static void walk_entry(struct scan *s, struct strbuf *path, bool root)
 		return;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		walk_dir(s, path, &st);
+		if (!(via_link && !root && link_into_library(s, path->buf, &st)))
+			walk_dir(s, path, &st);
 	} else if (S_ISREG(st.st_mode)) {
 		if (ignored_name(base_name(path->buf)) || own_file(s, path->buf)) {
 			p->seen++;
@@ -1072,6 +1129,65 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 	free(gone);
 }
 
+/* k's url names the file at path through a link (a folder of a root
+ * stored through a link in another root, before such links were no
+ * longer followed). */
+static bool same_file_by_link(const struct known *k, const char *path)
+{
+	char *a = realpath(k->url, NULL), *b = a ? realpath(path, NULL) : NULL;
+	bool same = a && b && strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	return same;
+}
+
+/* A new file that a present row elsewhere already names through a link
+ * (same size, mtime and file name, and the same file once links are
+ * resolved): that row takes the file's real path and keeps its id, rather
+ * than the file becoming a second item. */
+static void find_link_aliases(struct scan *s)
+{
+	struct known **rows = NULL;
+	size_t nrows = 0;
+	bool built = false;
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct job *job = &s->jobs[j];
+		if (job->known)
+			continue;
+		if (!built) {
+			built = true;
+			for (size_t i = 0; i < s->known.n; i++) {
+				struct known *k = &s->known.v[i];
+				if (k->seen || k->missing || k->cue)
+					continue;
+				rows = xreallocarray(rows, nrows + 1, sizeof *rows);
+				rows[nrows++] = k;
+			}
+			if (nrows > 1)
+				qsort(rows, nrows, sizeof *rows, cmp_size_mtime);
+		}
+		struct known probe = {.size = job->size, .mtime = job->mtime}, *pp = &probe;
+		struct known **hit = nrows ? bsearch(&pp, rows, nrows, sizeof *rows, cmp_size_mtime)
+					   : NULL;
+		if (!hit)
+			continue;
+		size_t lo = (size_t)(hit - rows);
+		while (lo > 0 && cmp_size_mtime(&rows[lo - 1], &pp) == 0)
+			lo--;
+		const char *jb = url_base(job->path, job->len);
+		for (size_t c = lo; c < nrows && cmp_size_mtime(&rows[c], &pp) == 0; c++) {
+			struct known *k = rows[c];
+			if (k->seen || !same_file_name(k, jb) || !same_file_by_link(k, job->path))
+				continue;
+			k->seen = true;
+			job->known = k;
+			job->moved = true;
+			break;
+		}
+	}
+	free(rows);
+}
+
 static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err)
 {
 	int nt = nthreads(s->opts);
@@ -1145,6 +1261,9 @@ static void scan_free(struct scan *s)
 	for (size_t i = 0; i < s->nlinks; i++)
 		free(s->links[i].path);
 	free(s->links);
+	for (size_t i = 0; i < s->nlib_roots; i++)
+		free(s->lib_roots[i]);
+	free(s->lib_roots);
 	for (size_t i = 0; i < s->njobs; i++) {
 		free(s->jobs[i].path);
 		mlib_tags_free(&s->jobs[i].tags);
@@ -1200,10 +1319,12 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 	res->totals.walking = 1;
 	struct strbuf path;
 	strbuf_init(&path, PATH_MAX);
-	for (size_t i = 0; i < npaths && !cancelled(&s); i++) {
+	bool *there = xcalloc(npaths ? npaths : 1, sizeof *there);
+	for (size_t i = 0; i < npaths; i++) {
 		/* Roots are made absolute and canonical; below them names are kept
 		 * as found, so a file's url is stable across scans. */
 		roots[i] = realpath(paths[i], NULL);
+		there[i] = roots[i] != NULL;
 		if (!roots[i]) {
 			int e = errno;
 			/* A root that is gone (an unmounted disk): what was under it
@@ -1214,8 +1335,12 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 			} else {
 				folder_problem(&s, paths[i], strerror(e));
 			}
-			continue;
 		}
+	}
+	library_roots(&s, roots, npaths);
+	for (size_t i = 0; i < npaths && !cancelled(&s); i++) {
+		if (!there[i])
+			continue;
 		strbuf_reset(&path);
 		strbuf_adds(&path, roots[i]);
 		s.nstack = 0;
@@ -1223,11 +1348,14 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 		walk_entry(&s, &path, true);
 	}
 	strbuf_free(&path);
+	free(there);
 	visit_links(&s);
 	res->totals.walking = 0;
 	report(&s, true);
-	if (!cancelled(&s))
+	if (!cancelled(&s)) {
 		find_moves(&s, roots, npaths);
+		find_link_aliases(&s);
+	}
 
 	if (process_jobs(&s, &wr, err) != 0)
 		goto out;

@@ -189,4 +189,28 @@ got=$(pc list --format '%id% %url%' | sort)
 [ "$(printf '%s\n' "$got" | grep -e "$P/disk/" -e "$P/mnt/")" = "$(printf '%s\n' "$ids" | grep -e "$P/disk/" -e "$P/mnt/")" ] ||
 	t_fail "the disk's items came back as: [$got], were [$ids]"
 
+t_begin roots_a_root_linked_into_another_is_one_item_each
+# ~/Music/ext -> /data/ext, and /data/ext a root of its own: each file is
+# one item, at its real path, whichever root a scan starts from (it was
+# two items, and crate scan of all roots marked one of them missing, which
+# crate scan /data/ext brought back). Scanned first through the link, the
+# item keeps its id when its folder becomes a root.
+L=$T_TMP/linked
+mkdir -p "$L/Music" "$L/data/ext"
+cp "$SRCDIR"/data/demo/*.ogg "$L/data/ext/"
+cp "$SRCDIR"/data/demo/*.mp3 "$L/Music/"
+ln -s ../data/ext "$L/Music/ext"
+lc() { "$CRATE" --db "$L.db" "$@"; }
+lc scan --quiet "$L/Music" >/dev/null 2>&1 || t_fail "scan Music"
+first=$(lc list --format '%id% %title%' | sort)
+lc scan "$L/data/ext" >"$T_TMP/out" 2>&1 || t_fail "scan ext: $(cat "$T_TMP/out")"
+grep -q "0 added, 3 updated" "$T_TMP/out" || t_fail "the root's files: $(tail -1 "$T_TMP/out")"
+lc scan >"$T_TMP/out" 2>&1 || t_fail "scan: $(cat "$T_TMP/out")"
+grep -q "scanned 7 files: 0 added, 0 updated, 7 unchanged" "$T_TMP/out" || t_fail "all roots: $(tail -1 "$T_TMP/out")"
+lc scan "$L/Music" >"$T_TMP/out" 2>&1 || t_fail "scan Music again: $(cat "$T_TMP/out")"
+grep -q "gone" "$T_TMP/out" && t_fail "Music again: $(tail -1 "$T_TMP/out")"
+[ "$(lc list --format '%id% %title%' | sort)" = "$first" ] || t_fail "items: $(lc list --format '%id% %url%')"
+[ "$(lc list --format '%url%' | grep -c "$L/data/ext/")" -eq 3 ] || t_fail "urls: $(lc list --format '%url%')"
+[ "$(sqlite3 "$L.db" 'SELECT count(*) FROM media' 2>/dev/null || echo 7)" = 7 ] || t_fail "rows: $(sqlite3 "$L.db" 'SELECT id, missing, CAST(url AS TEXT) FROM media')"
+
 t_end
