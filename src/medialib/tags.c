@@ -10,7 +10,9 @@
  * TagLib has more values than FFmpeg, TagLib's values replace FFmpeg's.
  * A ';' inside a value is never a separator. When FFmpeg found none of
  * artist, title and album, TagLib fills every key FFmpeg lacks (and the
- * duration when FFmpeg has none).
+ * duration when FFmpeg has none); otherwise only the basic ones (artist,
+ * album, title, date, track and disc numbers... : a frame FFmpeg could
+ * not read, an ID3v1 album beside an ID3v2 tag without one).
  *
  * Hostile files: the probe has a per-file deadline enforced through
  * FFmpeg's interrupt callback, and bounded probesize / analyzeduration. */
@@ -628,6 +630,20 @@ static bool ff_joined_repeats(const struct mlib_tags *t, const struct mlib_tags 
 	}
 }
 
+/* The tags the library lists by (the media table's columns, numbers
+ * included): TagLib's fill one FFmpeg lacks, as they are named alike in
+ * both (free-form names differ: TagLib's ENCODING is FFmpeg's encoder). */
+static bool basic_key(const char *key)
+{
+	static const char *const keys[] = {"artist",   "album",	 "albumartist", "title",
+					   "date",     "genre",	 "composer",	"tracknr",
+					   "discnr",   "tracktotal", "disctotal"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
 /* Merge TagLib's values into what FFmpeg found (see the top of the file). */
 static void tl_read(const char *path, struct mlib_tags *t)
 {
@@ -649,7 +665,8 @@ static void tl_read(const char *path, struct mlib_tags *t)
 		if (seen)
 			continue; /* handled at its first value */
 		size_t ntl = tags_count(&tl, key), nff = tags_count(t, key);
-		if (nff ? ntl <= nff && !(nff == 1 && ff_joined_repeats(t, &tl, key)) : !fill)
+		if (nff ? ntl <= nff && !(nff == 1 && ff_joined_repeats(t, &tl, key))
+			: !fill && !basic_key(key))
 			continue;
 		tags_remove_key(t, key);
 		for (size_t j = i; j < tl.n; j++)

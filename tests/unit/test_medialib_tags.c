@@ -94,6 +94,25 @@ TEST(tags_a_comment_repeated_in_one_block_is_one_value)
 	mlib_tags_free(&t);
 }
 
+/* A basic tag FFmpeg does not read while it reads others (a frame it
+ * skips, the ID3v1 album of an ID3v2.4 file without one) comes from
+ * TagLib: the artist and album were left out, the file listed without. */
+TEST(tags_a_basic_tag_only_taglib_reads_is_kept)
+{
+	struct mlib_tags t;
+	read_corpus("mutagen-bad-TYER-frame.mp3", &t);
+	CHECK_VALUES(&t, "artist", "From 1.01 To 1.02");
+	CHECK_VALUES(&t, "album", "Splitted by Mp3Splt v. 2.1");
+	CHECK_VALUES(&t, "title",
+		     "This track has an invalid TYER frame, that used to be able to break Mutagen");
+	mlib_tags_free(&t);
+	read_corpus("mutagen-id3v1v2-combined.mp3", &t);
+	CHECK_VALUES(&t, "album", "Hymns for the Exiled");
+	CHECK_VALUES(&t, "artist", "Anais Mitchell");
+	CHECK_VALUES(&t, "encoder", ""); /* free-form: not filled (FFmpeg names it otherwise) */
+	mlib_tags_free(&t);
+}
+
 /* Issue 14 item 14: one Vorbis comment holding ';' is one value. */
 TEST(tags_semicolon_inside_a_vorbis_value_does_not_split)
 {
