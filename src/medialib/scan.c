@@ -1141,34 +1141,54 @@ static bool same_file_by_link(const struct known *k, const char *path)
 	return same;
 }
 
-/* A new file that a present row elsewhere already names through a link
- * (same size, mtime and file name, and the same file once links are
- * resolved): that row takes the file's real path and keeps its id, rather
- * than the file becoming a second item. */
-static void find_link_aliases(struct scan *s)
+/* k's file is not there any more (a row outside the scanned roots the
+ * scan has not looked at). */
+static bool file_gone(const struct known *k)
 {
+	struct stat st;
+	return lstat(k->url, &st) != 0 && errno == ENOENT;
+}
+
+/* A new file that a present row outside the scanned folders names through
+ * a link, or whose file is gone (a root renamed: mv ~/Music ~/Muzak, then
+ * crate scan ~/Muzak), with the same size, mtime and file name: that row
+ * takes the file's path and keeps its id, statistics and playlist places,
+ * rather than the file becoming a second item. */
+static void find_moves_elsewhere(struct scan *s)
+{
+	/* The sizes and mtimes of the new files, then the rows that share
+	 * one: a pass over the rows, no sort of them all. */
+	struct known *keys = NULL, **pkeys = NULL;
+	size_t nkeys = 0;
+	for (size_t j = 0; j < s->njobs; j++)
+		if (!s->jobs[j].known) {
+			keys = xreallocarray(keys, nkeys + 1, sizeof *keys);
+			keys[nkeys++] = (struct known){.size = s->jobs[j].size, .mtime = s->jobs[j].mtime};
+		}
+	if (!nkeys)
+		return;
+	pkeys = xcalloc(nkeys, sizeof *pkeys);
+	for (size_t i = 0; i < nkeys; i++)
+		pkeys[i] = &keys[i];
+	qsort(pkeys, nkeys, sizeof *pkeys, cmp_size_mtime);
 	struct known **rows = NULL;
 	size_t nrows = 0;
-	bool built = false;
-	for (size_t j = 0; j < s->njobs; j++) {
+	for (size_t i = 0; i < s->known.n; i++) {
+		struct known *k = &s->known.v[i];
+		if (k->seen || k->missing || k->cue ||
+		    !bsearch(&k, pkeys, nkeys, sizeof *pkeys, cmp_size_mtime))
+			continue;
+		rows = xreallocarray(rows, nrows + 1, sizeof *rows);
+		rows[nrows++] = k;
+	}
+	if (nrows > 1)
+		qsort(rows, nrows, sizeof *rows, cmp_size_mtime);
+	for (size_t j = 0; j < s->njobs && nrows; j++) {
 		struct job *job = &s->jobs[j];
 		if (job->known)
 			continue;
-		if (!built) {
-			built = true;
-			for (size_t i = 0; i < s->known.n; i++) {
-				struct known *k = &s->known.v[i];
-				if (k->seen || k->missing || k->cue)
-					continue;
-				rows = xreallocarray(rows, nrows + 1, sizeof *rows);
-				rows[nrows++] = k;
-			}
-			if (nrows > 1)
-				qsort(rows, nrows, sizeof *rows, cmp_size_mtime);
-		}
 		struct known probe = {.size = job->size, .mtime = job->mtime}, *pp = &probe;
-		struct known **hit = nrows ? bsearch(&pp, rows, nrows, sizeof *rows, cmp_size_mtime)
-					   : NULL;
+		struct known **hit = bsearch(&pp, rows, nrows, sizeof *rows, cmp_size_mtime);
 		if (!hit)
 			continue;
 		size_t lo = (size_t)(hit - rows);
@@ -1177,7 +1197,8 @@ static void find_link_aliases(struct scan *s)
 		const char *jb = url_base(job->path, job->len);
 		for (size_t c = lo; c < nrows && cmp_size_mtime(&rows[c], &pp) == 0; c++) {
 			struct known *k = rows[c];
-			if (k->seen || !same_file_name(k, jb) || !same_file_by_link(k, job->path))
+			if (k->seen || !same_file_name(k, jb) ||
+			    !(file_gone(k) || same_file_by_link(k, job->path)))
 				continue;
 			k->seen = true;
 			job->known = k;
@@ -1186,6 +1207,8 @@ static void find_link_aliases(struct scan *s)
 		}
 	}
 	free(rows);
+	free(pkeys);
+	free(keys);
 }
 
 static int process_jobs(struct scan *s, struct writer *wr, struct crate_err *err)
@@ -1354,7 +1377,7 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 	report(&s, true);
 	if (!cancelled(&s)) {
 		find_moves(&s, roots, npaths);
-		find_link_aliases(&s);
+		find_moves_elsewhere(&s);
 	}
 
 	if (process_jobs(&s, &wr, err) != 0)

@@ -213,4 +213,20 @@ grep -q "gone" "$T_TMP/out" && t_fail "Music again: $(tail -1 "$T_TMP/out")"
 [ "$(lc list --format '%url%' | grep -c "$L/data/ext/")" -eq 3 ] || t_fail "urls: $(lc list --format '%url%')"
 [ "$(sqlite3 "$L.db" 'SELECT count(*) FROM media' 2>/dev/null || echo 7)" = 7 ] || t_fail "rows: $(sqlite3 "$L.db" 'SELECT id, missing, CAST(url AS TEXT) FROM media')"
 
+t_begin roots_a_renamed_root_keeps_its_ids
+# mv ~/Music ~/Muzak, then crate scan ~/Muzak: the files are the same, and
+# keep their ids (each was added again, its old item left to go missing
+# with its play counts, rating and playlist places).
+RN=$T_TMP/rename
+mkdir -p "$RN/Music/Album"
+cp "$SRCDIR"/data/demo/*.ogg "$RN/Music/Album/"
+rc() { "$CRATE" --db "$RN.db" "$@"; }
+rc scan --quiet "$RN/Music" >/dev/null 2>&1 || t_fail "scan"
+before=$(rc list --format '%id% %title%' | sort)
+mv "$RN/Music" "$RN/Muzak"
+rc scan "$RN/Muzak" >"$T_TMP/out" 2>&1 || t_fail "scan of the new name: $(cat "$T_TMP/out")"
+grep -q "0 added, 3 updated" "$T_TMP/out" || t_fail "summary: $(tail -1 "$T_TMP/out")"
+[ "$(rc list --format '%id% %title%' | sort)" = "$before" ] || t_fail "ids: $(rc list --format '%id% %url%')"
+[ "$(rc list --format '%url%' | grep -c "$RN/Muzak/Album/")" -eq 3 ] || t_fail "urls: $(rc list --format '%url%')"
+
 t_end
