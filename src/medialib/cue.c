@@ -319,6 +319,32 @@ static int parse_text(struct cue_parser *p, const char *text, size_t len)
 	return 0;
 }
 
+/* UTF-16 text after its BOM (little-endian when le) as UTF-8, owned; a
+ * lone surrogate becomes U+FFFD. EAC and foobar2000 write such sheets
+ * when asked for "Unicode". */
+static char *utf8_from_utf16(const char *text, size_t len, bool le, size_t *out_len)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	char *out = xmalloc(len / 2 * 3 + 4), *o = out;
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		uint32_t cp = le ? (uint32_t)(u[i] | u[i + 1] << 8) : (uint32_t)(u[i] << 8 | u[i + 1]);
+		if (cp >= 0xD800 && cp <= 0xDBFF && i + 3 < len) {
+			uint32_t lo = le ? (uint32_t)(u[i + 2] | u[i + 3] << 8)
+					 : (uint32_t)(u[i + 2] << 8 | u[i + 3]);
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+				i += 2;
+			}
+		}
+		if (cp >= 0xD800 && cp <= 0xDFFF)
+			cp = 0xFFFD;
+		o += utf8_encode(cp, o);
+	}
+	*o = '\0';
+	*out_len = (size_t)(o - out);
+	return out;
+}
+
 int mlib_cue_parse(const char *text, size_t len, struct mlib_cue *out, struct crate_err *err)
 {
 	memset(out, 0, sizeof *out);
@@ -326,11 +352,17 @@ int mlib_cue_parse(const char *text, size_t len, struct mlib_cue *out, struct cr
 		text += 3;
 		len -= 3;
 	}
+	char *wide = NULL;
+	if (len >= 2 && (memcmp(text, "\xFF\xFE", 2) == 0 || memcmp(text, "\xFE\xFF", 2) == 0)) {
+		wide = utf8_from_utf16(text + 2, len - 2, text[0] == '\xFF', &len);
+		text = wide;
+	}
 	const char *nul = memchr(text, '\0', len);
 	if (nul) {
 		int line = 1;
 		for (const char *s = text; s < nul; s++)
 			line += *s == '\n';
+		free(wide);
 		return crate_err_set(err, CRATE_ERR_PARSE,
 				     "line %d: not a cue sheet (binary data: a NUL byte)", line);
 	}
@@ -342,6 +374,7 @@ int mlib_cue_parse(const char *text, size_t len, struct mlib_cue *out, struct cr
 	struct cue_parser p = {.c = out, .err = err, .last_index = 0, .last_index_nr = -1};
 	int rc = parse_text(&p, text, len);
 	free(conv);
+	free(wide);
 	if (rc != 0)
 		mlib_cue_free(out);
 	return rc;

@@ -94,6 +94,53 @@ TEST(cue_latin1_is_read_as_latin1)
 	mlib_cue_free(&c);
 }
 
+/* A sheet saved as "Unicode" (UTF-16 with its BOM, either byte order):
+ * it was refused as binary data, its audio indexed as one item. */
+TEST(cue_utf16_with_a_bom_is_read)
+{
+	const char *utf8 = "PERFORMER \"Bj\xC3\xB6rk\"\r\nFILE \"x.wav\" WAVE\r\nTRACK 01 AUDIO\r\n"
+			   "TITLE \"\xF0\x9F\x8E\xB5 Caf\xC3\xA9\"\r\nINDEX 01 00:00:00\r\n";
+	/* UTF-16 by hand: every character here is one unit but the emoji. */
+	for (int le = 0; le < 2; le++) {
+		char buf[512];
+		size_t n = 0;
+		buf[n++] = le ? '\xFF' : '\xFE';
+		buf[n++] = le ? '\xFE' : '\xFF';
+		for (const unsigned char *p = (const unsigned char *)utf8; *p;) {
+			uint32_t cp;
+			if (*p < 0x80) {
+				cp = *p++;
+			} else if (*p < 0xE0) {
+				cp = (uint32_t)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
+				p += 2;
+			} else {
+				cp = (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
+				     (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
+				p += 4;
+			}
+			uint32_t units[2] = {cp, 0};
+			int nu = 1;
+			if (cp >= 0x10000) {
+				units[0] = 0xD800 + ((cp - 0x10000) >> 10);
+				units[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+				nu = 2;
+			}
+			for (int k = 0; k < nu; k++) {
+				buf[n++] = (char)(le ? units[k] & 0xFF : units[k] >> 8);
+				buf[n++] = (char)(le ? units[k] >> 8 : units[k] & 0xFF);
+			}
+		}
+		struct mlib_cue c;
+		struct crate_err err = {0};
+		CHECK_MSG(mlib_cue_parse(buf, n, &c, &err) == 0, "%s", err.msg);
+		CHECK_STR(c.performer ? c.performer : "", "Bj\xC3\xB6rk");
+		CHECK_STR(c.file ? c.file : "", "x.wav");
+		CHECK(c.ntracks == 1 && c.tracks[0].title &&
+		      strcmp(c.tracks[0].title, "\xF0\x9F\x8E\xB5 Caf\xC3\xA9") == 0);
+		mlib_cue_free(&c);
+	}
+}
+
 /* Parse text, expect a failure whose message holds want. */
 static void bad(const char *text, const char *want)
 {
