@@ -113,6 +113,32 @@ TEST(tags_a_basic_tag_only_taglib_reads_is_kept)
 	mlib_tags_free(&t);
 }
 
+/* DATE and YEAR of the same year are one date (they were two, shown as
+ * "2004-05-03; 2004"); a YEAR alone is the date, and a DATE of another
+ * year beside it stays. */
+TEST(tags_a_year_beside_its_date_is_no_second_date)
+{
+	char *f1 = tm_path("both.flac"), *f2 = tm_path("year.ogg"), *f3 = tm_path("other.flac");
+	const char *m1[] = {"date=2004-05-03", "year=2004", "title=a", NULL};
+	const char *m2[] = {"year=1999", "title=b", NULL};
+	const char *m3[] = {"date=2004-05-03", "year=2010", "title=c", NULL};
+	tm_make_audio(f1, 0.2, m1);
+	tm_make_audio(f2, 0.2, m2);
+	tm_make_audio(f3, 0.2, m3);
+	const char *files[] = {f1, f2, f3}, *want[] = {"2004-05-03", "1999", "2004-05-03|2010"};
+	for (size_t i = 0; i < 3; i++) {
+		struct mlib_tags t;
+		struct crate_err err = {0};
+		mlib_tags_init(&t);
+		CHECK_MSG(mlib_tags_read(files[i], 5000, &t, &err) == 0, "%s", err.msg);
+		CHECK_VALUES(&t, "date", want[i]);
+		mlib_tags_free(&t);
+	}
+	free(f1);
+	free(f2);
+	free(f3);
+}
+
 /* Issue 14 item 14: one Vorbis comment holding ';' is one value. */
 TEST(tags_semicolon_inside_a_vorbis_value_does_not_split)
 {
