@@ -45,6 +45,9 @@ int mlib_db_error(struct mlib_db *db, const char *what, struct crate_err *err)
 		      "remove the file)";
 	else if (rc == SQLITE_READONLY)
 		why = "the database is read-only";
+	else if (rc == SQLITE_BUSY)
+		why = "database is locked (another program has held its write lock for over 5 s: "
+		      "another crate scan, a sqlite3 shell?); try again";
 	crate_err_set(err, CRATE_ERR_DB, "%s: %s: %s", db->path, what, why);
 	free(msg);
 	return -1;

@@ -89,6 +89,23 @@ grep -qx "crate: $T_TMP/no/such/lib.db: cannot create the database: $T_TMP/no/su
 	t_fail "message: $(cat "$T_TMP/err")"
 [ -e "$T_TMP/no" ] && t_fail "a folder was created"
 
+t_begin locked_database_is_explained
+# Another program holding the write lock (a sqlite3 shell in a
+# transaction): the scan waits 5 s, then says who may hold it; it said
+# only "database is locked".
+if [ $have_ffmpeg = 0 ] || ! command -v sqlite3 >/dev/null; then t_skip "needs ffmpeg and sqlite3"; else
+	"$CRATE" --db "$T_TMP/locked.db" scan --quiet "$M" >/dev/null 2>&1
+	touch "$M/a.flac"
+	{ printf 'BEGIN EXCLUSIVE;\nSELECT 1;\n'; sleep 8; printf 'COMMIT;\n'; } | sqlite3 "$T_TMP/locked.db" >/dev/null &
+	lpid=$!
+	sleep 0.5
+	"$CRATE" --db "$T_TMP/locked.db" scan "$M" 2>"$T_TMP/err"; rc=$?
+	[ $rc -eq 1 ] || t_fail "exit $rc, want 1"
+	grep -q "database is locked (another program has held its write lock for over 5 s: another crate scan, a sqlite3 shell?); try again" "$T_TMP/err" ||
+		t_fail "message: $(cat "$T_TMP/err")"
+	wait "$lpid"
+fi
+
 t_begin corrupt_database_refused_untouched
 head -c 5000 /dev/urandom >"$T_TMP/bad.db"
 cp "$T_TMP/bad.db" "$T_TMP/bad.copy"
