@@ -55,8 +55,8 @@ static const struct {
 	[UA_MARK] = {"mark", "mark / unmark the row and go down (views 1, 2; elsewhere: pause)"},
 	[UA_MARK_MATCHES] = {"mark_matches", "mark every row the search (/) matches"},
 	[UA_UNMARK_ALL] = {"unmark_all", "clear the marks"},
-	[UA_UNDO] = {"undo", "undo the last playlist edit (move, remove, add, enqueue, clear, "
-			     "shuffle, sort)"},
+	[UA_UNDO] = {"undo", "undo the last playlist edit (move, remove, add, insert, enqueue, "
+			     "clear, shuffle, sort, import)"},
 	[UA_JUMP_PLAYING] = {"jump_playing", "jump to the playing track (its playlist row, else the browser)"},
 	[UA_HELP] = {"help", "this help"},
 	[UA_COMMAND] = {"command", "command line (:scan DIR, :save NAME, ...)"},

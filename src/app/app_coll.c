@@ -352,7 +352,10 @@ int app_playlist_new_typed(struct app *app, const char *name, const char *type,
 
 /* Every edit below runs through coll_store_playlist_edit: it computes the
  * change from the list as it is in the database at that moment, inside the
- * write transaction, so edits made by other processes are never undone. */
+ * write transaction, so edits made by other processes are never undone.
+ * Each one a person asks for (add, insert, move, remove, clear, shuffle,
+ * sort, from a shell or the ':' line) is recorded for app_playlist_undo, as
+ * the interface's are: u takes back any of them the same way. */
 
 int app_playlist_ready(struct app *app, const char *name, struct crate_err *err)
 {
@@ -380,7 +383,8 @@ int app_playlist_insert_query(struct app *app, const char *name, size_t pos, con
 		return -1;
 	int rc = 0;
 	if (r.ids.n)
-		rc = coll_store_playlist_insert(app->store, name, pos, r.ids.v, r.ids.n, err);
+		rc = coll_store_playlist_insert_undoable(app->store, name, pos, r.ids.v, r.ids.n,
+							 err);
 	if (rc == 0 && added)
 		*added = r.ids.n;
 	coll_result_free(&r);
@@ -518,7 +522,8 @@ int app_playlist_remove_positions(struct app *app, const char *name, const char 
 int app_playlist_move(struct app *app, const char *name, size_t from, size_t to,
 		      struct crate_err *err)
 {
-	return coll_store_playlist_move(app->store, app_playlist_name(app, name), from, to, err);
+	return coll_store_playlist_move_undoable(app->store, app_playlist_name(app, name), from, to,
+						 err);
 }
 
 /* ud: the undo record's label, written here. */

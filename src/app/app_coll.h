@@ -90,7 +90,8 @@ int app_playlist_ready(struct app *app, const char *name, struct crate_err *err)
  * (app_search_text with flags COLL_SEARCH_*: forgiving unless
  * COLL_SEARCH_EXACT, ranked unless COLL_SEARCH_NO_RANK); Playlists/Queue
  * is made when missing. *added (may be NULL) receives the count, notes
- * (may be NULL) what the search forgave. */
+ * (may be NULL) what the search forgave. Recorded for app_playlist_undo,
+ * as app_playlist_move is. */
 int app_playlist_add_query(struct app *app, const char *name, const char *query, unsigned flags,
 			   size_t *added, struct strbuf *notes, struct crate_err *err);
 int app_playlist_insert_query(struct app *app, const char *name, size_t pos, const char *query,

@@ -249,7 +249,12 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 			ids[n++] = ids[i];
 	plfile_free(&pl);
 	rc = exists ? 0 : app_playlist_new(app, name, err);
-	if (rc == 0 && n)
+	/* Appended to a list that was there: recorded, so u takes back an
+	 * import into the wrong list. A new list is removed instead (and the
+	 * many lists of scan --playlists would push every other edit out). */
+	if (rc == 0 && n && exists)
+		rc = coll_store_playlist_insert_undoable(app->store, name, SIZE_MAX, ids, n, err);
+	else if (rc == 0 && n)
 		rc = coll_store_playlist_insert(app->store, name, SIZE_MAX, ids, n, err);
 	if (rc == 0)
 		rep->imported = n;

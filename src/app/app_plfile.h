@@ -30,8 +30,9 @@ struct app_import_report {
 void app_import_report_free(struct app_import_report *r);
 
 /* Make Playlists/name from the playlist file at path (append: add to an
- * existing playlist instead of refusing it). Succeeds when the file could be
- * read, even if some entries could not be found (see *rep). */
+ * existing playlist instead of refusing it; recorded for app_playlist_undo).
+ * Succeeds when the file could be read, even if some entries could not be
+ * found (see *rep). */
 int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
 			struct app_import_report *rep, struct crate_err *err);
 

@@ -99,5 +99,5 @@ int app_playlist_add_stream(struct app *app, const char *name, size_t pos, const
 	uint32_t id;
 	if (app_stream_item(app, url, NULL, &id, err) != 0)
 		return -1;
-	return coll_store_playlist_insert(app->store, name, pos, &id, 1, err);
+	return coll_store_playlist_insert_undoable(app->store, name, pos, &id, 1, err);
 }

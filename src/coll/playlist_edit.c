@@ -142,6 +142,28 @@ int coll_store_playlist_move(struct coll_store *st, const char *name, size_t fro
 	return rc;
 }
 
+/* The shell's move (crate playlist move, :playlist move), recorded as the
+ * interface's K and J are. A move to where the entry is changes nothing
+ * and is not recorded. */
+static int edit_move_undoable(void *ud, struct coll_node *c, struct crate_err *err)
+{
+	const struct edit_args *a = ud;
+	if (edit_move(ud, c, err) != 0)
+		return -1;
+	return a->pos == a->to ? 1 : 0;
+}
+
+int coll_store_playlist_move_undoable(struct coll_store *st, const char *name, size_t from,
+				      size_t to, struct crate_err *err)
+{
+	char *m = xstrdup(name);
+	struct edit_args a = {.name = m, .pos = from, .to = to};
+	int rc = coll_store_playlist_edit_undoable(st, m, "move of 1 entry", edit_move_undoable, &a,
+						   err);
+	free(m);
+	return rc;
+}
+
 static int edit_attr(void *ud, struct coll_node *c, struct crate_err *err)
 {
 	const struct edit_args *a = ud;

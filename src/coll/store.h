@@ -128,6 +128,9 @@ int coll_store_playlist_edit_undoable(struct coll_store *st, const char *name, c
  * recorded). remove_set removes them; *removed (may be NULL) the count. */
 int coll_store_playlist_insert_undoable(struct coll_store *st, const char *name, size_t pos,
 					const uint32_t *ids, size_t n, struct crate_err *err);
+/* One entry moved from one position to another, recorded likewise. */
+int coll_store_playlist_move_undoable(struct coll_store *st, const char *name, size_t from,
+				      size_t to, struct crate_err *err);
 int coll_store_playlist_move_set(struct coll_store *st, const char *name, size_t *pos, size_t n,
 				 int delta, size_t *moved, struct crate_err *err);
 int coll_store_playlist_remove_set(struct coll_store *st, const char *name, const size_t *pos,

@@ -147,7 +147,11 @@ keys 2
 wait_for "Playlist Edit" || t_fail "playlist view"
 keys g J
 wait_titles Edit "$(join "${O[1]}" "${O[0]}" "${O[@]:2}")" || t_fail "J"
-c playlist move Edit 5 1 >/dev/null || t_fail "CLI move"
+# A shell's playlist edit is recorded (and u takes it back: see
+# tui_edit_undo_takes_back_the_shells_edits); coll import over the list is
+# a change that is not.
+c coll export Playlists/Edit | sed 's/\[\([0-9]*\), \([0-9]*\),/[\2, \1,/' |
+	c coll import --force Playlists/Edit - >/dev/null || t_fail "coll import"
 load
 other=("${A[@]}")
 keys u
@@ -181,6 +185,38 @@ undo_after "playlist clear Edit" "clearing of $n entries"
 undo_after "playlist shuffle Edit" "shuffle of $n entries"
 undo_after "playlist sort Edit -title" "sort of $n entries"
 undo_after "playlist remove Edit 1-3" "removal of 3 entries"
+keys q
+
+t_begin tui_edit_undo_takes_back_the_shells_edits
+# crate playlist add, insert, move and import --append were not recorded:
+# u refused ("was changed since") or took back an older edit, so an import
+# into the wrong list could not be taken back. They are recorded now, as
+# clear, remove, shuffle and sort were.
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+load
+before=$(join "${A[@]}")
+changed() { [ "$(titles Edit)" != "$before" ]; }
+c playlist list Edit --format '%url%' | sed 's/^[ >]*[0-9]*\. //' | head -2 >"$T_TMP/two.m3u"
+q="title:\"${A[0]}\""
+n=$(c search --exact "$q" | wc -l)
+[ "$n" -ge 1 ] || t_fail "$q finds nothing"
+added="addition of $n $( [ "$n" = 1 ] && echo entry || echo entries)"
+# shell_undo LABEL COMMAND...: the command changes Edit, u puts it back
+shell_undo() {
+	local label=$1
+	shift
+	c "$@" >/dev/null 2>&1 || t_fail "$* failed"
+	wait_until 3 changed || t_fail "$* changed nothing"
+	keys u
+	wait_titles Edit "$before" || t_fail "u after $*"
+	wait_for "undid the $label in Edit" || t_fail "$*: $(screen | tail -2)"
+}
+shell_undo "$added" playlist add Edit "$q" --exact
+shell_undo "$added" playlist insert Edit 2 "$q" --exact
+shell_undo "move of 1 entry" playlist move Edit 1 3
+shell_undo "addition of 2 entries" playlist import --append Edit "$T_TMP/two.m3u"
 keys q
 
 t_begin tui_edit_find_forgives_as_the_browser_does_and_counts
