@@ -526,26 +526,44 @@ int app_playlist_move(struct app *app, const char *name, size_t from, size_t to,
 						 err);
 }
 
-/* ud: the undo record's label, written here. */
+/* What a whole-list edit did: the undo record's label and the count the
+ * command reports (0: the list was left as it was). */
+struct whole_args {
+	char label[EDIT_LABEL_SIZE];
+	size_t n;
+};
+
 static int edit_clear(void *ud, struct coll_node *c, struct crate_err *err)
 {
+	struct whole_args *a = ud;
 	(void)err;
 	if (!c->idlist.n)
 		return 1; /* nothing to undo either */
-	whole_list_label(ud, "clearing", c->idlist.n);
+	whole_list_label(a->label, "clearing", c->idlist.n);
+	a->n = c->idlist.n;
 	c->idlist.n = 0;
 	coll_attr_remove(c, "position");
 	return 0;
 }
 
+/* Run a whole-list edit recorded for undo; *n (may be NULL) its count. */
+static int whole_list_edit(struct app *app, const char *name, coll_store_edit_fn fn, size_t *n,
+			   struct crate_err *err)
+{
+	struct whole_args a = {"", 0};
+	int rc = coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name),
+						   a.label, fn, &a, err);
+	if (n)
+		*n = rc == 0 ? a.n : 0;
+	return rc;
+}
+
 /* Clearing, shuffling and sorting are recorded for app_playlist_undo, as
  * the interface's edits are: ':playlist clear' by mistake, or a shuffle
  * of a list put in order by hand, is not lost. */
-int app_playlist_clear(struct app *app, const char *name, struct crate_err *err)
+int app_playlist_clear(struct app *app, const char *name, size_t *n, struct crate_err *err)
 {
-	char label[EDIT_LABEL_SIZE] = "";
-	return coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name), label,
-						 edit_clear, label, err);
+	return whole_list_edit(app, name, edit_clear, n, err);
 }
 
 static long node_position(const struct coll_node *n)
@@ -557,13 +575,14 @@ static long node_position(const struct coll_node *n)
 	return (long)v;
 }
 
-/* ud: the undo record's label, written here. */
 static int edit_shuffle(void *ud, struct coll_node *c, struct crate_err *err)
 {
+	struct whole_args *a = ud;
 	(void)err;
 	if (c->idlist.n < 2)
 		return 1;
-	whole_list_label(ud, "shuffle", c->idlist.n);
+	whole_list_label(a->label, "shuffle", c->idlist.n);
+	a->n = c->idlist.n;
 	uint32_t *v = c->idlist.v;
 	size_t n = c->idlist.n, first = 0;
 	long cur = node_position(c);
@@ -585,17 +604,16 @@ static int edit_shuffle(void *ud, struct coll_node *c, struct crate_err *err)
 	return 0;
 }
 
-int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *err)
+int app_playlist_shuffle(struct app *app, const char *name, size_t *n, struct crate_err *err)
 {
-	char label[EDIT_LABEL_SIZE] = "";
-	return coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name), label,
-						 edit_shuffle, label, err);
+	return whole_list_edit(app, name, edit_shuffle, n, err);
 }
 
 struct sort_args {
 	struct app *app;
 	const char *fields;
 	char label[EDIT_LABEL_SIZE]; /* the undo record's, written by the edit */
+	size_t n;		     /* how many were sorted; 0: in order already */
 };
 
 static int edit_sort(void *ud, struct coll_node *c, struct crate_err *err)
@@ -653,15 +671,19 @@ static int edit_sort(void *ud, struct coll_node *c, struct crate_err *err)
 	u32vec_free(&c->idlist);
 	c->idlist = sorted;
 	whole_list_label(a->label, "sort", sorted.n);
+	a->n = same ? 0 : sorted.n;
 	return same ? 1 : 0; /* in order already: no edit to undo */
 }
 
-int app_playlist_sort(struct app *app, const char *name, const char *fields,
+int app_playlist_sort(struct app *app, const char *name, const char *fields, size_t *n,
 		      struct crate_err *err)
 {
-	struct sort_args a = {app, fields, ""};
-	return coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name), a.label,
-						 edit_sort, &a, err);
+	struct sort_args a = {app, fields, "", 0};
+	int rc = coll_store_playlist_edit_undoable(app->store, app_playlist_name(app, name),
+						   a.label, edit_sort, &a, err);
+	if (n)
+		*n = rc == 0 ? a.n : 0;
+	return rc;
 }
 
 int app_playlist_use(struct app *app, const char *name, struct crate_err *err)

@@ -104,12 +104,15 @@ int app_playlist_remove_positions(struct app *app, const char *name, const char 
 				  size_t *removed, struct crate_err *err);
 int app_playlist_move(struct app *app, const char *name, size_t from, size_t to,
 		      struct crate_err *err);
-int app_playlist_clear(struct app *app, const char *name, struct crate_err *err);
+/* Clear, shuffle and sort write to *n (may be NULL) how many entries they
+ * cleared, shuffled or sorted: 0 when the list was left as it was (empty,
+ * shorter than 2, in that order already), and nothing was recorded. */
+int app_playlist_clear(struct app *app, const char *name, size_t *n, struct crate_err *err);
 /* Shuffle; the current entry (if any) moves to the top and stays current. */
-int app_playlist_shuffle(struct app *app, const char *name, struct crate_err *err);
+int app_playlist_shuffle(struct app *app, const char *name, size_t *n, struct crate_err *err);
 /* Stable sort by fields ("artist,-year", as app_order_by). Entries whose
  * media is gone from the library keep their relative order at the end. */
-int app_playlist_sort(struct app *app, const char *name, const char *fields,
+int app_playlist_sort(struct app *app, const char *name, const char *fields, size_t *n,
 		      struct crate_err *err);
 int app_playlist_use(struct app *app, const char *name, struct crate_err *err);
 /* Set the playlist's `jumplist`: the playlist playback switches to when this

@@ -2,6 +2,7 @@
  * clear, import, export, shuffle, sort, use, jump. Positions on the
  * command line count from 1. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,24 @@
 #include "cli/cmd_util.h"
 #include "cli/output.h"
 #include "coll/store.h"
+
+/* What an edit did, on ctx->err, one line: "cleared Playlists/Road: 12
+ * entries". The playlist name in it is untrusted: the line is sanitised.
+ * An edit recorded for undo says so on the ':' line, where u is a key away. */
+static void __attribute__((format(printf, 3, 4)))
+say_done(struct cli_ctx *ctx, bool undoable, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	int n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	cli_put_safe(ctx->err, msg, (size_t)n);
+	fprintf(ctx->err, "%s\n", undoable && ctx->undo_key ? " (u undoes)" : "");
+	free(msg);
+}
 
 /* Positions text ("3", "1,4-6", "5-"): only digits, commas and dashes. */
 static bool looks_like_positions(const char *s)
@@ -42,6 +61,9 @@ static int cmd_playlist_new(struct cli_ctx *ctx, const struct cli_args *a)
 	int status = app ? cli_outcome(ctx, app_playlist_new_typed(app, name, queue ? "queue" : NULL, &err),
 				   &err)
 			 : CLI_FAIL;
+	if (status == CLI_OK)
+		say_done(ctx, false, "created Playlists/%s%s", name,
+			 queue ? " (a queue: played entries are removed)" : "");
 	free(name);
 	return status;
 }
@@ -79,11 +101,8 @@ static int playlist_add_common(struct cli_ctx *ctx, const struct cli_args *a, co
 			cli_nothing_matches(ctx, query, what);
 			free(what);
 		} else {
-			const char *shown_name = app_playlist_name(app, name);
-			fprintf(ctx->err, "added %zu %s to Playlists/", added,
-				str_plural(added, "entry", "entries"));
-			cli_put_safe(ctx->err, shown_name, strlen(shown_name));
-			fputc('\n', ctx->err);
+			say_done(ctx, true, "added %zu %s to Playlists/%s", added,
+				 str_plural(added, "entry", "entries"), app_playlist_name(app, name));
 			status = CLI_OK;
 		}
 	}
@@ -121,6 +140,12 @@ static int cmd_playlist_move(struct cli_ctx *ctx, const struct cli_args *a)
 	int status = app ? cli_outcome(ctx, app_playlist_move(app, name, (size_t)from - 1, (size_t)to - 1,
 						     &err), &err)
 			 : CLI_FAIL;
+	if (status == CLI_OK && from == to)
+		say_done(ctx, false, "entry %ld of Playlists/%s stays where it is", from,
+			 app_playlist_name(app, name));
+	else if (status == CLI_OK)
+		say_done(ctx, true, "moved entry %ld of Playlists/%s to position %ld", from,
+			 app_playlist_name(app, name), to);
 	free(name);
 	return status;
 }
@@ -143,8 +168,8 @@ static int cmd_playlist_remove(struct cli_ctx *ctx, const struct cli_args *a)
 		if (app_playlist_remove_positions(app, name, positions, &removed, &err) != 0) {
 			cli_fail_safe(ctx, err.msg);
 		} else {
-			fprintf(ctx->err, "removed %zu %s\n", removed,
-				str_plural(removed, "entry", "entries"));
+			say_done(ctx, removed > 0, "removed %zu %s from Playlists/%s", removed,
+				 str_plural(removed, "entry", "entries"), app_playlist_name(app, name));
 			status = CLI_OK;
 		}
 	}
@@ -286,33 +311,50 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 	return status;
 }
 
-/* clear / shuffle / use: one optional (use: required) playlist name. */
-static int playlist_simple(struct cli_ctx *ctx, const struct cli_args *a,
-			   int (*fn)(struct app *, const char *, struct crate_err *))
+/* clear / shuffle: one optional playlist name; what was done is said. */
+static int playlist_whole(struct cli_ctx *ctx, const struct cli_args *a, const char *done,
+			  const char *undone,
+			  int (*fn)(struct app *, const char *, size_t *, struct crate_err *))
 {
 	char *name = NULL;
 	if (a->argc == 1 && !(name = cli_playlist_arg(ctx, a->argv[0])))
 		return CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	int status = app ? cli_outcome(ctx, fn(app, name, &err), &err) : CLI_FAIL;
+	size_t n = 0;
+	int status = app ? cli_outcome(ctx, fn(app, name, &n, &err), &err) : CLI_FAIL;
+	if (status == CLI_OK && n)
+		say_done(ctx, true, "%s Playlists/%s: %zu %s", done, app_playlist_name(app, name),
+			 n, str_plural(n, "entry", "entries"));
+	else if (status == CLI_OK)
+		say_done(ctx, false, "Playlists/%s %s", app_playlist_name(app, name), undone);
 	free(name);
 	return status;
 }
 
 static int cmd_playlist_clear(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	return playlist_simple(ctx, a, app_playlist_clear);
+	return playlist_whole(ctx, a, "cleared", "is empty already", app_playlist_clear);
 }
 
 static int cmd_playlist_shuffle(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	return playlist_simple(ctx, a, app_playlist_shuffle);
+	return playlist_whole(ctx, a, "shuffled", "has fewer than 2 entries: nothing to shuffle",
+			      app_playlist_shuffle);
 }
 
 static int cmd_playlist_use(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	return playlist_simple(ctx, a, app_playlist_use);
+	char *name = cli_playlist_arg(ctx, a->argv[0]);
+	if (!name)
+		return CLI_FAIL;
+	struct app *app = cli_app(ctx);
+	struct crate_err err = {0};
+	int status = app ? cli_outcome(ctx, app_playlist_use(app, name, &err), &err) : CLI_FAIL;
+	if (status == CLI_OK)
+		say_done(ctx, false, "Playlists/%s is the active playlist", name);
+	free(name);
+	return status;
 }
 
 static int cmd_playlist_sort(struct cli_ctx *ctx, const struct cli_args *a)
@@ -322,8 +364,16 @@ static int cmd_playlist_sort(struct cli_ctx *ctx, const struct cli_args *a)
 		return CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
-	int status = app ? cli_outcome(ctx, app_playlist_sort(app, name, a->argv[a->argc - 1], &err), &err)
+	const char *fields = a->argv[a->argc - 1];
+	size_t n = 0;
+	int status = app ? cli_outcome(ctx, app_playlist_sort(app, name, fields, &n, &err), &err)
 			 : CLI_FAIL;
+	if (status == CLI_OK && n)
+		say_done(ctx, true, "sorted Playlists/%s by %s: %zu %s",
+			 app_playlist_name(app, name), fields, n, str_plural(n, "entry", "entries"));
+	else if (status == CLI_OK)
+		say_done(ctx, false, "Playlists/%s is in that order already",
+			 app_playlist_name(app, name));
 	free(name);
 	return status;
 }
@@ -344,6 +394,11 @@ static int cmd_playlist_jump(struct cli_ctx *ctx, const struct cli_args *a)
 		struct crate_err err = {0};
 		if (app)
 			status = cli_outcome(ctx, app_playlist_set_jump(app, name, target, &err), &err);
+		if (status == CLI_OK && target)
+			say_done(ctx, false, "Playlists/%s jumps to Playlists/%s when it ends", name,
+				 target);
+		else if (status == CLI_OK)
+			say_done(ctx, false, "Playlists/%s stops when it ends (no jump)", name);
 	}
 	free(target);
 	free(name);

@@ -219,6 +219,47 @@ shell_undo "move of 1 entry" playlist move Edit 1 3
 shell_undo "addition of 2 entries" playlist import --append Edit "$T_TMP/two.m3u"
 keys q
 
+t_begin tui_edit_cmdline_edits_say_what_they_did
+# ':playlist clear Edit' answered "done" (a shell, nothing at all): not
+# which list, how many entries, nor that u takes it back.
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist Edit" || t_fail "playlist view"
+load
+before=$(join "${A[@]}")
+n=${#A[@]}
+c coll export Playlists/Edit >"$T_TMP/edit.json"
+# said COMMAND MESSAGE: the ':' line's answer, then u puts Edit back
+said() {
+	keys :
+	typed "$1"
+	keys Enter
+	wait_for "$2" || t_fail ":$1: $(screen | tail -1)"
+	if [ "${2% (u undoes)}" != "$2" ]; then
+		keys u
+		wait_titles Edit "$before" || t_fail "u after :$1"
+	fi
+}
+said "playlist clear Edit" "cleared Playlists/Edit: $n entries (u undoes)"
+said "playlist shuffle Edit" "shuffled Playlists/Edit: $n entries (u undoes)"
+said "playlist sort Edit -title" "sorted Playlists/Edit by -title: $n entries (u undoes)"
+said "playlist move Edit 1 2" "moved entry 1 of Playlists/Edit to position 2 (u undoes)"
+said "playlist remove Edit 2-3" "removed 2 entries from Playlists/Edit (u undoes)"
+said "playlist add Edit zzqqxx" "nothing matches 'zzqqxx'"
+said "playlist new Other" "created Playlists/Other"
+said "playlist jump Edit Other" "Playlists/Edit jumps to Playlists/Other when it ends"
+said "playlist clear Other" "Playlists/Other is empty already"
+keys q
+# a shell is told too, on stderr, without the key
+[ "$(c playlist sort Edit -title 2>&1 >/dev/null)" = "sorted Playlists/Edit by -title: $n entries" ] ||
+	t_fail "shell sort: $(c playlist sort Edit -title 2>&1)"
+[ "$(c playlist sort Edit -title 2>&1 >/dev/null)" = "Playlists/Edit is in that order already" ] ||
+	t_fail "shell sort again: $(c playlist sort Edit -title 2>&1)"
+# as it was for the tests below
+c playlist jump Edit --none >/dev/null 2>&1
+c coll remove Playlists/Other >/dev/null 2>&1
+c coll import --force Playlists/Edit "$T_TMP/edit.json" >/dev/null || t_fail "put Edit back"
+
 t_begin tui_edit_find_forgives_as_the_browser_does_and_counts
 # The browser's search finds "The Lanterns" for lantern (a typo away) and
 # Björk for a:bjork (her name's words): the playlist's find does too, and

@@ -204,22 +204,22 @@ TEST(app_playlist_sort_shuffle_add)
 	/* 999 is not in the library: kept, at the end. */
 	uint32_t ids[] = {3, 999, 12, 7, 3, 40};
 	save_list(app, "L", ids, 6, "2"); /* id 12 current */
-	int rc = app_playlist_sort(app, "L", "title", &err);
+	int rc = app_playlist_sort(app, "L", "title", NULL, &err);
 	CHECK_MSG(rc == 0, "%s", err.msg);
 	/* Titles reverse id order ("Title 1" is id 40), natural order. */
 	uint32_t e1[] = {40, 12, 7, 3, 3, 999};
 	CHECK(ids_are(pl(app, "L"), e1, 6));
 	CHECK_STR(coll_attr_get(pl(app, "L"), "position"), "1");
-	REQUIRE(app_playlist_sort(app, "L", "-year", &err) == 0);
+	REQUIRE(app_playlist_sort(app, "L", "-year", NULL, &err) == 0);
 	CHECK(ids_are(pl(app, "L"), e1, 6));
-	REQUIRE(app_playlist_sort(app, "L", "artist, -title", &err) == 0);
+	REQUIRE(app_playlist_sort(app, "L", "artist, -title", NULL, &err) == 0);
 	uint32_t e2[] = {3, 3, 7, 12, 40, 999};
 	CHECK(ids_are(pl(app, "L"), e2, 6));
-	CHECK_INT(app_playlist_sort(app, "L", "", &err), -1);
-	CHECK_INT(app_playlist_sort(app, "L", "artist,random", &err), -1);
-	CHECK_INT(app_playlist_sort(app, "L", "ti(tle", &err), -1);
+	CHECK_INT(app_playlist_sort(app, "L", "", NULL, &err), -1);
+	CHECK_INT(app_playlist_sort(app, "L", "artist,random", NULL, &err), -1);
+	CHECK_INT(app_playlist_sort(app, "L", "ti(tle", NULL, &err), -1);
 
-	REQUIRE(app_playlist_shuffle(app, "L", &err) == 0);
+	REQUIRE(app_playlist_shuffle(app, "L", NULL, &err) == 0);
 	const struct coll_node *s = pl(app, "L");
 	CHECK_STR(coll_attr_get(s, "position"), "0");
 	CHECK_INT(s->idlist.v[0], 12); /* the current entry goes first */
@@ -238,7 +238,7 @@ TEST(app_playlist_sort_shuffle_add)
 	CHECK_INT(pl(app, "Default")->idlist.v[1], 1);
 	CHECK_INT(app_playlist_add_query(app, NULL, "a:", 0, &added, NULL, &err), -1);
 	CHECK(err.pos > 0);
-	REQUIRE(app_playlist_clear(app, NULL, &err) == 0);
+	REQUIRE(app_playlist_clear(app, NULL, NULL, &err) == 0);
 	CHECK_INT(pl(app, "Default")->idlist.n, 0);
 	test_app_close(app);
 }
