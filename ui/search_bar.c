@@ -139,8 +139,9 @@ bool search_key(struct ui *ui, int key)
 {
 	if (cmdline_search_history_key(ui, key))
 		return true;
-	if (key == KEY_C_ENTER || key == KEY_C_ESC || key == KEY_C_UP || key == KEY_C_DOWN ||
-	    key == KEY_C_PGUP || key == KEY_C_PGDN || key == KEY_C_TAB)
+	bool moves = key == KEY_C_UP || key == KEY_C_DOWN || key == KEY_C_PGUP ||
+		     key == KEY_C_PGDN || key == KEY_C_TAB || key == KEY_C_BTAB;
+	if (key == KEY_C_ENTER || key == KEY_C_ESC || moves)
 		search_flush(ui); /* these act on the results: bring them up to date */
 	if (key == KEY_C_ENTER) {
 		ui->mode = UI_MODE_NORMAL;
@@ -159,12 +160,12 @@ bool search_key(struct ui *ui, int key)
 		}
 		return true;
 	}
-	if (key == KEY_C_UP || key == KEY_C_DOWN || key == KEY_C_PGUP || key == KEY_C_PGDN ||
-	    key == KEY_C_TAB) {
-		/* Move in the results without leaving the bar. */
+	if (moves) {
+		/* Move in the results without leaving the bar: Tab and S-Tab
+		 * change column as they do outside it. */
 		enum ui_action a = key == KEY_C_UP ? UA_UP : key == KEY_C_DOWN ? UA_DOWN
 				 : key == KEY_C_PGUP ? UA_PAGE_UP : key == KEY_C_PGDN ? UA_PAGE_DOWN
-				 : UA_COL_NEXT;
+				 : key == KEY_C_TAB ? UA_COL_NEXT : UA_COL_PREV;
 		const struct ui_pane *p = ui_pane_current(ui);
 		if (p->key)
 			p->key(ui, a);

@@ -126,4 +126,21 @@ screen | grep -q "1 tracks" && t_fail "the count: $(screen | grep "1 tracks")"
 screen | grep -Eq "All 1 genre +1 track +All 1 album +1 track " ||
 	t_fail "the first row: $(screen | sed -n 3p)"
 keys q
+
+t_begin tui_levels_search_bar_s_tab_goes_back_a_column
+# In the search bar Tab went to the next column, as outside it, but S-Tab
+# did nothing: the key table's previous column could not be reached
+# without leaving the bar. At 20x6 only the focused column shows.
+NS=$((NS + 1)); old=$S; S=$SUITE$NS # too small for the title bar tmux_crate waits for
+tmux_fresh_session "$old" "$S" 20 6 \
+	"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
+wait_for "■ sto" || t_fail "no status row"
+keys / C-u # the last test's search is restored: cleared
+wait_for "All 4 genres" || t_fail "the genre column: $(screen | sed -n 2p)"
+keys Tab
+wait_for "All 5 albums" || t_fail "Tab: $(screen | sed -n 2p)"
+keys BTab
+wait_for "All 4 genres" || t_fail "S-Tab: $(screen | sed -n 2p)"
+screen | head -1 | grep -q "^/" || t_fail "S-Tab left the bar: $(screen | head -1)"
+keys Escape q
 t_end
