@@ -420,7 +420,8 @@ static const struct cli_opt list_opts[] = {
 	{0},
 };
 static const struct cli_opt import_opts[] = {
-	{"append", 0, CLI_OPT_FLAG, NULL, "add to the playlist instead of replacing its entries"},
+	{"append", 0, CLI_OPT_FLAG, NULL,
+	 "add to an existing playlist (without it, an existing NAME is refused)"},
 	{0},
 };
 static const struct cli_opt export_opts[] = {
@@ -460,7 +461,9 @@ static const struct cli_command playlist_commands[] = {
 	 NULL, cmd_playlist_clear},
 	{"playlist import", NULL, "playlist import [--append] NAME FILE",
 	 "a playlist from an M3U/M3U8, PLS or XSPF file",
-	 "Entries not in the library are scanned; those not found are listed (exit status 2).", 2,
+	 "Makes a new playlist; --append adds to one that exists (recorded: u in the interface\n"
+	 "undoes it). Entries not in the library are scanned; those not found are listed\n"
+	 "(exit status 2).", 2,
 	 2, 0, import_opts, cmd_playlist_import},
 	{"playlist export", NULL, "playlist export [--relative] [--format m3u|pls|xspf] NAME [FILE]",
 	 "write a playlist as M3U8 (default), PLS or XSPF",

@@ -256,4 +256,13 @@ c playlist import bare "$W/bare.m3u" 2>/dev/null || t_fail "bare: exit $?"
 	t_fail "the name was lost: $(c playlist list bare --format '%title%')"
 [ "$(c search 'title:"Radio Paradise"' --format '%url%')" = "http://radio.example.invalid/rp.mp3" ] ||
 	t_fail "not found by its name: $(c search 'title:"Radio Paradise"' --format '%url%')"
+
+t_begin playlist_import_help_says_what_append_does
+# --help said --append adds "instead of replacing its entries", but an
+# import without it over an existing playlist is refused, never a replace.
+printf '%s\n' "$MUSIC/02 Salt Wind.ogg" >"$W/one.m3u"
+c playlist import Mix "$W/one.m3u" >/dev/null 2>&1 && t_fail "an import over Mix was not refused"
+help=$(c playlist import --help | grep -- '--append')
+grep -q "replac" <<<"$help" && t_fail "--help promises a replace: $help"
+grep -q "existing" <<<"$help" || t_fail "--help does not say it adds to an existing one: $help"
 t_end
