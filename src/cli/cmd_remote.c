@@ -13,6 +13,33 @@
 static const char *const commands[] = {"play", "pause", "toggle", "next", "prev",
 				       "stop", "status", "search", "seek", "vol", "ping"};
 
+/* remote search's words: an option of crate search (--json, --format F)
+ * would be sent as a query word and find nothing, saying "0 tracks";
+ * refused, naming it. A word after "--" is the query's, as in crate
+ * search (the "--" itself is dropped). Returns the words to send, in
+ * argv's place, or -1 after saying why. */
+static int search_words(struct cli_ctx *ctx, int argc, char **argv)
+{
+	int n = 1;
+	bool literal = false;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		if (!literal && strcmp(w, "--") == 0) {
+			literal = true;
+			continue;
+		}
+		if (!literal && w[0] == '-' && w[1] == '-') {
+			cli_error(ctx, "remote search: '%s' is not a query word: remote search shows "
+				  "the results in the running crate and prints their count (crate "
+				  "search prints them, with its options; '-- %s' searches for the word)",
+				  w, w);
+			return -1;
+		}
+		argv[n++] = argv[i];
+	}
+	return n;
+}
+
 static int cmd_remote(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	int argc = a->argc;
@@ -24,6 +51,8 @@ static int cmd_remote(struct cli_ctx *ctx, const struct cli_args *a)
 		cli_error(ctx, "remote: unknown command '%s'", argv[0]);
 		return cli_usage(ctx, a->cmd);
 	}
+	if (strcmp(argv[0], "search") == 0 && (argc = search_words(ctx, argc, argv)) < 0)
+		return CLI_FAIL;
 	if ((strcmp(argv[0], "search") == 0 || strcmp(argv[0], "seek") == 0 ||
 	     strcmp(argv[0], "vol") == 0) && argc < 2)
 		return cli_usage(ctx, a->cmd);
@@ -60,8 +89,10 @@ static int cmd_remote(struct cli_ctx *ctx, const struct cli_args *a)
 static const struct cli_command remote_commands[] = {
 	{"remote", NULL, "remote play|pause|toggle|next|prev|stop|status|search QUERY|seek POS|vol [+-]N",
 	 "control a running crate through its socket",
-	 "The answer of the running crate is printed; status prints what plays. seek takes 90\n"
-	 "(seconds), 1:30, +10, -0:05 (relative) or 50% (of the track).", 1, CLI_ANY,
+	 "The answer of the running crate is printed; status prints what plays. search shows\n"
+	 "QUERY's results in the running crate's browser and prints how many (crate search\n"
+	 "prints them). seek takes 90 (seconds), 1:30, +10, -0:05 (relative) or 50% (of the\n"
+	 "track).", 1, CLI_ANY,
 	 CLI_OPTS_FIRST | CLI_DASH_ARGS, NULL, cmd_remote},
 	{0},
 };

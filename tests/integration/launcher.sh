@@ -48,6 +48,20 @@ run env XDG_RUNTIME_DIR="$T_TMP/run" "$CRATE" remote bogus
 [ "$RC" -eq 1 ] && echo "$ERR" | grep -q "unknown command 'bogus'" || t_fail "remote bogus: $RC $ERR"
 echo "$ERR" | grep -q "^usage: crate remote" || t_fail "remote bogus: no usage: $ERR"
 
+t_begin launcher_remote_search_refuses_options_of_search
+# crate remote search lanterns --json sent "lanterns --json" as the query:
+# the running crate answered "0 tracks" and showed that search. An option
+# of crate search is refused before anything is sent; after -- it is a word.
+run env XDG_RUNTIME_DIR="$T_TMP/run" "$CRATE" remote search lanterns --json
+[ "$RC" -eq 1 ] || t_fail "remote search ... --json: exit $RC"
+echo "$ERR" | grep -q "remote search: '--json' is not a query word" || t_fail "--json: $ERR"
+run env XDG_RUNTIME_DIR="$T_TMP/run" "$CRATE" remote search --format %title% lanterns
+echo "$ERR" | grep -q "'--format' is not a query word" || t_fail "--format: $ERR"
+run env XDG_RUNTIME_DIR="$T_TMP/run" "$CRATE" remote search -- --json
+[ "$RC" -eq 1 ] && echo "$ERR" | grep -q "no running crate" || t_fail "-- --json: $RC $ERR"
+run env XDG_RUNTIME_DIR="$T_TMP/run" "$CRATE" remote search --
+echo "$ERR" | grep -q "^usage: crate remote" || t_fail "search with only --: $ERR"
+
 t_begin launcher_runs_core_commands
 run "$CRATE" --db "$T_TMP/lib.db" --config /dev/null search 'artist:nobody'
 [ "$RC" -eq 0 ] && [ -z "$OUT" ] || t_fail "search through the launcher: exit $RC, '$OUT' '$ERR'"
