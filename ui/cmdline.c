@@ -413,7 +413,7 @@ static void run_cli(struct ui *ui, const char *line, int argc, char **argv)
 	struct strbuf text;
 	strbuf_init(&text, 256);
 	struct cli_sink sink = {capture, capture, &text};
-	struct cli_ctx ctx = {.app = ui->app, .undo_key = true};
+	struct cli_ctx ctx = {.app = ui->app, .on_line = true};
 	struct crate_err err = {0};
 	if (cli_ctx_open_sink(&ctx, &sink, &err) != 0) {
 		ui_message(ui, true, "%s", err.msg);

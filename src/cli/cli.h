@@ -33,8 +33,9 @@ struct cli_ctx {
 	bool map_index;          /* cli_app: use the index snapshot in place (a
 				  * one-shot read-only command asks before cli_app) */
 	bool resident;           /* cli_app: the interface (app_opts.resident) */
-	bool undo_key;           /* run from the interface's ':' line, where u
-				  * undoes a playlist edit: the edit says so */
+	bool on_line;            /* run from the interface's ':' line: no shell
+				  * expanded ~ in a path (cli_path_arg does), and u
+				  * undoes a playlist edit (the edit says so) */
 	/* stdout/stderr (cli_ctx_stdio), or streams writing into a sink
 	 * (cli_ctx_open_sink). A command prints only through these. */
 	FILE *out, *err;

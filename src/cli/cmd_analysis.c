@@ -8,6 +8,7 @@
 #include "app/app_analysis.h"
 #include "base/str.h"
 #include "cli/cli.h"
+#include "cli/cmd_util.h"
 #include "cli/output.h"
 #include "medialib/media_analysis.h"
 
@@ -93,8 +94,12 @@ static int cmd_analyze(struct cli_ctx *ctx, const struct cli_args *a)
 	const char *import = cli_value(a, "import");
 	if (import && (a->argc || quiet || all))
 		return cli_usage(ctx, a->cmd); /* --import FILE stands alone */
-	if (import)
-		return import_file(ctx, import);
+	if (import) {
+		char *file = cli_path_arg(ctx, import);
+		int status = import_file(ctx, file);
+		free(file);
+		return status;
+	}
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;

@@ -205,7 +205,8 @@ static int cmd_coll_export(struct cli_ctx *ctx, const struct cli_args *a)
 	if (!n)
 		return CLI_FAIL;
 	char *text = coll_to_json(n, true);
-	const char *path = a->argc == 2 && strcmp(a->argv[1], "-") != 0 ? a->argv[1] : NULL;
+	char *path = a->argc == 2 && strcmp(a->argv[1], "-") != 0 ? cli_path_arg(ctx, a->argv[1])
+								   : NULL;
 	int status = CLI_OK;
 	if (!path) {
 		fputs(text, ctx->out);
@@ -223,16 +224,18 @@ static int cmd_coll_export(struct cli_ctx *ctx, const struct cli_args *a)
 			free(msg);
 		}
 	}
+	free(path);
 	free(text);
 	return status;
 }
 
 static int cmd_coll_import(struct cli_ctx *ctx, const struct cli_args *a)
 {
-	const char *name_arg = a->argv[0], *file = a->argv[1];
+	const char *name_arg = a->argv[0];
 	char *ns, *name;
 	if (split_arg(ctx, name_arg, &ns, &name) != 0)
 		return CLI_FAIL;
+	char *file = cli_path_arg(ctx, a->argv[1]);
 	int status = CLI_FAIL;
 	struct crate_err err = {0};
 	size_t len = 0;
@@ -263,6 +266,7 @@ static int cmd_coll_import(struct cli_ctx *ctx, const struct cli_args *a)
 out:
 	coll_node_unref(n);
 	free(text);
+	free(file);
 	free(ns);
 	free(name);
 	return status;

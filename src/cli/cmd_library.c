@@ -170,8 +170,16 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 		if (app_open(&ctx->app, &opts, &oerr) != 0)
 			return cli_fail_safe(ctx, oerr.msg);
 	}
-	if (a->argc > 0)
-		return scan_paths(ctx, a, a->argv, a->argc);
+	if (a->argc > 0) {
+		char **paths = xcalloc((size_t)a->argc + 1, sizeof *paths);
+		for (int i = 0; i < a->argc; i++)
+			paths[i] = cli_path_arg(ctx, a->argv[i]);
+		int rc = scan_paths(ctx, a, paths, a->argc);
+		for (int i = 0; i < a->argc; i++)
+			free(paths[i]);
+		free(paths);
+		return rc;
+	}
 	/* No folder: every root again, as `mpc update` and cmus's
 	 * :update-cache look at the whole library. */
 	char **roots;

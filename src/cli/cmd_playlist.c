@@ -35,7 +35,7 @@ say_done(struct cli_ctx *ctx, bool undoable, const char *fmt, ...)
 	if (n < 0)
 		return;
 	cli_put_safe(ctx->err, msg, (size_t)n);
-	fprintf(ctx->err, "%s\n", undoable && ctx->undo_key ? " (u undoes)" : "");
+	fprintf(ctx->err, "%s\n", undoable && ctx->on_line ? " (u undoes)" : "");
 	free(msg);
 }
 
@@ -227,10 +227,10 @@ static enum plfile_format format_named(const char *s)
 static int cmd_playlist_import(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	bool append = cli_flag(a, "append");
-	const char *file = a->argv[1];
 	char *name = cli_playlist_arg(ctx, a->argv[0]);
 	if (!name)
 		return CLI_FAIL;
+	char *file = cli_path_arg(ctx, a->argv[1]);
 	struct app *app = cli_app(ctx);
 	struct crate_err err = {0};
 	struct app_import_report rep;
@@ -241,6 +241,7 @@ static int cmd_playlist_import(struct cli_ctx *ctx, const struct cli_args *a)
 	} else if (app) {
 		status = cli_fail_safe(ctx, err.msg);
 	}
+	free(file);
 	free(name);
 	return status;
 }
@@ -250,20 +251,21 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	bool relative = cli_flag(a, "relative");
 	const char *fmt_name = cli_value(a, "format");
-	const char *path = a->argc == 2 && strcmp(a->argv[1], "-") != 0 ? a->argv[1] : NULL;
+	char *path = a->argc == 2 && strcmp(a->argv[1], "-") != 0 ? cli_path_arg(ctx, a->argv[1])
+								   : NULL;
 	enum plfile_format fmt = fmt_name ? format_named(fmt_name)
 					  : path ? plfile_format_of_name(path) : PLFILE_M3U;
-	if (fmt == PLFILE_UNKNOWN) {
+	char *name = NULL;
+	if (fmt == PLFILE_UNKNOWN)
 		cli_error(ctx, "playlist export: say --format m3u, pls or xspf (or name the file .m3u8, .pls, .xspf)");
-		return CLI_FAIL;
-	}
-	if (relative && !path) {
+	else if (relative && !path)
 		cli_error(ctx, "playlist export: --relative needs a FILE to be relative to");
+	else
+		name = cli_playlist_arg(ctx, a->argv[0]);
+	if (!name) {
+		free(path);
 		return CLI_FAIL;
 	}
-	char *name = cli_playlist_arg(ctx, a->argv[0]);
-	if (!name)
-		return CLI_FAIL;
 	struct app *app = cli_app(ctx);
 	char *dir = NULL;
 	if (relative) { /* the folder the file goes to */
@@ -307,6 +309,7 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 	}
 	strbuf_free(&b);
 	free(dir);
+	free(path);
 	free(name);
 	return status;
 }

@@ -10,6 +10,7 @@
 #include "app/app_library.h"
 #include "base/str.h"
 #include "cli/cli.h"
+#include "cli/cmd_util.h"
 #include "cli/output.h"
 #include "coll/eval.h"
 #include "medialib/roots.h"
@@ -64,19 +65,23 @@ static int cmd_roots(struct cli_ctx *ctx, const struct cli_args *a)
 static int cmd_roots_remove(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	bool yes = cli_flag(a, "yes"), keep = cli_flag(a, "keep");
-	const char *dir = a->argv[0];
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
 	/* A root that is gone is named as it was recorded, or relatively. */
+	char *dir = cli_path_arg(ctx, a->argv[0]);
 	char *abs = str_abs_path(dir);
-	const char *root = abs ? abs : dir;
+	if (abs) {
+		free(dir);
+		dir = abs;
+	}
+	const char *root = dir;
 	struct crate_err err = {0};
 	char **v;
 	size_t n;
 	bool known = false;
 	if (mlib_roots_list(app->db, &v, &n, &err) != 0) {
-		free(abs);
+		free(dir);
 		return cli_fail_safe(ctx, err.msg);
 	}
 	for (size_t i = 0; i < n && !known; i++)
@@ -98,7 +103,7 @@ static int cmd_roots_remove(struct cli_ctx *ctx, const struct cli_args *a)
 		status = forget_ids(ctx, app, &ids);
 	}
 	u32vec_free(&ids);
-	free(abs);
+	free(dir);
 	return status;
 }
 

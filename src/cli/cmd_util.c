@@ -43,6 +43,11 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg)
 	return xstrdup(arg);
 }
 
+char *cli_path_arg(const struct cli_ctx *ctx, const char *arg)
+{
+	return ctx->on_line ? str_expand_home(arg) : xstrdup(arg);
+}
+
 int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err)
 {
 	return rc == 0 ? CLI_OK : cli_fail_safe(ctx, err->msg);

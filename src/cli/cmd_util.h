@@ -14,6 +14,10 @@ bool cli_parse_count(const char *s, long min, long *out);
 /* A playlist argument: "Road Trip" or "Playlists/Road Trip" -> "Road Trip"
  * (owned); NULL after saying why (another namespace, an empty name). */
 char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg);
+/* A FILE or DIR argument as the command reads it (owned): on the ':'
+ * line, where no shell ran, a leading ~, ~user or $HOME is expanded as
+ * :scan and Tab's path completion read it; from a shell, as given. */
+char *cli_path_arg(const struct cli_ctx *ctx, const char *arg);
 /* The exit status of an app call that returned rc, printing err->msg. */
 int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err);
 

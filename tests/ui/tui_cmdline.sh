@@ -202,6 +202,30 @@ typed "seek 10"
 keys Enter
 wait_for "seek: nothing is playing" || t_fail ":seek while stopped: $(bottom)"
 
+t_begin tui_cmdline_file_arguments_expand_tilde
+# Tab completes ~/ and leaves it on the line, but only :scan read it:
+# ":playlist export Mix ~/mix.m3u8" said "~/mix.m3u8: No such file or
+# directory" (so did import, coll export and import).
+cr playlist new Mix >/dev/null 2>&1 && cr playlist add Mix '*' >/dev/null 2>&1 || t_fail "Mix"
+n=$(cr playlist list Mix | wc -l)
+# run_line LINE: the line entered on ':'
+run_line() {
+	keys :
+	typed "$1"
+	keys Enter
+	sleep 0.3
+	bottom | grep -q "No such file" && t_fail ":$1: $(bottom)"
+}
+run_line "playlist export Mix ~/mix.m3u8"
+wait_until 3 test -s "$H/mix.m3u8" || t_fail "no $H/mix.m3u8: $(bottom)"
+run_line "playlist import Back ~/mix.m3u8"
+wait_until 3 cr coll show Playlists/Back >/dev/null 2>&1 || t_fail "no Back: $(bottom)"
+[ "$(cr playlist list Back | wc -l)" = "$n" ] || t_fail "Back: $(cr playlist list Back | wc -l) entries"
+run_line 'coll export Playlists/Mix $HOME/mix.json'
+wait_until 3 test -s "$H/mix.json" || t_fail "no $H/mix.json: $(bottom)"
+run_line "coll import Playlists/Again ~/mix.json"
+wait_until 3 cr coll show Playlists/Again >/dev/null 2>&1 || t_fail "no Again: $(bottom)"
+
 t_begin tui_cmdline_set_changes_options_live
 keys :
 typed "set playback.volume_step 10"
