@@ -418,7 +418,8 @@ static const struct cli_opt add_opts[] = {
 	{0},
 };
 static const struct cli_opt list_opts[] = {
-	{"format", 0, CLI_OPT_VALUE, "F", "one line per entry from a format (%artist%, %{a|b}, ...)"},
+	{"format", 0, CLI_OPT_VALUE, "F",
+	 "each entry's whole line from a format (%pos% its number, %url%, %{a|b}, ...)"},
 	{"json", 0, CLI_OPT_FLAG, NULL, "a JSON array of items with every property"},
 	{0},
 };

@@ -21,12 +21,17 @@ struct line_src {
 	const struct app *app;
 	uint32_t id;
 	const char *sep;
+	size_t pos; /* a playlist entry's 1-based number (%pos%), 0 for none */
 };
 
 /* The application's values: a missing file's come from its stored row. */
 static enum item_value line_value(void *ud, const char *name, struct strbuf *out)
 {
 	const struct line_src *s = ud;
+	if (s->pos && strcmp(name, "pos") == 0) {
+		strbuf_addf(out, "%zu", s->pos);
+		return ITEM_NUMBER;
+	}
 	return app_item_value(s->app, s->id, name, s->sep, out);
 }
 
@@ -48,15 +53,25 @@ static void item_default_line(struct strbuf *b, const struct line_src *s)
 	strbuf_free(&v);
 }
 
+static void item_line_at(struct strbuf *b, const struct app *app, uint32_t id,
+			 const struct item_format *fmt, const char *sep, size_t pos);
+
 void cli_item_line(struct strbuf *b, const struct app *app, uint32_t id,
 		   const struct item_format *fmt, const char *sep)
+{
+	item_line_at(b, app, id, fmt, sep, 0);
+}
+
+/* cli_item_line for the entry at 1-based pos of a playlist (0: none). */
+static void item_line_at(struct strbuf *b, const struct app *app, uint32_t id,
+			 const struct item_format *fmt, const char *sep, size_t pos)
 {
 	bool missing = !app_has_media(app, id);
 	if (missing && !app_item_known(app, id)) {
 		strbuf_addf(b, "(#%u is no longer in the library)", id);
 		return;
 	}
-	struct line_src s = {.app = app, .id = id, .sep = sep};
+	struct line_src s = {.app = app, .id = id, .sep = sep, .pos = pos};
 	if (!fmt) {
 		struct strbuf line;
 		strbuf_init(&line, 128);
@@ -190,9 +205,12 @@ int cli_print_items(const struct app *app, const uint32_t *ids, size_t n,
 			fwrite(b.buf, 1, b.len, f);
 			continue;
 		}
-		if (o->numbered)
+		/* A format given is the whole line, as search's (a script's
+		 * %url% alone); %pos% is the entry's number there. */
+		if (o->numbered && !fmt)
 			fprintf(f, "%c%4zu. ", (long)i == o->current ? '>' : ' ', i + 1);
-		cli_item_line(&b, app, ids[i], fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR);
+		item_line_at(&b, app, ids[i], fmt, o->sep ? o->sep : MLIB_VALUE_SEPARATOR,
+			     o->numbered ? i + 1 : 0);
 		/* values are sanitised as they are rendered; a tab left is the
 		 * format's own */
 		char *clean = utf8_sanitize_keep_tabs(b.buf, b.len);

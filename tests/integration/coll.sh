@@ -493,6 +493,19 @@ set +f
 run search '*' --format '%title%' --limit 1
 [ "$RC" -eq 0 ] && [ -n "$OUT" ] && [ -z "$ERR" ] || t_fail "--format alone: exit $RC, '$OUT' '$ERR'"
 
+t_begin coll_playlist_list_format_is_the_whole_line
+# playlist list --format '%url%' printed "    1. /music/a.mp3": a script
+# asking for paths had to cut a number off each line, and %pos% (the
+# entry's number in format.playlist) was empty there. A format given is
+# the whole line, as search's; %pos% is the entry's number.
+c playlist new PF >/dev/null 2>&1 && c playlist add PF '*' >/dev/null 2>&1
+run playlist list PF --format '%url%'
+[ "$OUT" = "$(c search '*' --order library --format '%url%')" ] || t_fail "--format %url%: $OUT"
+run playlist list PF --format '%pos%/%title%'
+[ "$(printf '%s\n' "$OUT" | head -2 | cut -d/ -f1 | tr '\n' ' ')" = "1 2 " ] || t_fail "%pos%: $OUT"
+run playlist list PF
+case $OUT in "    1. "*) ;; *) t_fail "without --format the entries are no longer numbered: $OUT" ;; esac
+
 t_begin coll_json_gives_a_name_that_is_not_utf8_back
 # JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
 # (file://, percent-encoded) gives every byte back, and a script finds the

@@ -73,7 +73,7 @@ printf '%s' "$out" | grep -q "like:" || t_fail "message: $out"
 # `crate explain` measures it (squared distances in the quantised space).
 mean_step() {
 	local ids prev d sum=0 n=0
-	ids=$(run playlist list "$1" --format '%id%' 2>/dev/null | awk '{ print $2 }')
+	ids=$(run playlist list "$1" --format '%id%' 2>/dev/null)
 	prev=
 	for id in $ids; do
 		if [ -n "$prev" ]; then

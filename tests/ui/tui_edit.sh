@@ -274,7 +274,7 @@ keys Enter
 wait_for "3 of ${#O[@]} entries — also showing matches for lanterns" ||
 	t_fail "lantern: no count or note"
 # from the last entry, n wraps to the first match: Space marks it
-first=$(c playlist list Edit --format '%artist%' | sed 's/^[ >]*//' | grep -m1 'Lanterns' | cut -d. -f1)
+first=$(c playlist list Edit --format '%pos%. %artist%' | grep -m1 'Lanterns' | cut -d. -f1)
 keys G n Space
 wait_until 3 sh -c "$TM capture-pane -p -t $S | grep -qE '^\+ +$first\. The Lanterns'" ||
 	t_fail "n did not go to the first match (entry $first): $(screen | grep '^+')"
@@ -489,8 +489,8 @@ t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
 c playlist new Gone >/dev/null && c playlist add Gone "t:\"${O[0]}\"" >/dev/null 2>&1 &&
 	c playlist add Gone "t:\"${O[1]}\"" >/dev/null 2>&1 && c playlist use Gone >/dev/null ||
 	t_fail "playlist Gone"
-ids=($(c playlist list Gone --format '%id%' | sed 's/^[ >]*[0-9]*\. //'))
-url=$(c playlist list Gone --format '%url%' | sed -n '2s/^[ >]*[0-9]*\. //p')
+ids=($(c playlist list Gone --format '%id%'))
+url=$(c playlist list Gone --format '%url%' | sed -n 2p)
 [ "${#ids[@]}" -eq 2 ] && [ -f "$url" ] || t_fail "entries: ${ids[*]}, url $url"
 c forget --yes "t:\"${O[0]}\"" >/dev/null 2>&1 || t_fail "forget"
 rm -f "$url" && c scan --quiet "$MUSIC" >/dev/null 2>&1
