@@ -55,12 +55,20 @@ static int cmd_coll_save(struct cli_ctx *ctx, const struct cli_args *a)
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
+	char *ns, *name;
+	if (split_arg(ctx, a->argv[0], &ns, &name) != 0)
+		return CLI_FAIL;
+	bool existed = app_coll_resolve(app, ns, name) != NULL;
 	char *query = cli_join_args(a->argv + 1, a->argc - 1);
 	struct crate_err err = {0};
 	int status = CLI_OK;
 	if (app_coll_save_query(app, a->argv[0], query, &err) != 0)
 		status = cli_fail_query(ctx, query, &err);
+	else /* a save replaces: say so, the interface's s asks first */
+		cli_say(ctx, "%s %s/%s", existed ? "replaced" : "saved", ns, name);
 	free(query);
+	free(ns);
+	free(name);
 	return status;
 }
 
@@ -138,6 +146,8 @@ static int cmd_coll_rename(struct cli_ctx *ctx, const struct cli_args *a)
 		goto out;
 	struct crate_err err = {0};
 	status = cli_outcome(ctx, app_coll_rename(app, ns, name, name2, &err), &err);
+	if (status == CLI_OK)
+		cli_say(ctx, "renamed %s/%s to %s/%s", ns, name, ns, name2);
 out:
 	free(ns);
 	free(name);
@@ -157,6 +167,8 @@ static int cmd_coll_remove(struct cli_ctx *ctx, const struct cli_args *a)
 	struct crate_err err = {0};
 	int status = app ? cli_outcome(ctx, app_coll_remove(app, ns, name, force, &err), &err)
 			 : CLI_FAIL;
+	if (status == CLI_OK)
+		cli_say(ctx, "removed %s/%s", ns, name);
 	free(ns);
 	free(name);
 	return status;
@@ -183,6 +195,10 @@ static int cmd_coll_levels(struct cli_ctx *ctx, const struct cli_args *a)
 	} else if (clear || a->argc > 1) {
 		char *text = clear ? NULL : cli_join_args(a->argv + 1, a->argc - 1);
 		status = cli_outcome(ctx, app_coll_levels_set(app, ns, name, text, &err), &err);
+		if (status == CLI_OK && text)
+			cli_say(ctx, "%s/%s is browsed by %s", ns, name, text);
+		else if (status == CLI_OK)
+			cli_say(ctx, "%s/%s is browsed by browser.levels", ns, name);
 		free(text);
 	} else {
 		char *own = NULL;
@@ -222,6 +238,12 @@ static int cmd_coll_export(struct cli_ctx *ctx, const struct cli_args *a)
 			char *msg = xasprintf("%s: %s", path, strerror(e));
 			status = cli_fail_safe(ctx, msg);
 			free(msg);
+		} else {
+			char *ns = NULL, *name = NULL;
+			if (split_arg(ctx, a->argv[0], &ns, &name) == 0)
+				cli_say(ctx, "exported %s/%s to %s", ns, name, a->argv[1]);
+			free(ns);
+			free(name);
 		}
 	}
 	free(path);
@@ -262,7 +284,11 @@ static int cmd_coll_import(struct cli_ctx *ctx, const struct cli_args *a)
 		status = cli_outcome(ctx, -1, &err);
 		goto out;
 	}
+	bool existed = app_coll_resolve(app, ns, name) != NULL;
 	status = cli_outcome(ctx, app_coll_save_node(app, name_arg, n, NULL, &err), &err);
+	if (status == CLI_OK)
+		cli_say(ctx, "%s %s/%s from %s", existed ? "replaced" : "saved", ns, name,
+			strcmp(file, "-") == 0 ? "stdin" : a->argv[1]);
 out:
 	coll_node_unref(n);
 	free(text);

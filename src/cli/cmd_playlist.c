@@ -21,9 +21,8 @@
 #include "cli/output.h"
 #include "coll/store.h"
 
-/* What an edit did, on ctx->err, one line: "cleared Playlists/Road: 12
- * entries". The playlist name in it is untrusted: the line is sanitised.
- * An edit recorded for undo says so on the ':' line, where u is a key away. */
+/* What an edit did (cli_say): "cleared Playlists/Road: 12 entries". An
+ * edit recorded for undo says so on the ':' line, where u is a key away. */
 static void __attribute__((format(printf, 3, 4)))
 say_done(struct cli_ctx *ctx, bool undoable, const char *fmt, ...)
 {
@@ -34,8 +33,7 @@ say_done(struct cli_ctx *ctx, bool undoable, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	cli_put_safe(ctx->err, msg, (size_t)n);
-	fprintf(ctx->err, "%s\n", undoable && ctx->on_line ? " (u undoes)" : "");
+	cli_say(ctx, "%s%s", msg, undoable && ctx->on_line ? " (u undoes)" : "");
 	free(msg);
 }
 
@@ -303,6 +301,11 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 			char *msg = xasprintf("%s: %s", path ? path : "stdout", strerror(e));
 			status = cli_fail_safe(ctx, msg);
 			free(msg);
+		} else if (path) {
+			const struct coll_node *pl = app_playlist_get(app, app_playlist_name(app, name));
+			size_t n = (pl ? pl->idlist.n : 0) - left_out;
+			say_done(ctx, false, "exported Playlists/%s to %s: %zu %s", name, a->argv[1], n,
+				 str_plural(n, "entry", "entries"));
 		}
 	} else if (app) {
 		status = cli_fail_safe(ctx, err.msg);

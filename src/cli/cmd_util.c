@@ -1,7 +1,9 @@
 /* Argument helpers of the collection commands (cmd_util.h). */
 #include "cli/cmd_util.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +43,20 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg)
 		return NULL;
 	}
 	return xstrdup(arg);
+}
+
+void cli_say(struct cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	int n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	cli_put_safe(ctx->err, msg, (size_t)n);
+	fputc('\n', ctx->err);
+	free(msg);
 }
 
 char *cli_path_arg(const struct cli_ctx *ctx, const char *arg)

@@ -18,6 +18,9 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg);
  * line, where no shell ran, a leading ~, ~user or $HOME is expanded as
  * :scan and Tab's path completion read it; from a shell, as given. */
 char *cli_path_arg(const struct cli_ctx *ctx, const char *arg);
+/* What a command did, one line on ctx->err, sanitised (it holds names):
+ * "saved Collections/Rock". */
+void cli_say(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status of an app call that returned rc, printing err->msg. */
 int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err);
 

@@ -226,6 +226,26 @@ wait_until 3 test -s "$H/mix.json" || t_fail "no $H/mix.json: $(bottom)"
 run_line "coll import Playlists/Again ~/mix.json"
 wait_until 3 cr coll show Playlists/Again >/dev/null 2>&1 || t_fail "no Again: $(bottom)"
 
+t_begin tui_cmdline_coll_commands_say_what_they_did
+# :coll save, rename, remove, export and import and :playlist export FILE
+# answered "done" (a shell, nothing): not what was saved, nor that a save
+# replaced a collection of that name, which s in the browser asks about.
+said() {
+	keys :
+	typed "$1"
+	keys Enter
+	wait_for "$2" || t_fail ":$1: $(bottom)"
+}
+said "coll save Said year<1990" "saved Collections/Said"
+said "coll save Said year<2000" "replaced Collections/Said"
+said "coll rename Said Told" "renamed Collections/Said to Collections/Told"
+said "coll export Told ~/told.json" "exported Collections/Told to ~/told.json"
+said "coll import Again2 ~/told.json" "saved Collections/Again2 from ~/told.json"
+said "coll remove Told" "removed Collections/Told"
+said "playlist export Mix ~/mix.pls" "exported Playlists/Mix to ~/mix.pls: $n entries"
+[ "$(cr coll save Said2 'year<1990' 2>&1)" = "saved Collections/Said2" ] ||
+	t_fail "a shell is not told: $(cr coll save Said2 'year<1990' 2>&1)"
+
 t_begin tui_cmdline_set_changes_options_live
 keys :
 typed "set playback.volume_step 10"
