@@ -64,6 +64,17 @@ grep -q '"mpris:trackid" o "/org/crate/track/[0-9]*"' <<<"$m" || t_fail "trackid
 grep -q '"xesam:url" s "file://.*/music/1.flac"' <<<"$m" || t_fail "url: $m"
 $B get-property $N $OBJ org.mpris.MediaPlayer2 Identity | grep -q '"crate"' || t_fail "Identity"
 
+t_begin mpris_advertises_no_uri_it_refuses_to_open
+# SupportedUriSchemes said "file" (and six audio types) while OpenUri
+# refuses every URI: a client took crate for a player that opens files.
+# Empty lists say OpenUri is not supported.
+R=org.mpris.MediaPlayer2
+[ "$($B get-property $N $OBJ $R SupportedUriSchemes)" = "as 0" ] ||
+	t_fail "schemes: $($B get-property $N $OBJ $R SupportedUriSchemes)"
+[ "$($B get-property $N $OBJ $R SupportedMimeTypes)" = "as 0" ] ||
+	t_fail "types: $($B get-property $N $OBJ $R SupportedMimeTypes)"
+$B call $N $OBJ $P OpenUri s "file://$T_TMP/music/2.flac" 2>/dev/null && t_fail "OpenUri accepted"
+
 t_begin mpris_playpause_next_seek
 $B call $N $OBJ $P PlayPause || t_fail "PlayPause call"
 wait_prop PlaybackStatus Paused || t_fail "not paused"
