@@ -540,8 +540,8 @@ void cmdline_run(struct ui *ui, const char *line)
 		struct crate_err serr = {0}; /* a radio stream into the active playlist */
 		if (app_playlist_add_stream(ui->app, NULL, SIZE_MAX, argv[1], &serr) != 0)
 			ui_message(ui, true, "%s", serr.msg);
-		else
-			ui_message(ui, false, "added the stream to the playlist");
+		else /* recorded, as every playlist edit is */
+			ui_message(ui, false, "added the stream to the playlist (u undoes)");
 		ui->dirty = true;
 	} else if ((is(c, "scan") || is(c, "add")) && (argc < 2 || argv[1][0] != '-')) {
 		if (argc < 2)

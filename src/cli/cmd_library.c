@@ -139,7 +139,7 @@ static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *pat
 		if (!name[0]) {
 			/* ".m3u": no name to give it */
 		} else if (app_playlist_import(app, name, files[i], false, &rep, &err) == 0) {
-			if (cli_import_report(ctx, files[i], name, &rep) != CLI_OK)
+			if (cli_import_report(ctx, files[i], name, &rep, false) != CLI_OK)
 				status = CLI_PARTIAL;
 			app_import_report_free(&rep);
 		} else if (err.code != CRATE_ERR_EXISTS) {

@@ -233,8 +233,10 @@ static int cmd_playlist_import(struct cli_ctx *ctx, const struct cli_args *a)
 	struct crate_err err = {0};
 	struct app_import_report rep;
 	int status = CLI_FAIL;
+	/* Only an import into a list that was there is recorded for undo. */
+	bool existed = app && append && app_playlist_get(app, name);
 	if (app && app_playlist_import(app, name, file, append, &rep, &err) == 0) {
-		status = cli_import_report(ctx, file, name, &rep);
+		status = cli_import_report(ctx, file, name, &rep, existed);
 		app_import_report_free(&rep);
 	} else if (app) {
 		status = cli_fail_safe(ctx, err.msg);

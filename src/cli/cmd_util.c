@@ -70,7 +70,7 @@ int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err)
 }
 
 int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
-		      const struct app_import_report *rep)
+		      const struct app_import_report *rep, bool appended)
 {
 	for (size_t i = 0; i < rep->nproblems; i++) {
 		char *msg = xasprintf("%s:%zu: %s", file, rep->problems[i].line,
@@ -81,9 +81,10 @@ int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
 	fprintf(ctx->err, "Playlists/");
 	cli_put_safe(ctx->err, name, strlen(name));
 	/* not imported: missing, not playable, another scheme or host */
-	fprintf(ctx->err, ": %zu of %zu %s imported (%zu newly scanned), %zu not imported\n",
+	fprintf(ctx->err, ": %zu of %zu %s imported (%zu newly scanned), %zu not imported%s\n",
 		rep->imported, rep->entries, str_plural(rep->entries, "entry", "entries"),
-		rep->scanned, rep->nproblems);
+		rep->scanned, rep->nproblems,
+		appended && rep->imported && ctx->on_line ? " (u undoes)" : "");
 	return rep->nproblems ? CLI_PARTIAL : CLI_OK;
 }
 

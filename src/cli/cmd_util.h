@@ -40,8 +40,9 @@ unsigned cli_search_flags(const struct cli_args *a);
 struct app_import_report;
 /* What importing file as Playlists/name did, on ctx->err: each entry not
  * imported with its line and reason, then the counts. CLI_PARTIAL when
- * some entry was not imported, else CLI_OK. */
+ * some entry was not imported, else CLI_OK. appended: the entries went
+ * into a list that was there, recorded for undo (said on the ':' line). */
 int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
-		      const struct app_import_report *rep);
+		      const struct app_import_report *rep, bool appended);
 
 #endif
