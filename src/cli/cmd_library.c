@@ -364,15 +364,29 @@ static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv
 	return info_status(n, failed);
 }
 
+static int info_items(struct cli_ctx *ctx, struct app *app, int argc, char **argv);
+
 static int cmd_info(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	int argc = args->argc;
-	char **argv = args->argv;
 	struct app *app = cli_app(ctx);
 	if (!app)
 		return CLI_FAIL;
-	if (cli_flag(args, "json"))
-		return info_json(ctx, app, argc, argv);
+	/* A PATH typed on the ':' line may start with ~ (an id never does) */
+	int argc = args->argc;
+	char **argv = xcalloc((size_t)argc + 1, sizeof *argv);
+	for (int i = 0; i < argc; i++)
+		argv[i] = cli_path_arg(ctx, args->argv[i]);
+	int status = cli_flag(args, "json") ? info_json(ctx, app, argc, argv)
+					    : info_items(ctx, app, argc, argv);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	return status;
+}
+
+/* info without --json: each item's properties, one per line. */
+static int info_items(struct cli_ctx *ctx, struct app *app, int argc, char **argv)
+{
 	size_t shown = 0, failed = 0;
 	for (int a = 0; a < argc; a++) {
 		uint32_t id, *split;

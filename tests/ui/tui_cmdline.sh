@@ -226,6 +226,20 @@ wait_until 3 test -s "$H/mix.json" || t_fail "no $H/mix.json: $(bottom)"
 run_line "coll import Playlists/Again ~/mix.json"
 wait_until 3 cr coll show Playlists/Again >/dev/null 2>&1 || t_fail "no Again: $(bottom)"
 
+t_begin tui_cmdline_info_reads_a_path_with_tilde
+# :info ~/tilde\ music/t.flac, the path Tab completes, said "not in the
+# library": info took the ~ as it stood, as the other FILE arguments did.
+cr scan --quiet "$H/tilde music" >/dev/null 2>&1 || t_fail "scan"
+keys :
+typed 'info ~/tilde\ music/t.flac'
+keys Enter
+if wait_for "lines above"; then
+	screen | grep -q "title = Tilde Song" || t_fail ":info: $(screen | tail -4)"
+	keys q # closes the pane (without it, q would quit)
+else
+	t_fail ":info: $(bottom)"
+fi
+
 t_begin tui_cmdline_coll_commands_say_what_they_did
 # :coll save, rename, remove, export and import and :playlist export FILE
 # answered "done" (a shell, nothing): not what was saved, nor that a save
