@@ -68,7 +68,8 @@ struct cli_items_out {
 	bool json;       /* a JSON array of cli_item_json objects instead of lines
 			  * (an entry the index lacks: {"id": N, "missing": true, ...}) */
 	bool numbered;   /* playlist listing: "  3. ...", the current entry marked '>';
-			  * with fmt the format alone, %pos% the entry's number */
+			  * with fmt the format alone, %pos% the entry's number;
+			  * in JSON "pos": 3 and "current": true */
 	long current;    /* 0-based current entry, -1 for none */
 	FILE *out;       /* where to print (a command's ctx->out) */
 	const char *sep; /* between a property's values; NULL: MLIB_VALUE_SEPARATOR */

@@ -182,6 +182,14 @@ static void missing_json(struct strbuf *b, const struct app *app, uint32_t id)
 	strbuf_addc(b, '}');
 }
 
+/* A playlist entry's place, added to its item object (b ends with '}'):
+ * "pos" (1-based) and, on the current entry, "current": true. */
+static void entry_json(struct strbuf *b, size_t pos, bool current)
+{
+	b->len--;
+	strbuf_addf(b, ", \"pos\": %zu%s}", pos, current ? ", \"current\": true" : "");
+}
+
 int cli_print_items(const struct app *app, const uint32_t *ids, size_t n,
 		    const struct cli_items_out *o, struct crate_err *err)
 {
@@ -202,6 +210,8 @@ int cli_print_items(const struct app *app, const uint32_t *ids, size_t n,
 				cli_item_json(&b, app_index(app), ids[i]);
 			else
 				missing_json(&b, app, ids[i]);
+			if (o->numbered) /* what the listing's "> 3." says, inside the object */
+				entry_json(&b, i + 1, (long)i == o->current);
 			fwrite(b.buf, 1, b.len, f);
 			continue;
 		}

@@ -506,6 +506,21 @@ run playlist list PF --format '%pos%/%title%'
 run playlist list PF
 case $OUT in "    1. "*) ;; *) t_fail "without --format the entries are no longer numbered: $OUT" ;; esac
 
+t_begin coll_playlist_list_json_says_each_entrys_place
+# playlist list marks the current entry ("> 2."), but its --json gave
+# items alone: a script could not tell which entry was current, nor
+# (with a track listed twice) which entry an object was.
+ids=$(c search '*' --order library --format '%id%' | head -2 | tr '\n' ,)
+printf '{"type":"idlist","attributes":{"position":"1"},"idlist":[%s%s]}' "$ids" \
+	"$(echo "$ids" | cut -d, -f1)" | c coll import --force Playlists/PJ - >/dev/null 2>&1 ||
+	t_fail "coll import"
+run playlist list PJ --json
+printf '%s' "$OUT" >"$T_TMP/pj.json"
+json_ok "$T_TMP/pj.json" || t_fail "not JSON: $OUT"
+[ "$(sqlite3 :memory: "SELECT group_concat(json_extract(value, '\$.pos') || ':' ||
+	coalesce(json_extract(value, '\$.current'), 0), ' ') FROM json_each(readfile('$T_TMP/pj.json'))")" = \
+	"1:0 2:1 3:0" ] || t_fail "pos and current: $OUT"
+
 t_begin coll_json_gives_a_name_that_is_not_utf8_back
 # JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
 # (file://, percent-encoded) gives every byte back, and a script finds the
