@@ -137,12 +137,19 @@ static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *pat
 		char *name = xstrndup(base, (size_t)(strrchr(base, '.') - base));
 		struct app_import_report rep;
 		if (!name[0]) {
-			/* ".m3u": no name to give it */
+			/* ".m3u": no name to give it; said, not silently passed */
+			cli_say(ctx, "%s: not imported (a playlist is named after its file, and this "
+				"one has only an extension)", files[i]);
 		} else if (app_playlist_import(app, name, files[i], false, &rep, &err) == 0) {
 			if (cli_import_report(ctx, files[i], name, &rep, false) != CLI_OK)
 				status = CLI_PARTIAL;
 			app_import_report_free(&rep);
-		} else if (err.code != CRATE_ERR_EXISTS) {
+		} else if (err.code == CRATE_ERR_EXISTS) {
+			/* kept as documented; said, so a rescan does not look like
+			 * it found nothing */
+			cli_say(ctx, "%s: Playlists/%s exists, left as it is (crate playlist import "
+				"--append adds to it)", files[i], name);
+		} else {
 			cli_fail_safe(ctx, err.msg);
 			status = CLI_PARTIAL;
 		}

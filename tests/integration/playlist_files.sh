@@ -127,6 +127,16 @@ grep -q "Playlists/winamp: 3 of 3 entries imported" <<<"$out" || t_fail "winamp:
 [ "$("$CRATE" --db "$T_TMP/lib2.db" playlist list vlc --format '%title%' | wc -l)" -eq 3 ] ||
 	t_fail "vlc playlist"
 
+t_begin scan_playlists_says_which_files_it_left_alone
+# A playlist file whose name a playlist has (a second scan --playlists,
+# x.pls beside x.m3u) was skipped without a word: the rescan printed
+# nothing of the playlists, as if it had found none.
+out=$("$CRATE" --db "$T_TMP/lib2.db" scan --playlists "$W2" 2>&1); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $out"
+grep -q "winamp.pls: Playlists/winamp exists, left as it is" <<<"$out" || t_fail "winamp: $out"
+grep -q "vlc.xspf: Playlists/vlc exists, left as it is" <<<"$out" || t_fail "vlc: $out"
+[ "$("$CRATE" --db "$T_TMP/lib2.db" playlist list winamp | wc -l)" -eq 3 ] || t_fail "winamp changed"
+
 t_begin scan_playlists_lists_the_entries_it_could_not_import
 # As playlist import does: each with its line and why (the counts alone
 # said something failed, not what).
