@@ -288,11 +288,13 @@ static int not_a_command(const struct cli_group *const *groups, struct cli_ctx *
 		family_help(groups, ctx->out, argv[0]);
 		return CLI_OK;
 	}
+	/* The family first, the error last: the ':' line shows the last line
+	 * of a failed command, which was the list's trailer, not the error. */
+	family_help(groups, ctx->err, argv[0]);
 	if (argc >= 2)
 		cli_error(ctx, "unknown command '%s %s'", argv[0], argv[1]);
 	else
 		cli_error(ctx, "'%s' needs a command", argv[0]);
-	family_help(groups, ctx->err, argv[0]);
 	return CLI_FAIL;
 }
 

@@ -164,6 +164,23 @@ keys Enter
 # one of the interface's own: "crate: help: no command 'seek' (see crate help)"
 wait_for "usage: seek POSITION (90, 1:30, +10, -0:05 or 50%)" || t_fail ":help seek: $(bottom)"
 
+t_begin tui_cmdline_unknown_subcommand_says_so_on_the_message_line
+# ':playlist bogus' showed the group's list (right) and, on the message
+# line in red, its last line: "'crate help COMMAND' (or 'crate COMMAND
+# --help') says more about one.", not the error, which came first.
+keys :
+typed "playlist bogus"
+keys Enter
+wait_for "playlist bogus  lines" || t_fail "no pane: $(bottom)"
+bottom | grep -q "unknown command 'playlist bogus'" || t_fail ":playlist bogus: $(bottom)"
+keys q
+keys :
+typed "coll"
+keys Enter
+wait_for "coll  lines" || t_fail "no pane: $(bottom)"
+bottom | grep -q "'coll' needs a command" || t_fail ":coll: $(bottom)"
+keys q
+
 t_begin tui_cmdline_save_into_playlists_is_refused_without_asking
 # ':save Playlists/Default' asked "Playlists/Default exists. Replace it?
 # (y/n)", and a yes was then refused: a search is no list.
