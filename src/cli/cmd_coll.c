@@ -227,14 +227,8 @@ static int cmd_coll_export(struct cli_ctx *ctx, const struct cli_args *a)
 	if (!path) {
 		fputs(text, ctx->out);
 	} else {
-		FILE *f = fopen(path, "w");
-		bool ok = f && fputs(text, f) != EOF;
-		int e = errno;
-		if (f && fclose(f) != 0 && ok) {
-			ok = false;
-			e = errno;
-		}
-		if (!ok) {
+		int e = cli_write_file(path, text, strlen(text));
+		if (e) {
 			char *msg = xasprintf("%s: %s", path, strerror(e));
 			status = cli_fail_safe(ctx, msg);
 			free(msg);

@@ -292,14 +292,9 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 				  name);
 			status = CLI_PARTIAL;
 		}
-		FILE *f = path ? fopen(path, "w") : ctx->out;
-		bool ok = f && fwrite(b.buf, 1, b.len, f) == b.len;
-		int e = errno;
-		if (f && f != ctx->out && fclose(f) != 0 && ok) {
-			ok = false;
-			e = errno;
-		}
-		if (!ok) {
+		int e = path ? cli_write_file(path, b.buf, b.len)
+			     : fwrite(b.buf, 1, b.len, ctx->out) == b.len ? 0 : errno;
+		if (e) {
 			char *msg = xasprintf("%s: %s", path ? path : "stdout", strerror(e));
 			status = cli_fail_safe(ctx, msg);
 			free(msg);

@@ -1,11 +1,15 @@
 /* Argument helpers of the collection commands (cmd_util.h). */
 #include "cli/cmd_util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/app_coll.h"
 #include "app/app_plfile.h"
@@ -43,6 +47,63 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg)
 		return NULL;
 	}
 	return xstrdup(arg);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int write_in_place(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return errno;
+	int e = write_all(fd, buf, len);
+	if (close(fd) != 0 && !e)
+		e = errno;
+	return e;
+}
+
+int cli_write_file(const char *path, const char *buf, size_t len)
+{
+	struct stat st;
+	char *target = realpath(path, NULL); /* a link's target; NULL: a new file */
+	if (!target || stat(target, &st) != 0 || !S_ISREG(st.st_mode)) {
+		free(target);
+		return write_in_place(path, buf, len);
+	}
+	char *slash = strrchr(target, '/');
+	char *tmp = xasprintf("%.*s/.%s.XXXXXX", (int)(slash - target), target, slash + 1);
+	int fd = mkstemp(tmp);
+	if (fd < 0) { /* a folder we may not write to, a file we may: as before */
+		free(tmp);
+		free(target);
+		return write_in_place(path, buf, len);
+	}
+	int e = 0;
+	if (fchmod(fd, st.st_mode & 07777) != 0)
+		e = errno;
+	if (!e)
+		e = write_all(fd, buf, len);
+	if (close(fd) != 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, target) != 0)
+		e = errno;
+	if (e)
+		unlink(tmp);
+	free(tmp);
+	free(target);
+	return e;
 }
 
 void cli_say(struct cli_ctx *ctx, const char *fmt, ...)

@@ -18,6 +18,13 @@ char *cli_playlist_arg(struct cli_ctx *ctx, const char *arg);
  * line, where no shell ran, a leading ~, ~user or $HOME is expanded as
  * :scan and Tab's path completion read it; from a shell, as given. */
 char *cli_path_arg(const struct cli_ctx *ctx, const char *arg);
+/* Write len bytes of buf to the file at path: 0, or an errno. A regular
+ * file that is there is replaced whole (a temporary file beside it,
+ * renamed over it, its mode kept), so a failed write (a full disk) leaves
+ * the file as it was rather than cut; anything else (a new file, a FIFO,
+ * /dev/stdout), or a file in a folder that takes no new file, is written
+ * in place. A symbolic link's target is replaced. */
+int cli_write_file(const char *path, const char *buf, size_t len);
 /* What a command did, one line on ctx->err, sanitised (it holds names):
  * "saved Collections/Rock". */
 void cli_say(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -137,6 +137,26 @@ grep -q "winamp.pls: Playlists/winamp exists, left as it is" <<<"$out" || t_fail
 grep -q "vlc.xspf: Playlists/vlc exists, left as it is" <<<"$out" || t_fail "vlc: $out"
 [ "$("$CRATE" --db "$T_TMP/lib2.db" playlist list winamp | wc -l)" -eq 3 ] || t_fail "winamp changed"
 
+t_begin playlist_export_over_a_file_keeps_it_when_the_write_fails
+# Export wrote over FILE in place: a write that failed (a full disk, here
+# a file size limit) left the playlist file cut, the old one lost. The
+# new one is written beside it and renamed over it; its mode is kept.
+ids=$(c search '*' --order library --format '%id%' | tr '\n' ,)
+big=$(for i in $(seq 300); do printf '%s' "$ids"; done)
+printf '{"type":"idlist","idlist":[%s%s]}' "$big" "${ids%%,*}" |
+	c coll import --force Playlists/Big - >/dev/null 2>&1 || t_fail "Big"
+printf '#EXTM3U\nold.flac\n' >"$W/keep.m3u8"
+chmod 640 "$W/keep.m3u8"
+out=$( (trap '' XFSZ; ulimit -f 100; c playlist export Big "$W/keep.m3u8") 2>&1) && t_fail "no error: $out"
+[ "$(cat "$W/keep.m3u8")" = "$(printf '#EXTM3U\nold.flac')" ] ||
+	t_fail "the old file was lost: $(head -c 200 "$W/keep.m3u8") ($out)"
+ls -A "$W" | grep -q '^\.keep' && t_fail "a temporary file was left: $(ls -A "$W")"
+printf '{"type":"idlist","idlist":[%s,%s]}' "${ids%%,*}" "${ids%%,*}" |
+	c coll import --force Playlists/Two - >/dev/null 2>&1 || t_fail "Two"
+out=$(c playlist export Two "$W/keep.m3u8" 2>&1) || t_fail "export over it: $out"
+[ "$(stat -c %a "$W/keep.m3u8")" = 640 ] || t_fail "mode $(stat -c %a "$W/keep.m3u8")"
+[ "$(grep -vc '^#' "$W/keep.m3u8")" = 2 ] || t_fail "written: $(head -3 "$W/keep.m3u8")"
+
 t_begin scan_playlists_lists_the_entries_it_could_not_import
 # As playlist import does: each with its line and why (the counts alone
 # said something failed, not what).
