@@ -94,6 +94,17 @@ static int stream_interrupt(void *opaque)
 	return d->stalled;
 }
 
+/* Whether the stream gave up waiting: crate's deadline passed, or
+ * FFmpeg's own read timeout (rw_timeout, as long) came first, which a
+ * loaded machine can make it do. Either is a dead stream, never its end. */
+static bool stream_gave_up(struct decoder *d, int r)
+{
+	if (d->stream && (r == AVERROR(ETIMEDOUT) ||
+			  (d->fmt && d->fmt->pb && d->fmt->pb->error == AVERROR(ETIMEDOUT))))
+		d->stalled = true;
+	return d->stalled;
+}
+
 static int stream_timed_out(const struct decoder *d, struct crate_err *err)
 {
 	return crate_err_set(err, CRATE_ERR_MEDIA, "%s: timed out: no data for %lld s", d->path,
@@ -223,7 +234,7 @@ static int decode_frame(struct decoder *d, struct crate_err *err)
 			r = av_read_frame(d->fmt, d->pkt);
 			if (d->stream)
 				poll_icy(d);
-			if (r < 0 && d->stalled) /* FFmpeg gave up waiting: not an end */
+			if (r < 0 && stream_gave_up(d, r)) /* not an end */
 				return stream_timed_out(d, err);
 			if (r < 0) {
 				bool end = r == AVERROR_EOF || (d->fmt->pb && avio_feof(d->fmt->pb));
@@ -555,7 +566,7 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 		r = AVERROR(ETIMEDOUT);
 	if (r >= 0 && d->stream && !d->fmt->nb_streams)
 		r = AVERROR_INVALIDDATA;
-	if (d->stalled) { /* the probe gave up waiting: what it saw is not the stream */
+	if (stream_gave_up(d, r)) { /* the probe gave up waiting: what it saw is not the stream */
 		stream_timed_out(d, err);
 		goto fail;
 	}

@@ -147,6 +147,25 @@ out=$(run play --no-ui "$U/stall/tone.mp3" 2>&1); rc=$?
 [ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry failed): '$out'"
 grep -q "stall/tone.mp3: timed out" <<<"$out" || t_fail "message '$out'"
 
+t_begin stream_that_stalls_while_the_player_is_held_up_times_out
+# The same stall on a loaded machine: FFmpeg's own read timeout (as long
+# as crate's) ended the wait before crate noticed, and that was taken for
+# the stream's clean end: exit 0, nothing said, after 30 s. The player is
+# held (SIGSTOP) across the 15 s mark, as load holds it.
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" play --no-ui \
+	"$U/stall/tone.mp3" >"$T_TMP/hold.out" 2>&1 &
+pid=$!
+for i in $(seq 100); do grep -q 'tone.mp3' "$T_TMP/hold.out" && break; sleep 0.1; done
+sleep 1 # the first half is decoded (no pacing): the read waits from here
+child=$(pgrep -P $pid)
+sleep 12
+kill -STOP $child
+sleep 4
+kill -CONT $child
+wait $pid; rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry failed): '$(cat "$T_TMP/hold.out")'"
+grep -q "stall/tone.mp3: timed out" "$T_TMP/hold.out" || t_fail "message '$(cat "$T_TMP/hold.out")'"
+
 t_begin stream_is_a_playlist_entry
 run playlist new Radio 2>/dev/null || t_fail "playlist new"
 run playlist add Radio "$U/file/tone.flac" 2>/dev/null || t_fail "playlist add URL"
