@@ -1478,7 +1478,11 @@ int app_play_handle_events(struct app *app)
 			notify(p, APP_PLAY_TITLE, p->cur_id, p->now.path, ev.msg);
 			break;
 		case ENGINE_EV_ERROR:
-			if (ev.device) {
+			if (ev.seek) {
+				/* The track plays on: said, not skipped. */
+				if (is_now(p, &ev))
+					set_error(p, "%s", ev.msg);
+			} else if (ev.device) {
 				if (ev.seq && ev.seq < p->now.seq)
 					break;
 				set_error(p, "%s", ev.msg);

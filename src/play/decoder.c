@@ -795,6 +795,13 @@ int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err)
 {
 	if (ms < 0)
 		ms = 0;
+	/* A live station (no length, no ranges) has no position to go to:
+	 * FFmpeg would read ahead for as long as the jump, the player silent,
+	 * or reconnect and call the station's "now" the target. */
+	if (d->stream && d->fmt->pb && !(d->fmt->pb->seekable & AVIO_SEEKABLE_NORMAL))
+		return crate_err_set(err, CRATE_ERR_MEDIA,
+				     "%s: this stream cannot seek (the server offers no ranges)",
+				     d->path);
 	if (!d->ranged) {
 		if (seek_to(d, ms, 1000, err) != 0)
 			return -1;

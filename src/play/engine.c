@@ -492,7 +492,13 @@ static void do_seek(struct engine *e, int64_t ms, bool relative)
 		target = 0;
 	struct crate_err err = {0};
 	if (decoder_seek(e->cur->dec, target, &err) != 0) {
-		emit_error(e, e->cur->id, e->cur->seq, false, err.msg);
+		/* Not the track's failure: a station or a server that refuses
+		 * ranges cannot seek, and it plays on from where it was. */
+		struct engine_event ev = {.type = ENGINE_EV_ERROR, .id = e->cur->id,
+					  .seq = e->cur->seq, .state = e->state, .dur_ms = -1,
+					  .seek = true};
+		snprintf(ev.msg, sizeof ev.msg, "%s", err.msg);
+		push_event(e, &ev);
 		return;
 	}
 	if (e->out) {

@@ -57,7 +57,8 @@ enum engine_event_type {
 	ENGINE_EV_NEED_NEXT,  /* id is playing and no next track is set: call engine_set_next */
 	ENGINE_EV_POSITION,   /* pos_ms/dur_ms of id */
 	ENGINE_EV_FINISHED,   /* id played to its end */
-	ENGINE_EV_ERROR,      /* msg; id != 0: that track failed (skip it); device: the output failed */
+	ENGINE_EV_ERROR,      /* msg; id != 0: that track failed (skip it); device: the output
+			       * failed; seek: only the seek did (the track plays on) */
 	ENGINE_EV_TITLE,      /* a stream's title changed (ICY): msg (untrusted text) */
 };
 
@@ -72,6 +73,7 @@ struct engine_event {
 	int64_t played_ms;       /* POSITION/FINISHED: audio of this track heard so far
 				  * (seeks skip, so this can be less than pos_ms) */
 	bool device;             /* ERROR: the device, not the track, failed */
+	bool seek;               /* ERROR: a seek failed; the track plays on where it was */
 	char msg[512];
 };
 

@@ -166,6 +166,32 @@ wait $pid; rc=$?
 [ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry failed): '$(cat "$T_TMP/hold.out")'"
 grep -q "stall/tone.mp3: timed out" "$T_TMP/hold.out" || t_fail "message '$(cat "$T_TMP/hold.out")'"
 
+t_begin a_stream_that_cannot_seek_says_so_and_plays_on
+# Left or crate remote seek on a station (no length, no ranges): the seek
+# FFmpeg could not make was taken for the track's failure ("skipped", the
+# next entry, or crate play --no-ui ended, exit 2), or it read ahead for
+# as long as the jump with the player silent, or it reconnected and called
+# the station's "now" 0:00.
+export XDG_RUNTIME_DIR=$T_TMP/run
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
+	"$U/live/long.flac" "$T_TMP/srv/tone.flac" >"$T_TMP/seek.out" 2>"$T_TMP/seek.err" &
+pid=$!
+for i in $(seq 100); do
+	HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^position: 0:02' && break
+	sleep 0.1
+done
+HOME=$H timeout 10 "$CRATE" remote seek 1 >/dev/null 2>&1 || t_fail "remote seek"
+sleep 1
+st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
+grep -q '^state: playing$' <<<"$st" && grep -q '^track: long.flac$' <<<"$st" &&
+	grep -q '^position: 0:0[3-4] ' <<<"$st" &&
+	grep -q '^message: .*long.flac: this stream cannot seek' <<<"$st" || t_fail "after the seek: $st"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
+wait $pid; rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/seek.err")"
+[ "$(cat "$T_TMP/seek.out")" = "long.flac" ] || t_fail "played: $(cat "$T_TMP/seek.out")"
+unset XDG_RUNTIME_DIR
+
 t_begin stream_is_a_playlist_entry
 run playlist new Radio 2>/dev/null || t_fail "playlist new"
 run playlist add Radio "$U/file/tone.flac" 2>/dev/null || t_fail "playlist add URL"
