@@ -1043,6 +1043,8 @@ static void leave_current(struct app *app, bool user)
 	p->queue_at_end = false;
 }
 
+static void playback_ended(struct app *app);
+
 /* Play pick pk now (skipping entries without a file); stop when nothing
  * is left. */
 static int play_pick(struct app *app, struct pick pk, bool user, struct crate_err *err)
@@ -1058,6 +1060,11 @@ static int play_pick(struct app *app, struct pick pk, bool user, struct crate_er
 			queue_take(app, 0);
 		engine_stop(e);
 		p->now.seq = ++p->seq; /* whatever the engine still reports is stale */
+		/* A command (next onto entries without a file) ends playback
+		 * here: say so, as the engine's stop, now stale, will not. The
+		 * callers that go on after a failure say it themselves. */
+		if (user && p->state != ENGINE_STOPPED)
+			playback_ended(app);
 		p->state = ENGINE_STOPPED;
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "nothing to play");
 	}

@@ -152,6 +152,29 @@ run scan "$T_TMP/bare" >/dev/null 2>&1 || t_fail "scan"
 out=$(next_line)
 [ "$out" = "next: bare6.flac" ] || t_fail "in the library: '$out'"
 
+t_begin headless_next_onto_entries_without_a_file_ends_the_player
+# next when what follows has no file any more (forgotten, or its drive
+# gone): playback stops there, and crate play --no-ui ended never: the
+# stop went unsaid (only the timeout ended it).
+run scan "$T_TMP/m" >/dev/null 2>&1 # junk.mp3: exit 2
+run playlist new Ends >/dev/null 2>&1
+run playlist add Ends 'title:"Long 3"' >/dev/null 2>&1 && run playlist add Ends 'title:"Long 4"' \
+	>/dev/null 2>&1 || t_fail "playlist add"
+run forget --yes 'title:"Long 4"' >/dev/null 2>&1 || t_fail "forget"
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui Playlists/Ends \
+	>"$T_TMP/ends.out" 2>"$T_TMP/ends.err" &
+pid=$!
+for i in $(seq 100); do remote status | grep -q '^track: ' && break; sleep 0.1; done
+remote next >/dev/null
+for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+if kill -0 $pid 2>/dev/null; then
+	t_fail "still running 5 s after next: $(remote status)"
+	kill $pid # a stop went unsaid too
+fi
+wait $pid; rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry was skipped): $(cat "$T_TMP/ends.err")"
+[ "$(cat "$T_TMP/ends.out")" = "Art3 - Long 3" ] || t_fail "played: $(cat "$T_TMP/ends.out")"
+
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
 
