@@ -90,6 +90,8 @@ struct app_play {
 	bool queue_at_end;          /* none follows, queue entries without a file
 				     * were passed over: judged at the track's end */
 	bool now_started;           /* STARTED seen for now.seq */
+	bool awaiting;              /* now was handed to the engine and has neither
+				     * started nor failed yet */
 	uint64_t stopped_seq;       /* now.seq when a stop was asked: a track still
 				     * opening then fails, and that is the stop */
 
@@ -1071,6 +1073,7 @@ static int play_pick(struct app *app, struct pick pk, bool user, struct crate_er
 	r.seq = ++p->seq;
 	commit(app, &r);
 	p->now = r;
+	p->awaiting = true;
 	struct engine_track t;
 	fill_track(app, &r, &t);
 	engine_play(e, &t);
@@ -1146,6 +1149,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 		return; /* a track replaced before it started */
 	}
 	p->next_asked = false;
+	p->awaiting = false;
 	p->now_started = true;
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
@@ -1350,6 +1354,7 @@ static bool give_up(struct app *app)
 /* Nothing more to try: playback ends, p->error saying why. */
 static void stopped_on_failure(struct app_play *p)
 {
+	p->awaiting = false;
 	p->now.seq = ++p->seq;
 	p->next.seq = 0;
 	p->state = ENGINE_STOPPED;
@@ -1400,6 +1405,7 @@ static void playback_ended(struct app *app)
 	p->state = ENGINE_STOPPED;
 	p->cur_id = 0;
 	p->now_started = false;
+	p->awaiting = false;
 	if (app->store && app->index)
 		app_rules_track_started(app, 0);
 	notify(p, APP_PLAY_STOPPED, 0, NULL, NULL);
@@ -1421,6 +1427,7 @@ static void on_track_error(struct app *app, const struct engine_event *ev)
 	}
 	if (!is_now(p, ev))
 		return;
+	p->awaiting = false;
 	if (ev->seq == p->stopped_seq) {
 		/* The stop broke a wait (a station connecting): no failure,
 		 * nothing to skip to. The engine may say "stopped" after. */
@@ -1459,7 +1466,11 @@ static void on_state(struct app *app, const struct engine_event *ev)
 		notify(p, APP_PLAY_PAUSED, p->cur_id, p->now.path, NULL);
 	else if (before == ENGINE_PAUSED && ev->state == ENGINE_PLAYING)
 		notify(p, APP_PLAY_RESUMED, p->cur_id, p->now.path, NULL);
-	if (ev->state == ENGINE_STOPPED && was)
+	/* A stop asked while the track was still on its way (a station
+	 * connecting, the play not taken yet): it never started, and this
+	 * "stopped" is all the engine says of it. */
+	if (ev->state == ENGINE_STOPPED &&
+	    (was || (p->awaiting && ev->seq == p->now.seq && ev->seq == p->stopped_seq)))
 		playback_ended(app);
 }
 
@@ -2019,6 +2030,7 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	leave_current(app, false);
 	commit(app, &req);
 	p->now = req;
+	p->awaiting = true;
 	struct engine_track t;
 	fill_track(app, &req, &t);
 	t.start_ms = r->pos_ms > 0 && !(lost && !queued) ? r->pos_ms : 0;

@@ -544,8 +544,11 @@ static bool run_cmd(struct engine *e, struct cmd *c)
 {
 	switch (c->type) {
 	case CMD_PLAY:
-		if (superseded(c))
+		if (superseded(c)) {
+			/* Taken and dropped: a stop after it names this track. */
+			e->last_seq = c->track->seq;
 			break;
+		}
 		atomic_store(&e->stop_waiting, 0); /* what it broke off is done */
 		do_play(e, c->track);
 		c->track = NULL;
@@ -569,6 +572,10 @@ static bool run_cmd(struct engine *e, struct cmd *c)
 	case CMD_RESUME: do_pause(e, false); break;
 	case CMD_TOGGLE: do_pause(e, e->state == ENGINE_PLAYING); break;
 	case CMD_STOP:
+		/* Answered even when nothing played (a station still connecting,
+		 * a play dropped unopened): whoever asked waits for "stopped". */
+		if (e->state == ENGINE_STOPPED)
+			emit(e, ENGINE_EV_STATE, 0, e->last_seq);
 		stop_all(e, true);
 		atomic_store(&e->stop_waiting, 0);
 		break;

@@ -8,6 +8,8 @@
  * are replaced (play, stop) get no FINISHED. A gapless hand-over is
  * FINISHED(old) followed directly by STARTED(new).
  *
+ * A stop is answered with STATE (stopped) even when nothing played.
+ *
  * Every track carries the caller's sequence number (seq) and every event
  * names the seq of the track it is about, so the caller can tell events of
  * a track it has already replaced from those of the one it asked for. */

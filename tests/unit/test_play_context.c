@@ -2,15 +2,18 @@
  * starting a list replaces what follows, N presses of next are N steps
  * even when the device is slow to open, the queue plays before the
  * context, shuffle is a permutation. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +40,7 @@ struct seen {
 	int disagree; /* STARTED notices where the status named another entry */
 };
 
-static void listen(void *ud, const struct app_play_notice *n)
+static void take_notice(void *ud, const struct app_play_notice *n)
 {
 	struct seen *s = ud;
 	if (n->type == APP_PLAY_STARTED) {
@@ -160,7 +163,7 @@ TEST(starting_another_list_replaces_what_follows)
 	struct crate_err err = {0};
 	make_list(app, "A", (int[]){0, 1, 2}, 3);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 150); /* the engine asked for A's next track and got it */
@@ -183,7 +186,7 @@ TEST(playlist_switch_then_end_does_not_return_to_the_old_list)
 	make_list(app, "Party", (int[]){0, 1, 2}, 3);
 	make_list(app, "Road", (int[]){3, 4}, 2);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Party", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 150);
@@ -210,7 +213,7 @@ TEST(jumplist_and_status_agree_after_the_jump)
 	make_list(app, "Road", (int[]){3, 4, 5}, 3);
 	REQUIRE(app_playlist_set_jump(app, "Party", "Road", &err) == 0);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Party", 0, &err) == 0);
 	CHECK(run_until(app, &s, 0, 10000));
 	CHECK_INT(s.nstarted, 5);
@@ -304,7 +307,7 @@ TEST(four_quick_nexts_are_four_steps_on_a_slow_device)
 	double slowest = 0;
 	for (int run = 0; run < 20; run++) {
 		struct seen s = {.app = app};
-		app_play_set_listener(app, listen, &s);
+		app_play_set_listener(app, take_notice, &s);
 		REQUIRE(app_play_collection(app, "Playlists", "L", 0, &err) == 0);
 		CHECK(run_until(app, &s, 1, 5000));
 		double t0 = now_ms();
@@ -337,6 +340,48 @@ TEST(four_quick_nexts_are_four_steps_on_a_slow_device)
 	slow_sink_stop(&sink);
 }
 
+/* A station that connects for ever: a socket that takes connections and
+ * never answers. Its URL into url; the socket, to close. */
+static int silent_station(char *url, size_t size)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof a;
+	REQUIRE(fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, 8) == 0 &&
+		getsockname(fd, (struct sockaddr *)&a, &len) == 0);
+	snprintf(url, size, "http://127.0.0.1:%d/radio", ntohs(a.sin_port));
+	return fd;
+}
+
+TEST(next_then_stop_while_a_station_connects_says_stopped)
+{
+	/* next then stop (two quick presses, crate remote next; crate remote
+	 * stop) while a station connects: the engine dropped the play, found
+	 * itself stopped and said nothing, so "stopped" never came and crate
+	 * play --no-ui never ended. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 1, 3, false, true);
+	struct crate_err err = {0};
+	char url[64];
+	int srv = silent_station(url, sizeof url);
+	uint32_t ids[2] = {0, id_of_title(app, 0)};
+	const char *paths[2] = {url, NULL};
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_list(app, ids, paths, 2, 0, &err) == 0);
+	run_for(app, 300); /* the engine waits for the station's answer */
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(app_play_stop(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 3000));
+	CHECK_INT(s.nstarted, 0);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.state == ENGINE_STOPPED);
+	app_close(app);
+	close(srv);
+}
+
 TEST(queue_plays_before_the_context_resumes)
 {
 	const char *dir = harness_tmpdir();
@@ -346,7 +391,7 @@ TEST(queue_plays_before_the_context_resumes)
 	make_list(app, "A", (int[]){0, 1, 2}, 3);
 	make_list(app, "Queue", (int[]){5, 4}, 2);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 0, 10000));
 	CHECK_INT(s.nstarted, 5);
@@ -373,7 +418,7 @@ TEST(shuffle_is_a_permutation_that_skips_undecodable_entries)
 		REQUIRE(tp_sh("printf 'not audio at all' > '%s/music/t%02d.flac'", dir, i));
 	app_play_set_shuffle(app, true);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "S", 1, &err) == 0);
 	CHECK(run_until(app, &s, 0, 20000));
 	CHECK_INT(s.nstarted, 24);
@@ -398,7 +443,7 @@ TEST(a_list_where_everything_fails_stops_with_a_message)
 	app_play_set_shuffle(app, true);
 	app_play_set_repeat(app, APP_REPEAT_ALL);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Bad", 0, &err) == 0);
 	CHECK(run_until(app, &s, 0, 10000));
 	CHECK_INT(s.nstarted, 0);
@@ -426,7 +471,7 @@ TEST(a_list_whose_tracks_break_off_at_once_stops_under_repeat)
 		REQUIRE(tp_sh("cp '%s/musicmetadata-mp4_issue-79.m4a' '%s/music/t%02d.flac'", corpus, dir, i));
 	app_play_set_repeat(app, APP_REPEAT_ALL);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Broken", 0, &err) == 0);
 	run_for(app, 3000);
 	struct app_play_status st;
@@ -452,7 +497,7 @@ TEST(the_last_entry_playing_sees_its_list_grow_or_go)
 	make_list(app, "Solo", (int[]){1}, 1);
 	make_list(app, "Other", (int[]){2}, 1);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Grow", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 300); /* its follower asked for: none */
@@ -488,7 +533,7 @@ TEST(album_shuffle_keeps_albums_together_in_track_order)
 	make_list(app, "Albums", all, 15);
 	app_play_set_shuffle_mode(app, APP_SHUFFLE_ALBUMS);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Albums", 5, &err) == 0);
 	CHECK(run_until(app, &s, 0, 20000));
 	CHECK_INT(s.nstarted, 15);
@@ -525,7 +570,7 @@ TEST(statistics_count_only_audio_that_was_heard)
 	make_list(app, "St", (int[]){0, 1, 2}, 3);
 	REQUIRE(tp_sh("printf 'not audio' > '%s/music/t01.flac'", dir));
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "St", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 400); /* some of T00 heard, far from half of it */
@@ -576,7 +621,7 @@ TEST(a_file_without_audio_is_not_a_play)
 	uint32_t id = r.ids.v[0];
 	coll_result_free(&r);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
 	CHECK(run_until(app, &s, 0, 5000));
 	int64_t v;
@@ -602,7 +647,7 @@ static void play_to_end_stored_as(struct app *app, uint32_t id, int64_t ms, stru
 {
 	struct crate_err err = {0};
 	REQUIRE(mlib_media_set_duration(app->db, app->index, id, ms, &err) == 0);
-	app_play_set_listener(app, listen, s);
+	app_play_set_listener(app, take_notice, s);
 	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
 	CHECK(run_until(app, s, 0, 8000));
 }
@@ -682,7 +727,7 @@ TEST(a_file_replaced_while_it_plays_keeps_the_length_its_scan_found)
 	struct crate_err err = {0};
 	uint32_t id = id_of_title(app, 0);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_list(app, &id, NULL, 1, APP_PLAY_ANY, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	REQUIRE(app_play_toggle(app, &err) == 0); /* paused */
@@ -726,7 +771,7 @@ TEST(stop_after_queue_stops_when_the_queue_is_done)
 	uint32_t q[2] = {id_of_title(app, 5), id_of_title(app, 4)};
 	REQUIRE(app_play_enqueue(app, q, 2, &err) == 0);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 0, 10000));
 	CHECK_INT(s.nstarted, 3);
@@ -758,7 +803,7 @@ TEST(a_queue_of_100000_entries)
 	free(ids);
 	CHECK_INT(coll_store_get(app->store, "Playlists", "Queue")->idlist.n, 100000);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	make_list(app, "A", (int[]){0}, 1);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	/* Each start rewrites the 100,000-entry list: slow under sanitizers. */
@@ -778,7 +823,7 @@ TEST(a_context_edited_while_it_plays_keeps_playing_sensibly)
 	struct crate_err err = {0};
 	make_list(app, "Road", (int[]){0, 1, 2, 3}, 4);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Road", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 100); /* T01 is chosen to follow */
@@ -808,7 +853,7 @@ TEST(repeat_all_reshuffles_without_repeating_the_last_track)
 	app_play_set_shuffle(app, true);
 	app_play_set_repeat(app, APP_REPEAT_ALL);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "R", 0, &err) == 0);
 	CHECK(run_until(app, &s, 30, 20000));
 	app_play_stop(app, &err);
@@ -844,7 +889,7 @@ TEST(next_through_shuffle_cycles_plays_every_entry_once_per_cycle)
 	app_play_set_shuffle(app, true);
 	app_play_set_repeat(app, APP_REPEAT_ALL);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Five", 0, &err) == 0);
 	/* Each press after the follower was chosen: at the last track of a
 	 * cycle that is the next cycle's first. */
@@ -870,7 +915,7 @@ TEST(repeat_changed_during_a_track_decides_what_follows_it)
 	struct crate_err err = {0};
 	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Tones", 0, &err) == 0);
 	/* Each change after the follower was chosen (and opened) under the old mode. */
 	CHECK(run_until(app, &s, 1, 5000));
@@ -908,7 +953,7 @@ TEST(a_track_queued_during_the_last_entry_plays_after_it)
 	struct crate_err err = {0};
 	make_list(app, "Two", (int[]){0, 1}, 2);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Two", 1, &err) == 0); /* the last */
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 200); /* its follower asked for: none */
@@ -965,7 +1010,7 @@ TEST(a_vanished_queued_track_is_judged_at_its_turn)
 	rescan(app, dir);
 	CHECK(!mlib_index_has_media(app->index, q[0]) && !mlib_index_has_media(app->index, q[1]));
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 300); /* T00's follower is chosen */
@@ -999,7 +1044,7 @@ TEST(vanished_queued_tracks_after_the_last_entry_go_at_its_end)
 	move_tone(dir, 3, false);
 	rescan(app, dir);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 300);
@@ -1024,7 +1069,7 @@ TEST(repeat_one_during_a_queued_track_repeats_that_track)
 	make_list(app, "A", (int[]){0, 1}, 2);
 	make_list(app, "Queue", (int[]){3}, 1);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	REQUIRE(app_play_next(app, &err) == 0); /* the queued T03 */
@@ -1057,7 +1102,7 @@ TEST(repeat_one_of_the_last_queued_track_repeats_it_under_stop_after_queue)
 	make_list(app, "A", (int[]){0, 1}, 2);
 	make_list(app, "Queue", (int[]){3}, 1);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	REQUIRE(app_play_next(app, &err) == 0); /* the queued T03, the queue's last */
@@ -1109,7 +1154,7 @@ TEST(a_refused_start_leaves_the_context_and_what_follows)
 	make_list(app, "One", (int[]){2}, 1);
 	REQUIRE(app_pshuffle_create(app, "Party", "title:Nothing", 5, &err) == 0);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	CHECK(app_play_collection(app, "Playlists", "Empty", 0, &err) != 0);
@@ -1149,7 +1194,7 @@ TEST(a_start_with_nothing_to_play_leaves_what_plays)
 	move_tone(dir, 3, false);
 	rescan(app, dir);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	CHECK(app_play_collection(app, "Playlists", "Gone", 0, &err) != 0);
@@ -1195,7 +1240,7 @@ static struct app *reopen_and_resume(struct app *app, const char *dir, struct se
 	free(db);
 	free(cfg);
 	r->app = app;
-	app_play_set_listener(app, listen, r);
+	app_play_set_listener(app, take_notice, r);
 	struct app_resume_ui ui;
 	REQUIRE(app_resume_load(app, &ui, &err) == 0);
 	app_resume_ui_free(&ui);
@@ -1211,7 +1256,7 @@ TEST(resume_keeps_the_position_to_the_millisecond)
 	struct crate_err err = {0};
 	make_list(app, "A", (int[]){0, 1}, 2);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 1700);
@@ -1252,7 +1297,7 @@ TEST(resume_play_leaves_a_track_paused_at_quit_paused)
 	struct crate_err err = {0};
 	make_list(app, "A", (int[]){0, 1}, 2);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	run_for(app, 500);
@@ -1292,7 +1337,7 @@ TEST(a_file_outside_the_library_is_resumed_by_its_path)
 	char *outside = xasprintf("%s/outside=1.flac", dir);
 	REQUIRE(tp_make_tone(outside, 550, 4, 44100, NULL));
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_volume(app, 60, false, &err) == 0);
 	app_play_set_repeat(app, APP_REPEAT_ALL);
 	const char *paths[] = {outside};
@@ -1307,7 +1352,7 @@ TEST(a_file_outside_the_library_is_resumed_by_its_path)
 	struct app_opts o = {.db_path = db, .config_path = cfg};
 	REQUIRE(app_open(&app, &o, &err) == 0);
 	struct seen r = {.app = app};
-	app_play_set_listener(app, listen, &r);
+	app_play_set_listener(app, take_notice, &r);
 	struct app_resume_ui ui;
 	int rc = app_resume_load(app, &ui, &err);
 	CHECK_MSG(rc == 0, "resume: %s", err.msg);
@@ -1337,7 +1382,7 @@ TEST(quitting_during_a_queued_track_resumes_that_track_then_the_context)
 	make_list(app, "A", (int[]){0, 1, 2}, 3);
 	make_list(app, "Queue", (int[]){4}, 1);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	REQUIRE(app_play_next(app, &err) == 0); /* the queued T04 */
@@ -1372,7 +1417,7 @@ TEST(a_queued_track_quit_before_the_context_played_resumes_at_its_first_entry)
 	 * queued one before any entry of it. */
 	make_list(app, "A", (int[]){0}, 1);
 	struct seen s0 = {.app = app};
-	app_play_set_listener(app, listen, &s0);
+	app_play_set_listener(app, take_notice, &s0);
 	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
 	CHECK(run_until(app, &s0, 1, 5000));
 	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
@@ -1393,7 +1438,7 @@ TEST(a_queued_track_quit_before_the_context_played_resumes_at_its_first_entry)
 	uint32_t queued = id_of_title(app, 4);
 	REQUIRE(app_play_enqueue(app, &queued, 1, &err) == 0);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_next(app, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	CHECK(s.started[0] == queued);
@@ -1422,7 +1467,7 @@ TEST(a_queued_track_played_before_any_context_is_resumed)
 	uint32_t q[2] = {id_of_title(app, 4), id_of_title(app, 3)};
 	REQUIRE(app_play_enqueue(app, q, 2, &err) == 0);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_next(app, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	CHECK(s.started[0] == q[0]);
@@ -1452,7 +1497,7 @@ TEST(undo_of_removing_the_playing_entry_marks_the_entry_that_plays)
 	struct crate_err err = {0};
 	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, listen, &s);
+	app_play_set_listener(app, take_notice, &s);
 	REQUIRE(app_play_collection(app, "Playlists", "Tones", 1, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
 	size_t playing = 1, removed = 0;
@@ -1490,7 +1535,7 @@ static void start_list(struct app *app, struct seen *s, const char *name, const 
 	struct crate_err err = {0};
 	make_list(app, name, titles, n);
 	*s = (struct seen){.app = app};
-	app_play_set_listener(app, listen, s);
+	app_play_set_listener(app, take_notice, s);
 	REQUIRE(app_play_collection(app, "Playlists", name, start, &err) == 0);
 	CHECK(run_until(app, s, 1, 5000));
 }
