@@ -90,6 +90,7 @@ struct app_play {
 	bool queue_at_end;          /* none follows, queue entries without a file
 				     * were passed over: judged at the track's end */
 	bool now_started;           /* STARTED seen for now.seq */
+	bool now_finished;          /* now played to its end (FINISHED) */
 	bool awaiting;              /* now was handed to the engine and has neither
 				     * started nor failed yet */
 	uint64_t stopped_seq;       /* now.seq when a stop was asked: a track still
@@ -1074,6 +1075,7 @@ static int play_pick(struct app *app, struct pick pk, bool user, struct crate_er
 	commit(app, &r);
 	p->now = r;
 	p->awaiting = true;
+	p->now_finished = false;
 	struct engine_track t;
 	fill_track(app, &r, &t);
 	engine_play(e, &t);
@@ -1150,6 +1152,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	}
 	p->next_asked = false;
 	p->awaiting = false;
+	p->now_finished = false;
 	p->now_started = true;
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
@@ -1366,6 +1369,7 @@ static void on_finished(struct app *app, const struct engine_event *ev)
 	struct app_play *p = player(app);
 	if (!is_now(p, ev))
 		return;
+	p->now_finished = true;
 	count_finished(app, ev);
 	if (!p->queue_at_end || p->next.seq)
 		return;
@@ -1674,6 +1678,18 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 		size_t n = list_len(app);
 		if (n == 0)
 			return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
+		if (p->from_queue && p->now.path[0]) {
+			/* The queue played last. Stopped during its track: that
+			 * track again, as a stopped entry plays again. Played to
+			 * its end (stop_after_queue): on as the queue's end would
+			 * have gone, the context's entry after the one heard
+			 * before the queue, not that one again. */
+			struct pick pk = {.kind = PICK_AGAIN};
+			if (p->now_finished)
+				pk = decide(app, p->cur, true, gone, true);
+			if (pk.kind != PICK_NONE)
+				return play_pick(app, pk, true, err);
+		}
 		return play_entry(app, p->cur == NONE || p->cur >= n ? 0 : p->cur, err);
 	}
 	if (!app->store)

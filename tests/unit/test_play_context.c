@@ -781,12 +781,42 @@ TEST(stop_after_queue_stops_when_the_queue_is_done)
 	REQUIRE(app_eval_query(app, "in:Playlists/Queue", false, &r, &err) == 0);
 	CHECK_INT(r.ids.n, 0);
 	coll_result_free(&r);
-	/* play resumes the context where it was: A's second entry. */
+	/* play goes on as the queue's end would have: A's second entry (it
+	 * played the first again, heard before the queue). */
 	memset(&s, 0, sizeof s);
 	s.app = app;
 	REQUIRE(app_play_toggle(app, &err) == 0);
 	CHECK(run_until(app, &s, 1, 5000));
-	CHECK(s.started[0] == id_of_title(app, 0) || s.started[0] == id_of_title(app, 1));
+	CHECK(s.started[0] == id_of_title(app, 1));
+	app_close(app);
+}
+
+TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
+{
+	/* As a stopped entry of the list plays again: it played the entry
+	 * heard before the queue, and the queued track was lost. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	uint32_t q = id_of_title(app, 5);
+	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	CHECK(s.started[1] == q);
+	CHECK(app_play_stop(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 3, 5000));
+	CHECK(s.started[2] == q);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.from_queue);
 	app_close(app);
 }
 
