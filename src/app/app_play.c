@@ -1672,6 +1672,7 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 		engine_toggle(p->engine);
 		return 0;
 	}
+	p->error[0] = 0; /* why it stopped is said; it starts again */
 	if (p->has_context && (!p->playlist || named_list(app, p->playlist))) {
 		bool gone;
 		resync(app, &gone);
@@ -1722,6 +1723,13 @@ int app_play_next(struct app *app, struct crate_err *err)
 	resync(app, &gone);
 	struct pick pk = decide(app, p->cur, true, gone, true);
 	if (pk.kind == PICK_NONE) {
+		/* Stopping says why, as a list's end says nothing at all. */
+		if (p->has_context) /* repeat all wraps but in a queue or Party Shuffle */
+			set_error(p, "end of %s: nothing follows%s",
+				  p->playlist ? p->playlist : "the list",
+				  p->repeat == APP_REPEAT_OFF ? " (repeat is off)" : "");
+		else
+			set_error(p, "nothing to play next");
 		leave_current(app, true);
 		app_play_stop(app, err);
 		return 0;

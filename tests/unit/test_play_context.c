@@ -791,6 +791,27 @@ TEST(stop_after_queue_stops_when_the_queue_is_done)
 	app_close(app);
 }
 
+TEST(next_on_the_last_entry_says_the_list_ended)
+{
+	/* b on the last entry (repeat off) stopped without a word. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 1, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.state == ENGINE_STOPPED);
+	CHECK_STR(st.error, "end of A: nothing follows (repeat is off)");
+	app_close(app);
+}
+
 TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
 {
 	/* As a stopped entry of the list plays again: it played the entry
