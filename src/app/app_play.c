@@ -91,6 +91,9 @@ struct app_play {
 				     * were passed over: judged at the track's end */
 	bool now_started;           /* STARTED seen for now.seq */
 	bool now_finished;          /* now played to its end (FINISHED) */
+	struct u32vec told;         /* entries without a file said while now plays:
+				     * the follower, chosen again on every edit,
+				     * says each once */
 	bool awaiting;              /* now was handed to the engine and has neither
 				     * started nor failed yet */
 	uint64_t stopped_seq;       /* now.seq when a stop was asked: a track still
@@ -914,6 +917,18 @@ static void queue_take(struct app *app, uint32_t id)
 		queue_pop(app, id);
 }
 
+/* Whether entry id's missing file is to be said: not yet while this
+ * track plays (id 0, a file by its path: always). */
+static bool tell_once(struct app_play *p, uint32_t id)
+{
+	for (size_t i = 0; id && i < p->told.n; i++)
+		if (p->told.v[i] == id)
+			return false;
+	if (id)
+		u32vec_push(&p->told, id);
+	return true;
+}
+
 /* From pick pk on, the first track that has a file (in *r); the context's
  * entries skipped on the way are reported, the queue's are passed over
  * (r->queue_passed) and reported at their turn (queue_take). false when
@@ -931,7 +946,7 @@ static bool first_playable(struct app *app, struct pick pk, struct request *r)
 		}
 		if (pk.kind == PICK_QUEUE) {
 			passed = true;
-		} else {
+		} else if (tell_once(p, r->id)) {
 			set_error(p, "%s", err.msg);
 			notify(p, APP_PLAY_FAILED, r->id, NULL, err.msg);
 		}
@@ -1153,6 +1168,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->next_asked = false;
 	p->awaiting = false;
 	p->now_finished = false;
+	p->told.n = 0; /* what its follower passes over is new */
 	p->now_started = true;
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
@@ -2079,6 +2095,7 @@ void app_play_close(struct app *app)
 	app->engine = NULL;
 	adhoc_clear(p);
 	u32vec_free(&p->order);
+	u32vec_free(&p->told);
 	u32vec_free(&p->order_ids);
 	free(p->bad);
 	u32vec_free(&p->ended.order);

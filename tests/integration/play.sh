@@ -175,6 +175,29 @@ wait $pid; rc=$?
 [ $rc -eq 2 ] || t_fail "exit $rc, not 2 (an entry was skipped): $(cat "$T_TMP/ends.err")"
 [ "$(cat "$T_TMP/ends.out")" = "Art3 - Long 3" ] || t_fail "played: $(cat "$T_TMP/ends.out")"
 
+t_begin headless_a_gone_entry_ahead_is_said_once
+# The entry after the playing one has no file any more: it was said ("no
+# longer in the library") again at every edit of any list from another
+# shell, as the follower is chosen again, and once more at next.
+run scan "$T_TMP/m" >/dev/null 2>&1 # Long 4 back, a new item; Ends keeps the gone one
+run playlist add Ends 'title:"Long 4"' >/dev/null 2>&1 || t_fail "playlist add"
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui Playlists/Ends \
+	>"$T_TMP/once.out" 2>"$T_TMP/once.err" &
+pid=$!
+for i in $(seq 100); do remote status | grep -q '^next: Long 4' && break; sleep 0.1; done
+for k in 1 2; do
+	run playlist new "Other$k" >/dev/null 2>&1
+	sleep 0.6 # the player reloads the lists (every 250 ms) and chooses again
+done
+remote next >/dev/null
+for i in $(seq 50); do grep -q 'Long 4' "$T_TMP/once.out" && break; sleep 0.1; done
+remote stop >/dev/null
+wait $pid
+[ "$(cat "$T_TMP/once.out")" = "Art3 - Long 3
+Art4 - Long 4" ] || t_fail "played: $(cat "$T_TMP/once.out")"
+[ "$(grep -c 'no longer in the library' "$T_TMP/once.err")" -eq 1 ] ||
+	t_fail "said: $(cat "$T_TMP/once.err")"
+
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
 
