@@ -1681,6 +1681,16 @@ int app_play_enqueue(struct app *app, const uint32_t *ids, size_t n, struct crat
 	return 0;
 }
 
+/* Play the queue with no list to go on with (none, or an empty one), as
+ * next already did; "nothing to play" when it is empty too. */
+static int play_queue_alone(struct app *app, struct crate_err *err)
+{
+	if (!queue_applies(app))
+		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
+	struct pick pk = {.kind = PICK_QUEUE, .pos = 0};
+	return play_pick(app, pk, true, err);
+}
+
 int app_play_toggle(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
@@ -1694,7 +1704,7 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 		resync(app, &gone);
 		size_t n = list_len(app);
 		if (n == 0)
-			return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
+			return play_queue_alone(app, err);
 		if (p->from_queue && p->now.path[0]) {
 			/* The queue played last. Stopped during its track: that
 			 * track again, as a stopped entry plays again. Played to
@@ -1714,6 +1724,8 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 	const char *active = coll_store_active_playlist(app->store);
 	const struct coll_node *n = active ? coll_store_get(app->store, COLL_NS_PLAYLISTS, active)
 					   : NULL;
+	if ((!n || n->idlist.n == 0) && len_of(app, APP_QUEUE_NAME) > 0)
+		return play_queue_alone(app, err); /* e on a fresh start, then play */
 	if (!n)
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "no active playlist");
 	size_t pos = (size_t)attr_long(n, "position", 0);

@@ -812,6 +812,27 @@ TEST(next_on_the_last_entry_says_the_list_ended)
 	app_close(app);
 }
 
+TEST(play_with_only_the_queue_plays_the_queue)
+{
+	/* A fresh start: e on two tracks, then play (x, crate remote play):
+	 * "Playlists/Default is empty", where next played the queue. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 0.3, false, true);
+	struct crate_err err = {0};
+	uint32_t q[2] = {id_of_title(app, 3), id_of_title(app, 1)};
+	REQUIRE(app_play_enqueue(app, q, 2, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	CHECK(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	CHECK_INT(s.nstarted, 2);
+	CHECK(s.started[0] == q[0] && s.started[1] == q[1]);
+	CHECK(app_play_toggle(app, &err) != 0); /* nothing left: said */
+	CHECK(strstr(err.msg, "Default is empty") != NULL);
+	app_close(app);
+}
+
 TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
 {
 	/* As a stopped entry of the list plays again: it played the entry
