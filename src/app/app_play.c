@@ -1773,6 +1773,15 @@ int app_play_prev(struct app *app, struct crate_err *err)
 	if (list_len(app) == 0)
 		return crate_err_set(err, CRATE_ERR_INVALID, "nothing to play");
 	size_t pv = p->from_queue ? p->cur : prev_pos(app, p->cur);
+	/* Entries without a file are passed going back, or the walk forward
+	 * from one (first_playable) came back to the track that plays. */
+	char buf[1024];
+	size_t tries = list_len(app);
+	while (pv != NONE && pv != p->cur && tries-- > 0 &&
+	       !path_of(app, p->playlist, pv, buf, sizeof buf))
+		pv = prev_pos(app, pv);
+	if (pv == p->cur && !p->from_queue)
+		pv = NONE;
 	/* At the start: the track starts again. Not replaced, so not a skip. */
 	bool restart = pv == NONE && p->cur != NONE;
 	if (pv == NONE)

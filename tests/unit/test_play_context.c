@@ -833,6 +833,31 @@ TEST(play_with_only_the_queue_plays_the_queue)
 	app_close(app);
 }
 
+TEST(prev_passes_back_over_an_entry_gone_from_the_library)
+{
+	/* [T00, T01, T02], T01 forgotten: prev on T02 walked forward from
+	 * T01 and started T02 again ("skipped" T01 on the way). */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	uint32_t gone = id_of_title(app, 1);
+	size_t nf = 0;
+	REQUIRE(app_forget(app, &gone, 1, &nf, &err) == 0 && nf == 1);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 2, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(app_play_prev(app, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	CHECK(s.started[1] == id_of_title(app, 0));
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_INT(st.position, 0);
+	app_close(app);
+}
+
 TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
 {
 	/* As a stopped entry of the list plays again: it played the entry
