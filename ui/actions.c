@@ -219,8 +219,14 @@ void act_command(struct ui *ui, const char *line)
  * is, and a bare file's name is said only when the reason does not. */
 static void show_skipped(struct ui *ui, const struct app_play_notice *n)
 {
-	char t[512];
-	const char *what = n->id ? ui_title(ui, n->id, t, sizeof t) : NULL;
+	char t[512], url[1024];
+	const char *what = NULL;
+	if (n->id && ui_prop(ui, n->id, "url", url, sizeof url))
+		what = ui_title(ui, n->id, t, sizeof t);
+	else if (n->id) { /* gone from the library: as the list names it */
+		snprintf(t, sizeof t, "#%u", (unsigned)n->id);
+		what = t;
+	}
 	if (!what && n->path[0] && !strstr(n->msg, n->path))
 		what = ui_text_basename(n->path);
 	if (what && *what)

@@ -64,5 +64,16 @@ wait_for "playlist Tmp2 was removed" 10 || t_fail "no message: $(bottom)"
 out=$(c remote status 2>&1)
 echo "$out" | grep -q "^message: playlist Tmp2 was removed" || t_fail "remote status: $out"
 
+t_begin tui_notes_a_skip_of_a_gone_entry_names_it_as_the_list_does
+# An entry whose track left the library (crate forget, a drive gone) was
+# 'skipped "?": media N is no longer in the library'; view 2 lists it as #N.
+c playlist new Gone >/dev/null && c playlist add Gone 't:"Short Song"' >/dev/null 2>&1 &&
+	c playlist add Gone 't:"Long Song"' >/dev/null 2>&1 || t_fail "playlist Gone"
+id=$(c search 't:"Short Song"' --format '%id%')
+c forget --yes 't:"Short Song"' >/dev/null 2>&1 || t_fail "forget"
+play_list Gone
+wait_for "skipped \"#$id\": media $id is no longer in the library" ||
+	t_fail "skip message: $(bottom)"
+
 keys q
 t_end
