@@ -54,6 +54,10 @@ struct request {
 	uint32_t id;
 	char path[1024];
 	bool queue_passed;  /* queue entries without a file were passed over */
+	/* The follower's: entries of the context without a file it passed
+	 * over, said when its turn comes (those past the room: at once). */
+	uint32_t passed[8];
+	size_t npassed;
 };
 
 struct app_play {
@@ -89,6 +93,8 @@ struct app_play {
 	uint64_t next_edits;        /* mlib_index_edits then (ratings, play counts) */
 	bool queue_at_end;          /* none follows, queue entries without a file
 				     * were passed over: judged at the track's end */
+	struct request passed_at_end; /* none follows: the context's entries without
+				       * a file passed over (npassed), said at the end */
 	bool now_started;           /* STARTED seen for now.seq */
 	bool now_finished;          /* now played to its end (FINISHED) */
 	struct u32vec told;         /* entries without a file said while now plays:
@@ -339,6 +345,12 @@ static const char *pick_list(struct app *app, const struct pick *pk, size_t *pos
 				       : player(app)->playlist;
 }
 
+/* Why entry id cannot be played: its track left the library. */
+static int gone_err(uint32_t id, struct crate_err *err)
+{
+	return crate_err_set(err, CRATE_ERR_NOTFOUND, "media %u is no longer in the library", id);
+}
+
 /* Fill r (track of pick pk); false (with *err) when the entry has no file. */
 static bool make_request(struct app *app, const struct pick *pk, struct request *r,
 			 struct crate_err *err)
@@ -355,9 +367,7 @@ static bool make_request(struct app *app, const struct pick *pk, struct request 
 	r->pick = *pk;
 	r->id = id_of(app, list, pos);
 	if (!path_of(app, list, pos, r->path, sizeof r->path))
-		return crate_err_set(err, CRATE_ERR_NOTFOUND, "media %u is no longer in the library",
-				     r->id),
-		       false;
+		return gone_err(r->id, err), false;
 	return true;
 }
 
@@ -929,11 +939,25 @@ static bool tell_once(struct app_play *p, uint32_t id)
 	return true;
 }
 
+/* Say that the entries r passed over are skipped: their turn came. */
+static void tell_passed(struct app *app, const struct request *r)
+{
+	struct app_play *p = player(app);
+	for (size_t i = 0; i < r->npassed; i++) {
+		struct crate_err err = {0};
+		gone_err(r->passed[i], &err);
+		if (tell_once(p, r->passed[i])) {
+			set_error(p, "%s", err.msg);
+			notify(p, APP_PLAY_FAILED, r->passed[i], NULL, err.msg);
+		}
+	}
+}
+
 /* From pick pk on, the first track that has a file (in *r); the context's
- * entries skipped on the way are reported, the queue's are passed over
- * (r->queue_passed) and reported at their turn (queue_take). false when
- * none has one. */
-static bool first_playable(struct app *app, struct pick pk, struct request *r)
+ * entries skipped on the way are reported (follower: kept in r->passed,
+ * reported at their turn), the queue's are passed over (r->queue_passed)
+ * and reported at their turn (queue_take). false when none has one. */
+static bool first_playable(struct app *app, struct pick pk, bool follower, struct request *r)
 {
 	struct app_play *p = player(app);
 	size_t bound = list_len(app) + len_of(app, APP_QUEUE_NAME) + 2;
@@ -946,6 +970,8 @@ static bool first_playable(struct app *app, struct pick pk, struct request *r)
 		}
 		if (pk.kind == PICK_QUEUE) {
 			passed = true;
+		} else if (follower && r->id && r->npassed < sizeof r->passed / sizeof r->passed[0]) {
+			r->passed[r->npassed++] = r->id;
 		} else if (tell_once(p, r->id)) {
 			set_error(p, "%s", err.msg);
 			notify(p, APP_PLAY_FAILED, r->id, NULL, err.msg);
@@ -1059,6 +1085,7 @@ static void leave_current(struct app *app, bool user)
 	p->replaced.seq = 0;
 	p->next_asked = false;
 	p->queue_at_end = false;
+	p->passed_at_end.npassed = 0;
 }
 
 static void playback_ended(struct app *app);
@@ -1073,7 +1100,7 @@ static int play_pick(struct app *app, struct pick pk, bool user, struct crate_er
 		return -1;
 	struct request r = {0};
 	leave_current(app, user);
-	if (!first_playable(app, pk, &r)) {
+	if (!first_playable(app, pk, false, &r)) {
 		if (r.queue_passed) /* their turn came: skipped now */
 			queue_take(app, 0);
 		engine_stop(e);
@@ -1153,7 +1180,8 @@ static int64_t stored_duration(struct app *app, uint32_t id);
 static void on_started(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
-	if (is_next(p, ev) || is_replaced_next(p, ev)) {
+	bool handover = is_next(p, ev) || is_replaced_next(p, ev);
+	if (handover) {
 		/* Gapless hand-over: the follower is now the playing track. A
 		 * follower chosen again too late was taken all the same; the
 		 * engine asks for the follower of it (NEED_NEXT). */
@@ -1169,6 +1197,8 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->awaiting = false;
 	p->now_finished = false;
 	p->told.n = 0; /* what its follower passes over is new */
+	if (handover)
+		tell_passed(app, &p->now); /* their turn came with this track */
 	p->now_started = true;
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
@@ -1216,8 +1246,10 @@ static void answer_next(struct app *app)
 	p->next_rules = rules_gen(app);
 	p->next_edits = app->index ? mlib_index_edits(app->index) : 0;
 	p->queue_at_end = false;
-	if (!first_playable(app, pk, &r)) {
+	p->passed_at_end.npassed = 0;
+	if (!first_playable(app, pk, true, &r)) {
 		p->queue_at_end = r.queue_passed;
+		p->passed_at_end = r; /* said when the track ends */
 		p->next.seq = 0;
 		engine_set_next(p->engine, NULL);
 		return;
@@ -1387,6 +1419,8 @@ static void on_finished(struct app *app, const struct engine_event *ev)
 		return;
 	p->now_finished = true;
 	count_finished(app, ev);
+	tell_passed(app, &p->passed_at_end); /* nothing followed: their turn is now */
+	p->passed_at_end.npassed = 0;
 	if (!p->queue_at_end || p->next.seq)
 		return;
 	/* No follower, queue entries without a file passed over: their turn
@@ -1442,6 +1476,7 @@ static void on_track_error(struct app *app, const struct engine_event *ev)
 		notify(p, APP_PLAY_FAILED, ev->id, p->next.path, ev->msg);
 		struct request r = p->next;
 		p->next.seq = 0;
+		tell_passed(app, &r);
 		skip_failed(app, &r, false);
 		return;
 	}

@@ -858,6 +858,31 @@ TEST(prev_passes_back_over_an_entry_gone_from_the_library)
 	app_close(app);
 }
 
+TEST(an_entry_gone_from_the_library_is_skipped_at_its_turn)
+{
+	/* [T00, T01, T02], T01 forgotten: "skipped" came as T00 started,
+	 * when its follower was chosen, long before T01's turn (and again at
+	 * every edit of a list); queued entries were already judged so. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 1.5, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	uint32_t gone = id_of_title(app, 1);
+	size_t nf = 0;
+	REQUIRE(app_forget(app, &gone, 1, &nf, &err) == 0 && nf == 1);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 500); /* the follower (T02) is chosen */
+	CHECK_INT(s.nfailed, 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	CHECK_INT(s.nfailed, 1);
+	CHECK(s.started[1] == id_of_title(app, 2));
+	app_close(app);
+}
+
 TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
 {
 	/* As a stopped entry of the list plays again: it played the entry
