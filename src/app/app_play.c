@@ -1971,7 +1971,9 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	st->has_context = p->has_context;
 	st->position = p->cur == NONE ? 0 : p->cur;
 	st->context_len = list_len(app);
-	st->from_queue = p->from_queue;
+	/* Of the track that plays: stopped, none does (after the queue ran
+	 * out under stop_after_queue, status said "from: queue" over nothing). */
+	st->from_queue = p->from_queue && p->state != ENGINE_STOPPED;
 	st->next_id = p->next.seq ? p->next.id : 0;
 	if (p->next.seq)
 		snprintf(st->next_path, sizeof st->next_path, "%s", p->next.path);

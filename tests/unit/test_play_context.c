@@ -776,6 +776,9 @@ TEST(stop_after_queue_stops_when_the_queue_is_done)
 	CHECK(run_until(app, &s, 0, 10000));
 	CHECK_INT(s.nstarted, 3);
 	CHECK(s.started[1] == q[0] && s.started[2] == q[1]);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.state == ENGINE_STOPPED && !st.from_queue); /* nothing plays, from anywhere */
 	/* The queue is a collection: in:Playlists/Queue, and empty now. */
 	struct coll_result r = {0};
 	REQUIRE(app_eval_query(app, "in:Playlists/Queue", false, &r, &err) == 0);
