@@ -676,17 +676,19 @@ static void tl_read(const char *path, struct mlib_tags *t)
 	mlib_tags_free(&tl);
 }
 
-/* A YEAR tag is read as a date (see key_alias); beside a DATE of the same
- * year ("2004-05-03" and "2004") it says nothing more, and was shown as a
+/* Dates that are none: a date without a digit (a broken TYER frame that
+ * TagLib reads as the text "\xc3\xbe\xc3\xbf", its byte-order mark), and a
+ * YEAR tag, read as a date (see key_alias), beside a DATE of the same year
+ * ("2004-05-03" and "2004"), which says nothing more and was shown as a
  * second date ("2004-05-03; 2004"). */
-static void drop_year_beside_date(struct mlib_tags *t)
+static void drop_dates_that_are_none(struct mlib_tags *t)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const char *v = t->v[i].value;
-		bool redundant = false;
-		if (strcmp(t->v[i].key, "date") == 0 && strlen(v) == 4 &&
-		    strspn(v, "0123456789") == 4)
+		bool date = strcmp(t->v[i].key, "date") == 0;
+		bool redundant = date && !strpbrk(v, "0123456789");
+		if (date && strlen(v) == 4 && strspn(v, "0123456789") == 4)
 			for (size_t j = 0; j < t->n && !redundant; j++)
 				redundant = j != i && strcmp(t->v[j].key, "date") == 0 &&
 					    strlen(t->v[j].value) > 4 &&
@@ -732,7 +734,7 @@ int mlib_tags_read(const char *path, int timeout_ms, struct mlib_tags *out, stru
 			out->rating = id3_rating(open_path);
 		if (taglib_may_add(out, head, nhead))
 			tl_read(open_path, out);
-		drop_year_beside_date(out);
+		drop_dates_that_are_none(out);
 		if (out->duration_ms < 0)
 			out->duration_ms = 0;
 	}
