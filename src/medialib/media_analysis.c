@@ -381,18 +381,44 @@ struct due_album {
 	size_t nm, cap;
 };
 
+/* Order of due albums: by tag, then by folder (a url's bytes up to its
+ * last '/'). */
+static int due_cmp_key(int64_t sid, const char *url, size_t len, const struct due_album *d)
+{
+	if (sid != d->sid)
+		return sid < d->sid ? -1 : 1;
+	size_t a = dir_len(url, len), b = dir_len(d->url, d->len);
+	int c = memcmp(url, d->url, a < b ? a : b);
+	return c ? c : (a > b) - (a < b);
+}
+
+static int due_cmp(const void *x, const void *y)
+{
+	const struct due_album *a = x;
+	return due_cmp_key(a->sid, a->url, a->len, y);
+}
+
+/* The due album of this tag and folder in due (sorted), or NULL: a
+ * binary search, as a moved root makes every album of it due and every
+ * row of them is looked up. */
 static struct due_album *due_find(struct due_album *due, size_t n, int64_t sid, const char *url,
 				  size_t len)
 {
-	size_t dl = dir_len(url, len);
-	for (size_t i = 0; i < n; i++)
-		if (due[i].sid == sid && dir_len(due[i].url, due[i].len) == dl &&
-		    memcmp(due[i].url, url, dl) == 0)
-			return &due[i];
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = due_cmp_key(sid, url, len, &due[mid]);
+		if (c == 0)
+			return &due[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return NULL;
 }
 
-/* The albums recorded as due, each once. */
+/* The albums recorded as due, each once, sorted for due_find. */
 static int due_read(struct mlib_db *db, struct due_album **out, size_t *n, struct crate_err *err)
 {
 	sqlite3_stmt *st;
@@ -401,20 +427,35 @@ static int due_read(struct mlib_db *db, struct due_album **out, size_t *n, struc
 			       NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot read albums", err);
 	int rc;
+	size_t cap = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t sid = sqlite3_column_int64(st, 0);
 		const char *u = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
-		if (!u || due_find(*out, *n, sid, u, len))
+		if (!u)
 			continue;
-		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*out = xreallocarray(*out, cap, sizeof **out);
+		}
 		struct due_album *d = &(*out)[(*n)++];
 		memset(d, 0, sizeof *d);
-		d->sid = sid;
+		d->sid = sqlite3_column_int64(st, 0);
 		d->url = xmalloc(len ? len : 1);
 		memcpy(d->url, u, len);
 		d->len = len;
 	}
+	/* one entry per album: the rows name each of its tracks' urls */
+	if (*n)
+		qsort(*out, *n, sizeof **out, due_cmp);
+	size_t w = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (w && due_cmp(&(*out)[i], &(*out)[w - 1]) == 0) {
+			free((*out)[i].url);
+			continue;
+		}
+		(*out)[w++] = (*out)[i];
+	}
+	*n = w;
 	return mlib_db_finish(db, st, rc, "cannot read albums", err);
 }
 
