@@ -1158,27 +1158,28 @@ static void find_moves_elsewhere(struct scan *s)
 {
 	/* The sizes and mtimes of the new files, then the rows that share
 	 * one: a pass over the rows, no sort of them all. */
-	struct known *keys = NULL, **pkeys = NULL;
+	if (!s->known.n) /* a first scan: no row to move */
+		return;
+	struct known *keys = xmalloc((s->njobs ? s->njobs : 1) * sizeof *keys), **pkeys = NULL;
 	size_t nkeys = 0;
 	for (size_t j = 0; j < s->njobs; j++)
-		if (!s->jobs[j].known) {
-			keys = xreallocarray(keys, nkeys + 1, sizeof *keys);
+		if (!s->jobs[j].known)
 			keys[nkeys++] = (struct known){.size = s->jobs[j].size, .mtime = s->jobs[j].mtime};
-		}
-	if (!nkeys)
+	if (!nkeys) {
+		free(keys);
 		return;
+	}
 	pkeys = xcalloc(nkeys, sizeof *pkeys);
 	for (size_t i = 0; i < nkeys; i++)
 		pkeys[i] = &keys[i];
 	qsort(pkeys, nkeys, sizeof *pkeys, cmp_size_mtime);
-	struct known **rows = NULL;
+	struct known **rows = xmalloc(s->known.n * sizeof *rows);
 	size_t nrows = 0;
 	for (size_t i = 0; i < s->known.n; i++) {
 		struct known *k = &s->known.v[i];
 		if (k->seen || k->missing || k->cue ||
 		    !bsearch(&k, pkeys, nkeys, sizeof *pkeys, cmp_size_mtime))
 			continue;
-		rows = xreallocarray(rows, nrows + 1, sizeof *rows);
 		rows[nrows++] = k;
 	}
 	if (nrows > 1)
