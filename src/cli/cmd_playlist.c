@@ -28,13 +28,8 @@ say_done(struct cli_ctx *ctx, bool undoable, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = NULL;
-	int n = vasprintf(&msg, fmt, ap);
+	cli_vsay(ctx, undoable && ctx->on_line ? " (u undoes)" : "", fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	cli_say(ctx, "%s%s", msg, undoable && ctx->on_line ? " (u undoes)" : "");
-	free(msg);
 }
 
 /* Positions text ("3", "1,4-6", "5-"): only digits, commas and dashes. */

@@ -106,18 +106,24 @@ int cli_write_file(const char *path, const char *buf, size_t len)
 	return e;
 }
 
+void cli_vsay(struct cli_ctx *ctx, const char *tail, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	int n = vasprintf(&msg, fmt, ap);
+	if (n < 0)
+		return;
+	cli_put_safe(ctx->err, msg, (size_t)n);
+	fputs(tail, ctx->err);
+	fputc('\n', ctx->err);
+	free(msg);
+}
+
 void cli_say(struct cli_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = NULL;
-	int n = vasprintf(&msg, fmt, ap);
+	cli_vsay(ctx, "", fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	cli_put_safe(ctx->err, msg, (size_t)n);
-	fputc('\n', ctx->err);
-	free(msg);
 }
 
 char *cli_path_arg(const struct cli_ctx *ctx, const char *arg)

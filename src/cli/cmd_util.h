@@ -4,6 +4,7 @@
 #ifndef CRATE_CLI_CMD_UTIL_H
 #define CRATE_CLI_CMD_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include "base/err.h"
@@ -28,6 +29,9 @@ int cli_write_file(const char *path, const char *buf, size_t len);
 /* What a command did, one line on ctx->err, sanitised (it holds names):
  * "saved Collections/Rock". */
 void cli_say(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same from a va_list, with tail (ours, not sanitised) after it. */
+void cli_vsay(struct cli_ctx *ctx, const char *tail, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* The exit status of an app call that returned rc, printing err->msg. */
 int cli_outcome(struct cli_ctx *ctx, int rc, const struct crate_err *err);
 
