@@ -298,6 +298,16 @@ static int not_a_command(const struct cli_group *const *groups, struct cli_ctx *
 	return CLI_FAIL;
 }
 
+/* A word after a command that takes none, and heads a family ("roots
+ * list"): a guessed sub-command, answered as one ("playlist bogus"). */
+static bool guessed_subcommand(const struct cli_group *const *groups,
+			       const struct cli_command *cmd, int consumed,
+			       const struct cli_args *a, const char *why)
+{
+	return !why[0] && consumed == 1 && cmd->max_args == 0 && a->argc > 0 &&
+	       family_size(groups, cmd->name) > 1;
+}
+
 int cli_dispatch_in(const struct cli_group *const *groups, struct cli_ctx *ctx, int argc,
 		    char **argv)
 {
@@ -322,6 +332,11 @@ int cli_dispatch_in(const struct cli_group *const *groups, struct cli_ctx *ctx, 
 		rc = CLI_OK;
 		break;
 	case CLI_PARSE_BAD:
+		if (guessed_subcommand(groups, cmd, consumed, &args, why)) {
+			family_help(groups, ctx->err, cmd->name);
+			rc = cli_error(ctx, "unknown command '%s %s'", cmd->name, args.argv[0]);
+			break;
+		}
 		if (why[0])
 			cli_error(ctx, "%s: %s", cmd->name, why);
 		rc = cli_usage(ctx, cmd);

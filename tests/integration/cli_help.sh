@@ -81,6 +81,13 @@ printf '%s\n' "$ERR" | grep -q '^  rule add ' || t_fail "rule bogus: no rule com
 run nonesuch
 usage_err "nonesuch" "crate: unknown command 'nonesuch' (see crate --help)"
 
+# `crate roots list` said only "usage: crate roots": a word after a command
+# that takes none and heads a family is a guessed sub-command.
+t_begin a_guessed_subcommand_names_itself_and_lists_the_family
+run roots list
+usage_err "roots list" "crate: unknown command 'roots list'"
+printf '%s\n' "$ERR" | grep -q '^  roots remove ' || t_fail "roots list: no roots commands: $ERR"
+
 t_begin wrong_option_or_count_gives_that_commands_usage
 run coll save --bogus X y
 usage_err "coll save --bogus" "crate: coll save: unknown option '--bogus'" "usage: crate coll save NAME QUERY"
