@@ -342,6 +342,9 @@ int app_playlist_new_typed(struct app *app, const char *name, const char *type,
 {
 	if (coll_store_get(app->store, COLL_NS_PLAYLISTS, name))
 		return crate_err_set(err, CRATE_ERR_EXISTS, "Playlists/%s already exists", name);
+	/* The queue is found by its name: a list made under it is the queue. */
+	if (strcmp(name, APP_QUEUE_NAME) == 0)
+		type = "queue";
 	struct coll_node *l = coll_node_new(COLL_IDLIST);
 	if (type)
 		coll_attr_set(l, "type", type);

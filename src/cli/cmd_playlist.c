@@ -11,6 +11,7 @@
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_play.h"
 #include "app/app_plfile.h"
 #include "app/app_read.h"
 #include "app/app_view.h"
@@ -54,7 +55,10 @@ static int cmd_playlist_new(struct cli_ctx *ctx, const struct cli_args *a)
 	int status = app ? cli_outcome(ctx, app_playlist_new_typed(app, name, queue ? "queue" : NULL, &err),
 				   &err)
 			 : CLI_FAIL;
-	if (status == CLI_OK)
+	if (status == CLI_OK && strcmp(name, APP_QUEUE_NAME) == 0)
+		say_done(ctx, false, "created Playlists/%s (the queue: played entries are removed)",
+			 name);
+	else if (status == CLI_OK)
 		say_done(ctx, false, "created Playlists/%s%s", name,
 			 queue ? " (a queue: played entries are removed)" : "");
 	free(name);

@@ -296,6 +296,15 @@ run playlist new Later --queue
 expect_rc 0 "playlist new --queue"
 run coll show Playlists/Later
 case $OUT in *'"type": "queue"'*) ;; *) t_fail "not a queue: $OUT" ;; esac
+# `playlist new Queue` without --queue made a plain list that still acted
+# as the queue (found by name): the list named Queue is always the queue.
+run coll remove Playlists/Queue
+run playlist new Queue
+expect_rc 0 "playlist new Queue"
+printf '%s\n' "$ERR" | grep -qxF "created Playlists/Queue (the queue: played entries are removed)" ||
+	t_fail "playlist new Queue said: $ERR"
+run coll show Playlists/Queue
+case $OUT in *'"type": "queue"'*) ;; *) t_fail "Queue is not a queue: $OUT" ;; esac
 run pshuffle Hist2 '*' --history -1
 expect_rc 1 "--history -1"
 run pshuffle Road '*'
