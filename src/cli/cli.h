@@ -139,8 +139,9 @@ int cli_dispatch_in(const struct cli_group *const *groups, struct cli_ctx *ctx, 
 		    char **argv);
 /* Help for names (argv, argc words: a command, a command's first word or
  * a group name; none: every command) printed to f; false when the words
- * name nothing. */
-bool cli_help_print(const struct cli_group *const *groups, FILE *f, int argc, char **argv);
+ * name nothing. on_line: written as typed on the ':' line (no "crate "). */
+bool cli_help_print(const struct cli_group *const *groups, FILE *f, int argc, char **argv,
+		    bool on_line);
 /* Every command: "  usage   summary" lines. */
 void cli_commands_print(const struct cli_group *const *groups, FILE *f);
 

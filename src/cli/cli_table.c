@@ -58,7 +58,7 @@ static int cmd_help(struct cli_ctx *ctx, const struct cli_args *a)
 		cli_main_help(ctx->out);
 		return CLI_OK;
 	}
-	if (cli_help_print(cli_groups, ctx->out, a->argc, a->argv))
+	if (cli_help_print(cli_groups, ctx->out, a->argc, a->argv, ctx->on_line))
 		return CLI_OK;
 	cli_error(ctx, "help: no command '%s%s%s' (see crate help)", a->argv[0],
 		  a->argc > 1 ? " " : "", a->argc > 1 ? a->argv[1] : "");

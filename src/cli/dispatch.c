@@ -222,9 +222,16 @@ static void option_help(FILE *f, const struct cli_opt *o)
 	fprintf(f, "  %-22s %s\n", left, o->help);
 }
 
-static void command_help(FILE *f, const struct cli_command *c)
+/* How a command is typed where it runs: "crate coll save" in a shell,
+ * "coll save" on the interface's ':' line. */
+static const char *invoker(bool on_line)
 {
-	fprintf(f, "usage: crate %s\n\n%s\n", c->usage, c->summary);
+	return on_line ? "" : "crate ";
+}
+
+static void command_help(FILE *f, const struct cli_command *c, bool on_line)
+{
+	fprintf(f, "usage: %s%s\n\n%s\n", invoker(on_line), c->usage, c->summary);
 	if (c->help)
 		fprintf(f, "\n%s\n", c->help);
 	if (c->alias)
@@ -238,7 +245,8 @@ static void command_help(FILE *f, const struct cli_command *c)
 
 /* The commands whose first word is word and those of the group called
  * word; false when there are none. */
-static bool family_help(const struct cli_group *const *groups, FILE *f, const char *word)
+static bool family_help(const struct cli_group *const *groups, FILE *f, const char *word,
+			bool on_line)
 {
 	const struct cli_group *group = NULL;
 	for (size_t g = 0; groups[g]; g++)
@@ -252,11 +260,15 @@ static bool family_help(const struct cli_group *const *groups, FILE *f, const ch
 		for (const struct cli_command *c = groups[g]->commands; c->name; c++)
 			if (in_family(c, word) || groups[g] == group)
 				command_line(f, c);
-	fprintf(f, "\n'crate help COMMAND' (or 'crate COMMAND --help') says more about one.\n");
+	if (on_line)
+		fprintf(f, "\n':help COMMAND' (or ':COMMAND --help') says more about one.\n");
+	else
+		fprintf(f, "\n'crate help COMMAND' (or 'crate COMMAND --help') says more about one.\n");
 	return true;
 }
 
-bool cli_help_print(const struct cli_group *const *groups, FILE *f, int argc, char **argv)
+bool cli_help_print(const struct cli_group *const *groups, FILE *f, int argc, char **argv,
+		    bool on_line)
 {
 	if (argc == 0) {
 		cli_commands_print(groups, f);
@@ -266,9 +278,9 @@ bool cli_help_print(const struct cli_group *const *groups, FILE *f, int argc, ch
 	const struct cli_command *c = argc <= 2 ? find(groups, name) : NULL;
 	bool ok = true;
 	if (c && (argc == 2 || family_size(groups, c->name) <= 1))
-		command_help(f, c);
+		command_help(f, c, on_line);
 	else if (argc == 1)
-		ok = family_help(groups, f, argv[0]);
+		ok = family_help(groups, f, argv[0], on_line);
 	else
 		ok = false;
 	free(name);
@@ -285,12 +297,12 @@ static int not_a_command(const struct cli_group *const *groups, struct cli_ctx *
 	if (!family_size(groups, argv[0]))
 		return cli_error(ctx, "unknown command '%s' (see crate --help)", argv[0]);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		family_help(groups, ctx->out, argv[0]);
+		family_help(groups, ctx->out, argv[0], ctx->on_line);
 		return CLI_OK;
 	}
 	/* The family first, the error last: the ':' line shows the last line
 	 * of a failed command, which was the list's trailer, not the error. */
-	family_help(groups, ctx->err, argv[0]);
+	family_help(groups, ctx->err, argv[0], ctx->on_line);
 	if (argc >= 2)
 		cli_error(ctx, "unknown command '%s %s'", argv[0], argv[1]);
 	else
@@ -326,14 +338,14 @@ int cli_dispatch_in(const struct cli_group *const *groups, struct cli_ctx *ctx, 
 	case CLI_PARSE_HELP:
 		/* "roots --help": the one-word command and its family */
 		if (consumed == 1 && family_size(groups, cmd->name) > 1)
-			family_help(groups, ctx->out, cmd->name);
+			family_help(groups, ctx->out, cmd->name, ctx->on_line);
 		else
-			command_help(ctx->out, cmd);
+			command_help(ctx->out, cmd, ctx->on_line);
 		rc = CLI_OK;
 		break;
 	case CLI_PARSE_BAD:
 		if (guessed_subcommand(groups, cmd, consumed, &args, why)) {
-			family_help(groups, ctx->err, cmd->name);
+			family_help(groups, ctx->err, cmd->name, ctx->on_line);
 			rc = cli_error(ctx, "unknown command '%s %s'", cmd->name, args.argv[0]);
 			break;
 		}

@@ -52,7 +52,8 @@ void cli_warning(struct cli_ctx *ctx, const char *fmt, ...)
 
 int cli_usage(struct cli_ctx *ctx, const struct cli_command *cmd)
 {
-	fprintf(err_stream(ctx), "usage: crate %s\n", cmd->usage);
+	/* on the ':' line a command is typed without "crate " */
+	fprintf(err_stream(ctx), "usage: %s%s\n", ctx && ctx->on_line ? "" : "crate ", cmd->usage);
 	return CLI_FAIL;
 }
 

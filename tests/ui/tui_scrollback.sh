@@ -88,7 +88,23 @@ wait_for "crate: Collections/NoSuch does not exist" || t_fail "error not on the 
 t_begin tui_help_of_a_command_in_scrollback
 command_line "help coll save"
 wait_for ":help coll save  lines" || t_fail ":help coll save not in the pane"
-wait_for "usage: crate coll save NAME QUERY" || t_fail "no usage line"
+# It said "usage: crate coll save ..." (typed ':coll save' here).
+wait_for "usage: coll save NAME QUERY" || t_fail "no usage line"
+screen | grep -q "usage: crate " && t_fail "the usage is the shell's: $(screen)"
+keys Escape
+wait_gone ":help coll save  lines" || t_fail "Esc did not close the pane"
+# The group's list ended "'crate help COMMAND' (or 'crate COMMAND --help')".
+command_line "help coll"
+wait_for ":help coll  lines" || t_fail ":help coll not in the pane"
+keys G
+wait_for "':help COMMAND' (or ':COMMAND --help') says more about one." ||
+	t_fail ":help coll's last line: $(screen)"
+keys Escape
+wait_gone ":help coll  lines" || t_fail "Esc did not close the pane"
+command_line "coll save OnlyName"
+wait_for "usage: coll save NAME QUERY" || t_fail ":coll save with one word: $(bottom)"
+command_line "help coll save"
+wait_for ":help coll save  lines" || t_fail ":help coll save not in the pane again"
 keys Escape
 wait_gone ":help coll save  lines" || t_fail "Esc did not close the pane"
 

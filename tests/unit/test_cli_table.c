@@ -375,10 +375,10 @@ TEST(help_names_commands_families_and_groups)
 	FILE *f = open_memstream(&out, &len);
 	char *coll[] = {"coll"}, *save[] = {"coll", "save"}, *lib[] = {"library"},
 	     *none[] = {"nonesuch"};
-	CHECK(cli_help_print(cli_groups, f, 1, coll));
-	CHECK(cli_help_print(cli_groups, f, 2, save));
-	CHECK(cli_help_print(cli_groups, f, 1, lib));
-	CHECK(!cli_help_print(cli_groups, f, 1, none));
+	CHECK(cli_help_print(cli_groups, f, 1, coll, false));
+	CHECK(cli_help_print(cli_groups, f, 2, save, false));
+	CHECK(cli_help_print(cli_groups, f, 1, lib, false));
+	CHECK(!cli_help_print(cli_groups, f, 1, none, false));
 	fclose(f);
 	CHECK(strstr(out, "crate coll: saved collections\n"));
 	CHECK(strstr(out, "usage: crate coll save NAME QUERY\n"));
