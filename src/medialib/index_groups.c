@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/hashtab.h"
 #include "base/vec.h"
@@ -138,6 +139,9 @@ struct builder {
 	uint32_t *va, *vr;        /* by rank: first albumartist, artist value */
 	uint32_t *map_a, *map_r;  /* dictionary value -> artist + 1, 0 = not seen */
 	const char **atext;       /* by artist: its text (unless artist_first) */
+	uint8_t *comp;            /* by rank: a compilation without an album artist
+				   * (NULL: none in the library) */
+	uint32_t various;         /* their artist + 1, 0 = not seen */
 	uint32_t nat;
 	size_t atcap, xcap;
 	struct hashtab bytext;    /* an artist's text -> artist */
@@ -185,6 +189,10 @@ HOT int64_t artist_value(struct builder *b, uint32_t r)
 		vid = b->va[r];
 		slot = &b->map_a[vid];
 		prop = b->pa;
+	} else if (b->comp && b->comp[r]) {
+		if (!b->various)
+			b->various = artist_named(b, MLIB_VARIOUS_ARTISTS) + 1;
+		return b->various - 1;
 	} else if (b->vr[r] != UINT32_MAX) {
 		vid = b->vr[r];
 		slot = &b->map_r[vid];
@@ -405,7 +413,8 @@ static void group_extras(struct builder *b)
 			uint32_t r = mlib_index_library_rank(b->idx, ids[j]);
 			const uint32_t *vids;
 			size_t nv = mlib_index_str_values(b->idx, props[k], ids[j], &vids);
-			if (r >= g->n || nv < 2 || (k == 1 && b->va[r] != UINT32_MAX))
+			if (r >= g->n || nv < 2 ||
+			    (k == 1 && (b->va[r] != UINT32_MAX || (b->comp && b->comp[r]))))
 				continue;
 			for (size_t v = 1; v < nv; v++) {
 				int64_t val = vids[v];
@@ -445,6 +454,48 @@ static void level_init(struct builder *b, unsigned k, const char *name)
 	b->g->of[k] = xmalloc((n + 1) * sizeof *b->g->of[k]);
 }
 
+/* Whether a compilation tag's text says yes (TCMP, iTunes' cpil and
+ * Vorbis COMPILATION write 1; some taggers write true or yes). */
+static bool says_yes(const char *text)
+{
+	return text && (strcmp(text, "1") == 0 || strcasecmp(text, "true") == 0 ||
+			strcasecmp(text, "yes") == 0);
+}
+
+/* By rank, the compilations without an album artist: their artist is
+ * Various Artists, so the album stays one (as cmus, MPD and beets keep
+ * it) instead of showing once under each track artist. */
+static void compilations_init(struct builder *b)
+{
+	int pc = mlib_index_prop(b->idx, "compilation");
+	if (pc < 0)
+		return;
+	size_t n = b->g->n;
+	bool any = false;
+	b->comp = xcalloc(n + 1, 1);
+	if (mlib_index_prop_kind(b->idx, pc) == MLIB_PROP_INT) {
+		int64_t v;
+		for (size_t r = 0; r < n; r++)
+			any |= b->comp[r] = b->va[r] == UINT32_MAX &&
+					    mlib_index_int_value(b->idx, pc, b->all->v[r], &v) && v != 0;
+	} else {
+		uint32_t nd = mlib_index_dict_size(b->idx, pc);
+		uint8_t *yes = xcalloc(nd + 1, 1);
+		for (uint32_t d = 0; d < nd; d++)
+			yes[d] = says_yes(mlib_index_dict_text(b->idx, pc, d));
+		uint32_t *vc = xmalloc((n + 1) * sizeof *vc);
+		mlib_index_first_vids(b->idx, pc, b->all->v, n, vc);
+		for (size_t r = 0; r < n; r++)
+			any |= b->comp[r] = b->va[r] == UINT32_MAX && vc[r] < nd && yes[vc[r]];
+		free(vc);
+		free(yes);
+	}
+	if (!any) {
+		free(b->comp);
+		b->comp = NULL;
+	}
+}
+
 /* The artist's dictionaries, when a level is the artist. */
 static void artist_init(struct builder *b)
 {
@@ -459,6 +510,7 @@ static void artist_init(struct builder *b)
 	b->vr = xmalloc((n + 1) * sizeof *b->vr);
 	mlib_index_first_vids(b->idx, b->pa, b->all->v, n, b->va);
 	mlib_index_first_vids(b->idx, b->pr, b->all->v, n, b->vr);
+	compilations_init(b);
 }
 
 static void builder_free(struct builder *b)
@@ -475,6 +527,7 @@ static void builder_free(struct builder *b)
 	free(b->map_a);
 	free(b->map_r);
 	free(b->atext);
+	free(b->comp);
 	hashtab_free(&b->bytext);
 }
 

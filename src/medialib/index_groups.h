@@ -8,7 +8,9 @@
  * is (group at level k-1, value), so "Greatest Hits" of two artists stay
  * apart. The level "artist" means the album artist when the item has one,
  * else the artist, the same text in either dictionary being the same
- * artist (so compilations stay together); every other level is its
+ * artist (so compilations stay together), and a compilation (tag
+ * compilation 1, true or yes) without an album artist is by
+ * MLIB_VARIOUS_ARTISTS; every other level is its
  * property's first value (integers, like year, as their number). Items
  * without a value share the level's unknown group (text NULL). An item
  * with several values of the first level's property is in each one's
@@ -29,6 +31,8 @@ struct mlib_index;
 #define MLIB_GROUP_LEVELS 3
 #define MLIB_LEVEL_NAME 32
 #define MLIB_LEVELS_DEFAULT "artist album"
+/* The artist level's name for a compilation without an album artist. */
+#define MLIB_VARIOUS_ARTISTS "Various Artists"
 
 /* Which properties group the browser's columns, outermost first. */
 struct mlib_levels {

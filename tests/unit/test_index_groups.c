@@ -129,6 +129,53 @@ TEST(multi_valued_artists_list_a_track_under_each)
 	mlib_index_free(idx);
 }
 
+/* A compilation (compilation=1, iTunes' cpil) without an album artist was
+ * split across its track artists: the album showed once under each. */
+TEST(a_compilation_without_album_artist_is_one_album_under_various_artists)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= 6; id++)
+		mlib_index_add_media(idx, id);
+	const char *artists[] = {"Ann", "Bob", "Cat"};
+	for (uint32_t id = 1; id <= 3; id++) {
+		add(idx, id, "artist", artists[id - 1]);
+		add(idx, id, "album", "Hits 1");
+		add(idx, id, "compilation", id == 2 ? "true" : "1");
+	}
+	add(idx, 2, "artist", "Dan");            /* a duet on it: no extra under Dan */
+	add(idx, 4, "artist", "Ann");            /* Ann's own album stays hers */
+	add(idx, 4, "album", "Solo");
+	add(idx, 5, "albumartist", "DJ Eve");    /* a mix with an album artist: hers */
+	add(idx, 5, "artist", "Fay");
+	add(idx, 5, "album", "Mix");
+	add(idx, 5, "compilation", "1");
+	add(idx, 6, "artist", "Gus");            /* compilation=0 is no compilation */
+	add(idx, 6, "album", "Hits 1");
+	add(idx, 6, "compilation", "0");
+	mlib_index_finish(idx);
+	struct mlib_groups *g = mlib_index_groups(idx, NULL);
+	CHECK_STR(artist_of(g, idx, 1), MLIB_VARIOUS_ARTISTS);
+	CHECK_STR(artist_of(g, idx, 2), MLIB_VARIOUS_ARTISTS);
+	CHECK_STR(artist_of(g, idx, 3), MLIB_VARIOUS_ARTISTS);
+	CHECK(album_of(g, idx, 1) == album_of(g, idx, 2));
+	CHECK(album_of(g, idx, 1) == album_of(g, idx, 3));
+	CHECK_INT(first_count(g, MLIB_VARIOUS_ARTISTS), 3);
+	CHECK_INT(first_count(g, "Dan"), 0);
+	CHECK_STR(artist_of(g, idx, 4), "Ann");
+	CHECK_STR(artist_of(g, idx, 5), "DJ Eve");
+	CHECK_STR(artist_of(g, idx, 6), "Gus");
+	CHECK(album_of(g, idx, 6) != album_of(g, idx, 1));
+	mlib_groups_free(g);
+	/* Under other levels (genre album) nothing changes. */
+	struct mlib_levels lv = {0};
+	struct crate_err err = {0};
+	REQUIRE(mlib_levels_parse("album artist", &lv, &err) == 0);
+	g = mlib_index_groups(idx, &lv);
+	CHECK_STR(g->text[1][g->of[1][mlib_index_library_rank(idx, 3)]], MLIB_VARIOUS_ARTISTS);
+	mlib_groups_free(g);
+	mlib_index_free(idx);
+}
+
 static struct mlib_levels levels(const char *text)
 {
 	struct mlib_levels lv = {0};
