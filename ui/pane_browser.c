@@ -16,7 +16,9 @@
 #include "app/app.h"
 #include "app/app_coll.h"
 #include "app/app_config.h"
+#include "app/app_read.h"
 #include "app/app_view.h"
+#include "medialib/index.h"
 #include "medialib/index_groups.h"
 #include "app/app_play.h"
 #include "ui/actions.h"
@@ -693,15 +695,37 @@ static void draw_group_col(struct ui *ui, const struct ui_rect *r, unsigned k, b
 	}
 }
 
+/* Whether the tracks listed are not all by one (first) artist: a
+ * compilation under Various Artists, or an album artist's guests. */
+static bool tracks_of_several_artists(const struct ui *ui)
+{
+	const struct mlib_index *idx = app_index(ui->app);
+	int prop = idx ? mlib_index_prop(idx, "artist") : -1;
+	if (prop < 0)
+		return false;
+	uint32_t first = 0;
+	for (size_t i = 0; i < ui->tracks.n; i++) {
+		const uint32_t *vids;
+		uint32_t id = ui->results.v[ui->tracks.v[i]];
+		uint32_t v = mlib_index_str_values(idx, prop, id, &vids) ? vids[0] : UINT32_MAX;
+		if (i == 0)
+			first = v;
+		else if (v != first)
+			return true;
+	}
+	return false;
+}
+
 /* Whether track rows say who plays: the columns do not (no artist level
- * has a row selected), or everything is shown. */
+ * has a row selected, or the tracks are by several artists), or
+ * everything is shown. */
 static bool tracks_show_artist(const struct ui *ui)
 {
 	bool artist_level = false;
 	for (unsigned k = 0; k < ui->levels.n; k++)
 		artist_level |= strcmp(ui->levels.prop[k], "artist") == 0 ||
 				strcmp(ui->levels.prop[k], "albumartist") == 0;
-	return !artist_level || all_selected(ui);
+	return !artist_level || all_selected(ui) || tracks_of_several_artists(ui);
 }
 
 static void draw_tracks(struct ui *ui, const struct ui_rect *r, bool focused)

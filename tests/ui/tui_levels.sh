@@ -143,4 +143,19 @@ keys BTab
 wait_for "All 4 genres" || t_fail "S-Tab: $(screen | sed -n 2p)"
 screen | head -1 | grep -q "^/" || t_fail "S-Tab left the bar: $(screen | head -1)"
 keys Escape q
+
+t_begin tui_levels_tracks_of_several_artists_say_whose
+# Under an artist row the track rows left the artist out, also on Various
+# Artists' "Circuit Songs", whose tracks are by three artists.
+printf '[output]\npace = true\n' >"$T_TMP/va.conf"
+tmux_crate 100 16 "$T_TMP/va.conf" || t_fail "no title bar"
+keys / C-u Enter # the last test's search is restored: cleared
+wait_for "All 5 artists" || t_fail "the artist column: $(screen | sed -n 2p)"
+keys j j j j
+wait_for "All 1 album          1. Ørsted Drive – Kraftwerk" ||
+	t_fail "Various Artists' tracks: $(screen | sed -n 2,5p)"
+keys k
+wait_for "All 1 album          1. Harbour Lights  " ||
+	t_fail "one artist's tracks name none: $(screen | sed -n 2,5p)"
+keys q
 t_end
