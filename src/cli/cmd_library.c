@@ -162,6 +162,34 @@ static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *pat
 	return status;
 }
 
+/* A root that is gone from the disk with nothing of the library under it
+ * any more (its folder renamed and scanned under the new name, which took
+ * its items) is no root: it is forgotten, said once, instead of counted
+ * "not found" by every scan. A root whose items are still there (marked
+ * missing: a disk not mounted) is kept. Returns the roots left in v. */
+static size_t drop_emptied_roots(struct cli_ctx *ctx, char **v, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct u32vec ids = {0};
+		struct crate_err err = {0};
+		bool emptied = access(v[i], F_OK) != 0 && errno == ENOENT &&
+			       app_items_under(ctx->app, v[i], &ids, &err) == 0 && ids.n == 0 &&
+			       app_root_remove(ctx->app, v[i], &err) == 0;
+		u32vec_free(&ids);
+		if (emptied) {
+			fputs("crate: note: ", ctx->err);
+			cli_put_safe(ctx->err, v[i], strlen(v[i]));
+			fputs(": gone, with nothing of the library under it: no longer scanned\n",
+			      ctx->err);
+			free(v[i]);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	return k;
+}
+
 static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv, int argc);
 
 static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
@@ -194,6 +222,7 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 	struct crate_err err = {0};
 	if (mlib_roots_list(ctx->app->db, &roots, &n, &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
+	n = drop_emptied_roots(ctx, roots, n);
 	int rc = n ? scan_paths(ctx, a, roots, (int)n)
 		   : cli_error(ctx, "no folder is scanned yet: 'crate scan DIR' adds one");
 	mlib_roots_free(roots, n);
@@ -236,6 +265,9 @@ static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv
 		cli_put_safe(ctx->err, err.msg, strlen(err.msg));
 		fputc('\n', ctx->err);
 	}
+	if (res.totals.roots_gone && !quiet) /* before the summary, the last line */
+		fputs("crate: note: 'crate roots remove DIR' forgets a folder gone for good\n",
+		      ctx->err);
 	if (!quiet || rc != 0)
 		scan_summary(ctx->err, &res.totals, rc != 0);
 	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0 ||

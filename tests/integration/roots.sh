@@ -229,4 +229,27 @@ grep -q "0 added, 3 updated" "$T_TMP/out" || t_fail "summary: $(tail -1 "$T_TMP/
 [ "$(rc list --format '%id% %title%' | sort)" = "$before" ] || t_fail "ids: $(rc list --format '%id% %url%')"
 [ "$(rc list --format '%url%' | grep -c "$RN/Muzak/Album/")" -eq 3 ] || t_fail "urls: $(rc list --format '%url%')"
 
+t_begin roots_a_renamed_root_is_forgotten_once_its_items_moved
+# After the rename above, ~/Music stayed a root: every plain `crate scan`
+# said "1 root not found" and exited 2 until `crate roots remove`. Gone,
+# with nothing of the library under it, it is no root any more.
+rc scan >"$T_TMP/out" 2>&1; st=$?
+[ $st -eq 0 ] || t_fail "exit $st: $(cat "$T_TMP/out")"
+grep -qF "crate: note: $(realpath "$RN")/Music: gone, with nothing of the library under it: no longer scanned" "$T_TMP/out" ||
+	t_fail "not said: $(cat "$T_TMP/out")"
+grep -q "root not found" "$T_TMP/out" && t_fail "still not found: $(cat "$T_TMP/out")"
+[ "$(rc roots)" = "$(realpath "$RN")/Muzak" ] || t_fail "roots: $(rc roots)"
+# A root whose items are still there (a disk not mounted) is kept, and
+# the scan says how to forget it.
+mkdir -p "$RN/Disk"
+cp "$SRCDIR"/data/demo/*.mp3 "$RN/Disk/"
+rc scan --quiet "$RN/Disk" >/dev/null 2>&1 || t_fail "scan of Disk"
+mv "$RN/Disk" "$RN/Unplugged"
+rc scan >"$T_TMP/out" 2>&1; st=$?
+[ $st -eq 2 ] || t_fail "a root not found: exit $st"
+grep -q ", 1 root not found" "$T_TMP/out" || t_fail "summary: $(cat "$T_TMP/out")"
+grep -qF "crate: note: 'crate roots remove DIR' forgets a folder gone for good" "$T_TMP/out" ||
+	t_fail "no hint: $(cat "$T_TMP/out")"
+rc roots | grep -q "/Disk$" || t_fail "the unmounted root was forgotten: $(rc roots)"
+
 t_end
