@@ -308,8 +308,12 @@ HOT uint32_t group_of(struct builder *b, unsigned k, uint32_t parent, int64_t va
 	struct level *lv = &b->lv[k];
 	if (k == 0 && lv->kind != LK_INT)
 		return dense_group(b, value);
-	if (lv->kind != LK_INT)
-		return word_group(b, k, (uint64_t)parent << 32 | (uint32_t)value, value);
+	if (lv->kind != LK_INT) {
+		/* No value takes the one word no dictionary value or artist is
+		 * (NO_VALUE cut to 32 bits is 0: the first dictionary value's). */
+		uint32_t low = value == NO_VALUE ? UINT32_MAX : (uint32_t)value;
+		return word_group(b, k, (uint64_t)parent << 32 | low, value);
+	}
 	struct gkey key = {parent, value};
 	uint32_t h = hash_bytes(&key, sizeof key);
 	struct hashtab_probe p = hashtab_probe(&lv->keys, h);

@@ -176,6 +176,32 @@ TEST(a_compilation_without_album_artist_is_one_album_under_various_artists)
 	mlib_index_free(idx);
 }
 
+/* An artist's tracks without an album were one group with her album
+ * whose dictionary value is 0 (the first album the index met): Ann's
+ * "Greatest Hits" and loose track showed as one "(no album)" row. */
+TEST(tracks_without_album_are_not_the_first_album)
+{
+	struct mlib_index *idx = mlib_index_new();
+	for (uint32_t id = 1; id <= 4; id++)
+		mlib_index_add_media(idx, id);
+	add(idx, 1, "artist", "Ann");
+	add(idx, 1, "album", "Greatest Hits");
+	add(idx, 2, "artist", "Ann");      /* no album */
+	add(idx, 3, "artist", "Bob");
+	add(idx, 3, "album", "Greatest Hits");
+	add(idx, 4, "artist", "Bob");      /* no album */
+	mlib_index_finish(idx);
+	struct mlib_groups *g = mlib_index_groups(idx, NULL);
+	CHECK_INT(g->ngroups[1], 4);
+	CHECK(album_of(g, idx, 1) != album_of(g, idx, 2));
+	CHECK(album_of(g, idx, 3) != album_of(g, idx, 4));
+	CHECK_STR(g->text[1][album_of(g, idx, 1)], "Greatest Hits");
+	CHECK_STR(g->text[1][album_of(g, idx, 3)], "Greatest Hits");
+	CHECK(g->text[1][album_of(g, idx, 2)] == NULL);
+	mlib_groups_free(g);
+	mlib_index_free(idx);
+}
+
 static struct mlib_levels levels(const char *text)
 {
 	struct mlib_levels lv = {0};
