@@ -190,6 +190,26 @@ static size_t drop_emptied_roots(struct cli_ctx *ctx, char **v, size_t n)
 	return k;
 }
 
+/* A plain scan with no root. Files given to crate scan are no roots (a
+ * root is a folder to watch): a library of such files is said so, not
+ * called empty. */
+static int no_roots(struct cli_ctx *ctx)
+{
+	struct u32vec ids = {0};
+	struct crate_err err = {0};
+	if (app_items_under(ctx->app, "/", &ids, &err) != 0 || ids.n == 0) {
+		u32vec_free(&ids);
+		return cli_error(ctx, "no folder is scanned yet: 'crate scan DIR' adds one");
+	}
+	size_t n = ids.n;
+	u32vec_free(&ids);
+	return cli_error(ctx,
+			 "no folder is scanned yet: the library's %zu item%s came from files "
+			 "given by name, which only 'crate scan FILE...' rescans; 'crate scan DIR' "
+			 "adds a folder",
+			 n, n == 1 ? "" : "s");
+}
+
 static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv, int argc);
 
 static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
@@ -223,8 +243,7 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 	if (mlib_roots_list(ctx->app->db, &roots, &n, &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
 	n = drop_emptied_roots(ctx, roots, n);
-	int rc = n ? scan_paths(ctx, a, roots, (int)n)
-		   : cli_error(ctx, "no folder is scanned yet: 'crate scan DIR' adds one");
+	int rc = n ? scan_paths(ctx, a, roots, (int)n) : no_roots(ctx);
 	mlib_roots_free(roots, n);
 	return rc;
 }

@@ -161,6 +161,13 @@ grep -q "1 added.* 1 gone (marked missing)" "$T_TMP/out" || t_fail "summary: $(t
 [ "$(c search --format '%url%' "u~$LIB/new.flac")" = "$LIB/new.flac" ] || t_fail "the new file under a root is not in the library"
 c --db "$T_TMP/empty.db" scan >"$T_TMP/out" 2>&1 && t_fail "no roots: exit 0"
 grep -q "no folder is scanned yet: 'crate scan DIR' adds one" "$T_TMP/out" || t_fail "no roots: $(cat "$T_TMP/out")"
+# Files given by name are no roots: a plain scan said the same "no folder
+# is scanned yet" over a library of them, as if it were empty.
+c --db "$T_TMP/files.db" scan --quiet "$SRCDIR/data/demo/01 Vatnajökull.flac" >/dev/null 2>&1 ||
+	t_fail "scan of one file"
+c --db "$T_TMP/files.db" scan >"$T_TMP/out" 2>&1 && t_fail "files only: exit 0"
+grep -qF "crate: no folder is scanned yet: the library's 1 item came from files given by name, which only 'crate scan FILE...' rescans; 'crate scan DIR' adds a folder" "$T_TMP/out" ||
+	t_fail "files only: $(cat "$T_TMP/out")"
 
 t_begin roots_prune_keeps_what_a_disk_not_mounted_holds
 # crate scan --prune while a disk is unplugged (its root gone, or its
