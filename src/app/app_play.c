@@ -1332,6 +1332,10 @@ static void on_position(struct app *app, const struct engine_event *ev)
 	p->pos_ms = ev->pos_ms;
 	p->dur_ms = ev->dur_ms;
 	p->played_ms = ev->played_ms;
+	if (ev->seek) { /* made: a refused one comes as an error instead */
+		p->seek_to = ev->pos_ms;
+		notify(p, APP_PLAY_SEEKED, ev->id, p->now.path, NULL);
+	}
 	if (follower_stale(app))
 		answer_next(app);
 	if (ev->played_ms > 0)
@@ -1830,16 +1834,10 @@ int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *
 	struct engine *e = get_engine(app, err);
 	if (!e)
 		return -1;
-	struct app_play_status st;
-	app_play_status(app, &st);
-	int64_t to = relative ? st.pos_ms + ms : ms;
-	if (st.dur_ms > 0 && to > st.dur_ms)
-		to = st.dur_ms;
+	/* Said (APP_PLAY_SEEKED) when the engine has made it (on_position):
+	 * a station refuses it, and MPRIS clients were told of a jump that
+	 * never happened. */
 	engine_seek(e, ms, relative);
-	struct app_play *p = player(app);
-	p->seek_to = to < 0 ? 0 : to;
-	if (st.state != ENGINE_STOPPED)
-		notify(p, APP_PLAY_SEEKED, st.id, st.path, NULL);
 	return 0;
 }
 

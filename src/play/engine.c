@@ -106,8 +106,10 @@ static void push_event(struct engine *e, const struct engine_event *ev)
 	pthread_mutex_lock(&e->lock);
 	size_t last = e->head_events + e->nevents - 1;
 	if (ev->type == ENGINE_EV_POSITION && e->nevents &&
-	    e->events[last % e->cap_events].type == ENGINE_EV_POSITION) {
-		/* Nobody read the last position yet: replace it, keep the queue short. */
+	    e->events[last % e->cap_events].type == ENGINE_EV_POSITION &&
+	    !e->events[last % e->cap_events].seek) {
+		/* Nobody read the last position yet: replace it, keep the queue
+		 * short (but not a seek's: it says the seek was made). */
 		e->events[last % e->cap_events] = *ev;
 	} else if (e->nevents < MAX_EVENTS) {
 		if (e->nevents == e->cap_events) {
@@ -190,7 +192,8 @@ static int64_t played_ms(struct engine *e, const struct etrack *t)
 	return f > 0 ? f * 1000 / e->dev_got.rate : 0;
 }
 
-static void emit_position(struct engine *e)
+/* seeked: the position a seek just went to (ENGINE_EV_POSITION's seek). */
+static void emit_position_ex(struct engine *e, bool seeked)
 {
 	if (!e->cur)
 		return;
@@ -198,10 +201,15 @@ static void emit_position(struct engine *e)
 				  .seq = e->cur->seq, .state = e->state,
 				  .pos_ms = cur_position(e),
 				  .dur_ms = decoder_duration_ms(e->cur->dec),
-				  .played_ms = played_ms(e, e->cur)};
+				  .played_ms = played_ms(e, e->cur), .seek = seeked};
 	push_event(e, &ev);
 	e->last_pos_t = now_s();
 	update_status(e);
+}
+
+static void emit_position(struct engine *e)
+{
+	emit_position_ex(e, false);
 }
 
 static void set_state(struct engine *e, enum engine_state s)
@@ -510,7 +518,7 @@ static void do_seek(struct engine *e, int64_t ms, bool relative)
 		if (e->state == ENGINE_PAUSED)
 			alsa_out_pause(e->out, true);
 	}
-	emit_position(e);
+	emit_position_ex(e, true);
 }
 
 static void do_pause(struct engine *e, bool pause)

@@ -75,7 +75,8 @@ struct engine_event {
 	int64_t played_ms;       /* POSITION/FINISHED: audio of this track heard so far
 				  * (seeks skip, so this can be less than pos_ms) */
 	bool device;             /* ERROR: the device, not the track, failed */
-	bool seek;               /* ERROR: a seek failed; the track plays on where it was */
+	bool seek;               /* ERROR: a seek failed; the track plays on where it was;
+				  * POSITION: a seek was made, pos_ms is where it went */
 	char msg[512];
 };
 

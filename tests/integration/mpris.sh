@@ -118,6 +118,24 @@ url_while_playing() {
 url_while_playing "$U" "$U"
 url_while_playing "$T_TMP/caf"$'\xe9'".flac" "file://.*/caf%E9.flac"
 
+t_begin mpris_no_seeked_signal_for_a_refused_seek
+# A station refuses a seek ("this stream cannot seek") and plays on, yet
+# Seeked was sent at once with the position asked for: a client's
+# progress jumped 30 s into a live stream.
+L=http://127.0.0.1:$(cat "$T_TMP/port")/live/1.flac
+"$CRATE" --db "$DB" play --no-ui "$L" >/dev/null 2>&1 &
+lpid=$!
+wait_prop PlaybackStatus Playing || t_fail "the station is not playing"
+before=$(grep -c 'member=Seeked' "$T_TMP/signals")
+$B call $N $OBJ $P Seek x 30000000 || t_fail "Seek call"
+sleep 1
+after=$(grep -c 'member=Seeked' "$T_TMP/signals")
+[ "$after" = "$before" ] || t_fail "Seeked sent for a refused seek ($before then $after)"
+pos=$(prop Position | awk '{print $2}')
+[ "${pos:-0}" -lt 20000000 ] || t_fail "Position after a refused seek: $pos"
+$B call $N $OBJ $P Stop
+wait $lpid
+
 t_begin mpris_in_the_interface
 if command -v tmux >/dev/null; then
 	TM="tmux -L crate-mpris-$$ -f /dev/null"
