@@ -69,6 +69,7 @@ void act_status(struct ui *ui, struct ui_status *st)
 		snprintf(st->context, sizeof st->context, "%s %zu/%zu",
 			 ps.playlist[0] ? ps.playlist : "browser list", ps.position + 1, ps.context_len);
 	snprintf(st->stream_title, sizeof st->stream_title, "%s", ps.title);
+	snprintf(st->station, sizeof st->station, "%s", ps.station);
 	const char *rule = app_rules_active_name(ui->app);
 	if (rule)
 		snprintf(st->rule, sizeof st->rule, "%s", rule);

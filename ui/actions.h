@@ -60,6 +60,7 @@ struct ui_status {
 	bool available;       /* playback is built in */
 	char rule[128];       /* active collection rule, "" none */
 	char stream_title[512]; /* a stream's current ICY title, "" none (untrusted) */
+	char station[256];      /* a stream's station name (icy-name), "" none (untrusted) */
 	bool scanning;
 	char scan[160];       /* scan progress text */
 };

@@ -19,6 +19,23 @@ static const char *state_text(int s, bool ascii)
 	return s == 1 ? "\xe2\x96\xb6" : s == 2 ? "\xe2\x80\x96" : "\xe2\x96\xa0";
 }
 
+/* Whether the playing item has no title and its stream named its
+ * station (icy-name): then the station's name names it. */
+static bool named_by_station(struct ui *ui, const struct ui_status *st)
+{
+	char tmp[16];
+	return st->id && st->station[0] && !ui_prop(ui, st->id, "title", tmp, sizeof tmp);
+}
+
+/* The playing item's name: its title, or its station's, or its file's. */
+static void playing_name(struct ui *ui, const struct ui_status *st, char *buf, size_t size)
+{
+	if (named_by_station(ui, st))
+		snprintf(buf, size, "%s", st->station);
+	else
+		ui_title(ui, st->id, buf, size);
+}
+
 void status_title(struct ui *ui, char *buf, size_t size)
 {
 	struct ui_status st;
@@ -34,7 +51,7 @@ void status_title(struct ui *ui, char *buf, size_t size)
 	}
 	char ab[256], tb[512];
 	const char *artist = ui_prop(ui, st.id, "artist", ab, sizeof ab);
-	ui_title(ui, st.id, tb, sizeof tb);
+	playing_name(ui, &st, tb, sizeof tb);
 	const char *dash = ui->ascii ? " - " : " \xe2\x80\x93 ";
 	if (st.stream_title[0])
 		snprintf(buf, size, "crate: %s %s (%s)", state_text(st.state, ui->ascii), st.stream_title, tb);
@@ -54,9 +71,11 @@ void status_draw(struct ui *ui)
 	strbuf_init(&right, 64);
 	if (st.id && st.stream_title[0]) { /* a radio stream: its current title */
 		char tb[512];
-		ui_title(ui, st.id, tb, sizeof tb);
+		playing_name(ui, &st, tb, sizeof tb);
 		snprintf(what, sizeof what, " %s %s (%s)", state_text(st.state, ui->ascii),
 			 st.stream_title, tb);
+	} else if (named_by_station(ui, &st)) {
+		snprintf(what, sizeof what, " %s %s", state_text(st.state, ui->ascii), st.station);
 	} else if (st.id) {
 		struct strbuf left;
 		strbuf_init(&left, 256);

@@ -59,6 +59,12 @@ static const char *const track_props[] = {
 	"composer", "rating", "timesplayed", "musicbrainz_trackid",
 };
 
+static bool has_title(struct app *app, uint32_t id)
+{
+	char buf[16];
+	return id && app->index && mlib_index_get_text(app->index, id, "title", buf, sizeof buf);
+}
+
 static void on_notice(void *ud, const struct app_play_notice *n)
 {
 	struct app *app = ud;
@@ -92,6 +98,10 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 			if (v && !(st.title[0] && strcmp(track_props[i], "title") == 0))
 				kv_add(&kv, track_props[i], v);
 		}
+		/* A stream with no title is its station (icy-name), as it is
+		 * named everywhere else. */
+		if (!st.title[0] && st.station[0] && !has_title(app, n->id))
+			kv_add(&kv, "title", st.station);
 		if (st.dur_ms >= 0)
 			kv_add_int(&kv, "duration", (st.dur_ms + 500) / 1000);
 		kv_add_int(&kv, "position", n->type == APP_PLAY_STARTED ? 0 : st.pos_ms / 1000);

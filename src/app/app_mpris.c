@@ -300,10 +300,14 @@ static int prop_metadata(sd_bus *bus, const char *path, const char *iface, const
 	const struct mlib_index *idx = m->app->index;
 	if (rc >= 0 && st.title[0] && utf8_ok(st.title)) /* a stream's ICY title */
 		rc = meta_string(reply, "xesam:title", st.title);
+	else if (rc >= 0 && !st.id && st.station[0] && utf8_ok(st.station))
+		rc = meta_string(reply, "xesam:title", st.station); /* a stream played by its URL */
 	else if (rc >= 0 && st.id && idx && mlib_index_has_media(idx, st.id)) {
 		char buf[64];
 		const char *t = mlib_index_get_text(idx, st.id, "title", buf, sizeof buf);
 		const char *al = mlib_index_get_text(idx, st.id, "album", buf, sizeof buf);
+		if (!t && st.station[0]) /* a stream with no title: its station's name */
+			t = st.station;
 		rc = meta_string(reply, "xesam:title", t && utf8_ok(t) ? t : NULL);
 		rc = rc < 0 ? rc : meta_string(reply, "xesam:album", al && utf8_ok(al) ? al : NULL);
 		static const struct {

@@ -132,6 +132,7 @@ struct app_play {
 	char error[512];
 	int64_t seek_to; /* the position of the last seek, for its notice */
 	char stream_title[512]; /* the playing stream's latest ICY title */
+	char station[256];      /* the playing stream's station name (icy-name) */
 	app_play_listener listener;
 	void *listener_ud;
 	struct {
@@ -1202,6 +1203,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->now_started = true;
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
+	p->station[0] = '\0';
 	p->counted = false;
 	p->pos_ms = 0;
 	p->dur_ms = ev->dur_ms;
@@ -1553,6 +1555,15 @@ int app_play_handle_events(struct app *app)
 				break; /* a title of a stream that was replaced */
 			snprintf(p->stream_title, sizeof p->stream_title, "%s", ev.msg);
 			notify(p, APP_PLAY_TITLE, p->cur_id, p->now.path, ev.msg);
+			break;
+		case ENGINE_EV_STATION:
+			if (!is_now(p, &ev))
+				break;
+			snprintf(p->station, sizeof p->station, "%s", ev.msg);
+			/* A stream item with no title takes it, as a playlist
+			 * file's name gives one (the index catches up in the
+			 * background). */
+			app_stream_name_station(app, p->cur_id, p->station);
 			break;
 		case ENGINE_EV_ERROR:
 			if (ev.seek) {
@@ -1962,6 +1973,7 @@ void app_play_status(struct app *app, struct app_play_status *st)
 		if (es.state != ENGINE_STOPPED) {
 			snprintf(st->path, sizeof st->path, "%s", p->now.path);
 			snprintf(st->title, sizeof st->title, "%s", p->stream_title);
+			snprintf(st->station, sizeof st->station, "%s", p->station);
 		}
 	}
 	if (p->playlist)

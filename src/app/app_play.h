@@ -34,6 +34,7 @@ struct app_play_status {
 	uint32_t id;             /* playing/paused media id; 0 for none (or a bare file) */
 	char path[1024];         /* the playing file, "" when none (untrusted text) */
 	char title[512];         /* a stream's current (ICY) title, "" none (untrusted text) */
+	char station[256];       /* a stream's station name (icy-name), "" none (untrusted text) */
 	int64_t pos_ms, dur_ms;  /* dur_ms -1 when unknown */
 	int volume;              /* percent */
 	enum app_repeat repeat;

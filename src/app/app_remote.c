@@ -310,8 +310,8 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 			artist = app_item_text(app, st.id, "artist", MLIB_VALUE_SEPARATOR, ab, sizeof ab);
 			title = app_item_text(app, st.id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
 		}
-		if (!title)
-			title = path_name(st.path);
+		if (!title) /* a stream: its station's name (icy-name) while it has no title */
+			title = st.station[0] ? st.station : path_name(st.path);
 		/* Tag text is untrusted: the reply is sanitised here and again by the client.
 		 * A stream says what it plays now (ICY), then its name, as the
 		 * interface's status line does. */

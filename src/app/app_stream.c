@@ -43,6 +43,29 @@ static char *stored_title(struct app *app, uint32_t id)
 	return strbuf_steal(&b);
 }
 
+/* Write the row of url with title t (NULL: none) in one transaction;
+ * the index is the caller's to bring up to date. */
+static int put_stream(struct app *app, const char *url, size_t len, const char *t, uint32_t *id,
+		      struct crate_err *err)
+{
+	if (mlib_db_begin(app->db, err) != 0)
+		return -1;
+	struct mlib_media_writer *w = mlib_media_writer_new(app->db, err);
+	struct mlib_tags tags;
+	mlib_tags_init(&tags);
+	if (t)
+		mlib_tags_add(&tags, "title", t);
+	int rc = w ? mlib_media_put(w, url, len, 0, 0, (int64_t)time(NULL), &tags, id, err) : -1;
+	mlib_tags_free(&tags);
+	mlib_media_writer_free(w);
+	if (rc != 0) {
+		struct crate_err ignore = {0};
+		mlib_db_rollback(app->db, &ignore);
+		return -1;
+	}
+	return mlib_db_commit(app->db, err);
+}
+
 int app_stream_item(struct app *app, const char *url, const char *title, uint32_t *id,
 		    struct crate_err *err)
 {
@@ -67,27 +90,34 @@ int app_stream_item(struct app *app, const char *url, const char *title, uint32_
 	}
 	if (!t)
 		t = stream_title(title);
-	if (mlib_db_begin(app->db, err) != 0) {
-		free(t);
-		return -1;
-	}
-	struct mlib_media_writer *w = mlib_media_writer_new(app->db, err);
-	struct mlib_tags tags;
-	mlib_tags_init(&tags);
-	if (t)
-		mlib_tags_add(&tags, "title", t);
+	int rc = put_stream(app, url, len, t, id, err);
 	free(t);
-	int rc = w ? mlib_media_put(w, url, len, 0, 0, (int64_t)time(NULL), &tags, id, err) : -1;
-	mlib_tags_free(&tags);
-	mlib_media_writer_free(w);
-	if (rc != 0) {
-		struct crate_err ignore = {0};
-		mlib_db_rollback(app->db, &ignore);
-		return -1;
-	}
-	if (mlib_db_commit(app->db, err) != 0)
+	if (rc != 0)
 		return -1;
 	return app_reload_index(app, err);
+}
+
+void app_stream_name_station(struct app *app, uint32_t id, const char *station)
+{
+	if (!id || !station[0] || !app->db || !app->index || mlib_db_readonly(app->db) ||
+	    !mlib_index_has_media(app->index, id))
+		return;
+	char ub[4096 + 1], tb[16];
+	const char *url = mlib_index_get_text(app->index, id, "url", ub, sizeof ub);
+	if (!url || !app_is_stream_url(url) || mlib_index_get_text(app->index, id, "title", tb, sizeof tb))
+		return;
+	char *stored = stored_title(app, id);
+	if (stored) { /* given meanwhile: the index has yet to show it */
+		free(stored);
+		return;
+	}
+	uint32_t got;
+	struct crate_err ignore = {0};
+	/* A write of one row now; the index (a full reload at a million
+	 * tracks) is rebuilt in the background, as after another process's
+	 * commit (app_changes_check). */
+	if (put_stream(app, url, strlen(url), station, &got, &ignore) == 0)
+		app->changes_pending = true;
 }
 
 int app_playlist_add_stream(struct app *app, const char *name, size_t pos, const char *url,

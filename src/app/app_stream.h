@@ -18,6 +18,10 @@ bool app_is_stream_url(const char *s);
  * the item's title when the item has none yet. */
 int app_stream_item(struct app *app, const char *url, const char *title, uint32_t *id,
 		    struct crate_err *err);
+/* The playing stream item id's server named its station (icy-name):
+ * when the item has no title, the name becomes its title (written now,
+ * the index rebuilt in the background: app_changes_check). */
+void app_stream_name_station(struct app *app, uint32_t id, const char *station);
 /* Insert the stream into Playlists/name (NULL: the active playlist) before
  * pos (SIZE_MAX: at the end). */
 int app_playlist_add_stream(struct app *app, const char *name, size_t pos, const char *url,

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/safeopen.h"
+#include "base/utf8.h"
 #include "play/stream_list.h"
 
 /* Consecutive bad packets/frames after which the rest of the file is
@@ -72,6 +73,8 @@ struct decoder {
 	char *icy_seen; /* owned: the raw icy_metadata_packet last parsed */
 	char title[512];
 	bool title_new;
+	char station[256]; /* the station's name (icy-name header), UTF-8; "" none */
+	bool station_new;
 };
 
 bool decoder_is_stream_url(const char *path)
@@ -141,6 +144,47 @@ static void poll_icy(struct decoder *d)
 		d->title_new = true;
 	}
 	av_free(meta);
+}
+
+/* The station's name from the icy-name header FFmpeg's http protocol
+ * keeps (icy_metadata_headers: "icy-name: Radio X\n..."), as UTF-8 (a
+ * name that is not UTF-8 is read as Latin-1, as a playlist's names are). */
+static void read_station_name(struct decoder *d)
+{
+	uint8_t *hdrs = NULL;
+	d->station[0] = '\0';
+	if (!d->fmt || !d->fmt->pb ||
+	    av_opt_get(d->fmt->pb, "icy_metadata_headers", AV_OPT_SEARCH_CHILDREN, &hdrs) < 0 ||
+	    !hdrs)
+		return;
+	for (const char *line = (const char *)hdrs; *line;) {
+		size_t n = strcspn(line, "\r\n");
+		if (n > 9 && strncasecmp(line, "icy-name:", 9) == 0) {
+			const char *v = line + 9;
+			size_t vn = n - 9;
+			while (vn && (*v == ' ' || *v == '\t'))
+				v++, vn--;
+			while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t'))
+				vn--;
+			char *u = utf8_valid(v, vn) ? xstrndup(v, vn) : utf8_from_latin1(v, vn, NULL);
+			snprintf(d->station, sizeof d->station, "%s", u);
+			free(u);
+			break;
+		}
+		line += n;
+		line += strspn(line, "\r\n");
+	}
+	av_free(hdrs);
+	d->station_new = d->station[0] != '\0';
+}
+
+bool decoder_station_name(struct decoder *d, char *buf, size_t size)
+{
+	if (!d->stream || !d->station_new)
+		return false;
+	d->station_new = false;
+	snprintf(buf, size, "%s", d->station);
+	return true;
 }
 
 bool decoder_stream_title(struct decoder *d, char *buf, size_t size)
@@ -566,6 +610,8 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 		r = AVERROR(ETIMEDOUT);
 	if (r >= 0 && d->stream && !d->fmt->nb_streams)
 		r = AVERROR_INVALIDDATA;
+	if (d->stream)
+		read_station_name(d);
 	if (stream_gave_up(d, r)) { /* the probe gave up waiting: what it saw is not the stream */
 		stream_timed_out(d, err);
 		goto fail;

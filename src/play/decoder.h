@@ -26,6 +26,9 @@ bool decoder_is_stream_url(const char *path);
 /* A stream's title changed (ICY StreamTitle): true once per change, the
  * title (untrusted text) in buf. */
 bool decoder_stream_title(struct decoder *d, char *buf, size_t size);
+/* A stream's station name (its icy-name header, UTF-8, untrusted text):
+ * true once, after the stream opened, when the server sent one. */
+bool decoder_station_name(struct decoder *d, char *buf, size_t size);
 void decoder_free(struct decoder *d);
 
 /* The stream's own format: its rate and channels, and the sample format

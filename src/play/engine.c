@@ -141,9 +141,10 @@ static void emit(struct engine *e, enum engine_event_type type, uint32_t id, uin
 	push_event(e, &ev);
 }
 
-static void emit_title(struct engine *e, uint32_t id, uint64_t seq, const char *title)
+static void emit_title(struct engine *e, enum engine_event_type type, uint32_t id, uint64_t seq,
+		       const char *title)
 {
-	struct engine_event ev = {.type = ENGINE_EV_TITLE, .id = id, .seq = seq, .state = e->state,
+	struct engine_event ev = {.type = type, .id = id, .seq = seq, .state = e->state,
 				  .dur_ms = -1};
 	snprintf(ev.msg, sizeof ev.msg, "%s", title);
 	push_event(e, &ev);
@@ -447,8 +448,10 @@ static void play_chunk(struct engine *e)
 		return;
 	}
 	char title[sizeof ((struct engine_event *)0)->msg];
+	if (decoder_station_name(t->dec, title, sizeof title))
+		emit_title(e, ENGINE_EV_STATION, t->id, t->seq, title);
 	if (decoder_stream_title(t->dec, title, sizeof title))
-		emit_title(e, t->id, t->seq, title);
+		emit_title(e, ENGINE_EV_TITLE, t->id, t->seq, title);
 	if (t->dsp_on)
 		t->dsp->process(t->dsp->ud, e->buf, (size_t)n, &e->dev_got);
 	play_gain_apply(e->buf, (size_t)n, &e->dev_got, e->gain);

@@ -62,6 +62,7 @@ enum engine_event_type {
 	ENGINE_EV_ERROR,      /* msg; id != 0: that track failed (skip it); device: the output
 			       * failed; seek: only the seek did (the track plays on) */
 	ENGINE_EV_TITLE,      /* a stream's title changed (ICY): msg (untrusted text) */
+	ENGINE_EV_STATION,    /* a stream's station name (icy-name): msg (untrusted text) */
 };
 
 struct engine_event {

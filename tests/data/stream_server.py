@@ -20,6 +20,9 @@ Serves, until killed:
   /garbage       random bytes labelled audio/mpeg
   /list/NAME     DIR/NAME as a radio playlist: audio/x-mpegurl for .m3u and
                  .m3u8, else audio/x-scpls (a station's /listen)
+  /redirect/REST a 302 to /REST (a station that moved)
+A query ?name=NAME (percent-encoded bytes, Latin-1 allowed) adds the header
+icy-name: NAME to the answer of /icy/ and /live/ (a station's name).
 The chosen port is written to PORTFILE.
 """
 import os
@@ -28,6 +31,7 @@ import re
 import socketserver
 import sys
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler
 
 DIR = sys.argv[1]
@@ -47,18 +51,35 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def station_headers(self):
+        q = urllib.parse.urlsplit(self.raw_path).query
+        for part in q.split("&"):
+            if part.startswith("name="):
+                name = urllib.parse.unquote_to_bytes(part[5:])
+                return [("icy-name", name.decode("latin-1"))]
+        return []
+
     def send_audio(self, data, start=0, headers=()):
         self.send_response(200 if start == 0 else 206)
         self.send_header("Content-Type", "audio/flac")
+        for k, v in self.station_headers():
+            self.send_header(k, v)
         for k, v in headers:
             self.send_header(k, v)
         self.end_headers()
         return data
 
     def do_GET(self):
-        path = self.path
+        self.raw_path = self.path
+        path = self.path.split("?", 1)[0]
         try:
-            if path.startswith("/file/"):
+            if path.startswith("/redirect/"):
+                self.send_response(302)
+                self.send_header("Location", self.raw_path[9:])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            elif path.startswith("/file/"):
                 data = open(os.path.join(DIR, os.path.basename(path[6:])), "rb").read()
                 self.send_audio(data)
                 for i in range(0, len(data), 8192):
@@ -125,6 +146,8 @@ class Handler(BaseHTTPRequestHandler):
                 data = open(os.path.join(DIR, os.path.basename(path[6:])), "rb").read()
                 self.send_response(200)
                 self.send_header("Content-Type", "audio/mpeg")
+                for k, v in self.station_headers():
+                    self.send_header(k, v)
                 self.end_headers()
                 while True:
                     for i in range(0, len(data), 4096):

@@ -122,10 +122,12 @@ t_begin mpris_no_seeked_signal_for_a_refused_seek
 # A station refuses a seek ("this stream cannot seek") and plays on, yet
 # Seeked was sent at once with the position asked for: a client's
 # progress jumped 30 s into a live stream.
-L=http://127.0.0.1:$(cat "$T_TMP/port")/live/1.flac
+L="http://127.0.0.1:$(cat "$T_TMP/port")/live/1.flac?name=Test%20FM"
 "$CRATE" --db "$DB" play --no-ui "$L" >/dev/null 2>&1 &
 lpid=$!
 wait_prop PlaybackStatus Playing || t_fail "the station is not playing"
+# Named by its station (icy-name), not by its URL.
+wait_prop Metadata '"xesam:title" s "Test FM"' || t_fail "title of a named station"
 before=$(grep -c 'member=Seeked' "$T_TMP/signals")
 $B call $N $OBJ $P Seek x 30000000 || t_fail "Seek call"
 sleep 1

@@ -260,6 +260,52 @@ out=$(timeout 30 env HOME="$H" "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config
 [ $rc -eq 1 ] || t_fail "self: exit $rc ($out)"
 grep -q "self.pls" <<<"$out" || t_fail "self: '$out'"
 
+t_begin stream_is_named_by_its_station
+# A station's server names it (icy-name, as almost every one does): a
+# stream added by URL was named by its URL's last part for ever (remote
+# status "track: long.flac", the playlist, MPRIS, hooks), where MPD shows
+# the station's name. The name names it while it plays and becomes the
+# item's title (it had none); a Latin-1 name is read as such.
+S="$U/live/long.flac?name=Caf%E9%20FM"
+run playlist new Named >/dev/null 2>&1
+run playlist add Named "$S" >/dev/null 2>&1 || t_fail "playlist add"
+export XDG_RUNTIME_DIR=$T_TMP/run
+cat >"$T_TMP/namehook.sh" <<EOH
+#!/bin/sh
+printf '%s|%s\n' "\$CRATE_EVENT" "\$CRATE_TITLE" >>"$T_TMP/namehook.out"
+EOH
+chmod +x "$T_TMP/namehook.sh"
+printf '[output]\npace = true\n[hooks]\non_change = %s\n' "$T_TMP/namehook.sh" >"$T_TMP/named"
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/named" play --no-ui "Playlists/Named" \
+	>/dev/null 2>"$T_TMP/named.err" &
+pid=$!
+st=""
+for i in $(seq 100); do
+	st=$(HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null)
+	grep -q '^track: Café FM$' <<<"$st" && break
+	sleep 0.1
+done
+grep -q '^track: Café FM$' <<<"$st" || t_fail "status: $st"
+for i in $(seq 50); do
+	[ "$(run playlist list Named --format '%title%' | sed 's/^[ >]*[0-9]*\. //')" = "Café FM" ] && break
+	sleep 0.1
+done
+[ "$(run playlist list Named --format '%title%' | sed 's/^[ >]*[0-9]*\. //')" = "Café FM" ] ||
+	t_fail "entry: $(run playlist list Named --format '%title%')"
+HOME=$H timeout 10 "$CRATE" remote pause >/dev/null 2>&1
+for i in $(seq 50); do grep -q '^pause|' "$T_TMP/namehook.out" 2>/dev/null && break; sleep 0.1; done
+grep -q '^pause|Café FM$' "$T_TMP/namehook.out" || t_fail "hook: $(cat "$T_TMP/namehook.out")"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
+wait $pid
+unset XDG_RUNTIME_DIR
+# A title it has (a playlist file's #EXTINF) is never replaced.
+S2="$U/live/long.flac?name=Other%20FM"
+printf '#EXTM3U\n#EXTINF:-1,My Station\n%s\n' "$S2" >"$T_TMP/mine.m3u"
+run playlist import Mine "$T_TMP/mine.m3u" >/dev/null 2>&1 || t_fail "import"
+(HOME=$H timeout 5 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$S2" >/dev/null 2>&1)
+info=$(run info "$S2" 2>&1)
+grep -q '^title = Other FM' <<<"$info" && t_fail "a title was replaced: $info"
+
 t_begin stream_cut_short_is_neither_a_length_nor_a_play
 # Content-Length announced, cut at half on every connection: 4 s heard.
 run playlist add Radio "$U/half/tone.mp3" >/dev/null 2>&1 || t_fail "playlist add"

@@ -222,6 +222,29 @@ else
 	wait_until 10 sh -c "'$CRATE' remote status | grep -q '^position: 0:0[1-9]'" ||
 		t_fail "does not play on: $(c remote status 2>&1)"
 	keys q
-	kill $spid 2>/dev/null
+	for i in $(seq 40); do $TM has-session -t $S 2>/dev/null && screen | grep -q "crate" || break; sleep 0.1; done
 fi
+
+t_begin tui_a_station_is_named_by_its_server
+# The station's name (icy-name) names the playing stream in the status
+# line and, once the index catches up in the background, its playlist
+# row: both showed the URL's last part ("station.mp3") for ever.
+if ! command -v python3 >/dev/null; then
+	t_skip "needs python3"
+else
+	c playlist add Radio "http://127.0.0.1:$(cat "$T_TMP/port")/live/station.mp3?name=Night%20FM" \
+		>/dev/null 2>&1 || t_fail "playlist add"
+	start_ui || t_fail "no title bar"
+	keys 2
+	wait_for "Playlist Radio" || t_fail "Radio not shown"
+	keys G Enter
+	wait_for "▶ Night FM" 15 || t_fail "status line: $(screen | tail -3)"
+	wait_until 10 sh -c "'$CRATE' --db '$DB' playlist list Radio | grep -q 'Night FM'" ||
+		t_fail "the item got no title: $(c playlist list Radio 2>&1)"
+	# the row too: the name twice on the screen (row and status line)
+	wait_until 10 sh -c "$TM capture-pane -p -t '$S' | grep -c 'Night FM' | grep -qx '[2-9]'" ||
+		t_fail "playlist row: $(screen)"
+	keys q
+fi
+kill $spid 2>/dev/null
 t_end
