@@ -137,10 +137,18 @@ static void poll_icy(struct decoder *d)
 		size_t n = end ? (size_t)(end - t) : strlen(t);
 		if (n && t[n - 1] == '\'' && !end)
 			n--;
-		if (n >= sizeof d->title)
-			n = sizeof d->title - 1;
-		memcpy(d->title, t, n);
-		d->title[n] = '\0';
+		/* Not UTF-8: Latin-1, as most such stations send (and as a
+		 * playlist's names are read). */
+		char *u = utf8_valid(t, n) ? xstrndup(t, n) : utf8_from_latin1(t, n, NULL);
+		size_t un = strlen(u);
+		if (un >= sizeof d->title) { /* cut at a character's start */
+			un = sizeof d->title - 1;
+			while (un && ((unsigned char)u[un] & 0xc0) == 0x80)
+				un--;
+		}
+		memcpy(d->title, u, un);
+		d->title[un] = '\0';
+		free(u);
 		d->title_new = true;
 	}
 	av_free(meta);

@@ -22,7 +22,8 @@ Serves, until killed:
                  .m3u8, else audio/x-scpls (a station's /listen)
   /redirect/REST a 302 to /REST (a station that moved)
 A query ?name=NAME (percent-encoded bytes, Latin-1 allowed) adds the header
-icy-name: NAME to the answer of /icy/ and /live/ (a station's name).
+icy-name: NAME to the answer of /icy/ and /live/ (a station's name); in
+/icy/, ?t1=TITLE (the same) is sent instead of 'First Title'.
 The chosen port is written to PORTFILE.
 """
 import os
@@ -40,7 +41,9 @@ dropped = set()
 
 
 def meta_block(title):
-    text = ("StreamTitle='%s';" % title).encode()
+    if isinstance(title, str):
+        title = title.encode()
+    text = b"StreamTitle='" + title + b"';"
     n = (len(text) + 15) // 16
     return bytes([n]) + text.ljust(n * 16, b"\0")
 
@@ -50,6 +53,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def query_bytes(self, key):
+        q = urllib.parse.urlsplit(self.raw_path).query
+        for part in q.split("&"):
+            if part.startswith(key + "="):
+                return urllib.parse.unquote_to_bytes(part[len(key) + 1:])
+        return None
 
     def station_headers(self):
         q = urllib.parse.urlsplit(self.raw_path).query
@@ -93,7 +103,9 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(data[i:i + METAINT])
                     if icy and i + METAINT < len(data):
                         title = "First Title" if i < len(data) // 2 else "Second Title"
-                        self.wfile.write(meta_block(title))
+                        self.wfile.write(meta_block(self.query_bytes("t1") if
+                                                    title == "First Title" and self.query_bytes("t1") is not None
+                                                    else title))
                     self.wfile.flush()
                     time.sleep(0.01)
             elif path.startswith("/drop/"):

@@ -52,6 +52,18 @@ for i in $(seq 1 50); do grep -q "title|Second Title" "$T_TMP/hook.out" 2>/dev/n
 grep -q "^title|First Title$" "$T_TMP/hook.out" && grep -q "^title|Second Title$" "$T_TMP/hook.out" ||
 	t_fail "hook: $(cat "$T_TMP/hook.out" 2>/dev/null)"
 
+t_begin stream_icy_title_in_latin1_is_read_as_such
+# A station sending its titles in Latin-1 (many old SHOUTcast ones):
+# the bytes went on as they were, so crate play printed "Caf?", the hook
+# got invalid UTF-8 and MPRIS dropped the title.
+rm -f "$T_TMP/hook.out"
+out=$(HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/hookconf" play --no-ui \
+	"$U/icy/tone.flac?t1=Caf%E9%20del%20Mar" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+grep -q "^  Café del Mar$" <<<"$out" || t_fail "title shown: $out"
+for i in $(seq 1 50); do grep -q "title|Second Title" "$T_TMP/hook.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "^title|Café del Mar$" "$T_TMP/hook.out" || t_fail "hook: $(cat "$T_TMP/hook.out" 2>/dev/null)"
+
 t_begin stream_icy_title_in_remote_status
 # What a status bar polls: the song the station plays now, then the
 # stream's name, as the interface's status line has them.
