@@ -90,8 +90,9 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	case APP_PLAY_RESUMED:
 		print_clean(r->out, "  ", "resumed");
 		break;
-	case APP_PLAY_TITLE: /* a stream's new title */
-		print_clean(r->out, "  ", n->msg);
+	case APP_PLAY_TITLE: /* a stream's new title; "" (none now) is no line */
+		if (n->msg[0])
+			print_clean(r->out, "  ", n->msg);
 		break;
 	case APP_PLAY_SEEKED:
 	case APP_PLAY_VOLUME:

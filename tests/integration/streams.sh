@@ -64,6 +64,15 @@ grep -q "^  Café del Mar$" <<<"$out" || t_fail "title shown: $out"
 for i in $(seq 1 50); do grep -q "title|Second Title" "$T_TMP/hook.out" 2>/dev/null && break; sleep 0.1; done
 grep -q "^title|Café del Mar$" "$T_TMP/hook.out" || t_fail "hook: $(cat "$T_TMP/hook.out" 2>/dev/null)"
 
+t_begin stream_empty_icy_title_prints_no_empty_line
+# StreamTitle='' (a station between songs, or one that never names them)
+# printed a line of two spaces under crate play.
+out=$(HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" play --no-ui \
+	"$U/icy/tone.flac?t1=" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+grep -q '^ *$' <<<"$out" && t_fail "an empty line: $(cat -A <<<"$out")"
+grep -q "^  Second Title$" <<<"$out" || t_fail "output: $out"
+
 t_begin stream_icy_title_in_remote_status
 # What a status bar polls: the song the station plays now, then the
 # stream's name, as the interface's status line has them.
