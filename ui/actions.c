@@ -198,20 +198,8 @@ void act_command(struct ui *ui, const char *line)
 			report(ui, app_play_seek_arg(ui->app, arg, &err), &err);
 		return;
 	}
-	char *end;
-	long v = strtol(arg, &end, 10);
-	bool rel = arg[0] == '+' || arg[0] == '-';
-	if (*end) {
-		ui_message(ui, true, "%s: '%s' is not a number", word, arg);
-		return;
-	}
-	/* As crate remote vol takes it: a number past the range is refused,
-	 * never cut to an int (20 digits were volume 0). */
-	if (v < -100 || v > 100) {
-		ui_message(ui, true, "%s: %s is not a volume (0-100, +N or -N)", word, arg);
-		return;
-	}
-	rc = app_play_volume(ui->app, (int)v, rel, &err);
+	/* :vol and crate remote vol say the same of a bad value. */
+	rc = app_play_volume_arg(ui->app, arg, &err);
 	report(ui, rc, &err);
 }
 

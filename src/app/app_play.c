@@ -9,6 +9,7 @@
  * (STARTED of the follower), never on a stale event. */
 #include "app/app_play.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1878,6 +1879,21 @@ int app_play_volume(struct app *app, int value, bool relative, struct crate_err 
 	engine_set_volume(e, p->volume);
 	notify(p, APP_PLAY_VOLUME, 0, NULL, NULL);
 	return 0;
+}
+
+int app_play_volume_arg(struct app *app, const char *arg, struct crate_err *err)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (!*arg || *end || end == arg)
+		return crate_err_set(err, CRATE_ERR_INVALID, "vol: '%s' is not a number", arg);
+	/* A number past the range is refused, never cut to an int. */
+	if (errno || v < -100 || v > 100)
+		return crate_err_set(err, CRATE_ERR_INVALID,
+				     "vol: %s is not a volume (0-100, +N or -N)", arg);
+	bool rel = arg[0] == '+' || arg[0] == '-';
+	return app_play_volume(app, (int)v, rel, err);
 }
 
 void app_play_lists_changed(struct app *app)

@@ -107,6 +107,10 @@ int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *
 int app_play_seek_arg(struct app *app, const char *arg, struct crate_err *err);
 /* relative: add value (may be negative); else set it. Clamped to 0..100. */
 int app_play_volume(struct app *app, int value, bool relative, struct crate_err *err);
+/* Set the volume as typed (40, +5, -10): -1 with err naming arg when it is
+ * not a number or lies past 0..100; :vol and crate remote vol say the
+ * same. */
+int app_play_volume_arg(struct app *app, const char *arg, struct crate_err *err);
 /* A list was edited in this process in a way that can move entries
  * without the store knowing what plays (undo): the playing entry is found
  * again by its media id and stored as the list's position. */

@@ -385,12 +385,9 @@ static int remote_player(struct app_remote *r, const char *word, const char *arg
 		return app_play_seek_arg(app, arg, err);
 	}
 	if (strcmp(word, "vol") == 0) {
-		char *end;
-		long v = strtol(arg, &end, 10);
-		if (noarg || *end || v < -100 || v > 100 || (v < 0 && arg[0] != '-'))
+		if (noarg)
 			return crate_err_set(err, CRATE_ERR_INVALID, "usage: vol N | vol +N | vol -N (0-100)");
-		bool rel = arg[0] == '+' || arg[0] == '-';
-		if (app_play_volume(app, (int)v, rel, err) != 0)
+		if (app_play_volume_arg(app, arg, err) != 0) /* as :vol says it */
 			return -1;
 		app_play_status(app, &st);
 		strbuf_addf(reply, "volume: %d%%\n", st.volume);

@@ -77,6 +77,11 @@ for i in $(seq 30); do case $(pos) in 0:1[0-3]) break ;; esac; sleep 0.1; done
 case $(pos) in 0:1[0-3]) ;; *) t_fail "after seek -0:10: $(pos)" ;; esac
 out=$(remote seek 1:99); [ $? -eq 1 ] && grep -q "'1:99' is not a position" <<<"$out" ||
 	t_fail "a bad position: $out"
+# A bad volume is said as :vol says it (it answered with the usage).
+out=$(remote vol 150); [ $? -eq 1 ] && grep -q "vol: 150 is not a volume (0-100, +N or -N)" <<<"$out" ||
+	t_fail "vol 150: $out"
+out=$(remote vol loud); [ $? -eq 1 ] && grep -q "vol: 'loud' is not a number" <<<"$out" ||
+	t_fail "vol loud: $out"
 remote next >/dev/null || t_fail "remote next"
 for i in $(seq 50); do grep -q 'Long 4' "$T_TMP/hl.out" && break; sleep 0.1; done
 grep -q 'Art4 - Long 4\|long4.flac' "$T_TMP/hl.out" || t_fail "next did not start the second file: $(cat "$T_TMP/hl.out")"
