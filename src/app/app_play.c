@@ -1795,9 +1795,20 @@ int app_play_stop(struct app *app, struct crate_err *err)
 	return 0;
 }
 
+/* Nothing played yet in this process (a fresh start without a saved
+ * context): next and prev start where play would, the active list at its
+ * entry, or say alike why nothing can (next did nothing, exit 0). */
+static bool nothing_to_step_from(struct app *app)
+{
+	struct app_play *p = player(app);
+	return !p->has_context && !p->from_queue && p->state == ENGINE_STOPPED;
+}
+
 int app_play_next(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
+	if (nothing_to_step_from(app))
+		return app_play_toggle(app, err);
 	bool gone;
 	resync(app, &gone);
 	struct pick pk = decide(app, p->cur, true, gone, true);
@@ -1819,6 +1830,8 @@ int app_play_next(struct app *app, struct crate_err *err)
 int app_play_prev(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
+	if (nothing_to_step_from(app))
+		return app_play_toggle(app, err);
 	bool gone;
 	resync(app, &gone);
 	if (list_len(app) == 0)

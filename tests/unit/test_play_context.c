@@ -836,6 +836,32 @@ TEST(play_with_only_the_queue_plays_the_queue)
 	app_close(app);
 }
 
+TEST(next_and_prev_on_a_fresh_start_start_the_active_list)
+{
+	/* crate remote next with nothing played yet (the active list not
+	 * empty) did nothing and exited 0, prev said "nothing to play". */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	REQUIRE(app_playlist_use(app, "A", &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(s.nstarted == 1 && s.started[0] == id_of_title(app, 0));
+	app_close(app);
+	app = open_library(dir, 3, 3, false, true);
+	s = (struct seen){.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	err.msg[0] = 0;
+	CHECK(app_play_prev(app, &err) == 0);
+	CHECK_STR(err.msg, "");
+	CHECK(run_until(app, &s, 1, 5000));
+	app_close(app);
+}
+
 TEST(prev_passes_back_over_an_entry_gone_from_the_library)
 {
 	/* [T00, T01, T02], T01 forgotten: prev on T02 walked forward from
