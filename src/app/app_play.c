@@ -1742,6 +1742,26 @@ static int play_queue_alone(struct app *app, struct crate_err *err)
 	return play_pick(app, pk, true, err);
 }
 
+/* The shuffled list played to its end (repeat off): its last track ended
+ * with none to follow. */
+static bool shuffled_list_ended(struct app *app)
+{
+	struct app_play *p = player(app);
+	bool plain = !p->playlist || !pops(app, p->playlist);
+	return plain && p->shuffle != APP_SHUFFLE_OFF && p->now_finished && !p->from_queue &&
+	       p->cur != NONE && p->cur < list_len(app);
+}
+
+/* Play after a shuffled list ended starts a new cycle, as repeat all would
+ * go on (not its last track again, alone): the entry it leads with. */
+static size_t new_shuffle_cycle(struct app *app)
+{
+	struct app_play *p = player(app);
+	shuffle_forget_ended(p);
+	shuffle_rebuild(app, NONE, p->cur);
+	return p->order.n ? p->order.v[0] : 0;
+}
+
 int app_play_toggle(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
@@ -1768,6 +1788,8 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 			if (pk.kind != PICK_NONE)
 				return play_pick(app, pk, true, err);
 		}
+		if (shuffled_list_ended(app))
+			return play_entry(app, new_shuffle_cycle(app), err);
 		return play_entry(app, p->cur == NONE || p->cur >= n ? 0 : p->cur, err);
 	}
 	if (!app->store)

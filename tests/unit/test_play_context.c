@@ -1017,6 +1017,31 @@ TEST(repeat_all_reshuffles_without_repeating_the_last_track)
 	app_close(app);
 }
 
+TEST(play_after_a_shuffled_list_ended_starts_a_new_cycle)
+{
+	/* x after the shuffled list's end (repeat off) played its last
+	 * track again, alone, and stopped. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 0.1, false, false);
+	struct crate_err err = {0};
+	make_list(app, "R", (int[]){0, 1, 2}, 3);
+	app_play_set_shuffle(app, true);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "R", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 3);
+	s.stopped = false;
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 6);
+	CHECK(s.started[3] != s.started[2]); /* not the last track again */
+	CHECK(s.started[3] != s.started[4] && s.started[3] != s.started[5] &&
+	      s.started[4] != s.started[5]);
+	app_close(app);
+}
+
 /* Are the first ids->n of started the entries of ids, each once? */
 static bool is_permutation(const uint32_t *started, const struct u32vec *ids)
 {
