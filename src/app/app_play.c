@@ -81,6 +81,8 @@ struct app_play {
 	size_t cur;                 /* the context's current entry, NONE before the first */
 	uint32_t cur_entry_id;      /* its media id: finds it again after edits */
 	bool from_queue;            /* the playing track is the queue's */
+	bool queued_waits;          /* resumed: a queued track stopped mid-way is
+				     * back at the queue's head, and play plays it */
 
 	uint64_t seq;               /* last number handed out */
 	struct request now;         /* playing, or asked to play (engine_play / hand-over) */
@@ -1037,6 +1039,7 @@ static int list_activate(struct app *app, const char *name, struct crate_err *er
 static void commit(struct app *app, struct request *r)
 {
 	struct app_play *p = player(app);
+	p->queued_waits = false; /* something plays: its turn is over or taken */
 	if (r->pick.kind == PICK_QUEUE) {
 		queue_take(app, r->id);
 		p->from_queue = true;
@@ -1770,6 +1773,10 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 		return 0;
 	}
 	p->error[0] = 0; /* why it stopped is said; it starts again */
+	if (p->queued_waits && queue_applies(app)) {
+		struct pick q = {.kind = PICK_QUEUE, .pos = 0};
+		return play_pick(app, q, true, err);
+	}
 	if (p->has_context && (!p->playlist || named_list(app, p->playlist))) {
 		bool gone;
 		resync(app, &gone);
@@ -2091,6 +2098,10 @@ void app_play_get_resume(struct app *app, struct app_play_resume *r)
 	 * no context (next before anything played) it is all there is. */
 	if (p->from_queue && r->state != ENGINE_STOPPED)
 		r->queued = p->now.id;
+	/* Stopped during a queued track: play plays it again (toggle), after
+	 * a restart too; played to its end, the context goes on instead. */
+	if (p->from_queue && r->state == ENGINE_STOPPED && !p->now_finished && p->now.id)
+		r->queued = p->now.id;
 }
 
 /* Put the queued track that played back at the queue's head, where it
@@ -2121,6 +2132,16 @@ static size_t resume_entry(struct app *app, const struct app_play_resume *r, boo
 	return entry;
 }
 
+/* Stopped during a queued track when crate quit: the track goes back to
+ * the queue's head, and play plays it, as before the restart. */
+static int resume_queued_stopped(struct app *app, uint32_t id, struct crate_err *err)
+{
+	if (queue_put_back(app, id, err) != 0)
+		return -1;
+	player(app)->queued_waits = true;
+	return 0;
+}
+
 int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		    struct crate_err *err)
 {
@@ -2131,7 +2152,10 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	if (p->engine)
 		engine_set_volume(p->engine, p->volume);
 	bool queued = r->queued && r->state != ENGINE_STOPPED;
+	bool queued_stopped = r->queued && r->state == ENGINE_STOPPED;
 	if (!r->has_context) {
+		if (queued_stopped)
+			return resume_queued_stopped(app, r->queued, err);
 		/* A queued track started before any context: it alone plays again. */
 		if (!queued)
 			return 0;
@@ -2168,6 +2192,8 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		p->cur = entry < n ? entry : NONE;
 		p->cur_entry_id = p->cur != NONE ? id_of(app, p->playlist, p->cur) : 0;
 	}
+	if (queued_stopped)
+		return resume_queued_stopped(app, r->queued, err);
 	if (r->state == ENGINE_STOPPED || (n == 0 && !queued))
 		return 0;
 	/* The track that played, at its offset: paused unless asked to play.

@@ -143,6 +143,12 @@ static uint32_t id_of_title(struct app *app, int i)
 	return id;
 }
 
+static size_t len_of_queue(struct app *app)
+{
+	const struct coll_node *q = coll_store_get(app->store, "Playlists", "Queue");
+	return q ? q->idlist.n : 0;
+}
+
 static void make_list(struct app *app, const char *name, const int *titles, size_t n)
 {
 	struct crate_err err = {0};
@@ -938,6 +944,45 @@ TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
 	struct app_play_status st;
 	app_play_status(app, &st);
 	CHECK(st.from_queue);
+	app_close(app);
+}
+
+TEST(a_queued_track_stopped_mid_way_plays_again_after_a_restart)
+{
+	/* The state kept a queued track only while it played: stop during
+	 * it, quit, start, play: the list's entry played instead. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 6, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	uint32_t q = id_of_title(app, 5);
+	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	CHECK(s.started[1] == q);
+	CHECK(app_play_stop(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	struct app_play_resume r;
+	app_play_get_resume(app, &r);
+	CHECK(r.queued == q);
+	app_close(app);
+	app = open_library(dir, 6, 3, false, true);
+	s = (struct seen){.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_resume(app, &r, false, &err) == 0);
+	app_play_resume_free(&r);
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(s.started[0] == q);
+	CHECK_INT(len_of_queue(app), 0); /* taken from the queue once */
+	CHECK(app_play_next(app, &err) == 0); /* then the list goes on */
+	CHECK(run_until(app, &s, 2, 5000));
+	CHECK(s.started[1] == id_of_title(app, 1));
 	app_close(app);
 }
 
