@@ -81,6 +81,8 @@ struct app_play {
 	size_t cur;                 /* the context's current entry, NONE before the first */
 	uint32_t cur_entry_id;      /* its media id: finds it again after edits */
 	bool from_queue;            /* the playing track is the queue's */
+	bool keep_paused;           /* next/prev while paused: the new track waits
+				     * paused at its start (cmus, MPRIS) */
 	bool queued_waits;          /* resumed: a queued track stopped mid-way is
 				     * back at the queue's head, and play plays it */
 
@@ -1125,6 +1127,7 @@ static int play_pick(struct app *app, struct pick pk, bool user, struct crate_er
 	p->now_finished = false;
 	struct engine_track t;
 	fill_track(app, &r, &t);
+	t.paused = p->keep_paused;
 	engine_play(e, &t);
 	return 0;
 }
@@ -1833,7 +1836,33 @@ static bool nothing_to_step_from(struct app *app)
 	return !p->has_context && !p->from_queue && p->state == ENGINE_STOPPED;
 }
 
+static int step_next(struct app *app, struct crate_err *err);
+static int step_prev(struct app *app, struct crate_err *err);
+
+/* next or prev (step) as the user pressed it: while paused the track it
+ * goes to waits paused at its start, as cmus and the MPRIS specification
+ * have it (it started playing). */
+static int step_keeping_pause(struct app *app, int (*step)(struct app *, struct crate_err *),
+			      struct crate_err *err)
+{
+	struct app_play *p = player(app);
+	p->keep_paused = p->engine && p->state == ENGINE_PAUSED;
+	int rc = step(app, err);
+	p->keep_paused = false;
+	return rc;
+}
+
 int app_play_next(struct app *app, struct crate_err *err)
+{
+	return step_keeping_pause(app, step_next, err);
+}
+
+int app_play_prev(struct app *app, struct crate_err *err)
+{
+	return step_keeping_pause(app, step_prev, err);
+}
+
+static int step_next(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
 	if (nothing_to_step_from(app))
@@ -1856,7 +1885,7 @@ int app_play_next(struct app *app, struct crate_err *err)
 	return play_pick(app, pk, true, err);
 }
 
-int app_play_prev(struct app *app, struct crate_err *err)
+static int step_prev(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
 	if (nothing_to_step_from(app))

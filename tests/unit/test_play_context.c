@@ -821,6 +821,42 @@ TEST(next_on_the_last_entry_says_the_list_ended)
 	app_close(app);
 }
 
+TEST(next_and_prev_while_paused_stay_paused)
+{
+	/* b while paused started the next track playing; cmus and the MPRIS
+	 * specification keep a paused player paused on its new track. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	run_for(app, 200);
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 500);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.state == ENGINE_PAUSED);
+	CHECK_INT(st.position, 1);
+	CHECK(st.pos_ms < 100);
+	CHECK(app_play_prev(app, &err) == 0);
+	CHECK(run_until(app, &s, 3, 5000));
+	run_for(app, 300);
+	app_play_status(app, &st);
+	CHECK(st.state == ENGINE_PAUSED);
+	CHECK_INT(st.position, 0);
+	REQUIRE(app_play_toggle(app, &err) == 0); /* resume: plays on */
+	run_for(app, 500);
+	app_play_status(app, &st);
+	CHECK(st.state == ENGINE_PLAYING && st.pos_ms > 200);
+	app_close(app);
+}
+
 TEST(play_with_only_the_queue_plays_the_queue)
 {
 	/* A fresh start: e on two tracks, then play (x, crate remote play):
