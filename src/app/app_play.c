@@ -1878,6 +1878,10 @@ static int step_next(struct app *app, struct crate_err *err)
 				  p->repeat == APP_REPEAT_OFF ? " (repeat is off)" : "");
 		else
 			set_error(p, "nothing to play next");
+		/* Already stopped: nothing is stopped, so the command fails,
+		 * said (crate remote next exited 0 without a word). */
+		if (p->state == ENGINE_STOPPED)
+			return crate_err_set(err, CRATE_ERR_INVALID, "%s", p->error);
 		leave_current(app, true);
 		app_play_stop(app, err);
 		return 0;

@@ -857,6 +857,24 @@ TEST(next_and_prev_while_paused_stay_paused)
 	app_close(app);
 }
 
+TEST(next_when_stopped_at_the_list_end_says_so)
+{
+	/* The list had played to its end: crate remote next exited 0 and
+	 * nothing happened, without a word. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 0.3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 1, &err) == 0);
+	CHECK(run_until(app, &s, 0, 5000));
+	CHECK(app_play_next(app, &err) != 0);
+	CHECK_STR(err.msg, "end of A: nothing follows (repeat is off)");
+	app_close(app);
+}
+
 TEST(play_with_only_the_queue_plays_the_queue)
 {
 	/* A fresh start: e on two tracks, then play (x, crate remote play):
