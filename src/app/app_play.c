@@ -1865,7 +1865,7 @@ int app_play_prev(struct app *app, struct crate_err *err)
 static int step_next(struct app *app, struct crate_err *err)
 {
 	struct app_play *p = player(app);
-	if (nothing_to_step_from(app))
+	if (nothing_to_step_from(app) && !queue_applies(app)) /* the queue comes first */
 		return app_play_toggle(app, err);
 	bool gone;
 	resync(app, &gone);

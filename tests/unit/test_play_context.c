@@ -920,6 +920,16 @@ TEST(next_and_prev_on_a_fresh_start_start_the_active_list)
 	CHECK_STR(err.msg, "");
 	CHECK(run_until(app, &s, 1, 5000));
 	app_close(app);
+	/* A track queued on a fresh start comes first, as ever. */
+	app = open_library(dir, 3, 3, false, true);
+	s = (struct seen){.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	uint32_t q = id_of_title(app, 2);
+	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	CHECK(s.nstarted == 1 && s.started[0] == q);
+	app_close(app);
 }
 
 TEST(prev_passes_back_over_an_entry_gone_from_the_library)
