@@ -350,12 +350,17 @@ static int m_noop(sd_bus_message *msg, void *ud, sd_bus_error *e)
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
+/* Next and Previous with nowhere to go (the list's end, nothing to play)
+ * have no effect, as the specification says, not an error: a media key
+ * (playerctl next) would print a failure for what is no fault. The player
+ * keeps the reason in its status (the interface shows it). */
 static int m_next(sd_bus_message *msg, void *ud, sd_bus_error *e)
 {
 	(void)e;
 	struct app_mpris *m = ud;
 	struct crate_err err = {0};
-	return reply_err(msg, app_play_next(m->app, &err), &err);
+	app_play_next(m->app, &err);
+	return sd_bus_reply_method_return(msg, NULL);
 }
 
 static int m_previous(sd_bus_message *msg, void *ud, sd_bus_error *e)
@@ -363,7 +368,8 @@ static int m_previous(sd_bus_message *msg, void *ud, sd_bus_error *e)
 	(void)e;
 	struct app_mpris *m = ud;
 	struct crate_err err = {0};
-	return reply_err(msg, app_play_prev(m->app, &err), &err);
+	app_play_prev(m->app, &err);
+	return sd_bus_reply_method_return(msg, NULL);
 }
 
 static int m_playpause(sd_bus_message *msg, void *ud, sd_bus_error *e)

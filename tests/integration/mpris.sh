@@ -154,6 +154,22 @@ if command -v tmux >/dev/null; then
 	wait_prop Metadata '"Song 1"' || t_fail "the interface did not start the active playlist"
 	$TM capture-pane -p -t m | grep -q "Song 1" || t_fail "the status line does not show Song 1"
 	$B call $N $OBJ $P Stop
+	# Next at the end of the list has no effect (the specification), not a
+	# D-Bus error a media key would print: a list of one short track
+	# played to its end.
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=500:duration=1" -ac 2 -ar 44100 \
+		-metadata title="Short" "$T_TMP/music/short.flac" || t_fail ffmpeg
+	"$CRATE" --db "$DB" scan --quiet "$T_TMP/music" >/dev/null 2>&1 || t_fail "scan short"
+	"$CRATE" --db "$DB" playlist new Short >/dev/null 2>&1
+	"$CRATE" --db "$DB" playlist add Short 'title:Short' >/dev/null 2>&1 || t_fail "playlist add Short"
+	$TM send-keys -t m ':playlist use Short' Enter
+	sleep 0.5
+	$TM send-keys -t m 2 g Enter # play the list shown from its first entry
+	wait_prop Metadata '"Short"' || t_fail "Short did not play"
+	for i in $(seq 1 100); do prop PlaybackStatus | grep -q Stopped && break; sleep 0.1; done
+	prop PlaybackStatus | grep -q Stopped || t_fail "Short did not end: $(prop Metadata | grep -o 'xesam:title" s "[^"]*"') $($TM capture-pane -p -t m | tail -4)"
+	$B call $N $OBJ $P Next 2>"$T_TMP/next.err" || t_fail "Next at the list's end failed: $(cat "$T_TMP/next.err")"
+	$B call $N $OBJ $P Previous 2>"$T_TMP/prev.err" || t_fail "Previous failed: $(cat "$T_TMP/prev.err")"
 	$TM send-keys -t m q
 	sleep 0.3
 	$TM kill-server 2>/dev/null
