@@ -982,6 +982,26 @@ TEST(an_entry_gone_from_the_library_is_skipped_at_its_turn)
 	app_close(app);
 }
 
+/* List A (T00, T01, T02) with T05 queued: A plays, next takes the queued
+ * track, and playback stops during it. Returns T05's id; s listens. */
+static uint32_t stop_during_a_queued_track(struct app *app, struct seen *s)
+{
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	uint32_t q = id_of_title(app, 5);
+	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
+	*s = (struct seen){.app = app};
+	app_play_set_listener(app, take_notice, s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, s, 1, 5000));
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, s, 2, 5000));
+	CHECK(s->started[1] == q);
+	CHECK(app_play_stop(app, &err) == 0);
+	CHECK(run_until(app, s, 0, 5000));
+	return q;
+}
+
 TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
 {
 	/* As a stopped entry of the list plays again: it played the entry
@@ -990,18 +1010,8 @@ TEST(play_after_a_stop_during_a_queued_track_plays_that_track_again)
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 6, 3, false, true);
 	struct crate_err err = {0};
-	make_list(app, "A", (int[]){0, 1, 2}, 3);
-	uint32_t q = id_of_title(app, 5);
-	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
-	CHECK(app_play_next(app, &err) == 0);
-	CHECK(run_until(app, &s, 2, 5000));
-	CHECK(s.started[1] == q);
-	CHECK(app_play_stop(app, &err) == 0);
-	CHECK(run_until(app, &s, 0, 5000));
+	struct seen s;
+	uint32_t q = stop_during_a_queued_track(app, &s);
 	REQUIRE(app_play_toggle(app, &err) == 0);
 	CHECK(run_until(app, &s, 3, 5000));
 	CHECK(s.started[2] == q);
@@ -1019,18 +1029,8 @@ TEST(a_queued_track_stopped_mid_way_plays_again_after_a_restart)
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 6, 3, false, true);
 	struct crate_err err = {0};
-	make_list(app, "A", (int[]){0, 1, 2}, 3);
-	uint32_t q = id_of_title(app, 5);
-	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
-	CHECK(app_play_next(app, &err) == 0);
-	CHECK(run_until(app, &s, 2, 5000));
-	CHECK(s.started[1] == q);
-	CHECK(app_play_stop(app, &err) == 0);
-	CHECK(run_until(app, &s, 0, 5000));
+	struct seen s;
+	uint32_t q = stop_during_a_queued_track(app, &s);
 	struct app_play_resume r;
 	app_play_get_resume(app, &r);
 	CHECK(r.queued == q);
