@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,6 +611,14 @@ static bool run_cmd(struct engine *e, struct cmd *c)
 static void *engine_main(void *arg)
 {
 	struct engine *e = arg;
+	/* A device that is a pipe (ALSA's file or pipe plugin into a FIFO, as
+	 * a snapcast server reads it) whose reader went away must fail the
+	 * write (EPIPE), not kill the player: SIGPIPE goes to the thread that
+	 * wrote, and blocked here it only stays pending. */
+	sigset_t pipe_sig;
+	sigemptyset(&pipe_sig);
+	sigaddset(&pipe_sig, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_sig, NULL);
 	bool running = true;
 	while (running) {
 		pthread_mutex_lock(&e->lock);

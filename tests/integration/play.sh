@@ -18,6 +18,23 @@ out=$(run play --no-ui "$T_TMP/m/t1.flac" 2>"$T_TMP/err"); rc=$?
 ffmpeg -nostdin -v quiet -i "$T_TMP/m/t1.flac" -f s16le -ac 2 -ar 44100 "$T_TMP/ref.raw"
 cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "output differs from ffmpeg's decoding"
 
+t_begin a_pipe_device_whose_reader_leaves_does_not_kill_the_player
+# ALSA's file plugin into a FIFO (how a snapcast server is fed): its
+# reader going away mid-track killed crate with SIGPIPE (exit 141, not a
+# word; the interface vanished the same way). The write now fails, and
+# that is the audio device failing: said, exit 1, as a device that goes
+# away is.
+P=$T_TMP/pipehome; mkdir -p "$P"; mkfifo "$P/sink.fifo"
+printf 'pcm.!default { type file; slave.pcm "null"; file "%s"; format "raw" }\n' "$P/sink.fifo" >"$P/.asoundrc"
+ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=300:d=3" -ac 2 "$T_TMP/m/long.flac"
+head -c 65536 <"$P/sink.fifo" >/dev/null & # reads a little, then leaves
+rdr=$!
+HOME=$P timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" play --no-ui \
+	"$T_TMP/m/long.flac" "$T_TMP/m/t1.flac" >"$T_TMP/pipe.out" 2>"$T_TMP/pipe.err"; rc=$?
+wait $rdr
+[ $rc -eq 1 ] || t_fail "exit $rc (141: killed by SIGPIPE): $(cat "$T_TMP/pipe.err")"
+grep -q "audio device 'default': write failed" "$T_TMP/pipe.err" || t_fail "said: $(cat "$T_TMP/pipe.err")"
+
 t_begin play_query_from_library_prints_artist_title
 run scan "$T_TMP/m" >/dev/null 2>&1 || t_fail "scan failed"
 out=$(run play --no-ui 'artist:Art2' 2>"$T_TMP/err"); rc=$?
