@@ -79,6 +79,20 @@ t_begin stream_icy_title_in_remote_status
 ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=440:d=20" -ac 2 -ar 44100 -sample_fmt s16 \
 	"$T_TMP/srv/long.flac" || t_fail ffmpeg
 printf '[output]\npace = true\n' >"$T_TMP/paced"
+# paced NAME ARGS...: crate play --no-ui ARGS at the wall clock's pace, in
+# the background ($pid), its output in $T_TMP/NAME.out and NAME.err.
+paced() {
+	local name=$1
+	shift
+	HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$@" \
+		>"$T_TMP/$name.out" 2>"$T_TMP/$name.err" &
+	pid=$!
+}
+# until_remote_answers: the headless player's socket is up.
+until_remote_answers() {
+	local i
+	for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status >/dev/null 2>&1 && return; sleep 0.1; done
+}
 export XDG_RUNTIME_DIR=$T_TMP/run
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$U/icy/long.flac" \
@@ -116,10 +130,8 @@ t_begin stream_stopped_while_it_connects_stops
 # stop was reported as the station's "Connection timed out" and the next
 # entry played.
 export XDG_RUNTIME_DIR=$T_TMP/run
-HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$U/silent" \
-	"$T_TMP/srv/long.flac" >"$T_TMP/stop.out" 2>"$T_TMP/stop.err" &
-pid=$!
-for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status >/dev/null 2>&1 && break; sleep 0.1; done
+paced stop "$U/silent" "$T_TMP/srv/long.flac"
+until_remote_answers
 sleep 1 # connecting: the server sends headers, then nothing
 HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1 || t_fail "remote stop"
 wait $pid; rc=$?
@@ -134,9 +146,7 @@ t_begin a_track_before_a_slow_station_plays_at_once
 # and the file stood at 0:00, silent, for as long as the station took
 # (15 s for one that never answers).
 export XDG_RUNTIME_DIR=$T_TMP/run
-HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
-	"$T_TMP/srv/long.flac" "$U/silent" >"$T_TMP/slow.out" 2>"$T_TMP/slow.err" &
-pid=$!
+paced slow "$T_TMP/srv/long.flac" "$U/silent"
 for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^track: ' && break; sleep 0.1; done
 sleep 3
 st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
@@ -150,10 +160,8 @@ t_begin next_while_a_station_connects_goes_on_at_once
 # connects: the next entry plays at once; it waited for the station's
 # open to give up (15 s for one that never answers).
 export XDG_RUNTIME_DIR=$T_TMP/run
-HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$U/silent" \
-	"$T_TMP/srv/long.flac" >"$T_TMP/next.out" 2>"$T_TMP/next.err" &
-pid=$!
-for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status >/dev/null 2>&1 && break; sleep 0.1; done
+paced next "$U/silent" "$T_TMP/srv/long.flac"
+until_remote_answers
 sleep 1 # connecting: the server sends headers, then nothing
 HOME=$H timeout 10 "$CRATE" remote next >/dev/null 2>&1 || t_fail "remote next"
 for i in $(seq 30); do grep -q . "$T_TMP/next.out" && break; sleep 0.1; done
@@ -194,9 +202,7 @@ t_begin a_stream_that_cannot_seek_says_so_and_plays_on
 # as long as the jump with the player silent, or it reconnected and called
 # the station's "now" 0:00.
 export XDG_RUNTIME_DIR=$T_TMP/run
-HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui \
-	"$U/live/long.flac" "$T_TMP/srv/tone.flac" >"$T_TMP/seek.out" 2>"$T_TMP/seek.err" &
-pid=$!
+paced seek "$U/live/long.flac" "$T_TMP/srv/tone.flac"
 for i in $(seq 100); do
 	HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^position: 0:02' && break
 	sleep 0.1
