@@ -63,6 +63,20 @@ static void groups_reset(struct ui_groups *gs)
 }
 
 static bool level_is_album(const struct ui *ui, unsigned k);
+static bool all_left_of(const struct ui *ui, unsigned k);
+
+/* The year an album row shows (0: none): its first result's, or under
+ * "All" to its left, where one row stands for every album of that
+ * title, the year they share (none when they differ). */
+static uint32_t row_year(const struct ui *ui, unsigned k, const struct ui_group *g)
+{
+	const struct mlib_groups *lg = ui->lg;
+	if (!lg->year_of || !level_is_album(ui, k) || g->first >= lg->n)
+		return 0;
+	if (all_left_of(ui, k) && lg->group_year[k] && g->lgroup < lg->ngroups[k])
+		return lg->group_year[k][g->lgroup];
+	return lg->year_of[g->first];
+}
 
 /* Row i of column k, its text and year read once wanted. The rows were
  * made from ui->lg, which stays until the next rebuild (a new index or
@@ -75,8 +89,7 @@ static const struct ui_group *row_read(struct ui *ui, unsigned k, size_t i)
 	const struct mlib_groups *lg = ui->lg;
 	bool valid = lg && ui->lg_gen == app_index_generation(ui->app) && g->lgroup < lg->ngroups[k];
 	g->text = valid ? lg->text[k][g->lgroup] : NULL;
-	g->year = valid && g->first < lg->n && lg->year_of && level_is_album(ui, k)
-			  ? lg->year_of[g->first] : 0;
+	g->year = valid ? row_year(ui, k, g) : 0;
 	g->lgroup = ROW_READ;
 	return g;
 }

@@ -1,8 +1,7 @@
 /* The library's groups by levels (see index_groups.h). One pass over the
- * library order: the first level through lookup arrays by dictionary
- * value (the artist's two dictionaries joined by text through
- * base/hashtab), each deeper level through one hash of (parent, value),
- * so it stays fast at a million tracks. */
+ * library order: each level's group by a lookup array by dictionary value
+ * (the artist's two dictionaries joined by text through base/hashtab),
+ * numbers through one hash, so it stays fast at a million tracks. */
 #include "medialib/index_groups.h"
 
 #include <stdio.h>
@@ -109,23 +108,16 @@ bool mlib_levels_equal(const struct mlib_levels *a, const struct mlib_levels *b)
 
 enum level_kind { LK_NONE, LK_ARTIST, LK_STRING, LK_INT };
 
-/* A group's key below the first level: its parent group and its value. */
-struct gkey {
-	uint64_t parent;
-	int64_t value;
-};
-
 struct level {
 	enum level_kind kind;
 	int prop;             /* the index's property (-1: no item has it) */
 	uint32_t *vid;        /* LK_STRING: by rank, first value id (UINT32_MAX: none) */
-	uint32_t *dense;      /* level 0 (not LK_INT): value -> group + 1, 0 = not seen */
+	uint32_t *dense;      /* not LK_INT: value -> group + 1, 0 = not seen */
 	size_t ndense;
-	uint32_t unknown;     /* level 0: the group of items without a value */
-	struct hashtab keys;  /* the others: key -> group */
-	uint64_t *word;       /* by group: parent << 32 | value (not LK_INT: they fit) */
-	struct gkey *key;     /* by group: LK_INT's key (a number may need 64 bits) */
-	size_t cap;           /* of the groups' text (and key) arrays */
+	uint32_t unknown;     /* the group of items without a value */
+	struct hashtab keys;  /* LK_INT: number -> group */
+	int64_t *number;      /* LK_INT, by group: its number */
+	size_t cap;           /* of the groups' text (and number) arrays */
 };
 
 /* What one build needs besides the groups. */
@@ -251,25 +243,23 @@ static uint32_t new_group(struct builder *b, unsigned k, int64_t value)
 		lv->cap = lv->cap ? lv->cap * 2 : 256;
 		g->text[k] = xreallocarray(g->text[k], lv->cap, sizeof *g->text[k]);
 		if (lv->kind == LK_INT)
-			lv->key = xreallocarray(lv->key, lv->cap, sizeof *lv->key);
-		else
-			lv->word = xreallocarray(lv->word, lv->cap, sizeof *lv->word);
+			lv->number = xreallocarray(lv->number, lv->cap, sizeof *lv->number);
 	}
 	g->text[k][g->ngroups[k]] = value_text(b, k, value);
 	return g->ngroups[k]++;
 }
 
-/* The first level's group of a value that is a small number (a
- * dictionary value or an artist): a lookup, no hash. */
-HOT uint32_t dense_group(struct builder *b, int64_t value)
+/* Level k's group of a value that is a small number (a dictionary value
+ * or an artist): a lookup, no hash. */
+HOT uint32_t dense_group(struct builder *b, unsigned k, int64_t value)
 {
-	struct level *lv = &b->lv[0];
+	struct level *lv = &b->lv[k];
 	if (value == NO_VALUE) {
 		if (lv->unknown == NO_GROUP)
-			lv->unknown = new_group(b, 0, NO_VALUE);
+			lv->unknown = new_group(b, k, NO_VALUE);
 		return lv->unknown;
 	}
-	if (b->artist_first)
+	if (k == 0 && b->artist_first)
 		return (uint32_t)value;
 	size_t v = (size_t)value;
 	if (v >= lv->ndense) { /* artists are numbered as they come */
@@ -281,47 +271,26 @@ HOT uint32_t dense_group(struct builder *b, int64_t value)
 		lv->ndense = n;
 	}
 	if (!lv->dense[v])
-		lv->dense[v] = new_group(b, 0, value) + 1;
+		lv->dense[v] = new_group(b, k, value) + 1;
 	return lv->dense[v] - 1;
 }
 
-/* A group keyed by one word: a dictionary value or an artist fits beside
- * its parent, so the hot path of a million items hashes and compares 8
- * bytes (and the keys take half the cache). */
-HOT uint32_t word_group(struct builder *b, unsigned k, uint64_t word, int64_t value)
+/* Level k's group of this value (made when new). A group is a value at
+ * every level: under a selection to its left a column lists the values
+ * of the tracks it lets through, and under "All" one row stands for each
+ * value however many artists have it (index_groups.h). */
+HOT uint32_t group_of(struct builder *b, unsigned k, int64_t value)
 {
 	struct level *lv = &b->lv[k];
-	uint32_t h = hash_bytes(&word, sizeof word);
+	if (lv->kind != LK_INT)
+		return dense_group(b, k, value);
+	uint32_t h = hash_bytes(&value, sizeof value);
 	struct hashtab_probe p = hashtab_probe(&lv->keys, h);
 	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
-		if (lv->word[i] == word)
+		if (lv->number[i] == value)
 			return i;
 	uint32_t grp = new_group(b, k, value);
-	lv->word[grp] = word;
-	hashtab_insert(&lv->keys, h, grp);
-	return grp;
-}
-
-/* The group of level k under parent with this value (made when new). */
-HOT uint32_t group_of(struct builder *b, unsigned k, uint32_t parent, int64_t value)
-{
-	struct level *lv = &b->lv[k];
-	if (k == 0 && lv->kind != LK_INT)
-		return dense_group(b, value);
-	if (lv->kind != LK_INT) {
-		/* No value takes the one word no dictionary value or artist is
-		 * (NO_VALUE cut to 32 bits is 0: the first dictionary value's). */
-		uint32_t low = value == NO_VALUE ? UINT32_MAX : (uint32_t)value;
-		return word_group(b, k, (uint64_t)parent << 32 | low, value);
-	}
-	struct gkey key = {parent, value};
-	uint32_t h = hash_bytes(&key, sizeof key);
-	struct hashtab_probe p = hashtab_probe(&lv->keys, h);
-	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
-		if (lv->key[i].parent == key.parent && lv->key[i].value == key.value)
-			return i;
-	uint32_t grp = new_group(b, k, value);
-	lv->key[grp] = key;
+	lv->number[grp] = value;
 	hashtab_insert(&lv->keys, h, grp);
 	return grp;
 }
@@ -358,18 +327,39 @@ static void group_firsts(struct builder *b)
 	int py = mlib_index_prop(b->idx, "year");
 	bool int_year = py >= 0 && mlib_index_prop_kind(b->idx, py) == MLIB_PROP_INT;
 	for (uint32_t r = 0; r < g->n; r++) {
-		uint32_t parent = 0;
-		for (unsigned k = 0; k < nl; k++) {
-			parent = group_of(b, k, parent, value_of(b, k, r));
-			g->of[k][r] = parent;
-		}
+		for (unsigned k = 0; k < nl; k++)
+			g->of[k][r] = group_of(b, k, value_of(b, k, r));
 		if (g->year_of)
 			g->year_of[r] = item_year(b->idx, py, int_year, b->all->v[r]);
 	}
 }
 
-/* The item at rank r is also under first-level group g0: its groups at
- * the deeper levels under that one. */
+/* A group's year so far (UINT32_MAX: no item yet) with one more item's. */
+static uint32_t year_joined(uint32_t so_far, uint32_t y)
+{
+	return so_far == UINT32_MAX || so_far == y ? y : 0;
+}
+
+/* The years the album levels' groups share (after the extras). */
+static void group_years(struct mlib_groups *g)
+{
+	for (unsigned k = 0; g->year_of && k < g->levels.n; k++) {
+		if (strcmp(g->levels.prop[k], "album") != 0)
+			continue;
+		uint32_t *gy = xmalloc(((size_t)g->ngroups[k] + 1) * sizeof *gy);
+		memset(gy, 0xff, ((size_t)g->ngroups[k] + 1) * sizeof *gy);
+		for (uint32_t r = 0; r < g->n; r++)
+			gy[g->of[k][r]] = year_joined(gy[g->of[k][r]], g->year_of[r]);
+		for (size_t x = 0; x < g->nextra; x++) {
+			uint32_t grp = g->extra[x].grp[k];
+			gy[grp] = year_joined(gy[grp], g->year_of[g->extra[x].at]);
+		}
+		g->group_year[k] = gy;
+	}
+}
+
+/* The item at rank r is also under first-level group g0 (its groups at
+ * the deeper levels are its own: a value, whatever the first). */
 static void add_extra(struct builder *b, uint32_t r, uint32_t g0)
 {
 	struct mlib_groups *g = b->g;
@@ -383,8 +373,7 @@ static void add_extra(struct builder *b, uint32_t r, uint32_t g0)
 	x->at = r;
 	x->grp[0] = g0;
 	for (unsigned k = 1; k < MLIB_GROUP_LEVELS; k++)
-		x->grp[k] = k < g->levels.n ? group_of(b, k, x->grp[k - 1], value_of(b, k, r))
-					    : NO_GROUP;
+		x->grp[k] = k < g->levels.n ? g->of[k][r] : NO_GROUP;
 }
 
 static int extra_by_at(const void *a, const void *b)
@@ -425,7 +414,7 @@ static void group_extras(struct builder *b)
 				if (lv->kind == LK_ARTIST)
 					val = artist_named(
 						b, mlib_index_dict_text(b->idx, props[k], vids[v]));
-				add_extra(b, r, dense_group(b, val));
+				add_extra(b, r, dense_group(b, 0, val));
 			}
 		}
 	}
@@ -522,8 +511,7 @@ static void builder_free(struct builder *b)
 	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
 		free(b->lv[k].vid);
 		free(b->lv[k].dense);
-		free(b->lv[k].key);
-		free(b->lv[k].word);
+		free(b->lv[k].number);
 		hashtab_free(&b->lv[k].keys);
 	}
 	free(b->va);
@@ -555,14 +543,17 @@ struct mlib_groups *mlib_index_groups(const struct mlib_index *idx, const struct
 		artist_init(&b);
 	if (shows_years(&g->levels))
 		g->year_of = xmalloc((g->n + 1) * sizeof *g->year_of);
-	/* The first level's lookup array, sized once when the dictionary is
-	 * known (the artist's grows as artists come). */
-	if (b.lv[0].kind == LK_STRING) {
-		b.lv[0].ndense = mlib_index_dict_size(idx, b.lv[0].prop) + 1;
-		b.lv[0].dense = xcalloc(b.lv[0].ndense, sizeof *b.lv[0].dense);
+	/* The lookup arrays, sized once when the dictionary is known (the
+	 * artist's grow as artists come). */
+	for (unsigned k = 0; k < g->levels.n; k++) {
+		if (b.lv[k].kind != LK_STRING)
+			continue;
+		b.lv[k].ndense = mlib_index_dict_size(idx, b.lv[k].prop) + 1;
+		b.lv[k].dense = xcalloc(b.lv[k].ndense, sizeof *b.lv[k].dense);
 	}
 	group_firsts(&b);
 	group_extras(&b);
+	group_years(g);
 	builder_free(&b);
 	return g;
 }
@@ -574,6 +565,7 @@ void mlib_groups_free(struct mlib_groups *g)
 	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
 		free(g->of[k]);
 		free(g->text[k]);
+		free(g->group_year[k]);
 	}
 	for (size_t i = 0; i < g->nowned; i++)
 		free(g->owned[i]);

@@ -4,9 +4,11 @@
  * mlib_index_library_order), so grouping a result that comes in library
  * order reads these arrays front to back instead of jumping around by id.
  *
- * A group at level 0 is a value of the first property; a group at level k
- * is (group at level k-1, value), so "Greatest Hits" of two artists stay
- * apart. The level "artist" means the album artist when the item has one,
+ * A group at each level is a value of its property: under a selection
+ * to its left a column lists the values of the tracks let through, so
+ * with "All" artists "Greatest Hits" is one row however many artists made
+ * one (a column browser's rows, as in Rhythmbox or Quod Libet), and with
+ * one artist chosen it is that artist's. The level "artist" means the album artist when the item has one,
  * else the artist, the same text in either dictionary being the same
  * artist (so compilations stay together), and a compilation (tag
  * compilation 1, true or yes) without an album artist is by
@@ -50,8 +52,9 @@ int mlib_levels_parse(const char *text, struct mlib_levels *out, struct crate_er
 void mlib_levels_format(const struct mlib_levels *lv, char *buf, size_t size);
 bool mlib_levels_equal(const struct mlib_levels *a, const struct mlib_levels *b);
 
-/* A further group of an item with several first-level values: its group
- * at each level under that value. */
+/* A further group of an item with several first-level values: that
+ * value's group, and at the deeper levels the item's own (values do not
+ * depend on the level before). */
 struct mlib_extra_group {
 	uint32_t at; /* library rank (mlib_groups) or whatever position the user keeps */
 	uint32_t grp[MLIB_GROUP_LEVELS];
@@ -65,6 +68,10 @@ struct mlib_groups {
 	uint32_t ngroups[MLIB_GROUP_LEVELS];
 	uint32_t *year_of;              /* by rank: the item's year, 0 = none (NULL when no
 					 * level is "album": the album rows show it) */
+	uint32_t *group_year[MLIB_GROUP_LEVELS]; /* by group of an "album" level: the year
+					 * all its items share, 0 = none or several (NULL
+					 * for other levels): a row under "All" of the
+					 * albums of that title */
 	struct mlib_extra_group *extra; /* the 2nd.. first-level values, sorted by rank */
 	size_t nextra;
 	uint64_t *extra_bits;           /* by rank, a bit per item in extra (NULL: none is):

@@ -158,4 +158,44 @@ keys k
 wait_for "All 1 album          1. Harbour Lights  " ||
 	t_fail "one artist's tracks name none: $(screen | sed -n 2,5p)"
 keys q
+t_begin tui_levels_all_artists_list_each_album_once
+# With "All" artists the album column listed an album per artist: two
+# artists' "Greatest Hits" were two rows nothing told apart, and every
+# artist's loose tracks a "(no album)" row of their own. A column lists
+# values: one row each, and an artist's own under that artist.
+if command -v ffmpeg >/dev/null; then
+	GH=$T_TMP/gh
+	mkdir -p "$GH"
+	tag() { # FILE ARTIST ALBUM TITLE [YEAR]
+		ffmpeg -nostdin -v error -f lavfi -i 'sine=d=0.3' -metadata artist="$2" \
+			${3:+-metadata album="$3"} -metadata title="$4" ${5:+-metadata date="$5"} \
+			"$GH/$1" || t_fail "ffmpeg $1"
+	}
+	tag a1.flac "Ann Arbor" "Greatest Hits" "Ann One" 1981
+	tag a2.flac "Ann Arbor" "Greatest Hits" "Ann Two" 1981
+	tag a3.flac "Ann Arbor" "" "Ann Loose"
+	tag b1.flac "Bob Bay" "Greatest Hits" "Bob One" 1992
+	tag b2.flac "Bob Bay" "" "Bob Loose"
+	saved=$DB DB=$T_TMP/gh.db
+	c scan --quiet "$GH" >/dev/null 2>&1 || t_fail "scan of the Greatest Hits"
+	tmux_crate 100 12 "$T_TMP/va.conf" || t_fail "no title bar"
+	wait_for "All 2 artists" || t_fail "the artist column: $(screen | sed -n 2p)"
+	[ "$(screen | grep -c "Greatest Hits")" = 1 ] && [ "$(screen | grep -c "(no album)")" = 1 ] ||
+		t_fail "albums under All: $(screen | sed -n 2,6p)"
+	screen | grep -q "All 2 albums" || t_fail "album count: $(screen | sed -n 2p)"
+	# one row for two years: it shows neither (the first artist's was shown)
+	screen | grep -q "Greatest Hits (" && t_fail "a year for both albums: $(screen | sed -n 2,6p)"
+	keys l j j # (no album), then Greatest Hits: both artists' three tracks
+	wait_for "Bob One" || t_fail "Greatest Hits under All: $(screen | sed -n 2,6p)"
+	screen | grep -q "Ann Two" && ! screen | grep -q "Loose" ||
+		t_fail "Greatest Hits under All: $(screen | sed -n 2,6p)"
+	keys h j # Ann Arbor: her albums, and her year
+	wait_gone "Bob One" || t_fail "Ann's albums: $(screen | sed -n 2,6p)"
+	screen | grep -q "All 2 albums" || t_fail "Ann's album count: $(screen | sed -n 2p)"
+	screen | grep -q "Greatest Hits (198" || t_fail "Ann's year: $(screen | sed -n 2,6p)"
+	keys q
+	DB=$saved
+else
+	t_skip "ffmpeg missing"
+fi
 t_end
