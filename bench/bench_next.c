@@ -22,6 +22,7 @@
 #include "app/app_coll.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
+#include "coll/search.h"
 #include "coll/store.h"
 #include "medialib/scan.h"
 
@@ -186,9 +187,9 @@ int main(int argc, char **argv)
 	app_scan(app, paths, 1, NULL, NULL, &res, &err);
 	mlib_scan_result_free(&res);
 	app_playlist_new(app, "Same", &err);
-	app_playlist_add_query(app, "Same", "title:Silence OR title:Same", NULL, &err);
+	app_playlist_add_query(app, "Same", "title:Silence OR title:Same", COLL_SEARCH_EXACT, NULL, NULL, &err);
 	app_playlist_new(app, "Change", &err);
-	app_playlist_add_query(app, "Change", "title:Silence OR title:Other", NULL, &err);
+	app_playlist_add_query(app, "Change", "title:Silence OR title:Other", COLL_SEARCH_EXACT, NULL, NULL, &err);
 	/* Library order is by url: a.flac first. */
 	app_play_set_listener(app, on_notice, NULL);
 	double lo, hi;
