@@ -3,6 +3,7 @@
 #include "medialib/db.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,18 +11,24 @@
 
 #include "base/str.h"
 #include "base/utf8.h"
+#include "medialib/db_checked.h"
 
 struct mlib_db {
 	sqlite3 *sql;
 	char *path;
 	int readonly;
 	sqlite3_stmt *data_version; /* kept prepared: asked several times a second */
+	bool trusted; /* passed quick_check (or its note held, or made here): noted at close */
 };
+
+static _Atomic unsigned long checks_run;
 
 /* quick_check reads every page; above this size it would cost more than the
  * index load it protects, so big files are only checked on request
- * (MLIB_DB_CHECK). Corruption found later still surfaces as an error naming
- * the file (mlib_db_error), never as a repair. */
+ * (MLIB_DB_CHECK). Below it, a file unchanged since it last passed is not
+ * read again (medialib/db_checked.h). Corruption found later still
+ * surfaces as an error naming the file (mlib_db_error), never as a
+ * repair. */
 #define MLIB_DB_CHECK_MAX_BYTES (64 * 1024 * 1024)
 
 /* Its reports may span lines (quick_check's "*** in database main
@@ -122,8 +129,14 @@ int mlib_db_rollback(struct mlib_db *db, struct crate_err *err)
 	return 0;
 }
 
+unsigned long mlib_db_checks_run(void)
+{
+	return checks_run;
+}
+
 int mlib_db_check(struct mlib_db *db, struct crate_err *err)
 {
+	checks_run++;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db->sql, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK)
 		return mlib_db_error(db, "cannot check the database", err);
@@ -419,9 +432,14 @@ static int db_open_inner(struct mlib_db *db, unsigned flags, struct crate_err *e
 	if (rc != SQLITE_OK)
 		return mlib_db_error(db, "cannot read the database", err);
 
-	if (exists && ((flags & MLIB_DB_CHECK) || stb.st_size <= MLIB_DB_CHECK_MAX_BYTES) &&
-	    mlib_db_check(db, err) != 0)
-		return -1;
+	if (exists && ((flags & MLIB_DB_CHECK) || stb.st_size <= MLIB_DB_CHECK_MAX_BYTES)) {
+		if ((flags & MLIB_DB_CHECK) || !mlib_db_checked_holds(db->path)) {
+			if (mlib_db_check(db, err) != 0)
+				return -1;
+		}
+		db->trusted = true;
+	}
+	db->trusted |= !exists;
 
 	if (mlib_db_exec(db, "PRAGMA foreign_keys=ON", err) != 0)
 		return -1;
@@ -455,8 +473,12 @@ void mlib_db_close(struct mlib_db *db)
 	if (!db)
 		return;
 	sqlite3_finalize(db->data_version);
-	if (db->sql)
+	bool opened = db->sql != NULL;
+	if (opened)
 		sqlite3_close_v2(db->sql);
+	/* after the close: the last connection's checkpoint writes the file */
+	if (opened && db->trusted && !mlib_db_checked_holds(db->path))
+		mlib_db_checked_record(db->path);
 	free(db->path);
 	free(db);
 }

@@ -68,6 +68,9 @@ int mlib_db_data_version(struct mlib_db *db, int64_t *out, struct crate_err *err
 
 /* Run PRAGMA quick_check; an error naming the file when it fails. */
 int mlib_db_check(struct mlib_db *db, struct crate_err *err);
+/* How many quick_checks this process has run (for tests: an unchanged
+ * database is not checked again, medialib/db_checked.h). */
+unsigned long mlib_db_checks_run(void);
 
 /* SQLite's own text s (an error message, a report; NULL: "?") for a
  * message, owned: folded to one line without control characters. Every

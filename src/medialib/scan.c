@@ -344,9 +344,9 @@ static bool ignored_name(const char *name)
 		"cue", "m3u", "m3u8", "pls", "xspf", "wpl", "nfo", "log", "sfv", "md5", "ffp",
 		"accurip", "pdf", "txt", "md", "htm", "html", "xml", "json", "csv", "rtf", "doc",
 		"docx", "odt", "url", "ini", "lrc", "db", "db-wal", "db-shm", "db-journal",
-		"sqlite", "sqlite3", "index", "tmp", "part", "crdownload",
+		"sqlite", "sqlite3", "index", "checked", "tmp", "part", "crdownload",
 	};
-	/* crate's own files: library.db, -wal, -shm, .index, .index.tmp.* */
+	/* crate's own files: library.db, -wal, -shm, .index, .index.tmp.*, .checked */
 	return ext_in(name, ext, sizeof ext / sizeof ext[0]) || strstr(name, ".db.index") ||
 	       strcmp(name, ".DS_Store") == 0 || strcmp(name, "Thumbs.db") == 0;
 }
