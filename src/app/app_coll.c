@@ -299,9 +299,45 @@ int app_coll_levels_set(struct app *app, const char *ns, const char *name, const
 	return coll_store_levels_set(app->store, ns, name, canon, err);
 }
 
+/* Playlists/Queue is the play queue, found by its name (app_play.c): its
+ * entries play first and go once played. A list that is not a queue must
+ * not take that name, or playing would consume it. */
+static bool queue_name_refused(struct app *app, const char *ns, const char *old_name,
+			       const char *new_name, struct crate_err *err)
+{
+	if (strcmp(ns, COLL_NS_PLAYLISTS) != 0 || strcmp(new_name, APP_QUEUE_NAME) != 0 ||
+	    coll_store_get(app->store, ns, new_name))
+		return false; /* an existing Queue: the store says so */
+	const struct coll_node *n = coll_store_get(app->store, ns, old_name);
+	const char *type = n ? coll_attr_get(n, "type") : NULL;
+	if (!n || (coll_type_is_list(n) && type && strcmp(type, "queue") == 0))
+		return false;
+	crate_err_set(err, CRATE_ERR_REFUSED,
+		      "Playlists/%s is the play queue: only a queue list can take its name (crate "
+		      "playlist add %s 'in:\"Playlists/%s\"' queues its tracks)",
+		      APP_QUEUE_NAME, APP_QUEUE_NAME, old_name);
+	return true;
+}
+
+int app_queue_name_take(const char *ns, const char *name, struct coll_node *n,
+			struct crate_err *err)
+{
+	if (strcmp(ns, COLL_NS_PLAYLISTS) != 0 || strcmp(name, APP_QUEUE_NAME) != 0)
+		return 0;
+	if (!coll_type_is_list(n))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "Playlists/%s is the play queue: only a list can be saved as it",
+				     APP_QUEUE_NAME);
+	/* as a list made under that name (app_playlist_new_typed) */
+	coll_attr_set(n, "type", "queue");
+	return 0;
+}
+
 int app_coll_rename(struct app *app, const char *ns, const char *old_name, const char *new_name,
 		    struct crate_err *err)
 {
+	if (queue_name_refused(app, ns, old_name, new_name, err))
+		return -1;
 	if (coll_store_rename(app->store, ns, old_name, new_name, err) != 0)
 		return -1;
 	/* Rules name collections too (app/rules.h); a separate table, so a

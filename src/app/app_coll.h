@@ -58,6 +58,11 @@ struct coll_node *app_order_by(struct app *app, struct coll_node *node, const ch
 int app_coll_save_query(struct app *app, const char *fullname, const char *query,
 			struct crate_err *err);
 
+/* A collection n about to be saved as ns/name: under Playlists/Queue (the
+ * play queue, found by its name) a list becomes a queue list, as one made
+ * under that name does, and anything else is refused (-1 with *err). */
+int app_queue_name_take(const char *ns, const char *name, struct coll_node *n,
+			struct crate_err *err);
 /* Rename / remove a saved collection (coll_store_rename/_remove) and keep
  * the collection rules (app/rules.h) in step: a rule on the old name
  * follows the rename; a rule using a removed collection refuses the

@@ -278,6 +278,10 @@ static int cmd_coll_import(struct cli_ctx *ctx, const struct cli_args *a)
 		status = cli_outcome(ctx, -1, &err);
 		goto out;
 	}
+	if (app_queue_name_take(ns, name, n, &err) != 0) {
+		status = cli_outcome(ctx, -1, &err);
+		goto out;
+	}
 	bool existed = app_coll_resolve(app, ns, name) != NULL;
 	status = cli_outcome(ctx, app_coll_save_node(app, name_arg, n, NULL, &err), &err);
 	if (status == CLI_OK)

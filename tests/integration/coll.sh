@@ -130,6 +130,32 @@ expect_rc 1 "rename onto an existing name"
 run coll rename Nineties Playlists/Nineties
 expect_rc 1 "rename across namespaces"
 
+t_begin coll_a_plain_list_cannot_become_the_queue
+# crate coll rename Playlists/Road Queue made Road the play queue (found
+# by its name), a plain list whose entries then went one by one as they
+# played; coll import of a plain list as Playlists/Queue did the same. A
+# rename is refused, saying how to queue the tracks; an import makes a
+# queue list, as playlist new Queue does; a queue list may take the name.
+c playlist new QRoad >/dev/null 2>&1 && c playlist add QRoad '*' >/dev/null 2>&1 || t_fail "playlist"
+c coll remove Playlists/Queue >/dev/null 2>&1
+run coll rename Playlists/QRoad Queue
+expect_rc 1 "rename of a plain list to Queue"
+[ "$ERR" = "crate: Playlists/Queue is the play queue: only a queue list can take its name (crate playlist add Queue 'in:\"Playlists/QRoad\"' queues its tracks)" ] ||
+	t_fail "rename says: $ERR"
+c coll list | grep -qx 'Playlists/QRoad' || t_fail "QRoad is gone: $(c coll list)"
+c coll export Playlists/QRoad "$T_TMP/qroad.json" >/dev/null 2>&1 || t_fail "export"
+run coll import Playlists/Queue "$T_TMP/qroad.json"
+expect_rc 0 "import as Queue"
+c coll show Playlists/Queue | grep -q '"type": "queue"' || t_fail "imported as a plain list: $(c coll show Playlists/Queue)"
+c coll remove Playlists/Queue >/dev/null 2>&1
+echo '{"type": "match", "attributes": {"field": "artist", "value": "x"}, "operands": [{"type": "universe"}]}' >"$T_TMP/q.json"
+run coll import Playlists/Queue "$T_TMP/q.json"
+expect_rc 1 "a query imported as Queue"
+c playlist new QLater --queue >/dev/null 2>&1 || t_fail "playlist new --queue"
+run coll rename Playlists/QLater Queue
+expect_rc 0 "rename of a queue list to Queue"
+c coll remove Playlists/Queue >/dev/null 2>&1 # the queue is made on first use below
+
 t_begin coll_remove_refused_then_forced
 run coll remove Nineties
 expect_rc 1 "remove with referrers"
