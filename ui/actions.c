@@ -487,18 +487,32 @@ void act_scan_queued(struct ui *ui)
 	free(q);
 }
 
+/* ":scan" alone: what `crate scan` alone looks at (app_rescan_paths): the
+ * roots and the files given by name; a root gone with nothing of the
+ * library under it is forgotten, said when the scan is done. */
 void act_scan_roots(struct ui *ui)
 {
-	char **roots;
-	size_t n;
+	struct app_rescan r;
 	struct crate_err err = {0};
-	if (app_roots_list(ui->app, &roots, &n, &err) != 0)
+	if (app_rescan_paths(ui->app, &r, &err) != 0) {
 		ui_message(ui, true, "scan: %s", err.msg);
-	else if (n == 0)
-		ui_message(ui, true, "no folder is scanned yet: ':scan DIR' adds one");
-	else
-		act_scan(ui, roots, (int)n);
-	mlib_roots_free(roots, n);
+		return;
+	}
+	ui->scan_note[0] = '\0';
+	if (r.ndropped)
+		snprintf(ui->scan_note, sizeof ui->scan_note,
+			 "%s%s: gone, with nothing of the library under it: no longer scanned",
+			 r.dropped[0], r.ndropped > 1 ? " and others" : "");
+	if (r.n == 0) {
+		if (r.ndropped)
+			ui_message(ui, false, "%s", ui->scan_note);
+		else
+			ui_message(ui, true, "no folder is scanned yet: ':scan DIR' adds one");
+		ui->scan_note[0] = '\0';
+	} else {
+		act_scan(ui, r.paths, (int)r.n);
+	}
+	app_rescan_free(&r);
 }
 
 void act_scan(struct ui *ui, char *const *paths, int n)

@@ -830,8 +830,10 @@ static void poll_scan(struct ui *ui)
 		ui_message(ui, true, "scan stopped: %s; stored: %s; %llu not stored", p.msg, counts,
 			   (unsigned long long)t->not_stored);
 	else
-		ui_message(ui, p.nerrors > 0, "scan done: %s%s", counts,
-			   p.nerrors ? " (:errors lists them)" : "");
+		ui_message(ui, p.nerrors > 0, "scan done: %s%s%s%s", counts,
+			   p.nerrors ? " (:errors lists them)" : "", ui->scan_note[0] ? "; " : "",
+			   ui->scan_note);
+	ui->scan_note[0] = '\0';
 }
 
 void ui_poll_analysis(struct ui *ui)

@@ -228,6 +228,7 @@ struct ui {
 	double msg_at;
 
 	char msg_scan[160];          /* scan progress for the status line */
+	char scan_note[512];         /* added to the next scan's summary (a root forgotten) */
 	struct app_scan_progress scan_prog; /* the running scan's latest report */
 	bool scan_active;            /* a scan (not an index rebuild) runs: show its progress */
 	bool help_errors;            /* the help view lists the last scan's problems */

@@ -790,3 +790,57 @@ int app_root_remove(struct app *app, const char *root, struct crate_err *err)
 	app_watch_remove(app, root);
 	return 0;
 }
+
+/* A root gone from the disk with nothing of the library under it any more
+ * (its folder renamed and scanned under the new name, which took its
+ * items) is no root: forgotten, instead of counted "not found" by every
+ * rescan. One whose items are still there (marked missing: a disk not
+ * mounted) is kept. */
+static bool root_emptied(struct app *app, const char *root)
+{
+	struct u32vec ids = {0};
+	struct crate_err err = {0};
+	bool emptied = access(root, F_OK) != 0 && errno == ENOENT &&
+		       app_items_under(app, root, &ids, &err) == 0 && ids.n == 0 &&
+		       app_root_remove(app, root, &err) == 0;
+	u32vec_free(&ids);
+	return emptied;
+}
+
+int app_rescan_paths(struct app *app, struct app_rescan *r, struct crate_err *err)
+{
+	memset(r, 0, sizeof *r);
+	char **roots;
+	size_t n;
+	if (mlib_roots_list(app->db, &roots, &n, err) != 0)
+		return -1;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!mlib_db_readonly(app->db) && root_emptied(app, roots[i])) {
+			r->dropped = xreallocarray(r->dropped, r->ndropped + 1, sizeof *r->dropped);
+			r->dropped[r->ndropped++] = roots[i];
+			continue;
+		}
+		roots[k++] = roots[i];
+	}
+	char **files;
+	if (mlib_roots_loose_files(app->db, roots, k, &files, &r->nfiles, err) != 0) {
+		mlib_roots_free(roots, k);
+		app_rescan_free(r);
+		return -1;
+	}
+	r->nroots = k;
+	r->n = k + r->nfiles;
+	r->paths = xreallocarray(roots, r->n ? r->n : 1, sizeof *r->paths);
+	if (r->nfiles)
+		memcpy(r->paths + k, files, r->nfiles * sizeof *files);
+	free(files);
+	return 0;
+}
+
+void app_rescan_free(struct app_rescan *r)
+{
+	mlib_roots_free(r->paths, r->n);
+	mlib_roots_free(r->dropped, r->ndropped);
+	memset(r, 0, sizeof *r);
+}

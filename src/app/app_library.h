@@ -119,6 +119,24 @@ int app_items_under(struct app *app, const char *dir, struct u32vec *out, struct
  * forgotten with app_forget). CRATE_ERR_NOTFOUND when it is no root. */
 int app_root_remove(struct app *app, const char *root, struct crate_err *err);
 
+/* What a plain rescan (`crate scan`, `:scan` with no folder) looks at, as
+ * `mpc update` and cmus's :update-cache look at the whole library. */
+struct app_rescan {
+	char **paths;    /* the roots, then the files: n of them */
+	size_t n;
+	size_t nroots;   /* paths[0 .. nroots) are roots */
+	size_t nfiles;   /* files of the library outside every root (given by name) */
+	char **dropped;  /* roots forgotten: gone, nothing of the library under them */
+	size_t ndropped;
+};
+/* Fill r: every root, and every file of the library outside them
+ * (mlib_roots_loose_files), so that one given to `crate scan FILE` that is
+ * gone is marked missing and one changed is read again. A root gone from
+ * the disk with nothing of the library left under it is forgotten first
+ * and named in r->dropped. Free with app_rescan_free. */
+int app_rescan_paths(struct app *app, struct app_rescan *r, struct crate_err *err);
+void app_rescan_free(struct app_rescan *r);
+
 /* Another process changed play statistics or ratings only: set them in
  * the index in place (mlib_index_refresh_stats) instead of loading it
  * again, and the counter the index reflects with them. *applied false

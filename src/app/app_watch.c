@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
 
@@ -131,7 +132,10 @@ void app_watch_add(struct app *app, const char *path)
 	if (!app->watch)
 		return;
 	char *abs = realpath(path, NULL);
-	if (abs)
+	struct stat st;
+	/* a file given to a scan is no root: nothing to watch (it turned on
+	 * the periodic rescans kept for roots that cannot be watched) */
+	if (abs && stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
 		watch_root(app, abs, NULL, 0);
 	free(abs);
 }

@@ -162,37 +162,8 @@ static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *pat
 	return status;
 }
 
-/* A root that is gone from the disk with nothing of the library under it
- * any more (its folder renamed and scanned under the new name, which took
- * its items) is no root: it is forgotten, said once, instead of counted
- * "not found" by every scan. A root whose items are still there (marked
- * missing: a disk not mounted) is kept. Returns the roots left in v. */
-static size_t drop_emptied_roots(struct cli_ctx *ctx, char **v, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct u32vec ids = {0};
-		struct crate_err err = {0};
-		bool emptied = access(v[i], F_OK) != 0 && errno == ENOENT &&
-			       app_items_under(ctx->app, v[i], &ids, &err) == 0 && ids.n == 0 &&
-			       app_root_remove(ctx->app, v[i], &err) == 0;
-		u32vec_free(&ids);
-		if (emptied) {
-			fputs("crate: note: ", ctx->err);
-			cli_put_safe(ctx->err, v[i], strlen(v[i]));
-			fputs(": gone, with nothing of the library under it: no longer scanned\n",
-			      ctx->err);
-			free(v[i]);
-			continue;
-		}
-		v[k++] = v[i];
-	}
-	return k;
-}
-
-/* A plain scan with no root. Files given to crate scan are no roots (a
- * root is a folder to watch): a library of such files is said so, not
- * called empty. */
+/* A plain scan with nothing to look at: no root, and no file given by
+ * name that is there (those are rescanned with the roots). */
 static int no_roots(struct cli_ctx *ctx)
 {
 	struct u32vec ids = {0};
@@ -204,10 +175,10 @@ static int no_roots(struct cli_ctx *ctx)
 	size_t n = ids.n;
 	u32vec_free(&ids);
 	return cli_error(ctx,
-			 "no folder is scanned yet: the library's %zu item%s came from files "
-			 "given by name, which only 'crate scan FILE...' rescans; 'crate scan DIR' "
-			 "adds a folder",
-			 n, n == 1 ? "" : "s");
+			 "no folder is scanned yet, and the library's %zu item%s, from files given "
+			 "by name, %s gone (crate scan --prune forgets them); 'crate scan DIR' adds "
+			 "a folder",
+			 n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
 }
 
 static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv, int argc);
@@ -235,16 +206,19 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 		free(paths);
 		return rc;
 	}
-	/* No folder: every root again, as `mpc update` and cmus's
-	 * :update-cache look at the whole library. */
-	char **roots;
-	size_t n;
+	/* No folder: every root again, and the files given by name, as `mpc
+	 * update` and cmus's :update-cache look at the whole library. */
+	struct app_rescan r;
 	struct crate_err err = {0};
-	if (mlib_roots_list(ctx->app->db, &roots, &n, &err) != 0)
+	if (app_rescan_paths(ctx->app, &r, &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
-	n = drop_emptied_roots(ctx, roots, n);
-	int rc = n ? scan_paths(ctx, a, roots, (int)n) : no_roots(ctx);
-	mlib_roots_free(roots, n);
+	for (size_t i = 0; i < r.ndropped; i++) {
+		fputs("crate: note: ", ctx->err);
+		cli_put_safe(ctx->err, r.dropped[i], strlen(r.dropped[i]));
+		fputs(": gone, with nothing of the library under it: no longer scanned\n", ctx->err);
+	}
+	int rc = r.n ? scan_paths(ctx, a, r.paths, (int)r.n) : no_roots(ctx);
+	app_rescan_free(&r);
 	return rc;
 }
 
@@ -589,7 +563,7 @@ static const struct cli_command library_commands[] = {
 	{"scan", NULL, "scan [--quiet] [--prune] [--playlists] [PATH...]",
 	 "add or update files and folders (--prune: forget missing items; --playlists: import playlist files found)",
 	 "The folders become roots that a running interface watches; without a PATH every root "
-	 "is scanned again.\nFiles that cannot be read are listed with the reason; the exit "
+	 "is scanned again, with the files of the library outside them.\nFiles that cannot be read are listed with the reason; the exit "
 	 "status is then 2.",
 	 0, CLI_ANY, CLI_OPTS_FIRST, scan_opts, cmd_scan},
 	{"info", NULL, "info [--json] ID|PATH...",

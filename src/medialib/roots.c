@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const schema[] = {
 	"CREATE TABLE scan_root(path BLOB PRIMARY KEY, added INTEGER NOT NULL);",
@@ -122,4 +123,77 @@ void mlib_roots_free(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+/* url (len bytes) lies in one of roots (or is one). */
+static bool under_a_root(const char *url, size_t len, char *const *roots, size_t nroots)
+{
+	for (size_t i = 0; i < nroots; i++) {
+		size_t n = strlen(roots[i]);
+		if ((n == 1 && roots[i][0] == '/') ||
+		    (len >= n && memcmp(url, roots[i], n) == 0 && (len == n || url[n] == '/')))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int mlib_roots_loose_files(struct mlib_db *db, char *const *roots, size_t nroots, char ***out,
+			   size_t *n, struct crate_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT url, missing, cue_start IS NOT NULL FROM media"
+			       " WHERE substr(url, 1, 1) = x'2f'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return mlib_db_error(db, "cannot read the library", err);
+	char **v = NULL;
+	size_t k = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *url = sqlite3_column_blob(st, 0);
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+		if (!url || memchr(url, '\0', len))
+			continue;
+		if (sqlite3_column_int(st, 2)) { /* a cue track: its file, "FILE#N" */
+			const char *hash = memrchr(url, '#', len);
+			len = hash ? (size_t)(hash - url) : len;
+		}
+		if (under_a_root(url, len, roots, nroots))
+			continue;
+		char *path = xstrndup(url, len);
+		/* a missing one only once its file is back */
+		if (sqlite3_column_int(st, 1) && access(path, F_OK) != 0) {
+			free(path);
+			continue;
+		}
+		if (k == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[k++] = path;
+	}
+	if (mlib_db_finish(db, st, rc, "cannot read the library", err) != 0) {
+		mlib_roots_free(v, k);
+		return -1;
+	}
+	/* a split file's tracks name it once each */
+	if (k)
+		qsort(v, k, sizeof *v, cmp_str);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (u && strcmp(v[u - 1], v[i]) == 0)
+			free(v[i]);
+		else
+			v[u++] = v[i];
+	}
+	*out = v;
+	*n = u;
+	return 0;
 }

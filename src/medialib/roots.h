@@ -20,5 +20,12 @@ int mlib_roots_remove(struct mlib_db *db, const char *path, struct crate_err *er
  * read-only library without the table has none. */
 int mlib_roots_list(struct mlib_db *db, char ***out, size_t *n, struct crate_err *err);
 void mlib_roots_free(char **v, size_t n);
+/* The files of the library that lie under none of roots (given to `crate
+ * scan` by name, or scanned by a playlist import), sorted, once each (a
+ * cue track's file for its tracks): those still there, and those marked
+ * missing whose file is back. A plain rescan looks at them with the roots.
+ * *out as for mlib_roots_list. */
+int mlib_roots_loose_files(struct mlib_db *db, char *const *roots, size_t nroots, char ***out,
+			   size_t *n, struct crate_err *err);
 
 #endif

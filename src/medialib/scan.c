@@ -231,6 +231,12 @@ struct scan {
 	size_t nlinks;
 	char **lib_roots; /* owned: the stored roots and this scan's (canonical) */
 	size_t nlib_roots;
+	char **roots;          /* this scan's paths, absolute (NULL: unknown) */
+	size_t nroots;
+	struct hashtab root_set; /* into roots: a row's folders are looked up, not compared
+				  * with each root (a plain rescan names every file given
+				  * by name) */
+	bool root_slash;       /* one of them is "/" */
 	struct job *jobs;
 	size_t njobs, capjobs;
 	struct timespec t0, last_report;
@@ -241,6 +247,8 @@ struct scan {
 	bool stop;
 	const char *db_path; /* crate's own files are never scanned */
 	bool dir_has_cue;    /* the folder being walked holds a *.cue: look for sheets */
+	char *cue_dir;       /* the folder of the last root that is a file, and */
+	bool cue_dir_has;    /* whether it holds a *.cue (files given by name share it) */
 	/* Written but not committed yet: counted in totals at the commit. */
 	uint64_t pend_added, pend_updated, pend_missing;
 };
@@ -424,6 +432,14 @@ static void root_gone(struct scan *s, const char *path)
 	s->res->totals.roots_gone++;
 }
 
+/* path (absolute) is the url of a row, or the file of cue track rows. */
+static bool known_file(struct scan *s, const char *path)
+{
+	struct known *row;
+	size_t len = strlen(path);
+	return known_find(&s->known, path, len) || known_cue_rows(&s->known, path, len, &row, 1);
+}
+
 /* A file's cue sheet beside it: its mtime counts as the file's (an edited
  * sheet is a changed file). */
 static bool sibling_cue(const struct scan *s, const char *path, struct timespec *mtime)
@@ -506,6 +522,31 @@ static void visit_file(struct scan *s, const char *path, const struct stat *st)
 	j->cue_beside = s->dir_has_cue;
 	mlib_tags_init(&j->tags);
 	p->to_read++;
+}
+
+/* Whether the folder of path (a root that may be a file) holds a *.cue,
+ * as walk_dir tells for the files it meets. Asked once per folder in a
+ * row: a plain rescan names the files given by name, sorted, and looking
+ * through the folder for each of its files took time in its square. */
+static bool root_folder_has_cue(struct scan *s, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	if (s->cue_dir && strcmp(s->cue_dir, dir) == 0) {
+		free(dir);
+		return s->cue_dir_has;
+	}
+	static const char *const cue_ext[] = {"cue"};
+	bool has = false;
+	DIR *d = opendir(dir);
+	for (struct dirent *de; d && !has && (de = readdir(d));)
+		has = de->d_name[0] != '.' && ext_in(de->d_name, cue_ext, 1);
+	if (d)
+		closedir(d);
+	free(s->cue_dir);
+	s->cue_dir = dir;
+	s->cue_dir_has = has;
+	return has;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -980,28 +1021,79 @@ static bool under_prefix(const char *url, size_t len, const char *root)
 	return len >= rl && memcmp(url, root, rl) == 0 && (len == rl || url[rl] == '/');
 }
 
+/* Up to this many paths a row is compared with each (a memcmp or two for
+ * the usual few roots, cheaper than hashing its folders); more (a plain
+ * rescan of many files given by name) are looked up in root_set. */
+#define ROOTS_COMPARED 16
+
+static void root_set_build(struct scan *s, char **roots, size_t nroots)
+{
+	s->roots = roots;
+	s->nroots = nroots;
+	if (nroots <= ROOTS_COMPARED)
+		return;
+	hashtab_reserve(&s->root_set, nroots);
+	for (size_t r = 0; r < nroots; r++) {
+		if (!roots[r])
+			continue;
+		if (strcmp(roots[r], "/") == 0)
+			s->root_slash = true;
+		hashtab_insert(&s->root_set, hash_bytes(roots[r], strlen(roots[r])), (uint32_t)r);
+	}
+}
+
+static bool is_root(const struct scan *s, const char *path, size_t len)
+{
+	struct hashtab_probe p = hashtab_probe(&s->root_set, hash_bytes(path, len));
+	for (uint32_t i; (i = hashtab_next(&p)) != HASHTAB_NONE;)
+		if (strlen(s->roots[i]) == len && memcmp(s->roots[i], path, len) == 0)
+			return true;
+	return false;
+}
+
+/* url is one of the scan's roots or under one (under_prefix of each),
+ * looked up folder by folder; a cue track's file (baselen) counts too. */
+static bool in_scan_roots(const struct scan *s, const struct known *k)
+{
+	if (s->nroots <= ROOTS_COMPARED) {
+		for (size_t r = 0; r < s->nroots; r++) {
+			const char *root = s->roots[r];
+			if (root && (under_prefix(k->url, k->len, root) ||
+				     (k->cue && k->baselen == strlen(root) &&
+				      memcmp(k->url, root, k->baselen) == 0)))
+				return true;
+		}
+		return false;
+	}
+	if (s->root_slash || (k->cue && is_root(s, k->url, k->baselen)))
+		return true;
+	for (size_t n = k->len; n > 0;) {
+		if (is_root(s, k->url, n))
+			return true;
+		const char *slash = memrchr(k->url, '/', n);
+		n = slash ? (size_t)(slash - k->url) : 0;
+	}
+	return false;
+}
+
 /* A known row under a scanned root that the walk did not see (and not
  * under a folder that could not be read). */
-static bool vanished_under_roots(const struct scan *s, const struct known *k, char **roots,
-				 size_t nroots)
+static bool vanished_under_roots(const struct scan *s, const struct known *k)
 {
 	if (k->seen || k->missing)
 		return false;
-	bool in = false;
-	for (size_t r = 0; r < nroots && !in; r++)
-		in = roots[r] && under_prefix(k->url, k->len, roots[r]);
+	bool in = in_scan_roots(s, k);
 	for (size_t b = 0; b < s->nbad && in; b++)
 		if (under_prefix(k->url, k->len, s->bad_dirs[b]))
 			in = false;
 	return in;
 }
 
-static int mark_missing(struct scan *s, struct writer *wr, char **roots, size_t nroots,
-			struct crate_err *err)
+static int mark_missing(struct scan *s, struct writer *wr, struct crate_err *err)
 {
 	for (size_t i = 0; i < s->known.n; i++) {
 		struct known *k = &s->known.v[i];
-		if (!vanished_under_roots(s, k, roots, nroots))
+		if (!vanished_under_roots(s, k))
 			continue;
 		if (tx_ensure(s, wr, err) != 0 || mlib_media_set_missing(wr->w, k->id, 1, err) != 0)
 			return -1;
@@ -1070,7 +1162,7 @@ static bool still_gone(const struct known *k)
  * candidate only under the same file name and while its path stays empty.
  * Runs before the files are read, so a moved file is written as an update
  * of its row. */
-static void find_moves(struct scan *s, char **roots, size_t nroots)
+static void find_moves(struct scan *s)
 {
 	struct known **gone = NULL;
 	size_t ngone = 0;
@@ -1078,8 +1170,8 @@ static void find_moves(struct scan *s, char **roots, size_t nroots)
 		struct known *k = &s->known.v[i];
 		if (k->seen)
 			continue;
-		if (k->cue ? !(vanished_under_roots(s, k, roots, nroots) && cue_group_first(s, k))
-			   : !(k->missing || vanished_under_roots(s, k, roots, nroots)))
+		if (k->cue ? !(vanished_under_roots(s, k) && cue_group_first(s, k))
+			   : !(k->missing || vanished_under_roots(s, k)))
 			continue;
 		gone = xreallocarray(gone, ngone + 1, sizeof *gone);
 		gone[ngone++] = k;
@@ -1288,6 +1380,8 @@ static void scan_free(struct scan *s)
 	for (size_t i = 0; i < s->nlib_roots; i++)
 		free(s->lib_roots[i]);
 	free(s->lib_roots);
+	hashtab_free(&s->root_set);
+	free(s->cue_dir);
 	for (size_t i = 0; i < s->njobs; i++) {
 		free(s->jobs[i].path);
 		mlib_tags_free(&s->jobs[i].tags);
@@ -1354,21 +1448,27 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 			/* A root that is gone (an unmounted disk): what was under it
 			 * is missing now, and comes back when it does. */
 			if (e == ENOENT) {
-				root_gone(&s, paths[i]);
 				roots[i] = gone_root(paths[i]);
+				/* A file of the library given by name (a plain
+				 * rescan names them all) is marked missing below,
+				 * as a file gone from a folder is: no lost root. */
+				if (!roots[i] || !known_file(&s, roots[i]))
+					root_gone(&s, paths[i]);
 			} else {
 				folder_problem(&s, paths[i], strerror(e));
 			}
 		}
 	}
 	library_roots(&s, roots, npaths);
+	root_set_build(&s, roots, npaths);
 	for (size_t i = 0; i < npaths && !cancelled(&s); i++) {
 		if (!there[i])
 			continue;
 		strbuf_reset(&path);
 		strbuf_adds(&path, roots[i]);
 		s.nstack = 0;
-		s.dir_has_cue = true; /* a root that is a file: look beside it */
+		/* a root that is a file: look beside it when a sheet is there */
+		s.dir_has_cue = root_folder_has_cue(&s, roots[i]);
 		walk_entry(&s, &path, true);
 	}
 	strbuf_free(&path);
@@ -1377,7 +1477,7 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 	res->totals.walking = 0;
 	report(&s, true);
 	if (!cancelled(&s)) {
-		find_moves(&s, roots, npaths);
+		find_moves(&s);
 		find_moves_elsewhere(&s);
 	}
 
@@ -1385,7 +1485,7 @@ int mlib_scan(struct mlib_db *db, const char *const *paths, size_t npaths,
 		goto out;
 	if (cancelled(&s)) {
 		res->cancelled = 1;
-	} else if (mark_missing(&s, &wr, roots, npaths, err) != 0) {
+	} else if (mark_missing(&s, &wr, err) != 0) {
 		goto out;
 	}
 	if (tx_maybe_commit(&s, &wr, true, err) != 0)

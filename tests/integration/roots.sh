@@ -161,13 +161,57 @@ grep -q "1 added.* 1 gone (marked missing)" "$T_TMP/out" || t_fail "summary: $(t
 [ "$(c search --format '%url%' "u~$LIB/new.flac")" = "$LIB/new.flac" ] || t_fail "the new file under a root is not in the library"
 c --db "$T_TMP/empty.db" scan >"$T_TMP/out" 2>&1 && t_fail "no roots: exit 0"
 grep -q "no folder is scanned yet: 'crate scan DIR' adds one" "$T_TMP/out" || t_fail "no roots: $(cat "$T_TMP/out")"
-# Files given by name are no roots: a plain scan said the same "no folder
-# is scanned yet" over a library of them, as if it were empty.
-c --db "$T_TMP/files.db" scan --quiet "$SRCDIR/data/demo/01 Vatnajökull.flac" >/dev/null 2>&1 ||
+# Files given by name are no roots, but a plain scan looks at them too,
+# as cmus's :update-cache looks at every file it has: a library of them
+# is rescanned (it said "no folder is scanned yet" and exited 1, as if it
+# were empty, then that only crate scan FILE rescanned them); once they
+# are gone, it says so.
+mkdir -p "$T_TMP/byname"
+cp "$SRCDIR/data/demo/01 Vatnajökull.flac" "$T_TMP/byname/"
+c --db "$T_TMP/files.db" scan --quiet "$T_TMP/byname/01 Vatnajökull.flac" >/dev/null 2>&1 ||
 	t_fail "scan of one file"
-c --db "$T_TMP/files.db" scan >"$T_TMP/out" 2>&1 && t_fail "files only: exit 0"
-grep -qF "crate: no folder is scanned yet: the library's 1 item came from files given by name, which only 'crate scan FILE...' rescans; 'crate scan DIR' adds a folder" "$T_TMP/out" ||
-	t_fail "files only: $(cat "$T_TMP/out")"
+c --db "$T_TMP/files.db" scan >"$T_TMP/out" 2>&1 || t_fail "files only: exit $?: $(cat "$T_TMP/out")"
+grep -q "^scanned 1 files: 0 added, 0 updated, 1 unchanged" "$T_TMP/out" || t_fail "files only: $(cat "$T_TMP/out")"
+rm "$T_TMP/byname/01 Vatnajökull.flac"
+c --db "$T_TMP/files.db" scan >/dev/null 2>&1
+c --db "$T_TMP/files.db" scan >"$T_TMP/out" 2>&1 && t_fail "files only, gone: exit 0"
+grep -qF "crate: no folder is scanned yet, and the library's 1 item, from files given by name, is gone (crate scan --prune forgets them); 'crate scan DIR' adds a folder" "$T_TMP/out" ||
+	t_fail "files only, gone: $(cat "$T_TMP/out")"
+
+t_begin roots_a_file_given_by_name_that_goes_is_marked_missing
+# crate scan FILE, the file deleted, then crate scan (every root): the
+# file stayed in the library as present, a search hit and a playlist
+# entry that could not play, as no scan ever looked at it again. A plain
+# scan looks at such files with the roots: gone, it is marked missing,
+# without calling it a root not found; back, it returns with its id.
+BN=$T_TMP/byname2
+mkdir -p "$BN/root" "$BN/loose"
+cp "$SRCDIR"/data/demo/*.ogg "$BN/root/"
+cp "$SRCDIR"/data/demo/*.mp3 "$BN/loose/"
+bc() { "$CRATE" --db "$BN.db" "$@"; }
+bc scan --quiet "$BN/root" >/dev/null 2>&1 || t_fail "scan of the root"
+bc scan --quiet "$BN/loose/01 Stairway Down.mp3" "$BN/loose/02 Track 10.mp3" >/dev/null 2>&1 ||
+	t_fail "scan of two files"
+id=$(bc search --format '%id%' 'title:"Stairway Down"')
+mv "$BN/loose/01 Stairway Down.mp3" "$BN/away.mp3"
+bc scan >"$T_TMP/out" 2>&1 || t_fail "plain scan: exit $?: $(cat "$T_TMP/out")"
+grep -q "^scanned 4 files: 0 added, 0 updated, 4 unchanged, 0 ignored, 0 failed, 1 gone (marked missing) (" "$T_TMP/out" ||
+	t_fail "plain scan: $(cat "$T_TMP/out")"
+grep -q "not found\|No such file" "$T_TMP/out" && t_fail "the file called a lost root: $(cat "$T_TMP/out")"
+[ -z "$(bc search --format '%id%' 'title:"Stairway Down"')" ] || t_fail "still present"
+mv "$BN/away.mp3" "$BN/loose/01 Stairway Down.mp3"
+bc scan >"$T_TMP/out" 2>&1 || t_fail "plain scan, back: $(cat "$T_TMP/out")"
+[ "$(bc search --format '%id%' 'title:"Stairway Down"')" = "$id" ] || t_fail "back with another id: $(cat "$T_TMP/out")"
+[ "$(bc roots)" = "$(realpath "$BN/root")" ] || t_fail "roots: $(bc roots)"
+# Many files given by name (a shell's glob): each is looked at, and one
+# deleted goes missing, the others unchanged.
+mkdir -p "$BN/many"
+t_copies "$SRCDIR/data/demo/02 Salt Wind.ogg" 40 "$BN/many/t%d.ogg"
+bc scan --quiet "$BN"/many/*.ogg >/dev/null 2>&1 || t_fail "scan of 40 files"
+rm "$BN/many/t7.ogg"
+bc scan >"$T_TMP/out" 2>&1 || t_fail "plain scan of many: $(cat "$T_TMP/out")"
+grep -q "^scanned 44 files: 0 added, 0 updated, 44 unchanged, 0 ignored, 0 failed, 1 gone (marked missing) (" "$T_TMP/out" ||
+	t_fail "plain scan of many: $(cat "$T_TMP/out")"
 
 t_begin roots_prune_keeps_what_a_disk_not_mounted_holds
 # crate scan --prune while a disk is unplugged (its root gone, or its

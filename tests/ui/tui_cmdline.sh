@@ -455,4 +455,27 @@ sleep 0.3
 keys Escape
 quit_ui
 
+t_begin tui_cmdline_scan_alone_does_what_crate_scan_does
+# ":scan" alone rescanned the roots only: a root gone with nothing of the
+# library under it (a folder renamed and scanned under its new name) was
+# forgotten by `crate scan` but tried by every :scan and counted failed,
+# and a file given to crate scan by name that was deleted stayed present.
+mkdir -p "$H/Old"
+cp "$MUSIC/long.flac" "$H/Old/"
+cp "$H/tilde music/t.flac" "$H/loose.flac"
+cr scan --quiet "$H/Old" "$H/loose.flac" >/dev/null 2>&1 || t_fail "scan"
+mv "$H/Old" "$H/New"
+cr scan --quiet "$H/New" >/dev/null 2>&1 || t_fail "scan of New"
+rm "$H/loose.flac"
+tmux_crate 230 30 || t_fail "no title bar" # room for the whole message
+keys :
+typed "scan"
+keys Enter
+wait_for "$H/Old: gone, with nothing of the library under it: no longer scanned" 10 ||
+	t_fail "the emptied root is not said: $(bottom)"
+bottom | grep -q "scan done: .* 0 failed, 1 gone" || t_fail "summary: $(bottom)"
+cr roots | grep -q "/Old$" && t_fail "still a root: $(cr roots)"
+[ -z "$(cr search --format '%url%' 'u~loose.flac' 2>/dev/null)" ] || t_fail "the deleted file is still present"
+quit_ui
+
 t_end
