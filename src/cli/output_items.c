@@ -119,12 +119,23 @@ static void add_uri_json(struct strbuf *b, const char *url)
 	strbuf_free(&uri);
 }
 
-void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
+/* A tag whose name is a key crate adds to the object (the file's "uri",
+ * a playlist entry's "pos" and "current"): left out, so that the object
+ * has each key once (it had two "pos", and a reader took either). */
+static bool key_taken(const char *name, bool entry)
+{
+	return strcmp(name, "uri") == 0 ||
+	       (entry && (strcmp(name, "pos") == 0 || strcmp(name, "current") == 0));
+}
+
+static void item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id, bool entry)
 {
 	const char *url = NULL;
 	strbuf_addf(b, "{\"id\": %u", id);
 	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
 		const char *name = mlib_index_prop_name(idx, p);
+		if (key_taken(name, entry))
+			continue;
 		if (mlib_index_prop_kind(idx, p) == MLIB_PROP_INT) {
 			int64_t v;
 			if (mlib_index_int_value(idx, p, id, &v)) {
@@ -155,6 +166,11 @@ void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
 	if (url)
 		add_uri_json(b, url);
 	strbuf_addc(b, '}');
+}
+
+void cli_item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id)
+{
+	item_json(b, idx, id, false);
 }
 
 /* An entry the index lacks: {"id": N, "missing": true}, with the names its
@@ -207,7 +223,7 @@ int cli_print_items(const struct app *app, const uint32_t *ids, size_t n,
 			/* JSON escapes every control character: terminal-safe as is. */
 			strbuf_adds(&b, i ? ",\n  " : "\n  ");
 			if (app_has_media(app, ids[i]))
-				cli_item_json(&b, app_index(app), ids[i]);
+				item_json(&b, app_index(app), ids[i], o->numbered);
 			else
 				missing_json(&b, app, ids[i]);
 			if (o->numbered) /* what the listing's "> 3." says, inside the object */

@@ -556,6 +556,32 @@ json_ok "$T_TMP/pj.json" || t_fail "not JSON: $OUT"
 	coalesce(json_extract(value, '\$.current'), 0), ' ') FROM json_each(readfile('$T_TMP/pj.json'))")" = \
 	"1:0 2:1 3:0" ] || t_fail "pos and current: $OUT"
 
+t_begin coll_json_keys_are_not_repeated_by_tags
+# A file tagged POS=7, CURRENT=yes and URI=zz (free-form tags are
+# properties) gave playlist list --json objects with "pos" twice, the tag
+# and the entry's number, "uri" twice, the tag and the file's: a reader
+# took either. The keys crate adds win; the tags stay in crate info.
+if command -v ffmpeg >/dev/null; then
+	DK=$T_TMP/keys
+	mkdir -p "$DK"
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=300:duration=0.3" -metadata title=Keyed \
+		-metadata pos=7 -metadata current=yes -metadata uri=zz "$DK/k.flac" || t_fail "ffmpeg"
+	ck() { "$CRATE" --db "$T_TMP/keys.db" --config /dev/null "$@"; }
+	ck scan --quiet "$DK" >/dev/null 2>&1 || t_fail "scan"
+	ck playlist new K >/dev/null 2>&1 && ck playlist add K '*' >/dev/null 2>&1 || t_fail "playlist"
+	for cmd in "playlist list K --json" "list --json" "info --json 1"; do
+		out=$(ck $cmd 2>&1)
+		for key in pos current uri; do
+			[ "$(grep -o "\"$key\":" <<<"$out" | wc -l)" -le 1 ] || t_fail "$cmd: \"$key\" twice: $out"
+		done
+		grep -q '"uri": "file://' <<<"$out" || t_fail "$cmd: the file's uri: $out"
+	done
+	ck playlist list K --json | grep -q '"pos": 1}' || t_fail "the entry's place: $(ck playlist list K --json)"
+	ck info 1 | grep -qx 'pos = 7' || t_fail "crate info lost the tag: $(ck info 1)"
+else
+	t_skip "needs ffmpeg"
+fi
+
 t_begin coll_json_gives_a_name_that_is_not_utf8_back
 # JSON text must be UTF-8, so "url" shows a Latin-1 byte as U+FFFD; "uri"
 # (file://, percent-encoded) gives every byte back, and a script finds the
