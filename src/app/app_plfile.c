@@ -319,7 +319,7 @@ size_t app_playlist_files_find(const char *const *paths, size_t n, char ***out)
 
 int app_playlist_export(struct app *app, const char *name, enum plfile_format fmt,
 			const char *rel_dir, struct strbuf *out, size_t *left_out,
-			struct crate_err *err)
+			size_t *cue_tracks, struct crate_err *err)
 {
 	name = app_playlist_name(app, name);
 	const struct coll_node *pl = name ? coll_store_get(app->store, COLL_NS_PLAYLISTS, name) : NULL;
@@ -330,10 +330,10 @@ int app_playlist_export(struct app *app, const char *name, enum plfile_format fm
 	struct plfile_out_entry *e = xcalloc(n + 1, sizeof *e);
 	char **owned = xcalloc(n + 1, sizeof *owned);
 	char (*artist)[512] = xcalloc(n + 1, sizeof *artist), (*title)[512] = xcalloc(n + 1, sizeof *title);
-	size_t k = 0;
+	size_t k = 0, cues = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = pl->idlist.v[i];
-		char url[PATH_MAX + 16], dur[32];
+		char url[PATH_MAX + 16], dur[32], cue[32];
 		/* A missing file's row still gives its location and names (its
 		 * file may come back); only a forgotten one has none. */
 		const char *u = app_item_text(app, id, "url", "", url, sizeof url);
@@ -343,6 +343,8 @@ int app_playlist_export(struct app *app, const char *name, enum plfile_format fm
 		owned[k] = rel_dir && u[0] == '/' && !plfile_path_needs_uri(u)
 				   ? plfile_relative(u, rel_dir)
 				   : xstrdup(u);
+		if (app_item_text(app, id, "cue_start", "", cue, sizeof cue))
+			cues++;
 		const char *d = app_item_text(app, id, "duration", "", dur, sizeof dur);
 		e[k] = (struct plfile_out_entry){
 			owned[k], app_item_text(app, id, "artist", ", ", artist[k], sizeof artist[k]),
@@ -353,6 +355,8 @@ int app_playlist_export(struct app *app, const char *name, enum plfile_format fm
 	plfile_write(fmt, e, k, out);
 	if (left_out)
 		*left_out = n - k;
+	if (cue_tracks)
+		*cue_tracks = cues;
 	for (size_t i = 0; i < k; i++)
 		free(owned[i]);
 	free(owned);

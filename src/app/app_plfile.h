@@ -44,9 +44,11 @@ size_t app_playlist_files_find(const char *const *paths, size_t n, char ***out);
 /* Playlists/name (NULL: active) as a playlist file in fmt, appended to out.
  * rel_dir: write locations relative to this folder (NULL: absolute).
  * Entries no longer in the library have no location to write: they are
- * left out, and *left_out (may be NULL) says how many. */
+ * left out, and *left_out (may be NULL) says how many. A track of a cue
+ * sheet is written as its url, "FILE#N", which crate reads back and no
+ * other player does: *cue_tracks (may be NULL) says how many. */
 int app_playlist_export(struct app *app, const char *name, enum plfile_format fmt,
 			const char *rel_dir, struct strbuf *out, size_t *left_out,
-			struct crate_err *err);
+			size_t *cue_tracks, struct crate_err *err);
 
 #endif

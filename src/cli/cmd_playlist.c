@@ -278,13 +278,19 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 	struct strbuf b;
 	strbuf_init(&b, 4096);
 	int status = CLI_FAIL;
-	size_t left_out = 0;
+	size_t left_out = 0, cues = 0;
 	if (relative && !dir) {
 		char *msg = xasprintf("%s: %s", path, strerror(errno));
 		cli_fail_safe(ctx, msg);
 		free(msg);
-	} else if (app && app_playlist_export(app, name, fmt, dir, &b, &left_out, &err) == 0) {
+	} else if (app && app_playlist_export(app, name, fmt, dir, &b, &left_out, &cues, &err) == 0) {
 		status = CLI_OK;
+		if (cues) /* written all the same: no standard names a cue track */
+			cli_warning(ctx, "%zu %s of Playlists/%s %s of cue sheets, written as "
+				    "FILE#N (FILE.flac#2), which crate reads back and other players "
+				    "do not",
+				    cues, str_plural(cues, "entry", "entries"), name,
+				    cues == 1 ? "is a track" : "are tracks");
 		if (left_out) { /* written all the same: say what is missing from it */
 			cli_error(ctx, "playlist export: %zu %s of Playlists/%s no longer in the "
 				  "library: left out", left_out, str_plural(left_out, "entry", "entries"),

@@ -285,4 +285,23 @@ got=$(run search --order title --format '%url%|%title%' 'u~bad/' 2>&1)
 [ "$got" = "$BAD/backwards.flac|Whole backwards
 $BAD/many.flac|Whole many
 $BAD/nofile.flac|Whole nofile" ] || t_fail "whole files: $got"
+
+t_begin cue_tracks_exported_say_that_only_crate_reads_them
+# playlist export writes a cue track as its url, X.flac#2, as MPD's saved
+# playlists name its own X.cue/track0002: crate imports it back, but no
+# other player finds such a file, and the export said nothing of it.
+EX=$T_TMP/export
+mkdir -p "$EX"
+ffmpeg -nostdin -v error -y -f lavfi -i 'sine=f=440:d=4' -ac 2 "$EX/CD.flac"
+printf 'FILE "CD.wav" WAVE\nTRACK 01 AUDIO\nTITLE One\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nTITLE Two\nINDEX 01 00:02:00\n' >"$EX/CD.cue"
+run scan --quiet "$EX" >/dev/null 2>&1 || t_fail "scan"
+run playlist new CueOut >/dev/null 2>&1 && run playlist add CueOut "u~$EX/" >/dev/null 2>&1 || t_fail "playlist"
+run playlist export CueOut "$T_TMP/cue.m3u8" >"$T_TMP/out" 2>&1 || t_fail "export: exit $?: $(cat "$T_TMP/out")"
+[ "$(head -1 "$T_TMP/out")" = "crate: warning: 2 entries of Playlists/CueOut are tracks of cue sheets, written as FILE#N (FILE.flac#2), which crate reads back and other players do not" ] ||
+	t_fail "export says: $(cat "$T_TMP/out")"
+[ "$(tail -1 "$T_TMP/out")" = "exported Playlists/CueOut to $T_TMP/cue.m3u8: 2 entries" ] || t_fail "summary: $(cat "$T_TMP/out")"
+grep -qx "$EX/CD.flac#2" "$T_TMP/cue.m3u8" || t_fail "the file: $(cat "$T_TMP/cue.m3u8")"
+run playlist import CueBack "$T_TMP/cue.m3u8" >/dev/null 2>&1 || t_fail "import back"
+[ "$(run playlist list CueBack --format '%title%')" = "One
+Two" ] || t_fail "read back: $(run playlist list CueBack 2>&1)"
 t_end
