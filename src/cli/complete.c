@@ -295,10 +295,11 @@ static bool after_order_by(const char *prev, const char *typed)
 }
 
 /* What follows "in:" (typed): a saved collection's name, or a namespace
- * and then a name in it (in:Playlists/Road), or All Media. in_pre: the
- * word up to the name. */
+ * and then a name in it (in:Playlists/Road), or (all_media) All Media.
+ * in_pre: the word up to the name. The NAME of a coll command is read the
+ * same way (coll remove Playlists/Road), All Media aside. */
 static void reference(const struct cli_names_src *src, struct cli_completion *c,
-		      const char *in_pre, const char *typed)
+		      const char *in_pre, const char *typed, bool all_media)
 {
 	static const struct {
 		const char *ns;
@@ -318,7 +319,8 @@ static void reference(const struct cli_names_src *src, struct cli_completion *c,
 	names(src, CLI_NAMES_COLLECTION, NULL, &in);
 	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
 		add_name(&in, spaces[i].ns); /* typing goes on after the '/' */
-	add_name(&in, "All Media");
+	if (all_media)
+		add_name(&in, "All Media");
 }
 
 /* A word of a query: in:NAME, a field to filter on ("tit" -> "title:"),
@@ -338,7 +340,7 @@ static void query_word(const struct cli_names_src *src, struct cli_completion *c
 	char *pre = xstrndup(typed, lead);
 	if (!has && !sort_key && strncmp(name, "in:", 3) == 0) {
 		char *in_pre = xasprintf("%sin:", pre);
-		reference(src, c, in_pre, name + 3);
+		reference(src, c, in_pre, name + 3, true);
 		c->value_at = lead + 3; /* in:"Rock 90s": a quoted "in:..." is one word */
 		free(in_pre);
 	} else if (*name && !strchr(name, ':')) {
@@ -353,15 +355,19 @@ static void query_word(const struct cli_names_src *src, struct cli_completion *c
 static void placeholder(const struct cli_command *cmd, const char *ph, const char *prev,
 			const struct cli_names_src *src, struct acc *a, const char *typed)
 {
-	bool playlist = strncmp(cmd->name, "playlist", 8) == 0;
+	/* pshuffle NAME is Playlists/NAME too */
+	bool playlist = strncmp(cmd->name, "playlist", 8) == 0 || strcmp(cmd->name, "pshuffle") == 0;
 	for (const char *p = ph; *p;) {
 		size_t len = strcspn(p, "|");
 		char *alt = xstrndup(p, len);
 		p += len + (p[len] == '|');
 		if (is_lower_word(alt, len)) {
 			add_name(a, alt);
+		} else if (playlist && (!strcmp(alt, "NAME") || !strcmp(alt, "OLD"))) {
+			names(src, CLI_NAMES_PLAYLIST, NULL, a);
 		} else if (!strcmp(alt, "NAME") || !strcmp(alt, "OLD") || !strcmp(alt, "COLLECTION")) {
-			names(src, playlist ? CLI_NAMES_PLAYLIST : CLI_NAMES_COLLECTION, NULL, a);
+			/* a name alone is Collections/NAME; a playlist is named so */
+			reference(src, a->c, "", typed, false);
 		} else if (!strcmp(alt, "PLAYLIST")) {
 			names(src, CLI_NAMES_PLAYLIST, NULL, a);
 		} else if (!strcmp(alt, "PRESET")) {

@@ -152,6 +152,19 @@ TEST(collection_and_playlist_names_are_quoted_with_spaces)
 	check_common("coll show Ro", "Rock ", "coll show \"Rock ");
 }
 
+/* Every coll command takes Playlists/NAME (coll remove Playlists/Road):
+ * Tab after "Playlists/" found nothing, and "coll show P" nothing either.
+ * pshuffle NAME is a playlist's name: Tab offered the collections. */
+TEST(coll_names_complete_in_either_namespace)
+{
+	check_applied("coll remove Playlists/Ro", "coll remove \"Playlists/Road Trip\" ");
+	check_applied("coll rename Collections/J", "coll rename Collections/Jazz ");
+	check_applied("coll show P", "coll show Playlists/");
+	check("coll export ", "Collections/|Jazz|Playlists/|Rock 90s|Rock Classics");
+	check_applied("rule add Playlists/D", "rule add Playlists/Default ");
+	check_applied("pshuffle Ro", "pshuffle \"Road Trip\" ");
+}
+
 TEST(fields_options_and_query_words)
 {
 	check("playlist sort Default al", "album|albumartist");
