@@ -530,8 +530,21 @@ void act_scan(struct ui *ui, char *const *paths, int n)
 		return;
 	}
 	char **full = xcalloc((size_t)n + 1, sizeof *full);
-	for (int i = 0; i < n; i++)
-		full[i] = str_expand_home(paths[i]);
+	int given = n;
+	n = 0;
+	for (int i = 0; i < given; i++) {
+		char *p = str_expand_home(paths[i]);
+		if (app_scan_path_unknown(ui->app, p)) { /* a typo, not a root gone */
+			ui_message(ui, true, "scan: %s: No such file or directory", p);
+			free(p);
+			continue;
+		}
+		full[n++] = p;
+	}
+	if (n == 0) {
+		free(full);
+		return;
+	}
 	int rc = app_scan_start(ui->app, (const char *const *)full, (size_t)n, &err);
 	struct crate_err rerr = {0};
 	if (rc == 0 && app_roots_record(ui->app, (const char *const *)full, (size_t)n, &rerr) != 0)

@@ -33,6 +33,7 @@
 #include "app/app_analysis.h"
 #include "app/app_hooks.h"
 #include "app/app_typo.h"
+#include "base/str.h"
 #include "medialib/db.h"
 #include "medialib/index.h"
 #include "medialib/index_groups.h"
@@ -843,4 +844,28 @@ void app_rescan_free(struct app_rescan *r)
 	mlib_roots_free(r->paths, r->n);
 	mlib_roots_free(r->dropped, r->ndropped);
 	memset(r, 0, sizeof *r);
+}
+
+bool app_scan_path_unknown(struct app *app, const char *path)
+{
+	if (access(path, F_OK) == 0 || errno != ENOENT)
+		return false;
+	char *abs = str_abs_path(path);
+	if (!abs)
+		return false; /* the scan names it, as a root it cannot place */
+	char **roots;
+	size_t n;
+	bool known = false;
+	if (mlib_roots_list(app->db, &roots, &n, NULL) == 0) {
+		for (size_t i = 0; i < n && !known; i++)
+			known = strcmp(roots[i], abs) == 0;
+		mlib_roots_free(roots, n);
+	}
+	struct u32vec ids = {0};
+	struct crate_err err = {0};
+	if (!known)
+		known = app_items_under(app, abs, &ids, &err) != 0 || ids.n > 0;
+	u32vec_free(&ids);
+	free(abs);
+	return !known;
 }

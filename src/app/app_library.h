@@ -135,6 +135,10 @@ struct app_rescan {
  * the disk with nothing of the library left under it is forgotten first
  * and named in r->dropped. Free with app_rescan_free. */
 int app_rescan_paths(struct app *app, struct app_rescan *r, struct crate_err *err);
+/* path, given to a scan, is not there and never was anything of the
+ * library's (no root, nothing stored under it): a typo, to be said as
+ * "No such file or directory", not scanned as a root that went. */
+bool app_scan_path_unknown(struct app *app, const char *path);
 void app_rescan_free(struct app_rescan *r);
 
 /* Another process changed play statistics or ratings only: set them in

@@ -198,10 +198,24 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 	}
 	if (a->argc > 0) {
 		char **paths = xcalloc((size_t)a->argc + 1, sizeof *paths);
-		for (int i = 0; i < a->argc; i++)
-			paths[i] = cli_path_arg(ctx, a->argv[i]);
-		int rc = scan_paths(ctx, a, paths, a->argc);
-		for (int i = 0; i < a->argc; i++)
+		int n = 0;
+		for (int i = 0; i < a->argc; i++) {
+			char *p = cli_path_arg(ctx, a->argv[i]);
+			/* a typo: said as ls says it, not scanned as a lost root */
+			if (app_scan_path_unknown(ctx->app, p)) {
+				char *msg = xasprintf("%s: %s", p, strerror(ENOENT));
+				cli_fail_safe(ctx, msg);
+				free(msg);
+				free(p);
+				continue;
+			}
+			paths[n++] = p;
+		}
+		/* some paths failed: 2, as when the scan finds one gone */
+		int rc = n == 0 ? CLI_PARTIAL : scan_paths(ctx, a, paths, n);
+		if (n < a->argc && rc == CLI_OK)
+			rc = CLI_PARTIAL;
+		for (int i = 0; i < n; i++)
 			free(paths[i]);
 		free(paths);
 		return rc;

@@ -142,6 +142,20 @@ grep -q "Album/\?: No such file or directory (deleted, renamed, or on a disk tha
 grep -q ", 1 root not found" "$T_TMP/out" || t_fail "summary: $(tail -1 "$T_TMP/out")"
 grep -q "unreadable" "$T_TMP/out" && t_fail "a gone root counted as an unreadable folder: $(tail -1 "$T_TMP/out")"
 
+t_begin roots_a_path_that_never_was_is_no_root_gone
+# crate scan ~/Musci (a typo) said "No such file or directory (deleted,
+# renamed, or on a disk that is not mounted)", a note that 'crate roots
+# remove DIR' forgets it (which then said it was not a scanned folder),
+# and "1 root not found". A path that is not there and never held
+# anything of the library is said as ls says it; the rest is scanned.
+c scan "$T_TMP/Musci" >"$T_TMP/out" 2>&1; st=$?
+[ $st -eq 2 ] || t_fail "a typo alone: exit $st"
+[ "$(cat "$T_TMP/out")" = "crate: $T_TMP/Musci: No such file or directory" ] || t_fail "a typo: $(cat "$T_TMP/out")"
+c scan "$T_TMP/Musci" "$M" >"$T_TMP/out" 2>&1; st=$?
+[ $st -eq 2 ] || t_fail "a typo beside a root: exit $st"
+grep -q "not found\|roots remove" "$T_TMP/out" && t_fail "a typo beside a root: $(cat "$T_TMP/out")"
+grep -q "^scanned " "$T_TMP/out" || t_fail "the root was not scanned: $(cat "$T_TMP/out")"
+
 t_begin roots_remove_of_a_deleted_folder_named_relatively
 # The deleted album folder was a root: `crate roots remove Album` from its
 # parent removes it, as its absolute path does (it said "Album: not a

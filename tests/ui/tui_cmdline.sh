@@ -476,6 +476,13 @@ wait_for "$H/Old: gone, with nothing of the library under it: no longer scanned"
 bottom | grep -q "scan done: .* 0 failed, 1 gone" || t_fail "summary: $(bottom)"
 cr roots | grep -q "/Old$" && t_fail "still a root: $(cr roots)"
 [ -z "$(cr search --format '%url%' 'u~loose.flac' 2>/dev/null)" ] || t_fail "the deleted file is still present"
+
+t_begin tui_cmdline_scan_of_a_typo_says_no_such_file
+# ":scan ~/Musci" was scanned as a root that went and counted "1 failed"
+keys :
+typed "scan ~/Musci"
+keys Enter
+wait_for "scan: $H/Musci: No such file or directory" || t_fail ":scan of a typo: $(bottom)"
 quit_ui
 
 t_end
