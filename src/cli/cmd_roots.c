@@ -101,6 +101,11 @@ static int cmd_roots_remove(struct cli_ctx *ctx, const struct cli_args *a)
 		status = cli_fail_safe(ctx, err.msg);
 	} else if (!keep) {
 		status = forget_ids(ctx, app, &ids);
+	} else { /* said, as every command that changes something says it */
+		fputs("removed the root ", ctx->err);
+		cli_put_safe(ctx->err, root, strlen(root));
+		fputs(": its items stay in the library (a plain crate scan still looks at them)\n",
+		      ctx->err);
 	}
 	u32vec_free(&ids);
 	free(dir);

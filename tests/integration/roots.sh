@@ -86,6 +86,19 @@ after=$(c list --format '%id%' | wc -l)
 c roots remove --yes /no/such/root >/dev/null 2>"$T_TMP/err" && t_fail "removing an unknown root succeeded"
 grep -q "not a scanned folder" "$T_TMP/err" || t_fail "unclear: $(cat "$T_TMP/err")"
 
+t_begin roots_remove_keep_says_what_it_did
+# crate roots remove --keep DIR printed nothing at all (":roots remove
+# --keep DIR" said "done"): it says the root went and the items stay.
+mkdir -p "$T_TMP/kept"
+cp "$SRCDIR"/data/demo/*.ogg "$T_TMP/kept/"
+c scan --quiet "$T_TMP/kept" >/dev/null 2>&1 || t_fail "scan"
+c roots remove --keep "$T_TMP/kept" >"$T_TMP/out" 2>&1 || t_fail "roots remove --keep: $(cat "$T_TMP/out")"
+[ "$(cat "$T_TMP/out")" = "removed the root $(realpath "$T_TMP/kept"): its items stay in the library (a plain crate scan still looks at them)" ] ||
+	t_fail "says: [$(cat "$T_TMP/out")]"
+c roots | grep -q "/kept$" && t_fail "still a root"
+[ "$(c search --format '%id%' "u~$T_TMP/kept/" | wc -l)" -eq 3 ] || t_fail "the items went"
+c forget --yes "u~$T_TMP/kept/" >/dev/null 2>&1
+
 t_begin roots_file_moved_between_two_scans_keeps_its_id
 # A file moved from one root to another (an import tool's inbox to the
 # library) and the roots scanned one after the other: the first scan marks
