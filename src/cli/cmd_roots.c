@@ -13,6 +13,7 @@
 #include "cli/cmd_util.h"
 #include "cli/output.h"
 #include "coll/eval.h"
+#include "coll/search.h"
 #include "medialib/roots.h"
 
 /* "Forget N items?": yes with --yes; asked on a terminal; refused otherwise. */
@@ -112,6 +113,27 @@ static int cmd_roots_remove(struct cli_ctx *ctx, const struct cli_args *a)
 	return status;
 }
 
+/* forget takes its query as written, never forgiven as search's (what it
+ * removes must be what was meant). When crate search would forgive it to
+ * tracks, "nothing matches" beside that search's list needs the reason. */
+static int nothing_forgotten(struct cli_ctx *ctx, struct app *app, const char *query)
+{
+	struct coll_result r = {0};
+	struct strbuf notes;
+	strbuf_init(&notes, 64);
+	struct crate_err err = {0};
+	size_t n = app_search_text(app, query, COLL_SEARCH_NO_RANK, &r, &notes, &err) == 0
+			   ? r.ids.n : 0;
+	coll_result_free(&r);
+	strbuf_free(&notes);
+	if (n == 0)
+		return cli_nothing_matches(ctx, query, "nothing forgotten");
+	return cli_error(ctx,
+			 "nothing matches '%s' as written: nothing forgotten (forget never "
+			 "forgives a query; crate search forgives this one to %zu track%s)",
+			 query, n, n == 1 ? "" : "s");
+}
+
 static int cmd_forget(struct cli_ctx *ctx, const struct cli_args *a)
 {
 	bool yes = cli_flag(a, "yes");
@@ -128,7 +150,7 @@ static int cmd_forget(struct cli_ctx *ctx, const struct cli_args *a)
 	} else if (app_eval_node(app, n, &r, &err) != 0) {
 		status = cli_fail_safe(ctx, err.msg);
 	} else if (r.ids.n == 0) {
-		status = cli_nothing_matches(ctx, query, "nothing forgotten");
+		status = nothing_forgotten(ctx, app, query);
 	} else if (confirmed(ctx, yes, r.ids.n, "matching the query")) {
 		status = forget_ids(ctx, app, &r.ids);
 	}

@@ -36,6 +36,17 @@ c playlist list Default >"$T_TMP/pl" 2>&1
 grep -q "no longer in the library" "$T_TMP/pl" || t_fail "the playlist hides the forgotten entry: $(cat "$T_TMP/pl")"
 grep -q "Stairway Down" "$T_TMP/pl" || t_fail "the playlist lost its other entry"
 
+t_begin roots_forget_of_a_query_search_forgives_says_why
+# crate search a:Lanterns lists The Lanterns' tracks (it forgives), and
+# crate forget a:Lanterns said only "nothing matches 'a:Lanterns'": forget
+# takes a query as written, and now says so.
+c forget --yes a:Lanterns >"$T_TMP/out" 2>&1 && t_fail "forgot something"
+[ "$(cat "$T_TMP/out")" = "crate: nothing matches 'a:Lanterns' as written: nothing forgotten (forget never forgives a query; crate search forgives this one to 3 tracks)" ] ||
+	t_fail "says: $(cat "$T_TMP/out")"
+[ "$(c search --format '%id%' 'a:"The Lanterns"' | wc -l)" -eq 3 ] || t_fail "items went"
+c forget --yes a:zzzz >"$T_TMP/out" 2>&1
+[ "$(cat "$T_TMP/out")" = "crate: nothing matches 'a:zzzz': nothing forgotten" ] || t_fail "no match: $(cat "$T_TMP/out")"
+
 t_begin roots_missing_entry_is_named_until_forgotten
 # A file gone from its folder keeps its row (marked missing): the CLI names
 # its entry from the stored tags, as the interface does, and says it is
