@@ -379,6 +379,13 @@ static void placeholder(const struct cli_command *cmd, const char *ph, const cha
 			names(src, CLI_NAMES_OPTION, NULL, a);
 		} else if (!strcmp(alt, "VALUE") && prev) {
 			names(src, CLI_NAMES_OPTION_VALUE, prev, a);
+		} else if (!strcmp(alt, "DIR") && !strcmp(cmd->name, "roots remove")) {
+			/* a root, as crate roots lists them; a path typed otherwise
+			 * (a gone root named relatively) */
+			size_t had = a->c->n;
+			names(src, CLI_NAMES_ROOT, NULL, a);
+			if (a->c->n == had)
+				paths(a->c, typed);
 		} else if (!strcmp(alt, "PATH") || !strcmp(alt, "DIR") || !strcmp(alt, "FILE")) {
 			paths(a->c, typed);
 		} else if (!strcmp(alt, "QUERY")) {

@@ -20,6 +20,7 @@ enum cli_names {
 	CLI_NAMES_PRESET,     /* equalizer presets */
 	CLI_NAMES_OPTION,     /* configuration options */
 	CLI_NAMES_OPTION_VALUE, /* the choices of the option named arg */
+	CLI_NAMES_ROOT,       /* the library's roots (scanned folders) */
 };
 
 /* Hands every name of a kind to add (the engine filters them). */

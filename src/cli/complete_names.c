@@ -8,10 +8,12 @@
 
 #include "app/app.h"
 #include "app/app_config.h"
+#include "app/app_library.h"
 #include "app/app_read.h"
 #include "app/app_view.h"
 #include "coll/store.h"
 #include "medialib/index.h"
+#include "medialib/roots.h"
 #include "play/presets.h"
 
 static void each_free(char **names, size_t n, void (*add)(void *acc, const char *name), void *acc)
@@ -74,6 +76,13 @@ void cli_complete_app_names(void *ud, enum cli_names kind, const char *arg,
 	case CLI_NAMES_OPTION_VALUE:
 		if (arg)
 			option_values(arg, add, acc);
+		break;
+	case CLI_NAMES_ROOT:
+		if (app_roots_list(app, &names, &n, NULL) == 0) {
+			for (size_t i = 0; i < n; i++)
+				add(acc, names[i]);
+			mlib_roots_free(names, n);
+		}
 		break;
 	}
 }

@@ -20,11 +20,13 @@ static void fake_names(void *ud, enum cli_names kind, const char *arg,
 	static const char *const presets[] = {"flat", "rock", "vinyl", NULL};
 	static const char *const opts[] = {"playback.volume", "playback.repeat", "layout.sidebar",
 					   NULL};
+	static const char *const roots[] = {"/music/My Music", "/data/ext", NULL};
 	const char *const *list = kind == CLI_NAMES_COLLECTION ? colls
 				  : kind == CLI_NAMES_PLAYLIST  ? pls
 				  : kind == CLI_NAMES_FIELD     ? fields
 				  : kind == CLI_NAMES_PRESET    ? presets
 				  : kind == CLI_NAMES_OPTION    ? opts
+				  : kind == CLI_NAMES_ROOT      ? roots
 								: NULL;
 	if (kind == CLI_NAMES_OPTION_VALUE && arg && strcmp(arg, "playback.repeat") == 0) {
 		static const char *const rep[] = {"off", "all", "one", NULL};
@@ -163,6 +165,19 @@ TEST(coll_names_complete_in_either_namespace)
 	check("coll export ", "Collections/|Jazz|Playlists/|Rock 90s|Rock Classics");
 	check_applied("rule add Playlists/D", "rule add Playlists/Default ");
 	check_applied("pshuffle Ro", "pshuffle \"Road Trip\" ");
+}
+
+/* roots remove DIR offered the files of the current folder: the roots,
+ * as crate roots lists them, are what it takes; a path otherwise. */
+TEST(roots_remove_completes_the_roots)
+{
+	check("roots remove ", "/data/ext|/music/My Music");
+	check_applied("roots remove --yes /m", "roots remove --yes \"/music/My Music\" ");
+	struct cli_completion c;
+	char *got = complete("roots remove /tm", &c); /* no root: the folders */
+	CHECK(c.paths);
+	free(got);
+	cli_completion_free(&c);
 }
 
 TEST(fields_options_and_query_words)
