@@ -368,7 +368,8 @@ static void placeholder(const struct cli_command *cmd, const char *ph, const cha
 		} else if (!strcmp(alt, "NAME") || !strcmp(alt, "OLD") || !strcmp(alt, "COLLECTION")) {
 			/* a name alone is Collections/NAME; a playlist is named so */
 			reference(src, a->c, "", typed, false);
-		} else if (!strcmp(alt, "PLAYLIST")) {
+		} else if (!strcmp(alt, "PLAYLIST") || !strcmp(alt, "TARGET")) {
+			/* TARGET: playlist jump's, the playlist that follows */
 			names(src, CLI_NAMES_PLAYLIST, NULL, a);
 		} else if (!strcmp(alt, "PRESET")) {
 			names(src, CLI_NAMES_PRESET, NULL, a);

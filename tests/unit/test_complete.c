@@ -167,6 +167,14 @@ TEST(coll_names_complete_in_either_namespace)
 	check_applied("pshuffle Ro", "pshuffle \"Road Trip\" ");
 }
 
+/* playlist jump NAME TARGET: Tab offered nothing for the playlist that
+ * follows, only --none. */
+TEST(playlist_jump_completes_its_target)
+{
+	check("playlist jump Default ", "--none|Default|Road Trip");
+	check_applied("playlist jump Default Ro", "playlist jump Default \"Road Trip\" ");
+}
+
 /* roots remove DIR offered the files of the current folder: the roots,
  * as crate roots lists them, are what it takes; a path otherwise. */
 TEST(roots_remove_completes_the_roots)
