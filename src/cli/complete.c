@@ -371,6 +371,9 @@ static void placeholder(const struct cli_command *cmd, const char *ph, const cha
 		} else if (!strcmp(alt, "PLAYLIST") || !strcmp(alt, "TARGET")) {
 			/* TARGET: playlist jump's, the playlist that follows */
 			names(src, CLI_NAMES_PLAYLIST, NULL, a);
+		} else if (!strcmp(alt, "NAMESPACE")) {
+			add_name(a, "Collections");
+			add_name(a, "Playlists");
 		} else if (!strcmp(alt, "PRESET")) {
 			names(src, CLI_NAMES_PRESET, NULL, a);
 		} else if (!strcmp(alt, "FIELDS") || !strcmp(alt, "FIELD") ||
@@ -477,8 +480,12 @@ void cli_complete(const struct cli_group *const *groups, const struct cli_names_
 	out->in_quote = ws.last_quoted;
 	const char *typed = ws.w[ws.n - 1];
 	struct acc a = {out, typed, NULL, NULL};
-	if (ws.n == 1) {
-		command_names(groups, &a);
+	bool help = ws.n >= 2 && strcmp(ws.w[0], "help") == 0;
+	if (ws.n == 1 || (help && ws.n == 2)) {
+		command_names(groups, &a); /* help COMMAND: the same names */
+	} else if (help) {
+		if (ws.n == 3) /* help coll s -> save */
+			subcommand_names(groups, ws.w[1], &a);
 	} else {
 		const struct cli_command *cmd = NULL;
 		size_t used = 1;

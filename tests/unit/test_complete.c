@@ -175,6 +175,16 @@ TEST(playlist_jump_completes_its_target)
 	check_applied("playlist jump Default Ro", "playlist jump Default \"Road Trip\" ");
 }
 
+/* ":help co" and ":coll list " said "nothing to complete": help takes a
+ * command's name, coll list a namespace. */
+TEST(help_and_coll_list_complete_their_words)
+{
+	check("help co", "coll");
+	check("help coll s", "save|show");
+	check("coll list ", "Collections|Playlists");
+	check_applied("coll list P", "coll list Playlists ");
+}
+
 /* roots remove DIR offered the files of the current folder: the roots,
  * as crate roots lists them, are what it takes; a path otherwise. */
 TEST(roots_remove_completes_the_roots)
