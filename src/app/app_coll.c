@@ -766,6 +766,13 @@ int app_pshuffle_create_mode(struct app *app, const char *name, const char *quer
 		return crate_err_set(err, CRATE_ERR_INVALID, "mode '%s': random or smooth", mode);
 	if (drift > 1)
 		return crate_err_set(err, CRATE_ERR_INVALID, "drift must be between 0 and 1");
+	/* the queue is found by its name (app_play.c): a Party Shuffle under
+	 * it would play its random picks before everything, without end */
+	if (strcmp(name, APP_QUEUE_NAME) == 0)
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "Playlists/%s is the play queue: it cannot be a Party Shuffle "
+				     "(give the Party Shuffle another name)",
+				     APP_QUEUE_NAME);
 	const struct coll_node *old = coll_store_get(app->store, COLL_NS_PLAYLISTS, name);
 	if (old && !is_pshuffle(old))
 		return crate_err_set(err, CRATE_ERR_EXISTS,

@@ -156,6 +156,16 @@ run coll rename Playlists/QLater Queue
 expect_rc 0 "rename of a queue list to Queue"
 c coll remove Playlists/Queue >/dev/null 2>&1 # the queue is made on first use below
 
+t_begin coll_pshuffle_refuses_the_queue
+# crate pshuffle Queue '*' made the play queue (found by its name) a Party
+# Shuffle, silently: its random picks played before everything, refilled
+# without end.
+run pshuffle Queue '*'
+expect_rc 1 "pshuffle Queue"
+[ "$ERR" = "crate: Playlists/Queue is the play queue: it cannot be a Party Shuffle (give the Party Shuffle another name)" ] ||
+	t_fail "says: $ERR"
+c coll list | grep -qx 'Playlists/Queue' && t_fail "a Queue was made: $(c coll show Playlists/Queue)"
+
 t_begin coll_remove_refused_then_forced
 run coll remove Nineties
 expect_rc 1 "remove with referrers"
