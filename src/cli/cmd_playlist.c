@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "app/app.h"
 #include "app/app_coll.h"
@@ -255,7 +256,13 @@ static int cmd_playlist_export(struct cli_ctx *ctx, const struct cli_args *a)
 	enum plfile_format fmt = fmt_name ? format_named(fmt_name)
 					  : path ? plfile_format_of_name(path) : PLFILE_M3U;
 	char *name = NULL;
-	if (fmt == PLFILE_UNKNOWN)
+	struct stat st;
+	if (path && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* said as it is, not as a name without an extension */
+		char *msg = xasprintf("%s: Is a directory (playlist export writes a FILE)", path);
+		cli_fail_safe(ctx, msg);
+		free(msg);
+	} else if (fmt == PLFILE_UNKNOWN)
 		cli_error(ctx, "playlist export: say --format m3u, pls or xspf (or name the file .m3u8, .pls, .xspf)");
 	else if (relative && !path)
 		cli_error(ctx, "playlist export: --relative needs a FILE to be relative to");

@@ -295,4 +295,13 @@ c playlist import Mix "$W/one.m3u" >/dev/null 2>&1 && t_fail "an import over Mix
 help=$(c playlist import --help | grep -- '--append')
 grep -q "replac" <<<"$help" && t_fail "--help promises a replace: $help"
 grep -q "existing" <<<"$help" || t_fail "--help does not say it adds to an existing one: $help"
+
+t_begin playlist_export_to_a_folder_says_so
+# crate playlist export Mix ~/Music (a folder) said "say --format m3u, pls
+# or xspf (or name the file ...)", as if a file name lacked its extension.
+mkdir -p "$W/outdir"
+out=$(c playlist export Mix "$W/outdir" 2>&1) && t_fail "exported into a folder"
+[ "$out" = "crate: $W/outdir: Is a directory (playlist export writes a FILE)" ] || t_fail "says: $out"
+out=$(c playlist export --format m3u Mix "$W/outdir/" 2>&1) && t_fail "exported into a folder"
+[ "$out" = "crate: $W/outdir/: Is a directory (playlist export writes a FILE)" ] || t_fail "--format: $out"
 t_end
