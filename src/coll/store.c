@@ -859,9 +859,12 @@ static int store_rename(struct coll_store *st, const char *ns, const char *old_n
 {
 	if (name_check(ns, old_name, err) != 0 || name_check(ns, new_name, err) != 0)
 		return -1;
-	if (is_all_media(ns, old_name) || is_all_media(ns, new_name))
+	if (is_all_media(ns, old_name))
 		return crate_err_set(err, CRATE_ERR_REFUSED,
 				     "'All Media' is built in and cannot be renamed");
+	if (is_all_media(ns, new_name))
+		return crate_err_set(err, CRATE_ERR_REFUSED,
+				     "'All Media' is built in: %s/%s cannot take its name", ns, old_name);
 	if (tx_begin(st, err) != 0)
 		return -1;
 	struct coll_node **rw = NULL;

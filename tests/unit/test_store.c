@@ -351,6 +351,11 @@ TEST(store_builtins_and_namespaces)
 	CHECK_INT(err.code, CRATE_ERR_REFUSED);
 	CHECK_INT(coll_store_rename(f.st, COLL_NS_COLLECTIONS, "All Media", "X", &err), -1);
 	CHECK_INT(err.code, CRATE_ERR_REFUSED);
+	/* Renaming to it is not renaming it: said so. */
+	CHECK_INT(save(&f, COLL_NS_COLLECTIONS, "Jz", coll_node_new(COLL_UNIVERSE), &err), 0);
+	CHECK_INT(coll_store_rename(f.st, COLL_NS_COLLECTIONS, "Jz", "All Media", &err), -1);
+	CHECK_INT(err.code, CRATE_ERR_REFUSED);
+	CHECK_STR(err.msg, "'All Media' is built in: Collections/Jz cannot take its name");
 	CHECK_INT(coll_store_remove(f.st, COLL_NS_COLLECTIONS, "All Media", true, &err), -1);
 	CHECK_INT(err.code, CRATE_ERR_REFUSED);
 	/* Playlists only take lists. */
