@@ -105,15 +105,23 @@ int cli_check_format(struct cli_ctx *ctx, const char *fmt, bool json)
 /* ", \"uri\": ..." for an item at path url: its file:// URI, whose ASCII
  * gives back every byte of a name that is not UTF-8 (the "url" string
  * shows such a byte as U+FFFD, as JSON text must be UTF-8). A stream's
- * URL is its own URI. */
-static void add_uri_json(struct strbuf *b, const char *url)
+ * URL is its own URI. A cue sheet's track (url FILE#N) is FILE's URI with
+ * the fragment #N: "%23N" decoded back to a file that does not exist. */
+static void add_uri_json(struct strbuf *b, const char *url, bool cue_track)
 {
 	struct strbuf uri;
 	strbuf_init(&uri, 64);
-	if (url[0] == '/')
+	const char *hash = cue_track ? strrchr(url, '#') : NULL;
+	if (url[0] == '/' && hash) {
+		char *file = xstrndup(url, (size_t)(hash - url));
+		uri_add_path(&uri, file);
+		strbuf_adds(&uri, hash);
+		free(file);
+	} else if (url[0] == '/') {
 		uri_add_path(&uri, url);
-	else
+	} else {
 		strbuf_adds(&uri, url);
+	}
 	strbuf_adds(b, ", \"uri\": ");
 	coll_json_add_string(b, uri.buf, uri.len);
 	strbuf_free(&uri);
@@ -131,6 +139,9 @@ static bool key_taken(const char *name, bool entry)
 static void item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t id, bool entry)
 {
 	const char *url = NULL;
+	int64_t cue_start;
+	int pcue = mlib_index_prop(idx, "cue_start");
+	bool cue_track = pcue >= 0 && mlib_index_int_value(idx, pcue, id, &cue_start);
 	strbuf_addf(b, "{\"id\": %u", id);
 	for (int p = 0; p < mlib_index_prop_count(idx); p++) {
 		const char *name = mlib_index_prop_name(idx, p);
@@ -164,7 +175,7 @@ static void item_json(struct strbuf *b, const struct mlib_index *idx, uint32_t i
 			strbuf_addc(b, ']');
 	}
 	if (url)
-		add_uri_json(b, url);
+		add_uri_json(b, url, cue_track);
 	strbuf_addc(b, '}');
 }
 
@@ -192,7 +203,7 @@ static void missing_json(struct strbuf *b, const struct app *app, uint32_t id)
 			url = xstrdup(v.buf);
 	}
 	if (url) /* last, as for an item the index has */
-		add_uri_json(b, url);
+		add_uri_json(b, url, false);
 	free(url);
 	strbuf_free(&v);
 	strbuf_addc(b, '}');

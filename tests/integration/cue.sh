@@ -57,6 +57,10 @@ urls=$(run search --order tracknr --format '%url%' '*' 2>&1)
 [ "$urls" = "$A/Harbour.flac#1
 $A/Harbour.flac#2
 $A/Harbour.flac#3" ] || t_fail "urls (the whole file must not be an item too): $urls"
+# --json's uri is the file's with the track as its fragment (it was
+# file:///...Harbour.flac%232, which decodes to a file that is not there)
+uri=$(run search --json 'n:2' 2>&1 | sed -n 's/.*"uri": "\([^"]*\)".*/\1/p')
+[ "$uri" = "file://$A/Harbour.flac#2" ] || t_fail "uri of track 2: $uri"
 ID1=$(run search --format '%id%' 'n:1' 2>/dev/null)
 ID2=$(run search --format '%id%' 'n:2' 2>/dev/null)
 ID3=$(run search --format '%id%' 'n:3' 2>/dev/null)
