@@ -94,6 +94,7 @@ static int cmd_pshuffle(struct cli_ctx *ctx, const struct cli_args *a)
 	struct app *app = name ? cli_app(ctx) : NULL;
 	if (app) {
 		struct crate_err err = {0};
+		bool existed = app_playlist_get(app, name) != NULL;
 		status = app_pshuffle_create_mode(app, name, query, o.upcoming, o.mode, o.drift, &err) == 0
 				 ? CLI_OK : cli_fail_query(ctx, query, &err);
 		if (status == CLI_OK && o.history >= 0 &&
@@ -117,6 +118,12 @@ static int cmd_pshuffle(struct cli_ctx *ctx, const struct cli_args *a)
 			warn_smooth_without_analyses(ctx, app, name, query);
 		}
 		coll_result_free(&src);
+		/* what was done, last (after any warning), as playlist new says */
+		if (status == CLI_OK && existed)
+			cli_say(ctx, "Playlists/%s now picks from '%s'", name, query);
+		else if (status == CLI_OK)
+			cli_say(ctx, "created Playlists/%s, a Party Shuffle picking from '%s'", name,
+				query);
 	}
 	free(name);
 	free(query);
