@@ -236,6 +236,32 @@ static int cmd_scan(struct cli_ctx *ctx, const struct cli_args *a)
 	return rc;
 }
 
+/* The paths given to the scan that were gone (scan.c's root_gone): which
+ * of them are roots, which only a folder or file under one. */
+static void gone_kinds(struct app *app, const struct mlib_scan_result *res, bool *root,
+		       bool *other)
+{
+	*root = *other = false;
+	char **roots = NULL;
+	size_t nroots = 0;
+	struct crate_err err = {0};
+	if (app_roots_list(app, &roots, &nroots, &err) != 0)
+		nroots = 0;
+	for (size_t e = 0; e < res->nerrors; e++) {
+		const struct mlib_scan_error *x = &res->errors[e];
+		if (!x->folder || !strstr(x->reason, "(deleted, renamed"))
+			continue;
+		char *abs = str_abs_path(x->path); /* a root is recorded canonical */
+		bool is_root = false;
+		for (size_t i = 0; abs && i < nroots && !is_root; i++)
+			is_root = strcmp(roots[i], abs) == 0;
+		free(abs);
+		*root |= is_root;
+		*other |= !is_root;
+	}
+	mlib_roots_free(roots, nroots);
+}
+
 /* Scan argv (folders and files) and say what happened. */
 static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv, int argc)
 {
@@ -272,9 +298,17 @@ static int scan_paths(struct cli_ctx *ctx, const struct cli_args *a, char **argv
 		cli_put_safe(ctx->err, err.msg, strlen(err.msg));
 		fputc('\n', ctx->err);
 	}
-	if (res.totals.roots_gone && !quiet) /* before the summary, the last line */
-		fputs("crate: note: 'crate roots remove DIR' forgets a folder gone for good\n",
-		      ctx->err);
+	if (res.totals.roots_gone && !quiet) { /* before the summary, the last line */
+		bool root, other;
+		gone_kinds(app, &res, &root, &other);
+		if (root)
+			fputs("crate: note: 'crate roots remove DIR' forgets a folder gone for good\n",
+			      ctx->err);
+		if (other && !prune) /* no root: roots remove would refuse it */
+			fputs("crate: note: what was there is marked missing; 'crate scan --prune' "
+			      "forgets it\n",
+			      ctx->err);
+	}
 	if (!quiet || rc != 0)
 		scan_summary(ctx->err, &res.totals, rc != 0);
 	bool partial = res.totals.failed > 0 || res.totals.folders_failed > 0 ||

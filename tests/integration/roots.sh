@@ -180,6 +180,29 @@ c scan "$T_TMP/Musci" "$M" >"$T_TMP/out" 2>&1; st=$?
 grep -q "not found\|roots remove" "$T_TMP/out" && t_fail "a typo beside a root: $(cat "$T_TMP/out")"
 grep -q "^scanned " "$T_TMP/out" || t_fail "the root was not scanned: $(cat "$T_TMP/out")"
 
+t_begin roots_a_gone_folder_inside_a_root_is_not_a_root_to_remove
+# crate scan ~/Music/OldAlbum after deleting it marked its tracks missing
+# and then advised 'crate roots remove DIR', which refuses a folder that
+# is no root ("not a scanned folder"). It names what does forget them.
+S=$T_TMP/sub
+mkdir -p "$S/Old" "$S/Keep"
+cp "$SRCDIR"/data/demo/*.opus "$S/Old/"
+cp "$SRCDIR"/data/demo/*.mp3 "$S/Keep/"
+c scan --quiet "$S" >/dev/null 2>&1 || t_fail "scan"
+rm -r "$S/Old"
+(cd "$S" && c scan Old) >"$T_TMP/out" 2>&1
+grep -q "roots remove" "$T_TMP/out" && t_fail "advice that roots remove refuses: $(cat "$T_TMP/out")"
+grep -q "^crate: note: what was there is marked missing; 'crate scan --prune' forgets it$" "$T_TMP/out" ||
+	t_fail "no word of --prune: $(cat "$T_TMP/out")"
+grep -q "gone (marked missing)" "$T_TMP/out" || t_fail "not marked missing: $(cat "$T_TMP/out")"
+# a root itself gone, named relatively: roots remove is the advice
+mv "$S" "$T_TMP/sub2"
+(cd "$T_TMP" && c scan sub) >"$T_TMP/out" 2>&1
+grep -q "^crate: note: 'crate roots remove DIR' forgets a folder gone for good$" "$T_TMP/out" ||
+	t_fail "a gone root: $(cat "$T_TMP/out")"
+c roots remove --yes "$T_TMP/sub" >/dev/null 2>&1 || t_fail "roots remove of the gone root"
+rm -rf "$T_TMP/sub2"
+
 t_begin roots_remove_of_a_deleted_folder_named_relatively
 # The deleted album folder was a root: `crate roots remove Album` from its
 # parent removes it, as its absolute path does (it said "Album: not a
