@@ -142,19 +142,25 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int mlib_roots_loose_files(struct mlib_db *db, char *const *roots, size_t nroots, char ***out,
-			   size_t *n, struct crate_err *err)
+/* A root's subtree as a range of urls in byte order: [root "/", root "0")
+ * ('0' follows '/'). */
+struct url_range {
+	char *lo, *hi;
+};
+
+static int range_cmp(const void *a, const void *b)
 {
-	*out = NULL;
-	*n = 0;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
-			       "SELECT url, missing, cue_start IS NOT NULL FROM media"
-			       " WHERE substr(url, 1, 1) = x'2f'",
-			       -1, &st, NULL) != SQLITE_OK)
-		return mlib_db_error(db, "cannot read the library", err);
-	char **v = NULL;
-	size_t k = 0, cap = 0;
+	return strcmp(((const struct url_range *)a)->lo, ((const struct url_range *)b)->lo);
+}
+
+/* Append the rows of urls in [lo, hi) that lie under no root to v. */
+static int gap_rows(struct mlib_db *db, sqlite3_stmt *st, const char *lo, const char *hi,
+		    char *const *roots, size_t nroots, char ***v, size_t *k, size_t *cap,
+		    struct crate_err *err)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_blob(st, 1, lo, (int)strlen(lo), SQLITE_STATIC);
+	sqlite3_bind_blob(st, 2, hi, (int)strlen(hi), SQLITE_STATIC);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *url = sqlite3_column_blob(st, 0);
@@ -165,7 +171,7 @@ int mlib_roots_loose_files(struct mlib_db *db, char *const *roots, size_t nroots
 			const char *hash = memrchr(url, '#', len);
 			len = hash ? (size_t)(hash - url) : len;
 		}
-		if (under_a_root(url, len, roots, nroots))
+		if (under_a_root(url, len, roots, nroots)) /* a root itself, a cue file in one */
 			continue;
 		char *path = xstrndup(url, len);
 		/* a missing one only once its file is back */
@@ -173,13 +179,62 @@ int mlib_roots_loose_files(struct mlib_db *db, char *const *roots, size_t nroots
 			free(path);
 			continue;
 		}
-		if (k == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xreallocarray(v, cap, sizeof *v);
+		if (*k == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*v = xreallocarray(*v, *cap, sizeof **v);
 		}
-		v[k++] = path;
+		(*v)[(*k)++] = path;
 	}
-	if (mlib_db_finish(db, st, rc, "cannot read the library", err) != 0) {
+	if (rc != SQLITE_DONE)
+		return mlib_db_error(db, "cannot read the library", err);
+	return 0;
+}
+
+int mlib_roots_loose_files(struct mlib_db *db, char *const *roots, size_t nroots, char ***out,
+			   size_t *n, struct crate_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < nroots; i++)
+		if (strcmp(roots[i], "/") == 0) /* every file is under it */
+			return 0;
+	/* Only the gaps between the roots' subtrees are read, through the
+	 * url index: a library of a million tracks in its roots costs a few
+	 * lookups, not a pass over every row (the interface's :scan asks). */
+	struct url_range *r = xcalloc(nroots + 1, sizeof *r);
+	for (size_t i = 0; i < nroots; i++)
+		r[i] = (struct url_range){xasprintf("%s/", roots[i]), xasprintf("%s0", roots[i])};
+	qsort(r, nroots, sizeof *r, range_cmp);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(mlib_db_sqlite(db),
+			       "SELECT url, missing, cue_start IS NOT NULL FROM media"
+			       " WHERE url >= ?1 AND url < ?2",
+			       -1, &st, NULL) != SQLITE_OK) {
+		for (size_t i = 0; i < nroots; i++) {
+			free(r[i].lo);
+			free(r[i].hi);
+		}
+		free(r);
+		return mlib_db_error(db, "cannot read the library", err);
+	}
+	char **v = NULL;
+	size_t k = 0, cap = 0;
+	const char *from = "/"; /* urls of files start with '/', streams do not */
+	int rc = 0;
+	for (size_t i = 0; i <= nroots && rc == 0; i++) {
+		const char *to = i < nroots ? r[i].lo : "0";
+		if (strcmp(from, to) < 0)
+			rc = gap_rows(db, st, from, to, roots, nroots, &v, &k, &cap, err);
+		if (i < nroots && strcmp(r[i].hi, from) > 0) /* nested roots overlap */
+			from = r[i].hi;
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < nroots; i++) {
+		free(r[i].lo);
+		free(r[i].hi);
+	}
+	free(r);
+	if (rc != 0) {
 		mlib_roots_free(v, k);
 		return -1;
 	}

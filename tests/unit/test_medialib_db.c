@@ -9,6 +9,7 @@
 #include "medialib/index.h"
 #include "medialib/index_load.h"
 #include "medialib/media.h"
+#include "medialib/roots.h"
 #include "medialib/tags.h"
 #include "test_medialib_util.h"
 
@@ -261,6 +262,38 @@ TEST(an_unchanged_database_is_not_checked_again)
 	CHECK_MSG(strstr(err.msg, "corrupt") != NULL || strstr(err.msg, "malformed") != NULL,
 		  "message: %s", err.msg);
 	free(bytes);
+	free(path);
+}
+
+/* The files under no root, read from the gaps between the roots' ranges
+ * of urls (it read every row): byte order puts "/a b/" before "/a/", a
+ * root's own url and a nested root's files are in, "/ab" is not. */
+TEST(loose_files_are_those_under_no_root)
+{
+	char *path = tm_path("lib.db");
+	struct mlib_db *db = open_ok(path, 0);
+	static const char *const urls[] = {"/a/x.flac", "/a b/y.flac", "/ab.flac", "/a",
+					   "/z/n.flac", "/a/sub/w.flac", "/b/c.flac"};
+	for (size_t i = 0; i < sizeof urls / sizeof *urls; i++)
+		put_fake(db, urls[i], "A", "T");
+	char *roots[] = {"/a/sub", "/a b", "/a"};
+	char **got;
+	size_t n;
+	struct crate_err err = {0};
+	REQUIRE(mlib_roots_loose_files(db, roots, 3, &got, &n, &err) == 0);
+	REQUIRE(n == 3);
+	CHECK_STR(got[0], "/ab.flac");
+	CHECK_STR(got[1], "/b/c.flac");
+	CHECK_STR(got[2], "/z/n.flac");
+	mlib_roots_free(got, n);
+	REQUIRE(mlib_roots_loose_files(db, roots, 0, &got, &n, &err) == 0);
+	CHECK_INT(n, 7);
+	mlib_roots_free(got, n);
+	char *all[] = {"/"};
+	REQUIRE(mlib_roots_loose_files(db, all, 1, &got, &n, &err) == 0);
+	CHECK_INT(n, 0);
+	mlib_roots_free(got, n);
+	mlib_db_close(db);
 	free(path);
 }
 
