@@ -39,7 +39,9 @@ const char *ui_title(struct ui *ui, uint32_t id, char *buf, size_t size)
 	if (!t) {
 		/* No title tag: show the file name (the property stays absent). */
 		const char *url = ui_prop(ui, id, "url", tmp, sizeof tmp);
-		t = url ? ui_text_basename(url) : "?";
+		if (url)
+			return ui_text_basename(url, buf, size);
+		t = "?";
 	}
 	snprintf(buf, size, "%s", t);
 	return buf;
@@ -217,7 +219,7 @@ static void show_skipped(struct ui *ui, const struct app_play_notice *n)
 		what = t;
 	}
 	if (!what && n->path[0] && !strstr(n->msg, n->path))
-		what = ui_text_basename(n->path);
+		what = ui_text_basename(n->path, t, sizeof t);
 	if (what && *what)
 		ui_message(ui, true, "skipped \"%s\": %s", what, n->msg);
 	else

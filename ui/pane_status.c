@@ -45,8 +45,9 @@ void status_title(struct ui *ui, char *buf, size_t size)
 		return;
 	}
 	if (!st.id) { /* a file played by its path: its name is all there is */
+		char nb[512];
 		snprintf(buf, size, "crate: %s %s", state_text(st.state, ui->ascii),
-			 ui_text_basename(st.path));
+			 ui_text_basename(st.path, nb, sizeof nb));
 		return;
 	}
 	char ab[256], tb[512];
@@ -84,8 +85,9 @@ void status_draw(struct ui *ui)
 		snprintf(what, sizeof what, "%s", left.buf);
 		strbuf_free(&left);
 	} else if (st.state) { /* a file that is no library item (view 5) */
+		char nb[512];
 		snprintf(what, sizeof what, " %s %s", state_text(st.state, ui->ascii),
-			 ui_text_basename(st.path));
+			 ui_text_basename(st.path, nb, sizeof nb));
 	} else {
 		snprintf(what, sizeof what, " %s %s", state_text(st.state, ui->ascii),
 			 st.available ? "stopped" : "playback not available yet");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/str.h"
 #include "base/utf8.h"
 #include "medialib/item_format.h"
 
@@ -121,12 +122,12 @@ char *ui_text_fit_pad(const char *s, size_t cols, int ascii_only)
 	return out;
 }
 
-const char *ui_text_basename(const char *s)
+const char *ui_text_basename(const char *s, char *buf, size_t size)
 {
-	if (!s)
-		return "";
-	const char *slash = strrchr(s, '/');
-	return slash && slash[1] ? slash + 1 : s;
+	size_t len = 0;
+	const char *name = s ? str_path_name(s, &len) : "";
+	snprintf(buf, size, "%.*s", (int)len, name);
+	return buf;
 }
 
 const char *ui_fmt_time(int64_t ms, char *buf, size_t size)

@@ -35,9 +35,9 @@ struct ui_text_row {
 size_t ui_text_wrap(const char *s, int width, struct ui_text_row *rows, size_t max);
 /* Columns of an already-sanitised string. */
 size_t ui_text_width(const char *s);
-/* The last path component of a url/path (for tracks without a title).
- * Borrowed pointer into s. */
-const char *ui_text_basename(const char *s);
+/* The name of a url/path for a track without a title (str_path_name:
+ * "http://host:8000/" is "host:8000") in buf; returns buf. */
+const char *ui_text_basename(const char *s, char *buf, size_t size);
 /* "3:05", "1:02:03", "46h57m" from 10 h (never wider than 7 cells);
  * negative -> "-:--". Returns buf. */
 const char *ui_fmt_time(int64_t ms, char *buf, size_t size);

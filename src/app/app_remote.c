@@ -29,6 +29,7 @@
 #include "coll/eval.h"
 #include "coll/parse.h"
 #include "coll/store.h"
+#include "base/str.h"
 #include "base/utf8.h"
 
 struct remote_client {
@@ -291,12 +292,6 @@ void app_remote_handle(struct app_remote *r, const struct pollfd *fds, size_t n)
 
 /* A track without a title is named by its file's name (a stream by the
  * last part of its URL). */
-static const char *path_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 static int remote_status(struct app_remote *r, struct strbuf *reply)
 {
 	struct app *app = r->app;
@@ -306,12 +301,13 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 	if (st.state != ENGINE_STOPPED) {
 		char ab[512], tb[512];
 		const char *artist = NULL, *title = NULL;
+		char *name = NULL;
 		if (st.id) { /* a file removed while it plays is named from its stored row */
 			artist = app_item_text(app, st.id, "artist", MLIB_VALUE_SEPARATOR, ab, sizeof ab);
 			title = app_item_text(app, st.id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
 		}
 		if (!title) /* a stream: its station's name (icy-name) while it has no title */
-			title = st.station[0] ? st.station : path_name(st.path);
+			title = st.station[0] ? st.station : (name = str_path_name_dup(st.path));
 		/* Tag text is untrusted: the reply is sanitised here and again by the client.
 		 * A stream says what it plays now (ICY), then its name, as the
 		 * interface's status line does. */
@@ -321,6 +317,7 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 		strbuf_addf(reply, "track: %s\n", clean);
 		free(clean);
 		free(line);
+		free(name);
 		char p1[32], p2[32];
 		/* as the interface's status line and %duration% read: 1:02:03 from an hour */
 		item_format_duration(st.pos_ms, p1, sizeof p1);
@@ -344,11 +341,11 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 		const char *t = st.next_id ? app_item_text(app, st.next_id, "title",
 							  MLIB_VALUE_SEPARATOR, tb, sizeof tb)
 					   : NULL;
-		if (!t)
-			t = path_name(st.next_path);
-		char *clean = utf8_sanitize(t, strlen(t));
+		char *name = t ? NULL : str_path_name_dup(st.next_path);
+		char *clean = utf8_sanitize(t ? t : name, strlen(t ? t : name));
 		strbuf_addf(reply, "next: %s\n", clean);
 		free(clean);
+		free(name);
 	}
 	strbuf_addf(reply, "volume: %d%%\nrepeat: %s\nshuffle: %s\n", st.volume,
 		    app_repeat_name(st.repeat), app_shuffle_name(st.shuffle_mode));

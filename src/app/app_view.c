@@ -1,6 +1,8 @@
 /* What the front ends show, read through the application (app_view.h). */
 #include "app/app_view.h"
 
+#include "base/str.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,8 +73,9 @@ static enum item_value stored_value(const struct app *app, uint32_t id, const ch
 	strbuf_init(&url, 128);
 	bool have = stored_text(app, id, "url", "", &url);
 	if (have) {
-		const char *slash = strrchr(url.buf, '/');
-		strbuf_adds(out, slash && slash[1] ? slash + 1 : url.buf);
+		size_t len;
+		const char *file = str_path_name(url.buf, &len);
+		strbuf_add(out, file, len);
 	}
 	strbuf_free(&url);
 	return have ? ITEM_TEXT : ITEM_ABSENT;

@@ -202,6 +202,29 @@ const char *str_plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+const char *str_path_name(const char *path, size_t *len)
+{
+	size_t end = strlen(path);
+	while (end > 0 && path[end - 1] == '/')
+		end--;
+	if (end == 0) { /* "", "/", "//": nothing but itself to show */
+		*len = strlen(path);
+		return path;
+	}
+	size_t start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	*len = end - start;
+	return path + start;
+}
+
+char *str_path_name_dup(const char *path)
+{
+	size_t len;
+	const char *name = str_path_name(path, &len);
+	return xstrndup(name, len);
+}
+
 static const char *home_dir(void)
 {
 	const char *h = getenv("HOME");

@@ -47,6 +47,14 @@ const char *str_find_short(const char *h, size_t hlen, const char *n, size_t nle
  * "$HOME/x" and "${HOME}/x" (from $HOME, else the password database).
  * Anything else, or an unknown user, comes back unchanged. Owned. */
 char *str_expand_home(const char *path);
+/* The name a file or stream is shown by where it has no title: the last
+ * part of its path or URL, '/'s at the end passed over ("/m/a.flac" is
+ * "a.flac", "http://host:8000/" is "host:8000", "http://host/live/" is
+ * "live"), all of path when it has no other ("/"). Points into path;
+ * *len is the name's length (the name may not end path). */
+const char *str_path_name(const char *path, size_t *len);
+/* str_path_name as a string of its own; owned. */
+char *str_path_name_dup(const char *path);
 /* The absolute, canonical path of path (realpath), also for one that is
  * gone (a folder deleted, a disk unmounted): its parent's real path and
  * its name, so that "Album" after rm -rf Album names what was recorded.

@@ -60,8 +60,9 @@ static void print_track(struct play_run *r, uint32_t id, const char *path)
 		free(line);
 		return;
 	}
-	const char *slash = strrchr(path, '/');
-	print_clean(r->out, "", slash ? slash + 1 : path);
+	char *name = str_path_name_dup(path);
+	print_clean(r->out, "", name);
+	free(name);
 }
 
 static void on_notice(void *ud, const struct app_play_notice *n)

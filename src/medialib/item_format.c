@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "base/utf8.h"
 #include "medialib/index.h"
 
@@ -521,8 +522,9 @@ static enum item_value file_name(const struct item_format_item *it, struct strbu
 	bool have = prop >= 0 && mlib_index_prop_kind(it->idx, prop) == MLIB_PROP_STRING &&
 		    str_values(it->idx, prop, it->id, "", &url);
 	if (have) {
-		const char *slash = strrchr(url.buf, '/');
-		strbuf_adds(out, slash && slash[1] ? slash + 1 : url.buf);
+		size_t len;
+		const char *name = str_path_name(url.buf, &len);
+		strbuf_add(out, name, len);
 	}
 	strbuf_free(&url);
 	return have ? ITEM_TEXT : ITEM_ABSENT;

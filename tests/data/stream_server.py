@@ -21,6 +21,8 @@ Serves, until killed:
   /list/NAME     DIR/NAME as a radio playlist: audio/x-mpegurl for .m3u and
                  .m3u8, else audio/x-scpls (a station's /listen)
   /redirect/REST a 302 to /REST (a station that moved)
+A '/' after NAME is ignored (/live/NAME/ is /live/NAME: a station's URL that
+ends in '/', as http://host:8000/ does).
 A query ?name=NAME (percent-encoded bytes, Latin-1 allowed) adds the header
 icy-name: NAME to the answer of /icy/ and /live/ (a station's name); in
 /icy/, ?t1=TITLE (the same) is sent instead of 'First Title'.
@@ -82,6 +84,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.raw_path = self.path
         path = self.path.split("?", 1)[0]
+        if path.count("/") > 2:  # /live/NAME/: a station's URL ending in '/'
+            path = path.rstrip("/")
         try:
             if path.startswith("/redirect/"):
                 self.send_response(302)

@@ -109,6 +109,26 @@ HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
 wait $pid
 unset XDG_RUNTIME_DIR
 
+t_begin a_stream_url_ending_in_a_slash_is_named
+# A station's URL ending in '/' (http://host:8000/, as many are): crate
+# play --no-ui printed an empty line for it and crate remote status said
+# "track: " with nothing after, where the interface showed the whole URL.
+# All now name it by its last part ("long.flac" here; "host:8000" for a
+# URL with no path).
+export XDG_RUNTIME_DIR=$T_TMP/run
+paced slash "$U/live/long.flac/"
+st=""
+for i in $(seq 100); do
+	st=$(HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null)
+	grep -q '^position: 0:0[1-9]' <<<"$st" && break
+	sleep 0.1
+done
+grep -q '^track: long.flac$' <<<"$st" || t_fail "status: $st"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
+wait $pid
+[ "$(cat "$T_TMP/slash.out")" = "long.flac" ] || t_fail "printed '$(cat "$T_TMP/slash.out")'"
+unset XDG_RUNTIME_DIR
+
 t_begin stream_reconnects_after_a_drop
 rm -f "$T_TMP/out.raw"
 out=$(run play --no-ui "$U/drop/tone.flac" 2>"$T_TMP/err"); rc=$?

@@ -186,6 +186,30 @@ TEST(long_error_message_keeps_its_end)
 	CHECK(strstr(err.msg, "...") != NULL);
 }
 
+/* What a track without a title is named by. A station's URL ending in '/'
+ * (http://host:8000/) was named "" by crate play --no-ui and crate remote
+ * status, and by its whole URL in the interface and the playlists. */
+TEST(path_name_of_files_and_urls)
+{
+	static const char *const cases[][2] = {
+		{"/music/a/01 x.flac", "01 x.flac"},
+		{"a.flac", "a.flac"},
+		{"http://radio.example:8000/", "radio.example:8000"},
+		{"http://radio.example:8000", "radio.example:8000"},
+		{"https://radio.example/live/", "live"},
+		{"https://radio.example/live//", "live"},
+		{"http://host/listen?sid=1", "listen?sid=1"},
+		{"/music/Album/", "Album"},
+		{"/", "/"},
+		{"", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *s = str_path_name_dup(cases[i][0]);
+		CHECK_STR(s, cases[i][1]);
+		free(s);
+	}
+}
+
 /* Issue 16 item 5: ":scan ~/Music" and "$HOME/Music" mean the home folder. */
 TEST(expand_home_in_paths)
 {

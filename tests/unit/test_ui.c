@@ -236,7 +236,8 @@ TEST(time_and_progress)
 	CHECK_INT(ui_progress_cells(10, 0, 10), 0);
 	CHECK_INT(ui_text_col_of_char("a:\xe5\xa4\x9c x", 4), 4);
 	CHECK_INT(ui_text_col_of_char("abc", 1), 0);
-	CHECK_STR(ui_text_basename("/music/a/01 x.flac"), "01 x.flac");
+	CHECK_STR(ui_text_basename("/music/a/01 x.flac", b, sizeof b), "01 x.flac");
+	CHECK_STR(ui_text_basename("http://radio.example:8000/", b, sizeof b), "radio.example:8000");
 }
 
 static bool inside(const struct ui_rect *r, int w, int h)
