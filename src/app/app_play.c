@@ -1185,6 +1185,16 @@ static bool is_replaced_next(const struct app_play *p, const struct engine_event
 
 static int64_t stored_duration(struct app *app, uint32_t id);
 
+/* The playing stream's station name (icy-name; "" none). A stream item
+ * with no title takes it, as a playlist file's name gives one (the index
+ * catches up in the background). */
+static void take_station(struct app *app, const char *station)
+{
+	struct app_play *p = player(app);
+	snprintf(p->station, sizeof p->station, "%s", station);
+	app_stream_name_station(app, p->cur_id, p->station);
+}
+
 static void on_started(struct app *app, const struct engine_event *ev)
 {
 	struct app_play *p = player(app);
@@ -1210,7 +1220,6 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->now_started = true;
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
-	p->station[0] = '\0';
 	p->counted = false;
 	p->pos_ms = 0;
 	p->dur_ms = ev->dur_ms;
@@ -1218,6 +1227,8 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->state = ev->state; /* paused when resumed paused */
 	if (app->store && app->index)
 		app_rules_track_started(app, ev->id);
+	/* A station's name is known as it starts: the track's notice names it */
+	take_station(app, ev->msg);
 	notify(p, APP_PLAY_STARTED, ev->id, p->now.path, NULL);
 }
 
@@ -1566,11 +1577,7 @@ int app_play_handle_events(struct app *app)
 		case ENGINE_EV_STATION:
 			if (!is_now(p, &ev))
 				break;
-			snprintf(p->station, sizeof p->station, "%s", ev.msg);
-			/* A stream item with no title takes it, as a playlist
-			 * file's name gives one (the index catches up in the
-			 * background). */
-			app_stream_name_station(app, p->cur_id, p->station);
+			take_station(app, ev.msg);
 			break;
 		case ENGINE_EV_ERROR:
 			if (ev.seek) {

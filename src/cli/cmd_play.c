@@ -44,7 +44,8 @@ static void print_clean(FILE *f, const char *prefix, const char *s)
 	fflush(f);
 }
 
-/* "artist - title" from the library, else the file's name. */
+/* "artist - title" from the library, else a stream's station name
+ * (icy-name, as the status names it), else the file's name. */
 static void print_track(struct play_run *r, uint32_t id, const char *path)
 {
 	char b1[32], b2[32];
@@ -58,6 +59,12 @@ static void print_track(struct play_run *r, uint32_t id, const char *path)
 		char *line = xasprintf("%s - %s", artist ? artist : "Unknown artist", title);
 		print_clean(r->out, "", line);
 		free(line);
+		return;
+	}
+	struct app_play_status st;
+	app_play_status(r->app, &st);
+	if (st.station[0]) {
+		print_clean(r->out, "", st.station);
 		return;
 	}
 	char *name = str_path_name_dup(path);

@@ -151,6 +151,17 @@ static void emit_title(struct engine *e, enum engine_event_type type, uint32_t i
 	push_event(e, &ev);
 }
 
+/* A stream's station name came with its headers, before its first sound:
+ * STARTED carries it, so that whoever is told of the track (a hook, crate
+ * play's line) can name it by its station from the start. */
+static void emit_started(struct engine *e, struct etrack *t)
+{
+	struct engine_event ev = {.type = ENGINE_EV_STARTED, .id = t->id, .seq = t->seq,
+				  .state = e->state, .dur_ms = decoder_duration_ms(t->dec)};
+	decoder_station_name(t->dec, ev.msg, sizeof ev.msg);
+	push_event(e, &ev);
+}
+
 static void emit_error(struct engine *e, uint32_t id, uint64_t seq, bool device,
 		       const char *msg)
 {
@@ -332,7 +343,7 @@ static int start_track(struct engine *e, struct etrack *t)
 	e->eof_waited = false;
 	set_state(e, t->start_paused ? ENGINE_PAUSED : ENGINE_PLAYING);
 	update_status(e);
-	emit(e, ENGINE_EV_STARTED, t->id, t->seq);
+	emit_started(e, t);
 	if (!e->next) {
 		emit(e, ENGINE_EV_NEED_NEXT, t->id, t->seq);
 		e->need_next_sent = true;

@@ -52,6 +52,20 @@ for i in $(seq 1 50); do grep -q "title|Second Title" "$T_TMP/hook.out" 2>/dev/n
 grep -q "^title|First Title$" "$T_TMP/hook.out" && grep -q "^title|Second Title$" "$T_TMP/hook.out" ||
 	t_fail "hook: $(cat "$T_TMP/hook.out" 2>/dev/null)"
 
+t_begin a_station_is_named_from_its_start
+# The station's name (icy-name) comes with the headers, before the first
+# sound, but it reached crate after the track's notice: crate play
+# --no-ui printed the URL's last part ("tone.flac?name=Tone%20Radio")
+# and the hook's first event, "track", had no title (a scrobbler or a
+# status bar showed nothing until the next event).
+rm -f "$T_TMP/hook.out"
+out=$(HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/hookconf" play --no-ui \
+	"$U/icy/tone.flac?name=Tone%20Radio" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+[ "$(head -1 <<<"$out")" = "Tone Radio" ] || t_fail "printed: $out"
+for i in $(seq 1 50); do grep -q "^track|" "$T_TMP/hook.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "^track|Tone Radio$" "$T_TMP/hook.out" || t_fail "hook: $(cat "$T_TMP/hook.out" 2>/dev/null)"
+
 t_begin stream_icy_title_in_latin1_is_read_as_such
 # A station sending its titles in Latin-1 (many old SHOUTcast ones):
 # the bytes went on as they were, so crate play printed "Caf?", the hook
