@@ -1755,14 +1755,31 @@ static int play_queue_alone(struct app *app, struct crate_err *err)
 	return play_pick(app, pk, true, err);
 }
 
-/* The shuffled list played to its end (repeat off): its last track ended
- * with none to follow. */
-static bool shuffled_list_ended(struct app *app)
+/* The list (not a queue or Party Shuffle) played to its end (repeat
+ * off): its last track ended with none to follow. */
+static bool plain_list_ended(struct app *app)
 {
 	struct app_play *p = player(app);
 	bool plain = !p->playlist || !pops(app, p->playlist);
-	return plain && p->shuffle != APP_SHUFFLE_OFF && p->now_finished && !p->from_queue &&
-	       p->cur != NONE && p->cur < list_len(app);
+	return plain && p->now_finished && !p->from_queue && p->cur != NONE &&
+	       p->cur < list_len(app);
+}
+
+/* Play after a plain list played to its end: an entry added after the
+ * last one heard (one the library has), as cmus goes on to it; else the
+ * list from its top, as MPD plays from its first song (it played the
+ * last track again, alone). */
+static size_t after_the_end(struct app *app)
+{
+	struct app_play *p = player(app);
+	for (size_t pos = p->cur + 1; pos < list_len(app); pos++) {
+		struct pick pk = {.kind = PICK_CONTEXT, .pos = pos};
+		struct request r;
+		struct crate_err err = {0};
+		if (make_request(app, &pk, &r, &err))
+			return pos;
+	}
+	return 0;
 }
 
 /* Play after a shuffled list ended starts a new cycle, as repeat all would
@@ -1805,8 +1822,10 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 			if (pk.kind != PICK_NONE)
 				return play_pick(app, pk, true, err);
 		}
-		if (shuffled_list_ended(app))
-			return play_entry(app, new_shuffle_cycle(app), err);
+		if (plain_list_ended(app))
+			return play_entry(app, p->shuffle != APP_SHUFFLE_OFF ? new_shuffle_cycle(app)
+									   : after_the_end(app),
+					  err);
 		return play_entry(app, p->cur == NONE || p->cur >= n ? 0 : p->cur, err);
 	}
 	if (!app->store)

@@ -1151,6 +1151,36 @@ TEST(play_after_a_shuffled_list_ended_starts_a_new_cycle)
 	app_close(app);
 }
 
+TEST(play_after_a_list_ended_plays_it_from_the_top)
+{
+	/* x after a plain list's end (repeat off) played its last track
+	 * again, alone, and stopped. MPD plays from the first song; an
+	 * entry added after the end plays first, as cmus goes on to it. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 0.1, false, false);
+	struct crate_err err = {0};
+	make_list(app, "R", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "R", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 3);
+	s.stopped = false;
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 6);
+	CHECK(s.started[3] == id_of_title(app, 0) && s.started[5] == id_of_title(app, 2));
+	uint32_t added = id_of_title(app, 3);
+	REQUIRE(coll_store_playlist_insert(app->store, "R", 3, &added, 1, &err) == 0);
+	s.stopped = false;
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 7);
+	CHECK(s.started[6] == added);
+	app_close(app);
+}
+
 /* Are the first ids->n of started the entries of ids, each once? */
 static bool is_permutation(const uint32_t *started, const struct u32vec *ids)
 {
