@@ -55,6 +55,8 @@ struct request {
 	uint32_t id;
 	char path[1024];
 	bool queue_passed;  /* queue entries without a file were passed over */
+	bool paused;        /* to wait paused at its start (next while paused, a
+			     * resume): an entry that fails hands it on */
 	/* The follower's: entries of the context without a file it passed
 	 * over, said when its turn comes (those past the room: at once). */
 	uint32_t passed[8];
@@ -1121,13 +1123,14 @@ static int play_pick(struct app *app, struct pick pk, bool user, struct crate_er
 		return crate_err_set(err, CRATE_ERR_NOTFOUND, "nothing to play");
 	}
 	r.seq = ++p->seq;
+	r.paused = p->keep_paused;
 	commit(app, &r);
 	p->now = r;
 	p->awaiting = true;
 	p->now_finished = false;
 	struct engine_track t;
 	fill_track(app, &r, &t);
-	t.paused = p->keep_paused;
+	t.paused = r.paused;
 	engine_play(e, &t);
 	return 0;
 }
@@ -1472,7 +1475,12 @@ static void skip_failed(struct app *app, const struct request *r, bool committed
 	}
 	struct crate_err err = {0};
 	p->counted = true; /* a failed track is neither played nor skipped */
-	if (give_up(app) || pk.kind == PICK_NONE || play_pick(app, pk, false, &err) != 0)
+	/* One asked to wait paused (next while paused, a resume) hands that
+	 * on: the entry after it waits paused, as cmus keeps it paused. */
+	p->keep_paused = r->paused;
+	int rc = give_up(app) || pk.kind == PICK_NONE ? -1 : play_pick(app, pk, false, &err);
+	p->keep_paused = false;
+	if (rc != 0)
 		stopped_on_failure(p);
 }
 
@@ -2271,6 +2279,8 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 		return -1;
 	}
 	req.seq = ++p->seq;
+	/* play: what was playing plays on; what the user paused stays so. */
+	req.paused = !play || r->state == ENGINE_PAUSED;
 	leave_current(app, false);
 	commit(app, &req);
 	p->now = req;
@@ -2283,8 +2293,7 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	 * fail, a seek in a stream that cannot seek. */
 	if (app_is_stream_url(req.path))
 		t.start_ms = 0;
-	/* play: what was playing plays on; what the user paused stays so. */
-	t.paused = !play || r->state == ENGINE_PAUSED;
+	t.paused = req.paused;
 	engine_play(p->engine, &t);
 	return 0;
 }

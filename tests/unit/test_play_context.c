@@ -857,6 +857,34 @@ TEST(next_and_prev_while_paused_stay_paused)
 	app_close(app);
 }
 
+TEST(next_while_paused_onto_a_missing_file_stays_paused)
+{
+	/* b while paused, the next entry's file gone: it was skipped and the
+	 * one after it started playing, the pause lost. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1, 2}, 3);
+	REQUIRE(tp_sh("rm '%s/music/t01.flac'", dir));
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	run_for(app, 200);
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 500);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_INT(s.nfailed, 1);
+	CHECK_INT(st.position, 2);
+	CHECK_MSG(st.state == ENGINE_PAUSED, "%s after the skip", engine_state_name(st.state));
+	CHECK(st.pos_ms < 100);
+	app_close(app);
+}
+
 TEST(next_when_stopped_at_the_list_end_says_so)
 {
 	/* The list had played to its end: crate remote next exited 0 and
@@ -1639,6 +1667,35 @@ TEST(resume_play_leaves_a_track_paused_at_quit_paused)
 	CHECK_MSG(st.state == ENGINE_PLAYING, "playing at quit, %s after the restart",
 		  engine_state_name(st.state));
 	app_play_stop(app, &err);
+	app_close(app);
+}
+
+TEST(a_track_resumed_paused_whose_file_is_gone_leaves_the_next_paused)
+{
+	/* Quit paused, the track's file gone by the next start: it was
+	 * skipped and the next entry played aloud at start-up. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 4, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	run_for(app, 500);
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	run_for(app, 200);
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	REQUIRE(tp_sh("rm '%s/music/t00.flac'", dir));
+	struct seen r = {0};
+	app = reopen_and_resume(app, dir, &r);
+	run_for(app, 300);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_INT(r.nfailed, 1);
+	CHECK(r.started[0] == id_of_title(app, 1));
+	CHECK_MSG(st.state == ENGINE_PAUSED, "%s after the skip", engine_state_name(st.state));
 	app_close(app);
 }
 
