@@ -299,25 +299,12 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 	app_play_status(app, &st);
 	strbuf_addf(reply, "state: %s\n", engine_state_name(st.state));
 	if (st.state != ENGINE_STOPPED) {
-		char ab[512], tb[512];
-		const char *artist = NULL, *title = NULL;
-		char *name = NULL;
-		if (st.id) { /* a file removed while it plays is named from its stored row */
-			artist = app_item_text(app, st.id, "artist", MLIB_VALUE_SEPARATOR, ab, sizeof ab);
-			title = app_item_text(app, st.id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
-		}
-		if (!title) /* a stream: its station's name (icy-name) while it has no title */
-			title = st.station[0] ? st.station : (name = str_path_name_dup(st.path));
-		/* Tag text is untrusted: the reply is sanitised here and again by the client.
-		 * A stream says what it plays now (ICY), then its name, as the
-		 * interface's status line does. */
-		char *line = st.title[0] ? xasprintf("%s (%s)", st.title, title)
-					 : xasprintf("%s%s%s", artist ? artist : "", artist ? " - " : "", title);
+		/* Tag text is untrusted: the reply is sanitised here and again by the client. */
+		char *line = app_track_line(app, &st);
 		char *clean = utf8_sanitize(line, strlen(line));
 		strbuf_addf(reply, "track: %s\n", clean);
 		free(clean);
 		free(line);
-		free(name);
 		char p1[32], p2[32];
 		/* as the interface's status line and %duration% read: 1:02:03 from an hour */
 		item_format_duration(st.pos_ms, p1, sizeof p1);

@@ -121,6 +121,25 @@ const char *app_item_text(const struct app *app, uint32_t id, const char *prop, 
 	return have ? buf : NULL;
 }
 
+char *app_track_line(const struct app *app, const struct app_play_status *st)
+{
+	char ab[512], tb[512];
+	const char *artist = NULL, *title = NULL;
+	char *name = NULL;
+	if (st->id) { /* a file removed while it plays is named from its stored row */
+		artist = app_item_text(app, st->id, "artist", MLIB_VALUE_SEPARATOR, ab, sizeof ab);
+		title = app_item_text(app, st->id, "title", MLIB_VALUE_SEPARATOR, tb, sizeof tb);
+	}
+	if (!title) /* a stream: its station's name (icy-name) while it has no title */
+		title = st->station[0] ? st->station : (name = str_path_name_dup(st->path));
+	/* A stream says what it plays now (ICY), then its name, as the
+	 * interface's status line does. */
+	char *line = st->title[0] ? xasprintf("%s (%s)", st->title, title)
+				  : xasprintf("%s%s%s", artist ? artist : "", artist ? " - " : "", title);
+	free(name);
+	return line;
+}
+
 enum item_value app_item_value(const struct app *app, uint32_t id, const char *name,
 			       const char *sep, struct strbuf *out)
 {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "app/app.h"
+#include "app/app_play.h"
 #include "app/rules.h"
 #include "base/str.h"
 #include "base/vec.h"
@@ -44,6 +45,12 @@ bool app_item_is_stream(const struct app *app, uint32_t id);
  * changes). Untrusted tag text: sanitise before drawing. */
 const char *app_item_text(const struct app *app, uint32_t id, const char *prop, const char *sep,
 			  char *buf, size_t size);
+/* The playing track in one line, as crate remote status's "track:" and
+ * crate play --no-ui name it: "Artist - Title" (every artist, joined;
+ * no artist: the title alone); a track without a title by its station's
+ * name (icy-name) or its file's (str_path_name); a stream's current ICY
+ * title first, "Song (Station)". Owned; untrusted text: sanitise it. */
+char *app_track_line(const struct app *app, const struct app_play_status *st);
 /* The value of property name of item id for a format (medialib/
  * item_format.h: kinds, %id%, %stars%, the file name for a missing
  * title), values joined by sep; ITEM_ABSENT without an index. An item

@@ -23,6 +23,7 @@
 #include "app/app_play.h"
 #include "app/app_read.h"
 #include "app/app_remote.h"
+#include "app/app_view.h"
 #include "base/str.h"
 #include "coll/eval.h"
 #include "coll/store.h"
@@ -44,32 +45,14 @@ static void print_clean(FILE *f, const char *prefix, const char *s)
 	fflush(f);
 }
 
-/* "artist - title" from the library, else a stream's station name
- * (icy-name, as the status names it), else the file's name. */
-static void print_track(struct play_run *r, uint32_t id, const char *path)
+/* The track that started, named as crate remote status names it. */
+static void print_track(struct play_run *r)
 {
-	char b1[32], b2[32];
-	const char *artist = NULL, *title = NULL;
-	const struct mlib_index *idx = app_index(r->app);
-	if (id && idx) {
-		artist = mlib_index_get_text(idx, id, "artist", b1, sizeof b1);
-		title = mlib_index_get_text(idx, id, "title", b2, sizeof b2);
-	}
-	if (title) {
-		char *line = xasprintf("%s - %s", artist ? artist : "Unknown artist", title);
-		print_clean(r->out, "", line);
-		free(line);
-		return;
-	}
 	struct app_play_status st;
 	app_play_status(r->app, &st);
-	if (st.station[0]) {
-		print_clean(r->out, "", st.station);
-		return;
-	}
-	char *name = str_path_name_dup(path);
-	print_clean(r->out, "", name);
-	free(name);
+	char *line = app_track_line(r->app, &st);
+	print_clean(r->out, "", line);
+	free(line);
 }
 
 static void on_notice(void *ud, const struct app_play_notice *n)
@@ -78,7 +61,7 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	switch (n->type) {
 	case APP_PLAY_STARTED:
 		r->started++;
-		print_track(r, n->id, n->path);
+		print_track(r);
 		break;
 	case APP_PLAY_FAILED:
 		r->failed++;

@@ -223,4 +223,26 @@ Art4 - Long 4" ] || t_fail "played: $(cat "$T_TMP/once.out")"
 t_begin play_without_no_ui_is_refused
 run play "$T_TMP/m/t1.flac" >/dev/null 2>&1 && t_fail "accepted"
 
+t_begin play_names_tracks_as_remote_status_does
+# A track with a title and no artist was "Unknown artist - Tune 5", a
+# track with two artists showed the first only, and one without a title
+# lost its artist, where crate remote status (and the interface) say
+# "Tune 5", "piman; jzig - Silence", "Artist - file.flac".
+mkdir -p "$T_TMP/named"
+ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=500:d=0.3" -ac 2 -metadata title="Tune 5" \
+	"$T_TMP/named/t5.flac"
+ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=600:d=0.3" -ac 2 -metadata artist="Art6" \
+	"$T_TMP/named/t6.flac"
+run scan "$T_TMP/named" >/dev/null 2>&1 || t_fail "scan failed"
+out=$(run play --no-ui 'url~t5.flac OR url~t6.flac' 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+[ "$out" = "Tune 5
+Art6 - t6.flac" ] || t_fail "printed '$out'"
+if t_have_corpus; then
+	mkdir -p "$T_TMP/two" && cp "$CORPUS/taglib-silence-44-s.flac" "$T_TMP/two/"
+	run scan "$T_TMP/two" >/dev/null 2>&1
+	out=$(run play --no-ui 'url~taglib-silence-44-s' 2>"$T_TMP/err")
+	[ "$out" = "piman; jzig - Silence" ] || t_fail "two artists: '$out'"
+fi
+
 t_end
