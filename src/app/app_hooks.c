@@ -65,6 +65,19 @@ static bool has_title(struct app *app, uint32_t id)
 	return id && app->index && mlib_index_get_text(app->index, id, "title", buf, sizeof buf);
 }
 
+/* The player's state as the event leaves it: a track that starts
+ * paused (next while paused, a restart's resume) is "paused". */
+static const char *hook_status(enum app_play_notice_type type, enum engine_state state)
+{
+	if (type == APP_PLAY_STOPPED)
+		return "stopped";
+	if (type == APP_PLAY_PAUSED)
+		return "paused";
+	if (type == APP_PLAY_RESUMED)
+		return "playing";
+	return state == ENGINE_PAUSED ? "paused" : "playing";
+}
+
 static void on_notice(void *ud, const struct app_play_notice *n)
 {
 	struct app *app = ud;
@@ -80,9 +93,7 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	app_play_status(app, &st);
 	struct kv kv = {0};
 	kv_add(&kv, "event", event);
-	kv_add(&kv, "status", n->type == APP_PLAY_STOPPED  ? "stopped"
-			      : n->type == APP_PLAY_PAUSED ? "paused"
-							   : "playing");
+	kv_add(&kv, "status", hook_status(n->type, st.state));
 	if (n->type != APP_PLAY_STOPPED) {
 		if (n->path && n->path[0])
 			kv_add(&kv, "file", n->path);

@@ -202,21 +202,25 @@ static void pump(struct app *app, int ms, bool (*until)(void))
 }
 
 static bool one_started(void) { return started_seen >= 1; }
+static bool two_started(void) { return started_seen >= 2; }
 static bool all_stopped(void) { return stopped_seen; }
 
-TEST(hook_runs_on_track_change_pause_resume_stop_and_scan)
+/* dir/music/t0.flac and t1.flac (Artist N, Song N, 1.5 s) scanned into a
+ * library whose hooks record to *out (owned, as *music); playing to ALSA's
+ * file plugin at its pace. */
+static struct app *hooked_library(const char *dir, char **music, char **out)
 {
-	const char *dir = harness_tmpdir();
 	tp_alsa_to_file(dir);
-	char *music = xasprintf("%s/music", dir), *out = xasprintf("%s/events", dir);
-	REQUIRE(tp_sh("mkdir -p '%s'", music));
+	*music = xasprintf("%s/music", dir);
+	*out = xasprintf("%s/events", dir);
+	REQUIRE(tp_sh("mkdir -p '%s'", *music));
 	for (int i = 0; i < 2; i++) {
-		char *p = xasprintf("%s/t%d.flac", music, i), *extra = xasprintf(
+		char *p = xasprintf("%s/t%d.flac", *music, i), *extra = xasprintf(
 			"-metadata artist='Artist %d' -metadata title='Song %d'", i, i);
 		REQUIRE(tp_make_tone(p, 300 + 100 * i, 1.5, 8000, extra));
 		free(p), free(extra);
 	}
-	char *prog = recorder(out);
+	char *prog = recorder(*out);
 	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
 	FILE *f = fopen(cfg, "w");
 	REQUIRE(f);
@@ -227,19 +231,18 @@ TEST(hook_runs_on_track_change_pause_resume_stop_and_scan)
 	struct crate_err err = {0};
 	REQUIRE(app_open(&app, &o, &err) == 0);
 	struct mlib_scan_result res = {0};
-	const char *paths[] = {music};
+	const char *paths[] = {*music};
 	CHECK(app_scan(app, paths, 1, NULL, NULL, &res, &err) == 0);
 	mlib_scan_result_free(&res);
-	const struct u32vec *all = mlib_index_library_order(app->index);
-	REQUIRE(all->n == 2);
+	REQUIRE(mlib_index_library_order(app->index)->n == 2);
 	app_play_set_listener(app, listen, NULL);
-	REQUIRE(app_play_list(app, all->v, NULL, 2, APP_PLAY_ANY, &err) == 0);
-	pump(app, 5000, one_started);
-	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
-	pump(app, 300, NULL);
-	REQUIRE(app_play_toggle(app, &err) == 0); /* resume */
-	pump(app, 10000, all_stopped);
-	CHECK(stopped_seen);
+	free(prog), free(db), free(cfg);
+	return app;
+}
+
+/* Close app and wait for its hook runs to record the stop; the events. */
+static char *events_after_close(struct app *app, const char *out)
+{
 	app_close(app); /* lets queued runs start */
 	for (int i = 0; i < 100; i++) { /* the last run may still be writing */
 		char *e = slurp(out);
@@ -249,7 +252,23 @@ TEST(hook_runs_on_track_change_pause_resume_stop_and_scan)
 			break;
 		usleep(20000);
 	}
-	char *e = slurp(out);
+	return slurp(out);
+}
+
+TEST(hook_runs_on_track_change_pause_resume_stop_and_scan)
+{
+	char *music, *out;
+	struct app *app = hooked_library(harness_tmpdir(), &music, &out);
+	struct crate_err err = {0};
+	const struct u32vec *all = mlib_index_library_order(app->index);
+	REQUIRE(app_play_list(app, all->v, NULL, 2, APP_PLAY_ANY, &err) == 0);
+	pump(app, 5000, one_started);
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	pump(app, 300, NULL);
+	REQUIRE(app_play_toggle(app, &err) == 0); /* resume */
+	pump(app, 10000, all_stopped);
+	CHECK(stopped_seen);
+	char *e = events_after_close(app, out);
 	char *t0 = xasprintf("|track|playing|Artist 0|Song 0|%s/t0.flac|2", music);
 	char *t1 = xasprintf("|track|playing|Artist 1|Song 1|%s/t1.flac|2", music);
 	CHECK_MSG(strstr(e, t0) && strstr(e, t1), "events:\n%s", e);
@@ -260,5 +279,31 @@ TEST(hook_runs_on_track_change_pause_resume_stop_and_scan)
 	CHECK_MSG(strstr(e, "event=track=status=playing=file="), "events:\n%s", e);
 	if (getenv("SHOW_EVENTS"))
 		fprintf(stderr, "%s", e);
-	free(e), free(t0), free(t1), free(prog), free(db), free(cfg), free(music), free(out);
+	free(e), free(t0), free(t1), free(music), free(out);
+}
+
+TEST(a_track_that_starts_paused_is_paused_to_the_hook)
+{
+	/* next while paused: the next track waits paused at its start, and
+	 * the hook was told "track" with status playing (a status bar
+	 * showed it playing). */
+	char *music, *out;
+	started_seen = 0;
+	stopped_seen = false;
+	struct app *app = hooked_library(harness_tmpdir(), &music, &out);
+	struct crate_err err = {0};
+	const struct u32vec *all = mlib_index_library_order(app->index);
+	REQUIRE(app_play_list(app, all->v, NULL, 2, APP_PLAY_ANY, &err) == 0);
+	pump(app, 5000, one_started);
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	pump(app, 300, NULL);
+	REQUIRE(app_play_next(app, &err) == 0);
+	pump(app, 2000, two_started);
+	pump(app, 300, NULL);
+	REQUIRE(app_play_stop(app, &err) == 0);
+	pump(app, 2000, all_stopped);
+	char *e = events_after_close(app, out);
+	char *t1 = xasprintf("|track|paused|Artist 1|Song 1|%s/t1.flac|2", music);
+	CHECK_MSG(strstr(e, t1), "events:\n%s", e);
+	free(e), free(t1), free(music), free(out);
 }
