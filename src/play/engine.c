@@ -341,6 +341,11 @@ static int start_track(struct engine *e, struct etrack *t)
 	e->need_next_sent = false;
 	e->next_answered = false;
 	e->eof_waited = false;
+	/* A track that waits paused pauses the device too, so that play
+	 * starts it afresh there (a paced device's clock from then: it ran
+	 * from the load, and the track was written at once to catch up). */
+	if (t->start_paused && e->out)
+		alsa_out_pause(e->out, true);
 	set_state(e, t->start_paused ? ENGINE_PAUSED : ENGINE_PLAYING);
 	update_status(e);
 	emit_started(e, t);

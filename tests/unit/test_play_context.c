@@ -857,6 +857,36 @@ TEST(next_and_prev_while_paused_stay_paused)
 	app_close(app);
 }
 
+TEST(a_track_waiting_paused_plays_at_its_pace_when_resumed)
+{
+	/* next while paused, then play a while later: on a paced device
+	 * (output.pace: null, file, a FIFO to snapcast) the track was
+	 * written as fast as it decoded, to catch up with a clock that ran
+	 * from when it was loaded, so it ended at once. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 4, false, true);
+	struct crate_err err = {0};
+	make_list(app, "A", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	run_for(app, 200);
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, &s, 2, 5000));
+	run_for(app, 2500); /* waits paused */
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	run_for(app, 500);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK(st.state == ENGINE_PLAYING);
+	CHECK_INT(st.position, 1);
+	CHECK_MSG(st.pos_ms < 1500, "at %lld ms 0.5 s after play", (long long)st.pos_ms);
+	app_close(app);
+}
+
 TEST(next_while_paused_onto_a_missing_file_stays_paused)
 {
 	/* b while paused, the next entry's file gone: it was skipped and the
