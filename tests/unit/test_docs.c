@@ -319,6 +319,42 @@ TEST(every_key_is_documented)
 	free(readme);
 }
 
+/* Where the docs name the key that plays ("Play (c, `crate remote
+ * play`)"), it is the key bound to play when stopped, pause (c): they
+ * said x, which is bound to nothing (cmus's key, not crate's). */
+TEST(the_play_key_named_in_the_docs_is_bound)
+{
+	struct keymap km;
+	keymap_init_default(&km);
+	char desc[128];
+	keymap_describe(&km, UA_PAUSE, desc, sizeof desc);
+	static const char *const files[][2] = {{"README", "`crate remote play`)"},
+					       {"doc/crate.1", "\\fBcrate remote play\\fR)"}};
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		char *text = slurp(files[f][0]);
+		REQUIRE(text);
+		size_t n = 0;
+		for (const char *p = strstr(text, files[f][1]); p; p = strstr(p + 1, files[f][1])) {
+			/* the key is the word after "(" before ", " */
+			const char *comma = p - 2, *open = comma;
+			while (open > text && open[-1] != '(')
+				open--;
+			char key[32];
+			snprintf(key, sizeof key, "%.*s", (int)(comma - open), open);
+			const char *plain = key;
+			if (strncmp(key, "\\fB", 3) == 0) /* roff bold: \fBc\fR */
+				plain = key + 3;
+			char word[32];
+			snprintf(word, sizeof word, "%.*s", (int)strcspn(plain, "\\`"), plain);
+			CHECK_MSG(strstr(desc, word) != NULL, "%s names '%s' as the play key; pause is %s",
+				  files[f][0], word, desc);
+			n++;
+		}
+		CHECK_MSG(n > 0, "%s names no play key", files[f][0]);
+		free(text);
+	}
+}
+
 /* Every option line of config.example, uncommented, passes the checks at
  * start; and the values its comments offer (shuffle = albums was refused
  * as "must be yes or no"). */
