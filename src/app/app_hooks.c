@@ -115,7 +115,7 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 			kv_add(&kv, "title", st.station);
 		if (st.dur_ms >= 0)
 			kv_add_int(&kv, "duration", (st.dur_ms + 500) / 1000);
-		kv_add_int(&kv, "position", n->type == APP_PLAY_STARTED ? 0 : st.pos_ms / 1000);
+		kv_add_int(&kv, "position", st.pos_ms / 1000);
 	}
 	hooks_run(app->hooks->change, kv.p, kv.n / 2);
 }

@@ -1224,7 +1224,7 @@ static void on_started(struct app *app, const struct engine_event *ev)
 	p->cur_id = ev->id;
 	p->stream_title[0] = '\0';
 	p->counted = false;
-	p->pos_ms = 0;
+	p->pos_ms = ev->pos_ms > 0 ? ev->pos_ms : 0; /* a resume starts at its offset */
 	p->dur_ms = ev->dur_ms;
 	p->stored_ms = stored_duration(app, ev->id);
 	p->state = ev->state; /* paused when resumed paused */

@@ -154,10 +154,13 @@ static void emit_title(struct engine *e, enum engine_event_type type, uint32_t i
 /* A stream's station name came with its headers, before its first sound:
  * STARTED carries it, so that whoever is told of the track (a hook, crate
  * play's line) can name it by its station from the start. */
+static int64_t cur_position(struct engine *e);
+
 static void emit_started(struct engine *e, struct etrack *t)
 {
 	struct engine_event ev = {.type = ENGINE_EV_STARTED, .id = t->id, .seq = t->seq,
-				  .state = e->state, .dur_ms = decoder_duration_ms(t->dec)};
+				  .state = e->state, .pos_ms = cur_position(e),
+				  .dur_ms = decoder_duration_ms(t->dec)};
 	decoder_station_name(t->dec, ev.msg, sizeof ev.msg);
 	push_event(e, &ev);
 }

@@ -55,8 +55,9 @@ struct engine_track {
 
 enum engine_event_type {
 	ENGINE_EV_STATE,      /* state changed */
-	ENGINE_EV_STARTED,    /* id started (its first samples went to the device); msg: a
-			       * stream's station name (icy-name, untrusted text), "" none */
+	ENGINE_EV_STARTED,    /* id started (its first samples went to the device) at pos_ms
+			       * (a resume's offset); msg: a stream's station name
+			       * (icy-name, untrusted text), "" none */
 	ENGINE_EV_NEED_NEXT,  /* id is playing and no next track is set: call engine_set_next */
 	ENGINE_EV_POSITION,   /* pos_ms/dur_ms of id */
 	ENGINE_EV_FINISHED,   /* id played to its end */

@@ -15,6 +15,7 @@
 #include "app/app_hooks.h"
 #include "app/app_library.h"
 #include "app/app_play.h"
+#include "app/app_resume.h"
 #include "app/hooks.h"
 #include "harness.h"
 #include "medialib/index.h"
@@ -280,6 +281,45 @@ TEST(hook_runs_on_track_change_pause_resume_stop_and_scan)
 	if (getenv("SHOW_EVENTS"))
 		fprintf(stderr, "%s", e);
 	free(e), free(t0), free(t1), free(music), free(out);
+}
+
+TEST(a_track_resumed_at_its_offset_says_that_position_to_the_hook)
+{
+	/* Quit at 0:01 of Song 0: the restart loads it there, and the hook's
+	 * track event said position 0. */
+	char *music, *out;
+	started_seen = 0;
+	stopped_seen = false;
+	const char *dir = harness_tmpdir();
+	struct app *app = hooked_library(dir, &music, &out);
+	struct crate_err err = {0};
+	const struct u32vec *all = mlib_index_library_order(app->index);
+	REQUIRE(app_play_list(app, all->v, NULL, 2, APP_PLAY_ANY, &err) == 0);
+	pump(app, 5000, one_started);
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	REQUIRE(app_play_seek(app, 1200, false, &err) == 0);
+	pump(app, 300, NULL);
+	REQUIRE(app_resume_save(app, NULL, NULL, &err) == 0);
+	app_close(app);
+	char *db = xasprintf("%s/lib.db", dir), *cfg = xasprintf("%s/config", dir);
+	struct app_opts o = {.db_path = db, .config_path = cfg};
+	REQUIRE(app_open(&app, &o, &err) == 0);
+	app_play_set_listener(app, listen, NULL);
+	struct app_resume_ui ui;
+	REQUIRE(app_resume_load(app, &ui, &err) == 0);
+	app_resume_ui_free(&ui);
+	pump(app, 2000, two_started);
+	REQUIRE(app_play_stop(app, &err) == 0);
+	pump(app, 2000, all_stopped);
+	char *e = events_after_close(app, out);
+	for (int i = 0; i < 100 && !strstr(e, "event=track=status=paused=file="); i++) {
+		usleep(20000); /* the first close's stop came before this run */
+		free(e);
+		e = slurp(out);
+	}
+	CHECK_MSG(strstr(e, "event=track=status=paused=file=") &&
+		  strstr(e, "title=Song 0=duration=2=position=1="), "events:\n%s", e);
+	free(e), free(db), free(cfg), free(music), free(out);
 }
 
 TEST(a_track_that_starts_paused_is_paused_to_the_hook)
