@@ -1764,13 +1764,13 @@ static int play_queue_alone(struct app *app, struct crate_err *err)
 }
 
 /* The list (not a queue or Party Shuffle) played to its end (repeat
- * off): its last track ended with none to follow. */
+ * off): its last track, or a queued one played after it, ended with none
+ * to follow (the caller has seen that none follows a queued one). */
 static bool plain_list_ended(struct app *app)
 {
 	struct app_play *p = player(app);
 	bool plain = !p->playlist || !pops(app, p->playlist);
-	return plain && p->now_finished && !p->from_queue && p->cur != NONE &&
-	       p->cur < list_len(app);
+	return plain && p->now_finished && p->cur != NONE && p->cur < list_len(app);
 }
 
 /* Play after a plain list played to its end: an entry added after the
@@ -1830,10 +1830,15 @@ int app_play_toggle(struct app *app, struct crate_err *err)
 			if (pk.kind != PICK_NONE)
 				return play_pick(app, pk, true, err);
 		}
-		if (plain_list_ended(app))
+		if (plain_list_ended(app)) {
+			/* What was queued since comes first, as it would have
+			 * while the list played (cmus plays its queue so). */
+			if (queue_applies(app))
+				return play_queue_alone(app, err);
 			return play_entry(app, p->shuffle != APP_SHUFFLE_OFF ? new_shuffle_cycle(app)
 									   : after_the_end(app),
 					  err);
+		}
 		return play_entry(app, p->cur == NONE || p->cur >= n ? 0 : p->cur, err);
 	}
 	if (!app->store)

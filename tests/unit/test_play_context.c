@@ -1239,6 +1239,36 @@ TEST(play_after_a_list_ended_plays_it_from_the_top)
 	app_close(app);
 }
 
+TEST(play_after_a_list_ended_plays_the_queue_first)
+{
+	/* The list ended, then e on a track, then play: the list's first
+	 * entry played before the queued track (before that change: its
+	 * last entry again); the queue comes first, as it does while a list
+	 * plays and as in cmus, and the list, at its end, stops after it. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 4, 0.1, false, false);
+	struct crate_err err = {0};
+	make_list(app, "R", (int[]){0, 1}, 2);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "R", 0, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	uint32_t q = id_of_title(app, 3);
+	REQUIRE(app_play_enqueue(app, &q, 1, &err) == 0);
+	s.stopped = false;
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 3);
+	CHECK(s.started[2] == q);
+	s.stopped = false; /* and then the list from its top */
+	REQUIRE(app_play_toggle(app, &err) == 0);
+	CHECK(run_until(app, &s, 0, 8000));
+	CHECK_INT(s.nstarted, 5);
+	CHECK(s.started[3] == id_of_title(app, 0) && s.started[4] == id_of_title(app, 1));
+	app_close(app);
+}
+
 /* Are the first ids->n of started the entries of ids, each once? */
 static bool is_permutation(const uint32_t *started, const struct u32vec *ids)
 {
