@@ -5,12 +5,15 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "app/app.h"
 #include "app/app_changes.h"
@@ -89,6 +92,75 @@ static void on_notice(void *ud, const struct app_play_notice *n)
 	case APP_PLAY_VOLUME:
 		break;
 	}
+}
+
+/* Ctrl-C, SIGTERM or a hang-up end the player as crate remote stop does
+ * (the hook's stop event, the control socket removed), and then it dies of
+ * that signal, so that a shell loop around it stops too; it died at once,
+ * with neither. A second signal ends it at once, unless it is the first
+ * one again within half a second (timeout(1) sends its signal to the
+ * player and to its process group); an ignored one (nohup) stays ignored. */
+static volatile sig_atomic_t stop_signal;
+static struct timespec stop_signal_at;
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
+static struct sigaction stop_previous[NSTOP];
+static bool stop_installed[NSTOP];
+
+static void on_stop_signal(int sig)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
+	if (!stop_signal) {
+		stop_signal = sig;
+		stop_signal_at = now;
+		return;
+	}
+	long ms = (long)(now.tv_sec - stop_signal_at.tv_sec) * 1000 +
+		  (now.tv_nsec - stop_signal_at.tv_nsec) / 1000000;
+	if (sig == stop_signal && ms < 500)
+		return;
+	int saved = errno;
+	for (size_t i = 0; i < NSTOP; i++)
+		if (stop_signals[i] == sig && stop_installed[i]) {
+			/* delivered once this handler returns, to the one before */
+			sigaction(sig, &stop_previous[i], NULL);
+			raise(sig);
+		}
+	errno = saved;
+}
+
+static void stop_signals_install(void)
+{
+	stop_signal = 0;
+	for (size_t i = 0; i < NSTOP; i++) {
+		struct sigaction sa = {0}, old;
+		sa.sa_handler = on_stop_signal;
+		sigemptyset(&sa.sa_mask);
+		bool ignored = sigaction(stop_signals[i], NULL, &old) != 0 ||
+			       (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN);
+		stop_installed[i] = !ignored && sigaction(stop_signals[i], &sa, &stop_previous[i]) == 0;
+	}
+}
+
+static void stop_signals_uninstall(void)
+{
+	for (size_t i = 0; i < NSTOP; i++)
+		if (stop_installed[i]) {
+			sigaction(stop_signals[i], &stop_previous[i], NULL);
+			stop_installed[i] = false;
+		}
+}
+
+/* How long a stop asked by a signal may take before the player ends
+ * anyway (s). */
+#define SIGNAL_STOP_S 3
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* How often edits by other processes are looked for (ms). */
@@ -194,7 +266,9 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 	struct crate_err rerr = {0};
 	if (app_remote_open(app, &no_hooks, &remote, &rerr) != 0)
 		remote = NULL;
-	while (!run.done) {
+	stop_signals_install();
+	double stop_by = 0; /* when a stop a signal asked for has taken too long */
+	while (!run.done && !(stop_by > 0 && monotonic_s() > stop_by)) {
 		short mev;
 		int mtimeout;
 		struct pollfd p[2 + APP_REMOTE_MAX_CLIENTS + 1] = {
@@ -211,10 +285,21 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 		char hook_msg[600];
 		if (app_hooks_report(app, hook_msg, sizeof hook_msg))
 			print_clean(ctx->err, "crate: hook: ", hook_msg);
+		if (stop_signal && stop_by == 0) {
+			app_play_stop(app, &err);
+			stop_by = monotonic_s() + SIGNAL_STOP_S;
+		}
 	}
 	app_remote_close(remote);
 	app_mpris_close(mpris);
 	app_play_set_listener(app, NULL, NULL);
+	stop_signals_uninstall();
+	if (stop_signal) {
+		int sig = stop_signal;
+		app_close(app); /* its hooks' last runs start, its database closes */
+		ctx->app = NULL;
+		raise(sig);
+	}
 	/* Nothing started and nothing failed: stopped (crate remote stop)
 	 * before the first track opened, as asked. */
 	if (run.device_failed || (run.started == 0 && run.failed > 0))

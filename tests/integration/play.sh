@@ -245,4 +245,27 @@ if t_have_corpus; then
 	[ "$out" = "piman; jzig - Silence" ] || t_fail "two artists: '$out'"
 fi
 
+t_begin a_signal_stops_the_player_as_remote_stop_does
+# SIGTERM (systemctl stop, kill) or Ctrl-C killed crate play --no-ui at
+# once: the hook never heard "stop" (a status bar fed by it went on
+# showing the track) and the control socket was left behind. It now
+# stops as crate remote stop does, then dies of the signal (143), as a
+# shell loop around it expects.
+printf '#!/bin/sh\necho "$CRATE_EVENT" >>"%s"\n' "$T_TMP/sig.events" >"$T_TMP/sig.sh"
+chmod +x "$T_TMP/sig.sh"
+printf '[output]\npace = true\n[hooks]\non_change = %s\n' "$T_TMP/sig.sh" >"$T_TMP/sigconf"
+export XDG_RUNTIME_DIR=$T_TMP/run
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/sigconf" play --no-ui \
+	"$T_TMP/m/long3.flac" >/dev/null 2>"$T_TMP/sig.err" &
+pid=$!
+for i in $(seq 100); do grep -q track "$T_TMP/sig.events" 2>/dev/null && break; sleep 0.1; done
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc -eq 143 ] || t_fail "exit $rc: $(cat "$T_TMP/sig.err")"
+for i in $(seq 50); do grep -q stop "$T_TMP/sig.events" 2>/dev/null && break; sleep 0.1; done
+[ "$(cat "$T_TMP/sig.events")" = "track
+stop" ] || t_fail "hook events: $(cat "$T_TMP/sig.events")"
+[ ! -e "$XDG_RUNTIME_DIR/crate/socket" ] || t_fail "the control socket is left behind"
+unset XDG_RUNTIME_DIR
+
 t_end
