@@ -1967,6 +1967,23 @@ int app_play_seek(struct app *app, int64_t ms, bool relative, struct crate_err *
 	return 0;
 }
 
+/* The playing track is a station that cannot seek (the engine found it
+ * so when it opened): said now, to crate remote seek and :seek, not only
+ * later in the status (crate remote seek exited 0, without a word). */
+static bool cannot_seek(struct app *app, struct crate_err *err)
+{
+	struct app_play *p = player(app);
+	if (!p->engine || p->awaiting || !p->now_started)
+		return false;
+	struct engine_status es;
+	engine_get_status(p->engine, &es);
+	if (!es.cannot_seek || es.id != p->cur_id)
+		return false;
+	set_error(p, "%s: this stream cannot seek (the server offers no ranges)", p->now.path);
+	crate_err_set(err, CRATE_ERR_INVALID, "%s", p->error);
+	return true;
+}
+
 int app_play_seek_arg(struct app *app, const char *arg, struct crate_err *err)
 {
 	struct seekarg sa;
@@ -1974,6 +1991,8 @@ int app_play_seek_arg(struct app *app, const char *arg, struct crate_err *err)
 		return -1;
 	struct app_play_status st;
 	app_play_status(app, &st);
+	if (cannot_seek(app, err))
+		return -1;
 	if (sa.kind == SEEKARG_PERCENT && st.dur_ms <= 0)
 		return crate_err_set(err, CRATE_ERR_INVALID,
 				     "seek: %s needs the track's length, which is unknown", arg);

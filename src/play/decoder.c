@@ -852,7 +852,7 @@ int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err)
 	/* A live station (no length, no ranges) has no position to go to:
 	 * FFmpeg would read ahead for as long as the jump, the player silent,
 	 * or reconnect and call the station's "now" the target. */
-	if (d->stream && d->fmt->pb && !(d->fmt->pb->seekable & AVIO_SEEKABLE_NORMAL))
+	if (!decoder_can_seek(d))
 		return crate_err_set(err, CRATE_ERR_MEDIA,
 				     "%s: this stream cannot seek (the server offers no ranges)",
 				     d->path);
@@ -872,6 +872,11 @@ int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err)
 	d->base_ms = (at - d->range_start) * 1000 / rate;
 	d->range_pos = av_rescale(at - d->range_start, d->out.rate, rate);
 	return 0;
+}
+
+bool decoder_can_seek(const struct decoder *d)
+{
+	return !(d->stream && d->fmt && d->fmt->pb && !(d->fmt->pb->seekable & AVIO_SEEKABLE_NORMAL));
 }
 
 int decoder_set_range(struct decoder *d, int64_t start, int64_t end, struct crate_err *err)

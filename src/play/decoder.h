@@ -58,6 +58,9 @@ int decoder_set_range(struct decoder *d, int64_t start, int64_t end, struct crat
 
 /* Seek to ms from the start, sample-accurately where timestamps allow. */
 int decoder_seek(struct decoder *d, int64_t ms, struct crate_err *err);
+/* False for a stream whose server offers no ranges (a live station):
+ * decoder_seek refuses it. */
+bool decoder_can_seek(const struct decoder *d);
 /* Position of the next frame decoder_read will return, in ms. */
 int64_t decoder_position_ms(const struct decoder *d);
 /* After decoder_read returned 0: where the file's audio ends (the length

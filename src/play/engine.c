@@ -192,6 +192,7 @@ static void update_status(struct engine *e)
 	e->status.id = e->cur ? e->cur->id : 0;
 	e->status.pos_ms = cur_position(e);
 	e->status.dur_ms = e->cur && e->cur->dec ? decoder_duration_ms(e->cur->dec) : -1;
+	e->status.cannot_seek = e->cur && e->cur->dec && !decoder_can_seek(e->cur->dec);
 	e->status.volume = e->volume;
 	e->status.format = e->out ? e->dev_got : (struct play_format){0};
 	pthread_mutex_unlock(&e->lock);

@@ -88,6 +88,7 @@ struct engine_status {
 	uint32_t id;
 	int64_t pos_ms, dur_ms;
 	int volume;
+	bool cannot_seek; /* the track is a stream that cannot seek (decoder_can_seek) */
 	struct play_format format; /* the device's format, zero when closed */
 };
 

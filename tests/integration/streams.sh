@@ -241,7 +241,11 @@ for i in $(seq 100); do
 	HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^position: 0:02' && break
 	sleep 0.1
 done
-HOME=$H timeout 10 "$CRATE" remote seek 1 >/dev/null 2>&1 || t_fail "remote seek"
+# crate remote seek says it, exit 1 (it exited 0 without a word, the
+# refusal only in the status afterwards), as MPD answers an error.
+out=$(HOME=$H timeout 10 "$CRATE" remote seek 1 2>&1); rc=$?
+[ $rc -eq 1 ] && grep -q 'long.flac: this stream cannot seek' <<<"$out" ||
+	t_fail "remote seek: exit $rc: $out"
 # It plays on from 0:02 (not back at 0:01, not stopped): polled, as a
 # loaded machine may take a while to say 0:03.
 for i in $(seq 100); do
