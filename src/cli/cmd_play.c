@@ -184,6 +184,15 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* A path by its spelling, there or not ("/music/x.flac", "./x", "../x"):
+ * one that is missing fails as a file does, with the system's reason,
+ * and the others play (it made the whole line a query that matched
+ * nothing: "nothing matches '/m/a.flac /m/typo.flac'", nothing played). */
+static bool names_a_path(const char *p)
+{
+	return p[0] == '/' || str_has_prefix(p, "./") || str_has_prefix(p, "../");
+}
+
 /* Start whatever args name (a query as search finds it, with flags
  * COLL_SEARCH_*); 0 or -1 with *err. */
 static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, unsigned flags,
@@ -194,7 +203,7 @@ static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, un
 					   argv[0] + strlen(COLL_NS_PLAYLISTS "/"), 0, err);
 	bool files = true;
 	for (int i = 0; i < argc && files; i++)
-		files = is_file(argv[i]) || app_is_stream_url(argv[i]);
+		files = is_file(argv[i]) || app_is_stream_url(argv[i]) || names_a_path(argv[i]);
 	if (files) {
 		/* Files: use their library entry (tags, statistics) when scanned;
 		 * a file split by its cue sheet plays as its tracks. */

@@ -59,6 +59,18 @@ out=$(run play --no-ui "$T_TMP/m/t1.flac" "$T_TMP/m/junk.mp3" "$T_TMP/m/t2.flac"
 grep -q 'junk.mp3' "$T_TMP/err" || t_fail "stderr does not name junk.mp3: $(cat "$T_TMP/err")"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] || t_fail "expected two tracks: $out"
 
+t_begin a_missing_file_among_files_is_named_and_the_rest_plays
+# A typo in one of the files named made the whole line a query: "nothing
+# matches '.../t1.flac .../nope.flac': nothing to play", exit 1, nothing
+# played. The missing one fails as a broken file does.
+out=$(run play --no-ui "$T_TMP/m/t1.flac" "$T_TMP/m/nope.flac" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || t_fail "played: $out"
+grep -q "nope.flac: No such file or directory" "$T_TMP/err" || t_fail "said: $(cat "$T_TMP/err")"
+run play --no-ui "$T_TMP/m/nope.flac" >/dev/null 2>"$T_TMP/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "nope.flac: No such file or directory" "$T_TMP/err" ||
+	t_fail "alone: exit $rc: $(cat "$T_TMP/err")"
+
 t_begin missing_device_exits_1_with_message
 run play --no-ui --device nosuchdevice "$T_TMP/m/t1.flac" >/dev/null 2>"$T_TMP/err"; rc=$?
 [ $rc -eq 1 ] || t_fail "exit $rc"
