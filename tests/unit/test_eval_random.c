@@ -250,6 +250,9 @@ TEST(union_scanned_on_two_threads_equals_item_path)
 		}
 		coll_node_add_operand(u, inner);
 		coll_node_unref(inner);
+		/* The one-item path's count is asked in the first pass only: it
+		 * has no cache, so the second would ask the same 20,000 again. */
+		size_t k = 0;
 		for (int pass = 0; pass < 2; pass++) {
 			struct coll_result r, want;
 			struct crate_err err;
@@ -261,8 +264,7 @@ TEST(union_scanned_on_two_threads_equals_item_path)
 					CHECK_MSG(false, "query %d pass %d: item %zu differs", q, pass, i);
 					break;
 				}
-			size_t k = 0;
-			for (uint32_t id = 0; id <= BIG_ITEMS + 1; id++) {
+			for (uint32_t id = 0; pass == 0 && id <= BIG_ITEMS + 1; id++) {
 				bool one;
 				REQUIRE(coll_contains(&plain, u, id, &one, &err) == 0);
 				k += one;
