@@ -190,7 +190,7 @@ $(BUILDDIR)/gen/core_path.h: FORCE
 	@printf '#define CRATE_CORE_RELDIR "%s"\n' '$(or $(CORE_RELDIR),../libexec/crate)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 $(BUILDDIR)/src/launcher.o: $(BUILDDIR)/gen/core_path.h
-$(BUILDDIR)/src/launcher.o: CRATE_CPPFLAGS += -I$(BUILDDIR)/gen
+$(BUILDDIR)/src/launcher.o: private CRATE_CPPFLAGS += -I$(BUILDDIR)/gen
 .PHONY: FORCE
 
 $(BUILDDIR)/crate: $(LAUNCH_OBJ) $(BUILDDIR)/libcrate.a $(BUILDDIR)/crate-core $(BUILDDIR)/crate-query

@@ -17,6 +17,18 @@ run() { "$@" >"$T_TMP/out" 2>"$T_TMP/err"; RC=$?; OUT=$(cat "$T_TMP/out"); ERR=$
 files() { (cd "$1" && find . -type f -printf '%m %P\n' | sort); }
 
 D=$T_TMP/dest
+t_begin building_one_test_program_keeps_the_tree_s_flags
+# A test program built alone (as when hacking on one suite) and the whole
+# tree are built with the same flags: the launcher's own -I for its
+# generated header used to reach build-flags whenever the launcher was the
+# first to ask for it, so `make` and `make build/tests/test_base` each
+# found the other's flags and rebuilt the whole tree, and a `make install`
+# after such a build rebuilt it under the suites running on it.
+flags_before=$(cat "$SRCDIR/$BUILDDIR/gen/build-flags" 2>/dev/null)
+mk "$BUILDDIR/tests/test_base" || t_fail "make test_base: $(tail -5 "$T_TMP/make.log")"
+[ "$(cat "$SRCDIR/$BUILDDIR/gen/build-flags" 2>/dev/null)" = "$flags_before" ] ||
+	t_fail "building one test program changed $BUILDDIR's flags"
+
 t_begin install_puts_files_in_their_dirs
 flags_before=$(cat "$SRCDIR/$BUILDDIR/gen/build-flags" 2>/dev/null)
 mk install DESTDIR="$D" prefix=/usr || t_fail "make install: $(tail -5 "$T_TMP/make.log")"
