@@ -60,10 +60,8 @@ static void add_gap(struct mlib_db *db, int64_t id)
  * sparse, ids jump by 30,000 every 50 items after the first 4,200: the
  * loader's readers then take many chunks of ids in turn, one of them
  * larger than a batch. */
-static const char *make_library_ex(bool sparse)
+static void build_library(const char *path, bool sparse)
 {
-	static char path[512];
-	snprintf(path, sizeof path, "%s/%s.db", harness_tmpdir(), sparse ? "sparse" : "lib");
 	struct crate_err err = { 0 };
 	struct mlib_db *db = NULL;
 	REQUIRE(mlib_db_open(path, 0, &db, &err) == 0);
@@ -125,6 +123,67 @@ static const char *make_library_ex(bool sparse)
 	REQUIRE(mlib_db_commit(db, &err) == 0);
 	mlib_media_writer_free(w);
 	mlib_db_close(db);
+}
+
+/* from copied to to (a new file); false when it could not be. */
+static bool copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY), out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	bool ok = out >= 0;
+	char buf[65536];
+	ssize_t n;
+	while (ok && (n = read(in, buf, sizeof buf)) != 0)
+		ok = n > 0 && write(out, buf, (size_t)n) == n;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) != 0)
+		ok = false;
+	return ok;
+}
+
+/* Where the first test that builds a library leaves a copy for the others:
+ * a directory of the harness process (each test is its child), removed
+ * when it exits. Building one is seconds of SQLite inserts (tens under the
+ * sanitizers) and most tests here want the same one. */
+static void library_copy_path(char *buf, size_t size, pid_t harness, bool sparse)
+{
+	snprintf(buf, size, "/tmp/crate-test-snapshot-libs-%ld/%s.db", (long)harness,
+		 sparse ? "sparse" : "lib");
+}
+
+__attribute__((destructor)) static void remove_library_copies(void)
+{
+	char path[128];
+	for (int sparse = 0; sparse < 2; sparse++) {
+		library_copy_path(path, sizeof path, getpid(), sparse);
+		unlink(path);
+	}
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
+/* The library of build_library in this test's directory: a copy of the one
+ * an earlier test built (the same rows; its dbid too, which no test
+ * compares across tests), else built and kept for the next tests. */
+static const char *make_library_ex(bool sparse)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/%s.db", harness_tmpdir(), sparse ? "sparse" : "lib");
+	char kept[128], tmp[160];
+	library_copy_path(kept, sizeof kept, getppid(), sparse);
+	if (copy_file(kept, path))
+		return path;
+	unlink(path);
+	build_library(path, sparse);
+	snprintf(tmp, sizeof tmp, "%s.%ld", kept, (long)getpid());
+	*strrchr(kept, '/') = '\0';
+	mkdir(kept, 0700);
+	library_copy_path(kept, sizeof kept, getppid(), sparse);
+	char wal[530];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	if (access(wal, F_OK) != 0 && copy_file(path, tmp))
+		rename(tmp, kept);
+	unlink(tmp);
 	return path;
 }
 
@@ -570,7 +629,7 @@ TEST(changes_make_the_snapshot_stale)
 	unlink(wal);
 	snprintf(wal, sizeof wal, "%s-shm", path);
 	unlink(wal);
-	make_library();
+	build_library(path, false); /* built again: another dbid */
 	REQUIRE(rename(keep, sp) == 0);
 	db = open_db(path, 0);
 	mlib_index_free(load(db, 0, &info));
