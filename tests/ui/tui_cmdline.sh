@@ -337,9 +337,8 @@ keys Enter
 wait_for "'1:75' is not a position" || t_fail "bad position: $(bottom)"
 # the volume step set above: one '-' is 10 points
 keys -
-sleep 0.3
-out=$(cr remote status 2>&1)
-echo "$out" | grep -q "volume: 90%" || t_fail "volume step 10 not used: $out"
+wait_until 5 sh -c "'$CRATE' --db '$DB' --config '$CONF' remote status 2>&1 | grep -q 'volume: 90%'" ||
+	t_fail "volume step 10 not used: $(cr remote status 2>&1)"
 keys :
 typed "repeat all"
 keys Enter
@@ -437,6 +436,7 @@ for ch in sys.stdin.read().rstrip("\n"):
     col += w' "$1"
 }
 cursor_x() { $TM display -p -t "$S" '#{cursor_x}'; }
+cursor_on() { [ "$(cell_at "$(cursor_x)")" = "$1" ]; }
 NS=$((NS + 1)); old=$S; S=$SUITE$NS
 tmux_fresh_session "$old" "$S" 40 12 \
 	"env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$DB' --config '$CONF'; sleep 30"
@@ -445,12 +445,10 @@ keys :
 typed 'search 全角全角全角全角全角全角全角全角全角全角全角全角'
 wait_for "全角全角全角" || t_fail "the line: $(bottom)"
 keys End Left Left
-sleep 0.3
-[ "$(cell_at "$(cursor_x)")" = "全" ] ||
+wait_until 5 cursor_on "全" ||
 	t_fail "under the cursor (column $(cursor_x)): '$(cell_at "$(cursor_x)")' in '$(bottom)'"
 keys Left
-sleep 0.3
-[ "$(cell_at "$(cursor_x)")" = "角" ] ||
+wait_until 5 cursor_on "角" ||
 	t_fail "under the cursor (column $(cursor_x)): '$(cell_at "$(cursor_x)")' in '$(bottom)'"
 keys Escape
 quit_ui

@@ -174,7 +174,8 @@ t_begin tui_resume_after_a_crash
 keys :
 typed "vol 40"
 keys Enter
-sleep 4 # the state is written every 3 s
+# the state is written every 3 s: until it holds the new volume
+wait_until 10 grep -qx 'volume=40' "$DB.state" || t_fail "state not written: $(cat "$DB.state")"
 pane=$($TM display -p -t $S '#{pane_pid}')
 pid=$(ps -o pid= --ppid "$pane" | head -1)
 [ -n "$pid" ] || t_fail "no crate process"
