@@ -55,6 +55,38 @@ t_copies() {
 		xargs -d '\n' -n 400 sh -c 'exec tee -- "$@" <"$0" >/dev/null' "$1"
 }
 
+# t_shared_media KEY DIR COMMAND...: fill DIR with what COMMAND makes in it,
+# or with a copy of what it made for the same suite of the other build
+# tree: tests/run-tests.sh runs every script once per tree, and synthesised
+# audio (FFmpeg evaluating an expression per sample) is the same for both
+# and seconds of processor time. The runner's CRATE_TEST_SHARED (removed
+# when the run ends) holds the copies, one KEY at a time under a lock, so
+# the second suite waits for the first one's files rather than making
+# them again. Without it, or when COMMAND fails, COMMAND's files stay
+# unshared. COMMAND runs in this shell (its t_fail counts).
+t_shared_media() {
+	local key=$1 dir=$2 base=${CRATE_TEST_SHARED:-}
+	shift 2
+	if [ -z "$base" ] || ! command -v flock >/dev/null || ! mkdir -p "$base"; then
+		"$@"
+		return
+	fi
+	local rc=0 lock
+	exec {lock}>"$base/$key.lock"
+	flock "$lock"
+	if [ -d "$base/$key" ]; then
+		cp -a "$base/$key/." "$dir/" || rc=1
+	else
+		"$@" || rc=$?
+		if [ "$rc" -eq 0 ] && [ "$T_STATE" != fail ]; then
+			rm -rf "$base/$key.tmp"
+			cp -a "$dir/." "$base/$key.tmp" && mv "$base/$key.tmp" "$base/$key"
+		fi
+	fi
+	exec {lock}>&-
+	return "$rc"
+}
+
 # t_sink_home DIR [OUT]: make DIR a home whose ALSA default device is the
 # file plugin, writing raw samples to OUT (default DIR/out.raw): what crate
 # plays can then be compared with FFmpeg's decoding.

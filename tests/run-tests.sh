@@ -31,6 +31,9 @@ jobs=${TEST_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 work=$(mktemp -d /tmp/crate-run-XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# Files a suite makes that the same suite of the other tree can copy
+# (t_shared_media in tests/lib.sh).
+export CRATE_TEST_SHARED=$work/shared
 
 if [ ! -f "$CORPUS/MANIFEST.tsv" ]; then
 	echo "note: $CORPUS not found: corpus tests will be skipped (CI always has it)"

@@ -25,15 +25,19 @@ ffmpeg_tp() {
 prop() { run search --format "%$2%" "t:$1" 2>/dev/null; }
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'; }
 
-sine "$M/t23.flac" -23 20 -metadata title=t23 -metadata album=Both
-sine "$M/t33.flac" -33 20 -metadata title=t33 -metadata album=Both
-gen -f lavfi -i "anoisesrc=d=20:c=pink:a=0.3:seed=7" -ac 2 -ar 44100 -c:a libmp3lame -b:a 192k \
-	-metadata title=pink "$M/pink.mp3"
-gen -f lavfi -i "aevalsrc=0.2*sin(2*PI*440*t):s=44100:d=10" -metadata title=mono "$M/mono.flac"
-for b in 90 120 128 174; do
-	gen -f lavfi -i "aevalsrc='0.5*sin(2*PI*1500*t)*exp(-60*mod(t,60/$b))':s=44100:d=30" \
-		-metadata title="click$b" "$M/click$b.flac"
-done
+synthesised() {
+	local b
+	sine "$M/t23.flac" -23 20 -metadata title=t23 -metadata album=Both
+	sine "$M/t33.flac" -33 20 -metadata title=t33 -metadata album=Both
+	gen -f lavfi -i "anoisesrc=d=20:c=pink:a=0.3:seed=7" -ac 2 -ar 44100 -c:a libmp3lame -b:a 192k \
+		-metadata title=pink "$M/pink.mp3"
+	gen -f lavfi -i "aevalsrc=0.2*sin(2*PI*440*t):s=44100:d=10" -metadata title=mono "$M/mono.flac"
+	for b in 90 120 128 174; do
+		gen -f lavfi -i "aevalsrc='0.5*sin(2*PI*1500*t)*exp(-60*mod(t,60/$b))':s=44100:d=30" \
+			-metadata title="click$b" "$M/click$b.flac"
+	done
+}
+t_shared_media analysis_synthesised "$M" synthesised
 gen -f lavfi -i "anullsrc=r=44100:cl=stereo" -t 5 -metadata title=silence "$M/silence.flac"
 gen -f lavfi -i "sine=f=300:d=1" -metadata title=onesec "$M/onesec.flac"
 gen -f lavfi -i "sine=f=500:d=3" -af "pan=7.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0|c6=c0|c7=c0" \

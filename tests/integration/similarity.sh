@@ -9,22 +9,26 @@ M=$T_TMP/m; mkdir -p "$M"
 run() { timeout 120 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/config" "$@"; }
 gen() { ffmpeg -nostdin -v error -y "$@" || t_fail "ffmpeg $*"; }
 
-for i in 1 2 3 4 5 6 7; do
-	v=$(awk -v i="$i" 'BEGIN { printf "%.2f", 0.4 + 0.08 * i }')
-	gen -f lavfi -i "anoisesrc=d=20:c=brown:a=$v:seed=$i" -af lowpass=f=300 -ac 2 \
-		-metadata artist="Drone $i" -metadata title="drone$i" "$M/drone$i.flac"
-	b=$((125 + i))
-	gen -f lavfi -i "aevalsrc='$v*sin(2*PI*55*t)*exp(-12*mod(t,60/$b))':s=44100:d=20" \
-		-f lavfi -i "anoisesrc=d=20:c=pink:a=0.02:seed=$i" -filter_complex amix=inputs=2 -ac 2 \
-		-metadata artist="Kick $i" -metadata title="kick$i" "$M/kick$i.flac"
-	b=$((171 + i))
-	gen -f lavfi -i "anoisesrc=d=20:c=white:a=$v:seed=$((i + 10))" \
-		-af "highpass=f=6000,volume='exp(-40*mod(t,60/$b))':eval=frame" -ac 2 \
-		-metadata artist="Hats $i" -metadata title="hats$i" "$M/hats$i.flac"
-	b=$((87 + i))
-	gen -f lavfi -i "aevalsrc='$v*(sin(2*PI*880*t)+0.5*sin(2*PI*1320*t))*exp(-3*mod(t,60/$b))':s=44100:d=20" \
-		-ac 2 -metadata artist="Chime $i" -metadata title="chime$i" "$M/chime$i.flac"
-done
+families() {
+	local i v b
+	for i in 1 2 3 4 5 6 7; do
+		v=$(awk -v i="$i" 'BEGIN { printf "%.2f", 0.4 + 0.08 * i }')
+		gen -f lavfi -i "anoisesrc=d=20:c=brown:a=$v:seed=$i" -af lowpass=f=300 -ac 2 \
+			-metadata artist="Drone $i" -metadata title="drone$i" "$M/drone$i.flac"
+		b=$((125 + i))
+		gen -f lavfi -i "aevalsrc='$v*sin(2*PI*55*t)*exp(-12*mod(t,60/$b))':s=44100:d=20" \
+			-f lavfi -i "anoisesrc=d=20:c=pink:a=0.02:seed=$i" -filter_complex amix=inputs=2 -ac 2 \
+			-metadata artist="Kick $i" -metadata title="kick$i" "$M/kick$i.flac"
+		b=$((171 + i))
+		gen -f lavfi -i "anoisesrc=d=20:c=white:a=$v:seed=$((i + 10))" \
+			-af "highpass=f=6000,volume='exp(-40*mod(t,60/$b))':eval=frame" -ac 2 \
+			-metadata artist="Hats $i" -metadata title="hats$i" "$M/hats$i.flac"
+		b=$((87 + i))
+		gen -f lavfi -i "aevalsrc='$v*(sin(2*PI*880*t)+0.5*sin(2*PI*1320*t))*exp(-3*mod(t,60/$b))':s=44100:d=20" \
+			-ac 2 -metadata artist="Chime $i" -metadata title="chime$i" "$M/chime$i.flac"
+	done
+}
+t_shared_media similarity_families "$M" families
 run scan "$M" >/dev/null 2>&1 || t_fail "scan"
 run analyze >/dev/null 2>&1 || t_fail "analyze"
 family() { echo "$1" | sed 's/[0-9]*$//'; }

@@ -30,14 +30,19 @@ start_ui() {
 cr() { "$CRATE" --db "$DB" --config "$CONF" "$@"; }
 analysed() { sqlite3 -cmd ".timeout 5000" "$DB" "SELECT count(*) FROM media_analysis" 2>/dev/null; }
 
+make_clicks() {
+	local i b
+	for i in $(seq 1 24); do
+		b=$((80 + i * 4))
+		ffmpeg -nostdin -v error -y -f lavfi \
+			-i "aevalsrc='0.5*sin(2*PI*1500*t)*exp(-60*mod(t,60/$b))':s=44100:d=40" \
+			-metadata artist="Click $i" -metadata title="Beat $b" "$MUSIC/c$i.flac" || t_fail ffmpeg
+	done
+}
+
 t_begin tui_analysis_setup
 mkdir -p "$MUSIC"
-for i in $(seq 1 24); do
-	b=$((80 + i * 4))
-	ffmpeg -nostdin -v error -y -f lavfi \
-		-i "aevalsrc='0.5*sin(2*PI*1500*t)*exp(-60*mod(t,60/$b))':s=44100:d=40" \
-		-metadata artist="Click $i" -metadata title="Beat $b" "$MUSIC/c$i.flac" || t_fail ffmpeg
-done
+t_shared_media tui_analysis_clicks "$MUSIC" make_clicks
 cr scan --quiet "$MUSIC" >/dev/null 2>&1 || t_fail "scan"
 [ "$(analysed)" = 0 ] || t_fail "analysed before the interface ran"
 
