@@ -4,10 +4,15 @@
 #ifndef CRATE_TEST_PLAY_UTIL_H
 #define CRATE_TEST_PLAY_UTIL_H
 
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/err.h"
 
@@ -75,13 +80,11 @@ static inline bool tp_make_tone(const char *path, int freq, double secs, int rat
 		     freq, secs, rate, extra ? extra : "", path);
 }
 
-/* n sine tones made by one ffmpeg run: tone i is paths[i], freqs[i] Hz
- * for secs seconds at rates[i] Hz, stereo, with the ffmpeg output options
- * extras[i] (NULL: none): the same files as n tp_make_tone calls. A
- * process a tone was most of the processor time of the suites that make
- * libraries of them (over a hundred tones in test_play_context alone). */
-static inline bool tp_make_tones(int n, char *const paths[], const int freqs[], double secs,
-				 const int rates[], char *const extras[])
+/* The tones of tp_make_tones, made by one ffmpeg run. A process a tone
+ * was most of the processor time of the suites that make libraries of
+ * them (over a hundred tones in test_play_context alone). */
+static inline bool tp_run_tones(int n, char *const paths[], const int freqs[], double secs,
+				const int rates[], char *const extras[])
 {
 	char *cmd = NULL;
 	size_t len = 0;
@@ -99,6 +102,96 @@ static inline bool tp_make_tones(int n, char *const paths[], const int freqs[], 
 	}
 	bool ok = system(cmd) == 0;
 	free(cmd);
+	return ok;
+}
+
+static inline bool tp_copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY);
+	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	bool ok = out >= 0;
+	char buf[65536];
+	ssize_t r;
+	while (ok && (r = read(in, buf, sizeof buf)) != 0)
+		ok = r > 0 && write(out, buf, (size_t)r) == r;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) != 0)
+		ok = false;
+	return ok;
+}
+
+static inline const char *tp_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The directory naming the tones' recipe (names, frequencies, length,
+ * rates, options) under the runner's CRATE_TEST_SHARED; NULL without it
+ * or when two tones share a name. */
+static inline char *tp_shared_tones_dir(int n, char *const paths[], const int freqs[],
+					double secs, const int rates[], char *const extras[])
+{
+	const char *shared = getenv("CRATE_TEST_SHARED");
+	if (!shared || !*shared)
+		return NULL;
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < i; j++)
+			if (strcmp(tp_base_name(paths[i]), tp_base_name(paths[j])) == 0)
+				return NULL;
+		char *part = xasprintf("%s|%d|%g|%d|%s\n", tp_base_name(paths[i]), freqs[i], secs,
+				       rates[i], extras && extras[i] ? extras[i] : "");
+		for (const char *c = part; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		free(part);
+	}
+	mkdir(shared, 0700);
+	return xasprintf("%s/tones-%016llx", shared, (unsigned long long)h);
+}
+
+/* n sine tones made by one ffmpeg run: tone i is paths[i], freqs[i] Hz
+ * for secs seconds at rates[i] Hz, stereo, with the ffmpeg output options
+ * extras[i] (NULL: none): the same files as n tp_make_tone calls. Under
+ * tests/run-tests.sh, tones once made are copied from the run's shared
+ * directory (under a lock) rather than made again: most tests of
+ * test_play_context make one of a few libraries, and both build trees
+ * make the same. */
+static inline bool tp_make_tones(int n, char *const paths[], const int freqs[], double secs,
+				 const int rates[], char *const extras[])
+{
+	char *dir = tp_shared_tones_dir(n, paths, freqs, secs, rates, extras);
+	if (!dir)
+		return tp_run_tones(n, paths, freqs, secs, rates, extras);
+	char *lock = xasprintf("%s.lock", dir);
+	int fd = open(lock, O_WRONLY | O_CREAT, 0600);
+	if (fd >= 0)
+		flock(fd, LOCK_EX);
+	struct stat st;
+	bool ok = stat(dir, &st) == 0;
+	for (int i = 0; ok && i < n; i++) {
+		char *from = xasprintf("%s/%s", dir, tp_base_name(paths[i]));
+		ok = tp_copy_file(from, paths[i]);
+		free(from);
+	}
+	if (!ok) {
+		ok = tp_run_tones(n, paths, freqs, secs, rates, extras);
+		char *tmp = xasprintf("%s.%ld", dir, (long)getpid());
+		bool kept = ok && mkdir(tmp, 0700) == 0;
+		for (int i = 0; kept && i < n; i++) {
+			char *to = xasprintf("%s/%s", tmp, tp_base_name(paths[i]));
+			kept = tp_copy_file(paths[i], to);
+			free(to);
+		}
+		if (!kept || rename(tmp, dir) != 0)
+			tp_sh("rm -rf '%s'", tmp);
+		free(tmp);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(lock);
+	free(dir);
 	return ok;
 }
 
