@@ -96,9 +96,11 @@ t_begin locked_database_is_explained
 if [ $have_ffmpeg = 0 ] || ! command -v sqlite3 >/dev/null; then t_skip "needs ffmpeg and sqlite3"; else
 	"$CRATE" --db "$T_TMP/locked.db" scan --quiet "$M" >/dev/null 2>&1
 	touch "$M/a.flac"
-	{ printf 'BEGIN EXCLUSIVE;\nSELECT 1;\n'; sleep 8; printf 'COMMIT;\n'; } | sqlite3 "$T_TMP/locked.db" >/dev/null &
+	{ printf 'BEGIN EXCLUSIVE;\nSELECT 1;\n'; sleep 8; printf 'COMMIT;\n'; } |
+		sqlite3 "$T_TMP/locked.db" >"$T_TMP/lock.out" &
 	lpid=$!
-	sleep 0.5
+	# its "1" says the lock is held (not a fixed 0.5 s, which load can outlast)
+	for _ in $(seq 100); do [ -s "$T_TMP/lock.out" ] && break; sleep 0.05; done
 	"$CRATE" --db "$T_TMP/locked.db" scan "$M" 2>"$T_TMP/err"; rc=$?
 	[ $rc -eq 1 ] || t_fail "exit $rc, want 1"
 	grep -q "database is locked (another program has held its write lock for over 5 s: another crate scan, a sqlite3 shell?); try again" "$T_TMP/err" ||

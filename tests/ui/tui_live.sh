@@ -358,9 +358,11 @@ cp "$SRCDIR"/data/demo/*.ogg "$K/"
 "$CRATE" --db "$KDB" scan --quiet "$K" >/dev/null 2>&1 || t_fail "scan"
 new_session 160 30 "env LANG=C.UTF-8 TERM=xterm-256color '$CRATE' --db '$KDB' --config '$CONF'"
 wait_for "1 Browser" 5 || t_fail "no interface"
-sqlite3 "$KDB" "BEGIN EXCLUSIVE; SELECT 1;" ".shell sleep 8" "COMMIT;" >/dev/null 2>&1 &
+{ printf 'BEGIN EXCLUSIVE;\nSELECT 1;\n'; sleep 8; printf 'COMMIT;\n'; } |
+	sqlite3 "$KDB" >"$T_TMP/klock.out" 2>/dev/null &
 lock=$!
-sleep 0.5
+# its "1" says the lock is held (not a fixed 0.5 s, which load can outlast)
+wait_until 5 test -s "$T_TMP/klock.out"
 cp "$SRCDIR"/data/demo/*.opus "$K/"
 wait_for "database is locked" 10 || t_fail "the refused scan is not said"
 wait "$lock"
