@@ -821,6 +821,20 @@ TEST(next_on_the_last_entry_says_the_list_ended)
 	app_close(app);
 }
 
+/* List A played, paused on its first track, then next: what b while
+ * paused does (s receives the events). */
+static void next_while_paused(struct app *app, struct seen *s)
+{
+	struct crate_err err = {0};
+	app_play_set_listener(app, take_notice, s);
+	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
+	CHECK(run_until(app, s, 1, 5000));
+	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
+	run_for(app, 200);
+	CHECK(app_play_next(app, &err) == 0);
+	CHECK(run_until(app, s, 2, 5000));
+}
+
 TEST(next_and_prev_while_paused_stay_paused)
 {
 	/* b while paused started the next track playing; cmus and the MPRIS
@@ -831,13 +845,7 @@ TEST(next_and_prev_while_paused_stay_paused)
 	struct crate_err err = {0};
 	make_list(app, "A", (int[]){0, 1, 2}, 3);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
-	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
-	run_for(app, 200);
-	CHECK(app_play_next(app, &err) == 0);
-	CHECK(run_until(app, &s, 2, 5000));
+	next_while_paused(app, &s);
 	run_for(app, 500);
 	struct app_play_status st;
 	app_play_status(app, &st);
@@ -869,13 +877,7 @@ TEST(a_track_waiting_paused_plays_at_its_pace_when_resumed)
 	struct crate_err err = {0};
 	make_list(app, "A", (int[]){0, 1}, 2);
 	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
-	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
-	run_for(app, 200);
-	CHECK(app_play_next(app, &err) == 0);
-	CHECK(run_until(app, &s, 2, 5000));
+	next_while_paused(app, &s);
 	run_for(app, 2500); /* waits paused */
 	REQUIRE(app_play_toggle(app, &err) == 0);
 	run_for(app, 500);
@@ -894,17 +896,10 @@ TEST(next_while_paused_onto_a_missing_file_stays_paused)
 	const char *dir = harness_tmpdir();
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 3, 3, false, true);
-	struct crate_err err = {0};
 	make_list(app, "A", (int[]){0, 1, 2}, 3);
 	REQUIRE(tp_sh("rm '%s/music/t01.flac'", dir));
 	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "A", 0, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
-	REQUIRE(app_play_toggle(app, &err) == 0); /* pause */
-	run_for(app, 200);
-	CHECK(app_play_next(app, &err) == 0);
-	CHECK(run_until(app, &s, 2, 5000));
+	next_while_paused(app, &s);
 	run_for(app, 500);
 	struct app_play_status st;
 	app_play_status(app, &st);
