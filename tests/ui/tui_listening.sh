@@ -160,6 +160,10 @@ for i in $(seq 40); do $TM has-session -t $S 2>/dev/null && screen | grep -q "cr
 sleep 0.5
 start_ui || t_fail "no title bar after restart"
 wait_for "Playlist" 3 || t_fail "view 2 not restored"
+# The resumed track is opened after the interface is up: status says
+# stopped until it is (a sanitizer build under load took longer than the
+# view to come back).
+wait_until 10 sh -c "'$CRATE' --db '$DB' remote status 2>&1 | grep -q '^state: paused'"
 out=$(c remote status 2>&1)
 echo "$out" | grep -q "state: paused" || t_fail "not paused: $out"
 echo "$out" | grep -q "track: Long Player - Long Song" || t_fail "track: $out"
@@ -182,6 +186,7 @@ pid=$(ps -o pid= --ppid "$pane" | head -1)
 kill -9 $pid
 sleep 0.5
 start_ui || t_fail "no title bar after the crash"
+wait_until 10 sh -c "'$CRATE' --db '$DB' remote status 2>&1 | grep -q '^track: Long Player - Long Song'"
 out=$(c remote status 2>&1)
 echo "$out" | grep -q "volume: 40%" || t_fail "volume after a crash: $out"
 echo "$out" | grep -q "track: Long Player - Long Song" || t_fail "track after a crash: $out"
