@@ -62,7 +62,7 @@ struct app_mpris {
 static const char *status_text(struct app *app)
 {
 	struct app_play_status st;
-	app_play_status(app, &st);
+	app_play_status_shown(app, &st);
 	return st.state == ENGINE_PLAYING ? "Playing" : st.state == ENGINE_PAUSED ? "Paused" : "Stopped";
 }
 
@@ -286,7 +286,7 @@ static int prop_metadata(sd_bus *bus, const char *path, const char *iface, const
 	(void)bus, (void)path, (void)iface, (void)prop, (void)e;
 	struct app_mpris *m = ud;
 	struct app_play_status st;
-	app_play_status(m->app, &st);
+	app_play_status_shown(m->app, &st);
 	int rc = sd_bus_message_open_container(reply, 'a', "{sv}");
 	if (rc < 0 || st.state == ENGINE_STOPPED)
 		return rc < 0 ? rc : sd_bus_message_close_container(reply);

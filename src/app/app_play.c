@@ -57,6 +57,7 @@ struct request {
 	bool queue_passed;  /* queue entries without a file were passed over */
 	bool paused;        /* to wait paused at its start (next while paused, a
 			     * resume): an entry that fails hands it on */
+	int64_t start_ms;   /* where it opens (a resume's offset; 0 otherwise) */
 	/* The follower's: entries of the context without a file it passed
 	 * over, said when its turn comes (those past the room: at once). */
 	uint32_t passed[8];
@@ -2139,6 +2140,24 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	snprintf(st->error, sizeof st->error, "%s", p->error);
 }
 
+void app_play_status_shown(struct app *app, struct app_play_status *st)
+{
+	app_play_status(app, st);
+	struct app_play *p = player(app);
+	if (!p->engine || !p->awaiting || p->now.seq == p->stopped_seq ||
+	    st->state != ENGINE_STOPPED)
+		return;
+	/* Handed to the engine, neither started nor failed yet (a station
+	 * connecting, a resume at start-up): shown as it is asked to play,
+	 * as MPD says "play" while it buffers; it said "stopped". */
+	st->state = p->now.paused ? ENGINE_PAUSED : ENGINE_PLAYING;
+	st->id = p->now.id;
+	st->pos_ms = p->now.start_ms;
+	st->dur_ms = track_length(app, p->now.id, -1);
+	snprintf(st->path, sizeof st->path, "%s", p->now.path);
+	st->opening = true;
+}
+
 /* The temporary list into r: its ids, and the files its entries name by
  * their path (with no id, a path is all there is to play again). */
 static void resume_get_adhoc(const struct app_play *p, struct app_play_resume *r)
@@ -2318,6 +2337,7 @@ int app_play_resume(struct app *app, const struct app_play_resume *r, bool play,
 	if (app_is_stream_url(req.path))
 		t.start_ms = 0;
 	t.paused = req.paused;
+	p->now.start_ms = t.start_ms;
 	engine_play(p->engine, &t);
 	return 0;
 }

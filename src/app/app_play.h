@@ -48,6 +48,7 @@ struct app_play_status {
 	uint32_t next_id;        /* what follows the playing track (0: not known / nothing) */
 	char next_path[1024];    /* its file or URL, "" when none is known (untrusted text) */
 	char error[512];         /* last error ("" none); untrusted text */
+	bool opening;            /* app_play_status_shown: the track is still opening */
 };
 
 /* Things the front end may want to show, in the order they happen. */
@@ -135,6 +136,12 @@ int app_play_event_fd(struct app *app, struct crate_err *err);
  * Party Shuffle, record statistics. Returns the number handled. */
 int app_play_handle_events(struct app *app);
 void app_play_status(struct app *app, struct app_play_status *st);
+/* The same as shown to the user (crate remote status, MPRIS, the status
+ * line): a track asked for that is still opening (a station connecting,
+ * the resumed track at start-up) is shown playing (or paused, when it is
+ * to wait paused), with opening set; app_play_status says stopped until
+ * it starts, which is what decides what a command does. */
+void app_play_status_shown(struct app *app, struct app_play_status *st);
 
 /* What a restart needs to resume: the context, its entry and offset, the
  * modes. ids (temporary lists) is owned: free with u32vec_free. */

@@ -296,7 +296,7 @@ static int remote_status(struct app_remote *r, struct strbuf *reply)
 {
 	struct app *app = r->app;
 	struct app_play_status st;
-	app_play_status(app, &st);
+	app_play_status_shown(app, &st); /* a station connecting: playing, as asked */
 	strbuf_addf(reply, "state: %s\n", engine_state_name(st.state));
 	if (st.state != ENGINE_STOPPED) {
 		/* Tag text is untrusted: the reply is sanitised here and again by the client. */

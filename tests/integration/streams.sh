@@ -174,6 +174,21 @@ wait $pid; rc=$?
 [ ! -s "$T_TMP/stop.err" ] || t_fail "said: $(cat "$T_TMP/stop.err")"
 unset XDG_RUNTIME_DIR
 
+t_begin a_station_connecting_is_shown_playing
+# While a station connects (play pressed, no audio yet), crate remote
+# status (and MPRIS) said "stopped" with no track, as if play had done
+# nothing, for as long as the server took (MPD says play while it buffers).
+export XDG_RUNTIME_DIR=$T_TMP/run
+paced opening "$U/silent"
+until_remote_answers
+sleep 1 # connecting: the server sends headers, then nothing
+st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
+grep -q '^state: playing$' <<<"$st" && grep -q '^track: silent$' <<<"$st" ||
+	t_fail "while it connects: $st"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1 || t_fail "remote stop"
+wait $pid
+unset XDG_RUNTIME_DIR
+
 t_begin a_track_before_a_slow_station_plays_at_once
 # The station after a file is connected to when the file ends (streams
 # have no gapless hand-over): it was connected to as the file started,
