@@ -53,7 +53,7 @@ void act_status(struct ui *ui, struct ui_status *st)
 {
 	memset(st, 0, sizeof *st);
 	struct app_play_status ps;
-	app_play_status(ui->app, &ps);
+	app_play_status_shown(ui->app, &ps); /* a station connecting: playing, as asked */
 	st->available = true;
 	st->state = ps.state == ENGINE_PLAYING ? 1 : ps.state == ENGINE_PAUSED ? 2 : 0;
 	st->id = st->state ? ps.id : 0;

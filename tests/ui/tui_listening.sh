@@ -252,5 +252,22 @@ else
 		t_fail "playlist row: $(screen)"
 	keys q
 fi
+
+t_begin tui_a_station_connecting_shows_playing
+# Enter on a station that has not answered yet: the status line said
+# "■ stopped" for as long as it took (up to 15 s), as if nothing happened.
+if ! command -v python3 >/dev/null; then
+	t_skip "needs python3"
+else
+	for i in $(seq 40); do $TM has-session -t $S 2>/dev/null && screen | grep -q "crate" || break; sleep 0.1; done
+	c playlist add Radio "http://127.0.0.1:$(cat "$T_TMP/port")/silent" >/dev/null 2>&1 ||
+		t_fail "playlist add"
+	start_ui || t_fail "no title bar"
+	keys 2
+	wait_for "Playlist Radio" || t_fail "Radio not shown"
+	keys G Enter
+	wait_for "▶ silent" 5 || t_fail "status line while it connects: $(screen | tail -3)"
+	keys v q
+fi
 kill $spid 2>/dev/null
 t_end
