@@ -846,6 +846,28 @@ void app_rescan_free(struct app_rescan *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Whether abs (canonical, str_abs_path) is a recorded root. */
+static bool abs_is_root(struct app *app, const char *abs)
+{
+	char **roots;
+	size_t n;
+	bool is_root = false;
+	if (mlib_roots_list(app->db, &roots, &n, NULL) == 0) {
+		for (size_t i = 0; i < n && !is_root; i++)
+			is_root = strcmp(roots[i], abs) == 0;
+		mlib_roots_free(roots, n);
+	}
+	return is_root;
+}
+
+bool app_path_is_root(struct app *app, const char *path)
+{
+	char *abs = str_abs_path(path); /* a root is recorded canonical */
+	bool is_root = abs && abs_is_root(app, abs);
+	free(abs);
+	return is_root;
+}
+
 bool app_scan_path_unknown(struct app *app, const char *path)
 {
 	if (access(path, F_OK) == 0 || errno != ENOENT)
@@ -853,14 +875,7 @@ bool app_scan_path_unknown(struct app *app, const char *path)
 	char *abs = str_abs_path(path);
 	if (!abs)
 		return false; /* the scan names it, as a root it cannot place */
-	char **roots;
-	size_t n;
-	bool known = false;
-	if (mlib_roots_list(app->db, &roots, &n, NULL) == 0) {
-		for (size_t i = 0; i < n && !known; i++)
-			known = strcmp(roots[i], abs) == 0;
-		mlib_roots_free(roots, n);
-	}
+	bool known = abs_is_root(app, abs);
 	struct u32vec ids = {0};
 	struct crate_err err = {0};
 	if (!known)

@@ -139,6 +139,9 @@ int app_rescan_paths(struct app *app, struct app_rescan *r, struct crate_err *er
  * library's (no root, nothing stored under it): a typo, to be said as
  * "No such file or directory", not scanned as a root that went. */
 bool app_scan_path_unknown(struct app *app, const char *path);
+/* Whether path, gone or not, names a recorded root (compared canonically:
+ * "Album" relative to its parent names the root .../Album). */
+bool app_path_is_root(struct app *app, const char *path);
 void app_rescan_free(struct app_rescan *r);
 
 /* Another process changed play statistics or ratings only: set them in

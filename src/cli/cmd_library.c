@@ -242,24 +242,14 @@ static void gone_kinds(struct app *app, const struct mlib_scan_result *res, bool
 		       bool *other)
 {
 	*root = *other = false;
-	char **roots = NULL;
-	size_t nroots = 0;
-	struct crate_err err = {0};
-	if (app_roots_list(app, &roots, &nroots, &err) != 0)
-		nroots = 0;
 	for (size_t e = 0; e < res->nerrors; e++) {
 		const struct mlib_scan_error *x = &res->errors[e];
 		if (!x->folder || !strstr(x->reason, "(deleted, renamed"))
 			continue;
-		char *abs = str_abs_path(x->path); /* a root is recorded canonical */
-		bool is_root = false;
-		for (size_t i = 0; abs && i < nroots && !is_root; i++)
-			is_root = strcmp(roots[i], abs) == 0;
-		free(abs);
+		bool is_root = app_path_is_root(app, x->path);
 		*root |= is_root;
 		*other |= !is_root;
 	}
-	mlib_roots_free(roots, nroots);
 }
 
 /* Scan argv (folders and files) and say what happened. */
