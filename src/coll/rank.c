@@ -1259,6 +1259,60 @@ static bool fast_keys(struct fast *fs, const uint32_t *ids, const uint32_t *lp, 
 #define RANK_BUCKETS_MAX (1u << 16)
 #define RANK_CLASSES_MAX (1u << 20)
 
+/* A counting sort of many items is shared by both cores: each part
+ * counts its own items' buckets, then places them after every earlier
+ * part's items of the same bucket (so equal keys keep their order), then
+ * copies its share back. Several parts a core, so that a helper the
+ * scheduler holds up keeps little of the work. Below COUNT_SHARE_MIN
+ * items a thread costs more than it saves, and one part does it all. */
+#define COUNT_SHARE_PARTS 8
+#define COUNT_SHARE_MIN (1u << 16)
+
+struct count_share {
+	const uint64_t *key;
+	const uint32_t *dense; /* class -> bucket group (dense numbering, best 0) */
+	uint32_t *ids, *aux;   /* reordered; aux may be NULL */
+	uint32_t *out, *aout;  /* n each: the new order, copied back */
+	uint32_t *bucket;      /* n: each item's bucket */
+	uint32_t *at[COUNT_SHARE_PARTS]; /* nbuckets each: counts, then next slots */
+	size_t nparts;         /* COUNT_SHARE_PARTS, or 1 */
+	size_t n, nbuckets;
+	int phase;             /* 0: count, 1: place, 2: copy back */
+};
+
+static void count_part_range(const struct count_share *c, size_t part, size_t *lo, size_t *hi)
+{
+	*lo = c->n * part / c->nparts;
+	*hi = c->n * (part + 1) / c->nparts;
+}
+
+static void count_one_part(void *ctx, size_t part)
+{
+	struct count_share *c = ctx;
+	size_t lo, hi;
+	count_part_range(c, part, &lo, &hi);
+	uint32_t *at = c->at[part];
+	if (c->phase == 0) {
+		for (size_t i = lo; i < hi; i++) {
+			uint64_t k = c->key[i];
+			uint32_t b = c->dense[k / 100] * 100 + (uint32_t)(99 - k % 100);
+			c->bucket[i] = b;
+			at[b]++;
+		}
+	} else if (c->phase == 1) {
+		for (size_t i = lo; i < hi; i++) {
+			uint32_t to = at[c->bucket[i]]++;
+			c->out[to] = c->ids[i];
+			if (c->aux)
+				c->aout[to] = c->aux[i];
+		}
+	} else {
+		memcpy(c->ids + lo, c->out + lo, (hi - lo) * sizeof *c->ids);
+		if (c->aux)
+			memcpy(c->aux + lo, c->aout + lo, (hi - lo) * sizeof *c->aux);
+	}
+}
+
 /* Reorder ids[0..n) (and aux, when not NULL) by descending key[i], equal
  * keys in their order (top: the largest key; present, when not NULL: the
  * classes that occur, from keying, at least top / 100 + 1 entries). False,
@@ -1267,7 +1321,7 @@ static bool count_sort_desc(const uint64_t *key, uint32_t *ids, uint32_t *aux, s
 			    uint64_t top, const uint8_t *present)
 {
 	uint64_t ncls = top / 100 + 1;
-	if (ncls > RANK_CLASSES_MAX)
+	if (ncls > RANK_CLASSES_MAX || n > UINT32_MAX)
 		return false;
 	uint32_t *dense = xcalloc(ncls, sizeof *dense);
 	if (present)
@@ -1284,33 +1338,34 @@ static bool count_sort_desc(const uint64_t *key, uint32_t *ids, uint32_t *aux, s
 		free(dense);
 		return false;
 	}
-	uint32_t *bucket = xmalloc(n * sizeof *bucket);
-	size_t *start = xcalloc((size_t)nb * 100 + 1, sizeof *start);
-	for (size_t i = 0; i < n; i++) {
-		bucket[i] = dense[key[i] / 100] * 100 + (uint32_t)(99 - key[i] % 100);
-		start[bucket[i] + 1]++;
-	}
-	for (size_t b = 1; b <= (size_t)nb * 100; b++)
-		start[b] += start[b - 1];
-	uint32_t *out = xmalloc(n * sizeof *out);
-	if (aux) {
-		uint32_t *aout = xmalloc(n * sizeof *aout);
-		for (size_t i = 0; i < n; i++) {
-			size_t at = start[bucket[i]]++;
-			out[at] = ids[i];
-			aout[at] = aux[i];
+	struct count_share c = {.key = key, .dense = dense, .ids = ids, .aux = aux, .n = n,
+				.nbuckets = (size_t)nb * 100};
+	c.bucket = xmalloc((n + 1) * sizeof *c.bucket);
+	c.out = xmalloc((n + 1) * sizeof *c.out);
+	c.aout = aux ? xmalloc((n + 1) * sizeof *c.aout) : NULL;
+	bool share = n >= COUNT_SHARE_MIN;
+	c.nparts = share ? COUNT_SHARE_PARTS : 1;
+	for (size_t p = 0; p < c.nparts; p++)
+		c.at[p] = xcalloc(c.nbuckets + 1, sizeof *c.at[p]);
+	crew_run(c.nparts, share, count_one_part, &c);
+	/* each part's first slot in each bucket: after the buckets before it
+	 * and after the earlier parts' items of the same bucket */
+	uint32_t next = 0;
+	for (size_t b = 0; b < c.nbuckets; b++)
+		for (size_t p = 0; p < c.nparts; p++) {
+			uint32_t count = c.at[p][b];
+			c.at[p][b] = next;
+			next += count;
 		}
-		memcpy(ids, out, n * sizeof *ids);
-		memcpy(aux, aout, n * sizeof *aux);
-		free(aout);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			out[start[bucket[i]]++] = ids[i];
-		memcpy(ids, out, n * sizeof *ids);
-	}
-	free(out);
-	free(start);
-	free(bucket);
+	c.phase = 1;
+	crew_run(c.nparts, share, count_one_part, &c);
+	c.phase = 2;
+	crew_run(c.nparts, share, count_one_part, &c);
+	for (size_t p = 0; p < c.nparts; p++)
+		free(c.at[p]);
+	free(c.aout);
+	free(c.out);
+	free(c.bucket);
 	free(dense);
 	return true;
 }

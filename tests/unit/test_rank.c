@@ -355,8 +355,9 @@ TEST(fast_rank_order_equals_reference_scores_on_a_random_library)
 	mlib_index_free(idx);
 }
 
-/* A result of 65536 items or more is keyed on two threads, in parts: the
- * order must be the one a single pass gives. */
+/* A result of 65536 items or more is keyed and counting-sorted on two
+ * threads, in parts: the order, ties included, must be the one a single
+ * pass gives. */
 TEST(a_large_result_keyed_on_two_threads_keeps_the_reference_order)
 {
 	struct mlib_index *idx = random_library(90000);
