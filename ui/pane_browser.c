@@ -469,13 +469,24 @@ static void browser_rebuild_tracks(struct ui *ui)
 	uint32_t *t = ui->tracks.v;
 	size_t k = 0;
 	bool all = all_selected(ui) || !ui->res_rank;
-	for (size_t i = 0; i < ui->results.n; i++)
-		if (all || result_passes(ui, i, ui->levels.n))
-			t[k++] = (uint32_t)i;
+	if (all) {
+		/* every result, in order: the positions written once are kept
+		 * (at a million tracks each keystroke would write them again) */
+		for (k = ui->tracks_identity; k < ui->results.n; k++)
+			t[k] = (uint32_t)k;
+		if (k > ui->tracks_identity)
+			ui->tracks_identity = k;
+		k = ui->results.n;
+	} else {
+		for (size_t i = 0; i < ui->results.n; i++)
+			if (result_passes(ui, i, ui->levels.n))
+				t[k++] = (uint32_t)i;
+		ui->tracks_identity = 0;
+	}
 	ui->tracks.n = k;
 	ui->track_list.cur = 0;
 	for (size_t i = 0; keep_id && i < ui->tracks.n; i++) {
-		if (ui->results.v[ui->tracks.v[i]] == keep_id) {
+		if (ui->results.v[all ? i : ui->tracks.v[i]] == keep_id) {
 			ui->track_list.cur = i;
 			break;
 		}
@@ -633,6 +644,7 @@ static void browser_free(struct ui *ui)
 	free(ui->lg_local);
 	u32vec_free(&ui->results);
 	u32vec_free(&ui->tracks);
+	ui->tracks_identity = 0;
 	for (unsigned k = 0; k < MLIB_GROUP_LEVELS; k++) {
 		free(ui->res_row[k]);
 		free(ui->cols[k].g);

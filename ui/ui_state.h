@@ -163,6 +163,7 @@ struct ui {
 	struct ui_lg_slot *lg_local; /* scratch by library group, all 0 between uses */
 	size_t lg_local_cap;
 	struct u32vec tracks;        /* result positions shown in the track column */
+	size_t tracks_identity;      /* tracks.v[i] == i for every i below this */
 	struct ui_list track_list;
 	uint32_t keep_track_id;      /* media id to select again after new results; 0 none */
 	struct ui_marks br_marks;    /* marked tracks by media id: they outlive searches */
