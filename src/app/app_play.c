@@ -2144,12 +2144,19 @@ void app_play_status_shown(struct app *app, struct app_play_status *st)
 {
 	app_play_status(app, st);
 	struct app_play *p = player(app);
-	if (!p->engine || !p->awaiting || p->now.seq == p->stopped_seq ||
-	    st->state != ENGINE_STOPPED)
+	if (!p->engine || !p->awaiting || p->now.seq == p->stopped_seq)
+		return;
+	/* The engine reports the track before until the one asked for opens:
+	 * its state, and its station's name and title, are not this one's. */
+	struct engine_status es;
+	engine_get_status(p->engine, &es);
+	if (st->state != ENGINE_STOPPED && es.seq == p->now.seq)
 		return;
 	/* Handed to the engine, neither started nor failed yet (a station
 	 * connecting, a resume at start-up): shown as it is asked to play,
-	 * as MPD says "play" while it buffers; it said "stopped". */
+	 * as MPD says "play" while it buffers; it said "stopped", or named
+	 * the track before, frozen, for as long as the station took. */
+	st->title[0] = st->station[0] = '\0';
 	st->state = p->now.paused ? ENGINE_PAUSED : ENGINE_PLAYING;
 	st->id = p->now.id;
 	st->pos_ms = p->now.start_ms;

@@ -190,6 +190,7 @@ static void update_status(struct engine *e)
 	pthread_mutex_lock(&e->lock);
 	e->status.state = e->state;
 	e->status.id = e->cur ? e->cur->id : 0;
+	e->status.seq = e->cur ? e->cur->seq : 0;
 	e->status.pos_ms = cur_position(e);
 	e->status.dur_ms = e->cur && e->cur->dec ? decoder_duration_ms(e->cur->dec) : -1;
 	e->status.cannot_seek = e->cur && e->cur->dec && !decoder_can_seek(e->cur->dec);

@@ -86,6 +86,7 @@ struct engine_event {
 struct engine_status {
 	enum engine_state state;
 	uint32_t id;
+	uint64_t seq;     /* the caller's token of the track reported (0: none) */
 	int64_t pos_ms, dur_ms;
 	int volume;
 	bool cannot_seek; /* the track is a stream that cannot seek (decoder_can_seek) */

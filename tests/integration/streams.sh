@@ -189,6 +189,26 @@ HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1 || t_fail "remote stop"
 wait $pid
 unset XDG_RUNTIME_DIR
 
+t_begin a_station_asked_while_another_plays_is_shown_as_asked
+# next from a playing station to one that has not answered yet: crate
+# remote status (and MPRIS, and the interface's status line) went on
+# naming the station before, playing, its clock frozen, for as long as
+# the new one took (15 s for one that never answers).
+export XDG_RUNTIME_DIR=$T_TMP/run
+paced switch "$U/live/long.flac" "$U/silent"
+for i in $(seq 100); do
+	HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^position: 0:0[1-9]' && break
+	sleep 0.1
+done
+HOME=$H timeout 10 "$CRATE" remote next >/dev/null 2>&1 || t_fail "remote next"
+sleep 1 # connecting: the server sends headers, then nothing
+st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
+grep -q '^state: playing$' <<<"$st" && grep -q '^track: silent$' <<<"$st" &&
+	grep -q '^position: 0:00 / -:--$' <<<"$st" || t_fail "while the next one connects: $st"
+HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1 || t_fail "remote stop"
+wait $pid
+unset XDG_RUNTIME_DIR
+
 t_begin a_track_before_a_slow_station_plays_at_once
 # The station after a file is connected to when the file ends (streams
 # have no gapless hand-over): it was connected to as the file started,
