@@ -149,10 +149,27 @@ static char *entry_problem(const struct plfile_entry *e, const char *why)
 	return xasprintf("%s: %s", e->location, why);
 }
 
+/* Whether a playlist can be called name (valid UTF-8, no control
+ * characters, not too long): asked before the file is read, so a name
+ * that will be refused scans nothing into the library. */
+static int playlist_name_ok(const char *name, struct crate_err *err)
+{
+	char *full = xasprintf("%s/%s", COLL_NS_PLAYLISTS, name), *ns, *checked;
+	int rc = coll_name_split(full, &ns, &checked, err);
+	free(full);
+	if (rc == 0) {
+		free(ns);
+		free(checked);
+	}
+	return rc;
+}
+
 int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
 			struct app_import_report *rep, struct crate_err *err)
 {
 	memset(rep, 0, sizeof *rep);
+	if (playlist_name_ok(name, err) != 0)
+		return -1;
 	bool exists = coll_store_get(app->store, COLL_NS_PLAYLISTS, name) != NULL;
 	if (exists && !append)
 		return crate_err_set(err, CRATE_ERR_EXISTS,

@@ -104,6 +104,17 @@ static int scan_prune(struct cli_ctx *ctx)
 	return CLI_OK;
 }
 
+/* "FILE: not imported: why", naming the file the error does not name
+ * (a playlist name it cannot give, "a collection name cannot hold control
+ * characters", said alone, left the user to guess which file). */
+static void not_imported(struct cli_ctx *ctx, const char *file, const struct crate_err *err)
+{
+	char *msg = str_has_prefix(err->msg, file) ? xstrdup(err->msg)
+						    : xasprintf("%s: not imported: %s", file, err->msg);
+	cli_fail_safe(ctx, msg);
+	free(msg);
+}
+
 /* Playlist files found under the scanned paths: listed, or with --playlists
  * imported as playlists named after the file (an existing name is kept).
  * Returns CLI_PARTIAL when some entry or file could not be imported. */
@@ -150,7 +161,7 @@ static int scan_playlists(struct cli_ctx *ctx, struct app *app, char *const *pat
 			cli_say(ctx, "%s: Playlists/%s exists, left as it is (crate playlist import "
 				"--append adds to it)", files[i], name);
 		} else {
-			cli_fail_safe(ctx, err.msg);
+			not_imported(ctx, files[i], &err);
 			status = CLI_PARTIAL;
 		}
 		free(name);

@@ -169,6 +169,20 @@ out=$("$CRATE" --db "$T_TMP/lib3.db" scan --playlists "$W3" 2>&1); rc=$?
 grep -q "half.m3u:3: .*gone.flac" <<<"$out" || t_fail "the missing entry is not listed: $out"
 grep -q "Playlists/half: 1 of 2 entries imported" <<<"$out" || t_fail "count: $out"
 
+t_begin scan_playlists_names_a_file_whose_name_no_playlist_can_have
+# A playlist file named with a control character was refused with
+# "crate: Playlists: a collection name cannot hold control characters",
+# which named no file, and only after the files it lists were scanned.
+W5=$T_TMP/w5
+mkdir -p "$W5/music" "$W5/lists"
+cp "$SRCDIR/data/demo/02 Salt Wind.ogg" "$W5/music/"
+printf '../music/02 Salt Wind.ogg\n' >"$W5/lists/bad"$'\x1b'"name.m3u"
+out=$("$CRATE" --db "$T_TMP/lib5.db" scan --playlists "$W5/lists" 2>&1); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc: $out"
+grep -q "lists/bad.name.m3u: not imported: Playlists: a collection name cannot hold control characters" <<<"$out" ||
+	t_fail "the file is not named: $out"
+[ -z "$("$CRATE" --db "$T_TMP/lib5.db" list 2>/dev/null)" ] || t_fail "its entries were scanned"
+
 t_begin playlist_import_hostile_files
 # 200,000 lines, CRLF, a BOM, ../ escapes past the root, lines of junk
 awk 'BEGIN {
