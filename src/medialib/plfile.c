@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "base/uri.h"
+#include "base/utf8.h"
 
 void plfile_free(struct plfile *pl)
 {
@@ -540,11 +541,24 @@ static void add_line_text(struct strbuf *b, const char *s)
 		strbuf_addc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
 }
 
-static void add_xml_text(struct strbuf *b, const char *s)
+/* Text for XSPF, which says it is UTF-8: a byte that is not (a Latin-1
+ * ID3 tag, a stream URL from a Latin-1 M3U) made the whole document
+ * unreadable to an XML parser. In a URL it is percent-encoded, as a URI
+ * gives a byte; elsewhere it becomes U+FFFD, as in crate's JSON, and so
+ * do U+FFFE and U+FFFF, which XML does not allow either. */
+static void add_xml_text_as(struct strbuf *b, const char *s, bool url)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '&')
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp;
+		size_t n = utf8_decode(s + i, len - i, &cp);
+		bool bad = cp == UTF8_REPLACEMENT && !(n == 3 && memcmp(s + i, "\xef\xbf\xbd", 3) == 0);
+		if (bad && url)
+			strbuf_addf(b, "%%%02X", c);
+		else if (bad || cp == 0xfffe || cp == 0xffff)
+			strbuf_adds(b, "\xef\xbf\xbd");
+		else if (c == '&')
 			strbuf_adds(b, "&amp;");
 		else if (c == '<')
 			strbuf_adds(b, "&lt;");
@@ -555,8 +569,14 @@ static void add_xml_text(struct strbuf *b, const char *s)
 		else if (c < 0x20 && c != '\t')
 			strbuf_addc(b, ' ');
 		else
-			strbuf_addc(b, (char)c);
+			strbuf_add(b, s + i, n);
+		i += n;
 	}
+}
+
+static void add_xml_text(struct strbuf *b, const char *s)
+{
+	add_xml_text_as(b, s, false);
 }
 
 bool plfile_path_needs_uri(const char *path)
@@ -574,7 +594,7 @@ bool plfile_path_needs_uri(const char *path)
 static void add_uri(struct strbuf *b, const char *path)
 {
 	if (is_url(path)) {
-		add_xml_text(b, path);
+		add_xml_text_as(b, path, true);
 		return;
 	}
 	uri_add_path(b, path);

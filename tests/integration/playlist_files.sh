@@ -232,6 +232,27 @@ for f in odd.m3u8 odd.pls; do
 done
 
 
+t_begin playlist_export_xspf_is_utf8_whatever_the_tags
+# XSPF says it is UTF-8, but a tag or a stream URL that is not (a Latin-1
+# ID3 title, a station from a Latin-1 M3U) was written as its bytes: XML
+# parsers (VLC's, xmllint) refused the whole file.
+if command -v ffmpeg >/dev/null && command -v iconv >/dev/null; then
+	mkdir -p "$W/latin"
+	ffmpeg -v error -y -f lavfi -i "sine=frequency=440:duration=0.5" \
+		-metadata title="Caf"$'\xe9'" del Mar" "$W/latin/cafe.mp3" || t_fail ffmpeg
+	c scan --quiet "$W/latin" >/dev/null 2>&1 || t_fail "scan"
+	printf '#EXTM3U\n%s\nhttp://radio.example.invalid/caf\351.mp3\n' "$W/latin/cafe.mp3" >"$W/latin/l.m3u"
+	c playlist import latinx "$W/latin/l.m3u" >/dev/null 2>&1 || t_fail "import"
+	c playlist export --format xspf latinx >"$W/latin/l.xspf" || t_fail "export"
+	iconv -f UTF-8 -t UTF-8 "$W/latin/l.xspf" >/dev/null 2>&1 ||
+		t_fail "the XSPF is not UTF-8: $(grep -a '<title>\|<location>http' "$W/latin/l.xspf" | od -c | head -4)"
+	grep -q "<title>Caf.* del Mar</title>" "$W/latin/l.xspf" || t_fail "title: $(cat "$W/latin/l.xspf")"
+	grep -q "<location>http://radio.example.invalid/caf%E9.mp3</location>" "$W/latin/l.xspf" ||
+		t_fail "URL: $(cat "$W/latin/l.xspf")"
+else
+	t_skip "needs ffmpeg and iconv"
+fi
+
 t_begin playlist_relative_export_keeps_names_that_look_like_comments
 # "#9 Dream.ogg" beside the playlist, written as it is, was read back as a
 # comment; " lead.ogg" lost its leading space. Both go out from "./".
