@@ -627,6 +627,9 @@ void plfile_write(enum plfile_format fmt, const struct plfile_out_entry *e, size
 		strbuf_adds(b, "[playlist]\n");
 		for (size_t i = 0; i < n; i++) {
 			strbuf_addf(b, "File%zu=", i + 1);
+			/* a value's leading space is trimmed on reading */
+			if (isspace((unsigned char)e[i].location[0]))
+				strbuf_adds(b, "./");
 			add_line_location(b, e[i].location);
 			strbuf_addc(b, '\n');
 			if (e[i].title || e[i].artist) {

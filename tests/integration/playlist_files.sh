@@ -266,6 +266,13 @@ out=$(c playlist import odd2 "$W/odd/odd.m3u8" 2>&1) || t_fail "import: exit $?:
 [ "$(urls odd2)" = "$(urls odd)" ] && [ "$(urls odd | wc -l)" -eq 2 ] ||
 	t_fail "round trip: $(urls odd2) / $(urls odd) / $(cat "$W/odd/odd.m3u8")"
 
+t_begin playlist_relative_pls_export_keeps_a_leading_space
+# PLS too: "File1= lead.ogg" was read back as "lead.ogg", no such file.
+c playlist export --relative odd "$W/odd/odd.pls" || t_fail "export"
+out=$(c playlist import odd3 "$W/odd/odd.pls" 2>&1) || t_fail "import: exit $?: $out"
+[ "$(urls odd3)" = "$(urls odd)" ] ||
+	t_fail "round trip: $(urls odd3) / $(urls odd) / $(cat "$W/odd/odd.pls")"
+
 t_begin playlist_import_keeps_the_names_of_streams
 # A radio playlist names its stations (#EXTINF, PLS TitleN, XSPF title):
 # the name is the stream's title, shown and written back on export. A
