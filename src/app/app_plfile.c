@@ -140,6 +140,32 @@ static void read_windows_locations(struct plfile *pl)
 	}
 }
 
+/* The tracks of the file at path (as written, else at its real path;
+ * NULL: not known) when its cue sheet splits it, in their order: such a
+ * file is no item of its own (crate play plays its tracks). Returns their
+ * count, *out owned. */
+static size_t cue_tracks_of(struct app *app, const char *path, const char *real, uint32_t **out)
+{
+	const char *paths[2] = {path, real};
+	*out = NULL;
+	for (int k = 0; k < 2; k++) {
+		uint32_t *ids = NULL;
+		size_t n = 0, kept = 0;
+		struct crate_err ignore = {0};
+		if (paths[k])
+			mlib_media_cue_tracks(app->db, paths[k], strlen(paths[k]), &ids, &n, &ignore);
+		for (size_t i = 0; i < n; i++)
+			if (mlib_index_has_media(app->index, ids[i]))
+				ids[kept++] = ids[i];
+		if (kept) {
+			*out = ids;
+			return kept;
+		}
+		free(ids);
+	}
+	return 0;
+}
+
 /* "location: why" for entry e, owned; saying how a Windows location was read. */
 static char *entry_problem(const struct plfile_entry *e, const char *why)
 {
@@ -202,6 +228,8 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 	const char **locs = xcalloc(pl.n + 1, sizeof *locs); /* absolute paths; borrowed */
 	char **real = xcalloc(pl.n + 1, sizeof *real);
 	int *errs = xcalloc(pl.n + 1, sizeof *errs);
+	uint32_t **split = xcalloc(pl.n + 1, sizeof *split); /* a cue-split file's tracks */
+	size_t *nsplit = xcalloc(pl.n + 1, sizeof *nsplit);
 	size_t nscan = 0;
 	for (size_t i = 0; i < pl.n; i++)
 		locs[i] = !pl.v[i].problem && pl.v[i].location[0] == '/' ? pl.v[i].location : NULL;
@@ -219,7 +247,9 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 			continue;
 		}
 		struct stat st;
-		if (!ids[i]) {
+		if (!ids[i] && (nsplit[i] = cue_tracks_of(app, loc, real[i], &split[i]))) {
+			locs[i] = NULL; /* found: its tracks */
+		} else if (!ids[i]) {
 			if (real[i] && stat(real[i], &st) == 0 && S_ISREG(st.st_mode)) {
 				scan[nscan++] = xstrdup(real[i]);
 			} else {
@@ -247,7 +277,9 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 			if (!locs[i])
 				continue;
 			ids[i] = ids2[i];
-			if (!ids[i] && real[i]) /* on disk, but the scan could not read it */
+			if (!ids[i]) /* scanned now: split by its cue sheet? */
+				nsplit[i] = cue_tracks_of(app, locs[i], real[i], &split[i]);
+			if (!ids[i] && !nsplit[i] && real[i]) /* on disk, but the scan could not read it */
 				problem(rep, pl.v[i].line,
 					entry_problem(&pl.v[i], "not playable (see crate scan)"));
 			free(real[i]);
@@ -260,10 +292,26 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 	free(locs);
 	free(real);
 	free(errs);
-	size_t n = 0;
+	size_t n = 0, total = 0, entries = 0;
 	for (size_t i = 0; i < pl.n; i++)
-		if (ids[i])
-			ids[n++] = ids[i];
+		total += nsplit[i] ? nsplit[i] : ids[i] != 0;
+	uint32_t *all = xcalloc(total + 1, sizeof *all);
+	for (size_t i = 0; i < pl.n; i++) {
+		if (nsplit[i]) {
+			memcpy(all + n, split[i], nsplit[i] * sizeof *all);
+			n += nsplit[i];
+			rep->cue_files++;
+			rep->cue_tracks += nsplit[i];
+		} else if (ids[i]) {
+			all[n++] = ids[i];
+		}
+		entries += nsplit[i] || ids[i];
+		free(split[i]);
+	}
+	free(split);
+	free(nsplit);
+	free(ids);
+	ids = all;
 	plfile_free(&pl);
 	rc = exists ? 0 : app_playlist_new(app, name, err);
 	/* Appended to a list that was there: recorded, so u takes back an
@@ -274,7 +322,7 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 	else if (rc == 0 && n)
 		rc = coll_store_playlist_insert(app->store, name, SIZE_MAX, ids, n, err);
 	if (rc == 0)
-		rep->imported = n;
+		rep->imported = entries;
 	free(ids);
 	return rc;
 }

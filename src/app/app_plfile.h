@@ -20,8 +20,9 @@ struct app_import_problem {
 
 struct app_import_report {
 	size_t entries;  /* in the file */
-	size_t imported; /* entries put in the playlist */
+	size_t imported; /* entries of the file put in the playlist */
 	size_t scanned;  /* files added to the library on the way */
+	size_t cue_files, cue_tracks; /* entries naming a file split by its cue sheet, their tracks */
 	struct app_import_problem *problems; /* owned, nproblems of them */
 	size_t nproblems;
 	size_t problems_cap; /* allocated slots of problems */

@@ -148,9 +148,13 @@ int cli_import_report(struct cli_ctx *ctx, const char *file, const char *name,
 	fprintf(ctx->err, "Playlists/");
 	cli_put_safe(ctx->err, name, strlen(name));
 	/* not imported: missing, not playable, another scheme or host */
-	fprintf(ctx->err, ": %zu of %zu %s imported (%zu newly scanned), %zu not imported%s\n",
-		rep->imported, rep->entries, str_plural(rep->entries, "entry", "entries"),
-		rep->scanned, rep->nproblems,
+	fprintf(ctx->err, ": %zu of %zu %s imported (%zu newly scanned", rep->imported, rep->entries,
+		str_plural(rep->entries, "entry", "entries"), rep->scanned);
+	if (rep->cue_files) /* one entry, several tracks: said, or the count looks wrong */
+		fprintf(ctx->err, "; %zu %s split by %s cue sheet%s, as %zu tracks", rep->cue_files,
+			str_plural(rep->cue_files, "file", "files"), rep->cue_files == 1 ? "its" : "their",
+			rep->cue_files == 1 ? "" : "s", rep->cue_tracks);
+	fprintf(ctx->err, "), %zu not imported%s\n", rep->nproblems,
 		appended && rep->imported && ctx->on_line ? " (u undoes)" : "");
 	return rep->nproblems ? CLI_PARTIAL : CLI_OK;
 }

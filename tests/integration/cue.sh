@@ -308,4 +308,22 @@ grep -qx "$EX/CD.flac#2" "$T_TMP/cue.m3u8" || t_fail "the file: $(cat "$T_TMP/cu
 run playlist import CueBack "$T_TMP/cue.m3u8" >/dev/null 2>&1 || t_fail "import back"
 [ "$(run playlist list CueBack --format '%title%')" = "One
 Two" ] || t_fail "read back: $(run playlist list CueBack 2>&1)"
+
+t_begin cue_split_file_named_by_a_playlist_imports_as_its_tracks
+# A playlist of another player naming the album's image (CD.flac, as
+# crate play FILE takes it) was refused: "CD.flac: not playable (see
+# crate scan)", exit 2, though crate plays the file as its tracks.
+printf '#EXTM3U\n#EXTINF:4,Album\nexport/CD.flac\n' >"$T_TMP/image.m3u"
+out=$(run playlist import Image "$T_TMP/image.m3u" 2>&1) || t_fail "import: exit $?: $out"
+grep -q "1 of 1 entry imported (0 newly scanned; 1 file split by its cue sheet, as 2 tracks), 0 not imported" <<<"$out" ||
+	t_fail "says: $out"
+[ "$(run playlist list Image --format '%title%')" = "One
+Two" ] || t_fail "entries: $(run playlist list Image 2>&1)"
+# one not scanned yet is scanned on the way, then split
+mkdir -p "$T_TMP/new"
+cp "$EX/CD.flac" "$EX/CD.cue" "$T_TMP/new/"
+printf '%s\n' "$T_TMP/new/CD.flac" >"$T_TMP/new.m3u"
+out=$(run playlist import New "$T_TMP/new.m3u" 2>&1) || t_fail "import new: exit $?: $out"
+[ "$(run playlist list New --format '%url%')" = "$T_TMP/new/CD.flac#1
+$T_TMP/new/CD.flac#2" ] || t_fail "new: $(run playlist list New --format '%url%' 2>&1) ($out)"
 t_end
