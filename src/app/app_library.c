@@ -40,6 +40,7 @@
 #include "medialib/index_load.h"
 #include "medialib/media.h"
 #include "medialib/roots.h"
+#include "medialib/scan_cue.h"
 #include "medialib/watch.h"
 #include "app/app_watch.h"
 
@@ -883,4 +884,23 @@ bool app_scan_path_unknown(struct app *app, const char *path)
 	u32vec_free(&ids);
 	free(abs);
 	return !known;
+}
+
+size_t app_cue_tracks(struct app *app, const char *path, uint32_t **ids)
+{
+	char *audio = scan_cue_audio_of(path);
+	const char *file = audio ? audio : path;
+	size_t n = 0, kept = 0;
+	struct crate_err ignore = {0};
+	if (mlib_media_cue_tracks(app->db, file, strlen(file), ids, &n, &ignore) != 0)
+		n = 0;
+	for (size_t i = 0; i < n; i++)
+		if (app->index && mlib_index_has_media(app->index, (*ids)[i]))
+			(*ids)[kept++] = (*ids)[i];
+	if (!kept) {
+		free(*ids);
+		*ids = NULL;
+	}
+	free(audio);
+	return kept;
 }

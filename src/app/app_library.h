@@ -102,6 +102,12 @@ void app_scan_errors_clear(struct app *app);
 /* Ask a running background scan to stop (what was committed stays). */
 void app_scan_cancel(struct app *app);
 
+/* The present tracks, in order, of the file at path (absolute) when its
+ * cue sheet splits it, or, path naming a cue sheet, of its audio file
+ * (scan_cue_audio_of): such a file is no item of its own. Returns their
+ * count, *ids owned (NULL for none). */
+size_t app_cue_tracks(struct app *app, const char *path, uint32_t **ids);
+
 /* ---- forgetting (the files are never touched) ---- */
 
 /* Remove items from the library and reload the index. Playlists keep the

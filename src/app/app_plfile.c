@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "medialib/index.h"
 #include "medialib/media.h"
 #include "medialib/scan.h"
+#include "medialib/scan_cue.h"
 
 /* A playlist file larger than this is not a playlist. */
 #define MAX_PLAYLIST_BYTES (256u << 20)
@@ -141,29 +143,18 @@ static void read_windows_locations(struct plfile *pl)
 }
 
 /* The tracks of the file at path (as written, else at its real path;
- * NULL: not known) when its cue sheet splits it, in their order: such a
- * file is no item of its own (crate play plays its tracks). Returns their
- * count, *out owned. */
+ * NULL: not known) when its cue sheet splits it, or of the cue sheet
+ * there (app_cue_tracks). Returns their count, *out owned. */
 static size_t cue_tracks_of(struct app *app, const char *path, const char *real, uint32_t **out)
 {
-	const char *paths[2] = {path, real};
-	*out = NULL;
-	for (int k = 0; k < 2; k++) {
-		uint32_t *ids = NULL;
-		size_t n = 0, kept = 0;
-		struct crate_err ignore = {0};
-		if (paths[k])
-			mlib_media_cue_tracks(app->db, paths[k], strlen(paths[k]), &ids, &n, &ignore);
-		for (size_t i = 0; i < n; i++)
-			if (mlib_index_has_media(app->index, ids[i]))
-				ids[kept++] = ids[i];
-		if (kept) {
-			*out = ids;
-			return kept;
-		}
-		free(ids);
-	}
-	return 0;
+	size_t n = path ? app_cue_tracks(app, path, out) : 0;
+	return n || !real ? n : app_cue_tracks(app, real, out);
+}
+
+static bool names_a_cue_sheet(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 4 && strcasecmp(path + n - 4, ".cue") == 0;
 }
 
 /* "location: why" for entry e, owned; saying how a Windows location was read. */
@@ -251,7 +242,9 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 			locs[i] = NULL; /* found: its tracks */
 		} else if (!ids[i]) {
 			if (real[i] && stat(real[i], &st) == 0 && S_ISREG(st.st_mode)) {
-				scan[nscan++] = xstrdup(real[i]);
+				/* a cue sheet is read with its audio file */
+				char *audio = scan_cue_audio_of(real[i]);
+				scan[nscan++] = audio ? audio : xstrdup(real[i]);
 			} else {
 				problem(rep, pl.v[i].line,
 					entry_problem(&pl.v[i], real[i] ? "not a regular file"
@@ -281,7 +274,9 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 				nsplit[i] = cue_tracks_of(app, locs[i], real[i], &split[i]);
 			if (!ids[i] && !nsplit[i] && real[i]) /* on disk, but the scan could not read it */
 				problem(rep, pl.v[i].line,
-					entry_problem(&pl.v[i], "not playable (see crate scan)"));
+					entry_problem(&pl.v[i], names_a_cue_sheet(real[i])
+									? "a cue sheet whose audio file is not in its folder"
+									: "not playable (see crate scan)"));
 			free(real[i]);
 		}
 		free(ids2);

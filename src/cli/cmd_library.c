@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "app/app.h"
@@ -364,8 +365,8 @@ static int resolve_item(struct cli_ctx *ctx, struct app *app, const char *arg, u
 	return mlib_index_has_media(app_index(app), *id) ? 0 : item_not_present(ctx, app, *id);
 }
 
-/* The tracks of a file split by its cue sheet (arg a path, not an id):
- * true with *ids (owned) when it is one. */
+/* The tracks of a file split by its cue sheet, or of the sheet (arg a
+ * path, not an id): true with *ids (owned) when it is one. */
 static bool cue_split(struct app *app, const char *arg, uint32_t **ids, size_t *n)
 {
 	uint32_t id;
@@ -374,10 +375,7 @@ static bool cue_split(struct app *app, const char *arg, uint32_t **ids, size_t *
 	if (cli_parse_id(arg, &id))
 		return false;
 	char *abs = realpath(arg, NULL);
-	struct crate_err err = {0};
-	const char *url = abs ? abs : arg;
-	if (mlib_media_cue_tracks(app->db, url, strlen(url), ids, n, &err) != 0)
-		*n = 0;
+	*n = app_cue_tracks(app, abs ? abs : arg, ids);
 	free(abs);
 	return *n > 0;
 }
@@ -475,8 +473,11 @@ static int info_items(struct cli_ctx *ctx, struct app *app, int argc, char **arg
 		if (cue_split(app, argv[a], &split, &nsplit)) {
 			/* not an item itself: say what it became */
 			cli_put_safe(ctx->out, argv[a], strlen(argv[a]));
-			fprintf(ctx->out, ": split by its cue sheet into %zu track%s:\n", nsplit,
-				nsplit == 1 ? "" : "s");
+			size_t len = strlen(argv[a]);
+			bool sheet = len > 4 && strcasecmp(argv[a] + len - 4, ".cue") == 0;
+			fprintf(ctx->out, sheet ? ": a cue sheet of %zu track%s:\n"
+						: ": split by its cue sheet into %zu track%s:\n",
+				nsplit, nsplit == 1 ? "" : "s");
 			struct cli_items_out o = {
 				.fmt = "  #%id%  %tracknr%. %artist% - %title%",
 				.out = ctx->out};

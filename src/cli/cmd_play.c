@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -32,6 +33,7 @@
 #include "coll/store.h"
 #include "medialib/index.h"
 #include "medialib/media.h"
+#include "medialib/scan_cue.h"
 
 struct play_run {
 	struct app *app;
@@ -195,6 +197,25 @@ static bool names_a_path(const char *p)
 
 /* Start whatever args name (a query as search finds it, with flags
  * COLL_SEARCH_*); 0 or -1 with *err. */
+/* A cue sheet given to play whose tracks the library lacks: said (FFmpeg
+ * would open the text and answer "End of file"). */
+static bool not_audio_sheet(const char *path, struct crate_err *err)
+{
+	size_t n = strlen(path);
+	if (n <= 4 || strcasecmp(path + n - 4, ".cue") != 0)
+		return false;
+	char *audio = scan_cue_audio_of(path);
+	if (audio)
+		crate_err_set(err, CRATE_ERR_NOTFOUND,
+			      "%s: a cue sheet, whose audio file %s is not in the library (crate scan "
+			      "it, then play either)", path, audio);
+	else
+		crate_err_set(err, CRATE_ERR_NOTFOUND,
+			      "%s: a cue sheet whose audio file is not in its folder", path);
+	free(audio);
+	return true;
+}
+
 static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, unsigned flags,
 		 struct crate_err *err)
 {
@@ -218,7 +239,12 @@ static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, un
 			uint32_t id = 0, *split = NULL;
 			size_t nsplit = 0;
 			if (app->db && key && !url)
-				mlib_media_cue_tracks(app->db, key, strlen(key), &split, &nsplit, &ignore);
+				nsplit = app_cue_tracks(app, key, &split);
+			if (!nsplit && key && !url && not_audio_sheet(key, err)) {
+				free(ids);
+				free(paths);
+				return -1;
+			}
 			if (app->db && key && !nsplit &&
 			    mlib_media_find_url(app->db, key, strlen(key), &id, &ignore) != 0)
 				id = 0;

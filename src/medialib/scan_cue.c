@@ -140,6 +140,68 @@ bool scan_cue_sibling(const char *audio, char **path, struct timespec *mtime)
 	return false;
 }
 
+/* The FILE line's name of the sheet at path without its folder (owned),
+ * or NULL when it cannot be read. */
+static char *sheet_file_name(const char *path)
+{
+	struct crate_err err = {0};
+	size_t len;
+	char *text = read_text(path, &len, &err);
+	struct mlib_cue cue = {0};
+	char *name = NULL;
+	if (text && mlib_cue_parse(text, len, &cue, &err) == 0) {
+		const char *slash = strrchr(cue.file, '/');
+		name = xstrdup(slash ? slash + 1 : cue.file);
+		mlib_cue_free(&cue);
+	}
+	free(text);
+	return name;
+}
+
+/* Whether a file named name could be the audio of a sheet named sheet
+ * (X.cue or X.ext.cue) or of one whose FILE line names file (the same
+ * name, or the same with another extension). */
+static bool may_be_audio_of(const char *name, const char *sheet, const char *file)
+{
+	size_t sl = strlen(sheet) - 4; /* without ".cue" */
+	if ((strlen(name) == sl || stem_len(name) == sl) && strncmp(name, sheet, sl) == 0)
+		return true;
+	return file && stem_len(name) == stem_len(file) &&
+	       strncmp(name, file, stem_len(file)) == 0;
+}
+
+char *scan_cue_audio_of(const char *sheet)
+{
+	const char *slash = strrchr(sheet, '/');
+	if (!slash || !is_cue_name(slash + 1))
+		return NULL;
+	const char *sheet_name = slash + 1;
+	char *dir = xstrndup(sheet, slash == sheet ? 1 : (size_t)(slash - sheet));
+	char *file = sheet_file_name(sheet);
+	DIR *d = opendir(dir);
+	char *found = NULL;
+	for (struct dirent *e; d && !found && (e = readdir(d));) {
+		if (is_cue_name(e->d_name) || !may_be_audio_of(e->d_name, sheet_name, file))
+			continue;
+		/* the audio's sheet as the scanner finds it must be this one */
+		char *audio = xasprintf("%.*s%s", (int)(sheet_name - sheet), sheet, e->d_name);
+		char *its = NULL;
+		struct timespec mtime;
+		struct stat st;
+		if (stat(audio, &st) == 0 && S_ISREG(st.st_mode) &&
+		    scan_cue_sibling(audio, &its, &mtime) && strcmp(its, sheet) == 0)
+			found = audio;
+		else
+			free(audio);
+		free(its);
+	}
+	if (d)
+		closedir(d);
+	free(file);
+	free(dir);
+	return found;
+}
+
 /* The whole of a regular file of at most CUE_MAX_BYTES (owned). */
 static char *read_text(const char *path, size_t *len, struct crate_err *err)
 {

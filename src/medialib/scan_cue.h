@@ -25,6 +25,11 @@ struct scan_cue {
  * file's X.cue): its path (owned) and mtime; false when there is none. */
 bool scan_cue_sibling(const char *audio, char **path, struct timespec *mtime);
 
+/* The audio file whose sheet (as scan_cue_sibling finds it) the cue
+ * sheet at the absolute path sheet is, owned; NULL when sheet is not
+ * named *.cue or no file of its folder is its audio. */
+char *scan_cue_audio_of(const char *sheet);
+
 /* Look for the cue sheet of audio (beside it when beside, else or then
  * its CUESHEET tag in t), parse it and check it against the audio (rate
  * known, every track starting before the end). beside false: the folder

@@ -326,4 +326,28 @@ printf '%s\n' "$T_TMP/new/CD.flac" >"$T_TMP/new.m3u"
 out=$(run playlist import New "$T_TMP/new.m3u" 2>&1) || t_fail "import new: exit $?: $out"
 [ "$(run playlist list New --format '%url%')" = "$T_TMP/new/CD.flac#1
 $T_TMP/new/CD.flac#2" ] || t_fail "new: $(run playlist list New --format '%url%' 2>&1) ($out)"
+
+t_begin cue_sheet_named_instead_of_its_audio_file
+# The sheet given where its audio is taken: crate play --no-ui CD.cue said
+# "CD.cue: End of file" (FFmpeg opened the text as audio), info said "not
+# in the library", and a playlist entry CD.cue "not playable".
+out=$(run info "$EX/CD.cue" 2>&1) || t_fail "info: exit $?: $out"
+[ "$(head -1 <<<"$out")" = "$EX/CD.cue: a cue sheet of 2 tracks:" ] || t_fail "info: $out"
+out=$(run play --no-ui "$EX/CD.cue" 2>&1) || t_fail "play: exit $?: $out"
+[ "$out" = "One
+Two" ] || t_fail "play: $out"
+mkdir -p "$T_TMP/sheet"
+cp "$EX/CD.flac" "$EX/CD.cue" "$T_TMP/sheet/"
+out=$(run play --no-ui "$T_TMP/sheet/CD.cue" 2>&1) && t_fail "play of a sheet not scanned: exit 0: $out"
+grep -q "CD.cue: a cue sheet, whose audio file $T_TMP/sheet/CD.flac is not in the library" <<<"$out" ||
+	t_fail "play of a sheet not scanned: $out"
+printf 'sheet/CD.cue\n' >"$T_TMP/sheet.m3u"
+out=$(run playlist import Sheet "$T_TMP/sheet.m3u" 2>&1) || t_fail "import: exit $?: $out"
+[ "$(run playlist list Sheet --format '%url%')" = "$T_TMP/sheet/CD.flac#1
+$T_TMP/sheet/CD.flac#2" ] || t_fail "import: $(run playlist list Sheet --format '%url%' 2>&1) ($out)"
+printf 'FILE "Gone.wav" WAVE\nTRACK 01 AUDIO\nINDEX 01 00:00:00\n' >"$T_TMP/sheet/Gone.cue"
+printf 'sheet/Gone.cue\n' >"$T_TMP/gone.m3u"
+out=$(run playlist import Gone "$T_TMP/gone.m3u" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "gone.m3u:1: .*Gone.cue: a cue sheet whose audio file is not in its folder" <<<"$out" ||
+	t_fail "a sheet without its audio: exit $rc: $out"
 t_end
