@@ -6,6 +6,7 @@
 
 #include "base/hashtab.h"
 #include "medialib/index.h"
+#include "medialib/scan_cue.h"
 #include "medialib/roots.h"
 
 /* The index's url column, or false when there is no index or no url. */
@@ -94,6 +95,13 @@ static int item_cmp(const void *pa, const void *pb)
 
 void app_files_items(struct app *app, const char *path, struct u32vec *out)
 {
+	/* A cue sheet is no item: it stands for its audio file's tracks. */
+	char *audio = scan_cue_audio_of(path);
+	if (audio) {
+		app_files_items(app, audio, out);
+		free(audio);
+		return;
+	}
 	int prop;
 	struct mlib_str_column col;
 	if (!url_column(app, &prop, &col))

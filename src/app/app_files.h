@@ -14,7 +14,8 @@
  * sheet splits gets its first track) and each folder's count (items
  * under it, at any depth). */
 void app_files_mark(struct app *app, struct dirlist *dl);
-/* The library items at path: a file's item (or its cue tracks), or every
+/* The library items at path: a file's item (or its cue tracks; a cue
+ * sheet's are its audio file's), or every
  * item under a folder, in the order the view lists them (folders first,
  * natural order). Appended to out (the caller's). */
 void app_files_items(struct app *app, const char *path, struct u32vec *out);

@@ -202,6 +202,7 @@ TEST(library_items_are_marked_and_folders_count_them)
 	touch(d, "in.flac", false);
 	touch(d, "out.flac", false);
 	touch(d, "split.flac", false);
+	touch(d, "split.cue", false);
 	touch(sub, "1.flac", false);
 	touch(deep, "2.flac", false);
 	char *u_in = dirlist_join(d, "in.flac"), *u1 = dirlist_join(sub, "1.flac");
@@ -241,6 +242,11 @@ TEST(library_items_are_marked_and_folders_count_them)
 	char *split = dirlist_join(d, "split.flac");
 	app_files_items(app, split, &ids); /* a file: its cue tracks */
 	CHECK_INT(ids.n, 2);
+	ids.n = 0;
+	char *sheet = dirlist_join(d, "split.cue");
+	app_files_items(app, sheet, &ids); /* its sheet: the same (Enter played the text) */
+	CHECK(ids.n == 2 && ids.v[0] == 5 && ids.v[1] == 4);
+	free(sheet);
 	ids.n = 0;
 	app_files_items(app, u_in, &ids);
 	CHECK(ids.n == 1 && ids.v[0] == 1);
