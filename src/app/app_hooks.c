@@ -138,7 +138,7 @@ static struct hooks *runner(struct app *app, const char *program_cfg, const char
 	struct hooks_opts o = {
 		.program = program,
 		.log_path = log,
-		.timeout_ms = (int)(secs > 0 && secs < 86400 ? secs : 10) * 1000,
+		.timeout_ms = (int)(secs >= 1 && secs <= 86400 ? secs : 10) * 1000, /* checked at start */
 		.max_output = 64 * 1024,
 		.max_running = 2,
 	};

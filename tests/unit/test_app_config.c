@@ -76,6 +76,30 @@ TEST(shuffle_modes_in_the_file_are_accepted)
 	CHECK_MSG(strstr(err.msg, "playback.shuffle = sideways") != NULL, "%s", err.msg);
 }
 
+/* [hooks] timeout and [mpris] enable were taken as text: "timeout = 60s"
+ * or "enable = maybe" started crate without a word, the hook killed
+ * after 10 s and MPRIS left on. */
+TEST(hooks_timeout_and_mpris_enable_are_checked_at_start)
+{
+	struct crate_err err = {0};
+	struct app *app = open_with("[hooks]\ntimeout = 60s\n[mpris]\nenable = maybe\n", &err);
+	CHECK(app == NULL);
+	CHECK_MSG(strstr(err.msg, "line 2: hooks.timeout = 60s: must be a whole number in 1..86400") != NULL,
+		  "%s", err.msg);
+	CHECK_MSG(strstr(err.msg, "line 4: mpris.enable = maybe: must be yes or no") != NULL, "%s",
+		  err.msg);
+	if (app)
+		app_close(app);
+	app = open_with("[hooks]\ntimeout = 0\n", &err);
+	CHECK(app == NULL);
+	if (app)
+		app_close(app);
+	app = open_with("[hooks]\ntimeout = 600\n[mpris]\nenable = no\n", &err);
+	CHECK_MSG(app != NULL, "%s", err.msg);
+	if (app)
+		app_close(app);
+}
+
 TEST(every_option_has_a_default_and_a_known_kind)
 {
 	size_t n;
