@@ -181,6 +181,102 @@ static int playlist_name_ok(const char *name, struct crate_err *err)
 	return rc;
 }
 
+/* The playlist file at path, read into *pl (its locations absolute,
+ * Windows ones read as they can be); the error names the file. */
+static int read_playlist_file(const char *path, struct plfile *pl, struct crate_err *err)
+{
+	size_t len;
+	char *data = read_playlist(path, &len, err);
+	if (!data)
+		return -1;
+	char *abs = realpath(path, NULL);
+	char *slash = abs ? strrchr(abs, '/') : NULL;
+	char *dir = slash ? xstrndup(abs, slash == abs ? 1 : (size_t)(slash - abs)) : xstrdup("/");
+	free(abs);
+	int rc = plfile_parse(plfile_format_detect(path, data, len), data, len, dir, pl, err);
+	free(data);
+	free(dir);
+	if (rc != 0) {
+		plfile_free(pl);
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		return crate_err_set(err, err->code, "%s: %s", path, why);
+	}
+	read_windows_locations(pl);
+	return 0;
+}
+
+/* Entry e of a playlist file played as it is: appended to l as the
+ * library's item(s) for it (a file's, a cue-split file's tracks), else as
+ * its path or URL; a location nothing can play is a problem of r. */
+static void play_entry_of_file(struct app *app, const struct plfile_entry *e,
+			       struct app_plfile_list *l, struct app_import_report *r)
+{
+	if (e->problem) {
+		problem(r, e->line, xasprintf("%s: %s", e->location, e->problem));
+		return;
+	}
+	uint32_t id = 0, *tracks = NULL;
+	struct crate_err ignore = {0};
+	char *real = e->location[0] == '/' ? realpath(e->location, NULL) : NULL;
+	int why = errno;
+	size_t n = 0;
+	if ((mlib_media_find_url(app->db, e->location, strlen(e->location), &id, &ignore) != 0 ||
+	     !mlib_index_has_media(app->index, id)) &&
+	    (!real || mlib_media_find_url(app->db, real, strlen(real), &id, &ignore) != 0 ||
+	     !mlib_index_has_media(app->index, id)))
+		id = 0;
+	if (!id && e->location[0] == '/')
+		n = cue_tracks_of(app, e->location, real, &tracks);
+	if (!id && !n && e->location[0] == '/' && !real) {
+		problem(r, e->line, entry_problem(e, strerror(why)));
+	} else if (n) {
+		for (size_t i = 0; i < n; i++)
+			app_plfile_list_add(l, tracks[i], NULL);
+	} else {
+		app_plfile_list_add(l, id, id ? NULL : e->location);
+	}
+	free(tracks);
+	free(real);
+}
+
+void app_plfile_list_add(struct app_plfile_list *l, uint32_t id, const char *path)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->ids = xreallocarray(l->ids, l->cap, sizeof *l->ids);
+		l->paths = xreallocarray(l->paths, l->cap, sizeof *l->paths);
+	}
+	l->ids[l->n] = id;
+	l->paths[l->n++] = path ? xstrdup(path) : NULL;
+}
+
+void app_plfile_list_free(struct app_plfile_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->ids);
+	free(l->paths);
+	memset(l, 0, sizeof *l);
+}
+
+int app_playlist_file_entries(struct app *app, const char *path, struct app_plfile_list *l,
+			      struct app_import_report *rep, struct crate_err *err)
+{
+	memset(rep, 0, sizeof *rep);
+	struct plfile pl = {0};
+	if (read_playlist_file(path, &pl, err) != 0)
+		return -1;
+	rep->entries = pl.n;
+	for (size_t i = 0; i < pl.n; i++) {
+		size_t before = rep->nproblems;
+		play_entry_of_file(app, &pl.v[i], l, rep);
+		rep->imported += rep->nproblems == before;
+	}
+	plfile_free(&pl);
+	return 0;
+}
+
 int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
 			struct app_import_report *rep, struct crate_err *err)
 {
@@ -192,26 +288,11 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 		return crate_err_set(err, CRATE_ERR_EXISTS,
 				     "Playlists/%s exists (remove it first, or import with --append)",
 				     name);
-	size_t len;
-	char *data = read_playlist(path, &len, err);
-	if (!data)
-		return -1;
-	char *abs = realpath(path, NULL);
-	char *slash = abs ? strrchr(abs, '/') : NULL;
-	char *dir = slash ? xstrndup(abs, slash == abs ? 1 : (size_t)(slash - abs)) : xstrdup("/");
-	free(abs);
 	struct plfile pl = {0};
-	int rc = plfile_parse(plfile_format_detect(path, data, len), data, len, dir, &pl, err);
-	free(data);
-	free(dir);
-	if (rc != 0) {
-		plfile_free(&pl);
-		char why[sizeof err->msg];
-		snprintf(why, sizeof why, "%s", err->msg);
-		return crate_err_set(err, err->code, "%s: %s", path, why);
-	}
+	int rc;
+	if (read_playlist_file(path, &pl, err) != 0)
+		return -1;
 	rep->entries = pl.n;
-	read_windows_locations(&pl);
 	/* First pass: what the library has; files on disk that it lacks are
 	 * scanned in one go, then looked up again. */
 	uint32_t *ids = xcalloc(pl.n + 1, sizeof *ids);

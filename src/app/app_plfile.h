@@ -37,6 +37,25 @@ void app_import_report_free(struct app_import_report *r);
 int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
 			struct app_import_report *rep, struct crate_err *err);
 
+/* A list to play: ids[i] an item, or 0 and paths[i] a file or URL to
+ * play as it is (owned). */
+struct app_plfile_list {
+	uint32_t *ids;
+	char **paths;
+	size_t n, cap;
+};
+void app_plfile_list_add(struct app_plfile_list *l, uint32_t id, const char *path);
+void app_plfile_list_free(struct app_plfile_list *l);
+
+/* The entries of the playlist file at path appended to l, to be played
+ * as they are, nothing stored: an entry the library has as its item (a
+ * cue-split file as its tracks), another file or a URL as its path. A
+ * location nothing can play (missing, another scheme) is in rep's
+ * problems, rep->imported counts the others. Fails when the file cannot
+ * be read as a playlist. */
+int app_playlist_file_entries(struct app *app, const char *path, struct app_plfile_list *l,
+			      struct app_import_report *rep, struct crate_err *err);
+
 /* The playlist files (.m3u, .m3u8, .pls, .xspf) under paths (folders are
  * walked without following symbolic links; files are taken as they are),
  * sorted; *out owned (free each, then the array). Returns the count. */

@@ -25,6 +25,7 @@
 #include "app/app_mpris.h"
 #include "app/app_stream.h"
 #include "app/app_play.h"
+#include "app/app_plfile.h"
 #include "app/app_read.h"
 #include "app/app_remote.h"
 #include "app/app_view.h"
@@ -195,8 +196,6 @@ static bool names_a_path(const char *p)
 	return p[0] == '/' || str_has_prefix(p, "./") || str_has_prefix(p, "../");
 }
 
-/* Start whatever args name (a query as search finds it, with flags
- * COLL_SEARCH_*); 0 or -1 with *err. */
 /* A cue sheet given to play whose tracks the library lacks: said (FFmpeg
  * would open the text and answer "End of file"). */
 static bool not_audio_sheet(const char *path, struct crate_err *err)
@@ -216,8 +215,59 @@ static bool not_audio_sheet(const char *path, struct crate_err *err)
 	return true;
 }
 
+/* A playlist file given to play: its entries, in order (FFmpeg opened it
+ * as audio: "Invalid data found when processing input"); those that name
+ * nothing playable are said with their line, as import says them. */
+static int add_playlist_file(struct cli_ctx *ctx, struct app *app, const char *path,
+			     struct app_plfile_list *l, size_t *unplayable, struct crate_err *err)
+{
+	struct app_import_report rep;
+	if (app_playlist_file_entries(app, path, l, &rep, err) != 0)
+		return -1;
+	*unplayable += rep.nproblems;
+	for (size_t i = 0; i < rep.nproblems; i++) {
+		char *msg = xasprintf("%s:%zu: %s", path, rep.problems[i].line, rep.problems[i].what);
+		cli_fail_safe(ctx, msg);
+		free(msg);
+	}
+	app_import_report_free(&rep);
+	return 0;
+}
+
+/* One FILE (or URL) given to play, appended to l: its library item (tags,
+ * statistics) when scanned, a cue-split file's or its sheet's tracks, a
+ * playlist file's entries, else the file itself by its path. */
+static int add_file_arg(struct cli_ctx *ctx, struct app *app, const char *arg,
+			struct app_plfile_list *l, size_t *unplayable, struct crate_err *err)
+{
+	char real[PATH_MAX];
+	struct crate_err ignore = {0};
+	bool url = app_is_stream_url(arg);
+	const char *key = url ? arg : realpath(arg, real);
+	if (key && !url && is_file(key) && plfile_format_of_name(key) != PLFILE_UNKNOWN)
+		return add_playlist_file(ctx, app, arg, l, unplayable, err);
+	uint32_t id = 0, *split = NULL;
+	size_t nsplit = 0;
+	if (app->db && key && !url)
+		nsplit = app_cue_tracks(app, key, &split);
+	if (!nsplit && key && !url && not_audio_sheet(key, err))
+		return -1;
+	if (app->db && key && !nsplit &&
+	    mlib_media_find_url(app->db, key, strlen(key), &id, &ignore) != 0)
+		id = 0;
+	for (size_t k = 0; k < nsplit; k++)
+		app_plfile_list_add(l, split[k], NULL);
+	if (!nsplit)
+		app_plfile_list_add(l, id, arg);
+	free(split);
+	return 0;
+}
+
+/* Start whatever args name (a query as search finds it, with flags
+ * COLL_SEARCH_*); 0 or -1 with *err. *unplayable counts the entries of
+ * playlist files left out (said). */
 static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, unsigned flags,
-		 struct crate_err *err)
+		 size_t *unplayable, struct crate_err *err)
 {
 	if (argc == 1 && str_has_prefix(argv[0], COLL_NS_PLAYLISTS "/"))
 		return app_play_collection(app, COLL_NS_PLAYLISTS,
@@ -226,41 +276,14 @@ static int start(struct cli_ctx *ctx, struct app *app, int argc, char **argv, un
 	for (int i = 0; i < argc && files; i++)
 		files = is_file(argv[i]) || app_is_stream_url(argv[i]) || names_a_path(argv[i]);
 	if (files) {
-		/* Files: use their library entry (tags, statistics) when scanned;
-		 * a file split by its cue sheet plays as its tracks. */
-		uint32_t *ids = NULL;
-		const char **paths = NULL;
-		size_t n = 0;
-		for (int i = 0; i < argc; i++) {
-			char real[PATH_MAX];
-			struct crate_err ignore = {0};
-			bool url = app_is_stream_url(argv[i]);
-			const char *key = url ? argv[i] : realpath(argv[i], real);
-			uint32_t id = 0, *split = NULL;
-			size_t nsplit = 0;
-			if (app->db && key && !url)
-				nsplit = app_cue_tracks(app, key, &split);
-			if (!nsplit && key && !url && not_audio_sheet(key, err)) {
-				free(ids);
-				free(paths);
-				return -1;
-			}
-			if (app->db && key && !nsplit &&
-			    mlib_media_find_url(app->db, key, strlen(key), &id, &ignore) != 0)
-				id = 0;
-			size_t add = nsplit ? nsplit : 1;
-			ids = xreallocarray(ids, n + add, sizeof *ids);
-			paths = xreallocarray(paths, n + add, sizeof *paths);
-			for (size_t k = 0; k < add; k++) {
-				ids[n + k] = nsplit ? split[k] : id;
-				paths[n + k] = nsplit ? NULL : argv[i];
-			}
-			n += add;
-			free(split);
-		}
-		int rc = app_play_list(app, ids, paths, n, APP_PLAY_ANY, err);
-		free(ids);
-		free(paths);
+		struct app_plfile_list l = {0};
+		int rc = 0;
+		for (int i = 0; i < argc && rc == 0; i++)
+			rc = add_file_arg(ctx, app, argv[i], &l, unplayable, err);
+		if (rc == 0)
+			rc = app_play_list(app, l.ids, (const char *const *)l.paths, l.n, APP_PLAY_ANY,
+					   err);
+		app_plfile_list_free(&l);
 		return rc;
 	}
 	char *query = cli_join_args(argv, argc);
@@ -291,7 +314,8 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 	app_play_set_listener(app, on_notice, &run);
 	struct crate_err err = {0};
 	int fd = app_play_event_fd(app, &err);
-	if (fd < 0 || start(ctx, app, a->argc, a->argv, cli_search_flags(a), &err) != 0)
+	size_t unplayable = 0; /* entries of playlist files left out */
+	if (fd < 0 || start(ctx, app, a->argc, a->argv, cli_search_flags(a), &unplayable, &err) != 0)
 		return cli_fail_safe(ctx, err.msg);
 	struct app_mpris *mpris = app_mpris_open(app);
 	/* Quietly without it when another crate holds the socket (that one
@@ -339,7 +363,7 @@ static int cmd_play(struct cli_ctx *ctx, const struct cli_args *a)
 	 * before the first track opened, as asked. */
 	if (run.device_failed || (run.started == 0 && run.failed > 0))
 		return CLI_FAIL;
-	return run.failed ? CLI_PARTIAL : CLI_OK;
+	return run.failed || unplayable ? CLI_PARTIAL : CLI_OK;
 }
 
 static const struct cli_opt play_opts[] = {
@@ -352,8 +376,9 @@ static const struct cli_opt play_opts[] = {
 static const struct cli_command play_commands[] = {
 	{"play", NULL, "play --no-ui [--device D] [--exact] QUERY|Playlists/NAME|FILE...",
 	 "play to the end in the foreground, printing each track",
-	 "Files play in the order given, a query's matches (the tracks `crate search` lists)\n"
-	 "in library order. A running crate is controlled with 'crate remote'.",
+	 "Files play in the order given (a playlist file, .m3u, .pls or .xspf, as its entries),\n"
+	 "a query's matches (the tracks `crate search` lists) in library order. A running\n"
+	 "crate is controlled with 'crate remote'.",
 	 1, CLI_ANY, CLI_OPTS_FIRST, play_opts, cmd_play},
 	{0},
 };

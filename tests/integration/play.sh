@@ -280,4 +280,17 @@ stop" ] || t_fail "hook events: $(cat "$T_TMP/sig.events")"
 [ ! -e "$XDG_RUNTIME_DIR/crate/socket" ] || t_fail "the control socket is left behind"
 unset XDG_RUNTIME_DIR
 
+t_begin a_playlist_file_plays_its_entries
+# crate play --no-ui road.m3u opened the playlist as audio: "road.m3u:
+# Invalid data found when processing input", exit 1, while a station's
+# listen.pls over http played. Its entries play in order; one that is
+# missing is named with its line and the others play (exit 2).
+printf '#EXTM3U\r\n#EXTINF:1,Art2 - Tune 2\r\nm/t2.flac\r\nm/gone.flac\r\n%s\r\n' "$T_TMP/m/t1.flac" >"$T_TMP/road.m3u"
+out=$(run play --no-ui "$T_TMP/road.m3u" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+[ "$out" = "Art2 - Tune 2
+Art1 - Tune 1" ] || t_fail "played: $out ($(cat "$T_TMP/err"))"
+grep -q "road.m3u:4: $T_TMP/m/gone.flac: No such file or directory" "$T_TMP/err" ||
+	t_fail "said: $(cat "$T_TMP/err")"
+
 t_end
