@@ -12,6 +12,7 @@
 #include "app/app.h"
 #include "app/app_files.h"
 #include "app/app_play.h"
+#include "app/app_plfile.h"
 #include "app/app_view.h"
 #include "base/dirlist.h"
 #include "ui/actions.h"
@@ -152,8 +153,27 @@ static void go_into(struct ui *ui)
 	free(path);
 }
 
-/* Enter: open a folder, play a file (a library item as itself, any other
- * file by its path). */
+/* Enter on a playlist file (.m3u, .pls, .xspf): its entries, as crate
+ * play FILE plays them (it was opened as audio, "Invalid data found when
+ * processing input"); the first entry left out, and how many, said. */
+static int play_playlist_file(struct ui *ui, const char *path, struct crate_err *err)
+{
+	struct app_plfile_list l = {0};
+	struct app_import_report rep;
+	int rc = app_playlist_file_entries(ui->app, path, &l, &rep, err);
+	if (rc == 0)
+		rc = app_play_list(ui->app, l.ids, (const char *const *)l.paths, l.n, 0, err);
+	if (rc == 0 && rep.nproblems)
+		ui_message(ui, true, "line %zu: %s%s", rep.problems[0].line, rep.problems[0].what,
+			   rep.nproblems > 1 ? " (and more entries not playable)" : "");
+	if (rc == 0)
+		app_import_report_free(&rep);
+	app_plfile_list_free(&l);
+	return rc;
+}
+
+/* Enter: open a folder, play a file (a library item as itself, a
+ * playlist file as its entries, any other file by its path). */
 static void files_play(struct ui *ui)
 {
 	struct dirlist_entry *e = cursor_entry();
@@ -170,7 +190,9 @@ static void files_play(struct ui *ui)
 	struct crate_err err = {0};
 	/* the file from its start (a cue sheet's first track) */
 	int rc = ids.n ? app_play_list(ui->app, ids.v, NULL, ids.n, 0, &err)
-		       : app_play_list(ui->app, (const uint32_t[1]){0}, paths, 1, 0, &err);
+		 : plfile_format_of_name(path) != PLFILE_UNKNOWN
+			 ? play_playlist_file(ui, path, &err)
+			 : app_play_list(ui->app, (const uint32_t[1]){0}, paths, 1, 0, &err);
 	if (rc != 0)
 		ui_message(ui, true, "%s", err.msg);
 	u32vec_free(&ids);

@@ -198,4 +198,21 @@ why=$(c scan "$MUSIC/bad" 2>&1 | sed -n 's/.*need_room\.mp3: //p' | head -1)
 screen | grep -q "…" && t_fail "cut: $(screen | grep "…")"
 screen | tr -s ' \n' ' ' | grep -qF "$why" || t_fail "the reason '$why': $(screen | sed -n 2,6p)"
 keys q
+
+t_begin tui_files_enter_on_a_playlist_file_plays_its_entries
+# Enter on road.m3u played the file as audio ("skipped .../road.m3u:
+# Invalid data found when processing input"). It plays the entries, as
+# crate play FILE does, and says the one it left out.
+mkdir -p "$MUSIC/lists"
+printf '#EXTM3U\n../lib/02 Salt Wind.ogg\n../lib/gone.ogg\n' >"$MUSIC/lists/road.m3u"
+tmux_crate 110 30 || t_fail "no title bar"
+keys 5
+wait_for "music – " || t_fail "not at the root"
+find lists
+keys Enter
+wait_for "lists – 0 folders, 1 file" || t_fail "into lists/"
+keys Enter
+wait_for "▶ The Lanterns – Salt Wind" 10 || t_fail "status line: $(screen | grep -F '▶')"
+wait_for "line 3: $MUSIC/lib/gone.ogg: No such file or directory" || t_fail "the entry left out is not said"
+keys v
 t_end
