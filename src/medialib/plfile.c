@@ -114,22 +114,39 @@ static void normalise_path(char *p)
 	*w = '\0';
 }
 
-/* A URL with its spaces and control characters percent-encoded (taking
- * url): a request cannot carry them raw, and a line of M3U or PLS written
- * from the entry could not give them back. */
+/* Whether the byte at s (n bytes left) goes percent-encoded in a URL: a
+ * space or control character, or a byte that is not UTF-8 (*len: the
+ * bytes of the character there). */
+static bool url_byte_escaped(const char *s, size_t n, size_t *len)
+{
+	unsigned char c = (unsigned char)*s;
+	uint32_t cp;
+	*len = utf8_decode(s, n, &cp);
+	if (c <= 0x20 || c == 0x7f)
+		return true;
+	return cp == UTF8_REPLACEMENT && !(*len == 3 && memcmp(s, "\xef\xbf\xbd", 3) == 0);
+}
+
+/* A URL with its spaces, control characters and bytes that are not UTF-8
+ * percent-encoded (taking url): a request cannot carry them raw, a line
+ * of M3U or PLS written from the entry could not give them back, and XSPF
+ * (UTF-8) can hold them only so. */
 static char *url_escape_controls(char *url)
 {
-	size_t extra = 0;
-	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
-		extra += *p <= 0x20 || *p == 0x7f;
+	size_t n = strlen(url), len, extra = 0;
+	for (size_t i = 0; i < n; i += len)
+		extra += url_byte_escaped(url + i, n - i, &len) ? 2 * len : 0;
 	if (!extra)
 		return url;
-	char *out = xmalloc(strlen(url) + 2 * extra + 1), *w = out;
-	for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
-		if (*p <= 0x20 || *p == 0x7f)
-			w += sprintf(w, "%%%02X", *p);
-		else
-			*w++ = (char)*p;
+	char *out = xmalloc(n + extra + 1), *w = out;
+	for (size_t i = 0; i < n; i += len) {
+		if (url_byte_escaped(url + i, n - i, &len)) {
+			for (size_t k = 0; k < len; k++)
+				w += sprintf(w, "%%%02X", (unsigned char)url[i + k]);
+		} else {
+			memcpy(w, url + i, len);
+			w += len;
+		}
 	}
 	*w = '\0';
 	free(url);
