@@ -110,15 +110,50 @@ void stream_list_free(struct stream_list *l)
 	l->n = 0;
 }
 
-/* pl's http(s) entries into out (a remote playlist never names a local
- * file to open). */
-static void list_streams(const struct plfile *pl, struct stream_list *out)
+/* url's scheme and authority, "http://host:8000" (owned), and into *dir
+ * (owned) the folder of its path, "/radio" for /radio/listen.m3u: what a
+ * relative entry of the playlist at url is resolved against. */
+static char *url_origin(const char *url, char **dir)
+{
+	char *path = url_path(url);
+	const char *auth = strstr(path, "://");
+	const char *slash = auth ? strchr(auth + 3, '/') : NULL;
+	char *origin = xstrndup(path, slash ? (size_t)(slash - path) : strlen(path));
+	const char *last = slash ? strrchr(slash, '/') : NULL;
+	*dir = last && last > slash ? xstrndup(slash, (size_t)(last - slash)) : xstrdup("/");
+	free(path);
+	return origin;
+}
+
+/* origin followed by path (an entry of the playlist resolved on the
+ * server: "/live", or "stream.mp3" beside the playlist), its spaces and
+ * control characters percent-encoded as a request sends them; owned. */
+static char *url_on_server(const char *origin, const char *path)
+{
+	struct strbuf b;
+	strbuf_init(&b, strlen(origin) + strlen(path) + 1);
+	strbuf_adds(&b, origin);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p <= 0x20 || *p == 0x7f)
+			strbuf_addf(&b, "%%%02X", *p);
+		else
+			strbuf_addc(&b, (char)*p);
+	}
+	return strbuf_steal(&b);
+}
+
+/* pl's http(s) entries into out; a location without a scheme is on the
+ * playlist's server (origin), as RFC 3986 resolves a relative reference
+ * against the playlist's URL: a remote playlist never names a local file
+ * to open, and its "/live" or "stream.mp3" was dropped as one. */
+static void list_streams(const struct plfile *pl, const char *origin, struct stream_list *out)
 {
 	for (size_t i = 0; i < pl->n && out->n < STREAM_LIST_TRIES; i++) {
 		const struct plfile_entry *e = &pl->v[i];
-		if (e->problem || !decoder_is_stream_url(e->location))
+		bool on_server = !e->problem && e->location[0] == '/';
+		if (e->problem || (!on_server && !decoder_is_stream_url(e->location)))
 			continue;
-		out->url[out->n] = xstrdup(e->location);
+		out->url[out->n] = on_server ? url_on_server(origin, e->location) : xstrdup(e->location);
 		out->title[out->n] = !e->title ? NULL
 				     : utf8_valid(e->title, strlen(e->title))
 					 ? xstrdup(e->title)
@@ -148,10 +183,13 @@ int stream_list_read(const char *url, const AVIOInterruptCB *cb, bool named,
 	}
 	struct plfile pl = {0};
 	struct crate_err perr = {0};
-	int rc = plfile_parse(fmt, data, len, "/", &pl, &perr);
+	char *dir, *origin = url_origin(url, &dir);
+	int rc = plfile_parse(fmt, data, len, dir, &pl, &perr);
 	free(data);
 	if (rc == 0)
-		list_streams(&pl, out);
+		list_streams(&pl, origin, out);
+	free(origin);
+	free(dir);
 	if (!out->n)
 		rc = crate_err_set(err, CRATE_ERR_MEDIA,
 				   "%s: the playlist lists no http(s) stream to play", url);

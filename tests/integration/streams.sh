@@ -310,8 +310,9 @@ run scan "$T_TMP/srv" >/dev/null 2>&1
 
 t_begin stream_playlist_url_plays_the_stream_it_lists
 # What stations publish: a playlist naming the stream. By its name
-# (.pls, .m3u) or its Content-Type (audio/x-scpls), its first http(s)
-# entry plays, named by the playlist; one listing nothing playable fails.
+# (.pls, .m3u) or its Content-Type (audio/x-scpls), its first stream
+# that opens plays (/etc/passwd is a path on the server, which has none),
+# named by the playlist; one listing nothing playable fails.
 printf '[playlist]\nNumberOfEntries=2\nFile1=/etc/passwd\nFile2=%s\nTitle2=Tone FM\n' \
 	"$U/file/tone.flac" >"$T_TMP/srv/station.pls"
 cp "$T_TMP/srv/station.pls" "$T_TMP/srv/listen"
@@ -349,6 +350,21 @@ out=$(run play --no-ui "$U/list/mirrors.pls" 2>"$T_TMP/err"); rc=$?
 [ $rc -eq 0 ] || t_fail "mirrors: exit $rc: $(cat "$T_TMP/err")"
 cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "mirrors: not the second stream's audio"
 grep -q "Tone Mirror" <<<"$out" || t_fail "mirrors: not named by the stream that plays: $out"
+
+t_begin stream_playlist_with_relative_entries_plays_them_from_its_server
+# A station's playlist naming its stream by a path on its server
+# ("/file/tone.flac", or "../file/tone.flac" beside the playlist, as a
+# URL in a web page is read) failed: "the playlist lists no http(s)
+# stream to play". They are resolved against the playlist's URL.
+printf '#EXTM3U\n#EXTINF:-1,Rel FM\n../file/tone.flac\n' >"$T_TMP/srv/rel.m3u"
+printf '[playlist]\nNumberOfEntries=1\nFile1=/file/tone.flac\nTitle1=Abs FM\n' >"$T_TMP/srv/abs.pls"
+for l in rel.m3u abs.pls; do
+	rm -f "$T_TMP/out.raw"
+	out=$(run play --no-ui "$U/list/$l" 2>"$T_TMP/err"); rc=$?
+	[ $rc -eq 0 ] || t_fail "$l: exit $rc: $(cat "$T_TMP/err")"
+	cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "$l: not the listed stream's audio"
+done
+grep -q "Abs FM" <<<"$out" || t_fail "not named by the playlist: $out"
 
 t_begin stream_playlist_naming_a_playlist_is_followed
 # A station's .pls naming its .m3u, which names the stream: followed, as
