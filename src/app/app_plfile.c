@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -149,12 +148,6 @@ static size_t cue_tracks_of(struct app *app, const char *path, const char *real,
 {
 	size_t n = path ? app_cue_tracks(app, path, out) : 0;
 	return n || !real ? n : app_cue_tracks(app, real, out);
-}
-
-static bool names_a_cue_sheet(const char *path)
-{
-	size_t n = strlen(path);
-	return n > 4 && strcasecmp(path + n - 4, ".cue") == 0;
 }
 
 /* "location: why" for entry e, owned; saying how a Windows location was read. */
@@ -355,7 +348,7 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 				nsplit[i] = cue_tracks_of(app, locs[i], real[i], &split[i]);
 			if (!ids[i] && !nsplit[i] && real[i]) /* on disk, but the scan could not read it */
 				problem(rep, pl.v[i].line,
-					entry_problem(&pl.v[i], names_a_cue_sheet(real[i])
+					entry_problem(&pl.v[i], scan_cue_is_sheet_name(real[i])
 									? "a cue sheet whose audio file is not in its folder"
 									: "not playable (see crate scan)"));
 			free(real[i]);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "app/app.h"
@@ -22,6 +21,7 @@
 #include "medialib/media.h"
 #include "medialib/media_analysis.h"
 #include "medialib/roots.h"
+#include "medialib/scan_cue.h"
 
 /* ---- scan ---- */
 
@@ -473,8 +473,7 @@ static int info_items(struct cli_ctx *ctx, struct app *app, int argc, char **arg
 		if (cue_split(app, argv[a], &split, &nsplit)) {
 			/* not an item itself: say what it became */
 			cli_put_safe(ctx->out, argv[a], strlen(argv[a]));
-			size_t len = strlen(argv[a]);
-			bool sheet = len > 4 && strcasecmp(argv[a] + len - 4, ".cue") == 0;
+			bool sheet = scan_cue_is_sheet_name(argv[a]);
 			fprintf(ctx->out, sheet ? ": a cue sheet of %zu track%s:\n"
 						: ": split by its cue sheet into %zu track%s:\n",
 				nsplit, nsplit == 1 ? "" : "s");

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -200,8 +199,7 @@ static bool names_a_path(const char *p)
  * would open the text and answer "End of file"). */
 static bool not_audio_sheet(const char *path, struct crate_err *err)
 {
-	size_t n = strlen(path);
-	if (n <= 4 || strcasecmp(path + n - 4, ".cue") != 0)
+	if (!scan_cue_is_sheet_name(path))
 		return false;
 	char *audio = scan_cue_audio_of(path);
 	if (audio)

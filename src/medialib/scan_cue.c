@@ -75,7 +75,7 @@ static bool sheet_is_a_siblings(char *const *names, size_t n, const char *sheet)
 	return false;
 }
 
-static bool is_cue_name(const char *name)
+bool scan_cue_is_sheet_name(const char *name)
 {
 	size_t n = strlen(name);
 	return n > 4 && strcasecmp(name + n - 4, ".cue") == 0;
@@ -110,7 +110,7 @@ static char *sheet_naming(const char *audio)
 		qsort(names, n, sizeof *names, cmp_name);
 	char *found = NULL;
 	for (size_t i = 0; i < n && !found; i++) {
-		if (!is_cue_name(names[i]) || sheet_is_a_siblings(names, n, names[i]))
+		if (!scan_cue_is_sheet_name(names[i]) || sheet_is_a_siblings(names, n, names[i]))
 			continue;
 		char *p = xasprintf("%s/%s", dir, names[i]);
 		if (sheet_names(p, name))
@@ -173,7 +173,7 @@ static bool may_be_audio_of(const char *name, const char *sheet, const char *fil
 char *scan_cue_audio_of(const char *sheet)
 {
 	const char *slash = strrchr(sheet, '/');
-	if (!slash || !is_cue_name(slash + 1))
+	if (!slash || !scan_cue_is_sheet_name(slash + 1))
 		return NULL;
 	const char *sheet_name = slash + 1;
 	char *dir = xstrndup(sheet, slash == sheet ? 1 : (size_t)(slash - sheet));
@@ -181,7 +181,7 @@ char *scan_cue_audio_of(const char *sheet)
 	DIR *d = opendir(dir);
 	char *found = NULL;
 	for (struct dirent *e; d && !found && (e = readdir(d));) {
-		if (is_cue_name(e->d_name) || !may_be_audio_of(e->d_name, sheet_name, file))
+		if (scan_cue_is_sheet_name(e->d_name) || !may_be_audio_of(e->d_name, sheet_name, file))
 			continue;
 		/* the audio's sheet as the scanner finds it must be this one */
 		char *audio = xasprintf("%.*s%s", (int)(sheet_name - sheet), sheet, e->d_name);

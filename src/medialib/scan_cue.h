@@ -25,6 +25,9 @@ struct scan_cue {
  * file's X.cue): its path (owned) and mtime; false when there is none. */
 bool scan_cue_sibling(const char *audio, char **path, struct timespec *mtime);
 
+/* Whether a file's name (or path) ends in ".cue", in any case. */
+bool scan_cue_is_sheet_name(const char *name);
+
 /* The audio file whose sheet (as scan_cue_sibling finds it) the cue
  * sheet at the absolute path sheet is, owned; NULL when sheet is not
  * named *.cue or no file of its folder is its audio. */
