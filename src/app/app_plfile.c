@@ -150,6 +150,44 @@ static size_t cue_tracks_of(struct app *app, const char *path, const char *real,
 	return n || !real ? n : app_cue_tracks(app, real, out);
 }
 
+/* Relative entries that name no file beside the playlist, looked up under
+ * each library root, the first that has the file: MPD's saved playlists
+ * name files relative to its music folder, not to the playlist's own
+ * (a Windows one with '/' for each backslash). */
+static void read_root_relative_locations(struct app *app, struct plfile *pl)
+{
+	char **roots = NULL;
+	size_t nroots = 0;
+	bool listed = false;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct plfile_entry *e = &pl->v[i];
+		struct stat st;
+		if (e->problem || !e->relative || lstat(e->location, &st) == 0)
+			continue;
+		struct crate_err ignore = {0};
+		if (!listed && app_roots_list(app, &roots, &nroots, &ignore) != 0)
+			nroots = 0;
+		listed = true;
+		for (size_t r = 0; r < nroots; r++) {
+			char *p = xasprintf("%s/%s", roots[r], e->relative);
+			for (char *c = p + strlen(roots[r]); e->windows && *c; c++)
+				if (*c == '\\')
+					*c = '/';
+			if (lstat(p, &st) == 0) {
+				free(e->location);
+				e->location = p;
+				free(e->windows);
+				e->windows = NULL;
+				break;
+			}
+			free(p);
+		}
+	}
+	for (size_t r = 0; r < nroots; r++)
+		free(roots[r]);
+	free(roots);
+}
+
 /* "location: why" for entry e, owned; saying how a Windows location was read. */
 static char *entry_problem(const struct plfile_entry *e, const char *why)
 {
@@ -176,7 +214,8 @@ static int playlist_name_ok(const char *name, struct crate_err *err)
 
 /* The playlist file at path, read into *pl (its locations absolute,
  * Windows ones read as they can be); the error names the file. */
-static int read_playlist_file(const char *path, struct plfile *pl, struct crate_err *err)
+static int read_playlist_file(struct app *app, const char *path, struct plfile *pl,
+			      struct crate_err *err)
 {
 	size_t len;
 	char *data = read_playlist(path, &len, err);
@@ -196,6 +235,7 @@ static int read_playlist_file(const char *path, struct plfile *pl, struct crate_
 		return crate_err_set(err, err->code, "%s: %s", path, why);
 	}
 	read_windows_locations(pl);
+	read_root_relative_locations(app, pl);
 	return 0;
 }
 
@@ -258,7 +298,7 @@ int app_playlist_file_entries(struct app *app, const char *path, struct app_plfi
 {
 	memset(rep, 0, sizeof *rep);
 	struct plfile pl = {0};
-	if (read_playlist_file(path, &pl, err) != 0)
+	if (read_playlist_file(app, path, &pl, err) != 0)
 		return -1;
 	rep->entries = pl.n;
 	for (size_t i = 0; i < pl.n; i++) {
@@ -283,7 +323,7 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 				     name);
 	struct plfile pl = {0};
 	int rc;
-	if (read_playlist_file(path, &pl, err) != 0)
+	if (read_playlist_file(app, path, &pl, err) != 0)
 		return -1;
 	rep->entries = pl.n;
 	/* First pass: what the library has; files on disk that it lacks are

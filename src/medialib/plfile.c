@@ -23,6 +23,7 @@ void plfile_free(struct plfile *pl)
 		free(pl->v[i].title);
 		free(pl->v[i].windows);
 		free(pl->v[i].slashed);
+		free(pl->v[i].relative);
 	}
 	free(pl->v);
 	memset(pl, 0, sizeof *pl);
@@ -156,10 +157,14 @@ static char *url_escape_controls(char *url)
 /* The absolute path or URL a location means; owned, NULL to skip it (an
  * empty one) or, with *why (owned), to report it: a location crate cannot
  * play must not vanish without a word. uri: the location is a URI (XSPF),
- * so relative ones are percent-encoded too. */
-static char *resolve(const char *loc, size_t len, const char *dir, bool uri, char **why)
+ * so relative ones are percent-encoded too. *rel (may be NULL; owned)
+ * gets a relative location as written (decoded), else NULL. */
+static char *resolve(const char *loc, size_t len, const char *dir, bool uri, char **why,
+		     char **rel)
 {
 	*why = NULL;
+	if (rel)
+		*rel = NULL;
 	trim_space(&loc, &len);
 	if (!len || memchr(loc, '\0', len))
 		return NULL;
@@ -189,6 +194,8 @@ static char *resolve(const char *loc, size_t len, const char *dir, bool uri, cha
 		if (uri)
 			uri_percent_decode(s);
 		path = s[0] == '/' ? xstrdup(s) : xasprintf("%s/%s", dir, s);
+		if (rel && s[0] != '/')
+			*rel = xstrdup(s);
 	}
 	free(s);
 	normalise_path(path);
@@ -222,7 +229,7 @@ static void add_windows_reading(struct plfile_entry *e, const char *loc, size_t 
 		if (*p == '\\')
 			*p = '/';
 	char *why;
-	e->slashed = resolve(s, len, dir, uri, &why);
+	e->slashed = resolve(s, len, dir, uri, &why, NULL);
 	free(why);
 	free(s);
 }
@@ -232,8 +239,8 @@ static void add_windows_reading(struct plfile_entry *e, const char *loc, size_t 
 static void add_entry(struct plfile *pl, const char *loc, size_t len, const char *dir, bool uri,
 		      const char *title, size_t tlen, int64_t dur, size_t line)
 {
-	char *problem;
-	char *location = resolve(loc, len, dir, uri, &problem);
+	char *problem, *relative;
+	char *location = resolve(loc, len, dir, uri, &problem, &relative);
 	if (!location && !problem)
 		return;
 	if (!location)
@@ -245,7 +252,7 @@ static void add_entry(struct plfile *pl, const char *loc, size_t len, const char
 	trim_space(&title, &tlen);
 	struct plfile_entry *e = &pl->v[pl->n++];
 	*e = (struct plfile_entry){location, problem, tlen ? xstrndup(title, tlen) : NULL, dur,
-				   line, NULL, NULL};
+				   line, NULL, NULL, relative};
 	if (!problem && location[0] == '/')
 		add_windows_reading(e, loc, len, dir, uri);
 }

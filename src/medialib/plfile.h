@@ -29,6 +29,8 @@ struct plfile_entry {
 	char *windows;       /* owned, NULL unless so written: the text as written */
 	char *slashed;       /* owned, NULL but for a relative Windows location:
 			      * it resolved with '/' for each backslash */
+	char *relative;      /* owned, NULL but for a relative location: as written
+			      * (decoded), for the caller to look up elsewhere */
 };
 
 struct plfile {

@@ -183,6 +183,20 @@ grep -q "lists/bad.name.m3u: not imported: Playlists: a collection name cannot h
 	t_fail "the file is not named: $out"
 [ -z "$("$CRATE" --db "$T_TMP/lib5.db" list 2>/dev/null)" ] || t_fail "its entries were scanned"
 
+t_begin playlist_import_reads_mpd_playlists_relative_to_the_library
+# MPD saves playlists (~/.mpd/playlists/road.m3u) with locations relative
+# to its music folder, not to the playlist's: each was "No such file or
+# directory" there. An entry no file answers beside the playlist is
+# looked for under each library root.
+mkdir -p "$T_TMP/mpd/playlists"
+printf '02 Salt Wind.ogg\n01 Vatnaj\303\266kull.flac\nnot here.ogg\n' >"$T_TMP/mpd/playlists/road.m3u"
+out=$(c playlist import mpdroad "$T_TMP/mpd/playlists/road.m3u" 2>&1); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc: $out"
+grep -q "2 of 3 entries imported" <<<"$out" || t_fail "count: $out"
+grep -q "road.m3u:3: .*not here.ogg: No such file" <<<"$out" || t_fail "the missing one: $out"
+[ "$(urls mpdroad)" = "$MUSIC/02 Salt Wind.ogg
+$MUSIC/01 Vatnajökull.flac" ] || t_fail "entries: $(urls mpdroad)"
+
 t_begin playlist_import_hostile_files
 # 200,000 lines, CRLF, a BOM, ../ escapes past the root, lines of junk
 awk 'BEGIN {
