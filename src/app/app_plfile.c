@@ -1,6 +1,7 @@
 /* Playlist files in and out of the collection store (see app_plfile.h). */
 #include "app/app_plfile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -150,6 +151,77 @@ static size_t cue_tracks_of(struct app *app, const char *path, const char *real,
 	return n || !real ? n : app_cue_tracks(app, real, out);
 }
 
+/* The track number of MPD's name for a track of a cue sheet,
+ * "DIR/CD.cue/track0002", with *sheet (owned) the sheet's path; 0 when
+ * loc is not one. */
+static long mpd_cue_track_number(const char *loc, char **sheet)
+{
+	const char *slash = strrchr(loc, '/');
+	if (!slash || slash == loc || strncmp(slash + 1, "track", 5) != 0 ||
+	    !isdigit((unsigned char)slash[6]))
+		return 0;
+	char *end;
+	long n = strtol(slash + 6, &end, 10);
+	if (*end || n < 1 || n > 99)
+		return 0;
+	*sheet = xstrndup(loc, (size_t)(slash - loc));
+	if (scan_cue_is_sheet_name(*sheet))
+		return n;
+	free(*sheet);
+	return 0;
+}
+
+/* The library's item for MPD's CD.cue/track0002: track 2 of the audio
+ * file the sheet splits (its url "CD.flac#2"); 0 when loc is no such name
+ * or the track is not in the library. */
+static uint32_t mpd_cue_track(struct app *app, const char *loc)
+{
+	char *sheet;
+	long n = mpd_cue_track_number(loc, &sheet);
+	if (!n)
+		return 0;
+	char *audio = scan_cue_audio_of(sheet);
+	uint32_t id = 0;
+	if (audio) {
+		char *url = xasprintf("%s#%ld", audio, n);
+		struct crate_err ignore = {0};
+		if (mlib_media_find_url(app->db, url, strlen(url), &id, &ignore) != 0 ||
+		    !mlib_index_has_media(app->index, id))
+			id = 0;
+		free(url);
+	}
+	free(audio);
+	free(sheet);
+	return id;
+}
+
+/* Whether path names a file: one that is there, or a track of a cue sheet
+ * that is, as MPD names it (CD.cue/track0002). */
+static bool names_a_file(const char *path)
+{
+	struct stat st;
+	char *sheet;
+	if (lstat(path, &st) == 0)
+		return true;
+	if (!mpd_cue_track_number(path, &sheet))
+		return false;
+	bool there = lstat(sheet, &st) == 0;
+	free(sheet);
+	return there;
+}
+
+/* Why the entry at loc names nothing (errno err from looking it up). */
+static const char *not_found(const char *loc, int err)
+{
+	char *sheet;
+	struct stat st;
+	if (!mpd_cue_track_number(loc, &sheet))
+		return strerror(err);
+	bool there = lstat(sheet, &st) == 0;
+	free(sheet);
+	return there ? "a track of a cue sheet that the library does not have" : strerror(ENOENT);
+}
+
 /* Relative entries that name no file beside the playlist, looked up under
  * each library root, the first that has the file: MPD's saved playlists
  * name files relative to its music folder, not to the playlist's own
@@ -161,8 +233,7 @@ static void read_root_relative_locations(struct app *app, struct plfile *pl)
 	bool listed = false;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct plfile_entry *e = &pl->v[i];
-		struct stat st;
-		if (e->problem || !e->relative || lstat(e->location, &st) == 0)
+		if (e->problem || !e->relative || names_a_file(e->location))
 			continue;
 		struct crate_err ignore = {0};
 		if (!listed && app_roots_list(app, &roots, &nroots, &ignore) != 0)
@@ -173,7 +244,7 @@ static void read_root_relative_locations(struct app *app, struct plfile *pl)
 			for (char *c = p + strlen(roots[r]); e->windows && *c; c++)
 				if (*c == '\\')
 					*c = '/';
-			if (lstat(p, &st) == 0) {
+			if (names_a_file(p)) {
 				free(e->location);
 				e->location = p;
 				free(e->windows);
@@ -260,9 +331,11 @@ static void play_entry_of_file(struct app *app, const struct plfile_entry *e,
 	     !mlib_index_has_media(app->index, id)))
 		id = 0;
 	if (!id && e->location[0] == '/')
+		id = mpd_cue_track(app, e->location);
+	if (!id && e->location[0] == '/')
 		n = cue_tracks_of(app, e->location, real, &tracks);
 	if (!id && !n && e->location[0] == '/' && !real) {
-		problem(r, e->line, entry_problem(e, strerror(why)));
+		problem(r, e->line, entry_problem(e, not_found(e->location, why)));
 	} else if (n) {
 		for (size_t i = 0; i < n; i++)
 			app_plfile_list_add(l, tracks[i], NULL);
@@ -352,7 +425,9 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 			continue;
 		}
 		struct stat st;
-		if (!ids[i] && (nsplit[i] = cue_tracks_of(app, loc, real[i], &split[i]))) {
+		if (!ids[i] && (ids[i] = mpd_cue_track(app, loc))) {
+			/* MPD's CD.cue/track0002: found */
+		} else if (!ids[i] && (nsplit[i] = cue_tracks_of(app, loc, real[i], &split[i]))) {
 			locs[i] = NULL; /* found: its tracks */
 		} else if (!ids[i]) {
 			if (real[i] && stat(real[i], &st) == 0 && S_ISREG(st.st_mode)) {
@@ -362,7 +437,7 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 			} else {
 				problem(rep, pl.v[i].line,
 					entry_problem(&pl.v[i], real[i] ? "not a regular file"
-									: strerror(errs[i])));
+									: not_found(loc, errs[i])));
 				locs[i] = NULL; /* reported: not looked up again after the scan */
 			}
 		}

@@ -327,6 +327,18 @@ out=$(run playlist import New "$T_TMP/new.m3u" 2>&1) || t_fail "import new: exit
 [ "$(run playlist list New --format '%url%')" = "$T_TMP/new/CD.flac#1
 $T_TMP/new/CD.flac#2" ] || t_fail "new: $(run playlist list New --format '%url%' 2>&1) ($out)"
 
+t_begin cue_tracks_named_as_mpd_names_them_are_imported
+# MPD's saved playlists name a cue sheet's track CD.cue/track0002
+# (relative to its music folder, a root here): "Not a directory".
+mkdir -p "$T_TMP/mpdlists"
+printf 'CD.cue/track0002\n%s/CD.cue/track0001\nCD.cue/track0009\n' "$EX" >"$T_TMP/mpdlists/cue.m3u"
+out=$(run playlist import MpdCue "$T_TMP/mpdlists/cue.m3u" 2>&1); rc=$?
+[ $rc -eq 2 ] || t_fail "exit $rc: $out"
+[ "$(run playlist list MpdCue --format '%title%')" = "Two
+One" ] || t_fail "entries: $(run playlist list MpdCue 2>&1) ($out)"
+grep -q "cue.m3u:3: $EX/CD.cue/track0009: a track of a cue sheet that the library does not have" <<<"$out" ||
+	t_fail "track 9: $out"
+
 t_begin cue_sheet_named_instead_of_its_audio_file
 # The sheet given where its audio is taken: crate play --no-ui CD.cue said
 # "CD.cue: End of file" (FFmpeg opened the text as audio), info said "not
