@@ -383,6 +383,33 @@ int app_playlist_file_entries(struct app *app, const char *path, struct app_plfi
 	return 0;
 }
 
+/* The playlist's ids, entry by entry (nentries of them): ids[i], or the
+ * nsplit[i] tracks split[i] holds (freed here, counted in rep); *n of
+ * them, owned, *entries the entries that gave any. */
+static uint32_t *entries_in_order(const uint32_t *ids, uint32_t **split, const size_t *nsplit,
+				  size_t nentries, size_t *n, size_t *entries,
+				  struct app_import_report *rep)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nentries; i++)
+		total += nsplit[i] ? nsplit[i] : ids[i] != 0;
+	uint32_t *all = xcalloc(total + 1, sizeof *all);
+	*n = *entries = 0;
+	for (size_t i = 0; i < nentries; i++) {
+		if (nsplit[i]) {
+			memcpy(all + *n, split[i], nsplit[i] * sizeof *all);
+			*n += nsplit[i];
+			rep->cue_files++;
+			rep->cue_tracks += nsplit[i];
+		} else if (ids[i]) {
+			all[(*n)++] = ids[i];
+		}
+		*entries += nsplit[i] || ids[i];
+		free(split[i]);
+	}
+	return all;
+}
+
 int app_playlist_import(struct app *app, const char *name, const char *path, bool append,
 			struct app_import_report *rep, struct crate_err *err)
 {
@@ -476,22 +503,8 @@ int app_playlist_import(struct app *app, const char *name, const char *path, boo
 	free(locs);
 	free(real);
 	free(errs);
-	size_t n = 0, total = 0, entries = 0;
-	for (size_t i = 0; i < pl.n; i++)
-		total += nsplit[i] ? nsplit[i] : ids[i] != 0;
-	uint32_t *all = xcalloc(total + 1, sizeof *all);
-	for (size_t i = 0; i < pl.n; i++) {
-		if (nsplit[i]) {
-			memcpy(all + n, split[i], nsplit[i] * sizeof *all);
-			n += nsplit[i];
-			rep->cue_files++;
-			rep->cue_tracks += nsplit[i];
-		} else if (ids[i]) {
-			all[n++] = ids[i];
-		}
-		entries += nsplit[i] || ids[i];
-		free(split[i]);
-	}
+	size_t n, entries;
+	uint32_t *all = entries_in_order(ids, split, nsplit, pl.n, &n, &entries, rep);
 	free(split);
 	free(nsplit);
 	free(ids);
