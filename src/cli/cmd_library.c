@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/app.h"
 #include "app/app_coll.h"
+#include "app/app_files.h"
 #include "app/app_library.h"
 #include "app/app_plfile.h"
 #include "app/app_read.h"
@@ -365,9 +367,12 @@ static int resolve_item(struct cli_ctx *ctx, struct app *app, const char *arg, u
 	return mlib_index_has_media(app_index(app), *id) ? 0 : item_not_present(ctx, app, *id);
 }
 
-/* The tracks of a file split by its cue sheet, or of the sheet (arg a
- * path, not an id): true with *ids (owned) when it is one. */
-static bool cue_split(struct app *app, const char *arg, uint32_t **ids, size_t *n)
+/* The items standing for arg (a path, not an id) that is no item itself:
+ * the tracks of a file split by its cue sheet, or of the sheet, or the
+ * items under a folder in view 5's order (none: *n 0). True with *ids
+ * (owned) and *what ("split by its cue sheet into") when it is one. */
+static bool stand_ins(struct app *app, const char *arg, uint32_t **ids, size_t *n,
+		      const char **what)
 {
 	uint32_t id;
 	*ids = NULL;
@@ -375,9 +380,31 @@ static bool cue_split(struct app *app, const char *arg, uint32_t **ids, size_t *
 	if (cli_parse_id(arg, &id))
 		return false;
 	char *abs = realpath(arg, NULL);
-	*n = app_cue_tracks(app, abs ? abs : arg, ids);
+	struct stat st;
+	bool folder = abs && stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+	if (folder) {
+		struct u32vec items = {0};
+		app_files_items(app, abs, &items);
+		*ids = items.v;
+		*n = items.n;
+		*what = "a folder of";
+	} else {
+		*n = app_cue_tracks(app, abs ? abs : arg, ids);
+		*what = scan_cue_is_sheet_name(arg) ? "a cue sheet of" : "split by its cue sheet into";
+	}
 	free(abs);
-	return *n > 0;
+	return folder || *n > 0;
+}
+
+/* A folder given to info with no library item under it: said (it was
+ * "not in the library", as if it were a file). Returns 1 (a failure). */
+static int no_items_under(struct cli_ctx *ctx, const char *folder)
+{
+	char *msg = xasprintf("%s: a folder with no library item under it (crate scan adds them)",
+			      folder);
+	cli_fail_safe(ctx, msg);
+	free(msg);
+	return 1;
 }
 
 /* info's exit status: 2 when some of the items named were shown and some
@@ -399,8 +426,10 @@ static int info_json(struct cli_ctx *ctx, struct app *app, int argc, char **argv
 	for (int a = 0; a < argc; a++) {
 		uint32_t id, *split;
 		size_t nsplit;
-		if (cue_split(app, argv[a], &split, &nsplit)) {
-			/* its tracks stand for the file */
+		const char *what;
+		if (stand_ins(app, argv[a], &split, &nsplit, &what)) {
+			/* its tracks (or items) stand for the file */
+			failed += !nsplit && no_items_under(ctx, argv[a]);
 			for (size_t i = 0; i < nsplit; i++) {
 				strbuf_reset(&b);
 				strbuf_adds(&b, n++ ? ",\n  " : "\n  ");
@@ -470,15 +499,22 @@ static int info_items(struct cli_ctx *ctx, struct app *app, int argc, char **arg
 	for (int a = 0; a < argc; a++) {
 		uint32_t id, *split;
 		size_t nsplit;
-		if (cue_split(app, argv[a], &split, &nsplit)) {
-			/* not an item itself: say what it became */
+		const char *what;
+		if (stand_ins(app, argv[a], &split, &nsplit, &what)) {
+			if (!nsplit) {
+				failed += no_items_under(ctx, argv[a]);
+				free(split);
+				continue;
+			}
+			/* not an item itself: say what it is, and its items */
+			bool folder = strcmp(what, "a folder of") == 0;
 			cli_put_safe(ctx->out, argv[a], strlen(argv[a]));
-			bool sheet = scan_cue_is_sheet_name(argv[a]);
-			fprintf(ctx->out, sheet ? ": a cue sheet of %zu track%s:\n"
-						: ": split by its cue sheet into %zu track%s:\n",
-				nsplit, nsplit == 1 ? "" : "s");
+			fprintf(ctx->out, ": %s %zu %s:\n", what, nsplit,
+				folder ? str_plural(nsplit, "item", "items")
+				       : str_plural(nsplit, "track", "tracks"));
 			struct cli_items_out o = {
-				.fmt = "  #%id%  %tracknr%. %artist% - %title%",
+				.fmt = folder ? "  #%id%  %{?artist?%artist% - }%title%"
+					      : "  #%id%  %tracknr%. %artist% - %title%",
 				.out = ctx->out};
 			struct crate_err err = {0};
 			if (cli_print_items(app, split, nsplit, &o, &err) != 0) {
@@ -617,7 +653,8 @@ static const struct cli_command library_commands[] = {
 	 0, CLI_ANY, CLI_OPTS_FIRST, scan_opts, cmd_scan},
 	{"info", NULL, "info [--json] ID|PATH...",
 	 "every property of a library item (--json: with its analysis, for analyze --import)",
-	 "An item is named by its media id (42 or #42) or by its file's path.",
+	 "An item is named by its media id (42 or #42) or by its file's path; a file split by\n"
+	 "its cue sheet, the sheet, or a folder lists the items it stands for.",
 	 1, CLI_ANY, 0, json_opt, cmd_info},
 	{"rate", NULL, "rate QUERY|ID N [--exact]",
 	 "set the rating (0-5 stars, 0 clears) in the library",

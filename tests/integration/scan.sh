@@ -230,6 +230,25 @@ if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
 	grep -qx "crate: media #999 is not in the library" "$T_TMP/err" || t_fail "unknown id: $(cat "$T_TMP/err")"
 fi
 
+t_begin info_of_a_folder_lists_its_items
+# crate info ~/Music/Album said "not in the library" (exit 1), as for a
+# file never scanned, though every file in it is. A folder lists its
+# items, as a file split by its cue sheet lists its tracks (--json:
+# their objects); one with none says so.
+if [ $have_ffmpeg = 0 ]; then t_skip "ffmpeg CLI not available"; else
+	out=$("$CRATE" --db "$DB" info "$M" 2>"$T_TMP/err"); rc=$?
+	[ $rc -eq 0 ] || t_fail "exit $rc: $(cat "$T_TMP/err")"
+	[ "$(head -1 <<<"$out")" = "$M: a folder of 2 items:" ] || t_fail "says: $out"
+	grep -q "^  #[0-9]*  Can - Vitamin" <<<"$out" || t_fail "sub/b.mp3 not listed: $out"
+	grep -q "^  #[0-9]*  Kraftwerk - Nummern" <<<"$out" || t_fail "a.flac not listed: $out"
+	[ "$("$CRATE" --db "$DB" info --json "$M/sub" | grep -c '"id"')" -eq 1 ] ||
+		t_fail "--json: $("$CRATE" --db "$DB" info --json "$M/sub")"
+	mkdir -p "$T_TMP/emptydir"
+	"$CRATE" --db "$DB" info "$T_TMP/emptydir" 2>"$T_TMP/err"; rc=$?
+	[ $rc -eq 1 ] && grep -q "emptydir: a folder with no library item under it" "$T_TMP/err" ||
+		t_fail "an empty folder: exit $rc: $(cat "$T_TMP/err")"
+fi
+
 t_begin corpus_scan_completes
 if ! t_have_corpus; then t_skip "corpus not found"; else
 	timeout 300 "$CRATE" --db "$T_TMP/corpus.db" scan "$CORPUS" 2>"$T_TMP/err"
