@@ -639,10 +639,12 @@ void act_smooth(struct ui *ui, const char *onoff, const char *drift_arg)
 
 /* ---- background analysis ---- */
 
-void act_analysis(struct ui *ui, const char *what)
+void act_analysis(struct ui *ui, const char *what, bool more_words)
 {
 	struct app *app = ui->app;
 	struct crate_err err = {0};
+	if (more_words)
+		what = ""; /* ":analyze start x": the x is a mistake, the usage says so */
 	if (!what || strcmp(what, "start") == 0 || strcmp(what, "resume") == 0) {
 		if (app_analysis_running(app)) {
 			app_analysis_pause(app, false);

@@ -30,7 +30,7 @@ void act_scan_progress_line(struct ui *ui, char *buf, size_t size, size_t *fill,
  * view 2 (toggles without an argument). */
 void act_smooth(struct ui *ui, const char *onoff, const char *drift);
 /* ":analyze [start|pause|resume|stop]": the background analysis. */
-void act_analysis(struct ui *ui, const char *what);
+void act_analysis(struct ui *ui, const char *what, bool more_words);
 /* Take the background analysis' progress (its event fd was readable). */
 void ui_poll_analysis(struct ui *ui);
 /* "vol N" / "vol +N" / "seek [+-]S": volume and seek from text. */

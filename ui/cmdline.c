@@ -61,7 +61,8 @@ static const struct cli_command ui_commands[] = {
 	{"quit", "q", "quit", "leave crate", NULL, 0, 0, 0, NULL, NULL},
 	{"seek", NULL, "seek POSITION", "90, 1:30, +10, -0:05 or 50%", NULL, 1, 1, 0, NULL, NULL},
 	{"vol", "volume", "vol [+-]N", "volume in percent", NULL, 1, 1, 0, NULL, NULL},
-	{"set", NULL, "set [OPTION [VALUE]]", "show or change an option", NULL, 0, 2, 0, NULL, NULL},
+	{"set", NULL, "set [OPTION [VALUE]]", "show or change an option", NULL, 0, CLI_ANY, 0, NULL,
+	 NULL}, /* a value may be several words */
 	{"repeat", NULL, "repeat [off|all|one]", "repeat mode", NULL, 0, 1, 0, NULL, NULL},
 	{"shuffle", NULL, "shuffle [off|tracks|albums]", "shuffle mode", NULL, 0, 1, 0, NULL, NULL},
 	{"pause", "toggle", "pause", "pause or play", NULL, 0, 0, 0, NULL, NULL},
@@ -520,6 +521,19 @@ static bool names_a_command(const struct cli_group *const *groups, const char *w
 	return false;
 }
 
+/* One of the interface's own commands given more or fewer words than it
+ * takes: it would run on without them (":q now" quit, ":next 5" went one
+ * track on, ":smooth on 0.5 x" dropped the x), so it is refused. NULL
+ * when argv is not one of them or its count is right. */
+static const struct cli_command *own_misused(int argc, char **argv)
+{
+	int used, n = argc - 1;
+	const struct cli_command *own = cli_lookup(own_groups, 1, argv, &used);
+	if (!own || (n >= own->min_args && (own->max_args == CLI_ANY || n <= own->max_args)))
+		return NULL;
+	return own;
+}
+
 void cmdline_run(struct ui *ui, const char *line)
 {
 	struct crate_err err = {0};
@@ -534,7 +548,9 @@ void cmdline_run(struct ui *ui, const char *line)
 	const char *c = argv[0];
 	const struct cli_command *own;
 	int used;
-	if (is(c, "q") || is(c, "quit")) {
+	if ((own = own_misused(argc, argv))) {
+		ui_message(ui, true, "usage: %s", own->usage);
+	} else if (is(c, "q") || is(c, "quit")) {
 		ui->running = false;
 	} else if (is(c, "add") && argc == 2 && app_is_stream_url(argv[1])) {
 		struct crate_err serr = {0}; /* a radio stream into the active playlist */
@@ -555,7 +571,7 @@ void cmdline_run(struct ui *ui, const char *line)
 	} else if (is(c, "smooth")) {
 		act_smooth(ui, argc > 1 ? argv[1] : NULL, argc > 2 ? argv[2] : NULL);
 	} else if (is(c, "analyze") || is(c, "analyse")) {
-		act_analysis(ui, argc > 1 ? argv[1] : NULL);
+		act_analysis(ui, argc > 1 ? argv[1] : NULL, argc > 2);
 	} else if (is(c, "save") && argc == 2) {
 		act_save(ui, argv[1]);
 	} else if (is(c, "search") || is(c, "filter")) {
@@ -593,7 +609,7 @@ void cmdline_run(struct ui *ui, const char *line)
 		ui_message(ui, true, "'%s' is for the shell, not for a running crate", c);
 	} else if ((own = cli_lookup(own_groups, 1, argv, &used))) {
 		ui_message(ui, true, "usage: %s", own->usage); /* ours, wrong words: not "unknown" */
-	} else if (is(c, "help") && argc == 2 && (own = cli_lookup(own_groups, 1, argv + 1, &used))) {
+	} else if (is(c, "help") && argc >= 2 && (own = cli_lookup(own_groups, 1, argv + 1, &used))) {
 		ui_message(ui, false, "usage: %s (%s)", own->usage, own->summary); /* ":help seek" */
 	} else if (!names_a_command(cli_groups, c) ||
 		   (is(c, "help") && !names_a_command(cli_groups, argv[1]))) {

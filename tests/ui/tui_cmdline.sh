@@ -164,6 +164,23 @@ keys Enter
 # one of the interface's own: "crate: help: no command 'seek' (see crate help)"
 wait_for "usage: seek POSITION (90, 1:30, +10, -0:05 or 50%)" || t_fail ":help seek: $(bottom)"
 
+t_begin tui_cmdline_own_commands_with_extra_words_give_the_usage
+# Words too many were dropped without a word: ":q now" quit, ":next 5"
+# went one track on, ":smooth on 0.5 x" and ":analyze start x" ran.
+for line in "q now|usage: quit" "next 5|usage: next" "pause now|usage: pause" \
+	"smooth on 0.5 x|usage: smooth [on|off] [DRIFT]" "add|usage: add PATH|URL" \
+	"analyze start x|usage: analyze [start|pause|resume|stop]"; do
+	keys :
+	typed "${line%%|*}"
+	keys Enter
+	wait_for "${line#*|}" || t_fail ":${line%%|*}: $(bottom)"
+	keys :
+	typed "vol +0"
+	keys Enter # the next line's usage is its own, not this one's
+	wait_gone "usage:" || t_fail ":vol +0 left the usage: $(bottom)"
+done
+screen | grep -q "1 Browser" || t_fail "crate is gone"
+
 t_begin tui_cmdline_unknown_subcommand_says_so_on_the_message_line
 # ':playlist bogus' showed the group's list (right) and, on the message
 # line in red, its last line: "'crate help COMMAND' (or 'crate COMMAND
