@@ -311,26 +311,31 @@ static struct ui_coll_row *selected_row(struct ui *ui)
 	return c->ns && c->ns[0] ? c : NULL;
 }
 
+/* y: the collection the question named, not the row under the cursor
+ * now: the rows reload when another process changes them, and with the
+ * one asked about removed there, the cursor stands on its neighbour. */
 static void coll_remove_confirmed(struct ui *ui)
 {
-	fresh(ui);
-	struct ui_coll_row *c = selected_row(ui);
-	if (!c || !app_has_store(ui->app))
+	if (!ui->prompt_arg || !app_has_store(ui->app))
 		return;
+	char *ns, *name;
 	struct crate_err err = {0};
 	/* Through the app: a collection used by a rule is refused (the message
 	 * names the rule), as with `crate coll remove`. */
-	if (app_coll_remove(ui->app, c->ns, c->name, false, &err) != 0) {
+	if (coll_name_split(ui->prompt_arg, &ns, &name, &err) != 0 ||
+	    app_coll_remove(ui->app, ns, name, false, &err) != 0) {
 		ui_message(ui, true, "%s", err.msg);
-		return;
+	} else {
+		ui_message(ui, false, "removed %s/%s", ns, name);
+		if (ui->base_ns && strcmp(ui->base_ns, ns) == 0 && strcmp(ui->base_name, name) == 0) {
+			free(ui->base_ns);
+			free(ui->base_name);
+			ui->base_ns = ui->base_name = NULL;
+			ui_refresh_browser(ui);
+		}
 	}
-	ui_message(ui, false, "removed %s/%s", c->ns, c->name);
-	if (ui->base_ns && strcmp(ui->base_ns, c->ns) == 0 && strcmp(ui->base_name, c->name) == 0) {
-		free(ui->base_ns);
-		free(ui->base_name);
-		ui->base_ns = ui->base_name = NULL;
-		ui_refresh_browser(ui);
-	}
+	free(ns);
+	free(name);
 	coll_pane_reload(ui);
 }
 

@@ -113,6 +113,22 @@ keys n
 crate coll remove Aurora >/dev/null 2>&1 || t_fail "coll remove"
 crate coll remove Mellow >/dev/null 2>&1 || t_fail "coll remove"
 
+t_begin live_collections_removal_answered_after_it_went_elsewhere
+# "Remove Collections/Night? (y/n)" asked, another program removed Night,
+# and y removed Collections/Zenith, the row the cursor then stood on.
+crate coll save "Night" 'artist:Mira' >/dev/null 2>&1 || t_fail "coll save"
+crate coll save "Zenith" 'artist:Lanterns' >/dev/null 2>&1 || t_fail "coll save"
+keys 3 g j
+wait_for "Zenith" 4 || t_fail "collections view"
+keys d
+wait_for "Remove Collections/Night?" 2 || t_fail "the cursor is not on Night"
+crate coll remove Night >/dev/null 2>&1 || t_fail "coll remove"
+wait_gone "  Night " 4 || t_fail "the removal is not shown"
+keys y
+wait_for "Collections/Night does not exist" 2 || t_fail "the answer: $(screen | tail -1)"
+crate coll show Zenith >/dev/null 2>&1 || t_fail "y removed Collections/Zenith"
+crate coll remove Zenith >/dev/null 2>&1
+
 t_begin live_opened_playlist_follows_rename_and_removal
 # View 2 opened on a playlist that is not the active one (Enter in view 3)
 # stays on it when another program renames it, rather than showing the
