@@ -138,6 +138,7 @@ struct app_play {
 	uint64_t rng;
 
 	char error[512];
+	bool error_entry_gone;   /* error says the playing entry was removed */
 	int64_t seek_to; /* the position of the last seek, for its notice */
 	char stream_title[512]; /* the playing stream's latest ICY title */
 	char station[256];      /* the playing stream's station name (icy-name) */
@@ -180,6 +181,16 @@ static void set_error(struct app_play *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->error, sizeof p->error, fmt, ap);
 	va_end(ap);
+	p->error_entry_gone = false;
+}
+
+/* The playing entry is in its list again (an undo put it back): the
+ * error that said it was removed no longer holds. */
+static void entry_back(struct app_play *p)
+{
+	if (p->error_entry_gone)
+		p->error[0] = '\0';
+	p->error_entry_gone = false;
 }
 
 static void notify(struct app_play *p, enum app_play_notice_type type, uint32_t id,
@@ -555,24 +566,28 @@ static void resync(struct app *app, bool *gone)
 	size_t best = marked_entry(app, n);
 	if ((best == NONE && p->cur < n && id_of(app, p->playlist, p->cur) == p->cur_entry_id) ||
 	    best == p->cur) {
+		entry_back(p);
 		shuffle_carry(app); /* entries around it may have changed */
 		return;
 	}
 	if (best == NONE)
 		best = nearest_copy(app, n);
 	if (best != NONE) {
+		entry_back(p);
 		p->cur = best;
 		save_position(app, best);
 		if (!shuffle_carry(app))
 			p->order.n = 0; /* a new shuffle cycle */
 	} else {
 		*gone = true;
-		if (p->playlist && !named_list(app, p->playlist))
+		if (p->playlist && !named_list(app, p->playlist)) {
 			set_error(p, "playlist %s was removed: playback stops after this track",
 				  p->playlist);
-		else
+		} else {
 			set_error(p, "the playing entry was removed from %s",
 				  p->playlist ? p->playlist : "the list");
+			p->error_entry_gone = true;
+		}
 		if (p->cur > n)
 			p->cur = n;
 		p->order.n = 0; /* a new shuffle cycle */

@@ -1944,6 +1944,36 @@ TEST(undo_of_removing_the_playing_entry_marks_the_entry_that_plays)
 	app_close(app);
 }
 
+TEST(undo_of_removing_the_playing_entry_takes_back_the_message)
+{
+	/* crate remote status went on saying "message: the playing entry was
+	 * removed from Tones" with the entry back in the list and playing. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Tones", 1, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	size_t playing = 1, removed = 0;
+	REQUIRE(app_playlist_remove_entries(app, "Tones", &playing, 1, &removed, &err) == 0);
+	app_play_lists_changed(app);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.error, "the playing entry was removed from Tones");
+	char *what = NULL;
+	REQUIRE(app_playlist_undo(app, &what, &err) == 0);
+	free(what);
+	app_play_status(app, &st);
+	CHECK_STR(st.error, "");
+	CHECK_INT(st.position, 1);
+	CHECK(st.id == id_of_title(app, 1));
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
 /* The RMS level of n s16 stereo frames at s, in dB full scale. */
 static double rms_db(const char *s, size_t n)
 {
