@@ -28,73 +28,6 @@ static const struct coll_node *shown_node(struct ui *ui)
 	return name ? app_playlist_get(ui->app, name) : NULL;
 }
 
-/* ---- marks (by position) ---- */
-
-static void marks_forget(struct ui *ui)
-{
-	marks_clear(&ui->pl_marks);
-	ui->pl_marks_list.n = 0;
-	free(ui->pl_marks_name);
-	ui->pl_marks_name = NULL;
-}
-
-/* The marks index this list (name, n) as it is now: remember it. */
-static void marks_note(struct ui *ui, const char *name, const struct coll_node *n)
-{
-	if (!ui->pl_marks_name || strcmp(ui->pl_marks_name, name) != 0) {
-		free(ui->pl_marks_name);
-		ui->pl_marks_name = xstrdup(name);
-	}
-	ui->pl_marks_list.n = 0;
-	u32vec_reserve(&ui->pl_marks_list, n->idlist.n + 1);
-	if (n->idlist.n)
-		memcpy(ui->pl_marks_list.v, n->idlist.v, n->idlist.n * sizeof *n->idlist.v);
-	ui->pl_marks_list.n = n->idlist.n;
-}
-
-/* The marks of the list shown; they go when another list is shown or
- * this one changed under them (another process, a refill, :playlist). */
-static struct ui_marks *marks_of(struct ui *ui, const char *name, const struct coll_node *n)
-{
-	if (!ui->pl_marks.n)
-		return &ui->pl_marks;
-	bool same = n && name && ui->pl_marks_name && strcmp(ui->pl_marks_name, name) == 0 &&
-		    ui->pl_marks_list.n == n->idlist.n &&
-		    (!n->idlist.n || memcmp(ui->pl_marks_list.v, n->idlist.v,
-					    n->idlist.n * sizeof *n->idlist.v) == 0);
-	if (!same)
-		marks_forget(ui);
-	return &ui->pl_marks;
-}
-
-/* The positions an action takes: the marks, else the cursor row. Owned;
- * 0 when the list is empty. */
-static size_t target_positions(struct ui *ui, const char *name, const struct coll_node *n,
-			       size_t **pos, bool *marked)
-{
-	struct ui_marks *m = marks_of(ui, name, n);
-	*marked = m->n > 0;
-	if (*marked)
-		return marks_list(m, n->idlist.n, pos);
-	*pos = xmalloc(sizeof **pos);
-	if (ui->pl_list.cur >= n->idlist.n)
-		return 0;
-	(*pos)[0] = ui->pl_list.cur;
-	return 1;
-}
-
-static void playlist_free(struct ui *ui)
-{
-	free(ui->pl_name);
-	bitset_free(&ui->pl_match);
-	free(ui->pl_match_name);
-	free(ui->pl_note);
-	marks_forget(ui);
-	u32vec_free(&ui->pl_marks_list);
-	u32vec_free(&ui->pl_seen);
-	free(ui->pl_seen_name);
-}
-
 /* How much entry j of now looks like entry cur of was: its neighbours
  * (three each side) that are the same tracks at the same distance. */
 static int context_score(const struct u32vec *was, size_t cur, const struct u32vec *now, size_t j)
@@ -132,6 +65,94 @@ static size_t entry_now(const struct u32vec *was, size_t cur, const struct u32ve
 		}
 	}
 	return best;
+}
+
+/* ---- marks (by position) ---- */
+
+static void marks_forget(struct ui *ui)
+{
+	marks_clear(&ui->pl_marks);
+	ui->pl_marks_list.n = 0;
+	free(ui->pl_marks_name);
+	ui->pl_marks_name = NULL;
+}
+
+/* The marks index this list (name, n) as it is now: remember it. */
+static void marks_note(struct ui *ui, const char *name, const struct coll_node *n)
+{
+	if (!ui->pl_marks_name || strcmp(ui->pl_marks_name, name) != 0) {
+		free(ui->pl_marks_name);
+		ui->pl_marks_name = xstrdup(name);
+	}
+	ui->pl_marks_list.n = 0;
+	u32vec_reserve(&ui->pl_marks_list, n->idlist.n + 1);
+	if (n->idlist.n)
+		memcpy(ui->pl_marks_list.v, n->idlist.v, n->idlist.n * sizeof *n->idlist.v);
+	ui->pl_marks_list.n = n->idlist.n;
+}
+
+/* The list changed under its marks (the queue played on, a Party
+ * Shuffle refill, another program's edit): each mark goes with its
+ * entry, as the cursor does (entry_now); one whose entry went is dropped. */
+static void marks_follow(struct ui *ui, const char *name, const struct coll_node *n)
+{
+	size_t *pos, np = marks_list(&ui->pl_marks, ui->pl_marks_list.n, &pos);
+	struct ui_marks now = {0};
+	for (size_t k = 0; k < np; k++) {
+		size_t i = entry_now(&ui->pl_marks_list, pos[k], &n->idlist);
+		if (i != SIZE_MAX)
+			marks_set(&now, i, true);
+	}
+	free(pos);
+	marks_clear(&ui->pl_marks);
+	ui->pl_marks = now;
+	marks_note(ui, name, n);
+}
+
+/* The marks of the list shown, following their entries when the list
+ * changed under them; they go when another list is shown. */
+static struct ui_marks *marks_of(struct ui *ui, const char *name, const struct coll_node *n)
+{
+	if (!ui->pl_marks.n)
+		return &ui->pl_marks;
+	if (!n || !name || !ui->pl_marks_name || strcmp(ui->pl_marks_name, name) != 0) {
+		marks_forget(ui);
+		return &ui->pl_marks;
+	}
+	bool same = ui->pl_marks_list.n == n->idlist.n &&
+		    (!n->idlist.n || memcmp(ui->pl_marks_list.v, n->idlist.v,
+					    n->idlist.n * sizeof *n->idlist.v) == 0);
+	if (!same)
+		marks_follow(ui, name, n);
+	return &ui->pl_marks;
+}
+
+/* The positions an action takes: the marks, else the cursor row. Owned;
+ * 0 when the list is empty. */
+static size_t target_positions(struct ui *ui, const char *name, const struct coll_node *n,
+			       size_t **pos, bool *marked)
+{
+	struct ui_marks *m = marks_of(ui, name, n);
+	*marked = m->n > 0;
+	if (*marked)
+		return marks_list(m, n->idlist.n, pos);
+	*pos = xmalloc(sizeof **pos);
+	if (ui->pl_list.cur >= n->idlist.n)
+		return 0;
+	(*pos)[0] = ui->pl_list.cur;
+	return 1;
+}
+
+static void playlist_free(struct ui *ui)
+{
+	free(ui->pl_name);
+	bitset_free(&ui->pl_match);
+	free(ui->pl_match_name);
+	free(ui->pl_note);
+	marks_forget(ui);
+	u32vec_free(&ui->pl_marks_list);
+	u32vec_free(&ui->pl_seen);
+	free(ui->pl_seen_name);
 }
 
 /* The list changed under the cursor (another program's move or removal,

@@ -101,6 +101,25 @@ wait_titles Edit "$(join "${O[2]}" "${O[0]}" "${O[1]}" "${O[4]}" "${O[3]}" "${O[
 keys u
 wait_titles Edit "$(join "${O[@]}")" || t_fail "a third u did not undo the J"
 
+t_begin tui_edit_marks_follow_their_entries_when_the_list_changes
+# Entries 3 and 5 marked, another program removed entry 1 (as the queue
+# playing on or a Party Shuffle refill does): the marks went, and d then
+# removed the cursor row alone. They go with their entries, as the cursor.
+keys M g j j Space j Space
+wait_until 3 sh -c "[ \$($TM capture-pane -p -t $S | grep -c '^+ *[35]\\. ') -eq 2 ]" ||
+	t_fail "rows 3 and 5 not marked: $(screen | grep '^+')"
+c playlist remove Edit 1 >/dev/null || t_fail "playlist remove"
+wait_titles Edit "$(join "${O[@]:1}")" || t_fail "the shell's removal"
+wait_until 3 sh -c "[ \$($TM capture-pane -p -t $S | grep -c '^+ *[24]\\. ') -eq 2 ]" ||
+	t_fail "the marks did not follow: $(screen | grep '^+')"
+keys d
+wait_titles Edit "$(join "${O[1]}" "${O[3]}" "${O[@]:5}")" || t_fail "d did not remove the marked"
+wait_for "removed 2 entries" || t_fail "d: $(screen | tail -1)"
+keys u
+wait_titles Edit "$(join "${O[@]:1}")" || t_fail "u did not undo d"
+keys u
+wait_titles Edit "$(join "${O[@]}")" || t_fail "u did not undo the shell's removal"
+
 t_begin tui_edit_enqueue_and_add_marked_in_the_browser
 keys 1
 wait_for "All 5 artists" || t_fail "browser"
