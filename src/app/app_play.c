@@ -2119,6 +2119,18 @@ int app_play_event_fd(struct app *app, struct crate_err *err)
 	return e ? engine_event_fd(e) : -1;
 }
 
+/* The context's entry status shows: where the list's marker holds it now
+ * (an edit while paused or stopped moved it, and p->cur follows only at
+ * the player's next event), else p->cur. */
+static size_t entry_shown(struct app *app)
+{
+	struct app_play *p = player(app);
+	if (p->cur == NONE)
+		return 0;
+	size_t at = marked_entry(app, list_len(app));
+	return at != NONE ? at : p->cur;
+}
+
 void app_play_status(struct app *app, struct app_play_status *st)
 {
 	struct app_play *p = player(app);
@@ -2144,7 +2156,7 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	if (p->playlist)
 		snprintf(st->playlist, sizeof st->playlist, "%s", p->playlist);
 	st->has_context = p->has_context;
-	st->position = p->cur == NONE ? 0 : p->cur;
+	st->position = entry_shown(app);
 	st->context_len = list_len(app);
 	/* Of the track that plays: stopped, none does (after the queue ran
 	 * out under stop_after_queue, status said "from: queue" over nothing). */

@@ -1974,6 +1974,32 @@ TEST(undo_of_removing_the_playing_entry_takes_back_the_message)
 	app_close(app);
 }
 
+TEST(an_edit_while_paused_moves_the_entry_status_shows)
+{
+	/* Paused on entry 3 of Tones, entry 1 removed: the status line said
+	 * "Tones 3/2" (crate remote status "entry 3") until play went on. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Tones", 2, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_play_toggle(app, &err) == 0); /* paused */
+	run_for(app, 200);
+	size_t first = 0, removed = 0;
+	REQUIRE(app_playlist_remove_entries(app, "Tones", &first, 1, &removed, &err) == 0);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_INT(st.state, ENGINE_PAUSED);
+	CHECK_INT(st.context_len, 2);
+	CHECK_INT(st.position, 1);
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
 /* The RMS level of n s16 stereo frames at s, in dB full scale. */
 static double rms_db(const char *s, size_t n)
 {
