@@ -327,6 +327,26 @@ static const char *type_of(struct app *app, const char *name)
 	return t ? t : "list";
 }
 
+/* A Party Shuffle refills from its source and repeat never wraps it: one
+ * with nothing (more) to play has a source with nothing to pick (it
+ * matches nothing, or only streams, or rules keep it out). */
+#define PARTY_DRY " (its source has nothing to pick)"
+
+static bool is_party(struct app *app, const char *name)
+{
+	return strcmp(type_of(app, name), "pshuffle") == 0;
+}
+
+/* Why nothing follows the context's last entry. */
+static const char *why_nothing_follows(struct app *app)
+{
+	struct app_play *p = player(app);
+	if (is_party(app, p->playlist))
+		return PARTY_DRY;
+	return strcmp(type_of(app, p->playlist), "queue") != 0 && p->repeat == APP_REPEAT_OFF
+		       ? " (repeat is off)" : "";
+}
+
 /* Queue and Party Shuffle drop what was played. */
 static bool pops(struct app *app, const char *name)
 {
@@ -1675,7 +1695,8 @@ int app_play_collection(struct app *app, const char *ns, const char *name, size_
 	int rc = list_prepare(app, list, start_pos, err);
 	size_t len = len_of(app, list);
 	if (rc == 0 && len == 0)
-		rc = crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is empty", ns, list);
+		rc = crate_err_set(err, CRATE_ERR_INVALID, "%s/%s is empty%s", ns, list,
+				   is_party(app, list) ? PARTY_DRY : "");
 	else if (rc == 0 && start_pos >= len) /* entries are numbered from 1 where people see them */
 		rc = crate_err_set(err, CRATE_ERR_INVALID, "%s/%s has no entry %zu (%zu %s)", ns,
 				   list, start_pos + 1, len, str_plural(len, "entry", "entries"));
@@ -1929,8 +1950,7 @@ static int step_next(struct app *app, struct crate_err *err)
 		/* Stopping says why, as a list's end says nothing at all. */
 		if (p->has_context) /* repeat all wraps but in a queue or Party Shuffle */
 			set_error(p, "end of %s: nothing follows%s",
-				  p->playlist ? p->playlist : "the list",
-				  p->repeat == APP_REPEAT_OFF ? " (repeat is off)" : "");
+				  p->playlist ? p->playlist : "the list", why_nothing_follows(app));
 		else
 			set_error(p, "nothing to play next");
 		/* Already stopped: nothing is stopped, so the command fails,

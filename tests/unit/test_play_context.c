@@ -1562,7 +1562,7 @@ TEST(a_refused_start_leaves_the_context_and_what_follows)
 	CHECK_STR(err.msg, "Playlists/One has no entry 3 (1 entry)");
 	crate_err_clear(&err);
 	CHECK(app_play_collection(app, "Playlists", "Party", 0, &err) != 0);
-	CHECK_STR(err.msg, "Playlists/Party is empty");
+	CHECK_STR(err.msg, "Playlists/Party is empty (its source has nothing to pick)");
 	crate_err_clear(&err);
 	struct app_play_status st;
 	app_play_status(app, &st);
@@ -1996,6 +1996,31 @@ TEST(an_edit_while_paused_moves_the_entry_status_shows)
 	CHECK_INT(st.state, ENGINE_PAUSED);
 	CHECK_INT(st.context_len, 2);
 	CHECK_INT(st.position, 1);
+	app_play_stop(app, &err);
+	app_close(app);
+}
+
+TEST(next_on_a_party_shuffle_run_dry_blames_its_source_not_repeat)
+{
+	/* Its source re-made to match nothing, next past its last entry said
+	 * "end of Party: nothing follows (repeat is off)", and repeat never
+	 * wraps a Party Shuffle: turning it on changed nothing. */
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 3, 3, false, true);
+	struct crate_err err = {0};
+	REQUIRE(app_pshuffle_create(app, "Party", "*", 1, &err) == 0);
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_collection(app, "Playlists", "Party", 0, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	REQUIRE(app_pshuffle_create(app, "Party", "title:Nothing", 0, &err) == 0);
+	REQUIRE(app_play_next(app, &err) == 0); /* its one entry still to play */
+	CHECK(run_until(app, &s, 2, 5000));
+	REQUIRE(app_play_next(app, &err) == 0);
+	struct app_play_status st;
+	app_play_status(app, &st);
+	CHECK_STR(st.error, "end of Party: nothing follows (its source has nothing to pick)");
 	app_play_stop(app, &err);
 	app_close(app);
 }
