@@ -5,6 +5,7 @@
 
 #include "ui/draw.h"
 #include "ui/find.h"
+#include "ui/keymap.h"
 #include "ui/pane.h"
 #include "ui/ui_state.h"
 
@@ -86,13 +87,30 @@ void ui_find_entered(struct ui *ui)
 		ui_message(ui, false, "find wrapped to the top");
 }
 
+/* n or N with no find to step through: it did nothing, without a word. */
+static void say_no_find(struct ui *ui)
+{
+	char say[200];
+	if (ui->qerr.code) /* the bar shows the query, unfinished or wrong */
+		keymap_expand(&ui->km, "the find is not a query yet: {search} to finish it", false,
+			      say, sizeof say);
+	else
+		keymap_expand(&ui->km, "no find to step through: {search} finds", false, say,
+			      sizeof say);
+	ui_message(ui, false, "%s", say);
+}
+
 bool ui_find_step(struct ui *ui, int dir)
 {
 	struct ui_find_rows f;
 	const struct ui_pane *p = ui_pane_current(ui);
 	if (!p->find_rows)
 		return false;
-	if (!rows_of(ui, &f) || !finding(ui))
+	if (!finding(ui)) {
+		say_no_find(ui);
+		return true;
+	}
+	if (!rows_of(ui, &f))
 		return true;
 	bool wrapped = false;
 	size_t i = scan(ui, &f, f.list->cur < f.n ? f.list->cur : 0, dir, 1, &wrapped);

@@ -502,6 +502,21 @@ wait_for "queued 2 tracks" || t_fail "e on Pair: $(screen | tail -1)"
 wait_titles Queue "$want" || t_fail "the queue after e"
 keys / C-u Escape q
 
+t_begin tui_edit_n_without_a_find_says_so
+# n and N with nothing found did nothing and said nothing (m said why).
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Playlist" || t_fail "playlist view"
+keys n
+wait_for "no find to step through: / finds" || t_fail "n: $(screen | tail -1)"
+keys 3 N
+wait_for "no find to step through: / finds" || t_fail "N in view 3: $(screen | tail -1)"
+keys 2 /
+typed "a:"
+keys Enter n
+wait_for "the find is not a query yet: / to finish it" || t_fail "n on a:: $(screen | tail -1)"
+keys / C-u Escape q
+
 t_begin tui_edit_forgotten_entry_is_no_longer_in_the_library
 # An entry whose row is gone (crate forget, scan --prune) reads as the CLI
 # says it, not '?  (missing)' like an unknown file; an entry whose file is
