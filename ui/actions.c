@@ -99,6 +99,37 @@ static void report(struct ui *ui, int rc, const struct crate_err *err)
 	ui->dirty = true;
 }
 
+/* Shuffle and repeat all pass over a queue or Party Shuffle being played
+ * (consumed in order): the mode is set all the same, for the lists played
+ * next, and the message says why nothing changes now. */
+static const char *in_order_note(struct ui *ui, bool shuffle, char *buf, size_t size)
+{
+	struct app_play_status ps;
+	app_play_status(ui->app, &ps);
+	bool set = shuffle ? ps.shuffle_mode != APP_SHUFFLE_OFF : ps.repeat == APP_REPEAT_ALL;
+	const struct coll_node *n =
+		set && ps.has_context && ps.playlist[0] ? app_playlist_get(ui->app, ps.playlist) : NULL;
+	const char *type = n ? coll_attr_get(n, "type") : NULL;
+	bool party = type && strcmp(type, "pshuffle") == 0;
+	if (!party && !(type && strcmp(type, "queue") == 0))
+		return "";
+	snprintf(buf, size, " (%s is a %s: it plays in order)", ps.playlist,
+		 party ? "Party Shuffle" : "queue list");
+	return buf;
+}
+
+/* "shuffle tracks", "repeat all": the mode now, and why it does not
+ * apply to what plays when it does not. */
+static void say_mode(struct ui *ui, bool shuffle)
+{
+	struct app_play_status ps;
+	char note[300];
+	app_play_status(ui->app, &ps);
+	ui_message(ui, false, "%s %s%s", shuffle ? "shuffle" : "repeat",
+		   shuffle ? app_shuffle_name(ps.shuffle_mode) : app_repeat_name(ps.repeat),
+		   in_order_note(ui, shuffle, note, sizeof note));
+}
+
 void act_player(struct ui *ui, enum ui_action a)
 {
 	struct crate_err err = {0};
@@ -134,14 +165,12 @@ void act_player(struct ui *ui, enum ui_action a)
 		app_play_status(app, &ps);
 		app_play_set_repeat(app, ps.repeat == APP_REPEAT_OFF ? APP_REPEAT_ALL
 				    : ps.repeat == APP_REPEAT_ALL ? APP_REPEAT_ONE : APP_REPEAT_OFF);
-		app_play_status(app, &ps);
-		ui_message(ui, false, "repeat %s", app_repeat_name(ps.repeat));
+		say_mode(ui, false);
 		break;
 	case UA_SHUFFLE: /* off -> tracks -> albums -> off, as cmus */
 		app_play_status(app, &ps);
 		app_play_set_shuffle_mode(app, (enum app_shuffle)((ps.shuffle_mode + 1) % 3));
-		app_play_status(app, &ps);
-		ui_message(ui, false, "shuffle %s", app_shuffle_name(ps.shuffle_mode));
+		say_mode(ui, true);
 		break;
 	default:
 		break;
@@ -158,7 +187,6 @@ void act_play(struct ui *ui)
 
 void act_modes(struct ui *ui, const char *word, const char *arg)
 {
-	struct app_play_status ps;
 	bool shuffle = strcmp(word, "shuffle") == 0;
 	if (!arg) {
 		/* No argument: cycle, as the key does. */
@@ -175,9 +203,7 @@ void act_modes(struct ui *ui, const char *word, const char *arg)
 		app_play_set_shuffle_mode(ui->app, (enum app_shuffle)m);
 	else
 		app_play_set_repeat(ui->app, (enum app_repeat)m);
-	app_play_status(ui->app, &ps);
-	ui_message(ui, false, "%s %s", word,
-		   shuffle ? app_shuffle_name(ps.shuffle_mode) : app_repeat_name(ps.repeat));
+	say_mode(ui, shuffle);
 	ui->dirty = true;
 }
 

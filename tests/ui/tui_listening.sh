@@ -96,6 +96,33 @@ keys Enter
 wait_for "usage: shuffle [off|tracks|albums]" || t_fail "bad mode accepted"
 keys q
 
+t_begin tui_modes_say_a_party_shuffle_plays_in_order
+# S and :repeat all while a Party Shuffle played said "shuffle tracks",
+# "repeat all", and nothing changed: it is consumed in order (README).
+c pshuffle Party '*' --upcoming 3 >/dev/null 2>&1 && c playlist use Party >/dev/null ||
+	t_fail "pshuffle"
+start_ui || t_fail "no title bar"
+keys 2
+wait_for "Party Shuffle Party" || t_fail "Party not shown"
+keys g Enter
+wait_for "▶" || t_fail "Enter did not play"
+keys S
+wait_for "shuffle tracks (Party is a Party Shuffle: it plays in order)" ||
+	t_fail "S: $(screen | tail -1)"
+keys :
+typed "repeat all"
+keys Enter
+wait_for "repeat all (Party is a Party Shuffle: it plays in order)" ||
+	t_fail ":repeat all: $(screen | tail -1)"
+keys :
+typed "shuffle off"
+keys Enter
+wait_for "shuffle off" || t_fail ":shuffle off"
+screen | tail -1 | grep -q "plays in order" && t_fail "off has a note: $(screen | tail -1)"
+keys v q
+for i in $(seq 40); do screen | grep -q "1 Browser" || break; sleep 0.1; done
+c playlist use Road >/dev/null || t_fail "use Road"
+
 t_begin tui_enter_plays_the_selected_track_with_the_whole_column
 # Enter on the browser's second track, shuffle on: that track plays, and
 # the whole column is the list (cmus's library view): before, a random
