@@ -1916,17 +1916,27 @@ TEST(a_queued_track_played_before_any_context_is_resumed)
 	app_close(app);
 }
 
-TEST(undo_of_removing_the_playing_entry_marks_the_entry_that_plays)
+/* Playlists/Tones (T00 T01 T02) played from entry start (0-based), its
+ * first track started, s listening. */
+static struct app *tones_playing_from(size_t start, struct seen *s)
 {
 	const char *dir = harness_tmpdir();
 	tp_alsa_to_file(dir);
 	struct app *app = open_library(dir, 3, 3, false, true);
 	struct crate_err err = {0};
 	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Tones", 1, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
+	*s = (struct seen){.app = app};
+	app_play_set_listener(app, take_notice, s);
+	REQUIRE(app_play_collection(app, "Playlists", "Tones", start, &err) == 0);
+	CHECK(run_until(app, s, 1, 5000));
+	return app;
+}
+
+TEST(undo_of_removing_the_playing_entry_marks_the_entry_that_plays)
+{
+	struct crate_err err = {0};
+	struct seen s;
+	struct app *app = tones_playing_from(1, &s);
 	size_t playing = 1, removed = 0;
 	REQUIRE(app_playlist_remove_entries(app, "Tones", &playing, 1, &removed, &err) == 0);
 	REQUIRE(app_play_next(app, &err) == 0); /* T02, now entry 1 */
@@ -1948,15 +1958,9 @@ TEST(undo_of_removing_the_playing_entry_takes_back_the_message)
 {
 	/* crate remote status went on saying "message: the playing entry was
 	 * removed from Tones" with the entry back in the list and playing. */
-	const char *dir = harness_tmpdir();
-	tp_alsa_to_file(dir);
-	struct app *app = open_library(dir, 3, 3, false, true);
 	struct crate_err err = {0};
-	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Tones", 1, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
+	struct seen s;
+	struct app *app = tones_playing_from(1, &s);
 	size_t playing = 1, removed = 0;
 	REQUIRE(app_playlist_remove_entries(app, "Tones", &playing, 1, &removed, &err) == 0);
 	app_play_lists_changed(app);
@@ -1978,15 +1982,9 @@ TEST(an_edit_while_paused_moves_the_entry_status_shows)
 {
 	/* Paused on entry 3 of Tones, entry 1 removed: the status line said
 	 * "Tones 3/2" (crate remote status "entry 3") until play went on. */
-	const char *dir = harness_tmpdir();
-	tp_alsa_to_file(dir);
-	struct app *app = open_library(dir, 3, 3, false, true);
 	struct crate_err err = {0};
-	make_list(app, "Tones", (int[]){0, 1, 2}, 3);
-	struct seen s = {.app = app};
-	app_play_set_listener(app, take_notice, &s);
-	REQUIRE(app_play_collection(app, "Playlists", "Tones", 2, &err) == 0);
-	CHECK(run_until(app, &s, 1, 5000));
+	struct seen s;
+	struct app *app = tones_playing_from(2, &s);
 	REQUIRE(app_play_toggle(app, &err) == 0); /* paused */
 	run_for(app, 200);
 	size_t first = 0, removed = 0;
