@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -216,6 +217,14 @@ static const char *averr(int e, char *buf, size_t n)
 {
 	av_strerror(e, buf, n);
 	return buf;
+}
+
+/* An empty file is said as such, as the scan says it, rather than as
+ * whatever FFmpeg makes of no bytes. */
+static bool file_is_empty(int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) == 0 && st.st_size == 0;
 }
 
 static enum play_sfmt sfmt_from_av(int f)
@@ -600,6 +609,11 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 				      "%s", oerr.msg);
 			goto fail;
 		}
+		if (file_is_empty(fd)) {
+			close(fd);
+			crate_err_set(err, CRATE_ERR_MEDIA, "%s: empty file (0 bytes)", path);
+			goto fail;
+		}
 		char via[PATH_MAX];
 		const char *open_path = safeopen_fd_path(fd, path, via, sizeof via);
 		r = avformat_open_input(&d->fmt, open_path, NULL, NULL);
@@ -607,8 +621,12 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 		close(fd);
 	}
 	if (r < 0) {
+		/* A file is said as the scan says it: FFmpeg's word alone
+		 * ("Invalid argument", "End of file") does not tell the
+		 * listener the file is no audio. */
 		crate_err_set(err, r == AVERROR(ENOENT) ? CRATE_ERR_NOTFOUND : CRATE_ERR_MEDIA,
-			      "%s: %s", path, averr(r, e, sizeof e));
+			      d->stream ? "%s: %s" : "%s: not audio (FFmpeg cannot open it): %s", path,
+			      averr(r, e, sizeof e));
 		goto fail;
 	}
 	if (d->stream)
@@ -625,7 +643,9 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 		goto fail;
 	}
 	if (r < 0) {
-		crate_err_set(err, CRATE_ERR_MEDIA, "%s: %s", path, averr(r, e, sizeof e));
+		crate_err_set(err, CRATE_ERR_MEDIA,
+			      d->stream ? "%s: %s" : "%s: not audio (FFmpeg cannot read it): %s", path,
+			      averr(r, e, sizeof e));
 		goto fail;
 	}
 	const AVCodec *codec = NULL;
@@ -633,7 +653,7 @@ int decoder_open_stoppable(const char *path, const atomic_int *stop, struct deco
 	if (d->sidx < 0 || !codec) {
 		crate_err_set(err, CRATE_ERR_MEDIA, "%s: %s", path,
 			      d->sidx == AVERROR_DECODER_NOT_FOUND ? "no decoder for its audio"
-								    : "no audio stream");
+								    : "not audio (no audio stream)");
 		goto fail;
 	}
 	for (unsigned i = 0; i < d->fmt->nb_streams; i++)

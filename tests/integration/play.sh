@@ -59,6 +59,17 @@ out=$(run play --no-ui "$T_TMP/m/t1.flac" "$T_TMP/m/junk.mp3" "$T_TMP/m/t2.flac"
 grep -q 'junk.mp3' "$T_TMP/err" || t_fail "stderr does not name junk.mp3: $(cat "$T_TMP/err")"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] || t_fail "expected two tracks: $out"
 
+t_begin a_file_that_is_no_audio_is_said_so_as_the_scan_says_it
+# A file FFmpeg cannot open was named with FFmpeg's word alone ("x.flac:
+# End of file", "x.mp3: Invalid argument"), which does not say the file
+# is the trouble; the scan said "not audio" and "empty file" already.
+: >"$T_TMP/m/empty.mp3"
+head -c 3000 "$T_TMP/m/t1.flac" >"$T_TMP/m/cut.flac"
+out=$(run play --no-ui "$T_TMP/m/empty.mp3" "$T_TMP/m/cut.flac" "$T_TMP/m/t2.flac" 2>"$T_TMP/err"); rc=$?
+[ $rc -eq 2 ] && [ "$out" = "Art2 - Tune 2" ] || t_fail "exit $rc, played: $out"
+grep -q "empty.mp3: empty file (0 bytes)$" "$T_TMP/err" || t_fail "empty: $(cat "$T_TMP/err")"
+grep -q "cut.flac: not audio (FFmpeg cannot open it): " "$T_TMP/err" || t_fail "cut: $(cat "$T_TMP/err")"
+
 t_begin a_missing_file_among_files_is_named_and_the_rest_plays
 # A typo in one of the files named made the whole line a query: "nothing
 # matches '.../t1.flac .../nope.flac': nothing to play", exit 1, nothing
