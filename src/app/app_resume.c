@@ -183,9 +183,12 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 	}
 	/* No entry line: nothing of the context played (not its entry 0). */
 	struct app_play_resume r = {.volume = -1, .entry = APP_PLAY_NO_ENTRY};
-	char line[1 << 16];
+	/* Lines of any length: the ids of a temporary list of the whole
+	 * library pass any fixed buffer. */
+	char *line = NULL;
+	size_t cap = 0;
 	bool ok = true, version = false;
-	while (fgets(line, sizeof line, f)) {
+	while (getline(&line, &cap, f) >= 0) {
 		line[strcspn(line, "\n")] = 0;
 		char *eq = strchr(line, '=');
 		if (!eq)
@@ -242,6 +245,7 @@ int app_resume_load(struct app *app, struct app_resume_ui *ui, struct crate_err 
 			ui->search = xstrdup(v);
 		free(v);
 	}
+	free(line);
 	fclose(f);
 	int rc = 0;
 	if (!ok || !version || r.volume < 0) {

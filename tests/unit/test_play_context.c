@@ -1754,6 +1754,36 @@ TEST(a_track_resumed_paused_whose_file_is_gone_leaves_the_next_paused)
 	app_close(app);
 }
 
+TEST(a_long_temporary_list_is_resumed_at_its_entry)
+{
+	const char *dir = harness_tmpdir();
+	tp_alsa_to_file(dir);
+	struct app *app = open_library(dir, 2, 3, false, true);
+	struct crate_err err = {0};
+	/* The whole library played from the browser: a temporary list whose
+	 * ids line passes 64 KiB. It was read in 64 KiB pieces, so the list
+	 * came back cut short and its playing entry was lost. */
+	enum { ENTRIES = 40000 };
+	uint32_t *ids = xcalloc(ENTRIES, sizeof *ids);
+	for (size_t i = 0; i < ENTRIES; i++)
+		ids[i] = id_of_title(app, (int)(i % 2));
+	struct seen s = {.app = app};
+	app_play_set_listener(app, take_notice, &s);
+	REQUIRE(app_play_list(app, ids, NULL, ENTRIES, ENTRIES - 1, &err) == 0);
+	CHECK(run_until(app, &s, 1, 5000));
+	struct seen r = {0};
+	app = quit_and_resume(app, dir, &r);
+	struct app_play_resume back;
+	app_play_get_resume(app, &back);
+	CHECK_MSG(back.ids.n == ENTRIES, "%zu entries came back", back.ids.n);
+	CHECK_MSG(back.entry == ENTRIES - 1, "entry %zu", back.entry);
+	CHECK(r.started[0] == id_of_title(app, 1));
+	app_play_resume_free(&back);
+	app_play_stop(app, &err);
+	app_close(app);
+	free(ids);
+}
+
 TEST(a_file_outside_the_library_is_resumed_by_its_path)
 {
 	const char *dir = harness_tmpdir();
