@@ -716,6 +716,28 @@ void decoder_free(struct decoder *d)
 	free(d);
 }
 
+/* A tag of the file's container or of its audio stream (Ogg keeps its
+ * comments on the stream); FFmpeg compares keys without case. */
+static const char *file_tag(const struct decoder *d, const char *key)
+{
+	const AVDictionaryEntry *t = av_dict_get(d->fmt->metadata, key, NULL, 0);
+	if (!t && d->sidx >= 0)
+		t = av_dict_get(d->fmt->streams[d->sidx]->metadata, key, NULL, 0);
+	return t ? t->value : NULL;
+}
+
+struct play_rg decoder_replaygain(const struct decoder *d)
+{
+	struct play_rg rg = play_rg_none();
+	if (d->stream || !d->fmt)
+		return rg;
+	rg.track_gain_db = play_rg_parse_gain(file_tag(d, "replaygain_track_gain"));
+	rg.track_peak = play_rg_parse_peak(file_tag(d, "replaygain_track_peak"));
+	rg.album_gain_db = play_rg_parse_gain(file_tag(d, "replaygain_album_gain"));
+	rg.album_peak = play_rg_parse_peak(file_tag(d, "replaygain_album_peak"));
+	return rg;
+}
+
 void decoder_native_format(const struct decoder *d, struct play_format *out)
 {
 	*out = d->native;

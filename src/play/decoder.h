@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "play/gain.h"
 #include "play/pcm.h"
 
 struct decoder;
@@ -39,6 +40,9 @@ void decoder_native_format(const struct decoder *d, struct play_format *out);
  * trust EOF). */
 int64_t decoder_duration_ms(const struct decoder *d);
 const char *decoder_path(const struct decoder *d);
+/* The ReplayGain tags of the file itself (all NAN for a stream or a file
+ * without them): for a file the library does not know. */
+struct play_rg decoder_replaygain(const struct decoder *d);
 
 /* Choose the output format (call before the first read; may be called
  * again, e.g. after a device reopen). Defaults to the native format. */

@@ -268,6 +268,19 @@ static struct etrack *etrack_new(const struct engine_track *src)
 	return t;
 }
 
+/* A file played by its path, which the library does not know, has no
+ * ReplayGain from it: its own tags are read, as the scan would have read
+ * them. A cue sheet's track is left alone (the file's track gain is the
+ * whole file's). */
+static void take_file_replaygain(struct etrack *t)
+{
+	const struct play_rg *rg = &t->rg;
+	bool known = !isnan(rg->track_gain_db) || !isnan(rg->album_gain_db) ||
+		     !isnan(rg->track_peak) || !isnan(rg->album_peak);
+	if (!t->id && !t->ranged && !known)
+		t->rg = decoder_replaygain(t->dec);
+}
+
 /* Open the decoder (engine thread: opening can take a while). */
 static void etrack_open(struct engine *e, struct etrack *t)
 {
@@ -275,6 +288,7 @@ static void etrack_open(struct engine *e, struct etrack *t)
 		t->dec = NULL;
 		return;
 	}
+	take_file_replaygain(t);
 	decoder_native_format(t->dec, &t->want);
 	if (e->opts.sfmt != PLAY_SFMT_AUTO)
 		t->want.sfmt = e->opts.sfmt;

@@ -70,6 +70,20 @@ out=$(run play --no-ui "$T_TMP/m/empty.mp3" "$T_TMP/m/cut.flac" "$T_TMP/m/t2.fla
 grep -q "empty.mp3: empty file (0 bytes)$" "$T_TMP/err" || t_fail "empty: $(cat "$T_TMP/err")"
 grep -q "cut.flac: not audio (FFmpeg cannot open it): " "$T_TMP/err" || t_fail "cut: $(cat "$T_TMP/err")"
 
+t_begin a_file_outside_the_library_plays_at_its_replaygain
+# ReplayGain came from the library only: a file played by its path before
+# any scan played at full level, its REPLAYGAIN_TRACK_GAIN ignored.
+peak() { od -An -v -td2 -w2 "$1" | awk '{ v = $1 < 0 ? -$1 : $1; if (v > m) m = v } END { print m + 0 }'; }
+ffmpeg -nostdin -v quiet -y -i "$T_TMP/m/t1.flac" -metadata REPLAYGAIN_TRACK_GAIN="-6.0206 dB" \
+	"$T_TMP/m/outside.flac"
+printf '[playback]\nreplaygain = track\n' >"$T_TMP/rg.conf"
+rm -f "$T_TMP/out.raw"
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/rg.db" --config "$T_TMP/rg.conf" play --no-ui \
+	"$T_TMP/m/outside.flac" >/dev/null 2>"$T_TMP/err" || t_fail "play: $(cat "$T_TMP/err")"
+full=$(peak "$T_TMP/ref.raw") got=$(peak "$T_TMP/out.raw")
+[ $((full / 2 - got)) -le 1 ] && [ $((got - full / 2)) -le 1 ] ||
+	t_fail "peak $got, full level $full: not halved"
+
 t_begin a_missing_file_among_files_is_named_and_the_rest_plays
 # A typo in one of the files named made the whole line a query: "nothing
 # matches '.../t1.flac .../nope.flac': nothing to play", exit 1, nothing
