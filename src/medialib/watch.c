@@ -350,6 +350,14 @@ void mlib_watch_remove_root(struct mlib_watch *w, const char *root)
 
 /* ---- events ---- */
 
+static bool is_watched(const struct mlib_watch *w, const char *dir)
+{
+	for (size_t i = 0; i < w->nwd; i++)
+		if (w->wd_path[i] && strcmp(w->wd_path[i], dir) == 0)
+			return true;
+	return false;
+}
+
 static void changed(struct mlib_watch *w, const char *dir)
 {
 	strset_add(&w->changed, dir);
@@ -412,6 +420,11 @@ static void handle(struct mlib_watch *w, const struct inotify_event *ev)
 		} else if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
 			/* Moved away: its watches would report under the old name. */
 			drop_tree(w, full, (ev->mask & IN_MOVED_FROM) != 0);
+		} else if ((ev->mask & IN_ATTRIB) && !is_watched(w, full)) {
+			/* Its permissions changed: a folder that could not be
+			 * read, so not watched, may be readable now. */
+			if (add_tree(w, full, scan) == 1)
+				w->limited = true;
 		}
 	} else if (ev->mask & IN_MODIFY) {
 		/* Data written: wait for the writer to close it. (IN_CREATE

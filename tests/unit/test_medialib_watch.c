@@ -297,6 +297,52 @@ TEST(linked_folders_are_watched_under_the_folder_holding_the_link)
 	free(dir);
 }
 
+/* A folder unreadable when the watch began could not be watched; made
+ * readable (chmod) later, it stayed unwatched, so files added to it were
+ * never seen while crate ran. Root reads every folder: the watch runs in a
+ * user namespace of its own (where the folder's owner is nobody it knows),
+ * and a helper left outside it makes the folder readable. */
+TEST(a_folder_made_readable_is_watched_from_then)
+{
+	char *dir = canon("music"), *sub = xasprintf("%s/locked", dir);
+	REQUIRE(mkdir(sub, 0755) == 0 && chmod(sub, 0) == 0);
+	int go[2];
+	REQUIRE(pipe(go) == 0);
+	pid_t helper = fork();
+	REQUIRE(helper >= 0);
+	if (helper == 0) {
+		char c;
+		close(go[1]);
+		_exit(read(go[0], &c, 1) == 1 && chmod(sub, 0777) == 0 ? 0 : 1);
+	}
+	close(go[0]);
+	if (unshare(CLONE_NEWUSER) != 0 || access(sub, R_OK) == 0) {
+		close(go[1]);
+		waitpid(helper, NULL, 0);
+		harness_skip("cannot run where the folder is unreadable (user namespaces)");
+	}
+	struct mlib_watch *w = watch_dir(dir, 50);
+	CHECK_INT(mlib_watch_count(w), 1);
+	int status = 1;
+	REQUIRE(write(go[1], "x", 1) == 1);
+	close(go[1]);
+	REQUIRE(waitpid(helper, &status, 0) == helper && status == 0);
+	size_t n;
+	char **chmodded = wait_batch(w, 3000, &n); /* the chmod: the parent is looked at */
+	free_batch(chmodded, n); /* n is read after wait_batch sets it */
+	CHECK_INT(mlib_watch_count(w), 2);
+	char *f = xasprintf("%s/new.flac", sub);
+	tm_write_file(f, "x", 1);
+	char **v = wait_batch(w, 3000, &n);
+	CHECK_MSG(n == 1 && strcmp(v[0], sub) == 0, "%zu folders changed, first %s", n,
+		  n ? v[0] : "none");
+	free_batch(v, n);
+	mlib_watch_free(w);
+	free(f);
+	free(sub);
+	free(dir);
+}
+
 /* The real ENOSPC: in a user namespace of our own, fs.inotify's limit
  * for it (/proc/sys/user/max_inotify_watches) is set to 3. */
 TEST(the_watch_limit_is_reported_with_the_sysctl)
