@@ -450,6 +450,47 @@ static void wait_for_command(struct engine *e, int ms)
 	pthread_mutex_unlock(&e->lock);
 }
 
+/* The device failed under cur (unplugged, its pipe's reader gone): cur
+ * waits paused where the listener was, the device closed, so that play
+ * goes on from there once the device is back; a track that cannot seek
+ * (a live station) stops as before. */
+static void device_lost(struct engine *e, const char *msg)
+{
+	struct etrack *t = e->cur;
+	int64_t heard = cur_position(e);
+	struct crate_err err = {0};
+	if (!decoder_can_seek(t->dec)) {
+		emit_error(e, 0, t->seq, true, msg);
+		stop_all(e, true);
+		return;
+	}
+	/* What the device still held is lost, never heard. */
+	t->played_frames -= alsa_out_delay(e->out);
+	if (t->played_frames < 0)
+		t->played_frames = 0;
+	close_device(e, true);
+	if (decoder_seek(t->dec, heard, &err) != 0) {
+		emit_error(e, 0, t->seq, true, msg);
+		stop_all(e, true);
+		return;
+	}
+	emit_error(e, 0, t->seq, true, msg);
+	set_state(e, ENGINE_PAUSED);
+	emit_position(e);
+}
+
+/* Open the device again for cur (closed when it failed); false after
+ * saying why it cannot be. */
+static bool reopen_device(struct engine *e)
+{
+	struct crate_err err = {0};
+	if (prepare_device(e, e->cur, &err) == 0)
+		return true;
+	close_device(e, true);
+	emit_error(e, 0, e->cur->seq, true, err.msg);
+	return false;
+}
+
 /* One block through the sample path. */
 static void play_chunk(struct engine *e)
 {
@@ -492,8 +533,7 @@ static void play_chunk(struct engine *e)
 		t->dsp->process(t->dsp->ud, e->buf, (size_t)n, &e->dev_got);
 	play_gain_apply(e->buf, (size_t)n, &e->dev_got, e->gain);
 	if (alsa_out_write(e->out, e->buf, (size_t)n, &err) != 0) {
-		emit_error(e, 0, t->seq, true, err.msg);
-		stop_all(e, true);
+		device_lost(e, err.msg);
 		return;
 	}
 	t->played_frames += n;
@@ -570,8 +610,9 @@ static void do_pause(struct engine *e, bool pause)
 		set_state(e, ENGINE_PAUSED);
 		emit_position(e);
 	} else if (!pause && e->state == ENGINE_PAUSED) {
-		if (e->out)
-			alsa_out_pause(e->out, false);
+		if (!e->out && !reopen_device(e))
+			return; /* still paused, the device still gone */
+		alsa_out_pause(e->out, false);
 		set_state(e, ENGINE_PLAYING);
 	}
 }

@@ -1,6 +1,7 @@
 /* The engine thread through real ALSA (the file plugin writing raw frames)
  * and real FFmpeg: exact output, gapless hand-over, seek, pause, volume,
  * broken tracks, a missing device. */
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <stdint.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -581,6 +583,84 @@ TEST(missing_device_is_a_clear_error)
 		CHECK_INT(st.state, ENGINE_STOPPED);
 		engine_free(e);
 	}
+	tone_run_free(&r);
+}
+
+/* A process that reads the FIFO into out: at most max bytes (then it
+ * leaves, as a pipe's reader that goes away), or to its end. */
+static pid_t fifo_reader(const char *fifo, const char *out, size_t max)
+{
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid)
+		return pid;
+	int in = open(fifo, O_RDONLY), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char buf[4096];
+	size_t got = 0;
+	ssize_t n;
+	while (in >= 0 && fd >= 0 && got < max &&
+	       (n = read(in, buf, max - got < sizeof buf ? max - got : sizeof buf)) > 0) {
+		if (write(fd, buf, (size_t)n) != n)
+			break;
+		got += (size_t)n;
+	}
+	_exit(0);
+}
+
+/* The device failed mid-track (the FIFO's reader went away, as a USB DAC
+ * unplugged): the track stopped, and play started it again from its
+ * start. It waits paused where it was heard, and play goes on from there
+ * once the device is back. */
+TEST(a_device_lost_mid_track_waits_paused_where_it_was)
+{
+	struct tone_run r;
+	tone_run_init(&r, "t.wav", 500, 3);
+	const char *dir = harness_tmpdir();
+	char *fifo = xasprintf("%s/sink.fifo", dir), *rc = xasprintf("%s/.asoundrc", dir);
+	char *first = xasprintf("%s/first.raw", dir), *rest = xasprintf("%s/rest.raw", dir);
+	REQUIRE(mkfifo(fifo, 0600) == 0);
+	FILE *f = fopen(rc, "w");
+	REQUIRE(f);
+	fprintf(f, "pcm.!default { type file; slave.pcm \"null\"; file \"%s\"; format \"raw\" }\n",
+		fifo);
+	fclose(f);
+	pid_t reader = fifo_reader(fifo, first, 44100 * 4 / 2); /* half a second */
+	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
+	struct evlog log = {0};
+	struct engine_track t = track(r.path, 7);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_ERROR, 0, 5000, NULL, NULL));
+	CHECK(log.ev[log.n - 1].device);
+	waitpid(reader, NULL, 0);
+	struct engine_status st;
+	for (int i = 0; i < 40; i++) { /* its state follows the error */
+		engine_get_status(e, &st);
+		if (st.state != ENGINE_PLAYING)
+			break;
+		usleep(25 * 1000);
+	}
+	CHECK_MSG(st.state == ENGINE_PAUSED, "%s after the device failed",
+		  engine_state_name(st.state));
+	CHECK_MSG(st.id == 7 && st.pos_ms > 0, "track %u at %lld ms", st.id, (long long)st.pos_ms);
+	reader = fifo_reader(fifo, rest, SIZE_MAX);
+	engine_toggle(e);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 7, 10000, NULL, NULL));
+	engine_free(e);
+	waitpid(reader, NULL, 0);
+	tone_run_collect(&r);
+	size_t len;
+	char *got = tp_read_file(rest, &len);
+	REQUIRE(r.ref && got);
+	/* The rest of the track, to its end, from no later than where it was
+	 * heard (what the pipe held was lost with its reader). */
+	CHECK_MSG(len > r.rlen / 2 && len < r.rlen, "%zu bytes of %zu after the device came back",
+		  len, r.rlen);
+	CHECK(len <= r.rlen && memcmp(got, r.ref + r.rlen - len, len) == 0);
+	free(got);
+	free(fifo);
+	free(rc);
+	free(first);
+	free(rest);
 	tone_run_free(&r);
 }
 
