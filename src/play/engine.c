@@ -573,12 +573,19 @@ static void do_seek(struct engine *e, int64_t ms, bool relative)
 		return;
 	int64_t target = relative ? cur_position(e) + ms : ms;
 	int64_t dur = decoder_duration_ms(e->cur->dec);
-	if (dur > 0 && target > dur)
-		target = dur;
 	if (target < 0)
 		target = 0;
 	struct crate_err err = {0};
-	if (decoder_seek(e->cur->dec, target, &err) != 0) {
+	/* The header's length is not believed (a FLAC header saying 1.6 s of
+	 * a 4.5 s file held a seek to 3 s at 1.6 s): past it the seek is
+	 * tried, and only a demuxer that refuses goes to that length, which
+	 * ends the track as a seek past the end does. */
+	int r = decoder_seek(e->cur->dec, target, &err);
+	if (r != 0 && dur > 0 && target > dur) {
+		struct crate_err at_end = {0};
+		r = decoder_seek(e->cur->dec, dur, &at_end);
+	}
+	if (r != 0) {
 		/* Not the track's failure: a station or a server that refuses
 		 * ranges cannot seek, and it plays on from where it was. */
 		struct engine_event ev = {.type = ENGINE_EV_ERROR, .id = e->cur->id,

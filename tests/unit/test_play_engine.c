@@ -403,6 +403,60 @@ TEST(start_offset_and_seek_are_sample_accurate)
 	free(fl);
 }
 
+/* Make the STREAMINFO of FLAC file path say it holds frames samples (its
+ * total: the low 36 bits of the 8 bytes from offset 18). */
+static void flac_claim_samples(const char *path, uint64_t frames)
+{
+	size_t len;
+	char *b = tp_read_file(path, &len);
+	REQUIRE(b && len > 26 && memcmp(b, "fLaC", 4) == 0);
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | (unsigned char)b[18 + i];
+	v = (v & ~((UINT64_C(1) << 36) - 1)) | frames;
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		b[18 + i] = (char)(v & 0xff);
+	FILE *f = fopen(path, "wb");
+	REQUIRE(f && fwrite(b, 1, len, f) == len && fclose(f) == 0);
+	free(b);
+}
+
+/* A header that says the file is shorter than it is (a FLAC STREAMINFO
+ * counting 1 s of 3 s): a seek to 2.5 s, inside the audio, was held at
+ * the header's length, and the track went on from 1 s. */
+TEST(a_seek_past_a_short_header_length_goes_where_asked)
+{
+	const char *dir = harness_tmpdir();
+	const char *out = tp_alsa_to_file(dir);
+	char *fl = xasprintf("%s/t.flac", dir);
+	REQUIRE(tp_make_tone(fl, 500, 3.0, 44100, NULL));
+	size_t rlen = 0;
+	char *ref = tp_ffmpeg_decode(fl, "s16le", 2, 44100, &rlen);
+	REQUIRE(rlen == 132300 * 4);
+	flac_claim_samples(fl, 44100);
+	struct engine_opts o = {.pace = true, .volume = 100};
+	struct crate_err err = {0};
+	struct engine *e;
+	REQUIRE(engine_new(&o, &e, &err) == 0);
+	struct evlog log = {0};
+	struct engine_track t = track(fl, 1);
+	engine_play(e, &t);
+	CHECK(wait_event(e, &log, ENGINE_EV_STARTED, 1, 5000, NULL, NULL));
+	engine_seek(e, 2500, false);
+	CHECK(wait_event(e, &log, ENGINE_EV_FINISHED, 1, 10000, NULL, NULL));
+	engine_free(e);
+	size_t len;
+	char *got = tp_read_file(out, &len);
+	size_t tail = rlen - 110250 * 4;
+	CHECK_MSG(len >= tail && len < rlen - 44100 * 4, "%zu bytes played, %zu from 2.5 s", len,
+		  tail);
+	if (len >= tail)
+		CHECK(same_bytes(got + len - tail, tail, ref + 110250 * 4, tail, "after seek"));
+	free(got);
+	free(ref);
+	free(fl);
+}
+
 TEST(pause_stops_output_and_resume_continues_without_loss)
 {
 	struct tone_run r;
