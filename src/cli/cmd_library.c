@@ -578,7 +578,33 @@ static int cmd_list(struct cli_ctx *ctx, const struct cli_args *a)
 	return CLI_OK;
 }
 
-/* rate QUERY|ID N: the rating (0-5 stars; 0 clears it) of every match,
+/* The items of the file arg names, when it is a file the library has:
+ * its tracks when a cue sheet splits it. Anything else is a query. */
+static bool library_file(struct app *app, const char *arg, struct u32vec *ids)
+{
+	struct stat st;
+	if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	uint32_t *split, id;
+	size_t n;
+	const char *what;
+	if (stand_ins(app, arg, &split, &n, &what)) {
+		for (size_t i = 0; i < n; i++)
+			u32vec_push(ids, split[i]);
+		free(split);
+		return true;
+	}
+	char *abs = realpath(arg, NULL);
+	struct crate_err err = {0};
+	bool found = abs && mlib_media_find_url(app->db, abs, strlen(abs), &id, &err) == 0 &&
+		     mlib_index_has_media(app_index(app), id);
+	free(abs);
+	if (found)
+		u32vec_push(ids, id);
+	return found;
+}
+
+/* rate QUERY|ID|FILE N: the rating (0-5 stars; 0 clears it) of every match,
  * in the database only (files are never written). */
 static int cmd_rate(struct cli_ctx *ctx, const struct cli_args *a)
 {
@@ -596,6 +622,8 @@ static int cmd_rate(struct cli_ctx *ctx, const struct cli_args *a)
 		if (resolve_item(ctx, app, argv[0], &one) != 0)
 			return CLI_FAIL;
 		u32vec_push(&ids, one);
+	} else if (argc == 2 && library_file(app, argv[0], &ids)) {
+		/* a file named as info names it (a hook's "file") */
 	} else {
 		char *query = cli_join_args(argv, argc - 1);
 		struct coll_result r = {0};
@@ -656,10 +684,11 @@ static const struct cli_command library_commands[] = {
 	 "An item is named by its media id (42 or #42) or by its file's path; a file split by\n"
 	 "its cue sheet, the sheet, or a folder lists the items it stands for.",
 	 1, CLI_ANY, 0, json_opt, cmd_info},
-	{"rate", NULL, "rate QUERY|ID N [--exact]",
+	{"rate", NULL, "rate QUERY|ID|FILE N [--exact]",
 	 "set the rating (0-5 stars, 0 clears) in the library",
 	 "Every item `crate search QUERY` lists gets N stars (what the search forgave is said\n"
-	 "on stderr); files are never written.",
+	 "on stderr), or the item of a FILE the library has (its tracks for a cue sheet's);\n"
+	 "files are never written.",
 	 2, CLI_ANY, CLI_DASH_ARGS, rate_opts, cmd_rate},
 	{"list", NULL, "list [--format '%artist% - %title%'] [--json]",
 	 "the library in library order", NULL, 0, 0, 0, list_opts, cmd_list},

@@ -26,6 +26,17 @@ c rate "$id" 0 2>/dev/null || t_fail "rate 0"
 [ -z "$(c search 'a:Art3' --format '%rating%')" ] || t_fail "0 does not clear"
 [ "$sum" = "$(md5sum "$T_TMP"/m/*.flac)" ] || t_fail "a file was written"
 
+t_begin rate_a_file_by_its_path
+# crate info takes a file's path, and a hook gets the playing file's: rate
+# took the path for a query ("nothing matches '.../t2.flac': no rating
+# set"). A file the library has is rated; another path is still a query.
+c rate "$T_TMP/m/t2.flac" 1 2>"$T_TMP/err" || t_fail "rate FILE: $(cat "$T_TMP/err")"
+[ "$(c search 'a:Art2' --format '%rating%')" = 1 ] || t_fail "t2 is not 1 star"
+(cd "$T_TMP/m" && c rate t2.flac 2 2>/dev/null) || t_fail "rate a relative FILE"
+[ "$(c search 'a:Art2' --format '%rating%')" = 2 ] || t_fail "t2 is not 2 stars"
+c rate "$T_TMP/m/none.flac" 3 >/dev/null 2>"$T_TMP/err" && t_fail "a file not there rated"
+grep -q "nothing matches" "$T_TMP/err" || t_fail "unclear: $(cat "$T_TMP/err")"
+
 t_begin rate_refuses_bad_input
 c rate 'a:Art1' 6 >/dev/null 2>&1 && t_fail "6 accepted"
 c rate 'a:Art1' x >/dev/null 2>&1 && t_fail "x accepted"
