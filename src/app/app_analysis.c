@@ -461,12 +461,31 @@ const struct mlib_space *app_space(void *ud, struct crate_err *err)
 
 /* ---- ReplayGain ---- */
 
+static const char *prop_text(struct app *app, uint32_t id, const char *prop, char *buf,
+			     size_t size)
+{
+	return app->index ? mlib_index_get_text(app->index, id, prop, buf, size) : NULL;
+}
+
 static double prop_number(struct app *app, uint32_t id, const char *prop)
 {
 	char buf[64];
-	const char *v = app->index ? mlib_index_get_text(app->index, id, prop, buf, sizeof buf)
-				   : NULL;
-	return play_rg_parse(v);
+	return play_rg_parse(prop_text(app, id, prop, buf, sizeof buf));
+}
+
+/* A gain or peak tag, NAN when it is not one to believe (a gain of
+ * +200 dB, a peak of 0): ignored, as the README says, not clamped to the
+ * limit, which still made a quiet file a full-scale square wave. */
+static double tag_gain(struct app *app, uint32_t id, const char *prop)
+{
+	char buf[64];
+	return play_rg_parse_gain(prop_text(app, id, prop, buf, sizeof buf));
+}
+
+static double tag_peak(struct app *app, uint32_t id, const char *prop)
+{
+	char buf[64];
+	return play_rg_parse_peak(prop_text(app, id, prop, buf, sizeof buf));
 }
 
 /* ReplayGain 2.0: the reference loudness is -18 LUFS. */
@@ -497,10 +516,10 @@ struct play_rg app_analysis_rg(struct app *app, uint32_t id)
 	bool prefer = strcmp(config_get(app->cfg, "playback.replaygain_source", "tags"),
 			     "analysis") == 0;
 	if (!prefer) {
-		rg.track_gain_db = prop_number(app, id, "replaygain_track_gain");
-		rg.track_peak = prop_number(app, id, "replaygain_track_peak");
-		rg.album_gain_db = prop_number(app, id, "replaygain_album_gain");
-		rg.album_peak = prop_number(app, id, "replaygain_album_peak");
+		rg.track_gain_db = tag_gain(app, id, "replaygain_track_gain");
+		rg.track_peak = tag_peak(app, id, "replaygain_track_peak");
+		rg.album_gain_db = tag_gain(app, id, "replaygain_album_gain");
+		rg.album_peak = tag_peak(app, id, "replaygain_album_peak");
 	}
 	if (isnan(rg.track_gain_db))
 		computed(app, id, "loudness", "truepeak", &rg.track_gain_db, &rg.track_peak);

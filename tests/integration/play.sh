@@ -84,6 +84,19 @@ full=$(peak "$T_TMP/ref.raw") got=$(peak "$T_TMP/out.raw")
 [ $((full / 2 - got)) -le 1 ] && [ $((got - full / 2)) -le 1 ] ||
 	t_fail "peak $got, full level $full: not halved"
 
+t_begin a_replaygain_tag_out_of_range_is_ignored
+# REPLAYGAIN_TRACK_GAIN=+200 dB on a library track was clamped to +51 dB,
+# not ignored as README says: a quiet file played as a full-scale square
+# wave. Ignored, the track plays as it is, sample for sample.
+ffmpeg -nostdin -v quiet -y -i "$T_TMP/m/t1.flac" -metadata REPLAYGAIN_TRACK_GAIN="+200 dB" \
+	-metadata title=Wild "$T_TMP/m/wild.flac"
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/rg.db" --config "$T_TMP/rg.conf" scan --quiet \
+	"$T_TMP/m/wild.flac" 2>"$T_TMP/err" || t_fail "scan: $(cat "$T_TMP/err")"
+rm -f "$T_TMP/out.raw"
+HOME=$H timeout 60 "$CRATE" --db "$T_TMP/rg.db" --config "$T_TMP/rg.conf" play --no-ui \
+	't:Wild' >/dev/null 2>"$T_TMP/err" || t_fail "play: $(cat "$T_TMP/err")"
+cmp -s "$T_TMP/out.raw" "$T_TMP/ref.raw" || t_fail "not played as it is: peak $(peak "$T_TMP/out.raw")"
+
 t_begin a_missing_file_among_files_is_named_and_the_rest_plays
 # A typo in one of the files named made the whole line a query: "nothing
 # matches '.../t1.flac .../nope.flac': nothing to play", exit 1, nothing
