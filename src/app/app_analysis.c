@@ -488,6 +488,13 @@ static double tag_peak(struct app *app, uint32_t id, const char *prop)
 	return play_rg_parse_peak(prop_text(app, id, prop, buf, sizeof buf));
 }
 
+/* Opus's R128_*_GAIN, as a ReplayGain gain. */
+static double tag_r128(struct app *app, uint32_t id, const char *prop)
+{
+	char buf[64];
+	return play_rg_parse_r128(prop_text(app, id, prop, buf, sizeof buf));
+}
+
 /* ReplayGain 2.0: the reference loudness is -18 LUFS. */
 #define RG2_REFERENCE_LUFS (-18.0)
 
@@ -520,6 +527,10 @@ struct play_rg app_analysis_rg(struct app *app, uint32_t id)
 		rg.track_peak = tag_peak(app, id, "replaygain_track_peak");
 		rg.album_gain_db = tag_gain(app, id, "replaygain_album_gain");
 		rg.album_peak = tag_peak(app, id, "replaygain_album_peak");
+		if (isnan(rg.track_gain_db))
+			rg.track_gain_db = tag_r128(app, id, "r128_track_gain");
+		if (isnan(rg.album_gain_db))
+			rg.album_gain_db = tag_r128(app, id, "r128_album_gain");
 	}
 	if (isnan(rg.track_gain_db))
 		computed(app, id, "loudness", "truepeak", &rg.track_gain_db, &rg.track_peak);

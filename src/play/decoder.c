@@ -9,6 +9,7 @@
 #include <libavutil/time.h>
 #include <libswresample/swresample.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -735,6 +736,10 @@ struct play_rg decoder_replaygain(const struct decoder *d)
 	rg.track_peak = play_rg_parse_peak(file_tag(d, "replaygain_track_peak"));
 	rg.album_gain_db = play_rg_parse_gain(file_tag(d, "replaygain_album_gain"));
 	rg.album_peak = play_rg_parse_peak(file_tag(d, "replaygain_album_peak"));
+	if (isnan(rg.track_gain_db))
+		rg.track_gain_db = play_rg_parse_r128(file_tag(d, "r128_track_gain"));
+	if (isnan(rg.album_gain_db))
+		rg.album_gain_db = play_rg_parse_r128(file_tag(d, "r128_album_gain"));
 	return rg;
 }
 

@@ -49,6 +49,16 @@ double play_rg_parse_peak(const char *s)
 	return v > 0 && v <= 64.0 ? v : NAN;
 }
 
+double play_rg_parse_r128(const char *s)
+{
+	double v = play_rg_parse(s);
+	/* RFC 7845: a whole number of 1/256 dB in a signed 16-bit range */
+	if (isnan(v) || v != floor(v) || v < -32768 || v > 32767)
+		return NAN;
+	double gain = v / 256.0 + PLAY_RG_R128_OFFSET_DB;
+	return fabs(gain) <= PLAY_RG_GAIN_MAX_DB ? gain : NAN;
+}
+
 static double clamp_db(double v, double max)
 {
 	return !isfinite(v) ? 0 : v > max ? max : v < -max ? -max : v;

@@ -35,6 +35,12 @@ double play_rg_parse(const char *s);
 double play_rg_parse_gain(const char *s);
 /* A peak tag (linear, 1.0 = full scale): NAN unless 0 < peak <= 64. */
 double play_rg_parse_peak(const char *s);
+/* Opus's R128_TRACK_GAIN / R128_ALBUM_GAIN (what opusgain and beets write
+ * for Opus instead of REPLAYGAIN_*): 1/256 dB steps towards -23 LUFS,
+ * 5 dB below ReplayGain 2.0's -18 LUFS. As a ReplayGain gain in dB; NAN
+ * when it is not such a number. */
+#define PLAY_RG_R128_OFFSET_DB 5.0
+double play_rg_parse_r128(const char *s);
 
 /* The linear factor for mode: album falls back to track gain when the
  * album gain is missing, track to album gain when the track gain is

@@ -127,6 +127,10 @@ TEST(replaygain_is_bounded_and_never_nan)
 	CHECK(isnan(play_rg_parse_peak("0")));
 	CHECK(isnan(play_rg_parse_peak("-1")));
 	CHECK(isnan(play_rg_parse_peak("1e300")));
+	/* Opus R128 gains: 1/256 dB, +5 dB to ReplayGain's reference */
+	CHECK(fabs(play_rg_parse_r128("-2816") + 6.0) < 1e-9);
+	CHECK(isnan(play_rg_parse_r128("-2816.5")));
+	CHECK(isnan(play_rg_parse_r128("40000")));
 	CHECK(fabs(play_rg_parse_peak("0.988525") - 0.988525) < 1e-9);
 
 	/* Whatever reaches the factor (a tag read elsewhere, a rule), it is
