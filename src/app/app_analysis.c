@@ -461,38 +461,19 @@ const struct mlib_space *app_space(void *ud, struct crate_err *err)
 
 /* ---- ReplayGain ---- */
 
-static const char *prop_text(struct app *app, uint32_t id, const char *prop, char *buf,
-			     size_t size)
+/* prop of id read by parse (play_rg_parse and its stricter kin); NAN
+ * when absent. */
+static double prop_parsed(struct app *app, uint32_t id, const char *prop,
+			  double (*parse)(const char *))
 {
-	return app->index ? mlib_index_get_text(app->index, id, prop, buf, size) : NULL;
+	char buf[64];
+	return parse(app->index ? mlib_index_get_text(app->index, id, prop, buf, sizeof buf)
+				: NULL);
 }
 
 static double prop_number(struct app *app, uint32_t id, const char *prop)
 {
-	char buf[64];
-	return play_rg_parse(prop_text(app, id, prop, buf, sizeof buf));
-}
-
-/* A gain or peak tag, NAN when it is not one to believe (a gain of
- * +200 dB, a peak of 0): ignored, as the README says, not clamped to the
- * limit, which still made a quiet file a full-scale square wave. */
-static double tag_gain(struct app *app, uint32_t id, const char *prop)
-{
-	char buf[64];
-	return play_rg_parse_gain(prop_text(app, id, prop, buf, sizeof buf));
-}
-
-static double tag_peak(struct app *app, uint32_t id, const char *prop)
-{
-	char buf[64];
-	return play_rg_parse_peak(prop_text(app, id, prop, buf, sizeof buf));
-}
-
-/* Opus's R128_*_GAIN, as a ReplayGain gain. */
-static double tag_r128(struct app *app, uint32_t id, const char *prop)
-{
-	char buf[64];
-	return play_rg_parse_r128(prop_text(app, id, prop, buf, sizeof buf));
+	return prop_parsed(app, id, prop, play_rg_parse);
 }
 
 /* ReplayGain 2.0: the reference loudness is -18 LUFS. */
@@ -523,14 +504,18 @@ struct play_rg app_analysis_rg(struct app *app, uint32_t id)
 	bool prefer = strcmp(config_get(app->cfg, "playback.replaygain_source", "tags"),
 			     "analysis") == 0;
 	if (!prefer) {
-		rg.track_gain_db = tag_gain(app, id, "replaygain_track_gain");
-		rg.track_peak = tag_peak(app, id, "replaygain_track_peak");
-		rg.album_gain_db = tag_gain(app, id, "replaygain_album_gain");
-		rg.album_peak = tag_peak(app, id, "replaygain_album_peak");
+		/* A tag not to believe (a gain of +200 dB, a peak of 0) is
+		 * ignored, as the README says, not clamped to the limit (a
+		 * quiet file played as a full-scale square wave); Opus's R128
+		 * gains stand for missing ReplayGain ones. */
+		rg.track_gain_db = prop_parsed(app, id, "replaygain_track_gain", play_rg_parse_gain);
+		rg.track_peak = prop_parsed(app, id, "replaygain_track_peak", play_rg_parse_peak);
+		rg.album_gain_db = prop_parsed(app, id, "replaygain_album_gain", play_rg_parse_gain);
+		rg.album_peak = prop_parsed(app, id, "replaygain_album_peak", play_rg_parse_peak);
 		if (isnan(rg.track_gain_db))
-			rg.track_gain_db = tag_r128(app, id, "r128_track_gain");
+			rg.track_gain_db = prop_parsed(app, id, "r128_track_gain", play_rg_parse_r128);
 		if (isnan(rg.album_gain_db))
-			rg.album_gain_db = tag_r128(app, id, "r128_album_gain");
+			rg.album_gain_db = prop_parsed(app, id, "r128_album_gain", play_rg_parse_r128);
 	}
 	if (isnan(rg.track_gain_db))
 		computed(app, id, "loudness", "truepeak", &rg.track_gain_db, &rg.track_peak);

@@ -358,15 +358,25 @@ TEST(format_change_reopens_device_at_boundary)
 	free(out);
 }
 
-TEST(start_offset_and_seek_are_sample_accurate)
+/* A 3 s FLAC tone (its path, owned) played to ALSA's file plugin (*out),
+ * and ffmpeg's decoding of it (*ref, owned: 132300 s16 stereo frames). */
+static char *three_second_tone(const char **out, char **ref, size_t *rlen)
 {
 	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
+	*out = tp_alsa_to_file(dir);
 	char *fl = xasprintf("%s/t.flac", dir);
 	REQUIRE(tp_make_tone(fl, 500, 3.0, 44100, NULL));
+	*ref = tp_ffmpeg_decode(fl, "s16le", 2, 44100, rlen);
+	REQUIRE(*rlen == 132300 * 4);
+	return fl;
+}
+
+TEST(start_offset_and_seek_are_sample_accurate)
+{
+	const char *out;
+	char *ref;
 	size_t rlen = 0;
-	char *ref = tp_ffmpeg_decode(fl, "s16le", 2, 44100, &rlen);
-	REQUIRE(rlen == 132300 * 4);
+	char *fl = three_second_tone(&out, &ref, &rlen);
 	/* Start at 1 s: exactly the tail from frame 44100. */
 	struct engine *e = start_engine(false, PLAY_SFMT_AUTO, 100);
 	struct evlog log = {0};
@@ -426,13 +436,10 @@ static void flac_claim_samples(const char *path, uint64_t frames)
  * the header's length, and the track went on from 1 s. */
 TEST(a_seek_past_a_short_header_length_goes_where_asked)
 {
-	const char *dir = harness_tmpdir();
-	const char *out = tp_alsa_to_file(dir);
-	char *fl = xasprintf("%s/t.flac", dir);
-	REQUIRE(tp_make_tone(fl, 500, 3.0, 44100, NULL));
+	const char *out;
+	char *ref;
 	size_t rlen = 0;
-	char *ref = tp_ffmpeg_decode(fl, "s16le", 2, 44100, &rlen);
-	REQUIRE(rlen == 132300 * 4);
+	char *fl = three_second_tone(&out, &ref, &rlen);
 	flac_claim_samples(fl, 44100);
 	struct engine_opts o = {.pace = true, .volume = 100};
 	struct crate_err err = {0};
