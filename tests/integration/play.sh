@@ -102,21 +102,24 @@ t_begin an_opus_r128_gain_is_its_replaygain
 # opusgain and beets write for them instead of REPLAYGAIN_*: it was
 # ignored, such files played at full level. -2816 is -11 dB, -6 dB
 # against ReplayGain's -18 LUFS: half the amplitude.
-ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=300:d=1" -ac 2 -c:a libopus \
-	-metadata R128_TRACK_GAIN=-2816 -metadata title=Opal "$T_TMP/m/opal.opus"
-printf '[output]\nformat = s16\n' >"$T_TMP/s16.conf"
-printf '[playback]\nreplaygain = track\n[output]\nformat = s16\n' >"$T_TMP/s16rg.conf"
-HOME=$H timeout 60 "$CRATE" --db "$T_TMP/rg.db" --config "$T_TMP/s16.conf" scan --quiet \
-	"$T_TMP/m/opal.opus" 2>"$T_TMP/err" || t_fail "scan: $(cat "$T_TMP/err")"
-opal_peak() {
-	rm -f "$T_TMP/out.raw"
-	HOME=$H timeout 60 "$CRATE" --db "$T_TMP/rg.db" --config "$T_TMP/$1.conf" play --no-ui \
-		't:Opal' >/dev/null 2>"$T_TMP/err" || t_fail "play: $(cat "$T_TMP/err")"
-	peak "$T_TMP/out.raw"
-}
-full=$(opal_peak s16) got=$(opal_peak s16rg)
-[ "$full" -gt 1000 ] && [ $((2 * got - full)) -le $((full / 50)) ] &&
-	[ $((full - 2 * got)) -le $((full / 50)) ] || t_fail "peak $got, full level $full: not halved"
+if ! ffmpeg -nostdin -v quiet -y -f lavfi -i "sine=f=300:d=1" -ac 2 -c:a libopus \
+	-metadata R128_TRACK_GAIN=-2816 -metadata title=Opal "$T_TMP/m/opal.opus"; then
+	t_skip "this ffmpeg cannot encode Opus"
+else
+	printf '[output]\nformat = s16\n' >"$T_TMP/s16.conf"
+	printf '[playback]\nreplaygain = track\n[output]\nformat = s16\n' >"$T_TMP/s16rg.conf"
+	HOME=$H timeout 60 "$CRATE" --db "$T_TMP/rg.db" --config "$T_TMP/s16.conf" scan --quiet \
+		"$T_TMP/m/opal.opus" 2>"$T_TMP/err" || t_fail "scan: $(cat "$T_TMP/err")"
+	opal_peak() {
+		rm -f "$T_TMP/out.raw"
+		HOME=$H timeout 60 "$CRATE" --db "$T_TMP/rg.db" --config "$T_TMP/$1.conf" play --no-ui \
+			't:Opal' >/dev/null 2>"$T_TMP/err" || t_fail "play: $(cat "$T_TMP/err")"
+		peak "$T_TMP/out.raw"
+	}
+	full=$(opal_peak s16) got=$(opal_peak s16rg)
+	[ "$full" -gt 1000 ] && [ $((2 * got - full)) -le $((full / 50)) ] &&
+		[ $((full - 2 * got)) -le $((full / 50)) ] || t_fail "peak $got, full level $full: not halved"
+fi
 
 t_begin a_missing_file_among_files_is_named_and_the_rest_plays
 # A typo in one of the files named made the whole line a query: "nothing
