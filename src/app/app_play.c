@@ -1631,6 +1631,9 @@ int app_play_handle_events(struct app *app)
 			} else if (ev.device) {
 				if (ev.seq && ev.seq < p->now.seq)
 					break;
+				/* what was handed to the engine will not start
+				 * without a device: no longer shown as asked */
+				p->awaiting = false;
 				set_error(p, "%s", ev.msg);
 				notify(p, APP_PLAY_DEVICE, 0, NULL, ev.msg);
 				if (p->state == ENGINE_STOPPED) /* it never started */

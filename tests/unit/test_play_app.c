@@ -305,6 +305,11 @@ TEST(no_device_is_reported_and_browsing_goes_on)
 	struct app_play_status st;
 	app_play_status(app, &st);
 	CHECK(strstr(st.error, "broken") != NULL);
+	/* What is shown (status line, remote status, MPRIS): stopped, not
+	 * the track asked for, as if it still opened (it said "playing"). */
+	app_play_status_shown(app, &st);
+	CHECK_INT(st.state, ENGINE_STOPPED);
+	CHECK_INT(st.id, 0);
 	struct coll_result r = {0};
 	CHECK(app_eval_query(app, "genre:Jazz", false, &r, &err) == 0);
 	CHECK_INT(r.ids.n, 2);
