@@ -1957,8 +1957,10 @@ static int step_next(struct app *app, struct crate_err *err)
 		else
 			set_error(p, "nothing to play next");
 		/* Already stopped: nothing is stopped, so the command fails,
-		 * said (crate remote next exited 0 without a word). */
-		if (p->state == ENGINE_STOPPED)
+		 * said (crate remote next exited 0 without a word). A track
+		 * still opening (a station connecting) is stopped, as one
+		 * playing is: it connected on, and was shown playing. */
+		if (p->state == ENGINE_STOPPED && !p->awaiting)
 			return crate_err_set(err, CRATE_ERR_INVALID, "%s", p->error);
 		leave_current(app, true);
 		app_play_stop(app, err);

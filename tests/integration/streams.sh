@@ -209,6 +209,26 @@ HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1 || t_fail "remote stop"
 wait $pid
 unset XDG_RUNTIME_DIR
 
+t_begin next_on_the_last_entry_while_it_connects_stops_it
+# next while the last entry, a station, still connects: crate remote next
+# said "end of the list: nothing follows" and failed, and the station went
+# on connecting, shown playing, until it gave up 15 s later (next on a
+# last entry that plays stops it). The same with a missing file after it.
+export XDG_RUNTIME_DIR=$T_TMP/run
+for extra in "" "$T_TMP/gone.flac"; do
+	paced lastnext "$U/silent" $extra
+	until_remote_answers
+	sleep 1 # connecting: the server sends headers, then nothing
+	HOME=$H timeout 10 "$CRATE" remote next >/dev/null 2>&1 || t_fail "remote next failed${extra:+ (with $extra)}"
+	for i in $(seq 30); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	if kill -0 $pid 2>/dev/null; then
+		t_fail "still playing 3 s after next${extra:+ (with $extra)}: $(HOME=$H timeout 10 "$CRATE" remote status 2>&1 | head -2)"
+		HOME=$H timeout 10 "$CRATE" remote stop >/dev/null 2>&1
+	fi
+	wait $pid
+done
+unset XDG_RUNTIME_DIR
+
 t_begin a_track_before_a_slow_station_plays_at_once
 # The station after a file is connected to when the file ends (streams
 # have no gapless hand-over): it was connected to as the file started,
