@@ -107,6 +107,15 @@ until_remote_answers() {
 	local i
 	for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status >/dev/null 2>&1 && return; sleep 0.1; done
 }
+# until_status_says PATTERN: poll crate remote status (10 s at most) until
+# a line of it matches PATTERN (grep).
+until_status_says() {
+	local i
+	for i in $(seq 100); do
+		HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q "$1" && return
+		sleep 0.1
+	done
+}
 export XDG_RUNTIME_DIR=$T_TMP/run
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 HOME=$H timeout 60 "$CRATE" --db "$T_TMP/db" --config "$T_TMP/paced" play --no-ui "$U/icy/long.flac" \
@@ -196,10 +205,7 @@ t_begin a_station_asked_while_another_plays_is_shown_as_asked
 # the new one took (15 s for one that never answers).
 export XDG_RUNTIME_DIR=$T_TMP/run
 paced switch "$U/live/long.flac" "$U/silent"
-for i in $(seq 100); do
-	HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^position: 0:0[1-9]' && break
-	sleep 0.1
-done
+until_status_says '^position: 0:0[1-9]'
 HOME=$H timeout 10 "$CRATE" remote next >/dev/null 2>&1 || t_fail "remote next"
 sleep 1 # connecting: the server sends headers, then nothing
 st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
@@ -236,7 +242,7 @@ t_begin a_track_before_a_slow_station_plays_at_once
 # (15 s for one that never answers).
 export XDG_RUNTIME_DIR=$T_TMP/run
 paced slow "$T_TMP/srv/long.flac" "$U/silent"
-for i in $(seq 100); do HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^track: ' && break; sleep 0.1; done
+until_status_says '^track: '
 sleep 3
 st=$(HOME=$H timeout 10 "$CRATE" remote status 2>&1)
 grep -q '^position: 0:0[2-4] / 0:20$' <<<"$st" || t_fail "3 s after the start: $st"
@@ -292,10 +298,7 @@ t_begin a_stream_that_cannot_seek_says_so_and_plays_on
 # the station's "now" 0:00.
 export XDG_RUNTIME_DIR=$T_TMP/run
 paced seek "$U/live/long.flac" "$T_TMP/srv/tone.flac"
-for i in $(seq 100); do
-	HOME=$H timeout 10 "$CRATE" remote status 2>/dev/null | grep -q '^position: 0:02' && break
-	sleep 0.1
-done
+until_status_says '^position: 0:02'
 # crate remote seek says it, exit 1 (it exited 0 without a word, the
 # refusal only in the status afterwards), as MPD answers an error.
 out=$(HOME=$H timeout 10 "$CRATE" remote seek 1 2>&1); rc=$?
