@@ -2156,23 +2156,25 @@ static size_t entry_shown(struct app *app)
 	return at != NONE ? at : p->cur;
 }
 
-void app_play_status(struct app *app, struct app_play_status *st)
+/* The status into st, from the engine's status *es (read here; zeroed
+ * without an engine), so that a caller judges it on the same reading. */
+static void status_read(struct app *app, struct app_play_status *st, struct engine_status *es)
 {
 	struct app_play *p = player(app);
 	memset(st, 0, sizeof *st);
+	memset(es, 0, sizeof *es);
 	st->volume = p->volume;
 	st->repeat = p->repeat;
 	st->shuffle = p->shuffle != APP_SHUFFLE_OFF;
 	st->shuffle_mode = p->shuffle;
 	st->dur_ms = -1;
 	if (p->engine) {
-		struct engine_status es;
-		engine_get_status(p->engine, &es);
-		st->state = es.state;
-		st->id = es.id;
-		st->pos_ms = es.pos_ms;
-		st->dur_ms = track_length(app, es.id, es.dur_ms);
-		if (es.state != ENGINE_STOPPED) {
+		engine_get_status(p->engine, es);
+		st->state = es->state;
+		st->id = es->id;
+		st->pos_ms = es->pos_ms;
+		st->dur_ms = track_length(app, es->id, es->dur_ms);
+		if (es->state != ENGINE_STOPPED) {
 			snprintf(st->path, sizeof st->path, "%s", p->now.path);
 			snprintf(st->title, sizeof st->title, "%s", p->stream_title);
 			snprintf(st->station, sizeof st->station, "%s", p->station);
@@ -2192,16 +2194,21 @@ void app_play_status(struct app *app, struct app_play_status *st)
 	snprintf(st->error, sizeof st->error, "%s", p->error);
 }
 
+void app_play_status(struct app *app, struct app_play_status *st)
+{
+	struct engine_status es;
+	status_read(app, st, &es);
+}
+
 void app_play_status_shown(struct app *app, struct app_play_status *st)
 {
-	app_play_status(app, st);
+	struct engine_status es;
+	status_read(app, st, &es);
 	struct app_play *p = player(app);
 	if (!p->engine || !p->awaiting || p->now.seq == p->stopped_seq)
 		return;
 	/* The engine reports the track before until the one asked for opens:
 	 * its state, and its station's name and title, are not this one's. */
-	struct engine_status es;
-	engine_get_status(p->engine, &es);
 	if (st->state != ENGINE_STOPPED && es.seq == p->now.seq)
 		return;
 	/* Handed to the engine, neither started nor failed yet (a station
